@@ -1,0 +1,26 @@
+# Install rules and the CMake config package:
+#   find_package(iteragpu CONFIG [COMPONENTS json cli torch])
+# The core target needs nothing; a component asks for its own dependency.
+set(ITERAGPU_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/iteragpu")
+
+set(_iteragpu_exported iteragpu)
+if(ITERAGPU_HAS_BOOST)
+  list(APPEND _iteragpu_exported iteragpu_json iteragpu_cli)
+endif()
+install(TARGETS ${_iteragpu_exported} EXPORT iteragpu-targets FILE_SET HEADERS)
+install(EXPORT iteragpu-targets NAMESPACE iteragpu:: DESTINATION "${ITERAGPU_CMAKE_DIR}")
+export(EXPORT iteragpu-targets NAMESPACE iteragpu:: FILE "${PROJECT_BINARY_DIR}/iteragpu-targets.cmake")
+
+if(ITERAGPU_HAS_TORCH)
+  install(TARGETS iteragpu_torch EXPORT iteragpu-torch-targets FILE_SET HEADERS)
+  install(EXPORT iteragpu-torch-targets NAMESPACE iteragpu:: DESTINATION "${ITERAGPU_CMAKE_DIR}")
+  export(EXPORT iteragpu-torch-targets NAMESPACE iteragpu:: FILE "${PROJECT_BINARY_DIR}/iteragpu-torch-targets.cmake")
+endif()
+
+configure_package_config_file(cmake/iteragpu-config.cmake.in "${PROJECT_BINARY_DIR}/iteragpu-config.cmake"
+  INSTALL_DESTINATION "${ITERAGPU_CMAKE_DIR}")
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/iteragpu-config-version.cmake"
+  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES "${PROJECT_BINARY_DIR}/iteragpu-config.cmake" "${PROJECT_BINARY_DIR}/iteragpu-config-version.cmake"
+  DESTINATION "${ITERAGPU_CMAKE_DIR}")
+install(FILES LICENSE.txt README.md DESTINATION "${CMAKE_INSTALL_DOCDIR}")

@@ -1,0 +1,84 @@
+# The library's targets, all INTERFACE (header-only):
+#   iteragpu::iteragpu  estimate, units, money, catalog, protocol, files; no dependency
+#   iteragpu::json      JSON reports (Boost.JSON)
+#   iteragpu::cli       the example programs' command lines (Boost.Program_options)
+#   iteragpu::torch     the LibTorch adapters: dtypes, GPU backend, allocator counters, model
+# Each asks for its dependency only when it is defined.
+
+file(GLOB_RECURSE _iteragpu_all_headers CONFIGURE_DEPENDS
+  RELATIVE "${PROJECT_SOURCE_DIR}/include" "${PROJECT_SOURCE_DIR}/include/iteragpu/*.hpp")
+set(_iteragpu_core_headers "")
+set(_iteragpu_json_headers "")
+set(_iteragpu_cli_headers "")
+set(_iteragpu_torch_headers "")
+foreach(_h IN LISTS _iteragpu_all_headers)
+  if(_h MATCHES "^iteragpu/torch/")
+    list(APPEND _iteragpu_torch_headers "include/${_h}")
+  elseif(_h MATCHES "^iteragpu/cli/" OR _h STREQUAL "iteragpu/iteragpu.hpp")
+    list(APPEND _iteragpu_cli_headers "include/${_h}")
+  elseif(_h MATCHES "^iteragpu/report/")
+    list(APPEND _iteragpu_json_headers "include/${_h}")
+  else()
+    list(APPEND _iteragpu_core_headers "include/${_h}")
+  endif()
+endforeach()
+
+function(_iteragpu_interface name alias)
+  add_library(${name} INTERFACE)
+  add_library(iteragpu::${alias} ALIAS ${name})
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${alias})
+  target_compile_features(${name} INTERFACE cxx_std_20)
+  # Consumers who add us as a subdirectory see our headers as system headers,
+  # so their warning flags do not apply to our code.
+  if(NOT PROJECT_IS_TOP_LEVEL)
+    set_target_properties(${name} PROPERTIES SYSTEM ON)
+  endif()
+endfunction()
+
+_iteragpu_interface(iteragpu iteragpu)
+target_sources(iteragpu INTERFACE
+  FILE_SET HEADERS BASE_DIRS "${PROJECT_SOURCE_DIR}/include" FILES ${_iteragpu_core_headers})
+
+find_package(Boost 1.81 CONFIG COMPONENTS json program_options)
+if(Boost_FOUND)
+  _iteragpu_interface(iteragpu_json json)
+  target_sources(iteragpu_json INTERFACE
+    FILE_SET HEADERS BASE_DIRS "${PROJECT_SOURCE_DIR}/include" FILES ${_iteragpu_json_headers})
+  target_link_libraries(iteragpu_json INTERFACE iteragpu Boost::json)
+
+  _iteragpu_interface(iteragpu_cli cli)
+  target_sources(iteragpu_cli INTERFACE
+    FILE_SET HEADERS BASE_DIRS "${PROJECT_SOURCE_DIR}/include" FILES ${_iteragpu_cli_headers})
+  target_link_libraries(iteragpu_cli INTERFACE iteragpu_json Boost::program_options)
+  set(ITERAGPU_HAS_BOOST ON)
+else()
+  message(STATUS "iteragpu: Boost 1.81 (json, program_options) not found; only iteragpu::iteragpu is defined")
+  set(ITERAGPU_HAS_BOOST OFF)
+endif()
+
+set(ITERAGPU_HAS_TORCH OFF)
+set(ITERAGPU_HAS_TORCH_CUDA OFF)
+if(ITERAGPU_WITH_TORCH STREQUAL "ON")
+  find_package(Torch REQUIRED)
+elseif(ITERAGPU_WITH_TORCH STREQUAL "AUTO")
+  find_package(Torch QUIET)
+elseif(NOT ITERAGPU_WITH_TORCH STREQUAL "OFF")
+  message(FATAL_ERROR "ITERAGPU_WITH_TORCH is '${ITERAGPU_WITH_TORCH}'; expected AUTO, ON or OFF")
+endif()
+if(Torch_FOUND OR TORCH_FOUND)
+  set(ITERAGPU_HAS_TORCH ON)
+  # A CUDA build of LibTorch lists its CUDA libraries; Debian's CPU build
+  # ships c10/cuda headers that cannot be compiled, so the headers alone
+  # prove nothing.
+  if(TORCH_CUDA_LIBRARIES OR TARGET torch_cuda OR TARGET c10_cuda)
+    set(ITERAGPU_HAS_TORCH_CUDA ON)
+  endif()
+  _iteragpu_interface(iteragpu_torch torch)
+  target_sources(iteragpu_torch INTERFACE
+    FILE_SET HEADERS BASE_DIRS "${PROJECT_SOURCE_DIR}/include" FILES ${_iteragpu_torch_headers})
+  target_link_libraries(iteragpu_torch INTERFACE iteragpu ${TORCH_LIBRARIES})
+  if(ITERAGPU_HAS_TORCH_CUDA)
+    target_compile_definitions(iteragpu_torch INTERFACE ITERAGPU_TORCH_CUDA=1)
+  endif()
+endif()
+message(STATUS "iteragpu: LibTorch ${ITERAGPU_HAS_TORCH} (CUDA ${ITERAGPU_HAS_TORCH_CUDA}), Boost ${ITERAGPU_HAS_BOOST}")

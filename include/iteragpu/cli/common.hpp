@@ -1,0 +1,180 @@
+#ifndef ITERAGPU_CLI_COMMON_HPP
+#define ITERAGPU_CLI_COMMON_HPP
+
+#include <cstdint>
+#include <limits>
+#include <ostream>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "iteragpu/detail/parse.hpp"
+#include "iteragpu/units.hpp"
+
+// Shared pieces of the example programs' command lines: exit codes, strict
+// value parsing and one Boost.Program_options style for every command.
+namespace iteragpu::cli {
+
+// Exit codes of every program, documented in the README.
+inline constexpr int exit_success = 0;
+inline constexpr int exit_internal_error = 1;  // a bug or an unexpected system failure
+inline constexpr int exit_usage = 2;           // bad input, or no LibTorch / no GPU for `measure`
+inline constexpr int exit_measurement = 3;     // a failure while measuring; the phase is named
+
+// Bad input: the message names the input and what is accepted.
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace po = boost::program_options;
+
+// A flag that takes one word, kept as text: every value is parsed by the
+// library's strict parsers, never by a lexical cast (which would take "-1"
+// for an unsigned 18446744073709551615). untyped_value also spares the
+// typed_value<std::string> code that trips GCC 12's -Wnull-dereference.
+[[nodiscard]] inline const po::value_semantic* text_value() { return new po::untyped_value(false); }
+
+// The text of an optional flag, or `fallback` when it is absent.
+[[nodiscard]] inline std::string optional_text(const po::variables_map& values, std::string_view flag,
+                                               std::string_view fallback) {
+  const auto found = values.find(std::string(flag));
+  return found == values.end() || found->second.empty() ? std::string(fallback) : found->second.as<std::string>();
+}
+
+// Long options only, `--flag value` or `--flag=value`; no abbreviations (a
+// prefix of a flag is an unknown flag, not a guess).
+inline constexpr int command_line_style =
+    po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent |
+    po::command_line_style::long_allow_next;
+
+[[nodiscard]] inline std::string quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out.push_back('\'');
+  out.append(text);
+  out.push_back('\'');
+  return out;
+}
+
+// Parses `args` (the words after the program and subcommand names) against
+// `options`. Unknown flags, repeated flags, missing values and stray words
+// all become usage errors.
+[[nodiscard]] inline po::variables_map parse_arguments(const po::options_description& options,
+                                                       std::span<const std::string> args) {
+  // Stray words are routed to a positional name that no option owns, so
+  // that the message can quote the first one.
+  static constexpr const char* stray = "iteragpu-stray-word";
+  po::positional_options_description positional;
+  positional.add(stray, -1);
+  po::variables_map values;
+  try {
+    const std::vector<std::string> words(args.begin(), args.end());
+    const auto parsed = po::command_line_parser(words).options(options).positional(positional).style(command_line_style).run();
+    for (const auto& option : parsed.options) {
+      if (option.position_key >= 0 && !option.value.empty()) {
+        throw usage_error("unexpected word " + quoted(option.value.front()) +
+                          "; every value belongs to a --flag (see --help)");
+      }
+    }
+    po::store(parsed, values);
+    // po::notify is not called: it only checks `required()` and runs
+    // notifiers, neither of which is used; flags check their own presence so
+    // that the message says what is accepted.
+  } catch (const po::error& e) {
+    throw usage_error(e.what());
+  }
+  return values;
+}
+
+
+// The value of `--flag` as an unsigned integer no smaller than `minimum`.
+[[nodiscard]] inline std::uint64_t integer_flag(std::string_view flag, std::string_view text, std::uint64_t minimum,
+                                                std::string_view accepted) {
+  const auto parsed = detail::parse_unsigned(text);
+  std::string reason;
+  if (!parsed) {
+    switch (parsed.error()) {
+      case detail::number_error::empty:
+        reason = "an empty value";
+        break;
+      case detail::number_error::not_a_number:
+        reason = quoted(text) + " is not a whole number in digits";
+        break;
+      case detail::number_error::too_large:
+        reason = quoted(text) + " does not fit in 64 bits";
+        break;
+    }
+  } else if (parsed.value() < minimum) {
+    reason = quoted(text) + " is too small";
+  } else {
+    return parsed.value();
+  }
+  throw usage_error("--" + std::string(flag) + ": " + reason + "; expected " + std::string(accepted));
+}
+
+inline constexpr std::string_view accepted_positive =
+    "a positive integer (digits only, 1 to 18446744073709551615)";
+inline constexpr std::string_view accepted_non_negative =
+    "a non-negative integer (digits only, 0 to 18446744073709551615)";
+
+// The text of a flag that must be given.
+[[nodiscard]] inline const std::string& required_text(const po::variables_map& values, std::string_view flag,
+                                                      std::string_view accepted) {
+  const auto found = values.find(std::string(flag));
+  if (found == values.end() || found->second.empty()) {
+    throw usage_error("--" + std::string(flag) + " is required; expected " + std::string(accepted));
+  }
+  return found->second.as<std::string>();
+}
+
+[[nodiscard]] inline std::uint64_t positive_flag(const po::variables_map& values, std::string_view flag) {
+  return integer_flag(flag, required_text(values, flag, accepted_positive), 1, accepted_positive);
+}
+
+[[nodiscard]] inline std::uint64_t non_negative_flag(const po::variables_map& values, std::string_view flag) {
+  return integer_flag(flag, required_text(values, flag, accepted_non_negative), 0, accepted_non_negative);
+}
+
+[[nodiscard]] inline exact_decimal decimal_flag(std::string_view flag, std::string_view text) {
+  const auto parsed = exact_decimal::parse(text);
+  if (parsed) {
+    return parsed.value();
+  }
+  std::string reason;
+  switch (parsed.error()) {
+    case decimal_error::empty:
+      reason = "an empty value";
+      break;
+    case decimal_error::malformed:
+      reason = quoted(text) + " is not a plain decimal";
+      break;
+    case decimal_error::too_many_fraction_digits:
+      reason = quoted(text) + " has more than 40 digits after the point";
+      break;
+    case decimal_error::too_large:
+      reason = quoted(text) + " has a whole part past 64 bits";
+      break;
+  }
+  throw usage_error("--" + std::string(flag) + ": " + reason +
+                    "; expected a non-negative decimal such as 0, 4 or 1.5 (no sign, no exponent)");
+}
+
+// Runs `body`, turning a usage error into one line on `err` and exit 2.
+template <class Body>
+[[nodiscard]] int guarded(std::string_view command, std::ostream& err, Body&& body) {
+  try {
+    return body();
+  } catch (const usage_error& e) {
+    err << command << ": " << e.what() << '\n';
+    return exit_usage;
+  }
+}
+
+}  // namespace iteragpu::cli
+
+#endif  // ITERAGPU_CLI_COMMON_HPP

@@ -1,0 +1,83 @@
+#ifndef ITERAGPU_CLI_ESTIMATE_COMMAND_HPP
+#define ITERAGPU_CLI_ESTIMATE_COMMAND_HPP
+
+#include <ostream>
+#include <span>
+#include <string>
+
+#include <boost/json.hpp>
+#include <boost/program_options.hpp>
+
+#include "iteragpu/cli/common.hpp"
+#include "iteragpu/estimate.hpp"
+#include "iteragpu/report/estimate.hpp"
+
+namespace iteragpu::cli {
+
+struct estimate_options {
+  parameter_count parameters;
+  storage_bits bits;
+  exact_decimal reserve_gib;
+  bool json{false};
+};
+
+[[nodiscard]] inline po::options_description estimate_description() {
+  po::options_description d("mesure_memoire estimate: weight memory from a parameter count, no GPU needed");
+  d.add_options()                                                                    //
+      ("parameters", text_value(), "parameter count, a positive integer (required)")  //
+      ("bits", text_value(),
+       "storage width per parameter in bits, a positive integer, rounded up to whole bytes (required)")  //
+      ("reserve-gib", text_value(),
+       "a reserve in GiB that you choose, a non-negative decimal (default 0)")  //
+      ("json", po::bool_switch(), "print one JSON object instead of text")      //
+      ("help", po::bool_switch(), "show this help");
+  return d;
+}
+
+// Validated options, or a usage_error naming the flag. `help` set means the
+// caller prints the description instead.
+[[nodiscard]] inline estimate_options parse_estimate_options(const po::variables_map& values) {
+  estimate_options o;
+  o.parameters = parameter_count{positive_flag(values, "parameters")};
+  o.bits = storage_bits{positive_flag(values, "bits")};
+  o.reserve_gib = decimal_flag("reserve-gib", optional_text(values, "reserve-gib", "0"));
+  o.json = values["json"].as<bool>();
+  return o;
+}
+
+[[nodiscard]] inline bool help_requested(std::span<const std::string> args) {
+  for (const auto& a : args) {
+    if (a == "--help") {
+      return true;
+    }
+  }
+  return false;
+}
+
+[[nodiscard]] inline int run_estimate(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  return guarded("mesure_memoire estimate", err, [&] {
+    const auto description = estimate_description();
+    if (help_requested(args)) {
+      out << description << '\n';
+      return exit_success;
+    }
+    const auto options = parse_estimate_options(parse_arguments(description, args));
+    const auto estimate = try_estimate_memory(options.parameters, options.bits, options.reserve_gib);
+    if (!estimate) {
+      const auto flag = estimate.error() == estimate_error::total_overflow ? "--reserve-gib" : "--parameters";
+      throw usage_error(std::string(flag) + ": " + std::string(describe(estimate.error())) + " (" +
+                        std::to_string(options.parameters.value) + " parameters of " +
+                        std::to_string(options.bits.value) + " bits)");
+    }
+    if (options.json) {
+      out << boost::json::serialize(report::to_json(estimate.value())) << '\n';
+    } else {
+      report::write_text(out, estimate.value());
+    }
+    return exit_success;
+  });
+}
+
+}  // namespace iteragpu::cli
+
+#endif  // ITERAGPU_CLI_ESTIMATE_COMMAND_HPP

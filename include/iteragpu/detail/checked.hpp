@@ -1,0 +1,41 @@
+#ifndef ITERAGPU_DETAIL_CHECKED_HPP
+#define ITERAGPU_DETAIL_CHECKED_HPP
+
+#include <concepts>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace iteragpu::detail {
+
+// Checked arithmetic on unsigned integers: an empty optional instead of a
+// wrapped value.
+template <std::unsigned_integral T>
+[[nodiscard]] constexpr std::optional<T> checked_add(T a, T b) noexcept {
+  if (a > std::numeric_limits<T>::max() - b) {
+    return std::nullopt;
+  }
+  return static_cast<T>(a + b);
+}
+
+template <std::unsigned_integral T>
+[[nodiscard]] constexpr std::optional<T> checked_mul(T a, T b) noexcept {
+  if (a != 0 && b > std::numeric_limits<T>::max() / a) {
+    return std::nullopt;
+  }
+  return static_cast<T>(a * b);
+}
+
+// A conversion that checks instead of truncating (after GSL's narrow).
+template <std::integral To, std::integral From>
+[[nodiscard]] constexpr To narrow(From value) {
+  if (!std::in_range<To>(value)) {
+    throw std::range_error("iteragpu::detail::narrow: value out of range");
+  }
+  return static_cast<To>(value);
+}
+
+}  // namespace iteragpu::detail
+
+#endif  // ITERAGPU_DETAIL_CHECKED_HPP

@@ -1,0 +1,46 @@
+#ifndef ITERAGPU_DETAIL_PARSE_HPP
+#define ITERAGPU_DETAIL_PARSE_HPP
+
+#include <cstdint>
+#include <string_view>
+
+#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/detail/result.hpp"
+
+namespace iteragpu::detail {
+
+enum class number_error {
+  empty,         // no characters at all
+  not_a_number,  // anything but the digits 0-9 (signs, spaces, points, letters)
+  too_large,     // does not fit 64 bits
+};
+
+[[nodiscard]] constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+// Digits only, no sign, no spaces, no base prefix: the strict form every
+// integer input of the library and its programs takes.
+[[nodiscard]] constexpr result<std::uint64_t, number_error> parse_unsigned(std::string_view text) noexcept {
+  if (text.empty()) {
+    return number_error::empty;
+  }
+  std::uint64_t value = 0;
+  for (const char c : text) {
+    if (!is_digit(c)) {
+      return number_error::not_a_number;
+    }
+    const auto times_ten = checked_mul<std::uint64_t>(value, 10);
+    if (!times_ten) {
+      return number_error::too_large;
+    }
+    const auto next = checked_add<std::uint64_t>(*times_ten, static_cast<std::uint64_t>(c - '0'));
+    if (!next) {
+      return number_error::too_large;
+    }
+    value = *next;
+  }
+  return value;
+}
+
+}  // namespace iteragpu::detail
+
+#endif  // ITERAGPU_DETAIL_PARSE_HPP

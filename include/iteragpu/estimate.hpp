@@ -1,0 +1,132 @@
+#ifndef ITERAGPU_ESTIMATE_HPP
+#define ITERAGPU_ESTIMATE_HPP
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/detail/result.hpp"
+#include "iteragpu/units.hpp"
+
+namespace iteragpu {
+
+struct parameter_count {
+  std::uint64_t value{0};
+  friend constexpr auto operator<=>(parameter_count, parameter_count) = default;
+};
+
+struct storage_bits {
+  std::uint64_t value{0};
+  friend constexpr auto operator<=>(storage_bits, storage_bits) = default;
+};
+
+enum class estimate_error {
+  zero_parameters,
+  zero_bits,
+  weight_bytes_overflow,  // parameters x bytes per parameter past 64 bits
+  total_overflow,         // weight GiB + reserve GiB past 64 bits of whole GiB
+};
+
+[[nodiscard]] constexpr std::string_view describe(estimate_error error) noexcept {
+  switch (error) {
+    case estimate_error::zero_parameters:
+      return "the parameter count must be a positive integer";
+    case estimate_error::zero_bits:
+      return "the storage width must be a positive number of bits";
+    case estimate_error::weight_bytes_overflow:
+      return "parameters x bytes per parameter does not fit in 64 bits";
+    case estimate_error::total_overflow:
+      return "weight GiB + reserve GiB does not fit in 64 bits";
+  }
+  return "unknown estimate error";
+}
+
+// What the estimate leaves out, in the words the reports print.
+inline constexpr std::array<std::string_view, 6> not_included_in_estimate{
+    "activations",         "KV cache",          "quantisation metadata",
+    "gradients",           "optimiser states",  "libraries (CUDA context, framework workspaces)",
+};
+
+// Storage is whole bytes: 4 bits -> 1 byte, 12 -> 2, 65 -> 9. Packed
+// sub-byte formats (two int4 values per byte) are not modelled.
+[[nodiscard]] constexpr std::uint64_t bytes_per_parameter(storage_bits bits) noexcept {
+  return bits.value / 8U + (bits.value % 8U != 0U ? 1U : 0U);
+}
+
+struct weight_estimate {
+  parameter_count parameters;
+  storage_bits bits;
+  std::uint64_t bytes_per_parameter{0};
+  byte_count weight_bytes;
+
+  [[nodiscard]] constexpr exact_decimal weight_gib() const { return to_gib(weight_bytes); }
+  [[nodiscard]] constexpr exact_decimal weight_gb() const { return to_gb(weight_bytes); }
+  friend constexpr bool operator==(const weight_estimate&, const weight_estimate&) = default;
+};
+
+[[nodiscard]] constexpr result<weight_estimate, estimate_error> try_estimate_weights(parameter_count parameters,
+                                                                                     storage_bits bits) noexcept {
+  if (parameters.value == 0) {
+    return estimate_error::zero_parameters;
+  }
+  if (bits.value == 0) {
+    return estimate_error::zero_bits;
+  }
+  const std::uint64_t per_parameter = bytes_per_parameter(bits);
+  const auto bytes = detail::checked_mul(parameters.value, per_parameter);
+  if (!bytes) {
+    return estimate_error::weight_bytes_overflow;
+  }
+  return weight_estimate{parameters, bits, per_parameter, byte_count{*bytes}};
+}
+
+// Throwing flavour. Evaluated in a constant expression, an overflow makes
+// the expression ill-formed: the mistake fails to compile.
+[[nodiscard]] constexpr weight_estimate estimate_weights(parameter_count parameters, storage_bits bits) {
+  auto outcome = try_estimate_weights(parameters, bits);
+  if (!outcome) {
+    throw std::overflow_error(std::string(describe(outcome.error())));
+  }
+  return std::move(outcome).value();
+}
+
+// The weights plus a reserve the user chooses (an assumption, not a
+// measurement), in GiB.
+struct memory_estimate {
+  weight_estimate weights;
+  exact_decimal reserve_gib;
+  exact_decimal total_gib;
+  friend constexpr bool operator==(const memory_estimate&, const memory_estimate&) = default;
+};
+
+[[nodiscard]] constexpr result<memory_estimate, estimate_error> try_estimate_memory(parameter_count parameters,
+                                                                                    storage_bits bits,
+                                                                                    const exact_decimal& reserve_gib) {
+  auto weights = try_estimate_weights(parameters, bits);
+  if (!weights) {
+    return weights.error();
+  }
+  const auto total = checked_add(weights.value().weight_gib(), reserve_gib);
+  if (!total) {
+    return estimate_error::total_overflow;
+  }
+  return memory_estimate{weights.value(), reserve_gib, *total};
+}
+
+[[nodiscard]] constexpr memory_estimate estimate_memory(parameter_count parameters, storage_bits bits,
+                                                        const exact_decimal& reserve_gib) {
+  auto outcome = try_estimate_memory(parameters, bits, reserve_gib);
+  if (!outcome) {
+    throw std::overflow_error(std::string(describe(outcome.error())));
+  }
+  return std::move(outcome).value();
+}
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_ESTIMATE_HPP

@@ -1,0 +1,197 @@
+#ifndef ITERAGPU_UNITS_HPP
+#define ITERAGPU_UNITS_HPP
+
+#include <array>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/detail/parse.hpp"
+#include "iteragpu/detail/result.hpp"
+
+namespace iteragpu {
+
+// A count of bytes. A type of its own so that bytes, GiB and parameter
+// counts cannot be mixed up.
+struct byte_count {
+  std::uint64_t value{0};
+  friend constexpr auto operator<=>(byte_count, byte_count) = default;
+};
+
+inline constexpr std::uint64_t bytes_per_gib = std::uint64_t{1} << 30U;
+inline constexpr std::uint64_t bytes_per_gb = 1'000'000'000U;
+
+enum class decimal_error {
+  empty,
+  malformed,            // not `digits` or `digits.digits`
+  too_many_fraction_digits,
+  too_large,            // whole part past 64 bits
+};
+
+// An exact non-negative decimal number: a 64-bit whole part and at most
+// `max_fraction_digits` digits after the point. Every byte count divided by
+// 2^30 or 10^9 is such a number (2^-30 has 30 decimal digits), so GiB and GB
+// are carried exactly instead of as binary floating point. There is
+// deliberately no conversion from or to `double`.
+class exact_decimal {
+ public:
+  static constexpr std::size_t max_fraction_digits = 40;
+
+  constexpr exact_decimal() = default;
+
+  [[nodiscard]] static constexpr exact_decimal from_integer(std::uint64_t whole) noexcept {
+    exact_decimal d;
+    d.whole_ = whole;
+    return d;
+  }
+
+  // numerator / 2^shift, exactly (shift <= max_fraction_digits, since each
+  // halving adds one decimal digit).
+  [[nodiscard]] static constexpr exact_decimal from_binary_fraction(std::uint64_t numerator, unsigned shift) {
+    if (shift > max_fraction_digits || shift >= 64U) {
+      throw std::domain_error("iteragpu::exact_decimal: binary shift too large");
+    }
+    exact_decimal d;
+    const std::uint64_t mask = (std::uint64_t{1} << shift) - 1U;
+    d.whole_ = numerator >> shift;
+    std::uint64_t remainder = numerator & mask;
+    // remainder < 2^shift <= 2^40, so remainder * 10 cannot overflow.
+    while (remainder != 0) {
+      remainder *= 10U;
+      d.digits_[d.length_++] = static_cast<std::uint8_t>(remainder >> shift);
+      remainder &= mask;
+    }
+    return d;
+  }
+
+  // numerator / 10^exponent, exactly (exponent <= 19).
+  [[nodiscard]] static constexpr exact_decimal from_decimal_fraction(std::uint64_t numerator, unsigned exponent) {
+    if (exponent > 19U) {
+      throw std::domain_error("iteragpu::exact_decimal: decimal exponent too large");
+    }
+    std::uint64_t divisor = 1;
+    for (unsigned i = 0; i < exponent; ++i) {
+      divisor *= 10U;
+    }
+    exact_decimal d;
+    d.whole_ = numerator / divisor;
+    std::uint64_t remainder = numerator % divisor;
+    for (unsigned i = 0; i < exponent; ++i) {
+      divisor /= 10U;
+      d.digits_[d.length_++] = static_cast<std::uint8_t>(remainder / divisor);
+      remainder %= divisor;
+    }
+    d.trim();
+    return d;
+  }
+
+  // `digits` or `digits.digits`: no sign, exponent, spaces or bare point.
+  [[nodiscard]] static constexpr result<exact_decimal, decimal_error> parse(std::string_view text) noexcept {
+    if (text.empty()) {
+      return decimal_error::empty;
+    }
+    const auto point = text.find('.');
+    const std::string_view whole_text = text.substr(0, point);
+    const std::string_view fraction_text =
+        point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
+    if (whole_text.empty() || (point != std::string_view::npos && fraction_text.empty())) {
+      return decimal_error::malformed;
+    }
+    for (const char c : fraction_text) {
+      if (!detail::is_digit(c)) {
+        return decimal_error::malformed;
+      }
+    }
+    const auto whole = detail::parse_unsigned(whole_text);
+    if (!whole) {
+      return whole.error() == detail::number_error::too_large ? decimal_error::too_large
+                                                              : decimal_error::malformed;
+    }
+    if (fraction_text.size() > max_fraction_digits) {
+      return decimal_error::too_many_fraction_digits;
+    }
+    exact_decimal d;
+    d.whole_ = whole.value();
+    for (const char c : fraction_text) {
+      d.digits_[d.length_++] = static_cast<std::uint8_t>(c - '0');
+    }
+    d.trim();
+    return d;
+  }
+
+  // The sum, or nothing when the whole part would pass 64 bits.
+  [[nodiscard]] friend constexpr std::optional<exact_decimal> checked_add(const exact_decimal& a,
+                                                                          const exact_decimal& b) noexcept {
+    exact_decimal sum;
+    sum.length_ = a.length_ > b.length_ ? a.length_ : b.length_;
+    unsigned carry = 0;
+    for (std::size_t i = sum.length_; i-- > 0;) {
+      const unsigned digit = static_cast<unsigned>(a.digit(i)) + b.digit(i) + carry;
+      sum.digits_[i] = static_cast<std::uint8_t>(digit % 10U);
+      carry = digit / 10U;
+    }
+    const auto whole = detail::checked_add<std::uint64_t>(a.whole_, b.whole_);
+    if (!whole) {
+      return std::nullopt;
+    }
+    const auto with_carry = detail::checked_add<std::uint64_t>(*whole, carry);
+    if (!with_carry) {
+      return std::nullopt;
+    }
+    sum.whole_ = *with_carry;
+    sum.trim();
+    return sum;
+  }
+
+  [[nodiscard]] constexpr std::uint64_t whole() const noexcept { return whole_; }
+  [[nodiscard]] constexpr std::size_t fraction_digits() const noexcept { return length_; }
+
+  // Shortest exact form: `14`, `13.03851604461669921875`.
+  [[nodiscard]] constexpr std::string to_string() const {
+    std::string text;
+    std::uint64_t rest = whole_;
+    do {
+      text.insert(text.begin(), static_cast<char>('0' + rest % 10U));
+      rest /= 10U;
+    } while (rest != 0);
+    if (length_ > 0) {
+      text.push_back('.');
+      for (std::size_t i = 0; i < length_; ++i) {
+        text.push_back(static_cast<char>('0' + digits_[i]));
+      }
+    }
+    return text;
+  }
+
+  friend constexpr bool operator==(const exact_decimal&, const exact_decimal&) = default;
+
+ private:
+  [[nodiscard]] constexpr std::uint8_t digit(std::size_t i) const noexcept { return i < length_ ? digits_[i] : 0; }
+
+  // Trailing zeros carry no value; dropping them keeps one representation
+  // per number, so that defaulted equality is value equality.
+  constexpr void trim() noexcept {
+    while (length_ > 0 && digits_[length_ - 1] == 0) {
+      --length_;
+    }
+    for (std::size_t i = length_; i < max_fraction_digits; ++i) {
+      digits_[i] = 0;
+    }
+  }
+
+  std::uint64_t whole_{0};
+  std::array<std::uint8_t, max_fraction_digits> digits_{};
+  std::size_t length_{0};
+};
+
+[[nodiscard]] constexpr exact_decimal to_gib(byte_count bytes) { return exact_decimal::from_binary_fraction(bytes.value, 30); }
+[[nodiscard]] constexpr exact_decimal to_gb(byte_count bytes) { return exact_decimal::from_decimal_fraction(bytes.value, 9); }
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_UNITS_HPP

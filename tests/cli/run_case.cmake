@@ -1,0 +1,25 @@
+# Runs PROGRAM with ARGS (words joined by |||) in WORKDIR and checks its exit
+# code and output. An empty word cannot travel this way: use --flag= instead.
+string(REPLACE "|||" ";" ARGS "${ARGS}")
+execute_process(COMMAND "${PROGRAM}" ${ARGS}
+  WORKING_DIRECTORY "${WORKDIR}"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(problems "")
+if(NOT rc STREQUAL "${EXIT}")
+  string(APPEND problems "exit code ${rc}, expected ${EXIT}\n")
+endif()
+if(STDOUT AND NOT out MATCHES "${STDOUT}")
+  string(APPEND problems "stdout does not match /${STDOUT}/\n")
+endif()
+if(STDERR AND NOT err MATCHES "${STDERR}")
+  string(APPEND problems "stderr does not match /${STDERR}/\n")
+endif()
+if(STDOUT_EMPTY AND NOT out STREQUAL "")
+  string(APPEND problems "stdout is not empty\n")
+endif()
+if(ONE_LINE_STDERR AND NOT err MATCHES "^[^\n]+\n$")
+  string(APPEND problems "stderr is not exactly one line\n")
+endif()
+if(problems)
+  message(FATAL_ERROR "${PROGRAM} ${ARGS}\n${problems}--- stdout:\n${out}--- stderr:\n${err}")
+endif()
