@@ -8,11 +8,23 @@
 
 #include <iteragpu/cli/dispatch.hpp>
 #include <iteragpu/cli/estimate_command.hpp>
+#include <iteragpu/cli/gpu_commands.hpp>
+
+#if defined(ITERAGPU_EXAMPLE_WITH_TORCH)
+#include <iteragpu/torch/runtime.hpp>
+using gpu_runtime = iteragpu::torch_adapter::libtorch_runtime;
+#else
+using gpu_runtime = iteragpu::cli::unavailable_runtime<iteragpu::built_without_libtorch>;
+#endif
 
 int main(int argc, char** argv) {
   namespace cli = iteragpu::cli;
   static constexpr std::array commands{
       cli::subcommand{"estimate", "weight memory from a parameter count (no GPU)", &cli::run_estimate},
+      cli::subcommand{"environment", "versions and visible GPUs, as JSON (a diagnostic)",
+                      &cli::run_environment<gpu_runtime>},
+      cli::subcommand{"measure", "memory and time of the synthetic network, phase by phase, on one GPU",
+                      &cli::run_measure<gpu_runtime>},
   };
   try {
     const std::vector<std::string> args(argv + 1, argv + argc);

@@ -164,6 +164,16 @@ inline constexpr std::string_view accepted_non_negative =
                     "; expected a non-negative decimal such as 0, 4 or 1.5 (no sign, no exponent)");
 }
 
+// `--help` anywhere among the words asks for the command's help.
+[[nodiscard]] inline bool help_requested(std::span<const std::string> args) {
+  for (const auto& a : args) {
+    if (a == "--help") {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Runs `body`, turning a usage error into one line on `err` and exit 2.
 template <class Body>
 [[nodiscard]] int guarded(std::string_view command, std::ostream& err, Body&& body) {

@@ -45,15 +45,6 @@ struct estimate_options {
   return o;
 }
 
-[[nodiscard]] inline bool help_requested(std::span<const std::string> args) {
-  for (const auto& a : args) {
-    if (a == "--help") {
-      return true;
-    }
-  }
-  return false;
-}
-
 [[nodiscard]] inline int run_estimate(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   return guarded("mesure_memoire estimate", err, [&] {
     const auto description = estimate_description();

@@ -1,0 +1,114 @@
+#ifndef ITERAGPU_ENVIRONMENT_HPP
+#define ITERAGPU_ENVIRONMENT_HPP
+
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "iteragpu/device.hpp"
+#include "iteragpu/policies/backend.hpp"
+#include "iteragpu/version.hpp"
+
+// The environment a measurement ran in. It records versions and what the
+// runtime reports about the GPUs, and deliberately nothing else: no
+// environment variables, no host or user names, no paths of the user's files.
+namespace iteragpu {
+
+struct device_report {
+  device_index requested;
+  bool available{false};
+  std::optional<std::string> reason;  // why not, when not available
+  std::optional<std::string> name;
+  std::optional<std::string> capability;
+  std::optional<std::uint64_t> free_memory_bytes;
+  std::optional<std::uint64_t> total_memory_bytes;
+};
+
+struct environment_report {
+  std::string compiler;
+  long cxx_standard{0};
+  bool libtorch_available{false};
+  std::optional<std::string> libtorch_version;
+  std::optional<std::string> cuda_build;
+  std::optional<std::string> hip_build;
+  std::vector<gpu_description> gpus;
+  device_report device;
+};
+
+inline constexpr const char* driver_note =
+    "cuda_build and hip_build are the runtime versions LibTorch was built with, not the driver version; "
+    "read the driver version with the vendor's tool (nvidia-smi, rocm-smi)";
+
+[[nodiscard]] inline std::string compiler_description() {
+#if defined(__clang__)
+  return std::string("Clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("GCC ") + __VERSION__;
+#elif defined(_MSC_VER)
+  return "MSVC " + std::to_string(_MSC_VER);
+#else
+  return "unknown compiler";
+#endif
+}
+
+[[nodiscard]] inline std::string list_of(const std::vector<gpu_description>& gpus) {
+  if (gpus.empty()) {
+    return "none";
+  }
+  std::string text;
+  for (const auto& g : gpus) {
+    if (!text.empty()) {
+      text += ", ";
+    }
+    text += device_name(g.index) + " (" + g.name + ")";
+  }
+  return text;
+}
+
+// Fills the report from backend B. `libtorch_version` is nullopt in a build
+// without LibTorch. A runtime that throws while being asked is reported as
+// unavailable with its message, never as a crash.
+template <backend_policy B>
+[[nodiscard]] environment_report probe_environment(device_index requested, std::optional<std::string> libtorch_version) {
+  environment_report report;
+  report.compiler = compiler_description();
+  report.cxx_standard = __cplusplus;
+  report.libtorch_available = libtorch_version.has_value();
+  report.libtorch_version = std::move(libtorch_version);
+  report.device.requested = requested;
+  try {
+    report.cuda_build = B::cuda_build();
+    report.hip_build = B::hip_build();
+    if (auto reason = B::runtime_unavailable_reason()) {
+      report.device.reason = std::move(reason);
+      return report;
+    }
+    report.gpus = B::visible_gpus();
+    if (requested.value < 0 || static_cast<std::size_t>(requested.value) >= report.gpus.size()) {
+      report.device.reason = device_name(requested) + " is not visible; visible GPUs: " + list_of(report.gpus);
+      return report;
+    }
+    const auto& gpu = report.gpus[static_cast<std::size_t>(requested.value)];
+    report.device.name = gpu.name;
+    report.device.capability = gpu.capability;
+    if constexpr (measuring_backend<B>) {
+      const device_memory memory = B::memory(requested);
+      report.device.free_memory_bytes = memory.free_bytes;
+      report.device.total_memory_bytes = memory.total_bytes;
+      report.device.available = true;
+    } else {
+      report.device.reason = std::string(B::name) + " backend cannot measure";
+    }
+  } catch (const std::exception& e) {
+    report.device.available = false;
+    report.device.reason = std::string("the GPU runtime failed while being asked: ") + e.what();
+  }
+  return report;
+}
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_ENVIRONMENT_HPP

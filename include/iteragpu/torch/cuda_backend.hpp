@@ -1,0 +1,149 @@
+#ifndef ITERAGPU_TORCH_CUDA_BACKEND_HPP
+#define ITERAGPU_TORCH_CUDA_BACKEND_HPP
+
+// The CUDA backend and the CUDA caching allocator's counters, through
+// LibTorch. Only a CUDA build of LibTorch can provide them: CMake defines
+// ITERAGPU_TORCH_CUDA when it finds one. (Debian's CPU-only LibTorch ships
+// c10/cuda headers that cannot be compiled, so their presence proves
+// nothing.) Elsewhere this header declares nothing.
+#if defined(ITERAGPU_TORCH_CUDA)
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <ATen/Context.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAException.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <cuda_runtime_api.h>
+
+#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/policies/backend.hpp"
+#include "iteragpu/policies/memory_counter.hpp"
+
+namespace iteragpu::torch_adapter {
+
+[[nodiscard]] inline c10::DeviceIndex to_c10(device_index d) { return detail::narrow<c10::DeviceIndex>(d.value); }
+
+// "13.0" from CUDA's 13000.
+[[nodiscard]] inline std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+// LibTorch initialises its CUDA state (the caching allocator's per-device
+// tables above all) lazily, on the first tensor operation; the counters
+// cannot be read before. The call was renamed after 2.4, hence the probe.
+template <class Context>
+void initialise_cuda_state(Context& context) {
+  if constexpr (requires { context.lazyInitDevice(c10::DeviceType::CUDA); }) {
+    context.lazyInitDevice(c10::DeviceType::CUDA);
+  } else {
+    context.lazyInitCUDA();
+  }
+}
+
+struct cuda_backend {
+  static constexpr std::string_view name = "cuda";
+
+  // Before any counter is read; allocates nothing on any device.
+  static void initialise() { initialise_cuda_state(at::globalContext()); }
+
+  [[nodiscard]] static std::optional<std::string> runtime_unavailable_reason() {
+    if (c10::cuda::device_count() == 0) {
+      return std::string("LibTorch's CUDA runtime sees no GPU (none visible to this process, or no usable driver)");
+    }
+    return std::nullopt;
+  }
+
+  // The CUDA runtime LibTorch loaded (the libcudart it was built with).
+  [[nodiscard]] static std::optional<std::string> cuda_build() {
+    int version = 0;
+    if (cudaRuntimeGetVersion(&version) != cudaSuccess) {
+      return std::nullopt;
+    }
+    return cuda_version_text(version);
+  }
+  [[nodiscard]] static std::optional<std::string> hip_build() { return std::nullopt; }
+
+  // Device properties are read without making any device current, so no
+  // GPU but the measured one gets a context from the measurement.
+  [[nodiscard]] static std::vector<gpu_description> visible_gpus() {
+    std::vector<gpu_description> gpus;
+    const auto count = c10::cuda::device_count();
+    for (c10::DeviceIndex i = 0; i < count; ++i) {
+      const cudaDeviceProp* p = at::cuda::getDeviceProperties(i);
+      gpus.push_back(gpu_description{device_index{i}, p->name,
+                                     std::to_string(p->major) + "." + std::to_string(p->minor),
+                                     static_cast<std::uint64_t>(p->totalGlobalMem)});
+    }
+    return gpus;
+  }
+
+  static void synchronize(device_index d) {
+    const c10::cuda::CUDAGuard guard(to_c10(d));
+    c10::cuda::device_synchronize();
+  }
+
+  [[nodiscard]] static device_memory memory(device_index d) {
+    const c10::cuda::CUDAGuard guard(to_c10(d));
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    C10_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    return device_memory{free_bytes, total_bytes};
+  }
+
+  // CUDA events on the device's current stream, with timing enabled
+  // (LibTorch's default event flags disable timing).
+  class timer {
+   public:
+    explicit timer(device_index d) : device_(to_c10(d)) {}
+    void start() {
+      const c10::cuda::CUDAGuard guard(device_);
+      start_.record();
+    }
+    void stop() {
+      const c10::cuda::CUDAGuard guard(device_);
+      stop_.record();
+    }
+    [[nodiscard]] double elapsed_seconds() const {
+      return static_cast<double>(start_.elapsed_time(stop_)) / 1000.0;
+    }
+
+   private:
+    c10::DeviceIndex device_;
+    mutable at::cuda::CUDAEvent start_{cudaEventDefault};
+    mutable at::cuda::CUDAEvent stop_{cudaEventDefault};
+  };
+
+  [[nodiscard]] static timer make_timer(device_index d) { return timer(d); }
+};
+
+// The caching allocator's aggregate counters for one device. Index 0 of each
+// StatArray is AGGREGATE in every LibTorch version; the stats types moved
+// from c10::cuda::CUDACachingAllocator (1.13 to ~2.4) to
+// c10::CachingDeviceAllocator (~2.5+), so they are only named through auto.
+struct cuda_allocator_counter {
+  [[nodiscard]] static allocator_reading read(device_index d) {
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(to_c10(d));
+    const auto& allocated = stats.allocated_bytes[0];
+    const auto& reserved = stats.reserved_bytes[0];
+    return allocator_reading{detail::narrow<std::uint64_t>(allocated.current),
+                             detail::narrow<std::uint64_t>(reserved.current),
+                             detail::narrow<std::uint64_t>(allocated.peak),
+                             detail::narrow<std::uint64_t>(reserved.peak)};
+  }
+  static void reset_peaks(device_index d) { c10::cuda::CUDACachingAllocator::resetPeakStats(to_c10(d)); }
+};
+
+static_assert(measuring_backend<cuda_backend>);
+static_assert(memory_counter<cuda_allocator_counter>);
+
+}  // namespace iteragpu::torch_adapter
+
+#endif  // defined(ITERAGPU_TORCH_CUDA)
+#endif  // ITERAGPU_TORCH_CUDA_BACKEND_HPP

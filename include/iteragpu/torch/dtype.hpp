@@ -1,0 +1,25 @@
+#ifndef ITERAGPU_TORCH_DTYPE_HPP
+#define ITERAGPU_TORCH_DTYPE_HPP
+
+#include <c10/core/ScalarType.h>
+
+#include "iteragpu/policies/dtype.hpp"
+
+// LibTorch's scalar type for each dtype policy.
+namespace iteragpu::torch_adapter {
+
+template <dtype_policy D>
+[[nodiscard]] constexpr c10::ScalarType scalar_type() noexcept {
+  if constexpr (D::element == element_type::float16) {
+    return c10::ScalarType::Half;
+  } else if constexpr (D::element == element_type::bfloat16) {
+    return c10::ScalarType::BFloat16;
+  } else {
+    static_assert(D::element == element_type::float32, "every element_type needs a LibTorch scalar type");
+    return c10::ScalarType::Float;
+  }
+}
+
+}  // namespace iteragpu::torch_adapter
+
+#endif  // ITERAGPU_TORCH_DTYPE_HPP

@@ -1,0 +1,140 @@
+#ifndef ITERAGPU_TORCH_HIP_BACKEND_HPP
+#define ITERAGPU_TORCH_HIP_BACKEND_HPP
+
+// The ROCm/HIP backend through LibTorch's HIP build, which names AMD GPUs
+// `cuda:N` (tensors report device type CUDA). NOT COMPILED OR RUN: no ROCm
+// LibTorch exists on any machine where this project is built and tested, so
+// this adapter is written against the documented ROCm headers
+// (c10/hip/HIPCachingAllocator.h, c10/hip/HIPFunctions.h) and has never been
+// compiled. It is enabled only when ITERAGPU_TORCH_HIP is defined, which
+// CMake does when LibTorch defines a c10_hip or torch_hip target. Treat any
+// ROCm result as unverified until this header has been built there.
+#if defined(ITERAGPU_TORCH_HIP)
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <ATen/Context.h>
+#include <c10/hip/HIPCachingAllocator.h>
+#include <c10/hip/HIPFunctions.h>
+#include <c10/hip/HIPGuard.h>
+#include <hip/hip_runtime_api.h>
+
+#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/policies/backend.hpp"
+#include "iteragpu/policies/memory_counter.hpp"
+
+namespace iteragpu::torch_adapter {
+
+[[nodiscard]] inline c10::DeviceIndex to_c10(device_index d) { return detail::narrow<c10::DeviceIndex>(d.value); }
+
+inline void hip_check(hipError_t status, const char* what) {
+  if (status != hipSuccess) {
+    throw std::runtime_error(std::string(what) + ": " + hipGetErrorString(status));
+  }
+}
+
+struct hip_backend {
+  static constexpr std::string_view name = "hip";
+
+  // ROCm LibTorch keeps the CUDA names for its lazy initialisation.
+  static void initialise() { at::globalContext().lazyInitCUDA(); }
+
+  [[nodiscard]] static std::optional<std::string> runtime_unavailable_reason() {
+    if (c10::hip::device_count() == 0) {
+      return std::string("LibTorch's HIP runtime sees no GPU (none visible to this process, or no usable driver)");
+    }
+    return std::nullopt;
+  }
+  [[nodiscard]] static std::optional<std::string> cuda_build() { return std::nullopt; }
+  [[nodiscard]] static std::optional<std::string> hip_build() {
+    int version = 0;
+    if (hipRuntimeGetVersion(&version) != hipSuccess) {
+      return std::nullopt;
+    }
+    return std::to_string(version / 10000000) + "." + std::to_string((version / 100000) % 100);
+  }
+
+  [[nodiscard]] static std::vector<gpu_description> visible_gpus() {
+    std::vector<gpu_description> gpus;
+    const auto count = c10::hip::device_count();
+    for (c10::DeviceIndex i = 0; i < count; ++i) {
+      hipDeviceProp_t p{};
+      hip_check(hipGetDeviceProperties(&p, i), "hipGetDeviceProperties");
+      gpus.push_back(gpu_description{device_index{i}, p.name, p.gcnArchName, static_cast<std::uint64_t>(p.totalGlobalMem)});
+    }
+    return gpus;
+  }
+
+  static void synchronize(device_index d) {
+    const c10::hip::HIPGuard guard(to_c10(d));
+    hip_check(hipDeviceSynchronize(), "hipDeviceSynchronize");
+  }
+
+  [[nodiscard]] static device_memory memory(device_index d) {
+    const c10::hip::HIPGuard guard(to_c10(d));
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    hip_check(hipMemGetInfo(&free_bytes, &total_bytes), "hipMemGetInfo");
+    return device_memory{free_bytes, total_bytes};
+  }
+
+  // hipEvents on the default stream of the device.
+  class timer {
+   public:
+    explicit timer(device_index d) : device_(to_c10(d)) {
+      const c10::hip::HIPGuard guard(device_);
+      hip_check(hipEventCreate(&start_), "hipEventCreate");
+      hip_check(hipEventCreate(&stop_), "hipEventCreate");
+    }
+    timer(const timer&) = delete;
+    timer& operator=(const timer&) = delete;
+    timer(timer&& other) noexcept
+        : device_(other.device_), start_(std::exchange(other.start_, nullptr)), stop_(std::exchange(other.stop_, nullptr)) {}
+    timer& operator=(timer&&) = delete;
+    ~timer() {
+      if (start_ != nullptr) {
+        static_cast<void>(hipEventDestroy(start_));
+      }
+      if (stop_ != nullptr) {
+        static_cast<void>(hipEventDestroy(stop_));
+      }
+    }
+    void start() { hip_check(hipEventRecord(start_, nullptr), "hipEventRecord"); }
+    void stop() { hip_check(hipEventRecord(stop_, nullptr), "hipEventRecord"); }
+    [[nodiscard]] double elapsed_seconds() const {
+      float ms = 0;
+      hip_check(hipEventElapsedTime(&ms, start_, stop_), "hipEventElapsedTime");
+      return static_cast<double>(ms) / 1000.0;
+    }
+
+   private:
+    c10::DeviceIndex device_;
+    hipEvent_t start_{nullptr};
+    hipEvent_t stop_{nullptr};
+  };
+
+  [[nodiscard]] static timer make_timer(device_index d) { return timer(d); }
+};
+
+struct hip_allocator_counter {
+  [[nodiscard]] static allocator_reading read(device_index d) {
+    const auto stats = c10::hip::HIPCachingAllocator::getDeviceStats(to_c10(d));
+    const auto& allocated = stats.allocated_bytes[0];
+    const auto& reserved = stats.reserved_bytes[0];
+    return allocator_reading{detail::narrow<std::uint64_t>(allocated.current),
+                             detail::narrow<std::uint64_t>(reserved.current),
+                             detail::narrow<std::uint64_t>(allocated.peak),
+                             detail::narrow<std::uint64_t>(reserved.peak)};
+  }
+  static void reset_peaks(device_index d) { c10::hip::HIPCachingAllocator::resetPeakStats(to_c10(d)); }
+};
+
+}  // namespace iteragpu::torch_adapter
+
+#endif  // defined(ITERAGPU_TORCH_HIP)
+#endif  // ITERAGPU_TORCH_HIP_BACKEND_HPP

@@ -1,0 +1,104 @@
+#ifndef ITERAGPU_TORCH_SYNTHETIC_WORKLOAD_HPP
+#define ITERAGPU_TORCH_SYNTHETIC_WORKLOAD_HPP
+
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/torch.h>
+#if defined(ITERAGPU_TORCH_CUDA)
+#include <ATen/cuda/CUDAGeneratorImpl.h>
+#endif
+
+#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/protocol.hpp"
+#include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/torch/dtype.hpp"
+
+namespace iteragpu::torch_adapter {
+
+// Linear(width -> 4*width) -> GELU -> Linear(4*width -> width), built and
+// initialised on the CPU (LibTorch's default Linear initialisation) from a
+// CPU generator seeded with `seed`. Only the CPU generator is seeded, so no
+// GPU's state is touched.
+[[nodiscard]] inline torch::nn::Sequential build_synthetic_network(std::uint64_t width, std::uint64_t seed) {
+  const auto w = detail::narrow<std::int64_t>(width);
+  const auto hidden = detail::narrow<std::int64_t>(width * hidden_multiplier);
+  {
+    auto generator = at::detail::getDefaultCPUGenerator();
+    const std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_current_seed(seed);
+  }
+  return torch::nn::Sequential(torch::nn::Linear(w, hidden), torch::nn::GELU(), torch::nn::Linear(hidden, w));
+}
+
+// A fresh generator for `device`, seeded: the input does not depend on, or
+// change, any global generator.
+[[nodiscard]] inline at::Generator seeded_generator(const torch::Device& device, std::uint64_t seed) {
+  if (device.is_cpu()) {
+    return at::detail::createCPUGenerator(seed);
+  }
+#if defined(ITERAGPU_TORCH_CUDA)
+  if (device.is_cuda()) {
+    auto generator = at::cuda::detail::createCUDAGenerator(device.index());
+    generator.set_current_seed(seed);
+    return generator;
+  }
+#endif
+  throw std::invalid_argument("no seeded generator for device " + device.str());
+}
+
+// The synthetic model and its input as a workload of the phase protocol.
+template <dtype_policy D>
+class synthetic_workload {
+ public:
+  using dtype = D;
+
+  synthetic_workload(torch::Device device, synthetic_shape shape) : device_(std::move(device)), shape_(shape) {}
+
+  // model_load: build on the CPU, then move to the device in D.
+  void load_model() {
+    model_ = build_synthetic_network(shape_.width, model_seed);
+    model_->to(device_, scalar_type<D>());
+    model_->eval();
+  }
+
+  // inputs: [batch, context, width] created on the device.
+  void make_inputs() {
+    const std::vector<std::int64_t> sizes{detail::narrow<std::int64_t>(shape_.batch),
+                                          detail::narrow<std::int64_t>(shape_.context),
+                                          detail::narrow<std::int64_t>(shape_.width)};
+    input_ = torch::randn(sizes, seeded_generator(device_, input_seed),
+                          torch::TensorOptions().device(device_).dtype(scalar_type<D>()));
+  }
+
+  // One inference pass; no autograd graph is recorded.
+  [[nodiscard]] torch::Tensor forward() {
+    const c10::InferenceMode inference;
+    return model_->forward(input_);
+  }
+
+  [[nodiscard]] const torch::nn::Sequential& model() const noexcept { return model_; }
+  [[nodiscard]] const torch::Tensor& input() const noexcept { return input_; }
+
+ private:
+  torch::Device device_;
+  synthetic_shape shape_;
+  torch::nn::Sequential model_{nullptr};
+  torch::Tensor input_;
+};
+
+[[nodiscard]] inline std::uint64_t parameter_count(const torch::nn::Sequential& model) {
+  std::uint64_t count = 0;
+  for (const auto& p : model->parameters()) {
+    count += static_cast<std::uint64_t>(p.numel());
+  }
+  return count;
+}
+
+}  // namespace iteragpu::torch_adapter
+
+#endif  // ITERAGPU_TORCH_SYNTHETIC_WORKLOAD_HPP
