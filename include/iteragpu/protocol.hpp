@@ -78,7 +78,7 @@ concept workload = requires(W& w) {
   requires dtype_policy<typename W::dtype>;
   { w.load_model() } -> std::same_as<void>;
   { w.make_inputs() } -> std::same_as<void>;
-  { w.forward() } -> std::movable;
+  { w.forward() } -> std::move_constructible;
 };
 
 struct protocol_plan {

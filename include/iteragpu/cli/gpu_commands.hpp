@@ -151,7 +151,7 @@ struct measure_options {
   const std::string dtype = optional_text(values, "dtype", "float32");
   const auto element = parse_element_type(dtype);
   if (!element) {
-    throw usage_error("--dtype: " + cli::quoted(dtype) + " is not accepted; expected float32, float16 or bfloat16");
+    throw usage_error("--dtype: " + quoted(dtype) + " is not accepted; expected float32, float16 or bfloat16");
   }
   o.dtype = *element;
   o.plan.warmup = integer("warmup", "1", 0);

@@ -1,0 +1,304 @@
+// Device names, the synthetic model's arithmetic, the new-file writer and the
+// environment/measure commands of a build that cannot reach a GPU.
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <iteragpu/cli/gpu_commands.hpp>
+#include <iteragpu/device.hpp>
+#include <iteragpu/io.hpp>
+#include <iteragpu/synthetic_model.hpp>
+
+#include "run_command.hpp"
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+namespace {
+
+using no_torch_runtime = iteragpu::cli::unavailable_runtime<iteragpu::built_without_libtorch>;
+
+// A fresh empty folder per test, removed afterwards.
+struct scratch_folder {
+  fs::path path;
+  scratch_folder() {
+    path = fs::temp_directory_path() /
+           ("iteragpu-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  scratch_folder(const scratch_folder&) = delete;
+  scratch_folder& operator=(const scratch_folder&) = delete;
+  ~scratch_folder() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  static std::atomic<int>& counter() {
+    static std::atomic<int> n{0};
+    return n;
+  }
+  [[nodiscard]] std::size_t entries() const {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(path), fs::directory_iterator{}));
+  }
+};
+
+std::string read_file(const fs::path& p) {
+  std::string content(static_cast<std::size_t>(fs::file_size(p)), '\0');
+  std::ifstream in(p, std::ios::binary);
+  in.read(content.data(), static_cast<std::streamsize>(content.size()));
+  return content;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(devices)
+
+BOOST_AUTO_TEST_CASE(only_cuda_colon_index_is_a_device) {
+  BOOST_TEST(iteragpu::parse_device("cuda:0").value().value == 0);
+  BOOST_TEST(iteragpu::parse_device("cuda:7").value().value == 7);
+  BOOST_TEST(iteragpu::parse_device("cuda:127").value().value == 127);
+  for (const char* bad : {"cpu", "cuda", "cuda:", "cuda:-1", "cuda:+1", "cuda:1x", "cuda: 1", "CUDA:0", "cuda:128",
+                          "cuda:99999999999999999999", "hip:0", "mps", ""}) {
+    BOOST_TEST(!iteragpu::parse_device(bad).has_value(), bad);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(synthetic_model_arithmetic)
+
+BOOST_AUTO_TEST_CASE(parameters_are_two_matrices_and_two_biases) {
+  const auto m = iteragpu::summarise({1, 16, 64}, iteragpu::element_type::float32, 4).value();
+  BOOST_TEST(m.hidden == 256U);
+  BOOST_TEST(m.parameters == 2U * 64U * 256U + 256U + 64U);
+  BOOST_TEST(m.parameter_bytes == m.parameters * 4U);
+  BOOST_TEST(m.input_elements == 1024U);
+  BOOST_TEST(m.layers[0] == "Linear(64 -> 256)");
+  BOOST_TEST(m.layers[1] == "GELU");
+  BOOST_TEST(m.layers[2] == "Linear(256 -> 64)");
+  // The reference figure of the 8x4096x8192 configuration: 536,911,872 parameters.
+  BOOST_TEST(iteragpu::summarise({8, 4096, 8192}, iteragpu::element_type::bfloat16, 2).value().parameters ==
+             536'911'872U);
+}
+
+BOOST_AUTO_TEST_CASE(counts_past_what_libtorch_indexes_are_refused) {
+  BOOST_TEST(!iteragpu::summarise({1, 1, UINT64_MAX / 4 + 1}, iteragpu::element_type::float32, 4).has_value());
+  BOOST_TEST(!iteragpu::summarise({1, 1, std::uint64_t{1} << 31U}, iteragpu::element_type::float32, 4).has_value());
+  BOOST_TEST(!iteragpu::summarise({std::uint64_t{1} << 40U, std::uint64_t{1} << 20U, 64}, iteragpu::element_type::float32, 4).has_value());
+  BOOST_TEST(iteragpu::summarise({std::uint64_t{1} << 20U, std::uint64_t{1} << 10U, 64}, iteragpu::element_type::float32, 4).has_value());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(new_file_writer)
+
+BOOST_AUTO_TEST_CASE(writes_the_whole_content_and_leaves_no_temporary) {
+  const scratch_folder dir;
+  const auto file = dir.path / "result.json";
+  BOOST_TEST(!iteragpu::write_new_file(file, "{\"a\":1}\n").has_value());
+  BOOST_TEST(read_file(file) == "{\"a\":1}\n");
+  BOOST_TEST(dir.entries() == 1U);
+}
+
+BOOST_AUTO_TEST_CASE(never_replaces_an_existing_file) {
+  const scratch_folder dir;
+  const auto file = dir.path / "result.json";
+  { std::ofstream(file) << "precious"; }
+  const auto problem = iteragpu::write_new_file(file, "new content");
+  BOOST_REQUIRE(problem.has_value());
+  BOOST_TEST((problem->kind == iteragpu::new_file_error::already_exists));
+  BOOST_TEST(problem->message.find("already exists") != std::string::npos);
+  BOOST_TEST(read_file(file) == "precious");
+  BOOST_TEST(dir.entries() == 1U);
+}
+
+BOOST_AUTO_TEST_CASE(refuses_a_missing_folder_a_file_as_folder_and_a_folder_as_file) {
+  const scratch_folder dir;
+  auto p = iteragpu::write_new_file(dir.path / "missing" / "result.json", "x");
+  BOOST_TEST((p && p->kind == iteragpu::new_file_error::folder_missing));
+  { std::ofstream(dir.path / "plain") << "x"; }
+  p = iteragpu::write_new_file(dir.path / "plain" / "result.json", "x");
+  BOOST_TEST((p && p->kind == iteragpu::new_file_error::not_a_folder));
+  fs::create_directory(dir.path / "sub");
+  p = iteragpu::write_new_file(dir.path / "sub", "x");
+  BOOST_TEST((p && p->kind == iteragpu::new_file_error::already_exists));
+  p = iteragpu::write_new_file(dir.path / "", "x");
+  BOOST_TEST((p && p->kind == iteragpu::new_file_error::is_empty_name));
+  BOOST_TEST(dir.entries() == 2U);
+}
+
+BOOST_AUTO_TEST_CASE(a_dangling_symlink_counts_as_an_existing_name) {
+  const scratch_folder dir;
+  fs::create_symlink(dir.path / "nowhere", dir.path / "link.json");
+  const auto p = iteragpu::write_new_file(dir.path / "link.json", "x");
+  BOOST_TEST((p && p->kind == iteragpu::new_file_error::already_exists));
+  BOOST_TEST(!fs::exists(dir.path / "nowhere"));
+}
+
+BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_its_file_is_complete) {
+  const scratch_folder dir;
+  const auto file = dir.path / "race.json";
+  constexpr int writers = 8;
+  std::atomic<int> won{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < writers; ++i) {
+    threads.emplace_back([&, i] {
+      const std::string content(100000, static_cast<char>('a' + i));
+      if (!iteragpu::write_new_file(file, content)) {
+        ++won;
+      }
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+  BOOST_TEST(won.load() == 1);
+  const auto content = read_file(file);
+  BOOST_REQUIRE_EQUAL(content.size(), 100000U);
+  BOOST_TEST(content.find_first_not_of(content.front()) == std::string::npos);
+  BOOST_TEST(dir.entries() == 1U);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(gpu_commands_without_a_gpu)
+
+BOOST_AUTO_TEST_CASE(measure_without_libtorch_exits_2_and_writes_nothing) {
+  const scratch_folder dir;
+  const auto out = (dir.path / "mesures.json").string();
+  const auto r = run_command(iteragpu::cli::run_measure<no_torch_runtime>,
+                             {"--device", "cuda:0", "--batch", "1", "--context", "16", "--width", "64", "--dtype",
+                              "float32", "--warmup", "1", "--repeats", "2", "--output", out.c_str()});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.out.empty());
+  BOOST_TEST(is_one_line(r.err), r.err);
+  BOOST_TEST(r.err.find("no LibTorch") != std::string::npos, r.err);
+  BOOST_TEST(dir.entries() == 0U);
+}
+
+BOOST_AUTO_TEST_CASE(environment_without_libtorch_is_a_valid_report_saying_why) {
+  const auto r = run_command(iteragpu::cli::run_environment<no_torch_runtime>, {"--device", "cuda:1"});
+  BOOST_TEST(r.exit_code == 0);
+  const auto v = json::parse(r.out).as_object();
+  for (const char* key : {"library", "compiler", "cxx_standard", "libtorch", "cuda_build", "hip_build", "gpus", "device",
+                          "notes"}) {
+    BOOST_TEST(v.contains(key), key);
+  }
+  BOOST_TEST(v.size() == 9U);
+  BOOST_TEST(v.at("library").at("name").as_string() == "iteragpu");
+  BOOST_TEST(v.at("cxx_standard").as_int64() == 202002);
+  BOOST_TEST(v.at("libtorch").at("available").as_bool() == false);
+  BOOST_TEST(v.at("libtorch").at("version").is_null());
+  BOOST_TEST(v.at("gpus").as_array().empty());
+  const auto& device = v.at("device").as_object();
+  BOOST_TEST(device.at("requested").as_string() == "cuda:1");
+  BOOST_TEST(device.at("available").as_bool() == false);
+  BOOST_TEST(std::string(device.at("reason").as_string()).find("no LibTorch") != std::string::npos);
+  BOOST_TEST(std::string(v.at("notes").at(0).as_string()).find("not the driver version") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(environment_writes_a_new_file_only) {
+  const scratch_folder dir;
+  const auto out = (dir.path / "env.json").string();
+  auto r = run_command(iteragpu::cli::run_environment<no_torch_runtime>, {"--output", out.c_str()});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.out.empty());
+  const auto first = read_file(out);
+  BOOST_TEST(json::parse(first).at("device").at("requested").as_string() == "cuda:0");
+  r = run_command(iteragpu::cli::run_environment<no_torch_runtime>, {"--output", out.c_str()});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(is_one_line(r.err), r.err);
+  BOOST_TEST(read_file(out) == first);
+}
+
+BOOST_AUTO_TEST_CASE(environment_refuses_a_malformed_device) {
+  for (const char* bad : {"cpu", "cuda", "cuda:-1", "gpu0"}) {
+    const auto r = run_command(iteragpu::cli::run_environment<no_torch_runtime>, {"--device", bad});
+    BOOST_TEST(r.exit_code == 2, bad);
+    BOOST_TEST(r.out.empty());
+    BOOST_TEST(r.err.find("--device") != std::string::npos, r.err);
+  }
+}
+
+struct measure_case {
+  std::vector<std::string> args;
+  const char* must_name;
+};
+
+BOOST_AUTO_TEST_CASE(measure_bad_flags_exit_2_naming_the_flag_and_write_nothing) {
+  const scratch_folder dir;
+  const auto out = (dir.path / "m.json").string();
+  { std::ofstream(dir.path / "taken.json") << "kept"; }
+  const auto taken = (dir.path / "taken.json").string();
+  const auto missing_dir = (dir.path / "no" / "m.json").string();
+  const std::vector<measure_case> cases{
+      {{"--output", out}, "--device"},
+      {{"--device", "cuda:0"}, "--output"},
+      {{"--device", "cpu", "--output", out}, "--device"},
+      {{"--device", "cuda", "--output", out}, "--device"},
+      {{"--device", "cuda:0", "--output", taken}, "already exists"},
+      {{"--device", "cuda:0", "--output", missing_dir}, "does not exist"},
+      {{"--device", "cuda:0", "--output", dir.path.string()}, "already exists"},
+      {{"--device", "cuda:0", "--batch", "0", "--output", out}, "--batch"},
+      {{"--device", "cuda:0", "--context", "-4", "--output", out}, "--context"},
+      {{"--device", "cuda:0", "--width", "64.0", "--output", out}, "--width"},
+      {{"--device", "cuda:0", "--width=", "--output", out}, "--width"},
+      {{"--device", "cuda:0", "--dtype", "float64", "--output", out}, "--dtype"},
+      {{"--device", "cuda:0", "--dtype", "fp16", "--output", out}, "--dtype"},
+      {{"--device", "cuda:0", "--warmup", "-1", "--output", out}, "--warmup"},
+      {{"--device", "cuda:0", "--repeats", "0", "--output", out}, "--repeats"},
+      {{"--device", "cuda:0", "--repeats", "18446744073709551616", "--output", out}, "--repeats"},
+      {{"--device", "cuda:0", "--batch", "1", "--batch", "2", "--output", out}, "--batch"},
+      {{"--device", "cuda:0", "--width", "4294967296", "--output", out}, "--width"},
+      {{"--device", "cuda:0", "--seed", "3", "--output", out}, "--seed"},
+      {{"--device", "cuda:0", "--output", out, "stray"}, "stray"},
+  };
+  for (const auto& c : cases) {
+    std::vector<const char*> words;
+    std::ostringstream sout;
+    std::ostringstream serr;
+    const int code = iteragpu::cli::run_measure<no_torch_runtime>(c.args, sout, serr);
+    BOOST_TEST(code == 2, c.must_name);
+    BOOST_TEST(sout.str().empty(), c.must_name);
+    BOOST_TEST(is_one_line(serr.str()), serr.str());
+    BOOST_TEST(serr.str().find(c.must_name) != std::string::npos, serr.str());
+  }
+  BOOST_TEST(read_file(taken) == "kept");
+  BOOST_TEST(dir.entries() == 1U);
+}
+
+BOOST_AUTO_TEST_CASE(measure_options_take_the_seed_defaults_and_every_flag) {
+  namespace cli = iteragpu::cli;
+  const scratch_folder dir;
+  const auto out = (dir.path / "m.json").string();
+  const std::vector<std::string> minimal{"--device", "cuda:2", "--output", out};
+  auto o = cli::parse_measure_options(cli::parse_arguments(cli::measure_description(), minimal));
+  BOOST_TEST(o.device.value == 2);
+  BOOST_TEST(o.shape.batch == 1U);
+  BOOST_TEST(o.shape.context == 16U);
+  BOOST_TEST(o.shape.width == 64U);
+  BOOST_TEST((o.dtype == iteragpu::element_type::float32));
+  BOOST_TEST(o.plan.warmup == 1U);
+  BOOST_TEST(o.plan.repeats == 2U);
+  const std::vector<std::string> full{"--device=cuda:0", "--batch=8",  "--context=4096", "--width=8192", "--dtype=bfloat16",
+                                      "--warmup=0",      "--repeats=5", "--output=" + out};
+  o = cli::parse_measure_options(cli::parse_arguments(cli::measure_description(), full));
+  BOOST_TEST(o.shape.batch == 8U);
+  BOOST_TEST(o.shape.context == 4096U);
+  BOOST_TEST(o.shape.width == 8192U);
+  BOOST_TEST((o.dtype == iteragpu::element_type::bfloat16));
+  BOOST_TEST(o.plan.warmup == 0U);
+  BOOST_TEST(o.plan.repeats == 5U);
+  BOOST_TEST(o.output.string() == out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
