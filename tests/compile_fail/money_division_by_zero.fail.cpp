@@ -1,0 +1,7 @@
+// expect: non-.*constexpr.* function .*throw_money_error
+// A unit cost over zero accepted results cannot be a constant.
+#include <cstdint>
+
+#include <iteragpu/money.hpp>
+
+constexpr auto unit_cost = iteragpu::divide(iteragpu::money::from_cents(std::uint64_t{336000}), 0);

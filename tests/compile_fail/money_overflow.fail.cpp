@@ -1,0 +1,9 @@
+// expect: non-.*constexpr.* function .*throw_money_error
+// A total past 64 bits of cents cannot be a constant.
+#include <cstdint>
+#include <limits>
+
+#include <iteragpu/money.hpp>
+
+constexpr auto lot = iteragpu::money::from_cents(std::numeric_limits<std::uint64_t>::max() / 2 + 1);
+constexpr auto total = lot * 2;

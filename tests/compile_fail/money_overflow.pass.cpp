@@ -1,0 +1,9 @@
+// Twin of money_overflow.fail.cpp: the largest total that fits.
+#include <cstdint>
+#include <limits>
+
+#include <iteragpu/money.hpp>
+
+constexpr auto lot = iteragpu::money::from_cents(std::numeric_limits<std::uint64_t>::max() / 2);
+constexpr auto total = lot * 2;
+static_assert(total.cents() == std::numeric_limits<std::uint64_t>::max() - 1);
