@@ -1,0 +1,320 @@
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include <boost/test/unit_test.hpp>
+
+#include <iteragpu/catalog.hpp>
+
+namespace {
+
+using iteragpu::catalog;
+using iteragpu::catalog_error;
+using iteragpu::package_days;
+using iteragpu::parse_catalog;
+
+const std::string header =
+    "provider,currency,snapshot_date,gpu,name,memory_gb_per_gpu,gpus_per_lot,days,lot_price_cents";
+
+// One GPU with its three rows, on lines 2 to 4 after the header.
+const std::string one_gpu = header +
+                            "\n"
+                            "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,3,72000\n"
+                            "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,168000\n"
+                            "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,30,720000\n";
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  BOOST_REQUIRE_MESSAGE(in.is_open(), "cannot open " + path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// one_gpu with the text `from` replaced by `to` (once; it must be there).
+std::string edited(std::string_view from, std::string_view to, std::string text = one_gpu) {
+  const auto at = text.find(from);
+  BOOST_REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  return text;
+}
+
+catalog_error refused(const std::string& text) {
+  const auto parsed = parse_catalog(text, "c.csv");
+  BOOST_REQUIRE_MESSAGE(!parsed, "the catalog was accepted:\n" + text);
+  return parsed.error();
+}
+
+struct refusal {
+  std::string text;
+  std::size_t line;
+  std::size_t column;
+  std::string message;
+};
+
+void check(const refusal& r) {
+  const auto e = refused(r.text);
+  BOOST_TEST(e.file == "c.csv");
+  BOOST_TEST(e.position.line == r.line, r.message);
+  BOOST_TEST(e.position.column == r.column, r.message);
+  BOOST_TEST(e.message() == r.message);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(catalog_reading)
+
+BOOST_AUTO_TEST_CASE(shipped_catalog_has_15_gpus_by_3_durations) {
+  const auto parsed = parse_catalog(read_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"), "tarifs-forfaits.csv");
+  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : parsed.error().message()));
+  const auto& c = parsed.value();
+  BOOST_TEST(c.rows.size() == 45U);
+  BOOST_TEST(c.gpu_ids().size() == 15U);
+  BOOST_TEST(c.provider == "illustrative");
+  BOOST_TEST(c.illustrative());
+  BOOST_TEST(c.currency == "USD");
+  BOOST_TEST(c.snapshot_date == "2026-09-24");
+  for (const auto& id : c.gpu_ids()) {
+    const auto days = c.durations_of(id);
+    BOOST_REQUIRE_EQUAL(days.size(), 3U);
+    BOOST_TEST(days[0].value == 3U);
+    BOOST_TEST(days[1].value == 7U);
+    BOOST_TEST(days[2].value == 30U);
+  }
+  for (const auto& row : c.rows) {
+    BOOST_TEST(row.gpus_per_lot.value == (row.gpu == "b200" ? 2U : 1U), row.gpu);
+  }
+}
+
+// data/README.md: lot price = gpus_per_lot x the low end of the public range
+// in cents per GPU-hour x 24 x days, no discount. The low ends and the
+// memory sizes are those of the anchors' table.
+BOOST_AUTO_TEST_CASE(shipped_prices_follow_the_written_rule) {
+  struct source {
+    std::uint64_t cents_per_gpu_hour;
+    std::uint64_t memory_gb;
+  };
+  const std::map<std::string, source> low_end{
+      {"b300", {600, 288}},      {"b200", {500, 180}},     {"h200", {345, 141}},      {"h100-sxm", {258, 80}},
+      {"h100-nvl", {259, 94}},   {"h100-pcie", {199, 80}}, {"a100-80gb", {139, 80}},  {"a100-40gb", {100, 40}},
+      {"mi300x", {259, 192}},    {"rtx-pro-6000", {145, 96}}, {"l40s", {94, 48}},   {"l40", {100, 48}},
+      {"a6000", {50, 48}},       {"rtx-5090", {76, 32}},   {"rtx-4090", {29, 24}},
+  };
+  const auto c = parse_catalog(read_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"), "t.csv").value();
+  for (const auto& row : c.rows) {
+    const auto found = low_end.find(row.gpu);
+    BOOST_REQUIRE_MESSAGE(found != low_end.end(), "unexpected GPU " + row.gpu);
+    const auto expected = row.gpus_per_lot.value * found->second.cents_per_gpu_hour * 24U * row.days.value;
+    BOOST_TEST(row.lot_price.cents() == expected, row.gpu << " " << row.days.value << " days");
+    BOOST_TEST(row.memory_per_gpu.value == found->second.memory_gb, row.gpu);
+  }
+  BOOST_TEST(c.find("b200", package_days{7})->lot_price.cents() == 168000U);
+}
+
+BOOST_AUTO_TEST_CASE(rows_keep_their_values_and_lines) {
+  const auto c = parse_catalog(one_gpu, "c.csv").value();
+  BOOST_TEST(c.file == "c.csv");
+  BOOST_TEST(!c.illustrative());
+  BOOST_REQUIRE_EQUAL(c.rows.size(), 3U);
+  const auto& row = c.rows[1];
+  BOOST_TEST(row.gpu == "b200");
+  BOOST_TEST(row.name == "NVIDIA B200");
+  BOOST_TEST(row.memory_per_gpu.value == 180U);
+  BOOST_TEST(row.gpus_per_lot.value == 2U);
+  BOOST_TEST(row.days.value == 7U);
+  BOOST_TEST(row.lot_price.cents() == 168000U);
+  BOOST_TEST(row.line == 3U);
+  BOOST_TEST(c.find("b200", package_days{30})->line == 4U);
+  BOOST_TEST(c.find("b200", package_days{5}) == nullptr);
+  BOOST_TEST(c.find("h200", package_days{7}) == nullptr);
+  BOOST_TEST(c.durations_of("h200").empty());
+}
+
+BOOST_AUTO_TEST_CASE(crlf_quotes_and_a_missing_final_line_end_are_read) {
+  std::string crlf;
+  for (const char ch : one_gpu) {
+    crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+  }
+  BOOST_TEST(parse_catalog(crlf, "c.csv").value().rows.size() == 3U);
+  BOOST_TEST(parse_catalog(one_gpu.substr(0, one_gpu.size() - 1), "c.csv").value().rows.size() == 3U);
+  BOOST_TEST(parse_catalog(one_gpu + "\n", "c.csv").value().rows.size() == 3U);
+  BOOST_TEST(parse_catalog(one_gpu + "\r\n\r\n", "c.csv").value().rows.size() == 3U);
+
+  std::string quoted = one_gpu;
+  for (auto at = quoted.find("NVIDIA B200"); at != std::string::npos; at = quoted.find("NVIDIA B200", at + 30)) {
+    quoted.replace(at, 11, "\"NVIDIA B200, \"\"SXM\"\"\"");
+  }
+  const auto c = parse_catalog(quoted, "c.csv").value();
+  BOOST_TEST(c.rows[0].name == "NVIDIA B200, \"SXM\"");
+  BOOST_TEST(c.rows[2].name == "NVIDIA B200, \"SXM\"");
+
+  // Any field may be quoted, numbers included.
+  const auto numbers = parse_catalog(edited(",2,7,168000\n", ",\"2\",\"7\",\"168000\"\n"), "c.csv").value();
+  BOOST_TEST(numbers.rows[1].lot_price.cents() == 168000U);
+}
+
+BOOST_AUTO_TEST_CASE(the_largest_price_that_fits_is_read) {
+  const auto c = parse_catalog(edited(",720000\n", ",18446744073709551615\n"), "c.csv").value();
+  BOOST_TEST(c.rows[2].lot_price.cents() == UINT64_MAX);
+}
+
+BOOST_AUTO_TEST_CASE(a_name_may_not_hold_a_line_break_even_in_quotes) {
+  // RFC 4180 allows the break inside quotes; a name that prints on two lines
+  // would break every table, so the catalog refuses it where the name starts.
+  check({edited("NVIDIA B200,180,2,7", "\"NVIDIA\nB200\",180,2,7"), 3, 26,
+         "c.csv:3:26: name 'NVIDIA\\x0AB200'; expected a name: printable, non-empty, no space at either end"});
+  check({edited("NVIDIA B200,180,2,7", "\"NVIDIA\r\nB200\",180,2,7"), 3, 26,
+         "c.csv:3:26: name 'NVIDIA\\x0D\\x0AB200'; expected a name: printable, non-empty, no space at either end"});
+}
+
+BOOST_AUTO_TEST_CASE(every_rule_is_reported_at_its_line_and_column) {
+  const std::string h = "provider,currency,snapshot_date,gpu,name,memory_gb_per_gpu,gpus_per_lot,days,lot_price_cents";
+  const refusal cases[] = {
+      {"", 1, 1, "c.csv:1:1: an empty file; expected the header " + h},
+      {"\n\n", 1, 1, "c.csv:1:1: only empty lines; expected the header " + h},
+      {"\xEF\xBB\xBF" + one_gpu, 1, 1,
+       "c.csv:1:1: a UTF-8 byte order mark; expected the header " + h +
+           " at the very start of the file (UTF-8 without byte order mark)"},
+      {edited("snapshot_date", "snapshot"), 1, 19,
+       "c.csv:1:19: header field 3 'snapshot'; expected 'snapshot_date' (the header " + h + ")"},
+      {edited("provider,", "Provider,"), 1, 1,
+       "c.csv:1:1: header field 1 'Provider'; expected 'provider' (the header " + h + ")"},
+      {edited(",lot_price_cents", ""), 1, 77, "c.csv:1:77: a header of 8 fields; expected 9 fields: the header " + h},
+      {edited("lot_price_cents", "lot_price_cents,note"), 1, 94,
+       "c.csv:1:94: a header of 10 fields; expected 9 fields: the header " + h},
+      {header + "\n", 2, 1,
+       "c.csv:2:1: no price rows after the header; expected at least one GPU with rows for 3, 7 and 30 days"},
+      {edited(",2,7,168000", ",2,7"), 3, 45, "c.csv:3:45: a row of 8 fields; expected 9 fields (" + h + ")"},
+      {edited(",2,7,168000", ",2,7,168000,x"), 3, 53, "c.csv:3:53: a row of 10 fields; expected 9 fields (" + h + ")"},
+      {edited("168000\n", "168000\n\n"), 4, 1, "c.csv:4:1: an empty line; expected a row of 9 fields (" + h + ")"},
+      {edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7", ",USD,2026-09-24,b200,NVIDIA B200,180,2,7"), 3, 1,
+       "c.csv:3:1: provider ''; expected a provider name: printable, non-empty, no space at either end"},
+      {edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7", "other,USD,2026-09-24,b200,NVIDIA B200,180,2,7"), 3, 1,
+       "c.csv:3:1: provider 'other'; expected 'acme' as on line 2 (one provider per catalog)"},
+      {edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7", "acme,EUR,2026-09-24,b200,NVIDIA B200,180,2,7"), 3, 6,
+       "c.csv:3:6: currency 'EUR'; expected USD (prices are US cents; there is no currency conversion)"},
+      {edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,3", "acme,usd,2026-09-24,b200,NVIDIA B200,180,2,3"), 2, 6,
+       "c.csv:2:6: currency 'usd'; expected USD (prices are US cents; there is no currency conversion)"},
+      {edited("2026-09-24,b200,NVIDIA B200,180,2,3", "2026-9-24,b200,NVIDIA B200,180,2,3"), 2, 10,
+       "c.csv:2:10: snapshot_date '2026-9-24'; expected an ISO 8601 calendar date YYYY-MM-DD"},
+      {edited("2026-09-24,b200,NVIDIA B200,180,2,3", "2026-02-29,b200,NVIDIA B200,180,2,3"), 2, 10,
+       "c.csv:2:10: snapshot_date '2026-02-29'; expected an ISO 8601 calendar date YYYY-MM-DD"},
+      {edited("2026-09-24,b200,NVIDIA B200,180,2,30", "2026-09-25,b200,NVIDIA B200,180,2,30"), 4, 10,
+       "c.csv:4:10: snapshot_date '2026-09-25'; expected '2026-09-24' as on line 2 (one snapshot per catalog)"},
+      {edited("b200,NVIDIA B200,180,2,3", "B200,NVIDIA B200,180,2,3"), 2, 21,
+       "c.csv:2:21: gpu 'B200'; expected a GPU id of lower-case letters, digits and '-', not starting with '-'"},
+      {edited("b200,NVIDIA B200,180,2,3", "-b200,NVIDIA B200,180,2,3"), 2, 21,
+       "c.csv:2:21: gpu '-b200'; expected a GPU id of lower-case letters, digits and '-', not starting with '-'"},
+      {edited("b200,NVIDIA B200,180,2,3", "b_200,NVIDIA B200,180,2,3"), 2, 21,
+       "c.csv:2:21: gpu 'b_200'; expected a GPU id of lower-case letters, digits and '-', not starting with '-'"},
+      {edited("b200,NVIDIA B200,180,2,3", ",NVIDIA B200,180,2,3"), 2, 21,
+       "c.csv:2:21: gpu ''; expected a GPU id of lower-case letters, digits and '-', not starting with '-'"},
+      {edited("NVIDIA B200,180,2,3", ",180,2,3"), 2, 26,
+       "c.csv:2:26: name ''; expected a name: printable, non-empty, no space at either end"},
+      {edited("NVIDIA B200,180,2,3", "\"\",180,2,3"), 2, 26,
+       "c.csv:2:26: name ''; expected a name: printable, non-empty, no space at either end"},
+      {edited("NVIDIA B200,180,2,3", " NVIDIA B200,180,2,3"), 2, 26,
+       "c.csv:2:26: name ' NVIDIA B200'; expected a name: printable, non-empty, no space at either end"},
+      {edited("NVIDIA B200,180,2,3", "\"NVIDIA\tB200\",180,2,3"), 2, 26,
+       "c.csv:2:26: name 'NVIDIA\\x09B200'; expected a name: printable, non-empty, no space at either end"},
+      {edited(",180,2,3,", ",0,2,3,"), 2, 38,
+       "c.csv:2:38: memory_gb_per_gpu '0'; expected a positive whole number in digits (no sign, point or space, 1 to "
+       "18446744073709551615) of GB per GPU"},
+      {edited(",180,2,3,", ",180.5,2,3,"), 2, 38,
+       "c.csv:2:38: memory_gb_per_gpu '180.5'; expected a positive whole number in digits (no sign, point or space, 1 "
+       "to 18446744073709551615) of GB per GPU"},
+      {edited(",180,2,3,", ",180,0,3,"), 2, 42,
+       "c.csv:2:42: gpus_per_lot '0'; expected a positive whole number in digits (no sign, point or space, 1 to "
+       "18446744073709551615) of GPUs in one lot"},
+      {edited(",180,2,3,", ",180,-2,3,"), 2, 42,
+       "c.csv:2:42: gpus_per_lot '-2'; expected a positive whole number in digits (no sign, point or space, 1 to "
+       "18446744073709551615) of GPUs in one lot"},
+      {edited(",180,2,7,", ",180,1,7,"), 3, 42,
+       "c.csv:3:42: gpus_per_lot '1' for b200; expected 2 as on line 2 (the same on a GPU's three rows)"},
+      {edited(",180,2,30,", ",141,2,30,"), 4, 38,
+       "c.csv:4:38: memory_gb_per_gpu '141' for b200; expected 180 as on line 2 (the same on a GPU's three rows)"},
+      {edited(",2,7,", ",2,5,"), 3, 44, "c.csv:3:44: days '5'; expected 3, 7 or 30 (days of a package)"},
+      {edited(",2,7,", ",2,07,"), 3, 44, "c.csv:3:44: days '07'; expected 3, 7 or 30 (days of a package)"},
+      {edited(",2,30,", ",2,7,"), 4, 44,
+       "c.csv:4:44: a second b200 row for 7 days; expected one row per GPU and duration (the first is on line 3)"},
+      {edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,30,720000\n", ""), 2, 21,
+       "c.csv:2:21: b200 with rows for 3 and 7 days only; expected one row each for 3, 7 and 30 days per GPU"},
+      {edited(",72000\n", ",0\n"), 2, 46,
+       "c.csv:2:46: lot_price_cents '0'; expected a positive whole number in digits (no sign, point or space, 1 to "
+       "18446744073709551615) of US cents"},
+      {edited(",72000\n", ",+72000\n"), 2, 46,
+       "c.csv:2:46: lot_price_cents '+72000'; expected a positive whole number in digits (no sign, point or space, 1 "
+       "to 18446744073709551615) of US cents"},
+      {edited(",72000\n", ",-72000\n"), 2, 46,
+       "c.csv:2:46: lot_price_cents '-72000'; expected a positive whole number in digits (no sign, point or space, 1 "
+       "to 18446744073709551615) of US cents"},
+      {edited(",72000\n", ",720.00\n"), 2, 46,
+       "c.csv:2:46: lot_price_cents '720.00'; expected a positive whole number in digits (no sign, point or space, 1 "
+       "to 18446744073709551615) of US cents"},
+      {edited(",72000\n", ", 72000\n"), 2, 46,
+       "c.csv:2:46: lot_price_cents ' 72000'; expected a positive whole number in digits (no sign, point or space, 1 "
+       "to 18446744073709551615) of US cents"},
+      {edited(",72000\n", ",\n"), 2, 46,
+       "c.csv:2:46: lot_price_cents ''; expected a positive whole number in digits (no sign, point or space, 1 to "
+       "18446744073709551615) of US cents"},
+      {edited(",72000\n", ",18446744073709551616\n"), 2, 46,
+       "c.csv:2:46: lot_price_cents '18446744073709551616'; expected a price that fits 64 bits (at most "
+       "18446744073709551615 cents)"},
+  };
+  for (const auto& c : cases) {
+    check(c);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(csv_syntax_errors_are_reported_at_their_character) {
+  const refusal cases[] = {
+      {edited("NVIDIA B200,180,2,3", "NVIDIA \"B200\",180,2,3"), 2, 33,
+       "c.csv:2:33: a quote inside an unquoted field; expected a field either wholly in quotes (\"...\", with \"\" for a "
+       "quote) or without any quote"},
+      {edited("NVIDIA B200,180,2,3", "\"NVIDIA\" B200,180,2,3"), 2, 34,
+       "c.csv:2:34: ' ' after a closing quote; expected a comma or a line end after the closing quote (\"\" for a quote "
+       "inside quotes)"},
+      {edited("NVIDIA B200,180,2,30", "\"NVIDIA B200,180,2,30"), 4, 26,
+       "c.csv:4:26: a quoted field that is never closed; expected a closing quote before the end of the file"},
+      {edited("168000\n", "168000\r"), 3, 52,
+       "c.csv:3:52: a carriage return (CR) not followed by a line feed; expected LF or CRLF line ends"},
+      {edited("NVIDIA B200,180,2,3", "NVIDIA\rB200,180,2,3"), 2, 32,
+       "c.csv:2:32: a carriage return (CR) not followed by a line feed; expected LF or CRLF line ends"},
+  };
+  for (const auto& c : cases) {
+    check(c);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(messages_show_odd_bytes_escaped_and_long_values_shortened) {
+  const auto e = refused(edited(",72000\n", std::string(",7\x01\xFF") + std::string(80, '9') + "\n"));
+  BOOST_TEST(e.found.find("'7\\x01\\xFF9") != std::string::npos, e.found);
+  BOOST_TEST(e.found.find("...'") != std::string::npos, e.found);
+  BOOST_TEST(e.message().find('\n') == std::string::npos);
+  BOOST_TEST(e.message().size() < 300U);
+}
+
+BOOST_AUTO_TEST_CASE(several_gpus_are_listed_in_file_order) {
+  const auto two = one_gpu + "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,30,8000\n"
+                             "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,3,1000\n"
+                             "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,7,2000\n";
+  const auto c = parse_catalog(two, "c.csv").value();
+  BOOST_REQUIRE_EQUAL(c.gpu_ids().size(), 2U);
+  BOOST_TEST(c.gpu_ids()[0] == "b200");
+  BOOST_TEST(c.gpu_ids()[1] == "l4");
+  BOOST_TEST(c.durations_of("l4").front().value == 3U);
+  // Rows of one GPU need not be next to each other.
+  const auto mixed = header + "\n"
+                              "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,3,1000\n"
+                              "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,3,72000\n"
+                              "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,7,2000\n"
+                              "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,168000\n"
+                              "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,30,720000\n";
+  const auto e = refused(mixed);
+  BOOST_TEST(e.message() ==
+             "c.csv:2:21: l4 with rows for 3 and 7 days only; expected one row each for 3, 7 and 30 days per GPU");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
