@@ -24,3 +24,7 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/iteragpu-config-version.
 install(FILES "${PROJECT_BINARY_DIR}/iteragpu-config.cmake" "${PROJECT_BINARY_DIR}/iteragpu-config-version.cmake"
   DESTINATION "${ITERAGPU_CMAKE_DIR}")
 install(FILES LICENSE.txt README.md DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+# The shipped catalog, results grid and quality protocol; calcul_forfaits
+# finds the catalog here relative to its own bin directory.
+install(FILES data/tarifs-forfaits.csv data/resultats-bruts.csv data/protocole-qualite.md data/README.md
+  DESTINATION "${CMAKE_INSTALL_DATADIR}/iteragpu")

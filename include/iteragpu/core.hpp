@@ -2,7 +2,10 @@
 #define ITERAGPU_CORE_HPP
 
 // Every public header that needs neither Boost nor LibTorch.
+#include "iteragpu/catalog.hpp"
 #include "iteragpu/estimate.hpp"
+#include "iteragpu/forfait.hpp"
+#include "iteragpu/money.hpp"
 #include "iteragpu/units.hpp"
 #include "iteragpu/version.hpp"
 

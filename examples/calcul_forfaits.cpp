@@ -1,0 +1,22 @@
+// calcul_forfaits: the whole price of a fixed-duration GPU package from a
+// catalog, and the cost per accepted result.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <iteragpu/cli/calcul_forfaits_command.hpp>
+
+int main(int argc, char** argv) {
+  namespace cli = iteragpu::cli;
+  try {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    // The shipped catalog: beside an install first, then in the source tree
+    // this program was built from (both paths come from the build).
+    const auto defaults = cli::default_catalog_candidates(ITERAGPU_DATA_DIR_FROM_BIN, ITERAGPU_SOURCE_CATALOG);
+    return cli::run_calcul_forfaits(args, std::cout, std::cerr, defaults);
+  } catch (const std::exception& e) {
+    std::cerr << "calcul_forfaits: internal error: " << e.what() << '\n';
+    return cli::exit_internal_error;
+  }
+}

@@ -1,0 +1,254 @@
+#ifndef ITERAGPU_CLI_CALCUL_FORFAITS_COMMAND_HPP
+#define ITERAGPU_CLI_CALCUL_FORFAITS_COMMAND_HPP
+
+// common.hpp comes before <filesystem>: its unqualified quoted() calls must
+// not meet std::quoted, which <filesystem> declares.
+#include "iteragpu/cli/common.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include <boost/json.hpp>
+#include <boost/program_options.hpp>
+
+#include "iteragpu/catalog.hpp"
+#include "iteragpu/forfait.hpp"
+#include "iteragpu/report/catalog.hpp"
+#include "iteragpu/report/quote.hpp"
+
+namespace iteragpu::cli {
+
+inline constexpr std::string_view calcul_forfaits_program = "calcul_forfaits";
+inline constexpr std::string_view shipped_catalog_name = "tarifs-forfaits.csv";
+// A catalog of a few thousand packages is a few hundred kB; anything far
+// larger is the wrong file, refused before it is read into memory.
+inline constexpr std::uintmax_t largest_catalog_bytes = std::uintmax_t{16} << 20U;
+
+struct calcul_forfaits_options {
+  bool help{false};
+  bool list{false};
+  bool json{false};
+  std::optional<std::string> catalog_path;  // absent: the shipped catalog
+  forfait_request request;                  // set unless help or list
+};
+
+[[nodiscard]] inline po::options_description calcul_forfaits_description() {
+  po::options_description d(
+      "calcul_forfaits: the whole price of a fixed-duration GPU package and the cost per accepted result");
+  d.add_options()                                                                              //
+      ("gpu", text_value(), "GPU id from the catalog, e.g. b200 (required; --list shows them)")  //
+      ("days", text_value(), "package duration in days that the catalog lists for the GPU: 3, 7 or 30 (required)")  //
+      ("lots", text_value(), "number of lots, a positive integer; a lot may hold several GPUs (required)")     //
+      ("accepted-results", text_value(),
+       "distinct useful results accepted under your quality protocol, a positive integer; no default: "
+       "without it the unit cost is not computed")  //
+      ("catalog", text_value(), "catalog CSV file (default: the shipped illustrative catalog)")  //
+      ("json", po::bool_switch(), "print one JSON object instead of text")                        //
+      ("list", po::bool_switch(), "print the catalog as a table (goes with --catalog only)")      //
+      ("help", po::bool_switch(), "show this help");
+  return d;
+}
+
+inline constexpr std::string_view accepted_days = "a duration the catalog lists for the GPU (3, 7 or 30; see --list)";
+inline constexpr std::string_view accepted_results_text =
+    "a positive integer count of distinct accepted results (0 is refused; leave the flag out when nothing was "
+    "counted)";
+
+// Validated options from the words after the program name, or a
+// usage_error naming the flag. No file is touched here.
+[[nodiscard]] inline calcul_forfaits_options parse_calcul_forfaits_options(std::span<const std::string> args) {
+  calcul_forfaits_options o;
+  for (const auto& a : args) {
+    if (a == "--help") {
+      o.help = true;
+      return o;
+    }
+  }
+  const auto values = parse_arguments(calcul_forfaits_description(), args);
+  const auto given = [&](std::string_view flag) { return values.count(std::string(flag)) != 0; };
+  if (given("catalog")) {
+    o.catalog_path = required_text(values, "catalog", "a path to a catalog CSV file");
+    if (o.catalog_path->empty()) {
+      throw usage_error("--catalog: an empty value; expected a path to a catalog CSV file");
+    }
+  }
+  o.json = values["json"].as<bool>();
+  o.list = values["list"].as<bool>();
+  if (o.list) {
+    for (const char* other : {"gpu", "days", "lots", "accepted-results"}) {
+      if (given(other)) {
+        throw usage_error("--list prints the whole catalog; --" + std::string(other) +
+                          " does not go with it (expected --list alone or with --catalog)");
+      }
+    }
+    if (o.json) {
+      throw usage_error("--list prints a table; --json does not go with it (expected --list alone or with --catalog)");
+    }
+    return o;
+  }
+  constexpr std::string_view accepted_gpu = "a GPU id of the catalog, such as b200 (see --list)";
+  o.request.gpu = required_text(values, "gpu", accepted_gpu);
+  if (o.request.gpu.empty()) {
+    throw usage_error("--gpu: an empty value; expected " + std::string(accepted_gpu));
+  }
+  o.request.days = package_days{integer_flag("days", required_text(values, "days", accepted_days), 1, accepted_days)};
+  o.request.lots = lot_count{positive_flag(values, "lots")};
+  if (given("accepted-results")) {
+    o.request.accepted = accepted_results{integer_flag(
+        "accepted-results", required_text(values, "accepted-results", accepted_results_text), 1, accepted_results_text)};
+  }
+  return o;
+}
+
+// The program's own path, to find the shipped catalog of an install.
+[[nodiscard]] inline std::optional<std::filesystem::path> running_executable() {
+  std::error_code error;
+  auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) {
+    return std::nullopt;
+  }
+  return path;
+}
+
+// Where the shipped catalog may be, most specific first: beside an
+// installed program (`bin/../share/iteragpu/`, given as `data_dir_from_bin`)
+// and in the source tree of a build.
+[[nodiscard]] inline std::vector<std::filesystem::path> default_catalog_candidates(
+    std::string_view data_dir_from_bin, std::string_view build_tree_catalog) {
+  std::vector<std::filesystem::path> candidates;
+  if (const auto exe = running_executable()) {
+    candidates.push_back(
+        (exe->parent_path() / std::filesystem::path(data_dir_from_bin) / shipped_catalog_name).lexically_normal());
+  }
+  candidates.emplace_back(build_tree_catalog);
+  return candidates;
+}
+
+// The catalog file to read: the one given, else the first default present.
+[[nodiscard]] inline std::filesystem::path choose_catalog(const calcul_forfaits_options& options,
+                                                          std::span<const std::filesystem::path> defaults) {
+  if (options.catalog_path) {
+    return *options.catalog_path;
+  }
+  std::string looked;
+  for (const auto& candidate : defaults) {
+    std::error_code error;
+    if (std::filesystem::is_regular_file(candidate, error)) {
+      return candidate;
+    }
+    looked += (looked.empty() ? "" : ", ") + cli::quoted(detail::escaped(candidate.string()));
+  }
+  throw usage_error("the shipped catalog is not found (looked at " + (looked.empty() ? std::string("nothing") : looked) +
+                    "); expected --catalog PATH");
+}
+
+[[nodiscard]] inline std::string read_catalog_text(const std::filesystem::path& path) {
+  const std::string shown = cli::quoted(detail::escaped(path.string()));
+  constexpr std::string_view accepted = "; expected a readable catalog CSV file";
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status)) {
+    throw usage_error("--catalog: " + shown + " does not exist" + std::string(accepted));
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    throw usage_error("--catalog: " + shown + " is not a regular file" + std::string(accepted));
+  }
+  const auto size = std::filesystem::file_size(path, error);
+  if (error || size > largest_catalog_bytes) {
+    throw usage_error("--catalog: " + shown + " is larger than 16 MiB" + std::string(accepted));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) {
+    throw usage_error("--catalog: " + shown + " cannot be opened" + std::string(accepted));
+  }
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) {
+    throw usage_error("--catalog: " + shown + " cannot be read" + std::string(accepted));
+  }
+  return text;
+}
+
+[[nodiscard]] inline std::string join_ids(const std::vector<std::string>& ids) {
+  std::string text;
+  for (const auto& id : ids) {
+    text += (text.empty() ? "" : ", ") + id;
+  }
+  return text;
+}
+
+// Turns a refused request into the message for the flag at fault.
+[[nodiscard]] inline usage_error forfait_usage_error(forfait_error error, const catalog& prices,
+                                                     const forfait_request& request) {
+  const std::string lots = std::to_string(request.lots.value);
+  // Set for the two overflows, which are found only once the package is.
+  const catalog_row* row = prices.find(request.gpu, request.days);
+  switch (error) {
+    case forfait_error::unknown_gpu:
+      return usage_error("--gpu: " + detail::printable(request.gpu) + " is not in the catalog; expected one of: " +
+                         join_ids(prices.gpu_ids()) + " (see --list)");
+    case forfait_error::unknown_duration:
+      return usage_error("--days: " + request.gpu + " has no " + std::to_string(request.days.value) +
+                         "-day package; expected " + detail::join_days(prices.durations_of(request.gpu), "or") +
+                         " (see --list)");
+    case forfait_error::total_gpus_overflow:
+      return usage_error("--lots: " + lots + " lots x " + std::to_string(row->gpus_per_lot.value) +
+                         " GPUs per lot does not fit in 64 bits; expected fewer lots");
+    case forfait_error::total_price_overflow:
+      return usage_error("--lots: " + lots + " lots x " + std::to_string(row->lot_price.cents()) +
+                         " cents is past 64 bits of cents (18446744073709551615); expected fewer lots");
+    case forfait_error::zero_lots:
+      return usage_error("--lots: " + std::string(describe(error)));
+    case forfait_error::zero_accepted_results:
+      return usage_error("--accepted-results: " + std::string(describe(error)));
+  }
+  return usage_error(std::string(describe(error)));
+}
+
+// The whole program: options, catalog, quote, output. `default_catalogs`
+// are tried in order when --catalog is not given.
+[[nodiscard]] inline int run_calcul_forfaits(std::span<const std::string> args, std::ostream& out, std::ostream& err,
+                                             std::span<const std::filesystem::path> default_catalogs) {
+  return guarded(calcul_forfaits_program, err, [&] {
+    const auto options = parse_calcul_forfaits_options(args);
+    if (options.help) {
+      out << calcul_forfaits_description() << '\n'
+          << "Prices are whole packages in integer US cents; the unit cost is the total price divided by\n"
+          << "--accepted-results, rounded half to even to 4 decimal places of a cent.\n"
+          << "exit codes: 0 success, 2 bad input or an invalid catalog (one line on stderr), 1 internal error\n";
+      return exit_success;
+    }
+    const auto path = choose_catalog(options, default_catalogs);
+    const auto parsed = parse_catalog(read_catalog_text(path), detail::escaped(path.string()));
+    if (!parsed) {
+      throw usage_error("invalid catalog: " + parsed.error().message());
+    }
+    const auto& prices = parsed.value();
+    if (options.list) {
+      report::write_catalog_table(out, prices);
+      return exit_success;
+    }
+    const auto quote = quote_forfait(prices, options.request);
+    if (!quote) {
+      throw forfait_usage_error(quote.error(), prices, options.request);
+    }
+    if (options.json) {
+      out << boost::json::serialize(report::to_json(quote.value())) << '\n';
+    } else {
+      report::write_text(out, quote.value());
+    }
+    return exit_success;
+  });
+}
+
+}  // namespace iteragpu::cli
+
+#endif  // ITERAGPU_CLI_CALCUL_FORFAITS_COMMAND_HPP
