@@ -11,15 +11,16 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <ATen/Context.h>
 #include <ATen/cuda/CUDAContext.h>
-#include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 
 #include "iteragpu/detail/checked.hpp"
@@ -97,27 +98,42 @@ struct cuda_backend {
     return device_memory{free_bytes, total_bytes};
   }
 
-  // CUDA events on the device's current stream, with timing enabled
-  // (LibTorch's default event flags disable timing).
+  // Two CUDA events with timing enabled, recorded on the current stream of
+  // the device (the runtime makes the measured device current). Both are
+  // created here, before the timed window opens: a lazily created event
+  // would put cudaEventCreate inside the window.
   class timer {
    public:
-    explicit timer(device_index d) : device_(to_c10(d)) {}
-    void start() {
-      const c10::cuda::CUDAGuard guard(device_);
-      start_.record();
+    explicit timer(device_index d) : stream_(c10::cuda::getCurrentCUDAStream(to_c10(d)).stream()) {
+      const c10::cuda::CUDAGuard guard(to_c10(d));
+      C10_CUDA_CHECK(cudaEventCreate(&start_));
+      C10_CUDA_CHECK(cudaEventCreate(&stop_));
     }
-    void stop() {
-      const c10::cuda::CUDAGuard guard(device_);
-      stop_.record();
+    timer(const timer&) = delete;
+    timer& operator=(const timer&) = delete;
+    timer(timer&& other) noexcept
+        : stream_(other.stream_), start_(std::exchange(other.start_, nullptr)), stop_(std::exchange(other.stop_, nullptr)) {}
+    timer& operator=(timer&&) = delete;
+    ~timer() {
+      if (start_ != nullptr) {
+        static_cast<void>(cudaEventDestroy(start_));
+      }
+      if (stop_ != nullptr) {
+        static_cast<void>(cudaEventDestroy(stop_));
+      }
     }
+    void start() { C10_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+    void stop() { C10_CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
     [[nodiscard]] double elapsed_seconds() const {
-      return static_cast<double>(start_.elapsed_time(stop_)) / 1000.0;
+      float milliseconds = 0;
+      C10_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start_, stop_));
+      return static_cast<double>(milliseconds) / 1000.0;
     }
 
    private:
-    c10::DeviceIndex device_;
-    mutable at::cuda::CUDAEvent start_{cudaEventDefault};
-    mutable at::cuda::CUDAEvent stop_{cudaEventDefault};
+    cudaStream_t stream_;
+    cudaEvent_t start_{nullptr};
+    cudaEvent_t stop_{nullptr};
   };
 
   [[nodiscard]] static timer make_timer(device_index d) { return timer(d); }
