@@ -159,9 +159,15 @@ def main():
         differing = [(ph, rep, d) for ph, rep, d in rows if d]
         if not differing:
             lines.append(f"   {n}: identical in all {len(rows)} rows")
+        # One line per phase kind: the warm_forward rows repeat one pattern.
+        seen = {}
         for ph, rep, d in differing:
+            seen.setdefault(ph, []).append((rep, d))
+        for ph, items in seen.items():
+            rep, d = items[0]
             what = ", ".join(f"{k} {c} vs {p} ({c - p:+d})" for k, (c, p) in d.items())
-            lines.append(f"   {n}: {ph}{'' if rep is None else '#%d' % rep}: {what}")
+            more = f" (and {len(items) - 1} more rows)" if len(items) > 1 else ""
+            lines.append(f"   {n}: {ph}{'' if rep is None else '#%d' % rep}: {what}{more}")
     non_model = [d for rows in byte_report.values() for ph, _, d in rows if d and ph != "model_load"]
     lines.append(f"   target (identical for inputs, cold_forward, warmup, warm_forward): "
                  f"{'met' if not non_model else 'NOT met'}")

@@ -45,6 +45,12 @@ void check_workload_on_cpu(iteragpu::synthetic_shape shape) {
   const auto& first = work.model()->ptr(0)->template as<torch::nn::Linear>()->weight;
   BOOST_TEST(first.sizes().vec() == (std::vector<std::int64_t>{4 * w, w}), boost::test_tools::per_element());
 
+  // The ATen path computes what the modules compute.
+  {
+    const c10::InferenceMode inference;
+    BOOST_TEST(torch::allclose(out, work.model()->forward(work.input()), 1e-2, 1e-2));
+  }
+
   // The same seeds give the same weights, inputs and outputs.
   ta::synthetic_workload<D> again(torch::Device(torch::kCPU), shape);
   again.load_model();
