@@ -48,7 +48,8 @@ void check_workload_on_cpu(iteragpu::synthetic_shape shape) {
   // The ATen path computes what the modules compute.
   {
     const c10::InferenceMode inference;
-    BOOST_TEST(torch::allclose(out, work.model()->forward(work.input()), 1e-2, 1e-2));
+    torch::nn::Sequential modules = work.model();  // a handle to the same modules
+    BOOST_TEST(torch::allclose(out, modules->forward(work.input()), 1e-2, 1e-2));
   }
 
   // The same seeds give the same weights, inputs and outputs.
