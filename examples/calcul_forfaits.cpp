@@ -1,7 +1,10 @@
 // calcul_forfaits: the whole price of a fixed-duration GPU package from a
 // catalog, and the cost per accepted result.
+#include <cstddef>
 #include <exception>
 #include <iostream>
+#include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -10,7 +13,8 @@
 int main(int argc, char** argv) {
   namespace cli = iteragpu::cli;
   try {
-    const std::vector<std::string> args(argv + 1, argv + argc);
+    const std::span<char*> words(argv, static_cast<std::size_t>(argc));
+    const std::vector<std::string> args(std::next(words.begin()), words.end());
     // The shipped catalog: beside an install first, then in the source tree
     // this program was built from (both paths come from the build).
     const auto defaults = cli::default_catalog_candidates(ITERAGPU_DATA_DIR_FROM_BIN, ITERAGPU_SOURCE_CATALOG);

@@ -199,7 +199,7 @@ struct bad_case {
 
 BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line_and_nothing_on_stdout) {
   const std::string ok_catalog = fixtures + "valid-crlf-quoted.csv";
-  const bad_case cases[] = {
+  const std::vector<bad_case> cases{
       // unknown GPU: the known ids are listed
       {{"--gpu", "b201", "--days", "7", "--lots", "1"},
        {"--gpu: 'b201' is not in the catalog; expected one of: b300, b200, h200,", "rtx-4090 (see --list)"}},

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/test/unit_test.hpp>
 
@@ -12,7 +13,6 @@
 
 namespace {
 
-using iteragpu::catalog;
 using iteragpu::catalog_error;
 using iteragpu::package_days;
 using iteragpu::parse_catalog;
@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_CASE(crlf_quotes_and_a_missing_final_line_end_are_read) {
 
   std::string quoted = one_gpu;
   for (auto at = quoted.find("NVIDIA B200"); at != std::string::npos; at = quoted.find("NVIDIA B200", at + 30)) {
-    quoted.replace(at, 11, "\"NVIDIA B200, \"\"SXM\"\"\"");
+    quoted.replace(at, 11, R"("NVIDIA B200, ""SXM""")");
   }
   const auto c = parse_catalog(quoted, "c.csv").value();
   BOOST_TEST(c.rows[0].name == "NVIDIA B200, \"SXM\"");
@@ -171,7 +171,7 @@ BOOST_AUTO_TEST_CASE(a_name_may_not_hold_a_line_break_even_in_quotes) {
 
 BOOST_AUTO_TEST_CASE(every_rule_is_reported_at_its_line_and_column) {
   const std::string h = "provider,currency,snapshot_date,gpu,name,memory_gb_per_gpu,gpus_per_lot,days,lot_price_cents";
-  const refusal cases[] = {
+  const std::vector<refusal> cases{
       {"", 1, 1, "c.csv:1:1: an empty file; expected the header " + h},
       {"\n\n", 1, 1, "c.csv:1:1: only empty lines; expected the header " + h},
       {"\xEF\xBB\xBF" + one_gpu, 1, 1,
@@ -269,7 +269,7 @@ BOOST_AUTO_TEST_CASE(every_rule_is_reported_at_its_line_and_column) {
 }
 
 BOOST_AUTO_TEST_CASE(csv_syntax_errors_are_reported_at_their_character) {
-  const refusal cases[] = {
+  const std::vector<refusal> cases{
       {edited("NVIDIA B200,180,2,3", "NVIDIA \"B200\",180,2,3"), 2, 33,
        "c.csv:2:33: a quote inside an unquoted field; expected a field either wholly in quotes (\"...\", with \"\" for a "
        "quote) or without any quote"},

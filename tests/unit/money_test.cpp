@@ -9,7 +9,6 @@
 
 namespace {
 
-using iteragpu::fractional_cents;
 using iteragpu::money;
 using iteragpu::money_error;
 

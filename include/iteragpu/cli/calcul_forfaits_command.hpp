@@ -185,32 +185,31 @@ inline constexpr std::string_view accepted_results_text =
   return text;
 }
 
-// Turns a refused request into the message for the flag at fault.
-[[nodiscard]] inline usage_error forfait_usage_error(forfait_error error, const catalog& prices,
-                                                     const forfait_request& request) {
+// Why a request was refused, in words that name the flag at fault.
+[[nodiscard]] inline std::string forfait_error_message(forfait_error error, const catalog& prices,
+                                                       const forfait_request& request) {
   const std::string lots = std::to_string(request.lots.value);
   // Set for the two overflows, which are found only once the package is.
   const catalog_row* row = prices.find(request.gpu, request.days);
   switch (error) {
     case forfait_error::unknown_gpu:
-      return usage_error("--gpu: " + detail::printable(request.gpu) + " is not in the catalog; expected one of: " +
-                         join_ids(prices.gpu_ids()) + " (see --list)");
+      return "--gpu: " + detail::printable(request.gpu) + " is not in the catalog; expected one of: " +
+             join_ids(prices.gpu_ids()) + " (see --list)";
     case forfait_error::unknown_duration:
-      return usage_error("--days: " + request.gpu + " has no " + std::to_string(request.days.value) +
-                         "-day package; expected " + detail::join_days(prices.durations_of(request.gpu), "or") +
-                         " (see --list)");
+      return "--days: " + request.gpu + " has no " + std::to_string(request.days.value) + "-day package; expected " +
+             detail::join_days(prices.durations_of(request.gpu), "or") + " (see --list)";
     case forfait_error::total_gpus_overflow:
-      return usage_error("--lots: " + lots + " lots x " + std::to_string(row->gpus_per_lot.value) +
-                         " GPUs per lot does not fit in 64 bits; expected fewer lots");
+      return "--lots: " + lots + " lots x " + std::to_string(row->gpus_per_lot.value) +
+             " GPUs per lot does not fit in 64 bits; expected fewer lots";
     case forfait_error::total_price_overflow:
-      return usage_error("--lots: " + lots + " lots x " + std::to_string(row->lot_price.cents()) +
-                         " cents is past 64 bits of cents (18446744073709551615); expected fewer lots");
+      return "--lots: " + lots + " lots x " + std::to_string(row->lot_price.cents()) +
+             " cents is past 64 bits of cents (18446744073709551615); expected fewer lots";
     case forfait_error::zero_lots:
-      return usage_error("--lots: " + std::string(describe(error)));
+      return "--lots: " + std::string(describe(error));
     case forfait_error::zero_accepted_results:
-      return usage_error("--accepted-results: " + std::string(describe(error)));
+      return "--accepted-results: " + std::string(describe(error));
   }
-  return usage_error(std::string(describe(error)));
+  return std::string(describe(error));
 }
 
 // The whole program: options, catalog, quote, output. `default_catalogs`
@@ -238,7 +237,7 @@ inline constexpr std::string_view accepted_results_text =
     }
     const auto quote = quote_forfait(prices, options.request);
     if (!quote) {
-      throw forfait_usage_error(quote.error(), prices, options.request);
+      throw usage_error(forfait_error_message(quote.error(), prices, options.request));
     }
     if (options.json) {
       out << boost::json::serialize(report::to_json(quote.value())) << '\n';

@@ -2,6 +2,7 @@
 #define ITERAGPU_DETAIL_CSV_HPP
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -69,126 +70,169 @@ struct csv_error {
   return "'" + escaped(text.substr(0, longest)) + (text.size() > longest ? "...'" : "'");
 }
 
+// The state machine of RFC 4180, one character at a time. Each state has
+// its own step; a step gives an error or nothing.
+class csv_reader {
+ public:
+  constexpr explicit csv_reader(std::string_view text) noexcept : text_(text) {}
+
+  [[nodiscard]] constexpr result<std::vector<csv_record>, csv_error> read() && {
+    for (i_ = 0; i_ < text_.size(); ++i_) {
+      if (auto error = step()) {
+        return std::move(*error);
+      }
+    }
+    if (state_ == state::quoted) {
+      return csv_error{field_.position, "a quoted field that is never closed",
+                       "a closing quote before the end of the file"};
+    }
+    // The last line may lack a line end; it still is a record unless empty.
+    if (state_ != state::field_start || !record_.fields.empty()) {
+      finish_record();
+    }
+    // Empty lines at the end: records of one empty, unquoted field.
+    while (!records_.empty() && records_.back().fields.size() == 1 && !records_.back().fields.front().quoted &&
+           records_.back().fields.front().text.empty()) {
+      records_.pop_back();
+    }
+    return std::move(records_);
+  }
+
+ private:
+  enum class state { field_start, unquoted, quoted, quote_in_quoted };
+  using fault = std::optional<csv_error>;
+
+  [[nodiscard]] constexpr fault step() {
+    const char c = text_[i_];
+    const bool crlf = c == '\r' && i_ + 1 < text_.size() && text_[i_ + 1] == '\n';
+    line_end_ = c == '\n' || crlf;
+    ended_line_ = false;
+    if (state_ == state::field_start && record_.fields.empty()) {
+      record_.position = here_;
+    }
+    fault error;
+    switch (state_) {
+      case state::field_start:
+        error = at_field_start(c);
+        break;
+      case state::unquoted:
+        error = in_unquoted(c);
+        break;
+      case state::quoted:
+        in_quoted(c);
+        break;
+      case state::quote_in_quoted:
+        error = after_quote(c);
+        break;
+    }
+    if (ended_line_ && crlf) {
+      ++i_;  // the LF of this CRLF is part of the same line end
+    }
+    if (ended_line_ || c == '\n') {
+      ++here_.line;
+      here_.column = 1;
+    } else {
+      ++here_.column;
+    }
+    return error;
+  }
+
+  [[nodiscard]] constexpr fault at_field_start(char c) {
+    field_.position = here_;
+    if (c == '"') {
+      field_.quoted = true;
+      state_ = state::quoted;
+    } else if (c == ',' || line_end_) {
+      end_field(c);
+    } else if (c == '\r') {
+      return lone_cr();
+    } else {
+      field_.text.push_back(c);
+      state_ = state::unquoted;
+    }
+    return std::nullopt;
+  }
+
+  [[nodiscard]] constexpr fault in_unquoted(char c) {
+    if (c == ',' || line_end_) {
+      end_field(c);
+    } else if (c == '"') {
+      return csv_error{here_, "a quote inside an unquoted field",
+                       R"(a field either wholly in quotes ("...", with "" for a quote) or without any quote)"};
+    } else if (c == '\r') {
+      return lone_cr();
+    } else {
+      field_.text.push_back(c);
+    }
+    return std::nullopt;
+  }
+
+  constexpr void in_quoted(char c) {
+    if (c == '"') {
+      state_ = state::quote_in_quoted;
+    } else {
+      field_.text.push_back(c);
+    }
+  }
+
+  [[nodiscard]] constexpr fault after_quote(char c) {
+    if (c == '"') {
+      field_.text.push_back('"');
+      state_ = state::quoted;
+    } else if (c == ',' || line_end_) {
+      end_field(c);
+    } else {
+      return csv_error{here_, printable(text_.substr(i_, 1)) + " after a closing quote",
+                       R"(a comma or a line end after the closing quote ("" for a quote inside quotes))"};
+    }
+    return std::nullopt;
+  }
+
+  // A comma ends the field; a line end ends the field and the record.
+  constexpr void end_field(char c) {
+    if (c == ',') {
+      finish_field();
+    } else {
+      finish_record();
+      ended_line_ = true;
+    }
+    state_ = state::field_start;
+  }
+
+  constexpr void finish_field() {
+    record_.fields.push_back(std::move(field_));
+    field_ = csv_field{};
+  }
+
+  constexpr void finish_record() {
+    finish_field();
+    record_.end = here_;
+    records_.push_back(std::move(record_));
+    record_ = csv_record{};
+  }
+
+  [[nodiscard]] constexpr csv_error lone_cr() const {
+    return csv_error{here_, "a carriage return (CR) not followed by a line feed", "LF or CRLF line ends"};
+  }
+
+  std::string_view text_;
+  std::size_t i_{0};
+  bool line_end_{false};    // the current character starts a line end (LF, or CR of CRLF)
+  bool ended_line_{false};  // the current character ended a record
+  csv_position here_;
+  state state_{state::field_start};
+  csv_field field_;
+  csv_record record_;
+  std::vector<csv_record> records_;
+};
+
 // Splits `text` into records. Line ends are LF or CRLF (a CR anywhere else
 // outside quotes is an error); a quoted field may hold commas, line ends and
 // doubled quotes, kept as they are. Empty lines at the very end are ignored;
 // an empty line followed by more records is kept as a record of one empty
 // field, so that the caller reports it where it is.
 [[nodiscard]] constexpr result<std::vector<csv_record>, csv_error> read_csv(std::string_view text) {
-  enum class state { field_start, unquoted, quoted, quote_in_quoted };
-
-  std::vector<csv_record> records;
-  csv_record record;
-  csv_field field;
-  csv_position here;
-  state s = state::field_start;
-
-  const auto finish_field = [&] {
-    record.fields.push_back(std::move(field));
-    field = csv_field{};
-  };
-  const auto finish_record = [&] {
-    finish_field();
-    record.end = here;
-    records.push_back(std::move(record));
-    record = csv_record{};
-  };
-  const auto lone_cr = [&] {
-    return csv_error{here, "a carriage return (CR) not followed by a line feed", "LF or CRLF line ends"};
-  };
-
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    const bool crlf = c == '\r' && i + 1 < text.size() && text[i + 1] == '\n';
-    const bool line_end = c == '\n' || crlf;
-    bool ends_line_here = false;  // a line end outside quotes, consumed whole
-    if (s == state::field_start && record.fields.empty()) {
-      record.position = here;
-    }
-    switch (s) {
-      case state::field_start:
-        field.position = here;
-        if (c == '"') {
-          field.quoted = true;
-          s = state::quoted;
-        } else if (c == ',') {
-          finish_field();
-        } else if (line_end) {
-          finish_record();
-          ends_line_here = true;
-        } else if (c == '\r') {
-          return lone_cr();
-        } else {
-          field.text.push_back(c);
-          s = state::unquoted;
-        }
-        break;
-      case state::unquoted:
-        if (c == ',') {
-          finish_field();
-          s = state::field_start;
-        } else if (line_end) {
-          finish_record();
-          s = state::field_start;
-          ends_line_here = true;
-        } else if (c == '"') {
-          return csv_error{here, "a quote inside an unquoted field",
-                           "a field either wholly in quotes (\"...\", with \"\" for a quote) or without any quote"};
-        } else if (c == '\r') {
-          return lone_cr();
-        } else {
-          field.text.push_back(c);
-        }
-        break;
-      case state::quoted:
-        if (c == '"') {
-          s = state::quote_in_quoted;
-        } else {
-          field.text.push_back(c);
-        }
-        break;
-      case state::quote_in_quoted:
-        if (c == '"') {
-          field.text.push_back('"');
-          s = state::quoted;
-        } else if (c == ',') {
-          finish_field();
-          s = state::field_start;
-        } else if (line_end) {
-          finish_record();
-          s = state::field_start;
-          ends_line_here = true;
-        } else {
-          return csv_error{here, printable(text.substr(i, 1)) + " after a closing quote",
-                           "a comma or a line end after the closing quote (\"\" for a quote inside quotes)"};
-        }
-        break;
-    }
-    if (ends_line_here && crlf) {
-      ++i;  // the LF of this CRLF is part of the same line end
-    }
-    if (ends_line_here || c == '\n') {
-      ++here.line;
-      here.column = 1;
-    } else {
-      ++here.column;
-    }
-  }
-
-  if (s == state::quoted) {
-    return csv_error{field.position, "a quoted field that is never closed",
-                     "a closing quote before the end of the file"};
-  }
-  // The last line may lack a line end; it still is a record unless empty.
-  if (s != state::field_start || !record.fields.empty()) {
-    finish_record();
-  }
-  // Empty lines at the end: records of one empty, unquoted field.
-  while (!records.empty() && records.back().fields.size() == 1 && !records.back().fields.front().quoted &&
-         records.back().fields.front().text.empty()) {
-    records.pop_back();
-  }
-  return records;
+  return csv_reader(text).read();
 }
 
 }  // namespace iteragpu::detail
