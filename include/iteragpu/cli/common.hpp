@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_CLI_COMMON_HPP
 #define ITERAGPU_CLI_COMMON_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <ostream>
@@ -52,13 +53,67 @@ inline constexpr int command_line_style =
     po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent |
     po::command_line_style::long_allow_next;
 
+// The user's text between single quotes, with control characters written
+// as escapes (\n, \t, \x1b), so that a message stays on one line whatever a
+// command-line word holds.
 [[nodiscard]] inline std::string quoted(std::string_view text) {
+  static constexpr std::string_view hex_digits = "0123456789abcdef";
   std::string out;
   out.reserve(text.size() + 2);
   out.push_back('\'');
-  out.append(text);
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out.append("\\n");
+    } else if (c == '\t') {
+      out.append("\\t");
+    } else if (c == '\r') {
+      out.append("\\r");
+    } else if (byte < 0x20U || byte == 0x7fU) {
+      out.append("\\x");
+      out.push_back(hex_digits.at(byte / 16U));
+      out.push_back(hex_digits.at(byte % 16U));
+    } else {
+      out.push_back(c);
+    }
+  }
   out.push_back('\'');
   return out;
+}
+
+// A Program_options error in words of our own. Boost's what() is not used
+// for the errors that name a flag: it fills its message template by
+// search-and-replace until no placeholder is left, which never ends when the
+// flag the user typed contains one (`--x%canonical_option%`), and it prints
+// the user's text unescaped.
+[[nodiscard]] inline std::string describe_parse_error(const po::error& e) {
+  const auto* named = dynamic_cast<const po::error_with_option_name*>(&e);
+  if (named == nullptr) {
+    return e.what();
+  }
+  const std::string flag = quoted(named->get_option_name());
+  if (dynamic_cast<const po::unknown_option*>(&e) != nullptr) {
+    return "unknown flag " + flag + "; see --help for the accepted flags";
+  }
+  if (dynamic_cast<const po::multiple_occurrences*>(&e) != nullptr) {
+    return flag + " is given more than once; each flag is accepted once";
+  }
+  if (const auto* syntax = dynamic_cast<const po::invalid_syntax*>(&e)) {
+    switch (syntax->kind()) {
+      case po::invalid_syntax::missing_parameter:
+        return flag + " needs a value (--flag VALUE or --flag=VALUE)";
+      case po::invalid_syntax::empty_adjacent_parameter:
+        return flag + " has nothing after '='; expected --flag=VALUE";
+      case po::invalid_syntax::extra_parameter:
+        return flag + " takes no value";
+      case po::invalid_syntax::long_not_allowed:
+      case po::invalid_syntax::long_adjacent_not_allowed:
+      case po::invalid_syntax::short_adjacent_not_allowed:
+      case po::invalid_syntax::unrecognized_line:
+        break;
+    }
+  }
+  return "cannot use " + flag + "; flags are --name VALUE or --name=VALUE (see --help)";
 }
 
 // Parses `args` (the words after the program and subcommand names) against
@@ -86,7 +141,7 @@ inline constexpr int command_line_style =
     // notifiers, neither of which is used; flags check their own presence so
     // that the message says what is accepted.
   } catch (const po::error& e) {
-    throw usage_error(e.what());
+    throw usage_error(describe_parse_error(e));
   }
   return values;
 }
@@ -166,12 +221,7 @@ inline constexpr std::string_view accepted_non_negative =
 
 // `--help` anywhere among the words asks for the command's help.
 [[nodiscard]] inline bool help_requested(std::span<const std::string> args) {
-  for (const auto& a : args) {
-    if (a == "--help") {
-      return true;
-    }
-  }
-  return false;
+  return std::ranges::any_of(args, [](const std::string& a) { return a == "--help"; });
 }
 
 // Runs `body`, turning a usage error into one line on `err` and exit 2.

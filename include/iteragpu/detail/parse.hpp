@@ -23,11 +23,16 @@ enum class number_error {
   if (text.empty()) {
     return number_error::empty;
   }
-  std::uint64_t value = 0;
+  // Every character is checked before any overflow, so that text that is
+  // not a number ("99999999999999999999x") is reported as such, not as too
+  // large.
   for (const char c : text) {
     if (!is_digit(c)) {
       return number_error::not_a_number;
     }
+  }
+  std::uint64_t value = 0;
+  for (const char c : text) {
     const auto times_ten = checked_mul<std::uint64_t>(value, 10);
     if (!times_ten) {
       return number_error::too_large;

@@ -1,0 +1,30 @@
+// The strict integer parser, pinned at compile time; the overflow cases
+// came from the fuzz harnesses (tests/fuzz).
+#include <cstdint>
+
+#include <iteragpu/detail/parse.hpp>
+#include <iteragpu/units.hpp>
+
+namespace {
+
+using iteragpu::decimal_error;
+using iteragpu::exact_decimal;
+using iteragpu::detail::number_error;
+using iteragpu::detail::parse_unsigned;
+
+static_assert(parse_unsigned("0").value() == 0);
+static_assert(parse_unsigned("0007").value() == 7);
+static_assert(parse_unsigned("18446744073709551615").value() == UINT64_MAX);
+static_assert(parse_unsigned("00018446744073709551615").value() == UINT64_MAX);
+static_assert(parse_unsigned("18446744073709551616").error() == number_error::too_large);
+static_assert(parse_unsigned("").error() == number_error::empty);
+static_assert(parse_unsigned("+7").error() == number_error::not_a_number);
+static_assert(parse_unsigned("7 ").error() == number_error::not_a_number);
+
+// Text that is not a number is reported as such even when its digits alone
+// would overflow.
+static_assert(parse_unsigned("99999999999999999999x").error() == number_error::not_a_number);
+static_assert(exact_decimal::parse("184466666666666666666x").error() == decimal_error::malformed);
+static_assert(exact_decimal::parse("184466666666666666666.5x").error() == decimal_error::malformed);
+
+}  // namespace
