@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,25 @@ struct new_file_problem {
   new_file_error kind{new_file_error::system_error};
   std::string message;  // names the path and what is expected
 };
+
+// The whole content of a file, or nullopt when it cannot be opened or read.
+// (Read in blocks: the istreambuf_iterator idiom trips GCC 12's
+// -Wnull-dereference inside libstdc++ at -O2.)
+[[nodiscard]] inline std::optional<std::string> read_whole_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in.is_open()) {
+    return std::nullopt;
+  }
+  std::string text;
+  std::vector<char> block(std::size_t{1} << 16U);
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
+    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) {
+    return std::nullopt;
+  }
+  return text;
+}
 
 [[nodiscard]] inline std::filesystem::path folder_of(const std::filesystem::path& file) {
   const auto parent = file.parent_path();

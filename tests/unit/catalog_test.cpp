@@ -10,6 +10,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <iteragpu/catalog.hpp>
+#include <iteragpu/io.hpp>
 
 namespace {
 
@@ -28,9 +29,9 @@ const std::string one_gpu = header +
                             "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,30,720000\n";
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  BOOST_REQUIRE_MESSAGE(in.is_open(), "cannot open " + path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto text = iteragpu::read_whole_file(path);
+  BOOST_REQUIRE_MESSAGE(text.has_value(), "cannot read " + path);
+  return std::move(*text);
 }
 
 // one_gpu with the text `from` replaced by `to` (once; it must be there).

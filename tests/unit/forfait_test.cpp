@@ -8,6 +8,7 @@
 
 #include <iteragpu/catalog.hpp>
 #include <iteragpu/forfait.hpp>
+#include <iteragpu/io.hpp>
 
 namespace {
 
@@ -19,8 +20,7 @@ using iteragpu::package_days;
 using iteragpu::quote_forfait;
 
 iteragpu::catalog shipped() {
-  std::ifstream in(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv", std::ios::binary);
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const auto text = iteragpu::read_whole_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv").value();
   return iteragpu::parse_catalog(text, "tarifs-forfaits.csv").value();
 }
 

@@ -51,12 +51,7 @@ struct scratch_folder {
   }
 };
 
-std::string read_file(const fs::path& p) {
-  std::string content(static_cast<std::size_t>(fs::file_size(p)), '\0');
-  std::ifstream in(p, std::ios::binary);
-  in.read(content.data(), static_cast<std::streamsize>(content.size()));
-  return content;
-}
+std::string read_file(const fs::path& p) { return iteragpu::read_whole_file(p).value(); }
 
 }  // namespace
 

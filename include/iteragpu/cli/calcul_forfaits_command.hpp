@@ -4,6 +4,7 @@
 // common.hpp comes before <filesystem>: its unqualified quoted() calls must
 // not meet std::quoted, which <filesystem> declares.
 #include "iteragpu/cli/common.hpp"
+#include "iteragpu/io.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -166,15 +167,11 @@ inline constexpr std::string_view accepted_results_text =
   if (error || size > largest_catalog_bytes) {
     throw usage_error("--catalog: " + shown + " is larger than 16 MiB" + std::string(accepted));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) {
-    throw usage_error("--catalog: " + shown + " cannot be opened" + std::string(accepted));
-  }
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) {
+  auto text = read_whole_file(path);
+  if (!text) {
     throw usage_error("--catalog: " + shown + " cannot be read" + std::string(accepted));
   }
-  return text;
+  return std::move(*text);
 }
 
 [[nodiscard]] inline std::string join_ids(const std::vector<std::string>& ids) {
