@@ -1,8 +1,11 @@
 // mesure_memoire: the weight estimate, the GPU environment report and the
 // phase-by-phase measurement, each a subcommand.
 #include <array>
+#include <cstddef>
 #include <exception>
 #include <iostream>
+#include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,7 +30,8 @@ int main(int argc, char** argv) {
                       &cli::run_measure<gpu_runtime>},
   };
   try {
-    const std::vector<std::string> args(argv + 1, argv + argc);
+    const std::span<char*> words(argv, static_cast<std::size_t>(argc));
+    const std::vector<std::string> args(std::next(words.begin()), words.end());
     return cli::dispatch("mesure_memoire", commands, args, std::cout, std::cerr);
   } catch (const std::exception& e) {
     std::cerr << "mesure_memoire: internal error: " << e.what() << '\n';

@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "iteragpu/detail/checked.hpp"
 #include "iteragpu/detail/result.hpp"
@@ -92,7 +91,7 @@ struct weight_estimate {
   if (!outcome) {
     throw std::overflow_error(std::string(describe(outcome.error())));
   }
-  return std::move(outcome).value();
+  return outcome.value();
 }
 
 // The weights plus a reserve the user chooses (an assumption, not a
@@ -124,7 +123,7 @@ struct memory_estimate {
   if (!outcome) {
     throw std::overflow_error(std::string(describe(outcome.error())));
   }
-  return std::move(outcome).value();
+  return outcome.value();
 }
 
 }  // namespace iteragpu

@@ -53,7 +53,8 @@ class exact_decimal {
   // numerator / 2^shift, exactly (shift <= max_fraction_digits, since each
   // halving adds one decimal digit).
   [[nodiscard]] static constexpr exact_decimal from_binary_fraction(std::uint64_t numerator, unsigned shift) {
-    if (shift > max_fraction_digits || shift >= 64U) {
+    static_assert(max_fraction_digits < 64, "a shift within max_fraction_digits must stay below 64 bits");
+    if (shift > max_fraction_digits) {
       throw std::domain_error("iteragpu::exact_decimal: binary shift too large");
     }
     exact_decimal d;
@@ -107,16 +108,16 @@ class exact_decimal {
         return decimal_error::malformed;
       }
     }
-    const auto whole = detail::parse_unsigned(whole_text);
-    if (!whole) {
-      return whole.error() == detail::number_error::too_large ? decimal_error::too_large
-                                                              : decimal_error::malformed;
+    const auto whole_part = detail::parse_unsigned(whole_text);
+    if (!whole_part) {
+      return whole_part.error() == detail::number_error::too_large ? decimal_error::too_large
+                                                                   : decimal_error::malformed;
     }
     if (fraction_text.size() > max_fraction_digits) {
       return decimal_error::too_many_fraction_digits;
     }
     exact_decimal d;
-    d.whole_ = whole.value();
+    d.whole_ = whole_part.value();
     for (const char c : fraction_text) {
       d.digits_[d.length_++] = static_cast<std::uint8_t>(c - '0');
     }
@@ -131,15 +132,15 @@ class exact_decimal {
     sum.length_ = a.length_ > b.length_ ? a.length_ : b.length_;
     unsigned carry = 0;
     for (std::size_t i = sum.length_; i-- > 0;) {
-      const unsigned digit = static_cast<unsigned>(a.digit(i)) + b.digit(i) + carry;
-      sum.digits_[i] = static_cast<std::uint8_t>(digit % 10U);
-      carry = digit / 10U;
+      const unsigned column = static_cast<unsigned>(a.digit(i)) + b.digit(i) + carry;
+      sum.digits_[i] = static_cast<std::uint8_t>(column % 10U);
+      carry = column / 10U;
     }
-    const auto whole = detail::checked_add<std::uint64_t>(a.whole_, b.whole_);
-    if (!whole) {
+    const auto whole_sum = detail::checked_add<std::uint64_t>(a.whole_, b.whole_);
+    if (!whole_sum) {
       return std::nullopt;
     }
-    const auto with_carry = detail::checked_add<std::uint64_t>(*whole, carry);
+    const auto with_carry = detail::checked_add<std::uint64_t>(*whole_sum, carry);
     if (!with_carry) {
       return std::nullopt;
     }

@@ -81,7 +81,7 @@ BOOST_AUTO_TEST_CASE(fractional_reserve_is_added_exactly) {
 
 struct bad_case {
   std::initializer_list<const char*> args;
-  const char* must_name;
+  const char* must_name{nullptr};
 };
 
 BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line_naming_the_flag) {

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include <boost/json.hpp>
 #include <boost/program_options.hpp>
@@ -55,7 +56,8 @@ struct estimate_options {
     const auto options = parse_estimate_options(parse_arguments(description, args));
     const auto estimate = try_estimate_memory(options.parameters, options.bits, options.reserve_gib);
     if (!estimate) {
-      const auto flag = estimate.error() == estimate_error::total_overflow ? "--reserve-gib" : "--parameters";
+      const std::string_view flag =
+          estimate.error() == estimate_error::total_overflow ? "--reserve-gib" : "--parameters";
       throw usage_error(std::string(flag) + ": " + std::string(describe(estimate.error())) + " (" +
                         std::to_string(options.parameters.value) + " parameters of " +
                         std::to_string(options.bits.value) + " bits)");

@@ -12,7 +12,11 @@ namespace iteragpu {
 template <class T, class E>
 class [[nodiscard]] result {
  public:
+  // Implicit on purpose, like std::expected's: `return value;` and
+  // `return error;` both build a result.
+  // cppcheck-suppress noExplicitConstructor
   constexpr result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  // cppcheck-suppress noExplicitConstructor
   constexpr result(E error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] constexpr bool has_value() const noexcept { return state_.index() == 0; }

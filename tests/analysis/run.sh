@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# tests/analysis/run.sh BUILD_DIR: clang-tidy 14 and cppcheck 2.10 on every
+# header and source that needs no LibTorch, read from the compile database
+# of BUILD_DIR, a tree configured with clang 14 and ITERAGPU_WITH_TORCH=OFF
+# (the `clang` preset; clang cannot parse the LibTorch 1.13 headers in C++20
+# mode, and in such a tree nothing includes them). The headers are analysed
+# through the generated TU tests/headers/all_headers.cpp, which includes
+# every torch-free header, with the strict root .clang-tidy; sources get the
+# .clang-tidy nearest to them. Before the real run, a self-test plants a
+# finding in a scratch copy of a header and requires both tools to catch
+# it. Exits non-zero on any finding. Prints the counts it covered.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:?usage: tests/analysis/run.sh BUILD_DIR}
+build=$(cd "$build" && pwd)
+jobs=${ITERAGPU_ANALYSIS_JOBS:-$(nproc)}
+tidy=${CLANG_TIDY:-clang-tidy-14}
+cppcheck=${CPPCHECK:-cppcheck}
+cxx=${CLANG_CXX:-clang++-14}
+db="$build/compile_commands.json"
+work="$build/analysis"
+[ -f "$db" ] || { echo "analysis: $db missing (configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)" >&2; exit 1; }
+rm -rf "$work" && mkdir -p "$work"
+
+# TUs clang 14 cannot compile for a reason outside the project, each listed
+# with the reason in clang14-skip.txt; g++ builds them in every preset.
+mapfile -t skip_list < <(grep -v -e '^#' -e '^$' "$root/tests/analysis/clang14-skip.txt")
+
+# The TUs to analyse: every entry of the compile database except the
+# compile-fail halves (they must not compile) and the per-header TUs (the
+# same headers are analysed once through all_headers.cpp).
+python3 - "$db" "$root" "${skip_list[@]}" > "$work/files" <<'PY' || exit 1
+import json, os, sys
+db, root, skips = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+seen = []
+for entry in json.load(open(db)):
+    path = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+    rel = os.path.relpath(path, root)
+    if path.endswith(".fail.cpp") or "/self_contained/" in path or rel in skips or path in seen:
+        continue
+    seen.append(path)
+for path in sorted(seen):
+    print(path)
+PY
+mapfile -t files < "$work/files"
+
+# The torch-free headers, and those the analysed TUs actually include: the
+# run fails when a header is missing from them.
+find "$root/include/iteragpu" -name '*.hpp' ! -path '*/iteragpu/torch/*' | sort > "$work/headers.expected"
+python3 - "$db" "$cxx" "$jobs" "${files[@]}" > "$work/headers.reached" <<'PY' || exit 1
+import concurrent.futures, json, os, shlex, subprocess, sys
+db, cxx, jobs, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), set(sys.argv[4:])
+commands = {}
+for e in json.load(open(db)):
+    path = os.path.normpath(os.path.join(e["directory"], e["file"]))
+    if path in files and path not in commands:
+        commands[path] = e
+def deps(e):
+    args = shlex.split(e["command"]) if "command" in e else e["arguments"]
+    out, skip = [cxx], False
+    for a in args[1:]:
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-MF", "-MT", "-MQ"):
+            skip = True
+            continue
+        if a in ("-c", "-MD", "-MMD"):
+            continue
+        out.append(a)
+    r = subprocess.run(out + ["-MM", "-MF", "-"], cwd=e["directory"], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("analysis: cannot list the includes of " + e["file"] + "\n" + r.stderr)
+    return r.stdout.replace("\\\n", " ").split()
+with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+    reached = set()
+    for d in pool.map(deps, commands.values()):
+        reached.update(os.path.normpath(p) for p in d if p.endswith(".hpp") and "/include/iteragpu/" in p)
+for p in sorted(reached):
+    print(p)
+PY
+missing=$(comm -23 "$work/headers.expected" "$work/headers.reached")
+if [ -n "$missing" ]; then
+  echo "analysis: torch-free headers that no analysed TU includes:" >&2
+  echo "$missing" >&2
+  exit 1
+fi
+n_headers=$(wc -l < "$work/headers.expected")
+n_sources=${#files[@]}
+
+# clang-tidy on one TU; generated TUs under the build tree get the root
+# configuration, the others the .clang-tidy nearest to them.
+tidy_one() {
+  local file=$1 extra=()
+  # The static analyzer skips functions defined in headers unless asked:
+  # all_headers.cpp is nothing but headers.
+  case $file in "$build"/*) extra=(--config-file="$root/.clang-tidy" --extra-arg=-Xclang --extra-arg=-analyzer-opt-analyze-headers) ;; esac
+  local started=$SECONDS rc=0
+  "$tidy" -p "$build" --quiet "${extra[@]}" "$file" 2>/dev/null || rc=$?
+  echo "$((SECONDS - started)) s  ${file#"$root"/}" >> "$work/tidy.times"
+  return $rc
+}
+export -f tidy_one
+export tidy build root work
+
+# Self-test: a scratch copy of a header with a null dereference planted in
+# it must fail both tools, and the unplanted copy must pass them.
+self_test() {
+  local scratch="$work/self-test" header=iteragpu/detail/checked.hpp planted_line
+  mkdir -p "$scratch/include/iteragpu/detail"
+  cp "$root/.clang-tidy" "$scratch/"
+  cp "$root/include/$header" "$scratch/include/$header"
+  printf '#include <%s>\nint main() { return 0; }\n' "$header" > "$scratch/tu.cpp"
+  python3 -c 'import json,sys; d=sys.argv[1]; print(json.dumps([{"directory": d, "file": d + "/tu.cpp",
+    "command": sys.argv[2] + " -std=c++20 -I" + d + "/include -c " + d + "/tu.cpp -o /dev/null"}]))' \
+    "$scratch" "$cxx" > "$scratch/compile_commands.json"
+  local tidy_args=(-p "$scratch" --quiet --config-file="$root/.clang-tidy" --extra-arg=-Xclang
+    --extra-arg=-analyzer-opt-analyze-headers "$scratch/tu.cpp")
+  local cppcheck_args=(--std=c++20 --language=c++ --enable=warning,style,performance,portability --error-exitcode=1
+    --quiet --suppressions-list="$root/tests/analysis/cppcheck-suppressions.txt" "-I$scratch/include" "$scratch/tu.cpp"
+    --template='{file}:{line}:{column}: {severity} [{id}] {message}')
+  if ! "$tidy" "${tidy_args[@]}" > "$scratch/clean.tidy" 2>&1 || ! "$cppcheck" "${cppcheck_args[@]}" > "$scratch/clean.cppcheck" 2>&1; then
+    echo "analysis self-test: the unplanted copy of $header fails:" >&2
+    cat "$scratch/clean.tidy" "$scratch/clean.cppcheck" >&2
+    return 1
+  fi
+  planted_line=$(($(grep -n '^}  // namespace iteragpu::detail' "$scratch/include/$header" | cut -d: -f1) + 0))
+  sed -i "${planted_line}i inline int planted_finding(bool read) { int* p = nullptr; if (read) { return *p; } return 0; }" \
+    "$scratch/include/$header"
+  local where="$scratch/include/$header:$planted_line:"
+  if "$tidy" "${tidy_args[@]}" > "$scratch/planted.tidy" 2>&1 || ! grep -q "^$where.*clang-analyzer-core.NullDereference" "$scratch/planted.tidy"; then
+    echo "analysis self-test: clang-tidy missed the null dereference planted at $where" >&2
+    cat "$scratch/planted.tidy" >&2
+    return 1
+  fi
+  if "$cppcheck" "${cppcheck_args[@]}" > "$scratch/planted.cppcheck" 2>&1 || ! grep -q "^$where.*\[nullPointer\]" "$scratch/planted.cppcheck"; then
+    echo "analysis self-test: cppcheck missed the null dereference planted at $where" >&2
+    cat "$scratch/planted.cppcheck" >&2
+    return 1
+  fi
+  echo "analysis self-test: the finding planted in a scratch copy of $header was caught by clang-tidy and cppcheck"
+}
+
+status=0
+start=$SECONDS
+self_test || status=1
+
+# clang-tidy, in parallel; findings are gathered and shown once each.
+checks_root=$(cd "$root" && "$tidy" --list-checks | grep -c '^    ')
+checks_tests=$(cd "$root/tests" && "$tidy" --list-checks | grep -c '^    ')
+checks_examples=$(cd "$root/examples" && "$tidy" --list-checks | grep -c '^    ')
+tidy_start=$SECONDS
+printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I{} bash -c 'tidy_one "$1" > "$2/$(echo "$1" | md5sum | cut -c1-16).tidy" || echo "$1" >> "$2/tidy.failed"' _ {} "$work"
+grep -h -E '^[^ ].*: (warning|error): .*\[[a-z0-9.,-]+\]$' "$work"/*.tidy 2>/dev/null | sort -u > "$work/tidy.findings"
+n_tidy=$(wc -l < "$work/tidy.findings")
+if [ -s "$work/tidy.failed" ]; then
+  echo "clang-tidy: findings or errors in these TUs:"
+  sed 's/^/  /' "$work/tidy.failed"
+  cat "$work/tidy.findings"
+  [ "$n_tidy" -eq 0 ] && cat "$work"/*.tidy
+  status=1
+fi
+echo "clang-tidy: slowest TUs:"
+sort -rn "$work/tidy.times" | head -5 | sed 's/^/  /'
+echo "clang-tidy $("$tidy" --version | grep -o 'version [0-9.]*'): ${n_headers} headers (through all_headers.cpp) and ${n_sources} TUs analysed (${#skip_list[@]} skipped, see clang14-skip.txt)," \
+     "${checks_root} checks enabled (${checks_tests} in tests/, ${checks_examples} in examples/), ${n_tidy} findings, $((SECONDS - tidy_start)) s"
+
+# cppcheck on the same TUs.
+cppcheck_start=$SECONDS
+printf '%s\n' "${files[@]}" > "$work/cppcheck.files"
+if ! "$cppcheck" --std=c++20 --language=c++ --enable=warning,style,performance,portability --library=boost \
+    --inline-suppr --error-exitcode=1 --quiet -j "$jobs" --project="$db" \
+    --suppressions-list="$root/tests/analysis/cppcheck-suppressions.txt" \
+    $(sed 's/^/--file-filter=/' "$work/cppcheck.files") \
+    --template='{file}:{line}:{column}: {severity} [{id}] {message}' > "$work/cppcheck.out" 2>&1; then
+  cat "$work/cppcheck.out"
+  status=1
+fi
+n_cppcheck=$(grep -c -E '^[^ ].*: (error|warning|style|performance|portability|information) \[' "$work/cppcheck.out")
+echo "cppcheck $("$cppcheck" --version | grep -o '[0-9.]*$'): the same ${n_sources} TUs and ${n_headers} headers," \
+     "checks warning, style, performance, portability; ${n_cppcheck} findings, $((SECONDS - cppcheck_start)) s"
+echo "analysis: $((SECONDS - start)) s in all"
+exit $status
