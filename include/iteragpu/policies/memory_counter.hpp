@@ -4,6 +4,7 @@
 #include <concepts>
 #include <cstdint>
 
+#include "iteragpu/detail/checked.hpp"
 #include "iteragpu/device.hpp"
 
 // The allocator counters of one device, as a compile-time policy. The
@@ -20,6 +21,20 @@ struct allocator_reading {
   std::uint64_t peak_reserved_bytes{0};
   friend constexpr bool operator==(const allocator_reading&, const allocator_reading&) = default;
 };
+
+// A reading from LibTorch's caching-allocator statistics (CUDA or HIP): the
+// aggregate entry (index 0 in every LibTorch version) of the allocated and
+// reserved byte counters. Generic, because the stats types moved between
+// LibTorch versions and differ between the CUDA and HIP builds.
+template <class DeviceStats>
+[[nodiscard]] allocator_reading reading_from(const DeviceStats& stats) {
+  const auto& allocated = stats.allocated_bytes[0];
+  const auto& reserved = stats.reserved_bytes[0];
+  return allocator_reading{detail::narrow<std::uint64_t>(allocated.current),
+                           detail::narrow<std::uint64_t>(reserved.current),
+                           detail::narrow<std::uint64_t>(allocated.peak),
+                           detail::narrow<std::uint64_t>(reserved.peak)};
+}
 
 template <class C>
 concept memory_counter = requires(device_index device) {

@@ -123,13 +123,7 @@ struct hip_backend {
 
 struct hip_allocator_counter {
   [[nodiscard]] static allocator_reading read(device_index d) {
-    const auto stats = c10::hip::HIPCachingAllocator::getDeviceStats(to_c10(d));
-    const auto& allocated = stats.allocated_bytes[0];
-    const auto& reserved = stats.reserved_bytes[0];
-    return allocator_reading{detail::narrow<std::uint64_t>(allocated.current),
-                             detail::narrow<std::uint64_t>(reserved.current),
-                             detail::narrow<std::uint64_t>(allocated.peak),
-                             detail::narrow<std::uint64_t>(reserved.peak)};
+    return reading_from(c10::hip::HIPCachingAllocator::getDeviceStats(to_c10(d)));
   }
   static void reset_peaks(device_index d) { c10::hip::HIPCachingAllocator::resetPeakStats(to_c10(d)); }
 };
