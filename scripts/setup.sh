@@ -14,6 +14,13 @@ iteragpu_build_packages=(
   libtorch-dev
 )
 
+# The test tools, installed by scripts/test only: clang 14 with its
+# sanitizer and libFuzzer runtimes (libclang-rt-14-dev), clang-tidy 14,
+# cppcheck, and python3 for the analysis script's compile-database reading.
+iteragpu_test_packages=(
+  clang-14 clang-tidy-14 libclang-rt-14-dev cppcheck python3
+)
+
 # iteragpu_ensure_packages PACKAGE...: installs those not installed yet.
 iteragpu_ensure_packages() {
   local missing=() p
