@@ -81,6 +81,12 @@ inline constexpr int command_line_style =
   return out;
 }
 
+// Exact-match overloads: without them, an unqualified call with a
+// std::string or a string literal would pick std::quoted through
+// argument-dependent lookup wherever <iomanip> is visible.
+[[nodiscard]] inline std::string quoted(const std::string& text) { return quoted(std::string_view{text}); }
+[[nodiscard]] inline std::string quoted(const char* text) { return quoted(std::string_view{text}); }
+
 // A Program_options error in words of our own. Boost's what() is not used
 // for the errors that name a flag: it fills its message template by
 // search-and-replace until no placeholder is left, which never ends when the
