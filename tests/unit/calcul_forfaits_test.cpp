@@ -1,4 +1,3 @@
-// First: cli/common.hpp must be seen before <filesystem> declares std::quoted.
 #include <iteragpu/cli/calcul_forfaits_command.hpp>
 
 #include <array>

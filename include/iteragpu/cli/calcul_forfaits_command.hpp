@@ -1,8 +1,6 @@
 #ifndef ITERAGPU_CLI_CALCUL_FORFAITS_COMMAND_HPP
 #define ITERAGPU_CLI_CALCUL_FORFAITS_COMMAND_HPP
 
-// common.hpp comes before <filesystem>: its unqualified quoted() calls must
-// not meet std::quoted, which <filesystem> declares.
 #include "iteragpu/cli/common.hpp"
 #include "iteragpu/io.hpp"
 
