@@ -4,13 +4,6 @@
 // text) or rejects them the documented way (exit 2, nothing on stdout, one
 // line on stderr); any other exception is a bug. The command writes no
 // file, so a fuzzed --catalog can only name files to read.
-// GCC 12 reports a null dereference inside libstdc++'s streambuf once the
-// catalog reader's istreambuf_iterator is inlined here (a false positive of
-// its middle end; clang and the other TUs see none).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wnull-dereference"
-#endif
-
 #include <array>
 #include <cstddef>
 #include <cstdint>
