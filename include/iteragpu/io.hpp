@@ -1,9 +1,8 @@
 #ifndef ITERAGPU_IO_HPP
 #define ITERAGPU_IO_HPP
 
+#include <atomic>
 #include <cerrno>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -13,7 +12,6 @@
 #include <vector>
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 // Writing a result file: a new file only, complete or not at all. The text
@@ -91,29 +89,34 @@ struct new_file_problem {
     return problem;
   }
   const auto system_problem = [&](std::string_view step, int error) {
-    return new_file_problem{new_file_error::system_error,
-                            "cannot write '" + file.string() + "': " + std::string(step) + ": " + std::strerror(error)};
+    return new_file_problem{new_file_error::system_error, "cannot write '" + file.string() + "': " +
+                                                              std::string(step) + ": " +
+                                                              std::generic_category().message(error)};
   };
-  std::string pattern = (folder_of(file) / ("." + file.filename().string() + ".partial-XXXXXX")).string();
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0) {
-    return system_problem("creating a temporary file", errno);
+  // The temporary is created with O_EXCL under a name of our own (the
+  // process id and a per-process counter, retried while taken), with mode
+  // 0666 so that the process's umask gives the result file the usual
+  // permissions of a new file.
+  static std::atomic<unsigned> serial{0};
+  int fd = -1;
+  std::string temporary;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    temporary = (folder_of(file) / ("." + file.filename().string() + ".partial-" + std::to_string(::getpid()) +
+                                    "-" + std::to_string(serial.fetch_add(1))))
+                    .string();
+    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
+    if (fd < 0 && errno != EEXIST) {
+      return system_problem("creating a temporary file", errno);
+    }
   }
-  const std::string temporary(name.data());
+  if (fd < 0) {
+    return system_problem("creating a temporary file", EEXIST);
+  }
   const auto fail = [&](std::string_view step, int error) {
     ::close(fd);
     ::unlink(temporary.c_str());
     return system_problem(step, error);
   };
-  // mkstemp creates the file readable by its owner only; a result file gets
-  // the usual permissions of a new file.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  if (::fchmod(fd, static_cast<mode_t>(0666U & ~static_cast<unsigned>(mask))) != 0) {
-    return fail("setting permissions", errno);
-  }
   std::size_t written = 0;
   while (written < content.size()) {
     const auto n = ::write(fd, content.data() + written, content.size() - written);

@@ -81,9 +81,9 @@ class money {
 
   // Whole cents in digits, as a catalog writes prices: `172800`.
   [[nodiscard]] static constexpr result<money, money_error> parse_cents(std::string_view text) noexcept {
-    const auto cents = detail::parse_unsigned(text);
-    if (!cents) {
-      switch (cents.error()) {
+    const auto digits = detail::parse_unsigned(text);
+    if (!digits) {
+      switch (digits.error()) {
         case detail::number_error::empty:
           return money_error::empty;
         case detail::number_error::not_a_number:
@@ -92,7 +92,7 @@ class money {
           return money_error::too_large;
       }
     }
-    return money(cents.value());
+    return money(digits.value());
   }
 
   // Dollars as people write them: `1728`, `1728.5` or `1728.00`; no sign,
@@ -124,11 +124,11 @@ class money {
     for (std::size_t i = 0; i < 2; ++i) {
       fraction = fraction * 10U + (i < fraction_text.size() ? static_cast<std::uint64_t>(fraction_text[i] - '0') : 0U);
     }
-    const auto cents = detail::checked_mul<std::uint64_t>(dollars.value(), 100);
-    if (!cents) {
+    const auto whole_cents = detail::checked_mul<std::uint64_t>(dollars.value(), 100);
+    if (!whole_cents) {
       return money_error::too_large;
     }
-    const auto total = detail::checked_add<std::uint64_t>(*cents, fraction);
+    const auto total = detail::checked_add<std::uint64_t>(*whole_cents, fraction);
     if (!total) {
       return money_error::too_large;
     }

@@ -32,9 +32,9 @@ using no_torch_runtime = iteragpu::cli::unavailable_runtime<iteragpu::built_with
 // A fresh empty folder per test, removed afterwards.
 struct scratch_folder {
   fs::path path;
-  scratch_folder() {
-    path = fs::temp_directory_path() /
-           ("iteragpu-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+  scratch_folder()
+      : path(fs::temp_directory_path() /
+             ("iteragpu-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++))) {
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -179,6 +179,7 @@ BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_its_file_is_complete
   constexpr int writers = 8;
   std::atomic<int> won{0};
   std::vector<std::thread> threads;
+  threads.reserve(writers);
   for (int i = 0; i < writers; ++i) {
     threads.emplace_back([&, i] {
       const std::string content(100000, static_cast<char>('a' + i));
@@ -292,7 +293,6 @@ BOOST_AUTO_TEST_CASE(measure_bad_flags_exit_2_naming_the_flag_and_write_nothing)
       {{"--device", "cuda:0", "--output", out, "stray"}, "stray"},
   };
   for (const auto& c : cases) {
-    std::vector<const char*> words;
     std::ostringstream sout;
     std::ostringstream serr;
     const int code = iteragpu::cli::run_measure<no_torch_runtime>(c.args, sout, serr);

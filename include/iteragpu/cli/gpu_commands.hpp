@@ -57,7 +57,7 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
 }
 
 [[nodiscard]] inline std::filesystem::path new_file_flag(std::string_view flag, const std::string& text) {
-  const std::filesystem::path path(text);
+  std::filesystem::path path(text);
   if (const auto problem = check_new_file(path)) {
     throw usage_error("--" + std::string(flag) + ": " + problem->message);
   }
