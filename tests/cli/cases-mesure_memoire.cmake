@@ -38,3 +38,18 @@ iteragpu_cli_case(environment_malformed_device PROGRAM mesure_memoire EXIT 2 STD
 iteragpu_cli_case(environment_refuses_an_existing_output PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "already exists" EXISTING "${_out}/env-existing.json"
   ARGS environment --output "${_out}/env-existing.json")
+# Output paths that cannot be written: a folder, and a folder of the kernel's
+# (files cannot be created in /proc, even by root).
+iteragpu_cli_case(environment_output_is_a_folder PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "already exists" ARGS environment --output "${_out}")
+iteragpu_cli_case(environment_output_unwritable PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "cannot write '/proc/iteragpu-environment.json'" ABSENT "/proc/iteragpu-environment.json"
+  ARGS environment --output /proc/iteragpu-environment.json)
+iteragpu_cli_case(measure_output_is_a_folder PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "already exists" ARGS measure --device cuda:0 --output "${_out}")
+iteragpu_cli_case(measure_repeated_flag PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--width" ABSENT "${_out}/repeated.json"
+  ARGS measure --device cuda:0 --width 64 --width 128 --output "${_out}/repeated.json")
+iteragpu_cli_case(measure_trailing_junk PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--batch: '2x'" ABSENT "${_out}/junk.json"
+  ARGS measure --device cuda:0 --batch 2x --output "${_out}/junk.json")
