@@ -269,9 +269,9 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line_and_nothing_on_stdout) {
   };
   for (const auto& c : cases) {
     // `shown` is read by the BOOST_TEST messages, which cppcheck does not expand.
-    // cppcheck-suppress unreadVariable
     std::string shown;
     for (const auto& a : c.args) {
+      // cppcheck-suppress unreadVariable
       shown += a + " ";
     }
     std::ostringstream out;
