@@ -17,6 +17,7 @@
 #include <iteragpu/cli/calcul_forfaits_command.hpp>
 #include <iteragpu/cli/common.hpp>
 
+#include "command_contract.hpp"
 #include "fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -25,21 +26,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ostringstream out;
   std::ostringstream err;
   const int code = iteragpu::cli::run_calcul_forfaits(words, out, err, shipped);
-  const std::string printed = out.str();
-  const std::string complaint = err.str();
-  if (code == iteragpu::cli::exit_usage) {
-    fuzz::require(printed.empty(), "bad input prints nothing on stdout");
-    fuzz::require(fuzz::is_one_line(complaint), "bad input gives one line on stderr");
-    fuzz::require(complaint.starts_with("calcul_forfaits: "), "the line names the program");
-    return 0;
-  }
-  fuzz::require(code == iteragpu::cli::exit_success, "exit code is 0 or 2");
-  fuzz::require(complaint.empty(), "success prints nothing on stderr");
-  fuzz::require(!printed.empty() && printed.back() == '\n', "success prints whole lines");
-  if (printed.front() == '{') {
-    boost::system::error_code ec;
-    const auto report = boost::json::parse(printed, ec);
-    fuzz::require(!ec && report.is_object(), "--json prints one JSON object");
-  }
+  static_cast<void>(fuzz::check_command_outcome(code, out.str(), err.str(), "calcul_forfaits: "));
   return 0;
 }
