@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <boost/json.hpp>
 
@@ -34,7 +35,8 @@ inline std::optional<boost::json::object> check_command_outcome(int code, const 
   boost::system::error_code ec;
   auto report = boost::json::parse(printed, ec);
   require(!ec && report.is_object(), "--json prints one JSON object");
-  return std::move(report.as_object());
+  boost::json::object object = std::move(report.as_object());
+  return object;
 }
 
 }  // namespace fuzz
