@@ -1,0 +1,185 @@
+#ifndef ITERAGPU_RESULT_HPP
+#define ITERAGPU_RESULT_HPP
+
+#include <concepts>
+#include <exception>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+// The one error model of the library: a value or the reason there is none.
+// libstdc++ 12 has no std::expected, so this is the part of its interface
+// the library needs, with the same names and meanings, usable in constant
+// expressions. A failure is built with `unexpected{reason}`, so that the
+// value and the error may be of the same type (`result<std::string,
+// std::string>`).
+namespace iteragpu {
+
+// The error side of a result, as std::unexpected.
+template <class E>
+class unexpected {
+ public:
+  constexpr explicit unexpected(E error) noexcept(std::is_nothrow_move_constructible_v<E>) : error_(std::move(error)) {}
+
+  [[nodiscard]] constexpr const E& error() const& noexcept { return error_; }
+  [[nodiscard]] constexpr E&& error() && noexcept { return std::move(error_); }
+
+ private:
+  E error_;
+};
+
+template <class E>
+unexpected(E) -> unexpected<E>;
+
+// Thrown by value() on a failed result (and by error() on a successful
+// one): a caller that did not look. In a constant expression the throw
+// makes the expression ill-formed, so the mistake fails to compile.
+class bad_result_access : public std::exception {
+ public:
+  [[nodiscard]] const char* what() const noexcept override {
+    return "iteragpu::result: the value of a failed result, or the error of a successful one, was read";
+  }
+};
+
+template <class T, class E>
+class [[nodiscard]] result {
+ public:
+  using value_type = T;
+  using error_type = E;
+
+  // Implicit, as std::expected's: `return value;` builds a success.
+  template <class U = T>
+    requires std::constructible_from<T, U&&> && (!std::same_as<std::remove_cvref_t<U>, result>) &&
+             (!std::same_as<std::remove_cvref_t<U>, unexpected<E>>)
+  // cppcheck-suppress noExplicitConstructor
+  constexpr result(U&& value)  // NOLINT(google-explicit-constructor,bugprone-forwarding-reference-overload)
+      : state_(std::in_place_index<0>, std::forward<U>(value)) {}
+
+  template <class G>
+    requires std::constructible_from<E, const G&>
+  // cppcheck-suppress noExplicitConstructor
+  constexpr result(const unexpected<G>& failure)  // NOLINT(google-explicit-constructor)
+      : state_(std::in_place_index<1>, failure.error()) {}
+
+  template <class G>
+    requires std::constructible_from<E, G&&>
+  // cppcheck-suppress noExplicitConstructor
+  constexpr result(unexpected<G>&& failure)  // NOLINT(google-explicit-constructor)
+      : state_(std::in_place_index<1>, std::move(failure).error()) {}
+
+  [[nodiscard]] constexpr bool has_value() const noexcept { return state_.index() == 0; }
+  constexpr explicit operator bool() const noexcept { return has_value(); }
+
+  // Checked access: bad_result_access when there is no value.
+  [[nodiscard]] constexpr const T& value() const& {
+    if (!has_value()) {
+      throw bad_result_access();
+    }
+    return std::get<0>(state_);
+  }
+  [[nodiscard]] constexpr T& value() & {
+    if (!has_value()) {
+      throw bad_result_access();
+    }
+    return std::get<0>(state_);
+  }
+  [[nodiscard]] constexpr T&& value() && {
+    if (!has_value()) {
+      throw bad_result_access();
+    }
+    return std::get<0>(std::move(state_));
+  }
+
+  // Access after has_value() was tested, as std::expected's. Reading a
+  // value that is not there is a bug that ends the program
+  // (std::bad_variant_access out of a noexcept function), never a wrong
+  // value.
+  [[nodiscard]] constexpr const T& operator*() const& noexcept { return std::get<0>(state_); }
+  [[nodiscard]] constexpr T& operator*() & noexcept { return std::get<0>(state_); }
+  [[nodiscard]] constexpr T&& operator*() && noexcept { return std::get<0>(std::move(state_)); }
+  [[nodiscard]] constexpr const T* operator->() const noexcept { return &std::get<0>(state_); }
+  [[nodiscard]] constexpr T* operator->() noexcept { return &std::get<0>(state_); }
+
+  // The error: bad_result_access when there is a value.
+  [[nodiscard]] constexpr const E& error() const& {
+    if (has_value()) {
+      throw bad_result_access();
+    }
+    return std::get<1>(state_);
+  }
+  [[nodiscard]] constexpr E&& error() && {
+    if (has_value()) {
+      throw bad_result_access();
+    }
+    return std::get<1>(std::move(state_));
+  }
+
+  template <class U>
+    requires std::convertible_to<U&&, T>
+  [[nodiscard]] constexpr T value_or(U&& fallback) const& {
+    return has_value() ? **this : static_cast<T>(std::forward<U>(fallback));
+  }
+  template <class U>
+    requires std::convertible_to<U&&, T>
+  [[nodiscard]] constexpr T value_or(U&& fallback) && {
+    return has_value() ? std::move(**this) : static_cast<T>(std::forward<U>(fallback));
+  }
+
+  friend constexpr bool operator==(const result&, const result&) = default;
+
+ private:
+  std::variant<T, E> state_;
+};
+
+// Success with nothing to return, or the reason for the failure.
+template <class E>
+class [[nodiscard]] result<void, E> {
+ public:
+  using value_type = void;
+  using error_type = E;
+
+  constexpr result() noexcept = default;
+
+  template <class G>
+    requires std::constructible_from<E, const G&>
+  // cppcheck-suppress noExplicitConstructor
+  constexpr result(const unexpected<G>& failure)  // NOLINT(google-explicit-constructor)
+      : error_(std::in_place_index<1>, failure.error()) {}
+
+  template <class G>
+    requires std::constructible_from<E, G&&>
+  // cppcheck-suppress noExplicitConstructor
+  constexpr result(unexpected<G>&& failure)  // NOLINT(google-explicit-constructor)
+      : error_(std::in_place_index<1>, std::move(failure).error()) {}
+
+  [[nodiscard]] constexpr bool has_value() const noexcept { return error_.index() == 0; }
+  constexpr explicit operator bool() const noexcept { return has_value(); }
+
+  constexpr void value() const {
+    if (!has_value()) {
+      throw bad_result_access();
+    }
+  }
+
+  [[nodiscard]] constexpr const E& error() const& {
+    if (has_value()) {
+      throw bad_result_access();
+    }
+    return std::get<1>(error_);
+  }
+  [[nodiscard]] constexpr E&& error() && {
+    if (has_value()) {
+      throw bad_result_access();
+    }
+    return std::get<1>(std::move(error_));
+  }
+
+  friend constexpr bool operator==(const result&, const result&) = default;
+
+ private:
+  std::variant<std::monostate, E> error_;
+};
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_RESULT_HPP
