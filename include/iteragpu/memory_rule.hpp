@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "iteragpu/catalog.hpp"
-#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/checked.hpp"
 #include "iteragpu/units.hpp"
 
 // The memory rule: how much of a GPU sold as N "GB" a program can count on.
@@ -108,7 +108,7 @@ inline constexpr std::array<memory_records, 14> memory_on_record{{
 // record of data/README.md lies inside it. Nothing when the high end passes
 // 64 bits.
 [[nodiscard]] constexpr std::optional<memory_band> nominal_band(memory_gb nominal) noexcept {
-  const auto high = detail::checked_mul<std::uint64_t>(nominal.value, bytes_per_gib);
+  const auto high = checked_mul<std::uint64_t>(nominal.value, bytes_per_gib);
   if (!high) {
     return std::nullopt;
   }

@@ -29,11 +29,11 @@ iteragpu::catalog shipped_catalog() {
   return std::move(parsed).value();
 }
 
-// The GPU ids of a catalog with the nominal figure of their first row.
+// The GPU ids of a catalog with their nominal figure.
 std::set<std::pair<std::string, std::uint64_t>> gpus_of(const iteragpu::catalog& c) {
   std::set<std::pair<std::string, std::uint64_t>> gpus;
-  for (const auto& row : c.rows) {
-    gpus.emplace(row.gpu, row.memory_per_gpu.value);
+  for (const auto& offer : c.offers()) {
+    gpus.emplace(offer.id, offer.memory_per_gpu.value);
   }
   return gpus;
 }
@@ -91,11 +91,11 @@ BOOST_AUTO_TEST_CASE(gpus_without_records_get_the_generic_band) {
                           "acme,USD,2026-09-24,h200,NVIDIA H200 NVL,144,1,7,200\n"
                           "acme,USD,2026-09-24,h200,NVIDIA H200 NVL,144,1,30,300\n";
   const auto c = iteragpu::parse_catalog(own, "own.csv").value();
-  const auto x1 = runtime_memory_of("acme-x1", c.rows.front().memory_per_gpu).value();
+  const auto x1 = runtime_memory_of("acme-x1", c.offers().front().memory_per_gpu).value();
   BOOST_TEST((x1.basis == band_basis::nominal));
   BOOST_TEST(x1.band.low.value == 63'360'000'000U);   // 64 * 990000000
   BOOST_TEST(x1.band.high.value == 68'719'476'736U);  // 64 * 2^30
-  const auto h200 = runtime_memory_of("h200", c.rows.back().memory_per_gpu).value();
+  const auto h200 = runtime_memory_of("h200", c.offers().back().memory_per_gpu).value();
   BOOST_TEST((h200.basis == band_basis::nominal));
   BOOST_TEST(h200.band.low.value == 142'560'000'000U);   // 144 * 990000000
   BOOST_TEST(h200.band.high.value == 154'618'822'656U);  // 144 * 2^30
