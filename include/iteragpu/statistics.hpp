@@ -14,7 +14,6 @@
 #include <string_view>
 #include <vector>
 
-#include "iteragpu/detail/checked.hpp"
 #include "iteragpu/result.hpp"
 
 // Statistics of the repeats of a measurement: order statistics, a
@@ -46,12 +45,14 @@ namespace iteragpu {
       !std::is_sorted(sorted.begin(), sorted.end())) {
     return std::nullopt;
   }
-  const auto scaled = detail::checked_mul<std::size_t>(sorted.size() - 1U, percent);
-  if (!scaled) {
+  // (n - 1) p in integers; no span holds enough values to overflow it, but
+  // the bound costs one comparison.
+  if (sorted.size() - 1U > std::numeric_limits<std::size_t>::max() / 100U) {
     return std::nullopt;
   }
-  const std::size_t below = *scaled / 100U;
-  const std::size_t hundredths = *scaled % 100U;
+  const std::size_t scaled = (sorted.size() - 1U) * percent;
+  const std::size_t below = scaled / 100U;
+  const std::size_t hundredths = scaled % 100U;
   if (hundredths == 0U) {
     return sorted[below];
   }
