@@ -46,6 +46,9 @@ endfunction()
 _iteragpu_interface(iteragpu iteragpu)
 target_sources(iteragpu INTERFACE
   FILE_SET HEADERS BASE_DIRS "${PROJECT_SOURCE_DIR}/include" FILES ${_iteragpu_core_headers})
+# iteragpu/nvml/ loads NVML at run time with dlopen: part of libc since
+# glibc 2.34, in libdl before.
+target_link_libraries(iteragpu INTERFACE ${CMAKE_DL_LIBS})
 
 find_package(Boost 1.81 CONFIG COMPONENTS json program_options)
 if(Boost_FOUND)

@@ -3,17 +3,22 @@
 
 // Measurement as a library call, with no LibTorch and no Boost (target
 // iteragpu::iteragpu): iteragpu::measure() over an integrator's policy
-// objects (protocol.hpp, policies/), the environment report, the synthetic
-// network's description and its measurement through a GPU runtime. The
+// objects (protocol.hpp, policies/), the statistics of the repeats and the
+// stopping rule, the GPU's state through NVML loaded at run time, the
+// environment report, the synthetic network's description and its
+// measurement through a GPU runtime. The
 // LibTorch adapters are in iteragpu/torch/ (target iteragpu::torch).
 #include "iteragpu/device.hpp"
 #include "iteragpu/environment.hpp"
 #include "iteragpu/gpu_runtime.hpp"
+#include "iteragpu/nvml/session.hpp"
 #include "iteragpu/policies/backend.hpp"
 #include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/policies/gpu_state.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
 #include "iteragpu/policies/workload.hpp"
 #include "iteragpu/protocol.hpp"
+#include "iteragpu/statistics.hpp"
 #include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/synthetic_model.hpp"
 
