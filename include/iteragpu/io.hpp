@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_IO_HPP
 #define ITERAGPU_IO_HPP
 
-#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
@@ -54,9 +53,11 @@ enum class read_error {
   cannot_read,
 };
 
-// The whole content of a file of at most `limit` bytes. At most limit + 1
-// bytes are read, whatever size the file system reports (files of /proc
-// report 0), so memory stays bounded.
+// The whole content of a file of at most `limit` bytes. Reading stops as
+// soon as more than `limit` bytes have come, whatever size the file system
+// reports (files of /proc report 0), so memory stays within the limit and
+// one block. Blocks are of 64 KiB, a size every file accepts (/proc's
+// pagemap takes only multiples of 8).
 [[nodiscard]] inline result<std::string, read_error> read_file_within(const std::filesystem::path& file,
                                                                       std::size_t limit) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
@@ -68,8 +69,7 @@ enum class read_error {
   std::optional<read_error> failure;
   while (!failure) {
     const std::size_t before = text.size();
-    const std::size_t wanted = limit - std::min(limit, before) + 1;  // one byte past the limit shows it is passed
-    text.resize(before + std::min(block, wanted));
+    text.resize(before + block);
     const auto n = ::read(fd, text.data() + before, text.size() - before);
     if (n < 0) {
       text.resize(before);

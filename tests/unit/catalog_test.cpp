@@ -301,6 +301,59 @@ BOOST_AUTO_TEST_CASE(messages_show_odd_bytes_escaped_and_long_values_shortened) 
   BOOST_TEST(e.message().size() < 300U);
 }
 
+// Text a catalog keeps and prints again is valid UTF-8 without control or
+// bidirectional control characters: invalid UTF-8 would make --json emit
+// what JSON parsers reject, C1 controls and bidi overrides act on the
+// terminal (U+202E can reverse how the price columns display). The message
+// points at the offending character.
+BOOST_AUTO_TEST_CASE(text_that_is_not_displayable_text_is_refused_where_it_is) {
+  const std::string name_rule = "a name of valid UTF-8 without control or bidirectional control characters";
+  const std::vector<refusal> cases{
+      {edited("NVIDIA B200", "NVIDIA \xFF" "200"), 2, 33,
+       "c.csv:2:33: a byte that is not valid UTF-8 in name 'NVIDIA \\xFF200'; expected " + name_rule},
+      {edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,3,", "ac\xFEme,USD,2026-09-24,b200,NVIDIA B200,180,2,3,"), 2,
+       3,
+       "c.csv:2:3: a byte that is not valid UTF-8 in provider 'ac\\xFEme'; expected a provider name of valid UTF-8 "
+       "without control or bidirectional control characters"},
+      {edited("NVIDIA B200", "NVIDIA\xC2\x9B" "B200"), 2, 32,
+       "c.csv:2:32: a control character in name 'NVIDIA\\u009BB200'; expected " + name_rule},
+      {edited("NVIDIA B200", "NVIDIA \xE2\x80\xAE" "0028"), 2, 33,
+       "c.csv:2:33: a bidirectional control character in name 'NVIDIA \\u202E0028'; expected " + name_rule},
+      {edited("NVIDIA B200", "B200 \xE2\x81\xA6x"), 2, 31,
+       "c.csv:2:31: a bidirectional control character in name 'B200 \\u2066x'; expected " + name_rule},
+      // In quotes, the column counts the opening quote and the doubled quote.
+      {edited("NVIDIA B200", "\"N\"\"V\xFF\""), 2, 31,
+       "c.csv:2:31: a byte that is not valid UTF-8 in name 'N\"V\\xFF'; expected " + name_rule},
+  };
+  for (const auto& c : cases) {
+    check(c);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(names_in_any_script_are_kept_as_they_are) {
+  const std::string name = "GPU \xC3\x9C" "berprüfung 東京";
+  std::string text = one_gpu;
+  for (auto at = text.find("NVIDIA B200"); at != std::string::npos; at = text.find("NVIDIA B200", at + name.size())) {
+    text.replace(at, 11, name);
+  }
+  const auto c = parse_catalog(text, "c.csv").value();
+  BOOST_TEST(c.offers()[0].name == name);
+}
+
+BOOST_AUTO_TEST_CASE(a_gpu_has_one_name) {
+  const auto e = refused(edited("NVIDIA B200,180,2,7", "NVIDIA B200 SXM,180,2,7"));
+  BOOST_TEST(e.message() == "c.csv:3:26: name 'NVIDIA B200 SXM' for b200; expected 'NVIDIA B200' as on line 2 (the same "
+                            "on a GPU's three rows)");
+}
+
+// Empty lines are ignored at the end only; however many there are, they
+// take no memory (the reader keeps one record at a time).
+BOOST_AUTO_TEST_CASE(any_number_of_trailing_empty_lines_is_ignored_and_an_inner_one_is_refused) {
+  BOOST_TEST(parse_catalog(one_gpu + std::string(1'000'000, '\n'), "c.csv").value().package_count() == 3U);
+  const auto e = refused(edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,", "\n\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"));
+  BOOST_TEST(e.message() == "c.csv:3:1: an empty line; expected a row of 9 fields (" + header + ")");
+}
+
 BOOST_AUTO_TEST_CASE(several_gpus_are_listed_in_file_order) {
   const auto two = one_gpu + "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,30,8000\n"
                              "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,3,1000\n"
