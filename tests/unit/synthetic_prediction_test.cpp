@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -34,8 +35,14 @@ using iteragpu::phase_kind;
 using iteragpu::phase_row;
 using iteragpu::protocol_plan;
 using iteragpu::synthetic_shape;
+using iteragpu::allocator_reading;
+using iteragpu::device_index;
 using iteragpu::prediction::blas_workspaces;
+using iteragpu::prediction::caching_allocator;
 using iteragpu::prediction::default_workspaces;
+using iteragpu::prediction::simulated_backend;
+using iteragpu::prediction::simulated_counter;
+using iteragpu::prediction::simulated_tensor;
 using iteragpu::prediction::predict_synthetic;
 using iteragpu::prediction::split_workspace_total;
 
@@ -92,6 +99,12 @@ void check_prediction(const synthetic_shape& shape, element_type dtype, const pr
 }
 
 constexpr protocol_plan two_and_two{2, 2};
+
+simulated_tensor tensor(caching_allocator& a, std::uint64_t bytes) {
+  const auto block = a.allocate(byte_count{bytes});
+  BOOST_REQUIRE(block.has_value());
+  return {a, *block};
+}
 
 }  // namespace
 
@@ -580,6 +593,49 @@ BOOST_AUTO_TEST_CASE(a_shape_past_64_bits_of_bytes_is_refused_before_any_phase) 
   BOOST_REQUIRE(!predicted.has_value());
   BOOST_TEST(!predicted.error().phase.has_value());
   BOOST_TEST(predicted.error().message == "the model or its activations would take more than 2^63-1 bytes");
+}
+
+// ---- The policy objects.
+
+BOOST_AUTO_TEST_CASE(a_moved_tensor_frees_its_block_once_when_its_last_owner_goes) {
+  caching_allocator a;
+  std::optional<simulated_tensor> second;
+  {
+    simulated_tensor first = tensor(a, 4096);
+    second.emplace(std::move(first));
+  }  // the moved-from tensor goes: it holds nothing
+  BOOST_TEST(a.statistics().allocated.value == 4096U);
+  second.reset();
+  BOOST_TEST(a.statistics().allocated.value == 0U);
+}
+
+BOOST_AUTO_TEST_CASE(assigning_to_a_tensor_frees_the_block_it_held) {
+  caching_allocator a;
+  simulated_tensor held = tensor(a, 4096);
+  held = tensor(a, 1024);
+  BOOST_TEST(a.statistics().allocated.value == 1024U);
+  BOOST_TEST(a.statistics().peak_allocated.value == 5120U);
+}
+
+// The counter reads the allocator's four figures in allocator_reading's
+// order; a reset sets both peaks to the current values.
+BOOST_AUTO_TEST_CASE(the_counter_reads_and_resets_the_simulated_allocator) {
+  caching_allocator a;
+  simulated_counter counter(a);
+  const simulated_tensor kept = tensor(a, 1024);
+  static_cast<void>(tensor(a, 12 << 20));
+  BOOST_TEST((counter.read(device_index{0}) == allocator_reading{1024, (2 + 12) << 20, 1024 + (12 << 20), 14 << 20}));
+  counter.reset_peaks(device_index{0});
+  BOOST_TEST((counter.read(device_index{3}) == allocator_reading{1024, 14 << 20, 1024, 14 << 20}));
+}
+
+BOOST_AUTO_TEST_CASE(the_backend_times_nothing) {
+  simulated_backend backend;
+  backend.synchronize(device_index{0});
+  auto timer = backend.make_timer(device_index{0});
+  timer.start();
+  timer.stop();
+  BOOST_TEST(timer.elapsed_seconds() == 0.0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

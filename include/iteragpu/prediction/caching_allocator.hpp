@@ -20,14 +20,14 @@
 // allocations and frees.
 //
 // Source: c10/cuda/CUDACachingAllocator.cpp of pytorch/pytorch at commit
-// 001074d25084fdb87a799823e395a50f5ec044d3 (a main-branch snapshot of the
-// 2.10/2.11 period; the rules below read the same at the older snapshot
+// 001074d25084fdb87a799823e395a50f5ec044d3 (the newest stored main-branch
+// snapshot at hand; the rules below read the same at the older snapshot
 // eb42ad6eca0ce61e7c581212b4bf32f991425571), and the defaults of
 // CUDAAllocatorConfig (c10/cuda/CUDAAllocatorConfig.{h,cpp}): max_split_size
 // = SIZE_MAX, roundup_power2_divisions = 0, garbage_collection_threshold =
 // 0, expandable_segments = false. PyTorch 2.11.0+cu130 on an H200 reads the
-// bytes this model predicts for the synthetic network (see
-// prediction/synthetic_prediction.hpp).
+// bytes this model predicts in every row of every shape of the synthetic
+// network pinned in tests/unit/synthetic_prediction_test.cpp.
 //
 // Modelled, with the names of the functions they come from:
 //   round_size            a request becomes a block of at least 512 bytes, a
@@ -51,12 +51,15 @@
 //                         a freed block merges with its free neighbours of
 //                         the same segment; segments stay reserved
 //   malloc's out-of-memory path
-//                         when a new segment does not fit in the device's
-//                         capacity, every cached segment with no block in
-//                         use is released (release_cached_blocks) and the
-//                         reservation tried once more; then the request
-//                         fails. (release_available_cached_blocks frees
-//                         nothing with the default max_split_size.)
+//                         when a new segment would take the reserved bytes
+//                         past the capacity, every cached segment with no
+//                         block in use is released (release_cached_blocks)
+//                         and the reservation tried once more; then the
+//                         request fails (release_available_cached_blocks
+//                         frees nothing with the default max_split_size).
+//                         The capacity is checked as alloc_block checks
+//                         set_per_process_memory_fraction's allowance; it
+//                         also stands for the memory cudaMalloc finds free.
 //   NativeCachingAllocator::allocate
 //                         a zero-byte request touches nothing; a request of
 //                         2^60 bytes (1 EiB) or more fails at once
@@ -65,8 +68,8 @@
 // Not modelled (a run with any of these set may read other bytes):
 //   expandable segments (expandable_segments:True), max_split_size_mb and
 //   max_non_split_rounding_mb (oversize blocks, release_available_cached_
-//   blocks), roundup_power2_divisions, the garbage collection threshold and
-//   set_per_process_memory_fraction, several streams (record_stream, events
+//   blocks), roundup_power2_divisions, the garbage collection threshold
+//   (garbage_collect_cached_blocks), several streams (record_stream, events
 //   that delay a free), CUDA graph private pools and memory pools, the free
 //   memory callbacks (IPC), emptyCache() called by the program, and
 //   PYTORCH_NO_CUDA_MEMORY_CACHING. Device addresses are simulated: a new

@@ -13,7 +13,9 @@
 // the life of the process.
 //
 // What aten/src/ATen/cuda/CublasHandlePool.cpp of pytorch/pytorch at commit
-// 26a39059ec580351411f180816c47e2ef5134ae1 (the 2.11 period) does on CUDA:
+// 26a39059ec580351411f180816c47e2ef5134ae1 does on CUDA, as PyTorch 2.11.0
+// does on an H200 (a later main-branch version shares one workspace
+// between the two libraries by default and gives 32 MiB to Blackwell too):
 //   - getCurrentCUDABlasHandle() allocates the cuBLAS workspace of its
 //     (handle, stream) pair the first time (setWorkspaceForHandle ->
 //     getNewWorkspace), of parseChosenWorkspaceSize() bytes: 4096 * 8 KiB =
@@ -25,10 +27,13 @@
 //     unified setting as on by default, while the allocation shares the
 //     cuBLAS workspace only when TORCH_CUBLASLT_UNIFIED_WORKSPACE=1).
 //   - gemm_and_bias (aten/src/ATen/cuda/CUDABlas.cpp) builds its
-//     CublasLtWorkspace before anything else, and getCUDABlasLtWorkspace()
-//     first fetches the handle, so the order on the first product is: the
+//     CublasLtWorkspace before it fetches the handle, and
+//     getCUDABlasLtWorkspace() first fetches the handle (which sets the
+//     cuBLAS workspace up), so the order on the first product is: the
 //     product's output (allocated by the operator before it runs), then the
-//     cuBLAS workspace, then the cuBLASLt one.
+//     cuBLAS workspace, then the cuBLASLt one. The counters cannot tell this
+//     order from workspaces first: for the synthetic network with these
+//     sizes, every shape tried reads the same six fields either way.
 // On an H200 with PyTorch 2.11.0+cu130 the first pass of the synthetic
 // network leaves 34,603,008 bytes allocated beyond its tensors: 32 MiB +
 // 1 MiB, as above. The 1 MiB request is exactly the small pool's largest
