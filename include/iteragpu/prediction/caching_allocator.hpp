@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/checked.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
@@ -338,8 +338,8 @@ class caching_allocator {
   // not fit in the capacity (or the simulated address space).
   [[nodiscard]] std::optional<std::uint64_t> reserve_segment(block_size size) {
     const std::uint64_t bytes = size.segment_size().value;
-    const auto reserved = detail::checked_add(reserved_, bytes);
-    const auto end = detail::checked_add(next_segment_address_, bytes);
+    const auto reserved = checked_add(reserved_, bytes);
+    const auto end = checked_add(next_segment_address_, bytes);
     if (!reserved || !end || (capacity_ && *reserved > capacity_->value)) {
       return std::nullopt;
     }

@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_PREDICTION_SYNTHETIC_PREDICTION_HPP
 #define ITERAGPU_PREDICTION_SYNTHETIC_PREDICTION_HPP
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -10,10 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/checked.hpp"
 #include "iteragpu/device.hpp"
+#include "iteragpu/policies/backend.hpp"
 #include "iteragpu/policies/dtype.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
+#include "iteragpu/policies/workload.hpp"
 #include "iteragpu/prediction/caching_allocator.hpp"
 #include "iteragpu/prediction/workspace.hpp"
 #include "iteragpu/protocol.hpp"
@@ -157,10 +160,6 @@ enum class shape_error {
   too_large,       // a tensor of more than 2^63-1 bytes, which LibTorch cannot index
 };
 
-[[nodiscard]] constexpr std::uint64_t bytes_per_element(element_type dtype) noexcept {
-  return with_dtype(dtype, []<class D>() noexcept { return static_cast<std::uint64_t>(D::bytes_per_element); });
-}
-
 [[nodiscard]] constexpr result<synthetic_tensor_bytes, shape_error> tensor_bytes(const synthetic_shape& shape,
                                                                                  element_type dtype) noexcept {
   if (shape.batch == 0 || shape.context == 0 || shape.width == 0) {
@@ -170,16 +169,16 @@ enum class shape_error {
   const std::uint64_t element = bytes_per_element(dtype);
   // The product of the factors in bytes, or nothing past int64.
   const auto bytes = [&](std::uint64_t a, std::uint64_t b, std::uint64_t c) -> std::optional<byte_count> {
-    const auto ab = detail::checked_mul(a, b);
-    const auto abc = ab ? detail::checked_mul(*ab, c) : std::nullopt;
-    const auto total = abc ? detail::checked_mul(*abc, element) : std::nullopt;
+    const auto ab = checked_mul(a, b);
+    const auto abc = ab ? checked_mul(*ab, c) : std::nullopt;
+    const auto total = abc ? checked_mul(*abc, element) : std::nullopt;
     if (!total || *total > limit) {
       return std::nullopt;
     }
     return byte_count{*total};
   };
-  const auto hidden_width = detail::checked_mul(shape.width, hidden_multiplier);
-  const auto rows = detail::checked_mul(shape.batch, shape.context);
+  const auto hidden_width = checked_mul(shape.width, hidden_multiplier);
+  const auto rows = checked_mul(shape.batch, shape.context);
   if (!hidden_width || !rows) {
     return unexpected{shape_error::too_large};
   }
@@ -253,40 +252,26 @@ struct prediction_failure {
   friend bool operator==(const prediction_failure&, const prediction_failure&) = default;
 };
 
-namespace detail {
+// A clock that never moves: the host-time column of a predicted row is 0.
+struct frozen_clock {
+  using duration = std::chrono::steady_clock::duration;
+  using rep = duration::rep;
+  using period = duration::period;
+  using time_point = std::chrono::time_point<frozen_clock>;
+  static constexpr bool is_steady = true;
+  [[nodiscard]] static time_point now() noexcept { return time_point{}; }
+};
 
-// The protocol's order for one phase: synchronise, read the baselines,
-// reset the peaks, run, synchronise, read the end values; what the
-// operation returns is released after that. (The simulated timer reads 0,
-// so it is not started here.)
-template <class Operation>
-[[nodiscard]] phase_row predicted_phase(simulated_counter& counter, phase_kind phase,
-                                        std::optional<std::uint64_t> repeat, Operation&& operation) {
-  constexpr device_index device{0};
-  simulated_backend::synchronize(device);
-  const allocator_reading baseline = counter.read(device);
-  counter.reset_peaks(device);
-  [[maybe_unused]] const auto kept = std::forward<Operation>(operation)();
-  simulated_backend::synchronize(device);
-  const allocator_reading end = counter.read(device);
-  phase_row row;
-  row.phase = phase;
-  row.repeat = repeat;
-  row.baseline_allocated_bytes = baseline.allocated_bytes;
-  row.baseline_reserved_bytes = baseline.reserved_bytes;
-  row.end_allocated_bytes = end.allocated_bytes;
-  row.end_reserved_bytes = end.reserved_bytes;
-  row.peak_allocated_bytes = end.peak_allocated_bytes;
-  row.peak_reserved_bytes = end.peak_reserved_bytes;
-  return row;
-}
+static_assert(measuring_backend<simulated_backend>);
+static_assert(memory_counter<simulated_counter>);
+static_assert(workload<simulated_synthetic_workload>);
+static_assert(phase_clock<frozen_clock>);
 
-}  // namespace detail
-
-// Every phase row of a measurement of the synthetic network: the six byte
-// fields as LibTorch's caching allocator would read them, seconds zero.
-// With a capacity (the bytes the allocator may reserve on the device), the
-// failure names the first phase that would run out of memory.
+// Every phase row of a measurement of the synthetic network, through
+// iteragpu::measure: the six byte fields as LibTorch's caching allocator
+// would read them, the times zero. With a capacity (the bytes the
+// allocator may reserve on the device), the failure names the phase that
+// would run out of memory.
 [[nodiscard]] inline result<std::vector<phase_row>, prediction_failure> predict_synthetic(
     const synthetic_shape& shape, element_type dtype, const blas_workspaces& workspaces, const protocol_plan& plan,
     std::optional<byte_count> capacity = std::nullopt) {
@@ -298,39 +283,16 @@ template <class Operation>
                           : "the model or its activations would take more than 2^63-1 bytes"}};
   }
   caching_allocator allocator = capacity ? caching_allocator(*capacity) : caching_allocator();
+  simulated_backend backend;
   simulated_counter counter(allocator);
   simulated_synthetic_workload work(allocator, *sizes, workspaces);
-  std::vector<phase_row> rows;
-  phase_kind current = phase_kind::model_load;
-  try {
-    rows.push_back(detail::predicted_phase(counter, current, std::nullopt, [&] {
-      work.load_model();
-      return 0;
-    }));
-    current = phase_kind::inputs;
-    rows.push_back(detail::predicted_phase(counter, current, std::nullopt, [&] {
-      work.make_inputs();
-      return 0;
-    }));
-    current = phase_kind::cold_forward;
-    rows.push_back(detail::predicted_phase(counter, current, std::nullopt, [&] { return work.forward(); }));
-    current = phase_kind::warmup;
-    rows.push_back(detail::predicted_phase(counter, current, std::nullopt, [&] {
-      std::optional<simulated_tensor> last;
-      for (std::uint64_t i = 0; i < plan.warmup; ++i) {
-        last.reset();
-        last.emplace(work.forward());
-      }
-      return last;
-    }));
-    current = phase_kind::warm_forward;
-    for (std::uint64_t r = 0; r < plan.repeats; ++r) {
-      rows.push_back(detail::predicted_phase(counter, current, r, [&] { return work.forward(); }));
-    }
-  } catch (const simulated_out_of_memory& e) {
-    return unexpected{prediction_failure{current, e.what()}};
+  auto measured = measure<simulated_backend, simulated_counter, simulated_synthetic_workload, frozen_clock>(
+      backend, counter, work, device_index{0}, plan);
+  if (!measured.has_value()) {
+    measure_error failed = std::move(measured).error();
+    return unexpected{prediction_failure{failed.phase, std::move(failed.message)}};
   }
-  return rows;
+  return std::move(measured->phases);
 }
 
 }  // namespace iteragpu::prediction
