@@ -48,7 +48,7 @@ struct blas_workspaces {
 };
 
 // One entry of what is known, with where it comes from.
-struct known_workspaces {
+struct known_workspace {
   std::string_view libtorch;    // the LibTorch release
   std::string_view capability;  // the GPU's compute capability
   blas_workspaces sizes;
@@ -57,7 +57,7 @@ struct known_workspaces {
 
 inline constexpr blas_workspaces h200_pytorch_2_11{byte_count{32 * mebibyte}, byte_count{mebibyte}};
 
-inline constexpr std::array<known_workspaces, 2> known_workspace_sizes{{
+inline constexpr std::array<known_workspace, 2> known_workspace_sizes{{
     {"2.11", "9.0", h200_pytorch_2_11,
      "aten/src/ATen/cuda/CublasHandlePool.cpp at 26a39059ec580351411f180816c47e2ef5134ae1; "
      "measured on an H200 with 2.11.0+cu130 (34,603,008 bytes after the first pass)"},
