@@ -3,7 +3,9 @@
 
 // Measurement as a library call, with no LibTorch and no Boost (target
 // iteragpu::iteragpu): iteragpu::measure() over an integrator's policy
-// objects (protocol.hpp, policies/), the statistics of the repeats and the
+// objects (protocol.hpp, policies/), the prediction of the synthetic
+// network through a simulated caching allocator (prediction/), the
+// statistics of the repeats and the
 // stopping rule, the GPU's state through NVML loaded at run time, the
 // environment report, the synthetic network's description and its
 // measurement through a GPU runtime. The
@@ -17,6 +19,9 @@
 #include "iteragpu/policies/gpu_state.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
 #include "iteragpu/policies/workload.hpp"
+#include "iteragpu/prediction/caching_allocator.hpp"
+#include "iteragpu/prediction/synthetic_prediction.hpp"
+#include "iteragpu/prediction/workspace.hpp"
 #include "iteragpu/protocol.hpp"
 #include "iteragpu/statistics.hpp"
 #include "iteragpu/synthetic_measurement.hpp"
