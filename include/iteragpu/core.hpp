@@ -7,6 +7,7 @@
 #include "iteragpu/catalog.hpp"
 #include "iteragpu/estimate.hpp"
 #include "iteragpu/io.hpp"
+#include "iteragpu/memory_need.hpp"
 #include "iteragpu/memory_rule.hpp"
 #include "iteragpu/money.hpp"
 #include "iteragpu/package.hpp"

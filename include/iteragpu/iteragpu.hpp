@@ -14,6 +14,7 @@
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/estimate.hpp"
 #include "iteragpu/report/measurement.hpp"
+#include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/report/quote.hpp"
 
 #endif  // ITERAGPU_ITERAGPU_HPP

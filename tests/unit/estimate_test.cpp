@@ -37,7 +37,7 @@ BOOST_AUTO_TEST_CASE(json_carries_exact_decimals_and_the_exclusions) {
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(r.err.empty());
   const auto v = json::parse(r.out).as_object();
-  BOOST_TEST(v.size() == 9U);
+  BOOST_TEST(v.size() == 10U);
   BOOST_TEST(v.at("parameters").as_int64() == 7'000'000'000);
   BOOST_TEST(v.at("bits").as_int64() == 16);
   BOOST_TEST(v.at("bytes_per_parameter").as_int64() == 2);
@@ -50,6 +50,13 @@ BOOST_AUTO_TEST_CASE(json_carries_exact_decimals_and_the_exclusions) {
   BOOST_TEST(excluded.size() == 6U);
   BOOST_TEST(excluded.at(0).as_string() == "activations");
   BOOST_TEST(excluded.at(1).as_string() == "KV cache");
+  // The need a package must hold, in the vocabulary the plan shares:
+  // 17.03851604461669921875 GiB is 18,294,967,296 bytes exactly.
+  const auto& need = v.at("memory_need").as_object();
+  BOOST_TEST(need.at("bytes").as_int64() == 18'294'967'296);
+  BOOST_TEST(need.at("gib").as_string() == "17.03851604461669921875");
+  BOOST_TEST(need.at("gb").as_string() == "18.294967296");
+  BOOST_TEST(std::string(need.at("source").as_string()).starts_with("estimate: weights + reserve"));
 }
 
 BOOST_AUTO_TEST_CASE(json_keeps_64_bit_byte_counts_exact) {
@@ -58,6 +65,7 @@ BOOST_AUTO_TEST_CASE(json_keeps_64_bit_byte_counts_exact) {
   const auto v = json::parse(r.out).as_object();
   BOOST_TEST(v.at("weight_bytes").as_uint64() == std::numeric_limits<std::uint64_t>::max());
   BOOST_TEST(v.at("weight_gib").as_string() == "17179869183.999999999068677425384521484375");
+  BOOST_TEST(v.at("memory_need").at("bytes").as_uint64() == std::numeric_limits<std::uint64_t>::max());
   BOOST_TEST(v.at("total_gib").as_string() == "17179869183.999999999068677425384521484375");
 }
 

@@ -6,6 +6,8 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/estimate.hpp"
+#include "iteragpu/memory_need.hpp"
+#include "iteragpu/report/memory_need.hpp"
 
 namespace iteragpu::report {
 
@@ -26,6 +28,7 @@ namespace iteragpu::report {
     not_included.emplace_back(boost::json::string_view(item.data(), item.size()));
   }
   o["not_included"] = std::move(not_included);
+  o["memory_need"] = to_json(need_of(estimate));
   return o;
 }
 
