@@ -20,6 +20,7 @@
 #include "iteragpu/policies/memory_counter.hpp"
 #include "iteragpu/policies/workload.hpp"
 #include "iteragpu/prediction/caching_allocator.hpp"
+#include "iteragpu/prediction/outside_allocator.hpp"
 #include "iteragpu/prediction/synthetic_prediction.hpp"
 #include "iteragpu/prediction/workspace.hpp"
 #include "iteragpu/protocol.hpp"
