@@ -539,8 +539,9 @@ iteragpu_build() {
     [ -f "$dir/CMakeCache.txt" ] && configure+=(--fresh)
   fi
   if iteragpu_dry_run; then
-    [ ${#configure[@]} -gt 0 ] &&
-      iteragpu_say "dry run: would configure: ${iteragpu_torch_prefix:+ITERAGPU_TORCH_PREFIX=$iteragpu_torch_prefix }${configure[*]}"
+    local env=""
+    [ "$preset" = gpu ] && env="ITERAGPU_TORCH_PREFIX=$iteragpu_torch_prefix "
+    [ ${#configure[@]} -gt 0 ] && iteragpu_say "dry run: would configure: $env${configure[*]}"
     iteragpu_say "dry run: would build: ${build[*]}"
     return 0
   fi
