@@ -28,8 +28,10 @@ iteragpu_version_at_least() {
 # or other) and iteragpu_os_name from ITERAGPU_OS_RELEASE, /etc/os-release by
 # default. The file is parsed, never sourced.
 iteragpu_os_detect() {
-  local file=${ITERAGPU_OS_RELEASE:-/etc/os-release} key value id="" version="" pretty=""
-  if [ -r "$file" ]; then
+  local file=${ITERAGPU_OS_RELEASE:-/etc/os-release} key value id="" version="" pretty="this system"
+  if [ ! -r "$file" ]; then
+    pretty="this system ($file unreadable)"
+  else
     while IFS='=' read -r key value; do
       value=${value#[\"\']}
       value=${value%[\"\']}
@@ -46,7 +48,7 @@ iteragpu_os_detect() {
     ubuntu:24.04) iteragpu_os=ubuntu-24.04 iteragpu_os_name="Ubuntu 24.04" ;;
     *)
       iteragpu_os=other
-      iteragpu_os_name=${pretty:-${id:-this system ($file unreadable)}}
+      iteragpu_os_name=$pretty
       ;;
   esac
 }
