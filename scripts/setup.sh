@@ -285,10 +285,8 @@ iteragpu_install() {
     sudo=(sudo)
   fi
   iteragpu_say "installing $*"
-  # Short network timeouts: a machine without a registry answers quickly.
-  local quick=(-o Acquire::http::Timeout=15 -o Acquire::Retries=0)
-  "${sudo[@]}" apt-get "${quick[@]}" update -qq >&2 &&
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get "${quick[@]}" install -y -qq --no-install-recommends "$@" >&2
+  "${sudo[@]}" apt-get update -qq >&2 &&
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@" >&2
 }
 
 # --- Which LibTorch -----------------------------------------------------------
