@@ -137,6 +137,16 @@ case "$case" in
     expect_line "$run_line/gpu/examples/mesure_memoire estimate --parameters 7"
     [ "$(grep -c '^iteragpu: using' "$work/stderr")" = 1 ] || fail "not exactly one line says which LibTorch"
     ;;
+  scripts_test_runs_the_gpu_suite_in_place_of_the_default_one)
+    fake_torch 2.11.0+cu130 '"13.0"' None True 1
+    env PATH="$work/bin:$PATH" ITERAGPU_DRY_RUN=1 "$work/root/scripts/test" >"$work/stdout" 2>"$work/stderr"
+    rc=$?
+    expect_rc 0
+    expect_line "dry run: would build: cmake --build --preset gpu"
+    expect_line "dry run: would test: ctest --preset gpu"
+    expect_line "dry run: would test: ctest --preset no-torch"
+    expect_no_text "preset default"
+    ;;
   torch_config_without_abi_gets_the_abi_python_reports)
     fake_torch 2.11.0+cu130 '"13.0"' None True 0
     dry_run
