@@ -1,9 +1,24 @@
 # The library's targets, all INTERFACE (header-only):
-#   iteragpu::iteragpu  estimate, units, money, catalog, protocol, files; no dependency
-#   iteragpu::json      JSON reports (Boost.JSON)
+#   iteragpu::iteragpu  estimate, units, money, catalog, measurement over policies, files; no dependency
+#   iteragpu::json      JSON reports (Boost.JSON), and the umbrella iteragpu.hpp
 #   iteragpu::cli       the example programs' command lines (Boost.Program_options)
 #   iteragpu::torch     the LibTorch adapters: dtypes, GPU backend, allocator counters, model
 # Each asks for its dependency only when it is defined.
+
+# iteragpu_header_group(HEADER OUT): the target a header (a path relative to
+# include/) belongs to: core, json, cli or torch. The one place that says
+# so; tests/headers uses it too.
+function(iteragpu_header_group header out)
+  if(header MATCHES "^iteragpu/torch/")
+    set(${out} torch PARENT_SCOPE)
+  elseif(header MATCHES "^iteragpu/cli/")
+    set(${out} cli PARENT_SCOPE)
+  elseif(header MATCHES "^iteragpu/report/" OR header STREQUAL "iteragpu/iteragpu.hpp")
+    set(${out} json PARENT_SCOPE)
+  else()
+    set(${out} core PARENT_SCOPE)
+  endif()
+endfunction()
 
 file(GLOB_RECURSE _iteragpu_all_headers CONFIGURE_DEPENDS
   RELATIVE "${PROJECT_SOURCE_DIR}/include" "${PROJECT_SOURCE_DIR}/include/iteragpu/*.hpp")
@@ -12,15 +27,8 @@ set(_iteragpu_json_headers "")
 set(_iteragpu_cli_headers "")
 set(_iteragpu_torch_headers "")
 foreach(_h IN LISTS _iteragpu_all_headers)
-  if(_h MATCHES "^iteragpu/torch/")
-    list(APPEND _iteragpu_torch_headers "include/${_h}")
-  elseif(_h MATCHES "^iteragpu/cli/" OR _h STREQUAL "iteragpu/iteragpu.hpp")
-    list(APPEND _iteragpu_cli_headers "include/${_h}")
-  elseif(_h MATCHES "^iteragpu/report/")
-    list(APPEND _iteragpu_json_headers "include/${_h}")
-  else()
-    list(APPEND _iteragpu_core_headers "include/${_h}")
-  endif()
+  iteragpu_header_group("${_h}" _group)
+  list(APPEND _iteragpu_${_group}_headers "include/${_h}")
 endforeach()
 
 function(_iteragpu_interface name alias)
@@ -38,6 +46,9 @@ endfunction()
 _iteragpu_interface(iteragpu iteragpu)
 target_sources(iteragpu INTERFACE
   FILE_SET HEADERS BASE_DIRS "${PROJECT_SOURCE_DIR}/include" FILES ${_iteragpu_core_headers})
+# iteragpu/nvml/ loads NVML at run time with dlopen: part of libc since
+# glibc 2.34, in libdl before.
+target_link_libraries(iteragpu INTERFACE ${CMAKE_DL_LIBS})
 
 find_package(Boost 1.81 CONFIG COMPONENTS json program_options)
 if(Boost_FOUND)

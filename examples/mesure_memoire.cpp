@@ -16,18 +16,32 @@
 #if defined(ITERAGPU_EXAMPLE_WITH_TORCH)
 #include <iteragpu/torch/runtime.hpp>
 using gpu_runtime = iteragpu::torch_adapter::libtorch_runtime;
+[[nodiscard]] gpu_runtime make_runtime() { return gpu_runtime{}; }
 #else
-using gpu_runtime = iteragpu::cli::unavailable_runtime<iteragpu::built_without_libtorch>;
+using gpu_runtime = iteragpu::unavailable_runtime;
+[[nodiscard]] gpu_runtime make_runtime() { return gpu_runtime{iteragpu::built_without_libtorch}; }
 #endif
+
+namespace {
+
+int environment(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  auto runtime = make_runtime();
+  return iteragpu::cli::run_environment(runtime, args, out, err);
+}
+
+int measure(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  auto runtime = make_runtime();
+  return iteragpu::cli::run_measure(runtime, args, out, err);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   namespace cli = iteragpu::cli;
   static constexpr std::array commands{
       cli::subcommand{"estimate", "weight memory from a parameter count (no GPU)", &cli::run_estimate},
-      cli::subcommand{"environment", "versions and visible GPUs, as JSON (a diagnostic)",
-                      &cli::run_environment<gpu_runtime>},
-      cli::subcommand{"measure", "memory and time of the synthetic network, phase by phase, on one GPU",
-                      &cli::run_measure<gpu_runtime>},
+      cli::subcommand{"environment", "versions and visible GPUs, as JSON (a diagnostic)", &environment},
+      cli::subcommand{"measure", "memory and time of the synthetic network, phase by phase, on one GPU", &measure},
   };
   try {
     const std::span<char*> words(argv, static_cast<std::size_t>(argc));

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "iteragpu/detail/parse.hpp"
+#include "iteragpu/parse.hpp"
 
 namespace iteragpu {
 
@@ -28,7 +28,7 @@ inline constexpr std::int32_t max_device_index = 127;
   if (!text.starts_with(prefix)) {
     return std::nullopt;
   }
-  const auto number = detail::parse_unsigned(text.substr(prefix.size()));
+  const auto number = parse_unsigned(text.substr(prefix.size()));
   if (!number || number.value() > static_cast<std::uint64_t>(max_device_index)) {
     return std::nullopt;
   }

@@ -5,6 +5,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,10 +33,15 @@ struct environment_report {
   long cxx_standard{0};
   bool libtorch_available{false};
   std::optional<std::string> libtorch_version;
-  std::optional<std::string> cuda_build;
-  std::optional<std::string> hip_build;
+  std::optional<runtime_build> build;  // the GPU runtime LibTorch was built with
   std::vector<gpu_description> gpus;
   device_report device;
+
+  // The build's version when it is of that platform, for the report's
+  // cuda_build and hip_build fields.
+  [[nodiscard]] std::optional<std::string> build_of(gpu_platform platform) const {
+    return build && build->platform == platform ? std::optional<std::string>(build->version) : std::nullopt;
+  }
 };
 
 inline constexpr const char* driver_note =
@@ -68,11 +74,13 @@ inline constexpr const char* driver_note =
   return text;
 }
 
-// Fills the report from backend B. `libtorch_version` is nullopt in a build
-// without LibTorch. A runtime that throws while being asked is reported as
-// unavailable with its message, never as a crash.
-template <backend_policy B>
-[[nodiscard]] environment_report probe_environment(device_index requested, std::optional<std::string> libtorch_version) {
+// Fills the report from `backend`. `libtorch_version` is nullopt in a build
+// without LibTorch. A backend that throws while being asked (a runtime
+// that fails to initialise) is reported as unavailable with the first line
+// of its message, never as a crash: the report is a diagnostic.
+template <device_inventory B>
+[[nodiscard]] environment_report probe_environment(B& backend, device_index requested,
+                                                   std::optional<std::string> libtorch_version) {
   environment_report report;
   report.compiler = compiler_description();
   report.cxx_standard = __cplusplus;
@@ -80,13 +88,12 @@ template <backend_policy B>
   report.libtorch_version = std::move(libtorch_version);
   report.device.requested = requested;
   try {
-    report.cuda_build = B::cuda_build();
-    report.hip_build = B::hip_build();
-    if (auto reason = B::runtime_unavailable_reason()) {
+    report.build = backend.build();
+    if (auto reason = backend.unavailable_reason()) {
       report.device.reason = std::move(reason);
       return report;
     }
-    report.gpus = B::visible_gpus();
+    report.gpus = backend.visible_gpus();
     if (requested.value < 0 || static_cast<std::size_t>(requested.value) >= report.gpus.size()) {
       report.device.reason = device_name(requested) + " is not visible; visible GPUs: " + list_of(report.gpus);
       return report;
@@ -94,17 +101,19 @@ template <backend_policy B>
     const auto& gpu = report.gpus[static_cast<std::size_t>(requested.value)];
     report.device.name = gpu.name;
     report.device.capability = gpu.capability;
-    if constexpr (measuring_backend<B>) {
-      const device_memory memory = B::memory(requested);
+    if constexpr (measuring_backend<B> && device_memory_reporting<B>) {
+      const device_memory memory = backend.memory(requested);
       report.device.free_memory_bytes = memory.free_bytes;
       report.device.total_memory_bytes = memory.total_bytes;
       report.device.available = true;
     } else {
-      report.device.reason = std::string(B::name) + " backend cannot measure";
+      report.device.reason = std::string("this backend cannot measure");
     }
   } catch (const std::exception& e) {
     report.device.available = false;
-    report.device.reason = std::string("the GPU runtime failed while being asked: ") + e.what();
+    const std::string_view what = e.what();
+    report.device.reason =
+        "the GPU runtime failed while being asked: " + std::string(what.substr(0, what.find('\n')));
   }
   return report;
 }

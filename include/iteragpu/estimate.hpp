@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "iteragpu/detail/checked.hpp"
-#include "iteragpu/detail/result.hpp"
+#include "iteragpu/checked.hpp"
+#include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
 namespace iteragpu {
@@ -45,6 +45,16 @@ enum class estimate_error {
   return "unknown estimate error";
 }
 
+namespace detail {
+
+// The throwing flavours' failure; a call of this non-constexpr function in
+// a constant expression is what makes an overflow fail to compile.
+[[noreturn]] inline void throw_estimate_error(estimate_error error) {
+  throw std::overflow_error("iteragpu::estimate: " + std::string(describe(error)));
+}
+
+}  // namespace detail
+
 // What the estimate leaves out, in the words the reports print.
 inline constexpr std::array<std::string_view, 6> not_included_in_estimate{
     "activations",         "KV cache",          "quantisation metadata",
@@ -71,15 +81,15 @@ struct weight_estimate {
 [[nodiscard]] constexpr result<weight_estimate, estimate_error> try_estimate_weights(parameter_count parameters,
                                                                                      storage_bits bits) noexcept {
   if (parameters.value == 0) {
-    return estimate_error::zero_parameters;
+    return unexpected{estimate_error::zero_parameters};
   }
   if (bits.value == 0) {
-    return estimate_error::zero_bits;
+    return unexpected{estimate_error::zero_bits};
   }
   const std::uint64_t per_parameter = bytes_per_parameter(bits);
-  const auto bytes = detail::checked_mul(parameters.value, per_parameter);
+  const auto bytes = checked_mul(parameters.value, per_parameter);
   if (!bytes) {
-    return estimate_error::weight_bytes_overflow;
+    return unexpected{estimate_error::weight_bytes_overflow};
   }
   return weight_estimate{parameters, bits, per_parameter, byte_count{*bytes}};
 }
@@ -87,11 +97,11 @@ struct weight_estimate {
 // Throwing flavour. Evaluated in a constant expression, an overflow makes
 // the expression ill-formed: the mistake fails to compile.
 [[nodiscard]] constexpr weight_estimate estimate_weights(parameter_count parameters, storage_bits bits) {
-  auto outcome = try_estimate_weights(parameters, bits);
+  const auto outcome = try_estimate_weights(parameters, bits);
   if (!outcome) {
-    throw std::overflow_error(std::string(describe(outcome.error())));
+    detail::throw_estimate_error(outcome.error());
   }
-  return outcome.value();
+  return *outcome;
 }
 
 // The weights plus a reserve the user chooses (an assumption, not a
@@ -106,24 +116,24 @@ struct memory_estimate {
 [[nodiscard]] constexpr result<memory_estimate, estimate_error> try_estimate_memory(parameter_count parameters,
                                                                                     storage_bits bits,
                                                                                     const exact_decimal& reserve_gib) {
-  auto weights = try_estimate_weights(parameters, bits);
+  const auto weights = try_estimate_weights(parameters, bits);
   if (!weights) {
-    return weights.error();
+    return unexpected{weights.error()};
   }
-  const auto total = checked_add(weights.value().weight_gib(), reserve_gib);
+  const auto total = checked_add(weights->weight_gib(), reserve_gib);
   if (!total) {
-    return estimate_error::total_overflow;
+    return unexpected{estimate_error::total_overflow};
   }
-  return memory_estimate{weights.value(), reserve_gib, *total};
+  return memory_estimate{*weights, reserve_gib, *total};
 }
 
 [[nodiscard]] constexpr memory_estimate estimate_memory(parameter_count parameters, storage_bits bits,
                                                         const exact_decimal& reserve_gib) {
-  auto outcome = try_estimate_memory(parameters, bits, reserve_gib);
+  const auto outcome = try_estimate_memory(parameters, bits, reserve_gib);
   if (!outcome) {
-    throw std::overflow_error(std::string(describe(outcome.error())));
+    detail::throw_estimate_error(outcome.error());
   }
-  return outcome.value();
+  return *outcome;
 }
 
 }  // namespace iteragpu

@@ -3,23 +3,34 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <vector>
+#include <utility>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-// Writing a result file: a new file only, complete or not at all. The text
-// goes to a temporary file in the destination's folder, is flushed to disk,
-// then hard-linked to the final name. link() fails when the name exists, so
-// an existing file is never replaced, even when two runs race for the same
-// name; the temporary is removed in every case. (POSIX; the folder's file
-// system must support hard links.)
+#include "iteragpu/result.hpp"
+#include "iteragpu/text.hpp"
+
+// Files: reading one within a size limit, and writing a result as a new
+// file only, complete or not at all.
+//
+// A new file is first *reserved*: its name and folder are checked and a
+// temporary file is created in the same folder under a short name of our
+// own, so that everything that can fail about the destination (a missing
+// or read-only folder, a name too long, a file system without hard links)
+// fails before any work is done. The content is then written to the
+// temporary, flushed to disk and hard-linked to the final name: link()
+// fails when the name exists, so an existing file is never replaced, even
+// when two runs race for the same name. The temporary is removed in every
+// case. (POSIX; the folder's file system must support hard links.)
 namespace iteragpu {
 
 enum class new_file_error {
@@ -27,31 +38,70 @@ enum class new_file_error {
   not_a_folder,     // the destination's parent is not a folder
   already_exists,   // a file (or anything else) already has that name
   is_empty_name,    // no file name at all
+  name_too_long,    // longer than the file system takes
   system_error,     // creating, writing or linking failed; see the message
 };
 
 struct new_file_problem {
   new_file_error kind{new_file_error::system_error};
-  std::string message;  // names the path and what is expected
+  std::string message;  // names the path (escaped) and what is expected
 };
 
-// The whole content of a file, or nullopt when it cannot be opened or read.
-// (Read in blocks: the istreambuf_iterator idiom trips GCC 12's
-// -Wnull-dereference inside libstdc++ at -O2.)
-[[nodiscard]] inline std::optional<std::string> read_whole_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in.is_open()) {
-    return std::nullopt;
+enum class read_error {
+  cannot_open,
+  too_large,  // more than the limit
+  cannot_read,
+};
+
+// The whole content of a file of at most `limit` bytes. Reading stops as
+// soon as more than `limit` bytes have come, whatever size the file system
+// reports (files of /proc report 0), so memory stays within the limit and
+// one block. Blocks are of 64 KiB, a size every file accepts (/proc's
+// pagemap takes only multiples of 8).
+[[nodiscard]] inline result<std::string, read_error> read_file_within(const std::filesystem::path& file,
+                                                                      std::size_t limit) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
+  if (fd < 0) {
+    return unexpected{read_error::cannot_open};
   }
   std::string text;
-  std::vector<char> block(std::size_t{1} << 16U);
-  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
-    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+  constexpr std::size_t block = std::size_t{1} << 16U;
+  std::optional<read_error> failure;
+  while (!failure) {
+    const std::size_t before = text.size();
+    text.resize(before + block);
+    const auto n = ::read(fd, text.data() + before, text.size() - before);
+    if (n < 0) {
+      text.resize(before);
+      if (errno != EINTR) {
+        failure = read_error::cannot_read;
+      }
+      continue;
+    }
+    text.resize(before + static_cast<std::size_t>(n));
+    if (n == 0) {
+      break;
+    }
+    if (text.size() > limit) {
+      failure = read_error::too_large;
+    }
   }
-  if (in.bad()) {
+  ::close(fd);
+  if (failure) {
+    return unexpected{*failure};
+  }
+  text.shrink_to_fit();
+  return text;
+}
+
+// The whole content of a file, or nullopt when it cannot be opened or
+// read; for files the program itself controls (tests, data it ships).
+[[nodiscard]] inline std::optional<std::string> read_whole_file(const std::filesystem::path& file) {
+  auto text = read_file_within(file, std::size_t{1} << 40U);
+  if (!text) {
     return std::nullopt;
   }
-  return text;
+  return std::move(*text);
 }
 
 [[nodiscard]] inline std::filesystem::path folder_of(const std::filesystem::path& file) {
@@ -59,94 +109,175 @@ struct new_file_problem {
   return parent.empty() ? std::filesystem::path(".") : parent;
 }
 
-// Checks, before any work is done, that `file` could be created now.
+namespace detail {
+
+[[nodiscard]] inline new_file_problem already_exists(const std::filesystem::path& file) {
+  return new_file_problem{new_file_error::already_exists,
+                          quoted(file.string()) + " already exists; expected a new file name (nothing is overwritten)"};
+}
+
+[[nodiscard]] inline new_file_problem system_problem(const std::filesystem::path& file, std::string_view step,
+                                                     int error) {
+  return new_file_problem{new_file_error::system_error, "cannot write " + quoted(file.string()) + ": " +
+                                                            std::string(step) + ": " +
+                                                            std::generic_category().message(error)};
+}
+
+// A per-process counter for temporary names; the process id tells
+// processes apart.
+[[nodiscard]] inline unsigned next_temporary_serial() noexcept {
+  static std::atomic<unsigned> serial{0};
+  return serial.fetch_add(1);
+}
+
+}  // namespace detail
+
+// Checks, before any work is done, that the name and folder of `file` are
+// fit for a new file now (what reserve() checks before it creates anything).
 [[nodiscard]] inline std::optional<new_file_problem> check_new_file(const std::filesystem::path& file) {
   if (file.empty() || file.filename().empty() || file.filename() == "." || file.filename() == "..") {
     return new_file_problem{new_file_error::is_empty_name,
-                            "'" + file.string() + "' names no file; expected a path to a new file"};
+                            quoted(file.string()) + " names no file; expected a path to a new file"};
   }
   std::error_code ec;
   const auto folder = folder_of(file);
   const auto folder_status = std::filesystem::status(folder, ec);
   if (!std::filesystem::exists(folder_status)) {
     return new_file_problem{new_file_error::folder_missing,
-                            "folder '" + folder.string() + "' does not exist; expected an existing folder"};
+                            "folder " + quoted(folder.string()) + " does not exist; expected an existing folder"};
   }
   if (!std::filesystem::is_directory(folder_status)) {
-    return new_file_problem{new_file_error::not_a_folder, "'" + folder.string() + "' is not a folder"};
+    return new_file_problem{new_file_error::not_a_folder, quoted(folder.string()) + " is not a folder"};
   }
   if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
-    return new_file_problem{new_file_error::already_exists,
-                            "'" + file.string() + "' already exists; expected a new file name (nothing is overwritten)"};
+    return detail::already_exists(file);
+  }
+  errno = 0;
+  const long longest = ::pathconf(folder.c_str(), _PC_NAME_MAX);
+  if (longest > 0 && file.filename().string().size() > static_cast<std::size_t>(longest)) {
+    return new_file_problem{new_file_error::name_too_long,
+                            "the file name of " + quoted(file.string()) + " has " +
+                                to_decimal_string(file.filename().string().size()) + " bytes; expected at most " +
+                                to_decimal_string(static_cast<std::uint64_t>(longest)) + " on that file system"};
   }
   return std::nullopt;
 }
 
-// Writes `content` to the new file `file`; nullopt on success.
-[[nodiscard]] inline std::optional<new_file_problem> write_new_file(const std::filesystem::path& file,
-                                                                    std::string_view content) {
-  if (auto problem = check_new_file(file)) {
-    return problem;
-  }
-  const auto system_problem = [&](std::string_view step, int error) {
-    return new_file_problem{new_file_error::system_error, "cannot write '" + file.string() + "': " +
-                                                              std::string(step) + ": " +
-                                                              std::generic_category().message(error)};
-  };
-  // The temporary is created with O_EXCL under a name of our own (the
-  // process id and a per-process counter, retried while taken), with mode
-  // 0666 so that the process's umask gives the result file the usual
-  // permissions of a new file.
-  static std::atomic<unsigned> serial{0};
-  int fd = -1;
-  std::string temporary;
-  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    temporary = (folder_of(file) / ("." + file.filename().string() + ".partial-" + std::to_string(::getpid()) +
-                                    "-" + std::to_string(serial.fetch_add(1))))
-                    .string();
-    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
-    if (fd < 0 && errno != EEXIST) {
-      return system_problem("creating a temporary file", errno);
+// A new file being written: reserved first, committed with its content at
+// the end. Destroyed without commit(), it leaves nothing behind. Movable,
+// not copyable.
+class new_file {
+ public:
+  // Checks the destination and creates the temporary beside it (mode 0666,
+  // so that the umask gives the result the usual permissions of a new
+  // file), and checks that a hard link can be made in that folder.
+  [[nodiscard]] static result<new_file, new_file_problem> reserve(const std::filesystem::path& file) {
+    if (auto problem = check_new_file(file)) {
+      return unexpected{std::move(*problem)};
     }
-  }
-  if (fd < 0) {
-    return system_problem("creating a temporary file", EEXIST);
-  }
-  const auto fail = [&](std::string_view step, int error) {
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    return system_problem(step, error);
-  };
-  std::size_t written = 0;
-  while (written < content.size()) {
-    const auto n = ::write(fd, content.data() + written, content.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) {
-        continue;
+    const auto folder = folder_of(file);
+    new_file f;
+    f.final_ = file;
+    for (int attempt = 0; attempt < 100 && f.fd_ < 0; ++attempt) {
+      f.temporary_ = folder / (".iteragpu-" + to_decimal_string(static_cast<std::uint64_t>(::getpid())) + "-" +
+                               to_decimal_string(detail::next_temporary_serial()) + ".partial");
+      f.fd_ = ::open(f.temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
+                     0666);
+      if (f.fd_ < 0 && errno != EEXIST) {
+        return unexpected{detail::system_problem(file, "creating a file in its folder", errno)};
       }
-      return fail("writing", errno);
     }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    return fail("flushing to disk", errno);
-  }
-  if (::close(fd) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    return system_problem("closing", error);
-  }
-  if (::link(temporary.c_str(), file.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    if (error == EEXIST) {
-      return new_file_problem{new_file_error::already_exists,
-                              "'" + file.string() + "' already exists; expected a new file name (nothing is overwritten)"};
+    if (f.fd_ < 0) {
+      return unexpected{detail::system_problem(file, "creating a file in its folder", EEXIST)};
     }
-    return system_problem("linking into place", error);
+    // The final step is a hard link: try one now, to a second name of ours.
+    const auto probe = std::filesystem::path(f.temporary_.string() + "-link");
+    if (::link(f.temporary_.c_str(), probe.c_str()) != 0) {
+      return unexpected{detail::system_problem(file, "making a hard link in its folder", errno)};
+    }
+    ::unlink(probe.c_str());
+    return f;
   }
-  ::unlink(temporary.c_str());
-  return std::nullopt;
+
+  new_file(const new_file&) = delete;
+  new_file& operator=(const new_file&) = delete;
+  new_file(new_file&& other) noexcept
+      : final_(std::move(other.final_)), temporary_(std::move(other.temporary_)), fd_(std::exchange(other.fd_, -1)) {
+    other.temporary_.clear();
+  }
+  new_file& operator=(new_file&&) = delete;
+  ~new_file() { discard(); }
+
+  [[nodiscard]] const std::filesystem::path& path() const noexcept { return final_; }
+
+  // Writes `content`, flushes it to disk and links it to the final name.
+  // On failure nothing is left at the final name and the temporary is gone.
+  [[nodiscard]] result<void, new_file_problem> commit(std::string_view content) && {
+    if (fd_ < 0) {
+      return unexpected{detail::system_problem(final_, "writing", EBADF)};
+    }
+    std::size_t written = 0;
+    while (written < content.size()) {
+      const auto n = ::write(fd_, content.data() + written, content.size() - written);
+      if (n < 0) {
+        if (errno == EINTR) {
+          continue;
+        }
+        return fail("writing", errno);
+      }
+      written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd_) != 0) {
+      return fail("flushing to disk", errno);
+    }
+    const int closed = ::close(std::exchange(fd_, -1));
+    if (closed != 0) {
+      return fail("closing", errno);
+    }
+    if (::link(temporary_.c_str(), final_.c_str()) != 0) {
+      const int error = errno;
+      discard();
+      if (error == EEXIST) {
+        return unexpected{detail::already_exists(final_)};
+      }
+      return unexpected{detail::system_problem(final_, "linking into place", error)};
+    }
+    discard();
+    return {};
+  }
+
+ private:
+  new_file() = default;
+
+  [[nodiscard]] result<void, new_file_problem> fail(std::string_view step, int error) {
+    discard();
+    return unexpected{detail::system_problem(final_, step, error)};
+  }
+
+  // Closes and removes the temporary, if any.
+  void discard() noexcept {
+    if (fd_ >= 0) {
+      ::close(std::exchange(fd_, -1));
+    }
+    if (!temporary_.empty()) {
+      ::unlink(temporary_.c_str());
+      temporary_.clear();
+    }
+  }
+
+  std::filesystem::path final_;
+  std::filesystem::path temporary_;
+  int fd_{-1};
+};
+
+// Writes `content` to the new file `file` in one call.
+[[nodiscard]] inline result<void, new_file_problem> write_new_file(const std::filesystem::path& file,
+                                                                   std::string_view content) {
+  auto reserved = new_file::reserve(file);
+  if (!reserved) {
+    return unexpected{std::move(reserved).error()};
+  }
+  return std::move(*reserved).commit(content);
 }
 
 }  // namespace iteragpu

@@ -1,17 +1,19 @@
 #ifndef ITERAGPU_ITERAGPU_HPP
 #define ITERAGPU_ITERAGPU_HPP
 
-// Every public header that needs no LibTorch (link iteragpu::cli, which
-// brings Boost.JSON and Boost.Program_options). iteragpu/core.hpp holds the
-// part that needs nothing at all.
+// Every public header that needs neither LibTorch nor Boost.Program_options
+// (link iteragpu::json, which brings Boost.JSON for the reports). The
+// command lines of the example programs (iteragpu/cli/, target
+// iteragpu::cli) and the LibTorch adapters (iteragpu/torch/, target
+// iteragpu::torch) are not part of it. A test checks that every public
+// header is reached by the umbrellas it belongs to.
 #include "iteragpu/core.hpp"
+#include "iteragpu/measurement.hpp"
 
-#include "iteragpu/cli/calcul_forfaits_command.hpp"
-#include "iteragpu/cli/common.hpp"
-#include "iteragpu/cli/dispatch.hpp"
-#include "iteragpu/cli/estimate_command.hpp"
 #include "iteragpu/report/catalog.hpp"
+#include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/estimate.hpp"
+#include "iteragpu/report/measurement.hpp"
 #include "iteragpu/report/quote.hpp"
 
 #endif  // ITERAGPU_ITERAGPU_HPP

@@ -9,9 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "iteragpu/detail/checked.hpp"
-#include "iteragpu/detail/parse.hpp"
-#include "iteragpu/detail/result.hpp"
+#include "iteragpu/checked.hpp"
+#include "iteragpu/parse.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/text.hpp"
 
 namespace iteragpu {
 
@@ -33,7 +34,7 @@ enum class money_error {
     case money_error::fraction_of_a_cent:
       return "more than two digits after the point (a fraction of a cent)";
     case money_error::too_large:
-      return "an amount past 18446744073709551615 cents";
+      return "an amount past 18446744073709551615 cents (64 bits)";
     case money_error::overflow:
       return "a result past 18446744073709551615 cents (64 bits)";
     case money_error::division_by_zero:
@@ -43,16 +44,6 @@ enum class money_error {
 }
 
 namespace detail {
-
-// Text of an unsigned integer; std::to_string is not constexpr.
-[[nodiscard]] constexpr std::string decimal_digits(std::uint64_t value) {
-  std::string text;
-  do {
-    text.insert(text.begin(), static_cast<char>('0' + value % 10U));
-    value /= 10U;
-  } while (value != 0);
-  return text;
-}
 
 [[noreturn]] inline void throw_money_error(money_error error) {
   if (error == money_error::division_by_zero) {
@@ -65,7 +56,8 @@ namespace detail {
 
 // An amount of US dollars held as a whole number of cents in 64 bits. There
 // is no way in from floating point (binary fractions cannot hold 0.10
-// exactly) and no implicit way in from an integer (a count is not money).
+// exactly), none from a signed integer (-1 would wrap to 2^64 - 1 cents),
+// and no implicit way in from an integer (a count is not money).
 // Sums and products are checked: a result past 64 bits is an error, never a
 // wrapped value; evaluated in a constant expression the throwing operators
 // make an overflow fail to compile.
@@ -76,61 +68,64 @@ class money {
   [[nodiscard]] static constexpr money from_cents(std::uint64_t cents) noexcept { return money(cents); }
   template <std::floating_point F>
   static money from_cents(F) = delete;
+  template <std::signed_integral I>
+  static money from_cents(I) = delete;
   template <std::floating_point F>
   explicit money(F) = delete;
 
   // Whole cents in digits, as a catalog writes prices: `172800`.
   [[nodiscard]] static constexpr result<money, money_error> parse_cents(std::string_view text) noexcept {
-    const auto digits = detail::parse_unsigned(text);
+    const auto digits = parse_unsigned(text);
     if (!digits) {
       switch (digits.error()) {
-        case detail::number_error::empty:
-          return money_error::empty;
-        case detail::number_error::not_a_number:
-          return money_error::malformed;
-        case detail::number_error::too_large:
-          return money_error::too_large;
+        case number_error::empty:
+          return unexpected{money_error::empty};
+        case number_error::not_a_number:
+          return unexpected{money_error::malformed};
+        case number_error::too_large:
+          return unexpected{money_error::too_large};
       }
     }
-    return money(digits.value());
+    return money(*digits);
   }
 
   // Dollars as people write them: `1728`, `1728.5` or `1728.00`; no sign,
   // no thousands separator, no currency symbol, no exponent.
   [[nodiscard]] static constexpr result<money, money_error> parse_dollars(std::string_view text) noexcept {
     if (text.empty()) {
-      return money_error::empty;
+      return unexpected{money_error::empty};
     }
     const auto point = text.find('.');
     const std::string_view whole_text = text.substr(0, point);
     const std::string_view fraction_text =
         point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
     if (whole_text.empty() || (point != std::string_view::npos && fraction_text.empty())) {
-      return money_error::malformed;
+      return unexpected{money_error::malformed};
     }
     for (const char c : fraction_text) {
-      if (!detail::is_digit(c)) {
-        return money_error::malformed;
+      if (!is_digit(c)) {
+        return unexpected{money_error::malformed};
       }
     }
-    const auto dollars = detail::parse_unsigned(whole_text);
+    const auto dollars = parse_unsigned(whole_text);
     if (!dollars) {
-      return dollars.error() == detail::number_error::too_large ? money_error::too_large : money_error::malformed;
+      return unexpected{dollars.error() == number_error::too_large ? money_error::too_large
+                                                                          : money_error::malformed};
     }
     if (fraction_text.size() > 2) {
-      return money_error::fraction_of_a_cent;
+      return unexpected{money_error::fraction_of_a_cent};
     }
     std::uint64_t fraction = 0;
     for (std::size_t i = 0; i < 2; ++i) {
       fraction = fraction * 10U + (i < fraction_text.size() ? static_cast<std::uint64_t>(fraction_text[i] - '0') : 0U);
     }
-    const auto whole_cents = detail::checked_mul<std::uint64_t>(dollars.value(), 100);
+    const auto whole_cents = checked_mul<std::uint64_t>(*dollars, 100);
     if (!whole_cents) {
-      return money_error::too_large;
+      return unexpected{money_error::too_large};
     }
-    const auto total = detail::checked_add<std::uint64_t>(*whole_cents, fraction);
+    const auto total = checked_add<std::uint64_t>(*whole_cents, fraction);
     if (!total) {
-      return money_error::too_large;
+      return unexpected{money_error::too_large};
     }
     return money(*total);
   }
@@ -138,27 +133,29 @@ class money {
   [[nodiscard]] constexpr std::uint64_t cents() const noexcept { return cents_; }
 
   // Dollars with exactly two digits after the point: `1728.00`.
-  [[nodiscard]] constexpr std::string to_string() const {
-    std::string text = detail::decimal_digits(cents_ / 100U);
-    text.push_back('.');
-    text.push_back(static_cast<char>('0' + cents_ % 100U / 10U));
-    text.push_back(static_cast<char>('0' + cents_ % 10U));
-    return text;
+  [[nodiscard]] constexpr fixed_text<max_decimal_digits + 3> text() const {
+    fixed_text<max_decimal_digits + 3> out;
+    out.append(decimal_text(cents_ / 100U).view());
+    out.push_back('.');
+    out.push_back(static_cast<char>('0' + cents_ % 100U / 10U));
+    out.push_back(static_cast<char>('0' + cents_ % 10U));
+    return out;
   }
+  [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
   [[nodiscard]] friend constexpr result<money, money_error> try_add(money a, money b) noexcept {
-    const auto sum = detail::checked_add(a.cents_, b.cents_);
+    const auto sum = checked_add(a.cents_, b.cents_);
     if (!sum) {
-      return money_error::overflow;
+      return unexpected{money_error::overflow};
     }
     return money(*sum);
   }
 
   // An amount times a count (lots, GPUs): money times money has no meaning.
   [[nodiscard]] friend constexpr result<money, money_error> try_multiply(money amount, std::uint64_t count) noexcept {
-    const auto product = detail::checked_mul(amount.cents_, count);
+    const auto product = checked_mul(amount.cents_, count);
     if (!product) {
-      return money_error::overflow;
+      return unexpected{money_error::overflow};
     }
     return money(*product);
   }
@@ -168,7 +165,7 @@ class money {
     if (!sum) {
       detail::throw_money_error(sum.error());
     }
-    return sum.value();
+    return *sum;
   }
 
   [[nodiscard]] friend constexpr money operator*(money amount, std::uint64_t count) {
@@ -176,13 +173,18 @@ class money {
     if (!product) {
       detail::throw_money_error(product.error());
     }
-    return product.value();
+    return *product;
   }
-  // A floating-point factor would otherwise convert silently to a count.
+  // A floating-point or signed factor would otherwise convert silently to a
+  // count (-2 to 2^64 - 2).
   template <std::floating_point F>
   friend money operator*(money, F) = delete;
   template <std::floating_point F>
   friend result<money, money_error> try_multiply(money, F) = delete;
+  template <std::signed_integral I>
+  friend money operator*(money, I) = delete;
+  template <std::signed_integral I>
+  friend result<money, money_error> try_multiply(money, I) = delete;
 
   friend constexpr auto operator<=>(money, money) = default;
 
@@ -210,14 +212,16 @@ class fractional_cents {
   [[nodiscard]] constexpr std::uint64_t ten_thousandths() const noexcept { return fraction_; }
 
   // `0.0312`, `112000.0000`: always four digits after the point.
-  [[nodiscard]] constexpr std::string to_string() const {
-    std::string text = detail::decimal_digits(whole_);
-    text.push_back('.');
+  [[nodiscard]] constexpr fixed_text<max_decimal_digits + 1 + places> text() const {
+    fixed_text<max_decimal_digits + 1 + places> out;
+    out.append(decimal_text(whole_).view());
+    out.push_back('.');
     for (std::uint64_t divisor = scale / 10U; divisor != 0; divisor /= 10U) {
-      text.push_back(static_cast<char>('0' + fraction_ / divisor % 10U));
+      out.push_back(static_cast<char>('0' + fraction_ / divisor % 10U));
     }
-    return text;
+    return out;
   }
+  [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
   // amount / divisor, rounded half to even to four places of a cent. Long
   // division one decimal digit at a time keeps every intermediate value
@@ -225,7 +229,7 @@ class fractional_cents {
   [[nodiscard]] static constexpr result<fractional_cents, money_error> quotient(money amount,
                                                                               std::uint64_t divisor) noexcept {
     if (divisor == 0) {
-      return money_error::division_by_zero;
+      return unexpected{money_error::division_by_zero};
     }
     fractional_cents q;
     q.whole_ = amount.cents() / divisor;
@@ -281,6 +285,10 @@ class fractional_cents {
   return fractional_cents::quotient(amount, divisor);
 }
 
+// A signed divisor would convert silently (-1 to 2^64 - 1).
+template <std::signed_integral I>
+result<fractional_cents, money_error> try_divide(money, I) = delete;
+
 // Throwing flavour: a division by zero is an error, in a constant
 // expression a compile error.
 [[nodiscard]] constexpr fractional_cents divide(money amount, std::uint64_t divisor) {
@@ -288,8 +296,10 @@ class fractional_cents {
   if (!q) {
     detail::throw_money_error(q.error());
   }
-  return q.value();
+  return *q;
 }
+template <std::signed_integral I>
+fractional_cents divide(money, I) = delete;
 
 }  // namespace iteragpu
 

@@ -6,22 +6,23 @@
 #include <cstdint>
 #include <exception>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "iteragpu/device.hpp"
 #include "iteragpu/policies/backend.hpp"
-#include "iteragpu/policies/dtype.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
+#include "iteragpu/policies/workload.hpp"
+#include "iteragpu/result.hpp"
 
 // The phase protocol: the order of operations of one bounded measurement,
-// written once over the three policies and a workload. It includes no
-// LibTorch header, so its order is tested on the CPU with recording policies.
+// written once over three policy objects (a backend, a memory counter, a
+// workload) and a clock. It includes no LibTorch header: the same function
+// measures on a GPU through LibTorch, predicts through a simulated
+// allocator, and runs on the CPU with an integrator's own policies.
 namespace iteragpu {
 
 enum class phase_kind { model_load, inputs, cold_forward, warmup, warm_forward };
@@ -42,9 +43,13 @@ enum class phase_kind { model_load, inputs, cold_forward, warmup, warm_forward }
   return "unknown";
 }
 
-// One row of the measurement. `seconds` is host wall time around the
+// One row of a measurement. `seconds` is host wall time around the
 // synchronised operation (host overhead and synchronisation included);
-// `gpu_seconds` is the device-event time of the same work.
+// `gpu_seconds` is the device-event time of the same work. The byte fields
+// are the memory counter's. The device's used memory (total minus free, the
+// whole device as the runtime reports it: this process's CUDA context and
+// libraries, and other processes, included) is there when the backend
+// reports device memory.
 struct phase_row {
   phase_kind phase{phase_kind::model_load};
   std::optional<std::uint64_t> repeat;  // 0-based for warm_forward only
@@ -56,29 +61,8 @@ struct phase_row {
   std::uint64_t end_reserved_bytes{0};
   std::uint64_t peak_allocated_bytes{0};
   std::uint64_t peak_reserved_bytes{0};
-};
-
-// A failure inside a phase (a GPU out-of-memory error above all).
-// Its message is the first line of the cause: LibTorch appends a C++ stack
-// trace to its errors, which is no message for a person.
-class measurement_failure : public std::runtime_error {
- public:
-  measurement_failure(phase_kind phase, std::string_view what)
-      : std::runtime_error(std::string(what.substr(0, what.find('\n')))), phase_(phase) {}
-  [[nodiscard]] phase_kind phase() const noexcept { return phase_; }
-
- private:
-  phase_kind phase_;
-};
-
-// What the protocol runs. forward() returns the pass's output; the output
-// lives as long as the returned object.
-template <class W>
-concept workload = requires(W& w) {
-  requires dtype_policy<typename W::dtype>;
-  { w.load_model() } -> std::same_as<void>;
-  { w.make_inputs() } -> std::same_as<void>;
-  { w.forward() } -> std::move_constructible;
+  std::optional<std::uint64_t> baseline_device_used_bytes;
+  std::optional<std::uint64_t> end_device_used_bytes;
 };
 
 struct protocol_plan {
@@ -86,29 +70,116 @@ struct protocol_plan {
   std::uint64_t repeats{1};  // one `warm_forward` row each
 };
 
-template <dtype_policy D, measuring_backend B, memory_counter C, class Clock = std::chrono::steady_clock>
-class phase_protocol {
- public:
-  explicit phase_protocol(device_index device) : device_(device) {}
+struct measurement {
+  std::vector<phase_row> phases;
+};
 
-  // Runs every phase in order: model_load, inputs, cold_forward, warmup,
-  // then one warm_forward per repeat. Weights and inputs live in the
-  // workload across passes; the allocator's cache is never emptied.
-  template <workload W>
-    requires std::same_as<typename W::dtype, D>
-  [[nodiscard]] std::vector<phase_row> run(W& work, const protocol_plan& plan) const {
-    std::vector<phase_row> rows;
-    rows.reserve(4 + static_cast<std::size_t>(plan.repeats));
-    rows.push_back(measure(phase_kind::model_load, std::nullopt, [&] {
+// A failure inside a phase (a GPU out-of-memory error above all). The
+// message is the first line of the cause: LibTorch appends a C++ stack
+// trace to its errors, which is no message for a person.
+struct measure_error {
+  phase_kind phase{phase_kind::model_load};
+  std::string message;
+};
+
+// What measure() asks of a clock: now(), whose differences convert to
+// seconds. std::chrono's clocks qualify (now() is static); a test's clock
+// may keep its time in a member.
+template <class Clock>
+concept phase_clock = requires(Clock& clock) {
+  { std::chrono::duration<double>(clock.now() - clock.now()) };
+};
+
+namespace detail {
+
+[[nodiscard]] inline std::string first_line(std::string_view text) { return std::string(text.substr(0, text.find('\n'))); }
+
+template <measuring_backend B, memory_counter C, phase_clock Clock>
+class phase_runner {
+ public:
+  phase_runner(B& backend, C& counter, Clock& clock, device_index device) noexcept
+      : backend_(backend), counter_(counter), clock_(clock), device_(device) {}
+
+  // synchronise, baselines, peak reset, operation, synchronise, end values
+  // and peaks. The operation's result is destroyed only after the end
+  // reading, when this function returns, before the next phase starts.
+  template <class Operation>
+  [[nodiscard]] phase_row run(phase_kind phase, std::optional<std::uint64_t> repeat, Operation&& operation) {
+    phase_row row;
+    row.phase = phase;
+    row.repeat = repeat;
+    backend_.synchronize(device_);
+    const allocator_reading baseline = counter_.read(device_);
+    if constexpr (device_memory_reporting<B>) {
+      row.baseline_device_used_bytes = used(backend_.memory(device_));
+    }
+    counter_.reset_peaks(device_);
+    auto timer = backend_.make_timer(device_);
+    const auto started = clock_.now();
+    timer.start();
+    auto kept = std::forward<Operation>(operation)();
+    timer.stop();
+    backend_.synchronize(device_);
+    const auto finished = clock_.now();
+    const allocator_reading end = counter_.read(device_);
+    if constexpr (device_memory_reporting<B>) {
+      row.end_device_used_bytes = used(backend_.memory(device_));
+    }
+    row.seconds = std::chrono::duration<double>(finished - started).count();
+    row.gpu_seconds = timer.elapsed_seconds();
+    row.baseline_allocated_bytes = baseline.allocated_bytes;
+    row.baseline_reserved_bytes = baseline.reserved_bytes;
+    row.end_allocated_bytes = end.allocated_bytes;
+    row.end_reserved_bytes = end.reserved_bytes;
+    row.peak_allocated_bytes = end.peak_allocated_bytes;
+    row.peak_reserved_bytes = end.peak_reserved_bytes;
+    static_cast<void>(kept);
+    return row;
+  }
+
+ private:
+  [[nodiscard]] static std::uint64_t used(const device_memory& m) noexcept {
+    return m.total_bytes >= m.free_bytes ? m.total_bytes - m.free_bytes : 0;
+  }
+
+  B& backend_;
+  C& counter_;
+  Clock& clock_;
+  device_index device_;
+};
+
+}  // namespace detail
+
+// Runs every phase in order on `device`: model_load, inputs, cold_forward,
+// warmup (all plan.warmup passes in one row), then one warm_forward row
+// per repeat. Each phase synchronises the device, reads the baselines,
+// resets the peaks, runs, synchronises, and reads the end values and peaks;
+// a pass's output still exists at the end reading and is released before
+// the next pass. Weights and inputs live in the workload across passes; the
+// allocator's cache is never emptied. A policy that throws ends the
+// measurement: the error names the phase and keeps the first line of the
+// exception's message.
+template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
+[[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,
+                                                         const protocol_plan& plan, Clock& clock) {
+  detail::phase_runner<B, C, Clock> runner(backend, counter, clock, device);
+  measurement m;
+  m.phases.reserve(4 + static_cast<std::size_t>(plan.repeats));
+  phase_kind current = phase_kind::model_load;
+  try {
+    m.phases.push_back(runner.run(current, std::nullopt, [&] {
       work.load_model();
       return std::monostate{};
     }));
-    rows.push_back(measure(phase_kind::inputs, std::nullopt, [&] {
+    current = phase_kind::inputs;
+    m.phases.push_back(runner.run(current, std::nullopt, [&] {
       work.make_inputs();
       return std::monostate{};
     }));
-    rows.push_back(measure(phase_kind::cold_forward, std::nullopt, [&] { return work.forward(); }));
-    rows.push_back(measure(phase_kind::warmup, std::nullopt, [&] {
+    current = phase_kind::cold_forward;
+    m.phases.push_back(runner.run(current, std::nullopt, [&] { return work.forward(); }));
+    current = phase_kind::warmup;
+    m.phases.push_back(runner.run(current, std::nullopt, [&] {
       // Each pass's output is released before the next pass; the last one
       // is kept until the phase's end reading.
       std::optional<decltype(work.forward())> last;
@@ -118,50 +189,23 @@ class phase_protocol {
       }
       return last;
     }));
+    current = phase_kind::warm_forward;
     for (std::uint64_t r = 0; r < plan.repeats; ++r) {
-      rows.push_back(measure(phase_kind::warm_forward, r, [&] { return work.forward(); }));
+      m.phases.push_back(runner.run(current, r, [&] { return work.forward(); }));
     }
-    return rows;
+  } catch (const std::exception& e) {
+    return unexpected{measure_error{current, detail::first_line(e.what())}};
   }
+  return m;
+}
 
- private:
-  // synchronise, baselines, peak reset, operation, synchronise, end values
-  // and peaks. The operation's result is destroyed only after the end
-  // reading, when this function returns, before the next phase starts.
-  template <class Operation>
-  [[nodiscard]] phase_row measure(phase_kind phase, std::optional<std::uint64_t> repeat, Operation&& operation) const {
-    try {
-      B::synchronize(device_);
-      const allocator_reading baseline = C::read(device_);
-      C::reset_peaks(device_);
-      auto timer = B::make_timer(device_);
-      const auto started = Clock::now();
-      timer.start();
-      auto kept = std::forward<Operation>(operation)();
-      timer.stop();
-      B::synchronize(device_);
-      const auto finished = Clock::now();
-      const allocator_reading end = C::read(device_);
-      phase_row row;
-      row.phase = phase;
-      row.repeat = repeat;
-      row.seconds = std::chrono::duration<double>(finished - started).count();
-      row.gpu_seconds = timer.elapsed_seconds();
-      row.baseline_allocated_bytes = baseline.allocated_bytes;
-      row.baseline_reserved_bytes = baseline.reserved_bytes;
-      row.end_allocated_bytes = end.allocated_bytes;
-      row.end_reserved_bytes = end.reserved_bytes;
-      row.peak_allocated_bytes = end.peak_allocated_bytes;
-      row.peak_reserved_bytes = end.peak_reserved_bytes;
-      static_cast<void>(kept);
-      return row;
-    } catch (const std::exception& e) {
-      throw measurement_failure(phase, e.what());
-    }
-  }
-
-  device_index device_;
-};
+template <measuring_backend B, memory_counter C, workload W, class Clock = std::chrono::steady_clock>
+  requires phase_clock<Clock> && std::default_initializable<Clock>
+[[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,
+                                                         const protocol_plan& plan) {
+  Clock clock;
+  return measure(backend, counter, work, device, plan, clock);
+}
 
 }  // namespace iteragpu
 

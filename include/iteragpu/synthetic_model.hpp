@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/checked.hpp"
 #include "iteragpu/policies/dtype.hpp"
 
 // The synthetic network Linear(width -> 4*width) -> GELU -> Linear(4*width
@@ -19,6 +19,7 @@ struct synthetic_shape {
   std::uint64_t batch{1};
   std::uint64_t context{1};
   std::uint64_t width{1};
+  friend constexpr bool operator==(const synthetic_shape&, const synthetic_shape&) = default;
 };
 
 inline constexpr std::uint64_t hidden_multiplier = 4;
@@ -37,10 +38,7 @@ struct synthetic_model_summary {
 };
 
 // nullopt when a count passes what LibTorch can index (int64 sizes).
-[[nodiscard]] inline std::optional<synthetic_model_summary> summarise(const synthetic_shape& shape, element_type dtype,
-                                                                      std::uint64_t bytes_per_element) {
-  using detail::checked_add;
-  using detail::checked_mul;
+[[nodiscard]] inline std::optional<synthetic_model_summary> summarise(const synthetic_shape& shape, element_type dtype) {
   constexpr auto int64_limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   const auto hidden = checked_mul(shape.width, hidden_multiplier);
   if (!hidden) {
@@ -50,7 +48,7 @@ struct synthetic_model_summary {
   const auto matrices = matrix ? checked_mul(*matrix, std::uint64_t{2}) : std::nullopt;
   const auto biases = checked_add(*hidden, shape.width);
   const auto parameters = matrices && biases ? checked_add(*matrices, *biases) : std::nullopt;
-  const auto bytes = parameters ? checked_mul(*parameters, bytes_per_element) : std::nullopt;
+  const auto bytes = parameters ? checked_mul(*parameters, std::uint64_t{bytes_per_element(dtype)}) : std::nullopt;
   const auto rows = checked_mul(shape.batch, shape.context);
   const auto inputs = rows ? checked_mul(*rows, shape.width) : std::nullopt;
   // The widest activation, [batch, context, hidden], must be indexable too.

@@ -10,9 +10,10 @@
 #include <string>
 #include <string_view>
 
-#include "iteragpu/detail/checked.hpp"
-#include "iteragpu/detail/parse.hpp"
-#include "iteragpu/detail/result.hpp"
+#include "iteragpu/checked.hpp"
+#include "iteragpu/parse.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/text.hpp"
 
 namespace iteragpu {
 
@@ -94,30 +95,30 @@ class exact_decimal {
   // `digits` or `digits.digits`: no sign, exponent, spaces or bare point.
   [[nodiscard]] static constexpr result<exact_decimal, decimal_error> parse(std::string_view text) noexcept {
     if (text.empty()) {
-      return decimal_error::empty;
+      return unexpected{decimal_error::empty};
     }
     const auto point = text.find('.');
     const std::string_view whole_text = text.substr(0, point);
     const std::string_view fraction_text =
         point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
     if (whole_text.empty() || (point != std::string_view::npos && fraction_text.empty())) {
-      return decimal_error::malformed;
+      return unexpected{decimal_error::malformed};
     }
     for (const char c : fraction_text) {
-      if (!detail::is_digit(c)) {
-        return decimal_error::malformed;
+      if (!is_digit(c)) {
+        return unexpected{decimal_error::malformed};
       }
     }
-    const auto whole_part = detail::parse_unsigned(whole_text);
+    const auto whole_part = parse_unsigned(whole_text);
     if (!whole_part) {
-      return whole_part.error() == detail::number_error::too_large ? decimal_error::too_large
-                                                                   : decimal_error::malformed;
+      return unexpected{whole_part.error() == number_error::too_large ? decimal_error::too_large
+                                                                              : decimal_error::malformed};
     }
     if (fraction_text.size() > max_fraction_digits) {
-      return decimal_error::too_many_fraction_digits;
+      return unexpected{decimal_error::too_many_fraction_digits};
     }
     exact_decimal d;
-    d.whole_ = whole_part.value();
+    d.whole_ = *whole_part;
     for (const char c : fraction_text) {
       d.digits_[d.length_++] = static_cast<std::uint8_t>(c - '0');
     }
@@ -136,11 +137,11 @@ class exact_decimal {
       sum.digits_[i] = static_cast<std::uint8_t>(column % 10U);
       carry = column / 10U;
     }
-    const auto whole_sum = detail::checked_add<std::uint64_t>(a.whole_, b.whole_);
+    const auto whole_sum = checked_add<std::uint64_t>(a.whole_, b.whole_);
     if (!whole_sum) {
       return std::nullopt;
     }
-    const auto with_carry = detail::checked_add<std::uint64_t>(*whole_sum, carry);
+    const auto with_carry = checked_add<std::uint64_t>(*whole_sum, carry);
     if (!with_carry) {
       return std::nullopt;
     }
@@ -153,23 +154,69 @@ class exact_decimal {
   [[nodiscard]] constexpr std::size_t fraction_digits() const noexcept { return length_; }
 
   // Shortest exact form: `14`, `13.03851604461669921875`.
-  [[nodiscard]] constexpr std::string to_string() const {
-    std::string text;
-    std::uint64_t rest = whole_;
-    do {
-      text.insert(text.begin(), static_cast<char>('0' + rest % 10U));
-      rest /= 10U;
-    } while (rest != 0);
+  [[nodiscard]] constexpr fixed_text<max_decimal_digits + 1 + max_fraction_digits> text() const {
+    fixed_text<max_decimal_digits + 1 + max_fraction_digits> out;
+    out.append(decimal_text(whole_).view());
     if (length_ > 0) {
-      text.push_back('.');
+      out.push_back('.');
       for (std::size_t i = 0; i < length_; ++i) {
-        text.push_back(static_cast<char>('0' + digits_[i]));
+        out.push_back(static_cast<char>('0' + digits_[i]));
       }
     }
-    return text;
+    return out;
   }
+  [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
   friend constexpr bool operator==(const exact_decimal&, const exact_decimal&) = default;
+  // Numeric order. Digits past the length are zero (see trim()), so the
+  // digit arrays compare as the fractions do.
+  friend constexpr std::strong_ordering operator<=>(const exact_decimal& a, const exact_decimal& b) noexcept {
+    if (const auto whole = a.whole_ <=> b.whole_; whole != 0) {
+      return whole;
+    }
+    for (std::size_t i = 0; i < max_fraction_digits; ++i) {
+      if (const auto d = a.digits_[i] <=> b.digits_[i]; d != 0) {
+        return d;
+      }
+    }
+    return std::strong_ordering::equal;
+  }
+
+  // value x 2^shift rounded up to a whole number (the bytes that a need
+  // in GiB takes, with shift 30), or nothing past 64 bits. Shifts above 60
+  // are refused: the digit-by-digit products below must stay in 64 bits.
+  [[nodiscard]] constexpr std::optional<std::uint64_t> times_power_of_two_rounded_up(unsigned shift) const noexcept {
+    if (shift > 60U) {
+      return std::nullopt;
+    }
+    const auto whole = checked_mul<std::uint64_t>(whole_, std::uint64_t{1} << shift);
+    if (!whole) {
+      return std::nullopt;
+    }
+    // The fraction f = 0.d1d2...dn times 2^shift: its whole part and
+    // whether a remainder is left, digit by digit from the last one, keeping
+    // only the running value of (digits so far) x 2^shift / 10^k, which stays
+    // below 2^shift.
+    std::uint64_t carry = 0;       // floor(suffix x 2^shift), below 2^shift
+    bool remainder_left = false;   // whether that floor dropped something
+    for (std::size_t i = length_; i-- > 0;) {
+      // (digit x 2^shift + carry) / 10 without forming the sum, which
+      // could pass 64 bits: quotients and remainders of each term.
+      const std::uint64_t high = std::uint64_t{digits_[i]} << shift;  // < 10 x 2^60
+      const std::uint64_t numerator_quotient = high / 10U + carry / 10U;
+      const std::uint64_t numerator_rest = high % 10U + carry % 10U;
+      carry = numerator_quotient + numerator_rest / 10U;
+      remainder_left = remainder_left || numerator_rest % 10U != 0;
+    }
+    const auto total = checked_add<std::uint64_t>(*whole, carry);
+    if (!total) {
+      return std::nullopt;
+    }
+    if (!remainder_left) {
+      return total;
+    }
+    return checked_add<std::uint64_t>(*total, 1);
+  }
 
  private:
   [[nodiscard]] constexpr std::uint8_t digit(std::size_t i) const noexcept { return i < length_ ? digits_[i] : 0; }
@@ -191,6 +238,15 @@ class exact_decimal {
 };
 
 [[nodiscard]] constexpr exact_decimal to_gib(byte_count bytes) { return exact_decimal::from_binary_fraction(bytes.value, 30); }
+// The bytes of an amount in GiB, rounded up to a whole byte: a need never
+// shrinks in the conversion. Nothing when it passes 64 bits.
+[[nodiscard]] constexpr std::optional<byte_count> gib_to_bytes_rounded_up(const exact_decimal& gib) noexcept {
+  const auto bytes = gib.times_power_of_two_rounded_up(30);
+  if (!bytes) {
+    return std::nullopt;
+  }
+  return byte_count{*bytes};
+}
 [[nodiscard]] constexpr exact_decimal to_gb(byte_count bytes) { return exact_decimal::from_decimal_fraction(bytes.value, 9); }
 
 }  // namespace iteragpu

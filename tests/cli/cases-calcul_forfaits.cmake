@@ -82,3 +82,31 @@ if(ITERAGPU_INSTALL)
             -P "${CMAKE_CURRENT_SOURCE_DIR}/calcul_forfaits_installed.cmake")
   set_tests_properties(cli.calcul_forfaits_installed PROPERTIES LABELS cli RESOURCE_LOCK build_tree)
 endif()
+
+# Bounded time and memory whatever the catalog holds, under a 256 MiB
+# address-space cap: a file whose size the file system reports as 0
+# (/proc/self/pagemap) is read up to the 16 MiB limit and refused; 16 MiB of
+# trailing empty lines (allowed) are read in linear time and constant extra
+# memory; one byte more is refused before it is parsed.
+set(_cf_cap 268435456)
+set(_cf_padded "${CMAKE_CURRENT_BINARY_DIR}/padded-16MiB.csv")
+set(_cf_overfull "${CMAKE_CURRENT_BINARY_DIR}/padded-16MiB-and-1.csv")
+add_test(NAME cli.calcul_forfaits_make_padded_catalogs
+  COMMAND "${CMAKE_COMMAND}" -E chdir "${CMAKE_CURRENT_BINARY_DIR}"
+          "${CMAKE_COMMAND}" "-DSOURCE=${PROJECT_SOURCE_DIR}/data/tarifs-forfaits.csv" "-DOUT=${_cf_padded}"
+          -DSIZE=16777216 -P "${CMAKE_CURRENT_SOURCE_DIR}/make_padded_catalog.cmake")
+add_test(NAME cli.calcul_forfaits_make_overfull_catalog
+  COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${PROJECT_SOURCE_DIR}/data/tarifs-forfaits.csv" "-DOUT=${_cf_overfull}"
+          -DSIZE=16777217 -P "${CMAKE_CURRENT_SOURCE_DIR}/make_padded_catalog.cmake")
+set_tests_properties(cli.calcul_forfaits_make_padded_catalogs cli.calcul_forfaits_make_overfull_catalog
+  PROPERTIES FIXTURES_SETUP padded_catalogs LABELS cli)
+iteragpu_cli_case(calcul_forfaits_pagemap_refused PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  LIMIT_AS ${_cf_cap} STDERR "--catalog: '/proc/self/pagemap' is larger than 16 MiB"
+  ARGS --catalog /proc/self/pagemap --list)
+iteragpu_cli_case(calcul_forfaits_16MiB_of_empty_lines_read PROGRAM calcul_forfaits EXIT 0
+  LIMIT_AS ${_cf_cap} STDOUT "45 packages\n.*rtx-4090 +NVIDIA GeForce RTX 4090 +24 +1 +30 +208\\.80\n"
+  ARGS --catalog "${_cf_padded}" --list)
+iteragpu_cli_case(calcul_forfaits_past_16MiB_refused PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  LIMIT_AS ${_cf_cap} STDERR "is larger than 16 MiB" ARGS --catalog "${_cf_overfull}" --list)
+set_tests_properties(cli.calcul_forfaits_16MiB_of_empty_lines_read cli.calcul_forfaits_past_16MiB_refused
+  PROPERTIES FIXTURES_REQUIRED padded_catalogs)

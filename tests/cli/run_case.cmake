@@ -12,9 +12,21 @@ foreach(path IN LISTS EXISTING)
   file(MAKE_DIRECTORY "${folder}")
   file(WRITE "${path}" "${existing_content}")
 endforeach()
-execute_process(COMMAND "${PROGRAM}" ${ARGS}
-  WORKING_DIRECTORY "${WORKDIR}"
-  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(command "${PROGRAM}" ${ARGS})
+if(LIMIT_AS)
+  find_program(PRLIMIT prlimit REQUIRED)
+  set(command "${PRLIMIT}" "--as=${LIMIT_AS}" -- ${command})
+endif()
+if(STDOUT_FILE)
+  execute_process(COMMAND ${command}
+    WORKING_DIRECTORY "${WORKDIR}"
+    RESULT_VARIABLE rc OUTPUT_FILE "${STDOUT_FILE}" ERROR_VARIABLE err)
+  set(out "")
+else()
+  execute_process(COMMAND ${command}
+    WORKING_DIRECTORY "${WORKDIR}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endif()
 set(problems "")
 if(NOT rc STREQUAL "${EXIT}")
   string(APPEND problems "exit code ${rc}, expected ${EXIT}\n")

@@ -4,4 +4,4 @@
 
 #include <iteragpu/money.hpp>
 
-constexpr auto unit_cost = iteragpu::divide(iteragpu::money::from_cents(std::uint64_t{336000}), 0);
+constexpr auto unit_cost = iteragpu::divide(iteragpu::money::from_cents(std::uint64_t{336000}), 0U);

@@ -5,5 +5,5 @@
 #include <iteragpu/money.hpp>
 
 constexpr auto lot = iteragpu::money::from_cents(std::numeric_limits<std::uint64_t>::max() / 2);
-constexpr auto total = lot * 2;
+constexpr auto total = lot * 2U;
 static_assert(total.cents() == std::numeric_limits<std::uint64_t>::max() - 1);

@@ -31,9 +31,9 @@ static_assert(bytes_per_parameter(storage_bits{u64_max}) == u64_max / 8 + 1);
 // One parameter.
 static_assert(estimate_weights(parameter_count{1}, storage_bits{1}).weight_bytes.value == 1);
 static_assert(estimate_weights(parameter_count{1}, storage_bits{65}).weight_bytes.value == 9);
-static_assert(estimate_weights(parameter_count{1}, storage_bits{8}).weight_gib().to_string() ==
+static_assert(estimate_weights(parameter_count{1}, storage_bits{8}).weight_gib().text() ==
               "0.000000000931322574615478515625");
-static_assert(estimate_weights(parameter_count{1}, storage_bits{8}).weight_gb().to_string() == "0.000000001");
+static_assert(estimate_weights(parameter_count{1}, storage_bits{8}).weight_gb().text() == "0.000000001");
 
 // Seven billion parameters at every width the issue names.
 constexpr parameter_count seven_billion{7'000'000'000};
@@ -44,19 +44,19 @@ static_assert(estimate_weights(seven_billion, storage_bits{16}).weight_bytes.val
 static_assert(estimate_weights(seven_billion, storage_bits{32}).weight_bytes.value == 28'000'000'000);
 static_assert(estimate_weights(seven_billion, storage_bits{64}).weight_bytes.value == 56'000'000'000);
 static_assert(estimate_weights(seven_billion, storage_bits{65}).weight_bytes.value == 63'000'000'000);
-static_assert(estimate_weights(seven_billion, storage_bits{16}).weight_gib().to_string() == "13.03851604461669921875");
-static_assert(estimate_weights(seven_billion, storage_bits{16}).weight_gb().to_string() == "14");
-static_assert(estimate_weights(seven_billion, storage_bits{65}).weight_gib().to_string() == "58.673322200775146484375");
+static_assert(estimate_weights(seven_billion, storage_bits{16}).weight_gib().text() == "13.03851604461669921875");
+static_assert(estimate_weights(seven_billion, storage_bits{16}).weight_gb().text() == "14");
+static_assert(estimate_weights(seven_billion, storage_bits{65}).weight_gib().text() == "58.673322200775146484375");
 
 // The reserve is added exactly.
 static_assert(iteragpu::estimate_memory(seven_billion, storage_bits{16}, exact_decimal::from_integer(4))
-                  .total_gib.to_string() == "17.03851604461669921875");
+                  .total_gib.text() == "17.03851604461669921875");
 static_assert(iteragpu::estimate_memory(seven_billion, storage_bits{16}, exact_decimal::parse("0.96148395538330078125").value())
-                  .total_gib.to_string() == "14");
+                  .total_gib.text() == "14");
 
 // The largest products that fit, and the first ones that do not.
 static_assert(estimate_weights(parameter_count{u64_max}, storage_bits{8}).weight_bytes.value == u64_max);
-static_assert(estimate_weights(parameter_count{u64_max}, storage_bits{8}).weight_gib().to_string() ==
+static_assert(estimate_weights(parameter_count{u64_max}, storage_bits{8}).weight_gib().text() ==
               "17179869183.999999999068677425384521484375");
 static_assert(estimate_weights(parameter_count{u64_max / 2}, storage_bits{16}).weight_bytes.value == u64_max - 1);
 static_assert(try_estimate_weights(parameter_count{u64_max / 2 + 1}, storage_bits{16}).error() ==
@@ -74,8 +74,8 @@ static_assert(try_estimate_weights(parameter_count{1}, storage_bits{0}).error() 
 
 // Exact decimals: parsing and addition.
 static_assert(exact_decimal::parse("4").value() == exact_decimal::from_integer(4));
-static_assert(exact_decimal::parse("4.500").value().to_string() == "4.5");
-static_assert(exact_decimal::parse("0.0").value().to_string() == "0");
+static_assert(exact_decimal::parse("4.500").value().text() == "4.5");
+static_assert(exact_decimal::parse("0.0").value().text() == "0");
 static_assert(exact_decimal::parse("-1").error() == iteragpu::decimal_error::malformed);
 static_assert(exact_decimal::parse("1e3").error() == iteragpu::decimal_error::malformed);
 static_assert(exact_decimal::parse(".5").error() == iteragpu::decimal_error::malformed);

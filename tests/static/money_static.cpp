@@ -16,12 +16,12 @@ constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 constexpr money cents(std::uint64_t n) { return money::from_cents(n); }
 
 // Formatting: dollars with two digits after the point.
-static_assert(cents(0).to_string() == "0.00");
-static_assert(cents(1).to_string() == "0.01");
-static_assert(cents(10).to_string() == "0.10");
-static_assert(cents(172800).to_string() == "1728.00");
-static_assert(cents(123456).to_string() == "1234.56");
-static_assert(cents(u64_max).to_string() == "184467440737095516.15");
+static_assert(cents(0).text() == "0.00");
+static_assert(cents(1).text() == "0.01");
+static_assert(cents(10).text() == "0.10");
+static_assert(cents(172800).text() == "1728.00");
+static_assert(cents(123456).text() == "1234.56");
+static_assert(cents(u64_max).text() == "184467440737095516.15");
 
 // Parsing whole cents.
 static_assert(money::parse_cents("172800").value() == cents(172800));
@@ -54,53 +54,53 @@ static_assert(money::parse_dollars("5.-1").error() == money_error::malformed);
 
 // Checked sums and products: the largest that fit, the first that do not.
 static_assert((cents(172800) + cents(27)).cents() == 172827);
-static_assert((cents(168000) * 2).cents() == 336000);
+static_assert((cents(168000) * 2U).cents() == 336000);
 static_assert((cents(u64_max - 1) + cents(1)).cents() == u64_max);
 static_assert(try_add(cents(u64_max), cents(1)).error() == money_error::overflow);
-static_assert((cents(u64_max / 2) * 2).cents() == u64_max - 1);
-static_assert(try_multiply(cents(u64_max / 2 + 1), 2).error() == money_error::overflow);
-static_assert((cents(u64_max) * 1).cents() == u64_max);
-static_assert((cents(u64_max) * 0).cents() == 0);
+static_assert((cents(u64_max / 2) * 2U).cents() == u64_max - 1);
+static_assert(try_multiply(cents(u64_max / 2 + 1), 2U).error() == money_error::overflow);
+static_assert((cents(u64_max) * 1U).cents() == u64_max);
+static_assert((cents(u64_max) * 0U).cents() == 0);
 static_assert(try_multiply(cents(0), u64_max).value() == cents(0));
 static_assert(try_multiply(cents(3), u64_max / 3 + 1).error() == money_error::overflow);
 
 // Division, half to even at the fourth place of a cent.
-static_assert(divide(cents(1), 32).to_string() == "0.0312");  // 0.03125: tie, 2 is even
-static_assert(divide(cents(3), 32).to_string() == "0.0938");  // 0.09375: tie, 7 is odd
-static_assert(divide(cents(5), 32).to_string() == "0.1562");  // 0.15625
-static_assert(divide(cents(7), 32).to_string() == "0.2188");  // 0.21875
-static_assert(divide(cents(1), 3).to_string() == "0.3333");
-static_assert(divide(cents(2), 3).to_string() == "0.6667");
-static_assert(divide(cents(1), 7).to_string() == "0.1429");   // 0.142857...
-static_assert(divide(cents(336000), 3).to_string() == "112000.0000");
-static_assert(divide(cents(336001), 3).to_string() == "112000.3333");
-static_assert(divide(cents(336002), 3).to_string() == "112000.6667");
-static_assert(divide(cents(172800), 1).to_string() == "172800.0000");
-static_assert(divide(cents(0), 5).to_string() == "0.0000");
-static_assert(divide(cents(19999), 20000).to_string() == "1.0000");  // 0.99995: tie, 9 is odd, carries to the cent
-static_assert(divide(cents(19997), 20000).to_string() == "0.9998");  // 0.99985: tie, 8 is even
-static_assert(divide(cents(39997), 40000).to_string() == "0.9999");  // 0.999925: below the tie
-static_assert(divide(cents(99999), 100000).to_string() == "1.0000");  // 0.99999: above the tie, carries
-static_assert(divide(cents(1), 20000).to_string() == "0.0000");   // 0.00005: tie, 0 is even
-static_assert(divide(cents(3), 20000).to_string() == "0.0002");   // 0.00015: tie, 1 is odd
-static_assert(divide(cents(1), 19999).to_string() == "0.0001");   // just above the tie
-static_assert(divide(cents(1), 20001).to_string() == "0.0000");   // just below the tie
-static_assert(divide(cents(1), u64_max).to_string() == "0.0000");
-static_assert(divide(cents(u64_max), u64_max).to_string() == "1.0000");
-static_assert(divide(cents(u64_max - 1), u64_max).to_string() == "1.0000");
-static_assert(divide(cents(u64_max), 1).to_string() == "18446744073709551615.0000");
-static_assert(divide(cents(u64_max), 2).to_string() == "9223372036854775807.5000");
-static_assert(divide(cents(u64_max), 3).to_string() == "6148914691236517205.0000");
-static_assert(divide(cents(u64_max), 7).to_string() == "2635249153387078802.1429");
+static_assert(divide(cents(1), 32U).text() == "0.0312");  // 0.03125: tie, 2 is even
+static_assert(divide(cents(3), 32U).text() == "0.0938");  // 0.09375: tie, 7 is odd
+static_assert(divide(cents(5), 32U).text() == "0.1562");  // 0.15625
+static_assert(divide(cents(7), 32U).text() == "0.2188");  // 0.21875
+static_assert(divide(cents(1), 3U).text() == "0.3333");
+static_assert(divide(cents(2), 3U).text() == "0.6667");
+static_assert(divide(cents(1), 7U).text() == "0.1429");   // 0.142857...
+static_assert(divide(cents(336000), 3U).text() == "112000.0000");
+static_assert(divide(cents(336001), 3U).text() == "112000.3333");
+static_assert(divide(cents(336002), 3U).text() == "112000.6667");
+static_assert(divide(cents(172800), 1U).text() == "172800.0000");
+static_assert(divide(cents(0), 5U).text() == "0.0000");
+static_assert(divide(cents(19999), 20000U).text() == "1.0000");  // 0.99995: tie, 9 is odd, carries to the cent
+static_assert(divide(cents(19997), 20000U).text() == "0.9998");  // 0.99985: tie, 8 is even
+static_assert(divide(cents(39997), 40000U).text() == "0.9999");  // 0.999925: below the tie
+static_assert(divide(cents(99999), 100000U).text() == "1.0000");  // 0.99999: above the tie, carries
+static_assert(divide(cents(1), 20000U).text() == "0.0000");   // 0.00005: tie, 0 is even
+static_assert(divide(cents(3), 20000U).text() == "0.0002");   // 0.00015: tie, 1 is odd
+static_assert(divide(cents(1), 19999U).text() == "0.0001");   // just above the tie
+static_assert(divide(cents(1), 20001U).text() == "0.0000");   // just below the tie
+static_assert(divide(cents(1), u64_max).text() == "0.0000");
+static_assert(divide(cents(u64_max), u64_max).text() == "1.0000");
+static_assert(divide(cents(u64_max - 1), u64_max).text() == "1.0000");
+static_assert(divide(cents(u64_max), 1U).text() == "18446744073709551615.0000");
+static_assert(divide(cents(u64_max), 2U).text() == "9223372036854775807.5000");
+static_assert(divide(cents(u64_max), 3U).text() == "6148914691236517205.0000");
+static_assert(divide(cents(u64_max), 7U).text() == "2635249153387078802.1429");
 // Remainders near 2^64 where ten times the remainder would not fit 64 bits.
 static_assert(divide(cents(u64_max - 1), u64_max).ten_thousandths() == 0);
-static_assert(divide(cents(u64_max / 2), u64_max).to_string() == "0.5000");
-static_assert(divide(cents(u64_max / 3), u64_max).to_string() == "0.3333");
-static_assert(divide(cents(u64_max / 3 * 2), u64_max).to_string() == "0.6667");
-static_assert(divide(cents(1), 32).whole_cents() == 0);
-static_assert(divide(cents(1), 32).ten_thousandths() == 312);
-static_assert(try_divide(cents(1), 0).error() == money_error::division_by_zero);
-static_assert(divide(cents(1), 3) < divide(cents(2), 3));
+static_assert(divide(cents(u64_max / 2), u64_max).text() == "0.5000");
+static_assert(divide(cents(u64_max / 3), u64_max).text() == "0.3333");
+static_assert(divide(cents(u64_max / 3 * 2), u64_max).text() == "0.6667");
+static_assert(divide(cents(1), 32U).whole_cents() == 0);
+static_assert(divide(cents(1), 32U).ten_thousandths() == 312);
+static_assert(try_divide(cents(1), 0U).error() == money_error::division_by_zero);
+static_assert(divide(cents(1), 3U) < divide(cents(2), 3U));
 
 // No way in from floating point, and no implicit way in from a count.
 static_assert(!std::constructible_from<money, double>);

@@ -2,15 +2,15 @@
 // came from the fuzz harnesses (tests/fuzz).
 #include <cstdint>
 
-#include <iteragpu/detail/parse.hpp>
+#include <iteragpu/parse.hpp>
 #include <iteragpu/units.hpp>
 
 namespace {
 
 using iteragpu::decimal_error;
 using iteragpu::exact_decimal;
-using iteragpu::detail::number_error;
-using iteragpu::detail::parse_unsigned;
+using iteragpu::number_error;
+using iteragpu::parse_unsigned;
 
 static_assert(parse_unsigned("0").value() == 0);
 static_assert(parse_unsigned("0007").value() == 7);

@@ -70,22 +70,22 @@ BOOST_AUTO_TEST_SUITE(catalog_reading)
 BOOST_AUTO_TEST_CASE(shipped_catalog_has_15_gpus_by_3_durations) {
   const auto parsed = parse_catalog(read_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"), "tarifs-forfaits.csv");
   BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : parsed.error().message()));
-  const auto& c = parsed.value();
-  BOOST_TEST(c.rows.size() == 45U);
-  BOOST_TEST(c.gpu_ids().size() == 15U);
-  BOOST_TEST(c.provider == "illustrative");
+  const auto& c = *parsed;
+  BOOST_TEST(c.package_count() == 45U);
+  BOOST_TEST(c.offers().size() == 15U);
+  BOOST_TEST(c.snapshot().provider == "illustrative");
   BOOST_TEST(c.illustrative());
-  BOOST_TEST(c.currency == "USD");
-  BOOST_TEST(c.snapshot_date == "2026-09-24");
-  for (const auto& id : c.gpu_ids()) {
-    const auto days = c.durations_of(id);
-    BOOST_REQUIRE_EQUAL(days.size(), 3U);
-    BOOST_TEST(days[0].value == 3U);
-    BOOST_TEST(days[1].value == 7U);
-    BOOST_TEST(days[2].value == 30U);
-  }
-  for (const auto& row : c.rows) {
-    BOOST_TEST(row.gpus_per_lot.value == (row.gpu == "b200" ? 2U : 1U), row.gpu);
+  BOOST_TEST(c.snapshot().currency == "USD");
+  BOOST_TEST(c.snapshot().date == "2026-09-24");
+  // Each GPU's three rows follow each other, 3, 7 then 30 days, from line 2.
+  std::size_t line = 2;
+  for (const auto& offer : c.offers()) {
+    BOOST_TEST(offer.lines[0] == line, offer.id);
+    BOOST_TEST(offer.lines[1] == line + 1, offer.id);
+    BOOST_TEST(offer.lines[2] == line + 2, offer.id);
+    line += 3;
+    BOOST_TEST(offer.gpus_per_lot.value == (offer.id == "b200" ? 2U : 1U), offer.id);
+    BOOST_TEST(c.find(offer.id) == &offer);
   }
 }
 
@@ -104,33 +104,38 @@ BOOST_AUTO_TEST_CASE(shipped_prices_follow_the_written_rule) {
       {"a6000", {50, 48}},       {"rtx-5090", {76, 32}},   {"rtx-4090", {29, 24}},
   };
   const auto c = parse_catalog(read_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"), "t.csv").value();
-  for (const auto& row : c.rows) {
-    const auto found = low_end.find(row.gpu);
-    BOOST_REQUIRE_MESSAGE(found != low_end.end(), "unexpected GPU " + row.gpu);
-    const auto expected = row.gpus_per_lot.value * found->second.cents_per_gpu_hour * 24U * row.days.value;
-    BOOST_TEST(row.lot_price.cents() == expected, row.gpu << " " << row.days.value << " days");
-    BOOST_TEST(row.memory_per_gpu.value == found->second.memory_gb, row.gpu);
+  for (const auto& offer : c.offers()) {
+    const auto found = low_end.find(offer.id);
+    BOOST_REQUIRE_MESSAGE(found != low_end.end(), "unexpected GPU " + offer.id);
+    for (const auto days : iteragpu::package_durations) {
+      const auto expected = offer.gpus_per_lot.value * found->second.cents_per_gpu_hour * 24U * days.value;
+      BOOST_TEST(offer.lot_price(days)->cents() == expected, offer.id << " " << days.value << " days");
+    }
+    BOOST_TEST(offer.memory_per_gpu.value == found->second.memory_gb, offer.id);
   }
-  BOOST_TEST(c.find("b200", package_days{7})->lot_price.cents() == 168000U);
+  BOOST_TEST(c.find("b200")->lot_price(package_days{7})->cents() == 168000U);
 }
 
-BOOST_AUTO_TEST_CASE(rows_keep_their_values_and_lines) {
+BOOST_AUTO_TEST_CASE(offers_keep_their_values_and_lines) {
   const auto c = parse_catalog(one_gpu, "c.csv").value();
-  BOOST_TEST(c.file == "c.csv");
+  BOOST_TEST(c.file() == "c.csv");
   BOOST_TEST(!c.illustrative());
-  BOOST_REQUIRE_EQUAL(c.rows.size(), 3U);
-  const auto& row = c.rows[1];
-  BOOST_TEST(row.gpu == "b200");
-  BOOST_TEST(row.name == "NVIDIA B200");
-  BOOST_TEST(row.memory_per_gpu.value == 180U);
-  BOOST_TEST(row.gpus_per_lot.value == 2U);
-  BOOST_TEST(row.days.value == 7U);
-  BOOST_TEST(row.lot_price.cents() == 168000U);
-  BOOST_TEST(row.line == 3U);
-  BOOST_TEST(c.find("b200", package_days{30})->line == 4U);
-  BOOST_TEST(c.find("b200", package_days{5}) == nullptr);
-  BOOST_TEST(c.find("h200", package_days{7}) == nullptr);
-  BOOST_TEST(c.durations_of("h200").empty());
+  BOOST_REQUIRE_EQUAL(c.offers().size(), 1U);
+  BOOST_TEST(c.package_count() == 3U);
+  const auto& offer = c.offers()[0];
+  BOOST_TEST(offer.id == "b200");
+  BOOST_TEST(offer.name == "NVIDIA B200");
+  BOOST_TEST(offer.memory_per_gpu.value == 180U);
+  BOOST_TEST(offer.gpus_per_lot.value == 2U);
+  BOOST_TEST(offer.lot_price(package_days{3})->cents() == 72000U);
+  BOOST_TEST(offer.lot_price(package_days{7})->cents() == 168000U);
+  BOOST_TEST(offer.lot_price(package_days{30})->cents() == 720000U);
+  BOOST_TEST(!offer.lot_price(package_days{5}).has_value());
+  BOOST_TEST(offer.lines[1] == 3U);
+  BOOST_TEST(offer.lines[2] == 4U);
+  BOOST_TEST(c.find("b200") == &offer);
+  BOOST_TEST(c.find("h200") == nullptr);
+  BOOST_TEST(c.find("") == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(crlf_quotes_and_a_missing_final_line_end_are_read) {
@@ -138,27 +143,26 @@ BOOST_AUTO_TEST_CASE(crlf_quotes_and_a_missing_final_line_end_are_read) {
   for (const char ch : one_gpu) {
     crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
   }
-  BOOST_TEST(parse_catalog(crlf, "c.csv").value().rows.size() == 3U);
-  BOOST_TEST(parse_catalog(one_gpu.substr(0, one_gpu.size() - 1), "c.csv").value().rows.size() == 3U);
-  BOOST_TEST(parse_catalog(one_gpu + "\n", "c.csv").value().rows.size() == 3U);
-  BOOST_TEST(parse_catalog(one_gpu + "\r\n\r\n", "c.csv").value().rows.size() == 3U);
+  BOOST_TEST(parse_catalog(crlf, "c.csv").value().package_count() == 3U);
+  BOOST_TEST(parse_catalog(one_gpu.substr(0, one_gpu.size() - 1), "c.csv").value().package_count() == 3U);
+  BOOST_TEST(parse_catalog(one_gpu + "\n", "c.csv").value().package_count() == 3U);
+  BOOST_TEST(parse_catalog(one_gpu + "\r\n\r\n", "c.csv").value().package_count() == 3U);
 
   std::string quoted = one_gpu;
   for (auto at = quoted.find("NVIDIA B200"); at != std::string::npos; at = quoted.find("NVIDIA B200", at + 30)) {
     quoted.replace(at, 11, R"("NVIDIA B200, ""SXM""")");
   }
   const auto c = parse_catalog(quoted, "c.csv").value();
-  BOOST_TEST(c.rows[0].name == "NVIDIA B200, \"SXM\"");
-  BOOST_TEST(c.rows[2].name == "NVIDIA B200, \"SXM\"");
+  BOOST_TEST(c.offers()[0].name == "NVIDIA B200, \"SXM\"");
 
   // Any field may be quoted, numbers included.
   const auto numbers = parse_catalog(edited(",2,7,168000\n", ",\"2\",\"7\",\"168000\"\n"), "c.csv").value();
-  BOOST_TEST(numbers.rows[1].lot_price.cents() == 168000U);
+  BOOST_TEST(numbers.offers()[0].lot_price(package_days{7})->cents() == 168000U);
 }
 
 BOOST_AUTO_TEST_CASE(the_largest_price_that_fits_is_read) {
   const auto c = parse_catalog(edited(",720000\n", ",18446744073709551615\n"), "c.csv").value();
-  BOOST_TEST(c.rows[2].lot_price.cents() == UINT64_MAX);
+  BOOST_TEST(c.offers()[0].lot_price(package_days{30})->cents() == UINT64_MAX);
 }
 
 BOOST_AUTO_TEST_CASE(a_name_may_not_hold_a_line_break_even_in_quotes) {
@@ -297,15 +301,70 @@ BOOST_AUTO_TEST_CASE(messages_show_odd_bytes_escaped_and_long_values_shortened) 
   BOOST_TEST(e.message().size() < 300U);
 }
 
+// Text a catalog keeps and prints again is valid UTF-8 without control or
+// bidirectional control characters: invalid UTF-8 would make --json emit
+// what JSON parsers reject, C1 controls and bidi overrides act on the
+// terminal (U+202E can reverse how the price columns display). The message
+// points at the offending character.
+BOOST_AUTO_TEST_CASE(text_that_is_not_displayable_text_is_refused_where_it_is) {
+  const std::string name_rule = "a name of valid UTF-8 without control or bidirectional control characters";
+  const std::vector<refusal> cases{
+      {edited("NVIDIA B200", "NVIDIA \xFF" "200"), 2, 33,
+       "c.csv:2:33: a byte that is not valid UTF-8 in name 'NVIDIA \\xFF200'; expected " + name_rule},
+      {edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,3,", "ac\xFEme,USD,2026-09-24,b200,NVIDIA B200,180,2,3,"), 2,
+       3,
+       "c.csv:2:3: a byte that is not valid UTF-8 in provider 'ac\\xFEme'; expected a provider name of valid UTF-8 "
+       "without control or bidirectional control characters"},
+      {edited("NVIDIA B200", "NVIDIA\xC2\x9B" "B200"), 2, 32,
+       "c.csv:2:32: a control character in name 'NVIDIA\\u009BB200'; expected " + name_rule},
+      {edited("NVIDIA B200", "NVIDIA \xE2\x80\xAE" "0028"), 2, 33,
+       "c.csv:2:33: a bidirectional control character in name 'NVIDIA \\u202E0028'; expected " + name_rule},
+      {edited("NVIDIA B200", "B200 \xE2\x81\xA6x"), 2, 31,
+       "c.csv:2:31: a bidirectional control character in name 'B200 \\u2066x'; expected " + name_rule},
+      // In quotes, the column counts the opening quote and the doubled quote.
+      {edited("NVIDIA B200", "\"N\"\"V\xFF\""), 2, 31,
+       "c.csv:2:31: a byte that is not valid UTF-8 in name 'N\"V\\xFF'; expected " + name_rule},
+  };
+  for (const auto& c : cases) {
+    check(c);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(names_in_any_script_are_kept_as_they_are) {
+  const std::string name = "GPU \xC3\x9C" "berprüfung 東京";
+  std::string text = one_gpu;
+  for (auto at = text.find("NVIDIA B200"); at != std::string::npos; at = text.find("NVIDIA B200", at + name.size())) {
+    text.replace(at, 11, name);
+  }
+  const auto c = parse_catalog(text, "c.csv").value();
+  BOOST_TEST(c.offers()[0].name == name);
+}
+
+BOOST_AUTO_TEST_CASE(a_gpu_has_one_name) {
+  const auto e = refused(edited("NVIDIA B200,180,2,7", "NVIDIA B200 SXM,180,2,7"));
+  BOOST_TEST(e.message() == "c.csv:3:26: name 'NVIDIA B200 SXM' for b200; expected 'NVIDIA B200' as on line 2 (the same "
+                            "on a GPU's three rows)");
+}
+
+// Empty lines are ignored at the end only; however many there are, they
+// take no memory (the reader keeps one record at a time).
+BOOST_AUTO_TEST_CASE(any_number_of_trailing_empty_lines_is_ignored_and_an_inner_one_is_refused) {
+  BOOST_TEST(parse_catalog(one_gpu + std::string(1'000'000, '\n'), "c.csv").value().package_count() == 3U);
+  const auto e = refused(edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,", "\n\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"));
+  BOOST_TEST(e.message() == "c.csv:3:1: an empty line; expected a row of 9 fields (" + header + ")");
+}
+
 BOOST_AUTO_TEST_CASE(several_gpus_are_listed_in_file_order) {
   const auto two = one_gpu + "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,30,8000\n"
                              "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,3,1000\n"
                              "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,7,2000\n";
   const auto c = parse_catalog(two, "c.csv").value();
-  BOOST_REQUIRE_EQUAL(c.gpu_ids().size(), 2U);
-  BOOST_TEST(c.gpu_ids()[0] == "b200");
-  BOOST_TEST(c.gpu_ids()[1] == "l4");
-  BOOST_TEST(c.durations_of("l4").front().value == 3U);
+  BOOST_REQUIRE_EQUAL(c.offers().size(), 2U);
+  BOOST_TEST(c.offers()[0].id == "b200");
+  BOOST_TEST(c.offers()[1].id == "l4");
+  // Rows of a GPU may come in any order of durations.
+  BOOST_TEST(c.find("l4")->lines[0] == 6U);
+  BOOST_TEST(c.find("l4")->lot_price(package_days{3})->cents() == 1000U);
   // Rows of one GPU need not be next to each other.
   const auto mixed = header + "\n"
                               "acme,USD,2026-09-24,l4,NVIDIA L4,24,1,3,1000\n"

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <span>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -17,8 +18,8 @@
 #include <iteragpu/cli/gpu_commands.hpp>
 #include <iteragpu/device.hpp>
 #include <iteragpu/io.hpp>
-#include <iteragpu/policies/memory_counter.hpp>
 #include <iteragpu/synthetic_model.hpp>
+#include <iteragpu/torch/allocator_stats.hpp>
 
 #include "run_command.hpp"
 
@@ -27,7 +28,15 @@ namespace json = boost::json;
 
 namespace {
 
-using no_torch_runtime = iteragpu::cli::unavailable_runtime<iteragpu::built_without_libtorch>;
+// The commands of a build without LibTorch, as the program's main runs them.
+int measure_without_libtorch(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+  return iteragpu::cli::run_measure(runtime, args, out, err);
+}
+int environment_without_libtorch(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+  return iteragpu::cli::run_environment(runtime, args, out, err);
+}
 
 // A fresh empty folder per test, removed afterwards.
 struct scratch_folder {
@@ -88,7 +97,7 @@ BOOST_AUTO_TEST_CASE(a_reading_takes_the_aggregate_entry_of_allocated_and_reserv
   fake_device_stats stats;
   stats.allocated_bytes = {fake_stat{1'645'297'664, 5'940'264'960}, fake_stat{1, 2}, fake_stat{3, 4}};
   stats.reserved_bytes = {fake_stat{5'941'231'616, 5'941'231'616}, fake_stat{5, 6}, fake_stat{7, 8}};
-  const auto r = iteragpu::reading_from(stats);
+  const auto r = iteragpu::torch_adapter::reading_from(stats);
   BOOST_TEST(r.allocated_bytes == 1'645'297'664U);
   BOOST_TEST(r.peak_allocated_bytes == 5'940'264'960U);
   BOOST_TEST(r.reserved_bytes == 5'941'231'616U);
@@ -98,7 +107,7 @@ BOOST_AUTO_TEST_CASE(a_reading_takes_the_aggregate_entry_of_allocated_and_reserv
 BOOST_AUTO_TEST_CASE(a_negative_counter_is_an_error_not_a_huge_number) {
   fake_device_stats stats;
   stats.allocated_bytes[0] = fake_stat{-1, 0};
-  BOOST_CHECK_THROW(static_cast<void>(iteragpu::reading_from(stats)), std::range_error);
+  BOOST_CHECK_THROW(static_cast<void>(iteragpu::torch_adapter::reading_from(stats)), std::range_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -106,7 +115,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(synthetic_model_arithmetic)
 
 BOOST_AUTO_TEST_CASE(parameters_are_two_matrices_and_two_biases) {
-  const auto m = iteragpu::summarise({1, 16, 64}, iteragpu::element_type::float32, 4).value();
+  const auto m = iteragpu::summarise({1, 16, 64}, iteragpu::element_type::float32).value();
   BOOST_TEST(m.hidden == 256U);
   BOOST_TEST(m.parameters == 2U * 64U * 256U + 256U + 64U);
   BOOST_TEST(m.parameter_bytes == m.parameters * 4U);
@@ -115,15 +124,15 @@ BOOST_AUTO_TEST_CASE(parameters_are_two_matrices_and_two_biases) {
   BOOST_TEST(m.layers[1] == "GELU");
   BOOST_TEST(m.layers[2] == "Linear(256 -> 64)");
   // The reference figure of the 8x4096x8192 configuration: 536,911,872 parameters.
-  BOOST_TEST(iteragpu::summarise({8, 4096, 8192}, iteragpu::element_type::bfloat16, 2).value().parameters ==
+  BOOST_TEST(iteragpu::summarise({8, 4096, 8192}, iteragpu::element_type::bfloat16).value().parameters ==
              536'911'872U);
 }
 
 BOOST_AUTO_TEST_CASE(counts_past_what_libtorch_indexes_are_refused) {
-  BOOST_TEST(!iteragpu::summarise({1, 1, UINT64_MAX / 4 + 1}, iteragpu::element_type::float32, 4).has_value());
-  BOOST_TEST(!iteragpu::summarise({1, 1, std::uint64_t{1} << 31U}, iteragpu::element_type::float32, 4).has_value());
-  BOOST_TEST(!iteragpu::summarise({std::uint64_t{1} << 40U, std::uint64_t{1} << 20U, 64}, iteragpu::element_type::float32, 4).has_value());
-  BOOST_TEST(iteragpu::summarise({std::uint64_t{1} << 20U, std::uint64_t{1} << 10U, 64}, iteragpu::element_type::float32, 4).has_value());
+  BOOST_TEST(!iteragpu::summarise({1, 1, UINT64_MAX / 4 + 1}, iteragpu::element_type::float32).has_value());
+  BOOST_TEST(!iteragpu::summarise({1, 1, std::uint64_t{1} << 31U}, iteragpu::element_type::float32).has_value());
+  BOOST_TEST(!iteragpu::summarise({std::uint64_t{1} << 40U, std::uint64_t{1} << 20U, 64}, iteragpu::element_type::float32).has_value());
+  BOOST_TEST(iteragpu::summarise({std::uint64_t{1} << 20U, std::uint64_t{1} << 10U, 64}, iteragpu::element_type::float32).has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -133,7 +142,7 @@ BOOST_AUTO_TEST_SUITE(new_file_writer)
 BOOST_AUTO_TEST_CASE(writes_the_whole_content_and_leaves_no_temporary) {
   const scratch_folder dir;
   const auto file = dir.path / "result.json";
-  BOOST_TEST(!iteragpu::write_new_file(file, "{\"a\":1}\n").has_value());
+  BOOST_TEST(iteragpu::write_new_file(file, "{\"a\":1}\n").has_value());
   BOOST_TEST(read_file(file) == "{\"a\":1}\n");
   BOOST_TEST(dir.entries() == 1U);
 }
@@ -142,34 +151,35 @@ BOOST_AUTO_TEST_CASE(never_replaces_an_existing_file) {
   const scratch_folder dir;
   const auto file = dir.path / "result.json";
   { std::ofstream(file) << "precious"; }
-  const auto problem = iteragpu::write_new_file(file, "new content");
-  BOOST_REQUIRE(problem.has_value());
-  BOOST_TEST((problem->kind == iteragpu::new_file_error::already_exists));
-  BOOST_TEST(problem->message.find("already exists") != std::string::npos);
+  const auto written = iteragpu::write_new_file(file, "new content");
+  BOOST_REQUIRE(!written.has_value());
+  BOOST_TEST((written.error().kind == iteragpu::new_file_error::already_exists));
+  BOOST_TEST(written.error().message.find("already exists") != std::string::npos);
   BOOST_TEST(read_file(file) == "precious");
   BOOST_TEST(dir.entries() == 1U);
 }
 
 BOOST_AUTO_TEST_CASE(refuses_a_missing_folder_a_file_as_folder_and_a_folder_as_file) {
   const scratch_folder dir;
-  auto p = iteragpu::write_new_file(dir.path / "missing" / "result.json", "x");
-  BOOST_TEST((p && p->kind == iteragpu::new_file_error::folder_missing));
+  const auto kind_of = [](const fs::path& file) {
+    const auto written = iteragpu::write_new_file(file, "x");
+    BOOST_REQUIRE(!written.has_value());
+    return written.error().kind;
+  };
+  BOOST_TEST((kind_of(dir.path / "missing" / "result.json") == iteragpu::new_file_error::folder_missing));
   { std::ofstream(dir.path / "plain") << "x"; }
-  p = iteragpu::write_new_file(dir.path / "plain" / "result.json", "x");
-  BOOST_TEST((p && p->kind == iteragpu::new_file_error::not_a_folder));
+  BOOST_TEST((kind_of(dir.path / "plain" / "result.json") == iteragpu::new_file_error::not_a_folder));
   fs::create_directory(dir.path / "sub");
-  p = iteragpu::write_new_file(dir.path / "sub", "x");
-  BOOST_TEST((p && p->kind == iteragpu::new_file_error::already_exists));
-  p = iteragpu::write_new_file(dir.path / "", "x");
-  BOOST_TEST((p && p->kind == iteragpu::new_file_error::is_empty_name));
+  BOOST_TEST((kind_of(dir.path / "sub") == iteragpu::new_file_error::already_exists));
+  BOOST_TEST((kind_of(dir.path / "") == iteragpu::new_file_error::is_empty_name));
   BOOST_TEST(dir.entries() == 2U);
 }
 
 BOOST_AUTO_TEST_CASE(a_dangling_symlink_counts_as_an_existing_name) {
   const scratch_folder dir;
   fs::create_symlink(dir.path / "nowhere", dir.path / "link.json");
-  const auto p = iteragpu::write_new_file(dir.path / "link.json", "x");
-  BOOST_TEST((p && p->kind == iteragpu::new_file_error::already_exists));
+  const auto written = iteragpu::write_new_file(dir.path / "link.json", "x");
+  BOOST_TEST((!written && written.error().kind == iteragpu::new_file_error::already_exists));
   BOOST_TEST(!fs::exists(dir.path / "nowhere"));
 }
 
@@ -183,7 +193,7 @@ BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_its_file_is_complete
   for (int i = 0; i < writers; ++i) {
     threads.emplace_back([&, i] {
       const std::string content(100000, static_cast<char>('a' + i));
-      if (!iteragpu::write_new_file(file, content)) {
+      if (iteragpu::write_new_file(file, content)) {
         ++won;
       }
     });
@@ -205,7 +215,7 @@ BOOST_AUTO_TEST_SUITE(gpu_commands_without_a_gpu)
 BOOST_AUTO_TEST_CASE(measure_without_libtorch_exits_2_and_writes_nothing) {
   const scratch_folder dir;
   const auto out = (dir.path / "mesures.json").string();
-  const auto r = run_command(iteragpu::cli::run_measure<no_torch_runtime>,
+  const auto r = run_command(measure_without_libtorch,
                              {"--device", "cuda:0", "--batch", "1", "--context", "16", "--width", "64", "--dtype",
                               "float32", "--warmup", "1", "--repeats", "2", "--output", out.c_str()});
   BOOST_TEST(r.exit_code == 2);
@@ -216,7 +226,7 @@ BOOST_AUTO_TEST_CASE(measure_without_libtorch_exits_2_and_writes_nothing) {
 }
 
 BOOST_AUTO_TEST_CASE(environment_without_libtorch_is_a_valid_report_saying_why) {
-  const auto r = run_command(iteragpu::cli::run_environment<no_torch_runtime>, {"--device", "cuda:1"});
+  const auto r = run_command(environment_without_libtorch, {"--device", "cuda:1"});
   BOOST_TEST(r.exit_code == 0);
   const auto v = json::parse(r.out).as_object();
   for (const char* key : {"library", "compiler", "cxx_standard", "libtorch", "cuda_build", "hip_build", "gpus", "device",
@@ -239,12 +249,12 @@ BOOST_AUTO_TEST_CASE(environment_without_libtorch_is_a_valid_report_saying_why) 
 BOOST_AUTO_TEST_CASE(environment_writes_a_new_file_only) {
   const scratch_folder dir;
   const auto out = (dir.path / "env.json").string();
-  auto r = run_command(iteragpu::cli::run_environment<no_torch_runtime>, {"--output", out.c_str()});
+  auto r = run_command(environment_without_libtorch, {"--output", out.c_str()});
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(r.out.empty());
   const auto first = read_file(out);
   BOOST_TEST(json::parse(first).at("device").at("requested").as_string() == "cuda:0");
-  r = run_command(iteragpu::cli::run_environment<no_torch_runtime>, {"--output", out.c_str()});
+  r = run_command(environment_without_libtorch, {"--output", out.c_str()});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(is_one_line(r.err), r.err);
   BOOST_TEST(read_file(out) == first);
@@ -252,7 +262,7 @@ BOOST_AUTO_TEST_CASE(environment_writes_a_new_file_only) {
 
 BOOST_AUTO_TEST_CASE(environment_refuses_a_malformed_device) {
   for (const char* bad : {"cpu", "cuda", "cuda:-1", "gpu0"}) {
-    const auto r = run_command(iteragpu::cli::run_environment<no_torch_runtime>, {"--device", bad});
+    const auto r = run_command(environment_without_libtorch, {"--device", bad});
     BOOST_TEST(r.exit_code == 2, bad);
     BOOST_TEST(r.out.empty());
     BOOST_TEST(r.err.find("--device") != std::string::npos, r.err);
@@ -295,7 +305,7 @@ BOOST_AUTO_TEST_CASE(measure_bad_flags_exit_2_naming_the_flag_and_write_nothing)
   for (const auto& c : cases) {
     std::ostringstream sout;
     std::ostringstream serr;
-    const int code = iteragpu::cli::run_measure<no_torch_runtime>(c.args, sout, serr);
+    const int code = measure_without_libtorch(c.args, sout, serr);
     BOOST_TEST(code == 2, c.must_name);
     BOOST_TEST(sout.str().empty(), c.must_name);
     BOOST_TEST(is_one_line(serr.str()), serr.str());
@@ -311,23 +321,23 @@ BOOST_AUTO_TEST_CASE(measure_options_take_the_seed_defaults_and_every_flag) {
   const auto out = (dir.path / "m.json").string();
   const std::vector<std::string> minimal{"--device", "cuda:2", "--output", out};
   auto o = cli::parse_measure_options(cli::parse_arguments(cli::measure_description(), minimal));
-  BOOST_TEST(o.device.value == 2);
-  BOOST_TEST(o.shape.batch == 1U);
-  BOOST_TEST(o.shape.context == 16U);
-  BOOST_TEST(o.shape.width == 64U);
-  BOOST_TEST((o.dtype == iteragpu::element_type::float32));
-  BOOST_TEST(o.plan.warmup == 1U);
-  BOOST_TEST(o.plan.repeats == 2U);
+  BOOST_TEST(o.run.device.value == 2);
+  BOOST_TEST(o.run.shape.batch == 1U);
+  BOOST_TEST(o.run.shape.context == 16U);
+  BOOST_TEST(o.run.shape.width == 64U);
+  BOOST_TEST((o.run.dtype == iteragpu::element_type::float32));
+  BOOST_TEST(o.run.plan.warmup == 1U);
+  BOOST_TEST(o.run.plan.repeats == 2U);
   const std::vector<std::string> full{"--device=cuda:0", "--batch=8",  "--context=4096", "--width=8192", "--dtype=bfloat16",
                                       "--warmup=0",      "--repeats=5", "--output=" + out};
   o = cli::parse_measure_options(cli::parse_arguments(cli::measure_description(), full));
-  BOOST_TEST(o.shape.batch == 8U);
-  BOOST_TEST(o.shape.context == 4096U);
-  BOOST_TEST(o.shape.width == 8192U);
-  BOOST_TEST((o.dtype == iteragpu::element_type::bfloat16));
-  BOOST_TEST(o.plan.warmup == 0U);
-  BOOST_TEST(o.plan.repeats == 5U);
-  BOOST_TEST(o.output.string() == out);
+  BOOST_TEST(o.run.shape.batch == 8U);
+  BOOST_TEST(o.run.shape.context == 4096U);
+  BOOST_TEST(o.run.shape.width == 8192U);
+  BOOST_TEST((o.run.dtype == iteragpu::element_type::bfloat16));
+  BOOST_TEST(o.run.plan.warmup == 0U);
+  BOOST_TEST(o.run.plan.repeats == 5U);
+  BOOST_TEST(o.output == out);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

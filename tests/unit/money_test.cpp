@@ -40,16 +40,16 @@ std::string reference_quotient(std::uint64_t amount, std::uint64_t divisor) {
 BOOST_AUTO_TEST_SUITE(money_arithmetic)
 
 BOOST_AUTO_TEST_CASE(sums_and_products_are_exact_at_run_time) {
-  BOOST_TEST((runtime_cents(168000) * 2).cents() == 336000U);
-  BOOST_TEST((runtime_cents(168000) * 2).to_string() == "3360.00");
+  BOOST_TEST((runtime_cents(168000) * 2U).cents() == 336000U);
+  BOOST_TEST((runtime_cents(168000) * 2U).to_string() == "3360.00");
   BOOST_TEST((runtime_cents(10) + runtime_cents(20)).to_string() == "0.30");
   BOOST_TEST((runtime_cents(u64_max - 1) + runtime_cents(1)).cents() == u64_max);
-  BOOST_TEST((runtime_cents(u64_max / 2) * 2).cents() == u64_max - 1);
+  BOOST_TEST((runtime_cents(u64_max / 2) * 2U).cents() == u64_max - 1);
 }
 
 BOOST_AUTO_TEST_CASE(overflow_throws_instead_of_wrapping) {
   BOOST_CHECK_THROW((void)(runtime_cents(u64_max) + runtime_cents(1)), std::overflow_error);
-  BOOST_CHECK_THROW((void)(runtime_cents(u64_max / 2 + 1) * 2), std::overflow_error);
+  BOOST_CHECK_THROW((void)(runtime_cents(u64_max / 2 + 1) * 2U), std::overflow_error);
   BOOST_CHECK_THROW((void)(runtime_cents(2) * (u64_max / 2 + 1)), std::overflow_error);
   BOOST_TEST((try_add(runtime_cents(u64_max), runtime_cents(1)).error() == money_error::overflow));
   BOOST_TEST((try_multiply(runtime_cents(168000), u64_max).error() == money_error::overflow));
@@ -70,11 +70,11 @@ BOOST_AUTO_TEST_CASE(text_round_trips_through_dollars) {
 }
 
 BOOST_AUTO_TEST_CASE(rounding_ties_go_to_the_even_digit) {
-  BOOST_TEST(divide(runtime_cents(1), 32).to_string() == "0.0312");
-  BOOST_TEST(divide(runtime_cents(3), 32).to_string() == "0.0938");
-  BOOST_TEST(divide(runtime_cents(19999), 20000).to_string() == "1.0000");
-  BOOST_TEST(divide(runtime_cents(19997), 20000).to_string() == "0.9998");
-  BOOST_TEST(divide(runtime_cents(336000), 3).to_string() == "112000.0000");
+  BOOST_TEST(divide(runtime_cents(1), 32U).to_string() == "0.0312");
+  BOOST_TEST(divide(runtime_cents(3), 32U).to_string() == "0.0938");
+  BOOST_TEST(divide(runtime_cents(19999), 20000U).to_string() == "1.0000");
+  BOOST_TEST(divide(runtime_cents(19997), 20000U).to_string() == "0.9998");
+  BOOST_TEST(divide(runtime_cents(336000), 3U).to_string() == "112000.0000");
 }
 
 BOOST_AUTO_TEST_CASE(division_agrees_with_a_scaled_reference) {
@@ -100,8 +100,8 @@ BOOST_AUTO_TEST_CASE(division_agrees_with_a_scaled_reference) {
 }
 
 BOOST_AUTO_TEST_CASE(division_near_64_bits_needs_no_wider_type) {
-  BOOST_TEST(divide(runtime_cents(u64_max), 1).to_string() == "18446744073709551615.0000");
-  BOOST_TEST(divide(runtime_cents(u64_max), 7).to_string() == "2635249153387078802.1429");
+  BOOST_TEST(divide(runtime_cents(u64_max), 1U).to_string() == "18446744073709551615.0000");
+  BOOST_TEST(divide(runtime_cents(u64_max), 7U).to_string() == "2635249153387078802.1429");
   BOOST_TEST(divide(runtime_cents(u64_max - 1), u64_max).to_string() == "1.0000");
   BOOST_TEST(divide(runtime_cents(u64_max / 2), u64_max).to_string() == "0.5000");
   BOOST_TEST(divide(runtime_cents(u64_max / 2 + 1), u64_max).to_string() == "0.5000");
@@ -110,8 +110,8 @@ BOOST_AUTO_TEST_CASE(division_near_64_bits_needs_no_wider_type) {
 }
 
 BOOST_AUTO_TEST_CASE(division_by_zero_is_an_error) {
-  BOOST_CHECK_THROW((void)divide(runtime_cents(100), 0), std::domain_error);
-  BOOST_TEST((try_divide(runtime_cents(0), 0).error() == money_error::division_by_zero));
+  BOOST_CHECK_THROW((void)divide(runtime_cents(100), 0U), std::domain_error);
+  BOOST_TEST((try_divide(runtime_cents(0), 0U).error() == money_error::division_by_zero));
 }
 
 BOOST_AUTO_TEST_CASE(errors_are_described) {

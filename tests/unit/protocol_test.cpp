@@ -1,9 +1,11 @@
 // The phase protocol's order of operations, checked with recording policies
 // on the CPU: no LibTorch, no GPU.
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -17,102 +19,124 @@ using iteragpu::device_index;
 using iteragpu::phase_kind;
 
 // A fake device: an allocator whose bytes the workload moves, and a log of
-// every call the protocol makes.
+// every call the protocol makes. The policies below share one by
+// reference: their state lives in objects, not in globals.
 struct fake_device {
-  static inline std::vector<std::string> log;
-  static inline std::uint64_t allocated = 0;
-  static inline std::uint64_t peak = 0;
-  static inline int passes = 0;
-  static inline int fail_on_pass = -1;
+  std::vector<std::string> log;
+  std::uint64_t allocated = 0;
+  std::uint64_t peak = 0;
+  int passes = 0;
+  int fail_on_pass = -1;
 
-  static void reset() {
-    log.clear();
-    allocated = 0;
-    peak = 0;
-    passes = 0;
-    fail_on_pass = -1;
-  }
-  static void allocate(std::uint64_t n) {
+  void allocate(std::uint64_t n) {
     allocated += n;
     peak = allocated > peak ? allocated : peak;
   }
 };
 
+// A clock whose time moves only when the protocol reads it: each reading
+// is 0.5 s after the last, so every phase lasts exactly 0.5 s.
+struct fake_clock {
+  using duration = std::chrono::duration<double>;
+  using time_point = std::chrono::time_point<std::chrono::steady_clock, duration>;
+  double now_seconds = 0;
+  time_point now() {
+    now_seconds += 0.5;
+    return time_point(duration(now_seconds));
+  }
+};
+
 struct recording_backend {
-  static constexpr std::string_view name = "recording";
-  static std::optional<std::string> runtime_unavailable_reason() { return std::nullopt; }
-  static std::optional<std::string> cuda_build() { return std::nullopt; }
-  static std::optional<std::string> hip_build() { return std::nullopt; }
-  static std::vector<iteragpu::gpu_description> visible_gpus() { return {}; }
-  static void synchronize(device_index d) { fake_device::log.push_back("sync@" + std::to_string(d.value)); }
-  static iteragpu::device_memory memory(device_index) { return {}; }
+  fake_device& device;
+  void synchronize(device_index d) { device.log.push_back("sync@" + std::to_string(d.value)); }
   struct timer {
-    void start() { fake_device::log.emplace_back("event.start"); }
-    void stop() { fake_device::log.emplace_back("event.stop"); }
+    fake_device* device;
+    void start() { device->log.emplace_back("event.start"); }
+    void stop() { device->log.emplace_back("event.stop"); }
     [[nodiscard]] double elapsed_seconds() const { return 0.25; }
   };
-  static timer make_timer(device_index) { return {}; }
+  timer make_timer(device_index) { return timer{&device}; }
 };
 
 // Reserved memory is modelled as twice the peak allocation, so the two
 // counters differ and a mix-up between them shows.
 struct recording_counter {
-  static allocator_reading read(device_index d) {
-    fake_device::log.push_back("read@" + std::to_string(d.value));
-    return {fake_device::allocated, 2 * fake_device::peak, fake_device::peak, 2 * fake_device::peak};
+  fake_device& device;
+  allocator_reading read(device_index d) {
+    device.log.push_back("read@" + std::to_string(d.value));
+    return {device.allocated, 2 * device.peak, device.peak, 2 * device.peak};
   }
-  static void reset_peaks(device_index d) {
-    fake_device::log.push_back("reset@" + std::to_string(d.value));
-    fake_device::peak = fake_device::allocated;
+  void reset_peaks(device_index d) {
+    device.log.push_back("reset@" + std::to_string(d.value));
+    device.peak = device.allocated;
   }
 };
 
 // An output that holds 5 bytes for as long as it lives.
 class fake_output {
  public:
-  explicit fake_output(int pass) : pass_(pass) {
-    fake_device::allocate(5);
-    fake_device::log.push_back("forward#" + std::to_string(pass_));
+  fake_output(fake_device& device, int pass) : device_(&device), pass_(pass) {
+    device_->allocate(5);
+    device_->log.push_back("forward#" + std::to_string(pass_));
   }
-  fake_output(fake_output&& other) noexcept : pass_(other.pass_) { other.pass_ = 0; }
+  fake_output(fake_output&& other) noexcept : device_(other.device_), pass_(std::exchange(other.pass_, 0)) {}
   fake_output(const fake_output&) = delete;
   fake_output& operator=(const fake_output&) = delete;
   fake_output& operator=(fake_output&&) = delete;
   ~fake_output() {
     if (pass_ != 0) {
-      fake_device::allocated -= 5;
-      fake_device::log.push_back("release#" + std::to_string(pass_));
+      device_->allocated -= 5;
+      device_->log.push_back("release#" + std::to_string(pass_));
     }
   }
 
  private:
+  fake_device* device_;
   int pass_;
 };
 
 struct fake_workload {
-  using dtype = iteragpu::dtypes::bfloat16;
+  fake_device& device;
   void load_model() {
-    fake_device::log.emplace_back("load_model");
-    fake_device::allocate(100);
+    device.log.emplace_back("load_model");
+    device.allocate(100);
   }
   void make_inputs() {
-    fake_device::log.emplace_back("make_inputs");
-    fake_device::allocate(10);
+    device.log.emplace_back("make_inputs");
+    device.allocate(10);
   }
   fake_output forward() {
-    const int pass = ++fake_device::passes;
-    if (pass == fake_device::fail_on_pass) {
+    const int pass = ++device.passes;
+    if (pass == device.fail_on_pass) {
       throw std::runtime_error("out of memory on pass " + std::to_string(pass) + "\nstack trace line");
     }
-    return fake_output(pass);
+    return fake_output(device, pass);
   }
 };
 
 static_assert(iteragpu::workload<fake_workload>);
 static_assert(iteragpu::measuring_backend<recording_backend>);
+static_assert(!iteragpu::device_memory_reporting<recording_backend>);
 static_assert(iteragpu::memory_counter<recording_counter>);
+static_assert(iteragpu::phase_clock<fake_clock>);
 
-using protocol = iteragpu::phase_protocol<iteragpu::dtypes::bfloat16, recording_backend, recording_counter>;
+// The three policies over one fake device, and a run of the protocol.
+struct bench {
+  fake_device device;
+  recording_backend backend{device};
+  recording_counter counter{device};
+  fake_workload work{device};
+  fake_clock clock;
+
+  iteragpu::result<iteragpu::measurement, iteragpu::measure_error> run(int d, iteragpu::protocol_plan plan) {
+    return iteragpu::measure(backend, counter, work, device_index{d}, plan, clock);
+  }
+  std::vector<iteragpu::phase_row> rows(int d, iteragpu::protocol_plan plan) {
+    auto m = run(d, plan);
+    BOOST_REQUIRE_MESSAGE(m.has_value(), "the protocol failed");
+    return std::move(m->phases);
+  }
+};
 
 std::vector<std::string> phase_calls(const std::vector<std::string>& operation, int device) {
   const std::string at = "@" + std::to_string(device);
@@ -131,9 +155,8 @@ void append(std::vector<std::string>& to, const std::vector<std::string>& more) 
 BOOST_AUTO_TEST_SUITE(protocol_order)
 
 BOOST_AUTO_TEST_CASE(every_phase_synchronises_reads_resets_runs_synchronises_reads_in_that_order) {
-  fake_device::reset();
-  fake_workload work;
-  const auto rows = protocol(device_index{3}).run(work, {.warmup = 2, .repeats = 2});
+  bench b;
+  const auto rows = b.rows(3, {.warmup = 2, .repeats = 2});
 
   std::vector<std::string> expected;
   append(expected, phase_calls({"load_model"}, 3));
@@ -147,14 +170,13 @@ BOOST_AUTO_TEST_CASE(every_phase_synchronises_reads_resets_runs_synchronises_rea
   expected.emplace_back("release#4");
   append(expected, phase_calls({"forward#5"}, 3));
   expected.emplace_back("release#5");
-  BOOST_TEST(fake_device::log == expected, boost::test_tools::per_element());
+  BOOST_TEST(b.device.log == expected, boost::test_tools::per_element());
   BOOST_TEST(rows.size() == 6U);
 }
 
 BOOST_AUTO_TEST_CASE(rows_come_in_phase_order_with_repeats_numbered_from_zero) {
-  fake_device::reset();
-  fake_workload work;
-  const auto rows = protocol(device_index{0}).run(work, {.warmup = 1, .repeats = 3});
+  bench b;
+  const auto rows = b.rows(0, {.warmup = 1, .repeats = 3});
   const std::vector<phase_kind> expected{phase_kind::model_load,   phase_kind::inputs,       phase_kind::cold_forward,
                                          phase_kind::warmup,       phase_kind::warm_forward, phase_kind::warm_forward,
                                          phase_kind::warm_forward};
@@ -167,14 +189,15 @@ BOOST_AUTO_TEST_CASE(rows_come_in_phase_order_with_repeats_numbered_from_zero) {
       BOOST_TEST(!rows[i].repeat.has_value());
     }
     BOOST_TEST(rows[i].gpu_seconds == 0.25);
-    BOOST_TEST(rows[i].seconds >= 0.0);
+    // The fake clock moves 0.5 s per reading, and a phase reads it twice.
+    BOOST_TEST(rows[i].seconds == 0.5);
+    BOOST_TEST(!rows[i].baseline_device_used_bytes.has_value());
   }
 }
 
 BOOST_AUTO_TEST_CASE(readings_show_the_output_alive_at_the_end_and_released_before_the_next_pass) {
-  fake_device::reset();
-  fake_workload work;
-  const auto rows = protocol(device_index{0}).run(work, {.warmup = 2, .repeats = 2});
+  bench b;
+  const auto rows = b.rows(0, {.warmup = 2, .repeats = 2});
   const auto& load = rows[0];
   BOOST_TEST(load.baseline_allocated_bytes == 0U);
   BOOST_TEST(load.end_allocated_bytes == 100U);
@@ -197,49 +220,85 @@ BOOST_AUTO_TEST_CASE(readings_show_the_output_alive_at_the_end_and_released_befo
     BOOST_TEST(rows[i].baseline_allocated_bytes == 110U);
     BOOST_TEST(rows[i].end_allocated_bytes == 115U);
   }
-  BOOST_TEST(fake_device::allocated == 110U);  // weights and inputs outlive the protocol run
+  BOOST_TEST(b.device.allocated == 110U);  // weights and inputs outlive the protocol run
 }
 
 BOOST_AUTO_TEST_CASE(warmup_of_zero_passes_still_has_its_row_and_runs_nothing) {
-  fake_device::reset();
-  fake_workload work;
-  const auto rows = protocol(device_index{0}).run(work, {.warmup = 0, .repeats = 1});
+  bench b;
+  const auto rows = b.rows(0, {.warmup = 0, .repeats = 1});
   BOOST_REQUIRE_EQUAL(rows.size(), 5U);
   BOOST_TEST((rows[3].phase == phase_kind::warmup));
-  BOOST_TEST(fake_device::passes == 2);  // cold_forward and one repeat
+  BOOST_TEST(b.device.passes == 2);  // cold_forward and one repeat
   BOOST_TEST(rows[3].end_allocated_bytes == rows[3].baseline_allocated_bytes);
 }
 
 BOOST_AUTO_TEST_CASE(warmup_passes_are_never_counted_as_repeats) {
-  fake_device::reset();
-  fake_workload work;
-  const auto rows = protocol(device_index{0}).run(work, {.warmup = 7, .repeats = 2});
+  bench b;
+  const auto rows = b.rows(0, {.warmup = 7, .repeats = 2});
   std::size_t warm_rows = 0;
   for (const auto& r : rows) {
     warm_rows += r.phase == phase_kind::warm_forward ? 1U : 0U;
   }
   BOOST_TEST(warm_rows == 2U);
-  BOOST_TEST(fake_device::passes == 1 + 7 + 2);
+  BOOST_TEST(b.device.passes == 1 + 7 + 2);
 }
 
 BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
-  fake_device::reset();
-  fake_device::fail_on_pass = 1;
-  fake_workload work;
-  try {
-    static_cast<void>(protocol(device_index{0}).run(work, {.warmup = 1, .repeats = 1}));
-    BOOST_FAIL("the protocol did not report the failure");
-  } catch (const iteragpu::measurement_failure& e) {
-    BOOST_TEST((e.phase() == phase_kind::cold_forward));
-    BOOST_TEST(std::string(e.what()) == "out of memory on pass 1");
+  bench cold;
+  cold.device.fail_on_pass = 1;
+  const auto failed = cold.run(0, {.warmup = 1, .repeats = 1});
+  BOOST_REQUIRE(!failed.has_value());
+  BOOST_TEST((failed.error().phase == phase_kind::cold_forward));
+  BOOST_TEST(failed.error().message == "out of memory on pass 1");
+  bench warm;
+  warm.device.fail_on_pass = 3;
+  const auto in_warmup = warm.run(0, {.warmup = 2, .repeats = 1});
+  BOOST_REQUIRE(!in_warmup.has_value());
+  BOOST_TEST((in_warmup.error().phase == phase_kind::warmup));
+  bench repeat;
+  repeat.device.fail_on_pass = 4;
+  const auto in_repeat = repeat.run(0, {.warmup = 1, .repeats = 3});
+  BOOST_REQUIRE(!in_repeat.has_value());
+  BOOST_TEST((in_repeat.error().phase == phase_kind::warm_forward));
+}
+
+// A backend that also reports the device's memory: used = total - free is
+// read at each baseline and end, outside the timed window.
+struct memory_reporting_backend : recording_backend {
+  std::uint64_t total = 1000;
+  iteragpu::device_memory memory(device_index d) {
+    device.log.push_back("memory@" + std::to_string(d.value));
+    return {total - 7 * device.allocated, total};
   }
-  fake_device::reset();
-  fake_device::fail_on_pass = 3;
-  try {
-    static_cast<void>(protocol(device_index{0}).run(work, {.warmup = 2, .repeats = 1}));
-    BOOST_FAIL("the protocol did not report the failure");
-  } catch (const iteragpu::measurement_failure& e) {
-    BOOST_TEST((e.phase() == phase_kind::warmup));
+};
+static_assert(iteragpu::device_memory_reporting<memory_reporting_backend>);
+
+BOOST_AUTO_TEST_CASE(a_backend_that_reports_device_memory_has_it_recorded_at_baseline_and_end) {
+  fake_device device;
+  memory_reporting_backend backend{{device}};
+  recording_counter counter{device};
+  fake_workload work{device};
+  fake_clock clock;
+  const auto m = iteragpu::measure(backend, counter, work, device_index{1}, {.warmup = 0, .repeats = 1}, clock);
+  BOOST_REQUIRE(m.has_value());
+  const auto& load = m->phases[0];
+  BOOST_TEST(load.baseline_device_used_bytes.value() == 0U);
+  BOOST_TEST(load.end_device_used_bytes.value() == 700U);  // 7 x the 100 bytes of weights
+  BOOST_TEST(m->phases[2].end_device_used_bytes.value() == 7U * 115U);
+  const std::vector<std::string> first_phase{"sync@1", "read@1", "memory@1", "reset@1", "event.start", "load_model",
+                                             "event.stop", "sync@1", "read@1", "memory@1"};
+  BOOST_TEST(std::vector<std::string>(device.log.begin(), device.log.begin() + 10) == first_phase,
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(the_default_clock_is_the_steady_clock) {
+  bench b;
+  const auto m = iteragpu::measure(b.backend, b.counter, b.work, device_index{0}, {.warmup = 0, .repeats = 1});
+  BOOST_REQUIRE(m.has_value());
+  BOOST_TEST(m->phases.size() == 5U);
+  for (const auto& row : m->phases) {
+    BOOST_TEST(row.seconds >= 0.0);
+    BOOST_TEST(row.seconds < 60.0);
   }
 }
 

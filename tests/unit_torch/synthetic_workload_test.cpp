@@ -10,6 +10,7 @@
 #include <torch/torch.h>
 
 #include <iteragpu/cli/gpu_commands.hpp>
+#include <iteragpu/protocol.hpp>
 #include <iteragpu/synthetic_model.hpp>
 #include <iteragpu/torch/dtype.hpp>
 #include <iteragpu/torch/runtime.hpp>
@@ -34,7 +35,7 @@ void check_workload_on_cpu(iteragpu::synthetic_shape shape) {
   BOOST_TEST(!out.requires_grad());
   BOOST_TEST(out.is_inference());
 
-  const auto summary = iteragpu::summarise(shape, D::element, D::bytes_per_element).value();
+  const auto summary = iteragpu::summarise(shape, D::element).value();
   BOOST_TEST(ta::parameter_count(work.model()) == summary.parameters);
   std::uint64_t bytes = 0;
   for (const auto& p : work.model()->parameters()) {
@@ -95,6 +96,47 @@ BOOST_AUTO_TEST_CASE(dtype_policies_match_libtorch_element_sizes) {
              iteragpu::dtypes::bfloat16::bytes_per_element);
 }
 
+// The LibTorch workload runs through iteragpu::measure() like any other:
+// here on the CPU, with a backend that has nothing to synchronise and a
+// counter that counts the bytes of the tensors the workload holds.
+struct cpu_backend {
+  void synchronize(iteragpu::device_index) {}
+  struct timer {
+    void start() {}
+    void stop() {}
+    [[nodiscard]] double elapsed_seconds() const { return 0.0; }
+  };
+  timer make_timer(iteragpu::device_index) { return {}; }
+};
+
+BOOST_AUTO_TEST_CASE(the_workload_runs_through_measure_on_the_cpu) {
+  ta::synthetic_workload<iteragpu::dtypes::float32> work(torch::Device(torch::kCPU), {2, 3, 8});
+  struct tensor_counter {
+    ta::synthetic_workload<iteragpu::dtypes::float32>* work;
+    iteragpu::allocator_reading read(iteragpu::device_index) {
+      std::uint64_t bytes = 0;
+      if (work->model()) {
+        for (const auto& p : work->model()->parameters()) {
+          bytes += static_cast<std::uint64_t>(p.nbytes());
+        }
+      }
+      if (work->input().defined()) {
+        bytes += static_cast<std::uint64_t>(work->input().nbytes());
+      }
+      return {bytes, bytes, bytes, bytes};
+    }
+    void reset_peaks(iteragpu::device_index) {}
+  };
+  cpu_backend backend;
+  tensor_counter counter{&work};
+  const auto m = iteragpu::measure(backend, counter, work, iteragpu::device_index{0}, {.warmup = 1, .repeats = 2});
+  BOOST_REQUIRE(m.has_value());
+  BOOST_REQUIRE_EQUAL(m->phases.size(), 6U);
+  // 8 x 32 + 32 + 32 x 8 + 8 = 552 float32 parameters; the input is 2 x 3 x 8.
+  BOOST_TEST(m->phases[0].end_allocated_bytes == 552U * 4U);
+  BOOST_TEST(m->phases[1].end_allocated_bytes == 552U * 4U + 48U * 4U);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(libtorch_runtime_here)
@@ -102,7 +144,8 @@ BOOST_AUTO_TEST_SUITE(libtorch_runtime_here)
 // On a machine whose LibTorch has no GPU runtime (the Debian build machine),
 // or that has no GPU, the report is valid and says why.
 BOOST_AUTO_TEST_CASE(environment_reports_libtorch_and_the_device_state) {
-  const auto report = ta::libtorch_runtime::environment(iteragpu::device_index{0});
+  ta::libtorch_runtime runtime;
+  const auto report = runtime.environment(iteragpu::device_index{0});
   BOOST_TEST(report.libtorch_available);
   BOOST_TEST(report.libtorch_version.value() == std::string(TORCH_VERSION));
   if (!report.device.available) {
@@ -115,7 +158,7 @@ BOOST_AUTO_TEST_CASE(environment_reports_libtorch_and_the_device_state) {
   BOOST_TEST(!report.device.available);
   BOOST_TEST(report.device.reason.value().find("no GPU runtime") != std::string::npos);
   BOOST_TEST(report.gpus.empty());
-  BOOST_TEST(!report.cuda_build.has_value());
+  BOOST_TEST(!report.build.has_value());
 #endif
 }
 

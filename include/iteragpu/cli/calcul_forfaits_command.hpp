@@ -1,13 +1,8 @@
 #ifndef ITERAGPU_CLI_CALCUL_FORFAITS_COMMAND_HPP
 #define ITERAGPU_CLI_CALCUL_FORFAITS_COMMAND_HPP
 
-#include "iteragpu/cli/common.hpp"
-#include "iteragpu/io.hpp"
-
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -20,9 +15,12 @@
 #include <boost/program_options.hpp>
 
 #include "iteragpu/catalog.hpp"
-#include "iteragpu/forfait.hpp"
+#include "iteragpu/cli/common.hpp"
+#include "iteragpu/io.hpp"
+#include "iteragpu/package.hpp"
 #include "iteragpu/report/catalog.hpp"
 #include "iteragpu/report/quote.hpp"
+#include "iteragpu/text.hpp"
 
 namespace iteragpu::cli {
 
@@ -30,14 +28,14 @@ inline constexpr std::string_view calcul_forfaits_program = "calcul_forfaits";
 inline constexpr std::string_view shipped_catalog_name = "tarifs-forfaits.csv";
 // A catalog of a few thousand packages is a few hundred kB; anything far
 // larger is the wrong file, refused before it is read into memory.
-inline constexpr std::uintmax_t largest_catalog_bytes = std::uintmax_t{16} << 20U;
+inline constexpr std::size_t largest_catalog_bytes = std::size_t{16} << 20U;
 
 struct calcul_forfaits_options {
   bool help{false};
   bool list{false};
   bool json{false};
   std::optional<std::string> catalog_path;  // absent: the shipped catalog
-  forfait_request request;                  // set unless help or list
+  package_request request;                  // set unless help or list
 };
 
 [[nodiscard]] inline po::options_description calcul_forfaits_description() {
@@ -53,7 +51,7 @@ struct calcul_forfaits_options {
       ("catalog", text_value(), "catalog CSV file (default: the shipped illustrative catalog)")  //
       ("json", po::bool_switch(), "print one JSON object instead of text")                        //
       ("list", po::bool_switch(), "print the catalog as a table (goes with --catalog only)")      //
-      ("help", po::bool_switch(), "show this help");
+      ("help,h", po::bool_switch(), "show this help");
   return d;
 }
 
@@ -66,11 +64,9 @@ inline constexpr std::string_view accepted_results_text =
 // usage_error naming the flag. No file is touched here.
 [[nodiscard]] inline calcul_forfaits_options parse_calcul_forfaits_options(std::span<const std::string> args) {
   calcul_forfaits_options o;
-  for (const auto& a : args) {
-    if (a == "--help") {
-      o.help = true;
-      return o;
-    }
+  if (help_requested(args)) {
+    o.help = true;
+    return o;
   }
   const auto values = parse_arguments(calcul_forfaits_description(), args);
   const auto given = [&](std::string_view flag) { return values.count(std::string(flag)) != 0; };
@@ -132,26 +128,47 @@ inline constexpr std::string_view accepted_results_text =
   return candidates;
 }
 
+// The catalog to read, and how outputs name it.
+struct catalog_choice {
+  std::filesystem::path path;
+  bool shipped{false};  // the default, found beside an install or in the source tree
+
+  // The name of the file in messages: the path the user gave (escaped), or
+  // the shipped catalog's file name without the install prefix.
+  [[nodiscard]] std::string label() const {
+    return shipped ? std::string(shipped_catalog_name) : escaped(path.string());
+  }
+  // How a report names it: the path the user gave, or what it is.
+  [[nodiscard]] std::string source(bool illustrative) const {
+    if (!shipped) {
+      return escaped(path.string());
+    }
+    return illustrative ? "the shipped illustrative catalog" : "the shipped catalog";
+  }
+};
+
 // The catalog file to read: the one given, else the first default present.
-[[nodiscard]] inline std::filesystem::path choose_catalog(const calcul_forfaits_options& options,
-                                                          std::span<const std::filesystem::path> defaults) {
+[[nodiscard]] inline catalog_choice choose_catalog(const calcul_forfaits_options& options,
+                                                   std::span<const std::filesystem::path> defaults) {
   if (options.catalog_path) {
-    return *options.catalog_path;
+    return catalog_choice{*options.catalog_path, false};
   }
   std::string looked;
   for (const auto& candidate : defaults) {
     std::error_code error;
     if (std::filesystem::is_regular_file(candidate, error)) {
-      return candidate;
+      return catalog_choice{candidate, true};
     }
-    looked += (looked.empty() ? "" : ", ") + cli::quoted(detail::escaped(candidate.string()));
+    looked += (looked.empty() ? "" : ", ") + quoted(candidate.string());
   }
   throw usage_error("the shipped catalog is not found (looked at " + (looked.empty() ? std::string("nothing") : looked) +
                     "); expected --catalog PATH");
 }
 
+// The catalog's text: at most largest_catalog_bytes are ever read, whatever
+// size the file system reports.
 [[nodiscard]] inline std::string read_catalog_text(const std::filesystem::path& path) {
-  const std::string shown = cli::quoted(detail::escaped(path.string()));
+  const std::string shown = quoted(path.string());
   constexpr std::string_view accepted = "; expected a readable catalog CSV file";
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
@@ -161,57 +178,53 @@ inline constexpr std::string_view accepted_results_text =
   if (!std::filesystem::is_regular_file(status)) {
     throw usage_error("--catalog: " + shown + " is not a regular file" + std::string(accepted));
   }
-  const auto size = std::filesystem::file_size(path, error);
-  if (error || size > largest_catalog_bytes) {
-    throw usage_error("--catalog: " + shown + " is larger than 16 MiB" + std::string(accepted));
-  }
-  auto text = read_whole_file(path);
+  auto text = read_file_within(path, largest_catalog_bytes);
   if (!text) {
-    throw usage_error("--catalog: " + shown + " cannot be read" + std::string(accepted));
+    throw usage_error("--catalog: " + shown +
+                      (text.error() == read_error::too_large ? " is larger than 16 MiB" : " cannot be read") +
+                      std::string(accepted));
   }
   return std::move(*text);
 }
 
-[[nodiscard]] inline std::string join_ids(const std::vector<std::string>& ids) {
+[[nodiscard]] inline std::string join_ids(const catalog& prices) {
   std::string text;
-  for (const auto& id : ids) {
-    text += (text.empty() ? "" : ", ") + id;
+  for (const auto& offer : prices.offers()) {
+    text += (text.empty() ? "" : ", ") + offer.id;
   }
   return text;
 }
 
-// Why a request was refused, in words that name the flag at fault.
-[[nodiscard]] inline std::string forfait_error_message(forfait_error error, const catalog& prices,
-                                                       const forfait_request& request) {
-  const std::string lots = std::to_string(request.lots.value);
-  // Set for the two overflows, which are found only once the package is.
-  const catalog_row* row = prices.find(request.gpu, request.days);
-  switch (error) {
-    case forfait_error::unknown_gpu:
-      return "--gpu: " + detail::printable(request.gpu) + " is not in the catalog; expected one of: " +
-             join_ids(prices.gpu_ids()) + " (see --list)";
-    case forfait_error::unknown_duration:
-      return "--days: " + request.gpu + " has no " + std::to_string(request.days.value) + "-day package; expected " +
-             detail::join_days(prices.durations_of(request.gpu), "or") + " (see --list)";
-    case forfait_error::total_gpus_overflow:
-      return "--lots: " + lots + " lots x " + std::to_string(row->gpus_per_lot.value) +
+// Why a request was refused, in words that name the flag at fault; the
+// error carries what the message needs.
+[[nodiscard]] inline std::string package_error_message(const package_error& error, const package_request& request) {
+  const std::string lots = to_decimal_string(request.lots.value);
+  switch (error.kind) {
+    case package_error_kind::unknown_gpu:
+      return "--gpu: " + quoted_excerpt(request.gpu) + " is not in the catalog; expected one of: " +
+             join_ids(*error.in) + " (see --list)";
+    case package_error_kind::unknown_duration:
+      return "--days: " + error.offer->id + " has no " + to_decimal_string(request.days.value) +
+             "-day package; expected " + join_days(package_durations, "or") + " (see --list)";
+    case package_error_kind::total_gpus_overflow:
+      return "--lots: " + lots + " lots x " + to_decimal_string(error.offer->gpus_per_lot.value) +
              " GPUs per lot does not fit in 64 bits; expected fewer lots";
-    case forfait_error::total_price_overflow:
-      return "--lots: " + lots + " lots x " + std::to_string(row->lot_price.cents()) +
-             " cents is past 64 bits of cents (18446744073709551615); expected fewer lots";
-    case forfait_error::zero_lots:
-      return "--lots: " + std::string(describe(error));
-    case forfait_error::zero_accepted_results:
-      return "--accepted-results: " + std::string(describe(error));
+    case package_error_kind::total_price_overflow:
+      return "--lots: " + lots + " lots x " + to_decimal_string(error.offer->lot_price(request.days)->cents()) +
+             " cents is past 64 bits of cents (" + std::string(largest_u64_text) + "); expected fewer lots";
+    case package_error_kind::zero_lots:
+      return "--lots: " + std::string(describe(error.kind));
+    case package_error_kind::zero_accepted_results:
+      return "--accepted-results: " + std::string(describe(error.kind));
   }
-  return std::string(describe(error));
+  return std::string(describe(error.kind));
 }
 
 // The whole program: options, catalog, quote, output. `default_catalogs`
 // are tried in order when --catalog is not given.
 [[nodiscard]] inline int run_calcul_forfaits(std::span<const std::string> args, std::ostream& out, std::ostream& err,
                                              std::span<const std::filesystem::path> default_catalogs) {
-  return guarded(calcul_forfaits_program, err, [&] {
+  return guarded(calcul_forfaits_program, out, err, [&] {
     const auto options = parse_calcul_forfaits_options(args);
     if (options.help) {
       out << calcul_forfaits_description() << '\n'
@@ -220,24 +233,25 @@ inline constexpr std::string_view accepted_results_text =
           << "exit codes: 0 success, 2 bad input or an invalid catalog (one line on stderr), 1 internal error\n";
       return exit_success;
     }
-    const auto path = choose_catalog(options, default_catalogs);
-    const auto parsed = parse_catalog(read_catalog_text(path), detail::escaped(path.string()));
+    const auto choice = choose_catalog(options, default_catalogs);
+    const auto parsed = parse_catalog(read_catalog_text(choice.path), choice.label());
     if (!parsed) {
       throw usage_error("invalid catalog: " + parsed.error().message());
     }
-    const auto& prices = parsed.value();
+    const catalog& prices = *parsed;
+    const std::string source = choice.source(prices.illustrative());
     if (options.list) {
-      report::write_catalog_table(out, prices);
+      report::write_catalog_table(out, prices, source);
       return exit_success;
     }
-    const auto quote = quote_forfait(prices, options.request);
+    const auto quote = quote_package(prices, options.request);
     if (!quote) {
-      throw usage_error(forfait_error_message(quote.error(), prices, options.request));
+      throw usage_error(package_error_message(quote.error(), options.request));
     }
     if (options.json) {
-      out << boost::json::serialize(report::to_json(quote.value())) << '\n';
+      out << boost::json::serialize(report::to_json(*quote)) << '\n';
     } else {
-      report::write_text(out, quote.value());
+      report::write_text(out, *quote, source);
     }
     return exit_success;
   });

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <stdexcept>
@@ -13,7 +14,8 @@
 
 #include <boost/program_options.hpp>
 
-#include "iteragpu/detail/parse.hpp"
+#include "iteragpu/parse.hpp"
+#include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 
 // Shared pieces of the example programs' command lines: exit codes, strict
@@ -22,7 +24,7 @@ namespace iteragpu::cli {
 
 // Exit codes of every program, documented in the README.
 inline constexpr int exit_success = 0;
-inline constexpr int exit_internal_error = 1;  // a bug or an unexpected system failure
+inline constexpr int exit_internal_error = 1;  // a bug, an unexpected system failure, or output not delivered
 inline constexpr int exit_usage = 2;           // bad input, or no LibTorch / no GPU for `measure`
 inline constexpr int exit_measurement = 3;     // a failure while measuring; the phase is named
 
@@ -52,40 +54,6 @@ namespace po = boost::program_options;
 inline constexpr int command_line_style =
     po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent |
     po::command_line_style::long_allow_next;
-
-// The user's text between single quotes, with control characters written
-// as escapes (\n, \t, \x1b), so that a message stays on one line whatever a
-// command-line word holds.
-[[nodiscard]] inline std::string quoted(std::string_view text) {
-  static constexpr std::string_view hex_digits = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size() + 2);
-  out.push_back('\'');
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out.append("\\n");
-    } else if (c == '\t') {
-      out.append("\\t");
-    } else if (c == '\r') {
-      out.append("\\r");
-    } else if (byte < 0x20U || byte == 0x7fU) {
-      out.append("\\x");
-      out.push_back(hex_digits.at(byte / 16U));
-      out.push_back(hex_digits.at(byte % 16U));
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('\'');
-  return out;
-}
-
-// Exact-match overloads: without them, an unqualified call with a
-// std::string or a string literal would pick std::quoted through
-// argument-dependent lookup wherever <iomanip> is visible.
-[[nodiscard]] inline std::string quoted(const std::string& text) { return quoted(std::string_view{text}); }
-[[nodiscard]] inline std::string quoted(const char* text) { return quoted(std::string_view{text}); }
 
 // A Program_options error in words of our own. Boost's what() is not used
 // for the errors that name a flag: it fills its message template by
@@ -122,11 +90,50 @@ inline constexpr int command_line_style =
   return "cannot use " + flag + "; flags are --name VALUE or --name=VALUE (see --help)";
 }
 
+// A word that is one of the command's own flags (`--device`,
+// `--device=...`, or -h), for the check below.
+[[nodiscard]] inline std::optional<std::string> flag_named_by(const po::options_description& options,
+                                                              std::string_view word) {
+  if (word == "-h") {
+    return std::string(word);
+  }
+  if (!word.starts_with("--")) {
+    return std::nullopt;
+  }
+  const std::string name(word.substr(2, word.find('=') == std::string_view::npos ? std::string_view::npos
+                                                                                 : word.find('=') - 2));
+  if (options.find_nothrow(name, false) == nullptr) {
+    return std::nullopt;
+  }
+  return "--" + name;
+}
+
+// A flag that takes a value, followed by another of the command's flags:
+// the value was forgotten (`--output --device cuda:0` must not write a file
+// named --device). `--output=--device` names such a file on purpose and is
+// accepted.
+inline void refuse_flags_as_values(const po::options_description& options, std::span<const std::string> args) {
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    const auto flag = flag_named_by(options, args[i]);
+    if (!flag || args[i].find('=') != std::string::npos || flag == "-h") {
+      continue;
+    }
+    const auto* option = options.find_nothrow(flag->substr(2), false);
+    if (option->semantic()->max_tokens() == 0) {
+      continue;
+    }
+    if (const auto next = flag_named_by(options, args[i + 1])) {
+      throw usage_error(*flag + " needs a value; got the flag " + *next);
+    }
+  }
+}
+
 // Parses `args` (the words after the program and subcommand names) against
-// `options`. Unknown flags, repeated flags, missing values and stray words
-// all become usage errors.
+// `options`. Unknown flags, repeated flags, missing values, flags given as
+// values and stray words all become usage errors.
 [[nodiscard]] inline po::variables_map parse_arguments(const po::options_description& options,
                                                        std::span<const std::string> args) {
+  refuse_flags_as_values(options, args);
   // Stray words are routed to a positional name that no option owns, so
   // that the message can quote the first one.
   static constexpr const char* stray = "iteragpu-stray-word";
@@ -156,17 +163,17 @@ inline constexpr int command_line_style =
 // The value of `--flag` as an unsigned integer no smaller than `minimum`.
 [[nodiscard]] inline std::uint64_t integer_flag(std::string_view flag, std::string_view text, std::uint64_t minimum,
                                                 std::string_view accepted) {
-  const auto parsed = detail::parse_unsigned(text);
+  const auto parsed = parse_unsigned(text);
   std::string reason;
   if (!parsed) {
     switch (parsed.error()) {
-      case detail::number_error::empty:
+      case number_error::empty:
         reason = "an empty value";
         break;
-      case detail::number_error::not_a_number:
+      case number_error::not_a_number:
         reason = quoted(text) + " is not a whole number in digits";
         break;
-      case detail::number_error::too_large:
+      case number_error::too_large:
         reason = quoted(text) + " does not fit in 64 bits";
         break;
     }
@@ -225,20 +232,34 @@ inline constexpr std::string_view accepted_non_negative =
                     "; expected a non-negative decimal such as 0, 4 or 1.5 (no sign, no exponent)");
 }
 
-// `--help` anywhere among the words asks for the command's help.
+// `--help` or `-h` anywhere among the words asks for the command's help.
 [[nodiscard]] inline bool help_requested(std::span<const std::string> args) {
-  return std::ranges::any_of(args, [](const std::string& a) { return a == "--help"; });
+  return std::ranges::any_of(args, [](const std::string& a) { return a == "--help" || a == "-h"; });
 }
 
-// Runs `body`, turning a usage error into one line on `err` and exit 2.
+// Output that could not be delivered is an error: flushes `out` and, when
+// the stream failed (a full disk, /dev/full, a closed pipe), says so on
+// `err` and turns the exit code into exit_internal_error.
+[[nodiscard]] inline int delivered(std::string_view command, std::ostream& out, std::ostream& err, int code) {
+  out.flush();
+  if (!out) {
+    err << command << ": the output could not be written to standard output; nothing usable was delivered\n";
+    return exit_internal_error;
+  }
+  return code;
+}
+
+// Runs `body`, turning a usage error into one line on `err` and exit 2, and
+// checking that what it printed on `out` was delivered.
 template <class Body>
-[[nodiscard]] int guarded(std::string_view command, std::ostream& err, Body&& body) {
+[[nodiscard]] int guarded(std::string_view command, std::ostream& out, std::ostream& err, Body&& body) {
+  int code = exit_usage;
   try {
-    return body();
+    code = body();
   } catch (const usage_error& e) {
     err << command << ": " << e.what() << '\n';
-    return exit_usage;
   }
+  return delivered(command, out, err, code);
 }
 
 }  // namespace iteragpu::cli

@@ -41,7 +41,7 @@ inline void write_program_help(std::ostream& out, std::string_view program, std:
   }
   if (args.front() == "--help" || args.front() == "-h") {
     write_program_help(out, program, commands);
-    return exit_success;
+    return delivered(program, out, err, exit_success);
   }
   for (const auto& c : commands) {
     if (args.front() == c.name) {

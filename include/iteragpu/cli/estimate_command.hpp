@@ -31,7 +31,7 @@ struct estimate_options {
       ("reserve-gib", text_value(),
        "a reserve in GiB that you choose, a non-negative decimal (default 0)")  //
       ("json", po::bool_switch(), "print one JSON object instead of text")      //
-      ("help", po::bool_switch(), "show this help");
+      ("help,h", po::bool_switch(), "show this help");
   return d;
 }
 
@@ -46,8 +46,22 @@ struct estimate_options {
   return o;
 }
 
+// The flag a refused estimate names.
+[[nodiscard]] inline std::string_view flag_at_fault(estimate_error error) noexcept {
+  switch (error) {
+    case estimate_error::zero_bits:
+      return "--bits";
+    case estimate_error::total_overflow:
+      return "--reserve-gib";
+    case estimate_error::zero_parameters:
+    case estimate_error::weight_bytes_overflow:
+      break;
+  }
+  return "--parameters";
+}
+
 [[nodiscard]] inline int run_estimate(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  return guarded("mesure_memoire estimate", err, [&] {
+  return guarded("mesure_memoire estimate", out, err, [&] {
     const auto description = estimate_description();
     if (help_requested(args)) {
       out << description << '\n';
@@ -56,16 +70,14 @@ struct estimate_options {
     const auto options = parse_estimate_options(parse_arguments(description, args));
     const auto estimate = try_estimate_memory(options.parameters, options.bits, options.reserve_gib);
     if (!estimate) {
-      const std::string_view flag =
-          estimate.error() == estimate_error::total_overflow ? "--reserve-gib" : "--parameters";
-      throw usage_error(std::string(flag) + ": " + std::string(describe(estimate.error())) + " (" +
-                        std::to_string(options.parameters.value) + " parameters of " +
-                        std::to_string(options.bits.value) + " bits)");
+      throw usage_error(std::string(flag_at_fault(estimate.error())) + ": " + std::string(describe(estimate.error())) +
+                        " (" + to_decimal_string(options.parameters.value) + " parameters of " +
+                        to_decimal_string(options.bits.value) + " bits)");
     }
     if (options.json) {
-      out << boost::json::serialize(report::to_json(estimate.value())) << '\n';
+      out << boost::json::serialize(report::to_json(*estimate)) << '\n';
     } else {
-      report::write_text(out, estimate.value());
+      report::write_text(out, *estimate);
     }
     return exit_success;
   });

@@ -1,13 +1,15 @@
 #ifndef ITERAGPU_CLI_GPU_COMMANDS_HPP
 #define ITERAGPU_CLI_GPU_COMMANDS_HPP
 
-#include <concepts>
 #include <cstdint>
 #include <filesystem>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -15,37 +17,20 @@
 
 #include "iteragpu/cli/common.hpp"
 #include "iteragpu/device.hpp"
-#include "iteragpu/environment.hpp"
+#include "iteragpu/gpu_runtime.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/policies/dtype.hpp"
 #include "iteragpu/protocol.hpp"
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/measurement.hpp"
-#include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/synthetic_measurement.hpp"
+#include "iteragpu/text.hpp"
 
-// `environment` and `measure`, written once over a GPU runtime: the program
-// passes the LibTorch runtime (iteragpu/torch/runtime.hpp) or, in a build
-// without LibTorch, one that can only say that no GPU is reachable.
+// `environment` and `measure`, written once over a GPU runtime object: the
+// program passes LibTorch's (iteragpu/torch/runtime.hpp) or, in a build
+// without LibTorch, iteragpu::unavailable_runtime. Each is parse -> library
+// call -> render -> write.
 namespace iteragpu::cli {
-
-template <class R>
-concept gpu_runtime = requires(device_index d) {
-  { R::environment(d) } -> std::same_as<environment_report>;
-};
-
-template <class R>
-concept measuring_runtime =
-    gpu_runtime<R> && requires(element_type e, device_index d, const synthetic_shape& s, const protocol_plan& p) {
-      { R::measure(e, d, s, p) } -> std::same_as<std::vector<phase_row>>;
-    };
-
-// The runtime of a build in which no GPU can be reached.
-template <class Reason>
-struct unavailable_runtime {
-  [[nodiscard]] static environment_report environment(device_index d) {
-    return probe_environment<unavailable_backend<Reason>>(d, std::nullopt);
-  }
-};
 
 inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, e.g. cuda:0 (never cpu)";
 
@@ -56,20 +41,23 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
   throw usage_error("--device: " + quoted(text) + " is not accepted; expected " + std::string(accepted_device));
 }
 
-[[nodiscard]] inline std::filesystem::path new_file_flag(std::string_view flag, const std::string& text) {
-  std::filesystem::path path(text);
-  if (const auto problem = check_new_file(path)) {
-    throw usage_error("--" + std::string(flag) + ": " + problem->message);
+// Reserves the new file named by `--flag` before any work, or refuses it
+// (exit 2, nothing written).
+[[nodiscard]] inline new_file reserve_output(std::string_view flag, const std::string& text) {
+  auto reserved = new_file::reserve(std::filesystem::path(text));
+  if (!reserved) {
+    throw usage_error("--" + std::string(flag) + ": " + reserved.error().message);
   }
-  return path;
+  return std::move(*reserved);
 }
 
-// Writes `text` to the new file or reports why not (exit 2, nothing written).
-[[nodiscard]] inline int write_output(std::string_view command, const std::filesystem::path& path,
-                                      const std::string& text, std::ostream& err) {
-  if (const auto problem = write_new_file(path, text)) {
-    err << command << ": --output: " << problem->message << '\n';
-    return exit_usage;
+// Writes the reserved file. What fails now (a full disk) is no bad input:
+// exit 1, and nothing is left at the name.
+[[nodiscard]] inline int commit_output(std::string_view command, new_file&& file, std::string_view text,
+                                       std::ostream& err) {
+  if (auto written = std::move(file).commit(text); !written) {
+    err << command << ": --output: " << written.error().message << "; nothing was written\n";
+    return exit_internal_error;
   }
   return exit_success;
 }
@@ -83,14 +71,15 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
   d.add_options()                                                                                        //
       ("device", text_value(), "the GPU to describe, cuda:N (default cuda:0)")                          //
       ("output", text_value(), "write the JSON to this new file instead of stdout (never overwritten)")  //
-      ("help", po::bool_switch(), "show this help");
+      ("help,h", po::bool_switch(), "show this help");
   return d;
 }
 
-template <gpu_runtime Runtime>
-[[nodiscard]] int run_environment(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+template <environment_runtime Runtime>
+[[nodiscard]] int run_environment(Runtime& runtime, std::span<const std::string> args, std::ostream& out,
+                                  std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire environment";
-  return guarded(command, err, [&] {
+  return guarded(command, out, err, [&] {
     const auto description = environment_description();
     if (help_requested(args)) {
       out << description << '\n';
@@ -98,13 +87,13 @@ template <gpu_runtime Runtime>
     }
     const auto values = parse_arguments(description, args);
     const device_index device = device_flag(optional_text(values, "device", "cuda:0"));
-    std::optional<std::filesystem::path> output;
+    std::optional<new_file> output;
     if (values.count("output") != 0) {
-      output = new_file_flag("output", required_text(values, "output", "a path to a new file"));
+      output.emplace(reserve_output("output", required_text(values, "output", "a path to a new file")));
     }
-    const std::string text = boost::json::serialize(report::to_json(Runtime::environment(device))) + "\n";
+    const std::string text = boost::json::serialize(report::to_json(runtime.environment(device))) + "\n";
     if (output) {
-      return write_output(command, *output, text, err);
+      return commit_output(command, std::move(*output), text, err);
     }
     out << text;
     return exit_success;
@@ -114,11 +103,8 @@ template <gpu_runtime Runtime>
 // ---- measure -------------------------------------------------------------
 
 struct measure_options {
-  device_index device;
-  synthetic_shape shape;
-  element_type dtype{element_type::float32};
-  protocol_plan plan;
-  std::filesystem::path output;
+  synthetic_run run;
+  std::string output;
 };
 
 [[nodiscard]] inline po::options_description measure_description() {
@@ -134,34 +120,34 @@ struct measure_options {
       ("warmup", text_value(), "warm-up passes, 0 or more, measured together (default 1)")                //
       ("repeats", text_value(), "measured passes after the warm-up, 1 or more (default 2)")               //
       ("output", text_value(), "the JSON result, a new file (required; never overwritten)")               //
-      ("help", po::bool_switch(), "show this help");
+      ("help,h", po::bool_switch(), "show this help");
   return d;
 }
 
+[[nodiscard]] inline element_type dtype_flag(std::string_view text) {
+  const auto element = parse_element_type(text);
+  if (!element) {
+    throw usage_error("--dtype: " + quoted(text) + " is not accepted; expected float32, float16 or bfloat16");
+  }
+  return *element;
+}
+
+// Validated options; the output file is not touched here.
 [[nodiscard]] inline measure_options parse_measure_options(const po::variables_map& values) {
   measure_options o;
-  o.device = device_flag(required_text(values, "device", accepted_device));
+  o.run.device = device_flag(required_text(values, "device", accepted_device));
   const auto integer = [&](std::string_view flag, std::string_view fallback, std::uint64_t minimum) {
     return integer_flag(flag, optional_text(values, flag, fallback), minimum,
                         minimum == 0 ? accepted_non_negative : accepted_positive);
   };
-  o.shape.batch = integer("batch", "1", 1);
-  o.shape.context = integer("context", "16", 1);
-  o.shape.width = integer("width", "64", 1);
-  const std::string dtype = optional_text(values, "dtype", "float32");
-  const auto element = parse_element_type(dtype);
-  if (!element) {
-    throw usage_error("--dtype: " + quoted(dtype) + " is not accepted; expected float32, float16 or bfloat16");
-  }
-  o.dtype = *element;
-  o.plan.warmup = integer("warmup", "1", 0);
-  o.plan.repeats = integer("repeats", "2", 1);
-  o.output = new_file_flag("output", required_text(values, "output", "a path to a new file"));
+  o.run.shape.batch = integer("batch", "1", 1);
+  o.run.shape.context = integer("context", "16", 1);
+  o.run.shape.width = integer("width", "64", 1);
+  o.run.dtype = dtype_flag(optional_text(values, "dtype", "float32"));
+  o.run.plan.warmup = integer("warmup", "1", 0);
+  o.run.plan.repeats = integer("repeats", "2", 1);
+  o.output = required_text(values, "output", "a path to a new file");
   return o;
-}
-
-[[nodiscard]] inline std::size_t bytes_per_element(element_type e) {
-  return with_dtype(e, []<dtype_policy D>() { return D::bytes_per_element; });
 }
 
 inline void write_phase_table(std::ostream& out, const std::vector<phase_row>& rows) {
@@ -171,7 +157,7 @@ inline void write_phase_table(std::ostream& out, const std::vector<phase_row>& r
       << "peak_alloc" << std::setw(15) << "peak_reserved" << '\n';
   for (const auto& r : rows) {
     out << std::left << std::setw(14) << name_of(r.phase) << std::right << std::setw(7)
-        << (r.repeat ? std::to_string(*r.repeat) : std::string("-")) << std::setw(13) << std::fixed
+        << (r.repeat ? to_decimal_string(*r.repeat) : std::string("-")) << std::setw(13) << std::fixed
         << std::setprecision(6) << r.seconds << std::setw(13) << r.gpu_seconds << std::setw(15)
         << r.baseline_allocated_bytes << std::setw(15) << r.baseline_reserved_bytes << std::setw(15)
         << r.end_allocated_bytes << std::setw(15) << r.end_reserved_bytes << std::setw(15) << r.peak_allocated_bytes
@@ -179,53 +165,54 @@ inline void write_phase_table(std::ostream& out, const std::vector<phase_row>& r
   }
 }
 
-template <gpu_runtime Runtime>
-[[nodiscard]] int run_measure(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+// The exit code and the one-line message of a measurement that did not
+// happen or did not finish.
+[[nodiscard]] inline int report_failure(std::string_view command, const synthetic_failure& failure,
+                                        std::ostream& err) {
+  switch (failure.kind) {
+    case synthetic_failure_kind::shape_too_large:
+      err << command << ": --batch/--context/--width: " << failure.message
+          << "; expected smaller positive integers\n";
+      return exit_usage;
+    case synthetic_failure_kind::device_unavailable:
+      err << command << ": " << failure.message << "; nothing was measured and no file was written\n";
+      return exit_usage;
+    case synthetic_failure_kind::cannot_measure:
+      err << command << ": " << failure.message << "; no file was written\n";
+      return exit_usage;
+    case synthetic_failure_kind::phase_failed:
+      err << command << ": failed during phase " << name_of(failure.phase.value_or(phase_kind::model_load)) << ": "
+          << escaped(failure.message) << "; no file was written\n";
+      return exit_measurement;
+  }
+  return exit_internal_error;
+}
+
+template <environment_runtime Runtime>
+[[nodiscard]] int run_measure(Runtime& runtime, std::span<const std::string> args, std::ostream& out,
+                              std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire measure";
-  return guarded(command, err, [&]() -> int {
+  return guarded(command, out, err, [&]() -> int {
     const auto description = measure_description();
     if (help_requested(args)) {
       out << description << '\n';
       return exit_success;
     }
     const measure_options options = parse_measure_options(parse_arguments(description, args));
-    const auto model = summarise(options.shape, options.dtype, bytes_per_element(options.dtype));
-    if (!model) {
-      throw usage_error("--batch/--context/--width: the model or its activations would have more than 2^63-1 "
-                        "elements or bytes; expected smaller positive integers");
+    // Whatever can fail about the output fails now, before the first phase.
+    new_file output = reserve_output("output", options.output);
+    const auto record = measure_synthetic(runtime, options.run);
+    if (!record) {
+      return report_failure(command, record.error(), err);
     }
-    report::measurement_record record;
-    record.environment = Runtime::environment(options.device);
-    if (!record.environment.device.available) {
-      err << command << ": " << device_name(options.device)
-          << " cannot be measured: " << record.environment.device.reason.value_or("unavailable")
-          << "; nothing was measured and no file was written\n";
-      return exit_usage;
-    }
-    if constexpr (measuring_runtime<Runtime>) {
-      record.device = options.device;
-      record.shape = options.shape;
-      record.plan = options.plan;
-      record.output_name = options.output.filename().string();
-      record.model = *model;
-      try {
-        record.phases = Runtime::measure(options.dtype, options.device, options.shape, options.plan);
-      } catch (const measurement_failure& e) {
-        err << command << ": failed during phase " << name_of(e.phase()) << ": " << e.what()
-            << "; no file was written\n";
-        return exit_measurement;
-      }
-      const int written =
-          write_output(command, options.output, boost::json::serialize(report::to_json(record)) + "\n", err);
-      if (written == exit_success) {
-        write_phase_table(out, record.phases);
-        out << "wrote " << options.output.string() << '\n';
-      }
+    const std::string json =
+        boost::json::serialize(report::to_json(*record, output.path().filename().string())) + "\n";
+    if (const int written = commit_output(command, std::move(output), json, err); written != exit_success) {
       return written;
-    } else {
-      err << command << ": this build cannot measure; no file was written\n";
-      return exit_usage;
     }
+    write_phase_table(out, record->phases);
+    out << "wrote " << escaped(options.output) << '\n';
+    return exit_success;
   });
 }
 

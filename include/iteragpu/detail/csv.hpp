@@ -8,7 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "iteragpu/detail/result.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/text.hpp"
 
 // An RFC 4180 reader that keeps the line and column of every field.
 //
@@ -45,71 +46,61 @@ struct csv_error {
   std::string expected;
 };
 
-// Input as it may appear in a one-line message: printable ASCII as it is,
-// any other byte (line ends included) as \xHH.
-[[nodiscard]] constexpr std::string escaped(std::string_view text) {
-  constexpr std::string_view hex = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20U && byte < 0x7FU) {
-      out.push_back(c);
-    } else {
-      out += "\\x";
-      out.push_back(hex[byte >> 4U]);
-      out.push_back(hex[byte & 0xFU]);
-    }
-  }
-  return out;
+// A line with nothing on it: one empty field, not quoted ("" is a field).
+[[nodiscard]] inline bool is_empty_line(const csv_record& record) noexcept {
+  return record.fields.size() == 1 && record.fields.front().text.empty() && !record.fields.front().quoted;
 }
 
-// A field quoted for a message, escaped and shortened past 60 bytes, so
-// that a message stays one readable line whatever the input holds.
-[[nodiscard]] constexpr std::string printable(std::string_view text) {
-  constexpr std::size_t longest = 60;
-  return "'" + escaped(text.substr(0, longest)) + (text.size() > longest ? "...'" : "'");
-}
-
-// The state machine of RFC 4180, one character at a time. Each state has
-// its own step; a step gives an error or nothing.
+// Line ends are LF or CRLF (a CR anywhere else outside quotes is an error);
+// a quoted field may hold commas, line ends and doubled quotes, kept as
+// they are.
+//
+// The state machine of RFC 4180 reads one character at a time and gives one
+// record at a time: the caller keeps only what it needs of each, so reading
+// takes the memory of one record whatever the length of the text, and every
+// character is looked at once.
 class csv_reader {
  public:
-  constexpr explicit csv_reader(std::string_view text) noexcept : text_(text) {}
+  explicit csv_reader(std::string_view text) noexcept : text_(text) {}
 
-  [[nodiscard]] constexpr result<std::vector<csv_record>, csv_error> read() && {
-    for (i_ = 0; i_ < text_.size(); ++i_) {
+  // The next record, nothing at the end of the text, or the first fault.
+  // Every line is a record, an empty one too (see is_empty_line()).
+  [[nodiscard]] result<std::optional<csv_record>, csv_error> next() {
+    record_ = csv_record{};
+    field_ = csv_field{};
+    state_ = state::field_start;
+    if (i_ >= text_.size()) {
+      return std::optional<csv_record>{};
+    }
+    record_.position = here_;
+    for (; i_ < text_.size(); ++i_) {
       if (auto error = step()) {
-        return std::move(*error);
+        return unexpected{std::move(*error)};
+      }
+      if (ended_line_) {
+        ++i_;
+        return std::optional<csv_record>{std::move(record_)};
       }
     }
     if (state_ == state::quoted) {
-      return csv_error{field_.position, "a quoted field that is never closed",
-                       "a closing quote before the end of the file"};
+      return unexpected{csv_error{field_.position, "a quoted field that is never closed",
+                                  "a closing quote before the end of the file"}};
     }
-    // The last line may lack a line end; it still is a record unless empty.
-    if (state_ != state::field_start || !record_.fields.empty()) {
-      finish_record();
-    }
-    // Empty lines at the end: records of one empty, unquoted field.
-    while (!records_.empty() && records_.back().fields.size() == 1 && !records_.back().fields.front().quoted &&
-           records_.back().fields.front().text.empty()) {
-      records_.pop_back();
-    }
-    return std::move(records_);
+    // The last line may lack a line end; it still is a record.
+    finish_record();
+    return std::optional<csv_record>{std::move(record_)};
   }
 
  private:
   enum class state { field_start, unquoted, quoted, quote_in_quoted };
   using fault = std::optional<csv_error>;
 
-  [[nodiscard]] constexpr fault step() {
+  // Reads text_[i_]; ended_line_ tells whether it ended the record.
+  [[nodiscard]] fault step() {
     const char c = text_[i_];
     const bool crlf = c == '\r' && i_ + 1 < text_.size() && text_[i_ + 1] == '\n';
     line_end_ = c == '\n' || crlf;
     ended_line_ = false;
-    if (state_ == state::field_start && record_.fields.empty()) {
-      record_.position = here_;
-    }
     fault error;
     switch (state_) {
       case state::field_start:
@@ -137,7 +128,7 @@ class csv_reader {
     return error;
   }
 
-  [[nodiscard]] constexpr fault at_field_start(char c) {
+  [[nodiscard]] fault at_field_start(char c) {
     field_.position = here_;
     if (c == '"') {
       field_.quoted = true;
@@ -153,7 +144,7 @@ class csv_reader {
     return std::nullopt;
   }
 
-  [[nodiscard]] constexpr fault in_unquoted(char c) {
+  [[nodiscard]] fault in_unquoted(char c) {
     if (c == ',' || line_end_) {
       end_field(c);
     } else if (c == '"') {
@@ -167,7 +158,7 @@ class csv_reader {
     return std::nullopt;
   }
 
-  constexpr void in_quoted(char c) {
+  void in_quoted(char c) {
     if (c == '"') {
       state_ = state::quote_in_quoted;
     } else {
@@ -175,21 +166,21 @@ class csv_reader {
     }
   }
 
-  [[nodiscard]] constexpr fault after_quote(char c) {
+  [[nodiscard]] fault after_quote(char c) {
     if (c == '"') {
       field_.text.push_back('"');
       state_ = state::quoted;
     } else if (c == ',' || line_end_) {
       end_field(c);
     } else {
-      return csv_error{here_, printable(text_.substr(i_, 1)) + " after a closing quote",
+      return csv_error{here_, quoted_excerpt(text_.substr(i_, 1)) + " after a closing quote",
                        R"(a comma or a line end after the closing quote ("" for a quote inside quotes))"};
     }
     return std::nullopt;
   }
 
   // A comma ends the field; a line end ends the field and the record.
-  constexpr void end_field(char c) {
+  void end_field(char c) {
     if (c == ',') {
       finish_field();
     } else {
@@ -199,19 +190,17 @@ class csv_reader {
     state_ = state::field_start;
   }
 
-  constexpr void finish_field() {
+  void finish_field() {
     record_.fields.push_back(std::move(field_));
     field_ = csv_field{};
   }
 
-  constexpr void finish_record() {
+  void finish_record() {
     finish_field();
     record_.end = here_;
-    records_.push_back(std::move(record_));
-    record_ = csv_record{};
   }
 
-  [[nodiscard]] constexpr csv_error lone_cr() const {
+  [[nodiscard]] csv_error lone_cr() const {
     return csv_error{here_, "a carriage return (CR) not followed by a line feed", "LF or CRLF line ends"};
   }
 
@@ -223,17 +212,7 @@ class csv_reader {
   state state_{state::field_start};
   csv_field field_;
   csv_record record_;
-  std::vector<csv_record> records_;
 };
-
-// Splits `text` into records. Line ends are LF or CRLF (a CR anywhere else
-// outside quotes is an error); a quoted field may hold commas, line ends and
-// doubled quotes, kept as they are. Empty lines at the very end are ignored;
-// an empty line followed by more records is kept as a record of one empty
-// field, so that the caller reports it where it is.
-[[nodiscard]] constexpr result<std::vector<csv_record>, csv_error> read_csv(std::string_view text) {
-  return csv_reader(text).read();
-}
 
 }  // namespace iteragpu::detail
 

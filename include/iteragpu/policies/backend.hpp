@@ -10,18 +10,21 @@
 
 #include "iteragpu/device.hpp"
 
-// The GPU runtime, as a compile-time policy. Every backend can say whether a
-// GPU is reachable and which GPUs are visible; a measuring backend can also
-// synchronise a device, time work on it and report its memory.
+// The GPU runtime, as policy objects. A measuring backend synchronises a
+// device and times work on it; that is all iteragpu::measure() needs. A
+// backend that can also report the device's memory (free and total, as the
+// runtime sees the whole device) has that recorded beside the allocator's
+// counters; one that can list the GPUs and its runtime's version describes
+// the environment.
 //
 // Backends in the library:
-//   cuda_backend         CUDA through LibTorch (iteragpu/torch/cuda_backend.hpp)
-//   hip_backend          ROCm/HIP through LibTorch's HIP build, which reuses
-//                        the `cuda` device name (iteragpu/torch/hip_backend.hpp;
-//                        no ROCm LibTorch exists where this project is built
-//                        and tested, so that adapter has never been compiled)
-//   unavailable_backend  a build without LibTorch or without a GPU runtime:
-//                        it can only say why nothing is reachable (below)
+//   torch_adapter::cuda_backend  CUDA through LibTorch (iteragpu/torch/cuda_backend.hpp)
+//   torch_adapter::hip_backend   ROCm/HIP through LibTorch's HIP build, which reuses
+//                                the `cuda` device name (iteragpu/torch/hip_backend.hpp;
+//                                no ROCm LibTorch exists where this project is built
+//                                and tested, so that adapter has never been compiled)
+//   unavailable_backend          a build in which no GPU can be reached: it can only
+//                                say why (below)
 namespace iteragpu {
 
 // What the runtime says about one visible GPU.
@@ -30,24 +33,25 @@ struct gpu_description {
   std::string name;
   std::string capability;  // "9.0" on an H200; the gfx name on ROCm
   std::uint64_t total_memory_bytes{0};
+  friend bool operator==(const gpu_description&, const gpu_description&) = default;
 };
 
-// Free and total memory of a device as the runtime reports them (the whole
-// device, all processes, not only this process's allocator).
+// Free and total memory of a device as the runtime reports them: the whole
+// device, all processes, not only this process's allocator.
 struct device_memory {
   std::uint64_t free_bytes{0};
   std::uint64_t total_bytes{0};
+  friend constexpr bool operator==(const device_memory&, const device_memory&) = default;
 };
 
-template <class B>
-concept backend_policy = requires {
-  { B::name } -> std::convertible_to<std::string_view>;
-  // nullopt when the runtime can be used, else why not.
-  { B::runtime_unavailable_reason() } -> std::same_as<std::optional<std::string>>;
-  // The runtime version LibTorch was built with ("13.0"), not the driver's.
-  { B::cuda_build() } -> std::same_as<std::optional<std::string>>;
-  { B::hip_build() } -> std::same_as<std::optional<std::string>>;
-  { B::visible_gpus() } -> std::same_as<std::vector<gpu_description>>;
+enum class gpu_platform { cuda, hip };
+
+// The GPU runtime a LibTorch was built with ("13.0" for CUDA 13.0): not the
+// driver's version.
+struct runtime_build {
+  gpu_platform platform{gpu_platform::cuda};
+  std::string version;
+  friend bool operator==(const runtime_build&, const runtime_build&) = default;
 };
 
 // Times work queued on a device: start() and stop() enqueue markers;
@@ -60,35 +64,43 @@ concept event_timer = requires(T& t, const T& ct) {
 };
 
 template <class B>
-concept measuring_backend = backend_policy<B> && requires(device_index device) {
-  { B::synchronize(device) } -> std::same_as<void>;
-  { B::memory(device) } -> std::same_as<device_memory>;
-  { B::make_timer(device) } -> event_timer;
+concept measuring_backend = requires(B& b, device_index device) {
+  { b.synchronize(device) } -> std::same_as<void>;
+  { b.make_timer(device) } -> event_timer;
 };
 
-// A backend for builds in which no GPU can be reached; `Reason::text` says
-// why (no LibTorch, or a LibTorch without a GPU runtime).
-template <class Reason>
+// Optional: the device's memory as the runtime reports it.
+template <class B>
+concept device_memory_reporting = requires(B& b, device_index device) {
+  { b.memory(device) } -> std::same_as<device_memory>;
+};
+
+// What an environment report asks of a backend.
+template <class B>
+concept device_inventory = requires(B& b) {
+  // nullopt when the runtime can be used, else why not.
+  { b.unavailable_reason() } -> std::same_as<std::optional<std::string>>;
+  { b.build() } -> std::same_as<std::optional<runtime_build>>;
+  { b.visible_gpus() } -> std::same_as<std::vector<gpu_description>>;
+};
+
+// The backend of a build in which no GPU can be reached; `reason` says why
+// (no LibTorch, or a LibTorch without a GPU runtime).
 struct unavailable_backend {
-  static constexpr std::string_view name = "none";
-  [[nodiscard]] static std::optional<std::string> runtime_unavailable_reason() { return std::string(Reason::text); }
-  [[nodiscard]] static std::optional<std::string> cuda_build() { return std::nullopt; }
-  [[nodiscard]] static std::optional<std::string> hip_build() { return std::nullopt; }
+  std::string_view reason;
+
+  [[nodiscard]] std::optional<std::string> unavailable_reason() const { return std::string(reason); }
+  [[nodiscard]] static std::optional<runtime_build> build() { return std::nullopt; }
   [[nodiscard]] static std::vector<gpu_description> visible_gpus() { return {}; }
 };
 
-struct built_without_libtorch {
-  static constexpr std::string_view text =
-      "this build has no LibTorch (configured with ITERAGPU_WITH_TORCH=OFF, or LibTorch was not found)";
-};
+inline constexpr std::string_view built_without_libtorch =
+    "this build has no LibTorch (configured with ITERAGPU_WITH_TORCH=OFF, or LibTorch was not found)";
+inline constexpr std::string_view libtorch_without_gpu_runtime =
+    "this build's LibTorch has no GPU runtime (a CPU-only LibTorch: neither CUDA nor HIP)";
 
-struct libtorch_without_gpu_runtime {
-  static constexpr std::string_view text =
-      "this build's LibTorch has no GPU runtime (a CPU-only LibTorch: neither CUDA nor HIP)";
-};
-
-static_assert(backend_policy<unavailable_backend<built_without_libtorch>>);
-static_assert(!measuring_backend<unavailable_backend<built_without_libtorch>>);
+static_assert(device_inventory<unavailable_backend>);
+static_assert(!measuring_backend<unavailable_backend>);
 
 }  // namespace iteragpu
 

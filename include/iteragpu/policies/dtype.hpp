@@ -74,6 +74,18 @@ inline constexpr std::array<std::string_view, 3> dtype_names{dtypes::float32::na
   return "unknown";
 }
 
+[[nodiscard]] constexpr std::size_t bytes_per_element(element_type e) noexcept {
+  switch (e) {
+    case element_type::float16:
+      return dtypes::float16::bytes_per_element;
+    case element_type::bfloat16:
+      return dtypes::bfloat16::bytes_per_element;
+    case element_type::float32:
+      break;
+  }
+  return dtypes::float32::bytes_per_element;
+}
+
 // Calls `f.template operator()<Policy>()` with the policy named at run time:
 // the one place where a run-time choice becomes a compile-time type.
 template <class F>

@@ -6,30 +6,43 @@
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iteragpu/catalog.hpp"
 #include "iteragpu/report/quote.hpp"
+#include "iteragpu/text.hpp"
 
 namespace iteragpu::report {
 
-// The whole catalog as an aligned table, one package per line: text
-// columns left-aligned, numbers right-aligned.
-inline void write_catalog_table(std::ostream& out, const catalog& c) {
+// The whole catalog as an aligned table, one package per line in the
+// order of the file: text columns left-aligned, numbers right-aligned.
+// `source` names the catalog as in write_text() of a quote.
+inline void write_catalog_table(std::ostream& out, const catalog& c, std::string_view source) {
   constexpr std::size_t columns = 6;
-  const std::array<std::string, columns> head{"gpu", "name", "GB/GPU", "GPUs/lot", "days", "lot price (" + c.currency + ")"};
-  std::vector<std::array<std::string, columns>> cells;
-  cells.reserve(c.rows.size());
-  for (const auto& row : c.rows) {
-    cells.push_back({row.gpu, row.name, detail::decimal_digits(row.memory_per_gpu.value),
-                     detail::decimal_digits(row.gpus_per_lot.value), detail::decimal_digits(row.days.value),
-                     row.lot_price.to_string()});
+  const auto& snapshot = c.snapshot();
+  const std::array<std::string, columns> head{"gpu",      "name", "GB/GPU", "GPUs/lot",
+                                              "days",     "lot price (" + snapshot.currency + ")"};
+  struct line_of_table {
+    std::size_t file_line;
+    std::array<std::string, columns> cells;
+  };
+  std::vector<line_of_table> lines;
+  lines.reserve(c.package_count());
+  for (const auto& offer : c.offers()) {
+    for (std::size_t d = 0; d < package_durations.size(); ++d) {
+      lines.push_back({offer.lines[d],
+                       {offer.id, offer.name, to_decimal_string(offer.memory_per_gpu.value),
+                        to_decimal_string(offer.gpus_per_lot.value), to_decimal_string(package_durations[d].value),
+                        offer.lot_prices[d].to_string()}});
+    }
   }
+  std::ranges::sort(lines, {}, &line_of_table::file_line);
   std::array<std::size_t, columns> width{};
   for (std::size_t i = 0; i < columns; ++i) {
     width[i] = head[i].size();
-    for (const auto& line : cells) {
-      width[i] = std::max(width[i], line[i].size());
+    for (const auto& line : lines) {
+      width[i] = std::max(width[i], line.cells[i].size());
     }
   }
   const auto write_line = [&](const std::array<std::string, columns>& line) {
@@ -41,14 +54,14 @@ inline void write_catalog_table(std::ostream& out, const catalog& c) {
     out << '\n';
   };
 
-  out << "Catalog " << c.file << ": provider " << c.provider << ", currency " << c.currency << ", snapshot "
-      << c.snapshot_date << ", " << c.rows.size() << " packages\n";
+  out << "Catalog " << source << ": provider " << snapshot.provider << ", currency " << snapshot.currency
+      << ", snapshot " << snapshot.date << ", " << c.package_count() << " packages\n";
   if (c.illustrative()) {
     out << illustrative_note << '\n';
   }
   write_line(head);
-  for (const auto& line : cells) {
-    write_line(line);
+  for (const auto& line : lines) {
+    write_line(line.cells);
   }
   out << availability_note << '\n';
 }

@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_REPORT_ENVIRONMENT_HPP
 #define ITERAGPU_REPORT_ENVIRONMENT_HPP
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -25,8 +26,8 @@ namespace iteragpu::report {
   o["compiler"] = e.compiler;
   o["cxx_standard"] = e.cxx_standard;
   o["libtorch"] = {{"available", e.libtorch_available}, {"version", optional_json(e.libtorch_version)}};
-  o["cuda_build"] = optional_json(e.cuda_build);
-  o["hip_build"] = optional_json(e.hip_build);
+  o["cuda_build"] = optional_json(e.build_of(gpu_platform::cuda));
+  o["hip_build"] = optional_json(e.build_of(gpu_platform::hip));
   boost::json::array gpus;
   for (const auto& g : e.gpus) {
     gpus.push_back(boost::json::object{{"index", g.index.value},

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -11,22 +12,12 @@
 #include "iteragpu/policies/dtype.hpp"
 #include "iteragpu/protocol.hpp"
 #include "iteragpu/report/environment.hpp"
+#include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/synthetic_model.hpp"
 
 namespace iteragpu::report {
 
 inline constexpr std::int64_t measurement_schema_version = 1;
-
-// Everything one `measure` run records, in the order the JSON holds it.
-struct measurement_record {
-  environment_report environment;
-  device_index device;
-  synthetic_shape shape;
-  protocol_plan plan;
-  std::string output_name;  // the file name only: no folder of the user's
-  synthetic_model_summary model;
-  std::vector<phase_row> phases;
-};
 
 [[nodiscard]] inline boost::json::object to_json(const phase_row& row) {
   boost::json::object o;
@@ -43,15 +34,21 @@ struct measurement_record {
   return o;
 }
 
-[[nodiscard]] inline boost::json::object to_json(const measurement_record& m) {
+// `output_name` is the result file's name, without its folder: no path of
+// the user's is recorded.
+[[nodiscard]] inline boost::json::object to_json(const measurement_record& m, std::string_view output_name) {
   boost::json::object o;
   o["schema_version"] = measurement_schema_version;
   o["environment"] = to_json(m.environment);
-  o["configuration"] = {{"device", device_name(m.device)},       {"batch", m.shape.batch},
-                        {"context", m.shape.context},            {"width", m.shape.width},
-                        {"hidden", m.model.hidden},              {"dtype", name_of(m.model.dtype)},
-                        {"warmup", m.plan.warmup},               {"repeats", m.plan.repeats},
-                        {"output", m.output_name}};
+  o["configuration"] = {{"device", device_name(m.run.device)},
+                        {"batch", m.run.shape.batch},
+                        {"context", m.run.shape.context},
+                        {"width", m.run.shape.width},
+                        {"hidden", m.model.hidden},
+                        {"dtype", name_of(m.model.dtype)},
+                        {"warmup", m.run.plan.warmup},
+                        {"repeats", m.run.plan.repeats},
+                        {"output", output_name}};
   boost::json::array layers;
   for (const auto& layer : m.model.layers) {
     layers.emplace_back(layer);

@@ -8,7 +8,7 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/forfait.hpp"
+#include "iteragpu/package.hpp"
 
 namespace iteragpu::report {
 
@@ -24,9 +24,9 @@ inline constexpr std::string_view rounding_note =
 inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (no --accepted-results)";
 
 // What every reader of a quote must be told, in the order it matters.
-[[nodiscard]] inline std::vector<std::string_view> quote_notes(const forfait_quote& q) {
+[[nodiscard]] inline std::vector<std::string_view> quote_notes(const package_quote& q) {
   std::vector<std::string_view> notes;
-  if (q.illustrative) {
+  if (q.from->illustrative()) {
     notes.push_back(illustrative_note);
   }
   notes.push_back(availability_note);
@@ -38,18 +38,19 @@ inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (n
 // Exactly the 16 keys below, in this order. Cents are JSON integers; the
 // decimal amounts travel as strings so that no reader turns them into
 // binary floating point.
-[[nodiscard]] inline boost::json::object to_json(const forfait_quote& q) {
+[[nodiscard]] inline boost::json::object to_json(const package_quote& q) {
   const auto str = [](std::string_view s) { return boost::json::string(s.data(), s.size()); };
+  const auto& snapshot = q.from->snapshot();
   boost::json::object o;
-  o["provider"] = str(q.provider);
-  o["currency"] = str(q.currency);
-  o["snapshot_date"] = str(q.snapshot_date);
-  o["illustrative"] = q.illustrative;
-  o["gpu"] = str(q.gpu);
-  o["name"] = str(q.name);
+  o["provider"] = str(snapshot.provider);
+  o["currency"] = str(snapshot.currency);
+  o["snapshot_date"] = str(snapshot.date);
+  o["illustrative"] = q.from->illustrative();
+  o["gpu"] = str(q.offer->id);
+  o["name"] = str(q.offer->name);
   o["days"] = q.days.value;
   o["lots"] = q.lots.value;
-  o["gpus_per_lot"] = q.gpus_per_lot.value;
+  o["gpus_per_lot"] = q.offer->gpus_per_lot.value;
   o["total_gpus"] = q.total_gpus.value;
   o["lot_price_cents"] = q.lot_price.cents();
   o["total_price_cents"] = q.total_price.cents();
@@ -72,15 +73,19 @@ inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (n
   return o;
 }
 
-inline void write_text(std::ostream& out, const forfait_quote& q) {
-  out << "Package quote" << (q.illustrative ? " (ILLUSTRATIVE catalog: not a real offer)" : "") << '\n'
-      << "  package       " << q.gpu << " (" << q.name << ", " << q.memory_per_gpu.value << " GB per GPU), "
+// `source` names the catalog for a reader: the path the user gave, or the
+// words "the shipped illustrative catalog" (an install's path is not theirs).
+inline void write_text(std::ostream& out, const package_quote& q, std::string_view source) {
+  const auto& snapshot = q.from->snapshot();
+  const auto& offer = *q.offer;
+  out << "Package quote" << (q.from->illustrative() ? " (ILLUSTRATIVE catalog: not a real offer)" : "") << '\n'
+      << "  package       " << offer.id << " (" << offer.name << ", " << offer.memory_per_gpu.value << " GB per GPU), "
       << q.days.value << " days\n"
-      << "  lots          " << q.lots.value << " x " << q.gpus_per_lot.value << " GPU"
-      << (q.gpus_per_lot.value == 1 ? "" : "s") << " per lot = " << q.total_gpus.value << " GPU"
+      << "  lots          " << q.lots.value << " x " << offer.gpus_per_lot.value << " GPU"
+      << (offer.gpus_per_lot.value == 1 ? "" : "s") << " per lot = " << q.total_gpus.value << " GPU"
       << (q.total_gpus.value == 1 ? "" : "s") << '\n'
-      << "  lot price     " << q.lot_price.to_string() << ' ' << q.currency << '\n'
-      << "  total price   " << q.total_price.to_string() << ' ' << q.currency << " (" << q.lots.value << " x "
+      << "  lot price     " << q.lot_price.to_string() << ' ' << snapshot.currency << '\n'
+      << "  total price   " << q.total_price.to_string() << ' ' << snapshot.currency << " (" << q.lots.value << " x "
       << q.lot_price.to_string() << ")\n"
       << "  unit cost     ";
   if (q.unit_cost) {
@@ -89,8 +94,7 @@ inline void write_text(std::ostream& out, const forfait_quote& q) {
   } else {
     out << "not computed (no --accepted-results)\n";
   }
-  out << "  catalog       provider " << q.provider << ", snapshot " << q.snapshot_date << " (" << q.catalog_file
-      << ")\n"
+  out << "  catalog       provider " << snapshot.provider << ", snapshot " << snapshot.date << " (" << source << ")\n"
       << "Notes:\n";
   for (const auto note : quote_notes(q)) {
     out << "  - " << note << '\n';

@@ -23,38 +23,24 @@
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 
-#include "iteragpu/detail/checked.hpp"
 #include "iteragpu/policies/backend.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
+#include "iteragpu/torch/allocator_stats.hpp"
+#include "iteragpu/torch/device.hpp"
 
 namespace iteragpu::torch_adapter {
-
-[[nodiscard]] inline c10::DeviceIndex to_c10(device_index d) { return detail::narrow<c10::DeviceIndex>(d.value); }
 
 // "13.0" from CUDA's 13000.
 [[nodiscard]] inline std::string cuda_version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-// LibTorch initialises its CUDA state (the caching allocator's per-device
-// tables above all) lazily, on the first tensor operation; the counters
-// cannot be read before. The call was renamed after 2.4, hence the probe.
-template <class Context>
-void initialise_cuda_state(Context& context) {
-  if constexpr (requires { context.lazyInitDevice(c10::DeviceType::CUDA); }) {
-    context.lazyInitDevice(c10::DeviceType::CUDA);
-  } else {
-    context.lazyInitCUDA();
-  }
-}
-
+// A stateless policy object: every call goes to LibTorch's CUDA runtime.
 struct cuda_backend {
-  static constexpr std::string_view name = "cuda";
-
   // Before any counter is read; allocates nothing on any device.
-  static void initialise() { initialise_cuda_state(at::globalContext()); }
+  static void initialise() { initialise_gpu_state(at::globalContext()); }
 
-  [[nodiscard]] static std::optional<std::string> runtime_unavailable_reason() {
+  [[nodiscard]] static std::optional<std::string> unavailable_reason() {
     if (c10::cuda::device_count() == 0) {
       return std::string("LibTorch's CUDA runtime sees no GPU (none visible to this process, or no usable driver)");
     }
@@ -62,14 +48,13 @@ struct cuda_backend {
   }
 
   // The CUDA runtime LibTorch loaded (the libcudart it was built with).
-  [[nodiscard]] static std::optional<std::string> cuda_build() {
+  [[nodiscard]] static std::optional<runtime_build> build() {
     int version = 0;
     if (cudaRuntimeGetVersion(&version) != cudaSuccess) {
       return std::nullopt;
     }
-    return cuda_version_text(version);
+    return runtime_build{gpu_platform::cuda, cuda_version_text(version)};
   }
-  [[nodiscard]] static std::optional<std::string> hip_build() { return std::nullopt; }
 
   // Device properties are read without making any device current, so no
   // GPU but the measured one gets a context from the measurement.
@@ -150,7 +135,8 @@ struct cuda_allocator_counter {
   static void reset_peaks(device_index d) { c10::cuda::CUDACachingAllocator::resetPeakStats(to_c10(d)); }
 };
 
-static_assert(measuring_backend<cuda_backend>);
+static_assert(measuring_backend<cuda_backend> && device_memory_reporting<cuda_backend> &&
+              device_inventory<cuda_backend>);
 static_assert(memory_counter<cuda_allocator_counter>);
 
 }  // namespace iteragpu::torch_adapter

@@ -2,13 +2,17 @@
 #define ITERAGPU_TORCH_HIP_BACKEND_HPP
 
 // The ROCm/HIP backend through LibTorch's HIP build, which names AMD GPUs
-// `cuda:N` (tensors report device type CUDA). NOT COMPILED OR RUN: no ROCm
-// LibTorch exists on any machine where this project is built and tested, so
-// this adapter is written against the documented ROCm headers
-// (c10/hip/HIPCachingAllocator.h, c10/hip/HIPFunctions.h) and has never been
-// compiled. It is enabled only when ITERAGPU_TORCH_HIP is defined, which
-// CMake does when LibTorch defines a c10_hip or torch_hip target. Treat any
-// ROCm result as unverified until this header has been built there.
+// `cuda:N` (tensors report device type CUDA). NEVER COMPILED OR RUN: no
+// ROCm LibTorch exists on any machine where this project is built and
+// tested, so this adapter is written against the documented ROCm headers
+// (c10/hip/HIPCachingAllocator.h, c10/hip/HIPFunctions.h,
+// c10/hip/HIPStream.h) and has never been compiled. It mirrors the CUDA
+// adapter (iteragpu/torch/cuda_backend.hpp) call for call: the same lazy
+// initialisation probe, events recorded on the device's current stream, the
+// same counters. It is enabled only when ITERAGPU_TORCH_HIP is defined,
+// which CMake does when LibTorch defines a c10_hip or torch_hip target.
+// Treat any ROCm result as unverified until this header has been built and
+// its GPU tests run there.
 #if defined(ITERAGPU_TORCH_HIP)
 
 #include <cstdint>
@@ -22,15 +26,15 @@
 #include <c10/hip/HIPCachingAllocator.h>
 #include <c10/hip/HIPFunctions.h>
 #include <c10/hip/HIPGuard.h>
+#include <c10/hip/HIPStream.h>
 #include <hip/hip_runtime_api.h>
 
-#include "iteragpu/detail/checked.hpp"
 #include "iteragpu/policies/backend.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
+#include "iteragpu/torch/allocator_stats.hpp"
+#include "iteragpu/torch/device.hpp"
 
 namespace iteragpu::torch_adapter {
-
-[[nodiscard]] inline c10::DeviceIndex to_c10(device_index d) { return detail::narrow<c10::DeviceIndex>(d.value); }
 
 inline void hip_check(hipError_t status, const char* what) {
   if (status != hipSuccess) {
@@ -38,25 +42,27 @@ inline void hip_check(hipError_t status, const char* what) {
   }
 }
 
+// "6.2" from HIP's 60241134 (major x 10^7 + minor x 10^5 + patch).
+[[nodiscard]] inline std::string hip_version_text(int version) {
+  return std::to_string(version / 10000000) + "." + std::to_string((version / 100000) % 100);
+}
+
 struct hip_backend {
-  static constexpr std::string_view name = "hip";
+  static void initialise() { initialise_gpu_state(at::globalContext()); }
 
-  // ROCm LibTorch keeps the CUDA names for its lazy initialisation.
-  static void initialise() { at::globalContext().lazyInitCUDA(); }
-
-  [[nodiscard]] static std::optional<std::string> runtime_unavailable_reason() {
+  [[nodiscard]] static std::optional<std::string> unavailable_reason() {
     if (c10::hip::device_count() == 0) {
       return std::string("LibTorch's HIP runtime sees no GPU (none visible to this process, or no usable driver)");
     }
     return std::nullopt;
   }
-  [[nodiscard]] static std::optional<std::string> cuda_build() { return std::nullopt; }
-  [[nodiscard]] static std::optional<std::string> hip_build() {
+
+  [[nodiscard]] static std::optional<runtime_build> build() {
     int version = 0;
     if (hipRuntimeGetVersion(&version) != hipSuccess) {
       return std::nullopt;
     }
-    return std::to_string(version / 10000000) + "." + std::to_string((version / 100000) % 100);
+    return runtime_build{gpu_platform::hip, hip_version_text(version)};
   }
 
   [[nodiscard]] static std::vector<gpu_description> visible_gpus() {
@@ -72,7 +78,7 @@ struct hip_backend {
 
   static void synchronize(device_index d) {
     const c10::hip::HIPGuard guard(to_c10(d));
-    hip_check(hipDeviceSynchronize(), "hipDeviceSynchronize");
+    c10::hip::device_synchronize();
   }
 
   [[nodiscard]] static device_memory memory(device_index d) {
@@ -83,18 +89,19 @@ struct hip_backend {
     return device_memory{free_bytes, total_bytes};
   }
 
-  // hipEvents on the default stream of the device.
+  // Two hipEvents recorded on the current stream of the device, created
+  // before the timed window opens, as in the CUDA adapter.
   class timer {
    public:
-    explicit timer(device_index d) : device_(to_c10(d)) {
-      const c10::hip::HIPGuard guard(device_);
+    explicit timer(device_index d) : stream_(c10::hip::getCurrentHIPStream(to_c10(d)).stream()) {
+      const c10::hip::HIPGuard guard(to_c10(d));
       hip_check(hipEventCreate(&start_), "hipEventCreate");
       hip_check(hipEventCreate(&stop_), "hipEventCreate");
     }
     timer(const timer&) = delete;
     timer& operator=(const timer&) = delete;
     timer(timer&& other) noexcept
-        : device_(other.device_), start_(std::exchange(other.start_, nullptr)), stop_(std::exchange(other.stop_, nullptr)) {}
+        : stream_(other.stream_), start_(std::exchange(other.start_, nullptr)), stop_(std::exchange(other.stop_, nullptr)) {}
     timer& operator=(timer&&) = delete;
     ~timer() {
       if (start_ != nullptr) {
@@ -104,8 +111,8 @@ struct hip_backend {
         static_cast<void>(hipEventDestroy(stop_));
       }
     }
-    void start() { hip_check(hipEventRecord(start_, nullptr), "hipEventRecord"); }
-    void stop() { hip_check(hipEventRecord(stop_, nullptr), "hipEventRecord"); }
+    void start() { hip_check(hipEventRecord(start_, stream_), "hipEventRecord"); }
+    void stop() { hip_check(hipEventRecord(stop_, stream_), "hipEventRecord"); }
     [[nodiscard]] double elapsed_seconds() const {
       float ms = 0;
       hip_check(hipEventElapsedTime(&ms, start_, stop_), "hipEventElapsedTime");
@@ -113,7 +120,7 @@ struct hip_backend {
     }
 
    private:
-    c10::DeviceIndex device_;
+    hipStream_t stream_;
     hipEvent_t start_{nullptr};
     hipEvent_t stop_{nullptr};
   };
@@ -127,6 +134,9 @@ struct hip_allocator_counter {
   }
   static void reset_peaks(device_index d) { c10::hip::HIPCachingAllocator::resetPeakStats(to_c10(d)); }
 };
+
+static_assert(measuring_backend<hip_backend> && device_memory_reporting<hip_backend> && device_inventory<hip_backend>);
+static_assert(memory_counter<hip_allocator_counter>);
 
 }  // namespace iteragpu::torch_adapter
 

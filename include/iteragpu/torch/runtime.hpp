@@ -1,13 +1,14 @@
 #ifndef ITERAGPU_TORCH_RUNTIME_HPP
 #define ITERAGPU_TORCH_RUNTIME_HPP
 
+#include <exception>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <torch/version.h>
 
 #include "iteragpu/environment.hpp"
+#include "iteragpu/gpu_runtime.hpp"
 #include "iteragpu/policies/backend.hpp"
 #include "iteragpu/policies/dtype.hpp"
 #include "iteragpu/protocol.hpp"
@@ -23,30 +24,40 @@ namespace iteragpu::torch_adapter {
 
 [[nodiscard]] inline std::string libtorch_version() { return TORCH_VERSION; }
 
-template <backend_policy Backend>
+// A LibTorch without a GPU runtime (Debian's CPU-only build): it describes
+// the environment, LibTorch's version included, and measures nothing.
 struct probe_only_runtime {
   [[nodiscard]] static environment_report environment(device_index d) {
-    return probe_environment<Backend>(d, libtorch_version());
+    unavailable_backend backend{libtorch_without_gpu_runtime};
+    return probe_environment(backend, d, libtorch_version());
   }
 };
 
 #if defined(ITERAGPU_TORCH_CUDA) || defined(ITERAGPU_TORCH_HIP)
-template <measuring_backend Backend, memory_counter Counter>
-  requires requires { Backend::initialise(); }
+template <class Backend, class Counter>
+  requires measuring_backend<Backend> && memory_counter<Counter> && device_inventory<Backend> &&
+           requires { Backend::initialise(); }
 struct gpu_measuring_runtime {
-  [[nodiscard]] static environment_report environment(device_index d) {
-    return probe_environment<Backend>(d, libtorch_version());
+  [[no_unique_address]] Backend backend;
+  [[no_unique_address]] Counter counter;
+
+  [[nodiscard]] environment_report environment(device_index d) {
+    return probe_environment(backend, d, libtorch_version());
   }
 
   // The measured device is made current for the whole run: events, streams
   // and allocations all belong to it.
-  [[nodiscard]] static std::vector<phase_row> measure(element_type e, device_index d, const synthetic_shape& shape,
-                                                      const protocol_plan& plan) {
-    Backend::initialise();
-    return with_dtype(e, [&]<dtype_policy D>() {
-      const c10::DeviceGuard guard(torch::Device(torch::kCUDA, to_c10(d)));
-      synthetic_workload<D> work(torch::Device(torch::kCUDA, to_c10(d)), shape);
-      return phase_protocol<D, Backend, Counter>(d).run(work, plan);
+  [[nodiscard]] result<measurement, measure_error> measure_synthetic(const synthetic_run& run) {
+    try {
+      Backend::initialise();
+    } catch (const std::exception& e) {
+      return unexpected{measure_error{phase_kind::model_load, detail::first_line(e.what())}};
+    }
+    return with_dtype(run.dtype, [&]<dtype_policy D>() {
+      const torch::Device device(torch::kCUDA, to_c10(run.device));
+      const c10::DeviceGuard guard(device);
+      synthetic_workload<D> work(device, run.shape);
+      return iteragpu::measure(backend, counter, work, run.device, run.plan);
     });
   }
 };
@@ -57,8 +68,10 @@ using libtorch_runtime = gpu_measuring_runtime<cuda_backend, cuda_allocator_coun
 #elif defined(ITERAGPU_TORCH_HIP)
 using libtorch_runtime = gpu_measuring_runtime<hip_backend, hip_allocator_counter>;
 #else
-using libtorch_runtime = probe_only_runtime<unavailable_backend<libtorch_without_gpu_runtime>>;
+using libtorch_runtime = probe_only_runtime;
 #endif
+
+static_assert(environment_runtime<libtorch_runtime>);
 
 }  // namespace iteragpu::torch_adapter
 

@@ -12,9 +12,9 @@
 #include <ATen/cuda/CUDAGeneratorImpl.h>
 #endif
 
-#include "iteragpu/detail/checked.hpp"
+#include "iteragpu/checked.hpp"
 #include "iteragpu/policies/dtype.hpp"
-#include "iteragpu/protocol.hpp"
+#include "iteragpu/policies/workload.hpp"
 #include "iteragpu/synthetic_model.hpp"
 #include "iteragpu/torch/dtype.hpp"
 
@@ -25,8 +25,8 @@ namespace iteragpu::torch_adapter {
 // CPU generator seeded with `seed`. Only the CPU generator is seeded, so no
 // GPU's state is touched.
 [[nodiscard]] inline torch::nn::Sequential build_synthetic_network(std::uint64_t width, std::uint64_t seed) {
-  const auto w = detail::narrow<std::int64_t>(width);
-  const auto hidden = detail::narrow<std::int64_t>(width * hidden_multiplier);
+  const auto w = narrow<std::int64_t>(width);
+  const auto hidden = narrow<std::int64_t>(width * hidden_multiplier);
   {
     auto generator = at::detail::getDefaultCPUGenerator();
     const std::lock_guard<std::mutex> lock(generator.mutex());
@@ -51,13 +51,12 @@ namespace iteragpu::torch_adapter {
   throw std::invalid_argument("no seeded generator for device " + device.str());
 }
 
-// The synthetic model and its input as a workload of the phase protocol.
+// The synthetic model and its input as a workload of iteragpu::measure(),
+// with weights and input in the dtype D.
 template <dtype_policy D>
 class synthetic_workload {
  public:
-  using dtype = D;
-
-  synthetic_workload(torch::Device device, synthetic_shape shape) : device_(std::move(device)), shape_(shape) {}
+  synthetic_workload(torch::Device device, synthetic_shape shape) : device_(device), shape_(shape) {}
 
   // model_load: build on the CPU, then move to the device in D.
   void load_model() {
@@ -68,9 +67,9 @@ class synthetic_workload {
 
   // inputs: [batch, context, width] created on the device.
   void make_inputs() {
-    const std::vector<std::int64_t> sizes{detail::narrow<std::int64_t>(shape_.batch),
-                                          detail::narrow<std::int64_t>(shape_.context),
-                                          detail::narrow<std::int64_t>(shape_.width)};
+    const std::vector<std::int64_t> sizes{narrow<std::int64_t>(shape_.batch),
+                                          narrow<std::int64_t>(shape_.context),
+                                          narrow<std::int64_t>(shape_.width)};
     input_ = torch::randn(sizes, seeded_generator(device_, input_seed),
                           torch::TensorOptions().device(device_).dtype(scalar_type<D>()));
   }

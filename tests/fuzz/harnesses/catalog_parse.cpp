@@ -1,12 +1,15 @@
 // parse_catalog on any text: it returns a catalog or an error whose message
-// is one line naming the file, a line and a column; it never throws. An
-// accepted catalog is not empty, and each of its rows can be found again
-// by its GPU and duration.
+// is one line of displayable text (valid UTF-8, no control or bidirectional
+// control character, whatever bytes the input held) naming the file, a line
+// and a column; it never throws. An accepted catalog is not empty, each of
+// its GPUs is found again by its id with a price for every duration, and its
+// texts follow the display rule.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include <iteragpu/catalog.hpp>
+#include <iteragpu/text.hpp>
 
 #include "fuzz_input.hpp"
 
@@ -16,16 +19,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!parsed) {
     const std::string message = parsed.error().message();
     fuzz::require(message.starts_with("fuzz.csv:"), "the message starts with the file name");
-    fuzz::require(message.find('\n') == std::string::npos && message.find('\r') == std::string::npos,
-                  "the message is one line");
+    fuzz::require(!iteragpu::first_display_fault(message).has_value(),
+                  "the message is one line of displayable UTF-8 (no control, no bidirectional control)");
     fuzz::require(parsed.error().position.line >= 1 && parsed.error().position.column >= 1,
                   "the error has a line and a column");
     return 0;
   }
-  const auto& prices = parsed.value();
-  fuzz::require(!prices.rows.empty(), "an accepted catalog has rows");
-  for (const auto& row : prices.rows) {
-    fuzz::require(prices.find(row.gpu, row.days) != nullptr, "every row is found by GPU and duration");
+  const auto& prices = *parsed;
+  fuzz::require(!prices.offers().empty(), "an accepted catalog has GPUs");
+  fuzz::require(!iteragpu::first_display_fault(prices.snapshot().provider).has_value(),
+                "the provider follows the display rule");
+  for (const auto& offer : prices.offers()) {
+    fuzz::require(prices.find(offer.id) == &offer, "every GPU is found by its id");
+    fuzz::require(!iteragpu::first_display_fault(offer.name).has_value(), "every name follows the display rule");
+    for (const auto days : iteragpu::package_durations) {
+      fuzz::require(offer.lot_price(days).has_value() && offer.lot_price(days)->cents() > 0,
+                    "every GPU has a positive price for every duration");
+    }
   }
   return 0;
 }

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include <iteragpu/detail/parse.hpp>
+#include <iteragpu/parse.hpp>
 #include <iteragpu/units.hpp>
 
 #include "fuzz_input.hpp"
@@ -18,7 +18,7 @@ using iteragpu::decimal_error;
 using iteragpu::exact_decimal;
 
 [[nodiscard]] bool all_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), iteragpu::detail::is_digit);
+  return !text.empty() && std::all_of(text.begin(), text.end(), iteragpu::is_digit);
 }
 
 [[nodiscard]] std::string_view strip_leading_zeros(std::string_view digits) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include <iteragpu/detail/parse.hpp>
+#include <iteragpu/parse.hpp>
 #include <iteragpu/money.hpp>
 
 #include "fuzz_input.hpp"
@@ -19,7 +19,7 @@ using iteragpu::money;
 using iteragpu::money_error;
 
 [[nodiscard]] bool all_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), iteragpu::detail::is_digit);
+  return !text.empty() && std::all_of(text.begin(), text.end(), iteragpu::is_digit);
 }
 
 // The digits as a number when they fit 64 bits, else nothing (no overflow:

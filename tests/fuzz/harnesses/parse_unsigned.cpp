@@ -1,4 +1,4 @@
-// detail::parse_unsigned against an independent oracle: digits only, no
+// parse_unsigned against an independent oracle: digits only, no
 // sign, no spaces; the value is the digits read in base 10, or too_large
 // past 2^64 - 1.
 #include <algorithm>
@@ -7,19 +7,19 @@
 #include <string>
 #include <string_view>
 
-#include <iteragpu/detail/parse.hpp>
+#include <iteragpu/parse.hpp>
 
 #include "fuzz_input.hpp"
 
 namespace {
 
-using iteragpu::detail::number_error;
+using iteragpu::number_error;
 
 [[nodiscard]] number_error expected_error(std::string_view text) {
   if (text.empty()) {
     return number_error::empty;
   }
-  if (!std::all_of(text.begin(), text.end(), iteragpu::detail::is_digit)) {
+  if (!std::all_of(text.begin(), text.end(), iteragpu::is_digit)) {
     return number_error::not_a_number;
   }
   return number_error::too_large;
@@ -41,8 +41,8 @@ using iteragpu::detail::number_error;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text = fuzz::as_text(data, size);
-  const auto parsed = iteragpu::detail::parse_unsigned(text);
-  const bool well_formed = !text.empty() && std::all_of(text.begin(), text.end(), iteragpu::detail::is_digit);
+  const auto parsed = iteragpu::parse_unsigned(text);
+  const bool well_formed = !text.empty() && std::all_of(text.begin(), text.end(), iteragpu::is_digit);
   if (parsed) {
     fuzz::require(well_formed && fits_64_bits(text), "accepted only digits that fit 64 bits");
     fuzz::require(std::to_string(parsed.value()) == significant(text), "the value is the digits in base 10");

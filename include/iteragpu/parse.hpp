@@ -1,13 +1,13 @@
-#ifndef ITERAGPU_DETAIL_PARSE_HPP
-#define ITERAGPU_DETAIL_PARSE_HPP
+#ifndef ITERAGPU_PARSE_HPP
+#define ITERAGPU_PARSE_HPP
 
 #include <cstdint>
 #include <string_view>
 
-#include "iteragpu/detail/checked.hpp"
-#include "iteragpu/detail/result.hpp"
+#include "iteragpu/checked.hpp"
+#include "iteragpu/result.hpp"
 
-namespace iteragpu::detail {
+namespace iteragpu {
 
 enum class number_error {
   empty,         // no characters at all
@@ -21,31 +21,31 @@ enum class number_error {
 // integer input of the library and its programs takes.
 [[nodiscard]] constexpr result<std::uint64_t, number_error> parse_unsigned(std::string_view text) noexcept {
   if (text.empty()) {
-    return number_error::empty;
+    return unexpected{number_error::empty};
   }
   // Every character is checked before any overflow, so that text that is
   // not a number ("99999999999999999999x") is reported as such, not as too
   // large.
   for (const char c : text) {
     if (!is_digit(c)) {
-      return number_error::not_a_number;
+      return unexpected{number_error::not_a_number};
     }
   }
   std::uint64_t value = 0;
   for (const char c : text) {
     const auto times_ten = checked_mul<std::uint64_t>(value, 10);
     if (!times_ten) {
-      return number_error::too_large;
+      return unexpected{number_error::too_large};
     }
     const auto next = checked_add<std::uint64_t>(*times_ten, static_cast<std::uint64_t>(c - '0'));
     if (!next) {
-      return number_error::too_large;
+      return unexpected{number_error::too_large};
     }
     value = *next;
   }
   return value;
 }
 
-}  // namespace iteragpu::detail
+}  // namespace iteragpu
 
-#endif  // ITERAGPU_DETAIL_PARSE_HPP
+#endif  // ITERAGPU_PARSE_HPP

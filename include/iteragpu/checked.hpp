@@ -1,5 +1,5 @@
-#ifndef ITERAGPU_DETAIL_CHECKED_HPP
-#define ITERAGPU_DETAIL_CHECKED_HPP
+#ifndef ITERAGPU_CHECKED_HPP
+#define ITERAGPU_CHECKED_HPP
 
 #include <concepts>
 #include <limits>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace iteragpu::detail {
+namespace iteragpu {
 
 // Checked arithmetic on unsigned integers: an empty optional instead of a
 // wrapped value.
@@ -31,11 +31,11 @@ template <std::unsigned_integral T>
 template <std::integral To, std::integral From>
 [[nodiscard]] constexpr To narrow(From value) {
   if (!std::in_range<To>(value)) {
-    throw std::range_error("iteragpu::detail::narrow: value out of range");
+    throw std::range_error("iteragpu::narrow: value out of range");
   }
   return static_cast<To>(value);
 }
 
-}  // namespace iteragpu::detail
+}  // namespace iteragpu
 
-#endif  // ITERAGPU_DETAIL_CHECKED_HPP
+#endif  // ITERAGPU_CHECKED_HPP

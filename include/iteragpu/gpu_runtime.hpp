@@ -1,0 +1,56 @@
+#ifndef ITERAGPU_GPU_RUNTIME_HPP
+#define ITERAGPU_GPU_RUNTIME_HPP
+
+#include <concepts>
+#include <optional>
+#include <string_view>
+
+#include "iteragpu/device.hpp"
+#include "iteragpu/environment.hpp"
+#include "iteragpu/policies/backend.hpp"
+#include "iteragpu/protocol.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/synthetic_model.hpp"
+
+// A GPU runtime as the programs use it: something that describes the
+// environment and, where a GPU can be reached, measures the synthetic
+// network. LibTorch's is torch_adapter::libtorch_runtime
+// (iteragpu/torch/runtime.hpp); a build without LibTorch uses
+// unavailable_runtime, which can only say why no GPU is reachable.
+namespace iteragpu {
+
+// One measurement of the synthetic network, as asked.
+struct synthetic_run {
+  device_index device;
+  synthetic_shape shape;
+  element_type dtype{element_type::float32};
+  protocol_plan plan;
+};
+
+template <class R>
+concept environment_runtime = requires(R& r, device_index d) {
+  { r.environment(d) } -> std::same_as<environment_report>;
+};
+
+// measure_synthetic() runs iteragpu::measure() over the runtime's backend,
+// counter and the synthetic workload on run.device.
+template <class R>
+concept synthetic_runtime = environment_runtime<R> && requires(R& r, const synthetic_run& run) {
+  { r.measure_synthetic(run) } -> std::same_as<result<measurement, measure_error>>;
+};
+
+// The runtime of a build in which no GPU can be reached.
+struct unavailable_runtime {
+  std::string_view reason;
+
+  [[nodiscard]] environment_report environment(device_index d) const {
+    unavailable_backend backend{reason};
+    return probe_environment(backend, d, std::nullopt);
+  }
+};
+
+static_assert(environment_runtime<unavailable_runtime> && !synthetic_runtime<unavailable_runtime>);
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_GPU_RUNTIME_HPP

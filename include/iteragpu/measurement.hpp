@@ -1,0 +1,30 @@
+#ifndef ITERAGPU_MEASUREMENT_HPP
+#define ITERAGPU_MEASUREMENT_HPP
+
+// Measurement as a library call, with no LibTorch and no Boost (target
+// iteragpu::iteragpu): iteragpu::measure() over an integrator's policy
+// objects (protocol.hpp, policies/), the prediction of the synthetic
+// network through a simulated caching allocator (prediction/), the
+// statistics of the repeats and the
+// stopping rule, the GPU's state through NVML loaded at run time, the
+// environment report, the synthetic network's description and its
+// measurement through a GPU runtime. The
+// LibTorch adapters are in iteragpu/torch/ (target iteragpu::torch).
+#include "iteragpu/device.hpp"
+#include "iteragpu/environment.hpp"
+#include "iteragpu/gpu_runtime.hpp"
+#include "iteragpu/nvml/session.hpp"
+#include "iteragpu/policies/backend.hpp"
+#include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/policies/gpu_state.hpp"
+#include "iteragpu/policies/memory_counter.hpp"
+#include "iteragpu/policies/workload.hpp"
+#include "iteragpu/prediction/caching_allocator.hpp"
+#include "iteragpu/prediction/synthetic_prediction.hpp"
+#include "iteragpu/prediction/workspace.hpp"
+#include "iteragpu/protocol.hpp"
+#include "iteragpu/statistics.hpp"
+#include "iteragpu/synthetic_measurement.hpp"
+#include "iteragpu/synthetic_model.hpp"
+
+#endif  // ITERAGPU_MEASUREMENT_HPP

@@ -1,0 +1,238 @@
+#ifndef ITERAGPU_TEXT_HPP
+#define ITERAGPU_TEXT_HPP
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+// Text the library produces and text it shows back to people.
+//
+// - fixed_text: a string of bounded length built in constant expressions.
+//   (clang 14 cannot evaluate libstdc++ 12's std::string at compile time,
+//   so every constexpr formatter writes one of these; to_string() copies it
+//   at run time.)
+// - decimal_text: the one integer formatter.
+// - escaped / quoted: the one way a user-supplied value appears in a
+//   message, whatever bytes it holds, so that every message stays one line
+//   and shows what was typed or read without acting on the terminal.
+// - first_display_fault: the rule for text the library keeps and prints
+//   again (a catalog's names): valid UTF-8 that displays as it reads.
+namespace iteragpu {
+
+template <std::size_t Capacity>
+class fixed_text {
+ public:
+  constexpr fixed_text() = default;
+
+  constexpr void push_back(char c) {
+    if (size_ == Capacity) {
+      throw_full();
+    }
+    chars_[size_++] = c;
+  }
+  constexpr void append(std::string_view text) {
+    for (const char c : text) {
+      push_back(c);
+    }
+  }
+
+  [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars_.data(), size_}; }
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] std::string to_string() const { return std::string(view()); }
+
+  friend constexpr bool operator==(const fixed_text& a, std::string_view b) noexcept { return a.view() == b; }
+
+ private:
+  // A formatter asked for more than its declared capacity: a bug, which in
+  // a constant expression fails to compile.
+  [[noreturn]] static void throw_full() { throw std::length_error("iteragpu::fixed_text: capacity exceeded"); }
+
+  std::array<char, Capacity> chars_{};
+  std::size_t size_{0};
+};
+
+// The decimal digits of any 64-bit unsigned integer fit in 20 characters.
+inline constexpr std::size_t max_decimal_digits = std::numeric_limits<std::uint64_t>::digits10 + 1;
+
+[[nodiscard]] constexpr fixed_text<max_decimal_digits> decimal_text(std::uint64_t value) {
+  std::array<char, max_decimal_digits> reversed{};
+  std::size_t n = 0;
+  do {
+    reversed[n++] = static_cast<char>('0' + value % 10U);
+    value /= 10U;
+  } while (value != 0);
+  fixed_text<max_decimal_digits> text;
+  while (n > 0) {
+    text.push_back(reversed[--n]);
+  }
+  return text;
+}
+
+[[nodiscard]] inline std::string to_decimal_string(std::uint64_t value) { return decimal_text(value).to_string(); }
+
+// The largest 64-bit unsigned integer, as messages print it.
+inline constexpr std::string_view largest_u64_text = "18446744073709551615";
+
+namespace detail {
+
+// One code point of UTF-8 text, or the reason the bytes at `at` are not one.
+struct utf8_step {
+  char32_t code_point{0};
+  std::size_t length{0};  // 0: the byte at `at` starts no valid sequence
+};
+
+// Decodes the sequence starting at text[at] as RFC 3629 defines valid UTF-8:
+// no overlong forms, no surrogates, nothing past U+10FFFF.
+[[nodiscard]] constexpr utf8_step decode_utf8(std::string_view text, std::size_t at) noexcept {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80U) {
+    return {lead, 1};
+  }
+  std::size_t length = 0;
+  char32_t value = 0;
+  char32_t smallest = 0;
+  if ((lead & 0xE0U) == 0xC0U) {
+    length = 2;
+    value = lead & 0x1FU;
+    smallest = 0x80;
+  } else if ((lead & 0xF0U) == 0xE0U) {
+    length = 3;
+    value = lead & 0x0FU;
+    smallest = 0x800;
+  } else if ((lead & 0xF8U) == 0xF0U) {
+    length = 4;
+    value = lead & 0x07U;
+    smallest = 0x10000;
+  } else {
+    return {};
+  }
+  if (at + length > text.size()) {
+    return {};
+  }
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xC0U) != 0x80U) {
+      return {};
+    }
+    value = (value << 6U) | (byte(i) & 0x3FU);
+  }
+  if (value < smallest || value > 0x10FFFFU || (value >= 0xD800U && value <= 0xDFFFU)) {
+    return {};
+  }
+  return {value, length};
+}
+
+// C0 controls, DEL and the C1 controls (U+0080 to U+009F, which some
+// terminals obey as escape sequences).
+[[nodiscard]] constexpr bool is_control(char32_t c) noexcept { return c < 0x20U || (c >= 0x7FU && c <= 0x9FU); }
+
+// The formatting characters of the Unicode bidirectional algorithm
+// (embeddings, overrides, isolates and marks): they change the order in
+// which the text around them is displayed.
+[[nodiscard]] constexpr bool is_bidi_control(char32_t c) noexcept {
+  return c == 0x061CU || c == 0x200EU || c == 0x200FU || (c >= 0x202AU && c <= 0x202EU) || (c >= 0x2066U && c <= 0x2069U);
+}
+
+inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
+
+}  // namespace detail
+
+// `text` as it may appear in a one-line message: valid UTF-8 that displays
+// as it reads is kept; every other byte (line ends, tabs, C0 controls, DEL,
+// bytes of invalid UTF-8) is written \xHH, and C1 and bidirectional controls
+// \uHHHH. The result is valid UTF-8 with no control character.
+[[nodiscard]] inline std::string escaped(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    const auto step = detail::decode_utf8(text, at);
+    if (step.length == 0 || step.code_point < 0x20U || step.code_point == 0x7FU) {
+      const auto byte = static_cast<unsigned char>(text[at]);
+      out += "\\x";
+      out.push_back(detail::hex_digits[byte >> 4U]);
+      out.push_back(detail::hex_digits[byte & 0xFU]);
+      ++at;
+      continue;
+    }
+    if (detail::is_control(step.code_point) || detail::is_bidi_control(step.code_point)) {
+      out += "\\u";
+      for (unsigned shift = 16; shift != 0;) {
+        shift -= 4;
+        out.push_back(detail::hex_digits[(step.code_point >> shift) & 0xFU]);
+      }
+    } else {
+      out.append(text.substr(at, step.length));
+    }
+    at += step.length;
+  }
+  return out;
+}
+
+// `text` escaped and between single quotes: how a message names a value.
+[[nodiscard]] inline std::string quoted(std::string_view text) { return "'" + escaped(text) + "'"; }
+
+// Exact-match overloads: without them, an unqualified call with a
+// std::string or a string literal would pick std::quoted through
+// argument-dependent lookup wherever <iomanip> is visible.
+[[nodiscard]] inline std::string quoted(const std::string& text) { return quoted(std::string_view{text}); }
+[[nodiscard]] inline std::string quoted(const char* text) { return quoted(std::string_view{text}); }
+
+// Like quoted(), shortened to its first `longest` bytes (never inside a
+// UTF-8 sequence) with `...` before the closing quote when it was longer,
+// for values read from files, which may be of any length.
+[[nodiscard]] inline std::string quoted_excerpt(std::string_view text, std::size_t longest = 60) {
+  if (text.size() <= longest) {
+    return quoted(text);
+  }
+  std::size_t cut = longest;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
+    --cut;
+  }
+  return "'" + escaped(text.substr(0, cut)) + "...'";
+}
+
+// Where display text breaks the rule, and why.
+struct display_text_fault {
+  std::size_t offset{0};  // byte offset of the first offending character
+  enum class kind { invalid_utf8, control, bidi_control } what{kind::invalid_utf8};
+};
+
+[[nodiscard]] constexpr std::string_view describe(display_text_fault::kind k) noexcept {
+  switch (k) {
+    case display_text_fault::kind::invalid_utf8:
+      return "a byte that is not valid UTF-8";
+    case display_text_fault::kind::control:
+      return "a control character";
+    case display_text_fault::kind::bidi_control:
+      return "a bidirectional control character";
+  }
+  return "an unacceptable character";
+}
+
+// The first character of `text` that is not valid UTF-8, a control
+// character (C0, DEL, C1) or a bidirectional control, if any.
+[[nodiscard]] constexpr std::optional<display_text_fault> first_display_fault(std::string_view text) noexcept {
+  for (std::size_t at = 0; at < text.size();) {
+    const auto step = detail::decode_utf8(text, at);
+    if (step.length == 0) {
+      return display_text_fault{at, display_text_fault::kind::invalid_utf8};
+    }
+    if (detail::is_control(step.code_point)) {
+      return display_text_fault{at, display_text_fault::kind::control};
+    }
+    if (detail::is_bidi_control(step.code_point)) {
+      return display_text_fault{at, display_text_fault::kind::bidi_control};
+    }
+    at += step.length;
+  }
+  return std::nullopt;
+}
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_TEXT_HPP

@@ -1,0 +1,8 @@
+// Twin of money_times_negative.fail.cpp: the same price times an unsigned count.
+#include <cstdint>
+
+#include <iteragpu/money.hpp>
+
+constexpr auto price = iteragpu::money::from_cents(std::uint64_t{168000});
+constexpr auto total = price * 2U;
+static_assert(total.cents() == 336000);

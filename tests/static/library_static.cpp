@@ -1,0 +1,184 @@
+// The rest of the library's constexpr surface, pinned at compile time with
+// g++ 12 and clang 14 alike: text, units and their order, the error model,
+// checked arithmetic, dtypes, devices, phases, catalog rules and the
+// descriptions of every error. (estimate_static, money_static and
+// parse_static hold the arithmetic of their own headers.)
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string_view>
+
+#include <iteragpu/catalog.hpp>
+#include <iteragpu/checked.hpp>
+#include <iteragpu/device.hpp>
+#include <iteragpu/estimate.hpp>
+#include <iteragpu/money.hpp>
+#include <iteragpu/package.hpp>
+#include <iteragpu/policies/dtype.hpp>
+#include <iteragpu/protocol.hpp>
+#include <iteragpu/result.hpp>
+#include <iteragpu/text.hpp>
+#include <iteragpu/units.hpp>
+
+namespace {
+
+using iteragpu::byte_count;
+using iteragpu::exact_decimal;
+using iteragpu::result;
+using iteragpu::unexpected;
+
+constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+constexpr exact_decimal decimal(std::string_view text) { return exact_decimal::parse(text).value(); }
+
+// ---- text.hpp ----
+static_assert(iteragpu::decimal_text(0) == "0");
+static_assert(iteragpu::decimal_text(7) == "7");
+static_assert(iteragpu::decimal_text(1'000'000) == "1000000");
+static_assert(iteragpu::decimal_text(u64_max) == iteragpu::largest_u64_text);
+static_assert(iteragpu::decimal_text(u64_max).size() == iteragpu::max_decimal_digits);
+constexpr iteragpu::fixed_text<4> abc() {
+  iteragpu::fixed_text<4> t;
+  t.push_back('a');
+  t.append("bc");
+  return t;
+}
+static_assert(abc() == "abc" && abc().size() == 3 && abc().view() == std::string_view("abc"));
+// Display text: valid UTF-8 with no control and no bidirectional control.
+static_assert(!iteragpu::first_display_fault("NVIDIA H200").has_value());
+static_assert(!iteragpu::first_display_fault("Überprüfung, 東京, 🙂").has_value());
+static_assert(iteragpu::first_display_fault("a\nb")->offset == 1);
+static_assert(iteragpu::first_display_fault("a\nb")->what == iteragpu::display_text_fault::kind::control);
+static_assert(iteragpu::first_display_fault("ab\x7F")->what == iteragpu::display_text_fault::kind::control);
+// U+009B (C2 9B), a C1 control that terminals take for ESC [.
+static_assert(iteragpu::first_display_fault("x\xC2\x9B" "2J")->what == iteragpu::display_text_fault::kind::control);
+// U+202E (E2 80 AE), RIGHT-TO-LEFT OVERRIDE, and U+2066 (E2 81 A6), LEFT-TO-RIGHT ISOLATE.
+static_assert(iteragpu::first_display_fault("12\xE2\x80\xAE" "34")->what ==
+              iteragpu::display_text_fault::kind::bidi_control);
+static_assert(iteragpu::first_display_fault("12\xE2\x81\xA6")->offset == 2);
+// Invalid UTF-8: a lone continuation byte, 0xFF, an overlong '/', a
+// surrogate (U+D800), past U+10FFFF, and a sequence cut short.
+static_assert(iteragpu::first_display_fault("\x80")->what == iteragpu::display_text_fault::kind::invalid_utf8);
+static_assert(iteragpu::first_display_fault("name \xFF")->offset == 5);
+static_assert(iteragpu::first_display_fault("\xC0\xAF")->what == iteragpu::display_text_fault::kind::invalid_utf8);
+static_assert(iteragpu::first_display_fault("\xED\xA0\x80")->what == iteragpu::display_text_fault::kind::invalid_utf8);
+static_assert(iteragpu::first_display_fault("\xF4\x90\x80\x80")->what ==
+              iteragpu::display_text_fault::kind::invalid_utf8);
+static_assert(iteragpu::first_display_fault("ab\xE2\x80")->offset == 2);
+static_assert(iteragpu::describe(iteragpu::display_text_fault::kind::bidi_control) ==
+              std::string_view("a bidirectional control character"));
+
+// ---- units.hpp: exact decimals in numeric order, GiB to bytes ----
+static_assert(decimal("17.04") < decimal("80"));
+static_assert(decimal("17.04") > decimal("17.039999"));
+static_assert(decimal("17.04") == decimal("17.040"));
+static_assert(decimal("0.5") < decimal("1"));
+static_assert(decimal("0.1") > decimal("0.09999999999999999999999999999999999999"));
+static_assert(decimal("18446744073709551615") > decimal("18446744073709551614.9"));
+static_assert((decimal("2.5") <=> decimal("2.50")) == 0);
+static_assert(exact_decimal::from_integer(4).whole() == 4 && exact_decimal::from_integer(4).fraction_digits() == 0);
+static_assert(decimal("13.03851604461669921875").fraction_digits() == 20);
+static_assert(decimal("13.03851604461669921875").text() == "13.03851604461669921875");
+// An estimate compared with a card's memory: 7e9 parameters of 16 bits plus
+// 4 GiB is 17.0385... GiB, less than an H200's 150,109,880,320 bytes.
+static_assert(iteragpu::estimate_memory(iteragpu::parameter_count{7'000'000'000}, iteragpu::storage_bits{16},
+                                        exact_decimal::from_integer(4))
+                  .total_gib < iteragpu::to_gib(byte_count{150'109'880'320}));
+static_assert(iteragpu::to_gib(byte_count{150'109'880'320}).text() == "139.80072021484375");
+static_assert(iteragpu::to_gb(byte_count{150'109'880'320}).text() == "150.10988032");
+// GiB to bytes rounds up to a whole byte: 17.03851604461669921875 GiB is
+// exactly 18,294,967,296 bytes; 2^-31 GiB is half a byte, so one byte.
+static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("17.03851604461669921875"))->value == 18'294'967'296U);
+static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("1"))->value == 1'073'741'824U);
+static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("0.0000000004656612873077392578125"))->value == 1U);
+static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("0.1"))->value == 107'374'183U);  // 107374182.4 -> up
+static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("0"))->value == 0U);
+static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("17179869183.999999999068677425384521484375"))->value == u64_max);
+static_assert(!iteragpu::gib_to_bytes_rounded_up(decimal("17179869184")).has_value());
+static_assert(!decimal("1").times_power_of_two_rounded_up(61).has_value());
+static_assert(decimal("0.5").times_power_of_two_rounded_up(1) == 1U);
+static_assert(decimal("0.3").times_power_of_two_rounded_up(1) == 1U);  // 0.6 -> 1
+static_assert(decimal("1.25").times_power_of_two_rounded_up(2) == 5U);
+
+// ---- result.hpp ----
+enum class fault { odd };
+constexpr result<int, fault> half(int x) {
+  if (x % 2 != 0) {
+    return unexpected{fault::odd};
+  }
+  return x / 2;
+}
+static_assert(half(8).has_value() && static_cast<bool>(half(8)) && *half(8) == 4 && half(8).value() == 4);
+static_assert(!half(3).has_value() && half(3).error() == fault::odd);
+static_assert(half(3).value_or(-1) == -1 && half(8).value_or(-1) == 4);
+static_assert(result<int, fault>(unexpected{fault::odd}) == half(5));
+// The value and the error may be of one type.
+constexpr result<int, int> same(bool ok) {
+  if (ok) {
+    return 1;
+  }
+  return unexpected{2};
+}
+static_assert(*same(true) == 1 && same(false).error() == 2);
+constexpr result<void, fault> check(bool ok) {
+  if (ok) {
+    return {};
+  }
+  return unexpected{fault::odd};
+}
+static_assert(check(true).has_value() && !check(false) && check(false).error() == fault::odd);
+struct pair_of {
+  int a;
+  int b;
+};
+constexpr int sum_of(const result<pair_of, fault>& r) { return r->a + r->b; }
+static_assert(sum_of(pair_of{2, 3}) == 5);
+static_assert(unexpected{7}.error() == 7);
+
+// ---- checked.hpp ----
+static_assert(iteragpu::checked_add<std::uint64_t>(u64_max - 1, 1) == u64_max);
+static_assert(!iteragpu::checked_add<std::uint64_t>(u64_max, 1).has_value());
+static_assert(iteragpu::checked_mul<std::uint64_t>(u64_max / 2, 2) == u64_max - 1);
+static_assert(!iteragpu::checked_mul<std::uint64_t>(u64_max / 2 + 1, 2).has_value());
+static_assert(iteragpu::checked_mul<std::uint64_t>(0, u64_max) == 0U);
+static_assert(iteragpu::narrow<std::int8_t>(127) == 127);
+static_assert(iteragpu::narrow<std::uint64_t>(std::int64_t{5}) == 5U);
+
+// ---- policies/dtype.hpp ----
+static_assert(iteragpu::parse_element_type("bfloat16") == iteragpu::element_type::bfloat16);
+static_assert(!iteragpu::parse_element_type("fp16").has_value());
+static_assert(iteragpu::name_of(iteragpu::element_type::float16) == std::string_view("float16"));
+static_assert(iteragpu::bytes_per_element(iteragpu::element_type::float32) == 4);
+static_assert(iteragpu::bytes_per_element(iteragpu::element_type::bfloat16) == 2);
+static_assert(iteragpu::with_dtype(iteragpu::element_type::float16,
+                                   []<iteragpu::dtype_policy D>() { return D::bytes_per_element; }) == 2);
+
+// ---- device.hpp, protocol.hpp ----
+static_assert(iteragpu::parse_device("cuda:3")->value == 3);
+static_assert(iteragpu::parse_device("cuda:127")->value == 127);
+static_assert(!iteragpu::parse_device("cuda:128").has_value() && !iteragpu::parse_device("cpu").has_value());
+static_assert(iteragpu::name_of(iteragpu::phase_kind::warm_forward) == std::string_view("warm_forward"));
+
+// ---- catalog.hpp ----
+static_assert(iteragpu::duration_index(iteragpu::package_days{7}) == 1U);
+static_assert(!iteragpu::duration_index(iteragpu::package_days{5}).has_value());
+static_assert(iteragpu::detail::is_leap_year(2024) && !iteragpu::detail::is_leap_year(2100) &&
+              iteragpu::detail::is_leap_year(2000));
+static_assert(iteragpu::detail::is_iso_date("2024-02-29") && !iteragpu::detail::is_iso_date("2026-02-29"));
+static_assert(!iteragpu::detail::is_iso_date("2026-13-01") && !iteragpu::detail::is_iso_date("2026-9-24"));
+static_assert(iteragpu::detail::is_gpu_id("h100-sxm") && !iteragpu::detail::is_gpu_id("-h100") &&
+              !iteragpu::detail::is_gpu_id("H100") && !iteragpu::detail::is_gpu_id(""));
+static_assert(iteragpu::detail::duration_named("30")->value == 30U);
+static_assert(!iteragpu::detail::duration_named("030").has_value() && !iteragpu::detail::duration_named("0") &&
+              !iteragpu::detail::duration_named("5") && !iteragpu::detail::duration_named(""));
+
+// ---- every error is described ----
+static_assert(iteragpu::describe(iteragpu::money_error::division_by_zero) == std::string_view("a division by zero"));
+static_assert(iteragpu::describe(iteragpu::estimate_error::zero_bits).starts_with("the storage width"));
+static_assert(iteragpu::describe(iteragpu::package_error_kind::unknown_gpu) ==
+              std::string_view("the GPU is not in the catalog"));
+
+// Money: the parts not pinned in money_static.cpp.
+static_assert(try_add(iteragpu::money::from_cents(1U), iteragpu::money::from_cents(2U))->cents() == 3U);
+static_assert((iteragpu::money::from_cents(1U) + iteragpu::money::from_cents(2U)).cents() == 3U);
+
+}  // namespace

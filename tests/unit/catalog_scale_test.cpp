@@ -1,0 +1,54 @@
+// A catalog of 100,002 rows (33,334 GPUs of three packages, 4.9 MB, well
+// within the 16 MiB a catalog may have) is read whole. Its time is bounded
+// generously by the CTest test that runs this suite alone (a few seconds
+// allowed; bench/catalog_load measures it).
+#include <cstddef>
+#include <string>
+
+#include <boost/test/unit_test.hpp>
+
+#include <iteragpu/catalog.hpp>
+
+namespace {
+
+// GPU ids g0 ... g33333, three rows each, the 30-day row first so that no
+// GPU's rows arrive in the order of the durations.
+std::string large_catalog(std::size_t gpus) {
+  std::string text(iteragpu::catalog_header);
+  text += '\n';
+  for (std::size_t g = 0; g < gpus; ++g) {
+    const std::string row_start = "acme,USD,2026-09-24,g" + std::to_string(g) + ",GPU number " + std::to_string(g) + ",80,1,";
+    text += row_start + "30,9000\n" + row_start + "3,1000\n" + row_start + "7,2000\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(catalog_at_scale)
+
+BOOST_AUTO_TEST_CASE(a_catalog_of_100002_rows_is_read_and_every_gpu_found) {
+  const std::string text = large_catalog(33'334);
+  BOOST_TEST(text.size() < std::size_t{16} << 20U);
+  const auto parsed = iteragpu::parse_catalog(text, "large.csv");
+  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : parsed.error().message()));
+  BOOST_TEST(parsed->package_count() == 100'002U);
+  BOOST_TEST(parsed->offers().size() == 33'334U);
+  const auto* last = parsed->find("g33333");
+  BOOST_REQUIRE(last != nullptr);
+  BOOST_TEST(last->lines[0] == 100'002U);  // its 3-day row, the second of its three
+  BOOST_TEST(last->lot_price(iteragpu::package_days{30})->cents() == 9000U);
+  BOOST_TEST(parsed->find("g33334") == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(a_duplicate_near_the_end_of_a_large_catalog_is_found) {
+  std::string text = large_catalog(33'334);
+  text += "acme,USD,2026-09-24,g5,GPU number 5,80,1,7,2000\n";
+  const auto parsed = iteragpu::parse_catalog(text, "large.csv");
+  BOOST_REQUIRE(!parsed.has_value());
+  BOOST_TEST(parsed.error().message() ==
+             "large.csv:100004:42: a second g5 row for 7 days; expected one row per GPU and duration (the first is "
+             "on line 19)");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
