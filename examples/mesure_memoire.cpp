@@ -12,6 +12,7 @@
 #include <iteragpu/cli/dispatch.hpp>
 #include <iteragpu/cli/estimate_command.hpp>
 #include <iteragpu/cli/gpu_commands.hpp>
+#include <iteragpu/cli/plan_command.hpp>
 
 #if defined(ITERAGPU_EXAMPLE_WITH_TORCH)
 #include <iteragpu/torch/runtime.hpp>
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   namespace cli = iteragpu::cli;
   static constexpr std::array commands{
       cli::subcommand{"estimate", "weight memory from a parameter count (no GPU)", &cli::run_estimate},
+      cli::subcommand{"plan", "every phase of a measurement predicted to the byte (no GPU)", &cli::run_plan},
       cli::subcommand{"environment", "versions and visible GPUs, as JSON (a diagnostic)", &environment},
       cli::subcommand{"measure", "memory and time of the synthetic network, phase by phase, on one GPU", &measure},
   };

@@ -21,19 +21,19 @@ namespace iteragpu {
 struct device_report {
   device_index requested;
   bool available{false};
-  std::optional<std::string> reason;  // why not, when not available
-  std::optional<std::string> name;
-  std::optional<std::string> capability;
-  std::optional<std::uint64_t> free_memory_bytes;
-  std::optional<std::uint64_t> total_memory_bytes;
+  std::optional<std::string> reason{};  // why not, when not available
+  std::optional<std::string> name{};
+  std::optional<std::string> capability{};
+  std::optional<std::uint64_t> free_memory_bytes{};
+  std::optional<std::uint64_t> total_memory_bytes{};
 };
 
 struct environment_report {
   std::string compiler;
   long cxx_standard{0};
   bool libtorch_available{false};
-  std::optional<std::string> libtorch_version;
-  std::optional<runtime_build> build;  // the GPU runtime LibTorch was built with
+  std::optional<std::string> libtorch_version{};
+  std::optional<runtime_build> build{};  // the GPU runtime LibTorch was built with
   std::vector<gpu_description> gpus;
   device_report device;
 

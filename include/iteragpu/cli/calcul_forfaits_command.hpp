@@ -34,7 +34,7 @@ struct calcul_forfaits_options {
   bool help{false};
   bool list{false};
   bool json{false};
-  std::optional<std::string> catalog_path;  // absent: the shipped catalog
+  std::optional<std::string> catalog_path{};  // absent: the shipped catalog
   package_request request;                  // set unless help or list
 };
 
