@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdlib>
+#include <exception>
 #include <iomanip>
 #include <iostream>
 #include <span>
@@ -31,7 +32,7 @@ std::string catalog_of(std::size_t rows) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   std::vector<std::size_t> sizes{100'002, 400'002};  // whole GPUs of three rows
   const std::span<char*> words(argv, static_cast<std::size_t>(argc));
   if (words.size() > 1) {
@@ -60,4 +61,7 @@ int main(int argc, char** argv) {
               << std::setw(10) << seconds.back() << '\n';
   }
   return 0;
+} catch (const std::exception& e) {
+  std::cerr << "catalog_load: " << e.what() << '\n';
+  return 1;
 }

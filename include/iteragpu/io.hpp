@@ -70,7 +70,7 @@ enum class read_error {
   while (!failure) {
     const std::size_t before = text.size();
     text.resize(before + block);
-    const auto n = ::read(fd, text.data() + before, text.size() - before);
+    const auto n = ::read(fd, &text[before], text.size() - before);
     if (n < 0) {
       text.resize(before);
       if (errno != EINTR) {

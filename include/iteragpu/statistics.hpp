@@ -445,7 +445,7 @@ class stopping_rule {
   }
 
  private:
-  explicit stopping_rule(const stopping_parameters& p) noexcept : parameters_(p) {}
+  constexpr explicit stopping_rule(const stopping_parameters& p) noexcept : parameters_(p) {}
 
   stopping_parameters parameters_;
 };

@@ -21,7 +21,7 @@ namespace iteragpu {
 // counts cannot be mixed up.
 struct byte_count {
   std::uint64_t value{0};
-  friend constexpr auto operator<=>(byte_count, byte_count) = default;
+  friend constexpr auto operator<=>(byte_count, byte_count) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
 };
 
 inline constexpr std::uint64_t bytes_per_gib = std::uint64_t{1} << 30U;
@@ -171,11 +171,11 @@ class exact_decimal {
   // Numeric order. Digits past the length are zero (see trim()), so the
   // digit arrays compare as the fractions do.
   friend constexpr std::strong_ordering operator<=>(const exact_decimal& a, const exact_decimal& b) noexcept {
-    if (const auto whole = a.whole_ <=> b.whole_; whole != 0) {
+    if (const auto whole = a.whole_ <=> b.whole_; std::is_neq(whole)) {
       return whole;
     }
     for (std::size_t i = 0; i < max_fraction_digits; ++i) {
-      if (const auto d = a.digits_[i] <=> b.digits_[i]; d != 0) {
+      if (const auto d = a.digits_[i] <=> b.digits_[i]; std::is_neq(d)) {
         return d;
       }
     }

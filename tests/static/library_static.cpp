@@ -52,9 +52,10 @@ static_assert(iteragpu::first_display_fault("ab\x7F")->what == iteragpu::display
 // U+009B (C2 9B), a C1 control that terminals take for ESC [.
 static_assert(iteragpu::first_display_fault("x\xC2\x9B" "2J")->what == iteragpu::display_text_fault::kind::control);
 // U+202E (E2 80 AE), RIGHT-TO-LEFT OVERRIDE, and U+2066 (E2 81 A6), LEFT-TO-RIGHT ISOLATE.
-static_assert(iteragpu::first_display_fault("12\xE2\x80\xAE" "34")->what ==
+// The literals hold the controls on purpose (NOLINT: this is what is tested).
+static_assert(iteragpu::first_display_fault("12\xE2\x80\xAE" "34")->what ==  // NOLINT(misc-misleading-bidirectional)
               iteragpu::display_text_fault::kind::bidi_control);
-static_assert(iteragpu::first_display_fault("12\xE2\x81\xA6")->offset == 2);
+static_assert(iteragpu::first_display_fault("12\xE2\x81\xA6")->offset == 2);  // NOLINT(misc-misleading-bidirectional)
 // Invalid UTF-8: a lone continuation byte, 0xFF, an overlong '/', a
 // surrogate (U+D800), past U+10FFFF, and a sequence cut short.
 static_assert(iteragpu::first_display_fault("\x80")->what == iteragpu::display_text_fault::kind::invalid_utf8);

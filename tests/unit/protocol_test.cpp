@@ -275,7 +275,7 @@ static_assert(iteragpu::device_memory_reporting<memory_reporting_backend>);
 
 BOOST_AUTO_TEST_CASE(a_backend_that_reports_device_memory_has_it_recorded_at_baseline_and_end) {
   fake_device device;
-  memory_reporting_backend backend{{device}};
+  memory_reporting_backend backend{{device}, 1000};
   recording_counter counter{device};
   fake_workload work{device};
   fake_clock clock;

@@ -152,7 +152,7 @@ struct measure_options {
   }
   // The rule's parameters are doubles; the text is a plain decimal, which
   // strtod reads exactly as written up to double precision.
-  return std::stod(std::string(parsed.to_string()));
+  return std::stod(parsed.to_string());
 }
 
 [[nodiscard]] inline element_type dtype_flag(std::string_view text) {
@@ -234,6 +234,51 @@ struct measure_options {
   return exit_internal_error;
 }
 
+// --memory-snapshot: reserves the file and starts recording the allocator's
+// history, before the first phase; refused where the runtime cannot record.
+template <environment_runtime Runtime>
+[[nodiscard]] std::optional<new_file> start_memory_snapshot(Runtime& runtime, const std::optional<std::string>& path) {
+  if (!path) {
+    return std::nullopt;
+  }
+  if constexpr (memory_history_recording<Runtime>) {
+    new_file file = reserve_output("memory-snapshot", *path);
+    if (auto started = runtime.start_memory_history(memory_snapshot_entries); !started) {
+      throw usage_error("--memory-snapshot: " + started.error());
+    }
+    return file;
+  } else {
+    static_cast<void>(runtime);
+    throw usage_error(
+        "--memory-snapshot: this build cannot record the allocator's history (it needs a LibTorch 2.1 or newer with "
+        "a GPU runtime); leave the flag out");
+  }
+}
+
+// Writes the snapshot, if one was started: exit_success, or
+// exit_internal_error with one line when it could not be written.
+template <environment_runtime Runtime>
+[[nodiscard]] int finish_memory_snapshot(Runtime& runtime, std::string_view command, std::optional<new_file> file,
+                                         std::ostream& err) {
+  if (!file) {
+    return exit_success;
+  }
+  if constexpr (memory_history_recording<Runtime>) {
+    const auto pickled = runtime.memory_snapshot();
+    if (!pickled) {
+      err << command << ": --memory-snapshot: " << escaped(pickled.error()) << "; no snapshot was written\n";
+      return exit_internal_error;
+    }
+    return commit_output(command, std::move(*file), *pickled, err) == exit_success ? exit_success
+                                                                                     : exit_internal_error;
+  } else {
+    static_cast<void>(runtime);
+    static_cast<void>(command);
+    static_cast<void>(err);
+    return exit_success;
+  }
+}
+
 template <environment_runtime Runtime>
 [[nodiscard]] int run_measure(Runtime& runtime, std::span<const std::string> args, std::ostream& out,
                               std::ostream& err) {
@@ -247,35 +292,12 @@ template <environment_runtime Runtime>
     const measure_options options = parse_measure_options(parse_arguments(description, args));
     // Whatever can fail about the outputs fails now, before the first phase.
     new_file output = reserve_output("output", options.output);
-    std::optional<new_file> snapshot{};
-    if (options.memory_snapshot) {
-      if constexpr (memory_history_recording<Runtime>) {
-        snapshot.emplace(reserve_output("memory-snapshot", *options.memory_snapshot));
-        if (auto started = runtime.start_memory_history(memory_snapshot_entries); !started) {
-          throw usage_error("--memory-snapshot: " + started.error());
-        }
-      } else {
-        throw usage_error(
-            "--memory-snapshot: this build cannot record the allocator's history (it needs a LibTorch 2.1 or newer "
-            "with a GPU runtime); leave the flag out");
-      }
-    }
+    auto snapshot = start_memory_snapshot(runtime, options.memory_snapshot);
     const auto record =
         measure_synthetic(runtime, options.run, options.workspaces.value_or(prediction::default_workspaces()));
-    int code = exit_success;
-    if constexpr (memory_history_recording<Runtime>) {
-      // Written whether or not the measurement succeeded: after a failure
-      // (out of memory above all) is when it is wanted.
-      if (snapshot) {
-        const auto pickled = runtime.memory_snapshot();
-        if (!pickled) {
-          err << command << ": --memory-snapshot: " << escaped(pickled.error()) << "; no snapshot was written\n";
-          code = exit_internal_error;
-        } else if (commit_output(command, std::move(*snapshot), *pickled, err) != exit_success) {
-          code = exit_internal_error;
-        }
-      }
-    }
+    // Written whether or not the measurement succeeded: after a failure (out
+    // of memory above all) is when it is wanted.
+    const int code = finish_memory_snapshot(runtime, command, std::move(snapshot), err);
     if (!record) {
       return report_failure(command, record.error(), err);
     }
