@@ -13,8 +13,10 @@
 #include "iteragpu/report/catalog.hpp"
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/estimate.hpp"
+#include "iteragpu/report/fit.hpp"
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/report/memory_need.hpp"
+#include "iteragpu/report/need_input.hpp"
 #include "iteragpu/report/quote.hpp"
 
 #endif  // ITERAGPU_ITERAGPU_HPP
