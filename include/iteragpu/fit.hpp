@@ -127,7 +127,7 @@ struct search_error {
 
 namespace detail {
 
-[[nodiscard]] constexpr std::uint64_t divide_rounding_up(std::uint64_t n, std::uint64_t d) noexcept {
+[[nodiscard]] inline std::uint64_t divide_rounding_up(std::uint64_t n, std::uint64_t d) noexcept {
   return n / d + (n % d != 0 ? 1U : 0U);
 }
 

@@ -56,7 +56,8 @@ struct calcul_forfaits_options {
 
 [[nodiscard]] inline po::options_description calcul_forfaits_description() {
   po::options_description d(
-      "calcul_forfaits: the whole price of a fixed-duration GPU package and the cost per accepted result");
+      "calcul_forfaits: the whole price of a fixed-duration GPU package and the cost per accepted result; the "
+      "packages that hold a memory need or provide GPU-hours, cheapest first");
   d.add_options()  //
       ("gpu", text_value(),
        "GPU id from the catalog, e.g. b200 (--list shows them); required for a quote and with --compare-days")  //
