@@ -127,6 +127,7 @@ struct search_error {
 
 namespace detail {
 
+// n / d rounded up, for d > 0 (a catalog's lots hold a GPU at least).
 [[nodiscard]] inline std::uint64_t divide_rounding_up(std::uint64_t n, std::uint64_t d) noexcept {
   return n / d + (n % d != 0 ? 1U : 0U);
 }
@@ -183,10 +184,6 @@ namespace detail {
   }
   return m;
 }
-
-}  // namespace detail
-
-namespace detail {
 
 // What a search cannot ask for: zero GPUs, hours or results, a duration no
 // catalog has.

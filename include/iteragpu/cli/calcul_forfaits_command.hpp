@@ -409,8 +409,12 @@ struct catalog_choice {
 // Why a search failed, naming the flag and the package at fault.
 [[nodiscard]] inline std::string search_error_message(const search_error& error, const search_options& search) {
   const std::string flag = search_flag(search);
-  const std::string fewer = search.request.hours ? "fewer GPU-hours" : search.gpus_given ? "fewer GPUs"
-                                                                                          : "a catalog of smaller figures";
+  std::string fewer = "a catalog of smaller figures";
+  if (search.request.hours) {
+    fewer = "fewer GPU-hours";
+  } else if (search.gpus_given) {
+    fewer = "fewer GPUs";
+  }
   if (error.offer == nullptr) {
     return flag + ": " + std::string(describe(error.kind));
   }
