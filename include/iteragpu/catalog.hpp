@@ -480,10 +480,10 @@ class catalog_builder {
   }
   detail::csv_reader reader(text);
   bool header_seen = false;
-  std::optional<detail::catalog_builder> builder;
+  std::optional<detail::catalog_builder> builder{};
   // Empty lines are ignored at the end only: the first of a run is kept
   // until a record after it shows that the run was not at the end.
-  std::optional<detail::csv_record> pending_empty;
+  std::optional<detail::csv_record> pending_empty{};
   const auto take_record = [&](const detail::csv_record& record) -> std::optional<catalog_error> {
     if (!header_seen) {
       header_seen = true;

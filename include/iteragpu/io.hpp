@@ -66,7 +66,7 @@ enum class read_error {
   }
   std::string text;
   constexpr std::size_t block = std::size_t{1} << 16U;
-  std::optional<read_error> failure;
+  std::optional<read_error> failure{};
   while (!failure) {
     const std::size_t before = text.size();
     text.resize(before + block);

@@ -17,6 +17,8 @@
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/report/need_input.hpp"
+#include "iteragpu/report/plan.hpp"
+#include "iteragpu/report/statistics.hpp"
 #include "iteragpu/report/quote.hpp"
 
 #endif  // ITERAGPU_ITERAGPU_HPP

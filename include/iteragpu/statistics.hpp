@@ -217,11 +217,11 @@ struct sample_summary {
   double mean{0};
   // The sample standard deviation, sqrt(sum (x - mean)^2 / (n - 1));
   // nothing for a single value.
-  std::optional<double> standard_deviation;
+  std::optional<double> standard_deviation{};
   // (p75 - p25) / median; nothing when the median is 0.
-  std::optional<double> iqr_over_median;
-  std::optional<noise_verdict> noise;  // of iqr_over_median
-  std::optional<median_interval> median_ci;  // nothing when count <= 5
+  std::optional<double> iqr_over_median{};
+  std::optional<noise_verdict> noise{};  // of iqr_over_median
+  std::optional<median_interval> median_ci{};  // nothing when count <= 5
   friend constexpr bool operator==(const sample_summary&, const sample_summary&) = default;
 };
 

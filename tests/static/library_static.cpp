@@ -98,6 +98,12 @@ static_assert(!decimal("1").times_power_of_two_rounded_up(61).has_value());
 static_assert(decimal("0.5").times_power_of_two_rounded_up(1) == 1U);
 static_assert(decimal("0.3").times_power_of_two_rounded_up(1) == 1U);  // 0.6 -> 1
 static_assert(decimal("1.25").times_power_of_two_rounded_up(2) == 5U);
+// A capacity rounds down: 139.8 GiB is 150,109,106,995.2 bytes.
+static_assert(iteragpu::gib_to_bytes_rounded_down(decimal("139.8"))->value == 150'109'106'995U);
+static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("139.8"))->value == 150'109'106'996U);
+static_assert(iteragpu::gib_to_bytes_rounded_down(decimal("1"))->value == 1'073'741'824U);
+static_assert(decimal("0.3").times_power_of_two_rounded_down(1) == 0U);
+static_assert(!decimal("1").times_power_of_two_rounded_down(61).has_value());
 
 // ---- result.hpp ----
 enum class fault { odd };

@@ -48,10 +48,10 @@ struct calcul_forfaits_options {
   bool help{false};
   bool list{false};
   bool json{false};
-  bool compare_days{false};                 // request.gpu and request.accepted are set
-  std::optional<std::string> catalog_path;  // absent: the shipped catalog
-  package_request request;                  // set for a quote
-  std::optional<search_options> search;     // set for a search
+  bool compare_days{false};                   // request.gpu and request.accepted are set
+  std::optional<std::string> catalog_path{};  // absent: the shipped catalog
+  package_request request;                    // set for a quote
+  std::optional<search_options> search{};     // set for a search
 };
 
 [[nodiscard]] inline po::options_description calcul_forfaits_description() {
