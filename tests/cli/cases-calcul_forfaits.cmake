@@ -204,3 +204,13 @@ foreach(_case IN ITEMS "fits_text|--fits-gib|1" "fits_json|--fits-gib|1|--json" 
   iteragpu_cli_case(stdout_full_calcul_forfaits_${_name} PROGRAM calcul_forfaits EXIT 1 STDOUT_FILE /dev/full
     ONE_LINE_STDERR STDERR "could not be written to standard output" ARGS ${_parts})
 endforeach()
+
+# A plan of mesure_memoire, end to end: its memory_need is the need.
+set(_cf_plan "${CMAKE_CURRENT_BINARY_DIR}/fits-plan.json")
+iteragpu_cli_case(calcul_forfaits_fits_write_plan PROGRAM mesure_memoire EXIT 0 STDOUT_FILE "${_cf_plan}"
+  ARGS plan --batch 8 --context 512 --width 4096 --dtype bfloat16 --json)
+set_tests_properties(cli.calcul_forfaits_fits_write_plan PROPERTIES FIXTURES_SETUP fits_plan)
+iteragpu_cli_case(calcul_forfaits_fits_plan PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\"memory_need\":\\{\"bytes\":[0-9]+,[^}]*\"source\":\"plan --json: its memory_need\\.bytes, the predicted peak reserved plus the memory outside the allocator[^}]*\\},\"memory_rule\":\"Memory rule[^\"]*\",\"gpus\":1,\"days\":3,.*\"packages\":\\[\\{\"gpu\":\"rtx-4090\",[^]]*\\{\"gpu\":\"b200\",[^]]*\\]"
+  ARGS --fits "${_cf_plan}" --days 3 --json)
+set_tests_properties(cli.calcul_forfaits_fits_plan PROPERTIES FIXTURES_REQUIRED fits_plan)
