@@ -5,6 +5,7 @@
 // weight estimate, exact decimals and units, money, the package catalog and
 // its quotes, the error model, text and files.
 #include "iteragpu/catalog.hpp"
+#include "iteragpu/compare.hpp"
 #include "iteragpu/estimate.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory_need.hpp"
