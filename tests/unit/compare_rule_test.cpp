@@ -30,6 +30,7 @@ median_estimate estimate_of(const std::vector<double>& values) {
 // within 0.025 and P(<= 2) = 56/1024 = 0.0547 is not, so l = 2, u = 9.
 std::vector<double> ten_from(double first, double step) {
   std::vector<double> v;
+  v.reserve(10);
   for (int i = 0; i < 10; ++i) {
     v.push_back(first + step * i);
   }
