@@ -378,10 +378,9 @@ struct comparison {
   std::vector<setting_difference> configuration;
 };
 
-[[nodiscard]] inline comparison compare_runs(const compared_run& a, const compared_run& b,
-                                             double tolerance = same_time_tolerance) {
-  return comparison{compare_memory(a.phases, b.phases), compare_times(a.gpu_seconds, b.gpu_seconds, tolerance),
-                    compare_times(a.seconds, b.seconds, tolerance),
+[[nodiscard]] inline comparison compare_runs(const compared_run& a, const compared_run& b) {
+  return comparison{compare_memory(a.phases, b.phases), compare_times(a.gpu_seconds, b.gpu_seconds),
+                    compare_times(a.seconds, b.seconds),
                     compare_environments(a.environment, b.environment),
                     compare_configurations(a.configuration, b.configuration)};
 }

@@ -243,6 +243,18 @@ BOOST_AUTO_TEST_CASE(a_differing_row_is_listed_with_its_fields_in_the_text) {
              r.out);
 }
 
+// 1 x 16 x 64 against 4 x 2048 x 4096: the 14 rows both have all differ;
+// the text lists ten and counts the rest, the JSON has all 14.
+BOOST_AUTO_TEST_CASE(the_text_lists_ten_differing_rows_and_counts_the_others) {
+  const auto r = compare(fixture("fake-small-float32-repeats20.json"), fixture("fake-rate-float16.json"));
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.out.find("\n  warm_forward 5: ") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("\n  warm_forward 6: ") == std::string::npos, r.out);
+  BOOST_TEST(r.out.find("\n  ... and 4 more rows (see --json)\n") != std::string::npos, r.out);
+  const auto c = compare_json("fake-small-float32-repeats20.json", "fake-rate-float16.json");
+  BOOST_TEST(c.at("memory").at("differences").as_array().size() == 14U);
+}
+
 // ---- what is not a measurement ---------------------------------------------
 
 struct malformed_case {

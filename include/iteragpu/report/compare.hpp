@@ -595,10 +595,10 @@ namespace detail {
 
 }  // namespace detail
 
-// The comparison for a person. At most `shown_rows` differing rows are
-// listed; the JSON has them all.
-inline void write_text(std::ostream& out, const comparison& c, const compared_file& a, const compared_file& b,
-                       std::size_t shown_rows = 10) {
+// The comparison for a person. At most ten differing rows are listed (a
+// run of many repeats repeats one pattern); the JSON has them all.
+inline void write_text(std::ostream& out, const comparison& c, const compared_file& a, const compared_file& b) {
+  constexpr std::size_t shown_rows = 10;
   out << "A: " << detail::describe_file(a) << '\n' << "B: " << detail::describe_file(b) << '\n';
   if (c.configuration.empty()) {
     out << "configuration: same\n";
