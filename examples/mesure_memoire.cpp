@@ -111,6 +111,9 @@ cli::command_function runner_of(std::string_view name) {
   if (name == "measure") {
     return &measure;
   }
+  if (name == "compare") {
+    return &cli::run_compare;
+  }
   return nullptr;
 }
 

@@ -11,6 +11,7 @@
 #include "iteragpu/measurement.hpp"
 
 #include "iteragpu/report/catalog.hpp"
+#include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/estimate.hpp"
 #include "iteragpu/report/fit.hpp"

@@ -10,6 +10,7 @@
 // environment report, the synthetic network's description and its
 // measurement through a GPU runtime. The
 // LibTorch adapters are in iteragpu/torch/ (target iteragpu::torch).
+#include "iteragpu/compare.hpp"
 #include "iteragpu/device.hpp"
 #include "iteragpu/environment.hpp"
 #include "iteragpu/gpu_runtime.hpp"

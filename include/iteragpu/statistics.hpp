@@ -342,7 +342,7 @@ enum class stop_reason {
 
 struct stopping_parameters {
   std::uint64_t min_repeats{10};
-  std::uint64_t max_repeats{100'000};
+  std::uint64_t max_repeats{10'000};
   // The interval of the median must lie within +-max_noise x median of the
   // median, both ends: median_interval_reach(summary) <= max_noise.
   double max_noise{0.01};

@@ -33,6 +33,7 @@ struct counting_runtime {
   iteragpu::environment_report environment(iteragpu::device_index d) const {
     iteragpu::environment_report r;
     r.compiler = "test";
+    r.cxx_standard = __cplusplus;
     r.device.requested = d;
     r.device.available = true;
     r.device.name = "fake GPU";

@@ -127,7 +127,7 @@ struct measure_options {
        "measured passes after the warm-up: 1 or more, or auto (until the 95 % confidence interval of the median "
        "GPU time is within --max-noise of it; default 2)")  //
       ("min-repeats", text_value(), "with --repeats auto: at least this many passes (default 10)")  //
-      ("max-repeats", text_value(), "with --repeats auto: at most this many passes (default 100000)")  //
+      ("max-repeats", text_value(), "with --repeats auto: at most this many passes (default 10000)")  //
       ("max-noise", text_value(),
        "with --repeats auto: how far the interval may reach from the median, as a fraction of it (default 0.01)")  //
       ("max-seconds", text_value(), "with --repeats auto: stop once the repeats have taken this long (default 15)")  //
@@ -181,7 +181,7 @@ struct measure_options {
   if (repeats == "auto") {
     stopping_parameters p;
     p.min_repeats = integer("min-repeats", "10", 1);
-    p.max_repeats = integer("max-repeats", "100000", 1);
+    p.max_repeats = integer("max-repeats", "10000", 1);
     p.max_noise = positive_decimal_flag(values, "max-noise", "0.01");
     p.max_seconds = std::chrono::duration<double>(positive_decimal_flag(values, "max-seconds", "15"));
     auto rule = stopping_rule::make(p);

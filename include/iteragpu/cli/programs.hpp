@@ -11,6 +11,7 @@
 
 #include "iteragpu/cli/calcul_forfaits_command.hpp"
 #include "iteragpu/cli/common.hpp"
+#include "iteragpu/cli/compare_command.hpp"
 #include "iteragpu/cli/estimate_command.hpp"
 #include "iteragpu/cli/gpu_commands.hpp"
 #include "iteragpu/cli/plan_command.hpp"
@@ -35,6 +36,7 @@ struct command_flags {
       {"plan", "every phase of a measurement predicted to the byte (no GPU)", &plan_description},
       {"environment", "versions and visible GPUs, as JSON (a diagnostic)", &environment_description},
       {"measure", "memory and time of the synthetic network, phase by phase, on one GPU", &measure_description},
+      {"compare", "two measurement files side by side: memory, time, environment (no GPU)", &compare_description},
   };
 }
 
