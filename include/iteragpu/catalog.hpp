@@ -201,8 +201,8 @@ class catalog_builder {
  public:
   using fault = std::optional<catalog_error>;
 
-  catalog_builder(std::string_view file_name, const csv_record& first_row) : first_line_(first_row.position.line) {
-    file_ = std::string(file_name);
+  catalog_builder(std::string_view file_name, const csv_record& first_row)
+      : first_line_(first_row.position.line), file_(file_name) {
     const auto& f = first_row.fields;
     snapshot_.provider = !f.empty() ? f[0].text : std::string();
     snapshot_.currency = f.size() > 1 ? f[1].text : std::string();
@@ -312,13 +312,13 @@ class catalog_builder {
 
   // provider, currency, snapshot_date: one catalog, one snapshot.
   [[nodiscard]] fault check_snapshot_fields(const std::vector<csv_field>& f) const {
-    const auto first_line = to_decimal_string(first_line_);
+    const auto first_row_line = to_decimal_string(first_line_);
     if (auto e = check_display_text(f[0], 0, "a provider name")) {
       return e;
     }
     if (f[0].text != snapshot_.provider) {
       return fail(f[0].position, found(f, 0),
-                  quoted_excerpt(snapshot_.provider) + " as on line " + first_line + " (one provider per catalog)");
+                  quoted_excerpt(snapshot_.provider) + " as on line " + first_row_line + " (one provider per catalog)");
     }
     if (f[1].text != catalog_currency) {
       return fail(f[1].position, found(f, 1), "USD (prices are US cents; there is no currency conversion)");
@@ -328,7 +328,7 @@ class catalog_builder {
     }
     if (f[2].text != snapshot_.date) {
       return fail(f[2].position, found(f, 2),
-                  quoted_excerpt(snapshot_.date) + " as on line " + first_line + " (one snapshot per catalog)");
+                  quoted_excerpt(snapshot_.date) + " as on line " + first_row_line + " (one snapshot per catalog)");
     }
     return std::nullopt;
   }

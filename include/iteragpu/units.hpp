@@ -171,8 +171,8 @@ class exact_decimal {
   // Numeric order. Digits past the length are zero (see trim()), so the
   // digit arrays compare as the fractions do.
   friend constexpr std::strong_ordering operator<=>(const exact_decimal& a, const exact_decimal& b) noexcept {
-    if (const auto whole = a.whole_ <=> b.whole_; std::is_neq(whole)) {
-      return whole;
+    if (const auto by_whole = a.whole_ <=> b.whole_; std::is_neq(by_whole)) {
+      return by_whole;
     }
     for (std::size_t i = 0; i < max_fraction_digits; ++i) {
       if (const auto d = a.digits_[i] <=> b.digits_[i]; std::is_neq(d)) {
@@ -211,8 +211,8 @@ class exact_decimal {
     if (shift > 60U) {
       return std::nullopt;
     }
-    const auto whole = checked_mul<std::uint64_t>(whole_, std::uint64_t{1} << shift);
-    if (!whole) {
+    const auto whole_scaled = checked_mul<std::uint64_t>(whole_, std::uint64_t{1} << shift);
+    if (!whole_scaled) {
       return std::nullopt;
     }
     // The fraction f = 0.d1d2...dn times 2^shift: its whole part and
@@ -230,7 +230,7 @@ class exact_decimal {
       carry = numerator_quotient + numerator_rest / 10U;
       remainder_left = remainder_left || numerator_rest % 10U != 0;
     }
-    const auto total = checked_add<std::uint64_t>(*whole, carry);
+    const auto total = checked_add<std::uint64_t>(*whole_scaled, carry);
     if (!total) {
       return std::nullopt;
     }

@@ -133,9 +133,10 @@ constexpr result<void, fault> check(bool ok) {
   return unexpected{fault::odd};
 }
 static_assert(check(true).has_value() && !check(false) && check(false).error() == fault::odd);
+// cppcheck does not see the members used through result's operator->.
 struct pair_of {
-  int a;
-  int b;
+  int a;  // cppcheck-suppress unusedStructMember
+  int b;  // cppcheck-suppress unusedStructMember
 };
 constexpr int sum_of(const result<pair_of, fault>& r) { return r->a + r->b; }
 static_assert(sum_of(pair_of{2, 3}) == 5);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -46,15 +47,17 @@ std::size_t files_in(const std::filesystem::path& folder) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size == 0) {
+  const std::span<const std::uint8_t> bytes(data, size);
+  if (bytes.empty()) {
     return 0;
   }
   const auto& folder = scratch();
-  const std::vector<std::string> words = fuzz::as_words(fuzz::as_text(data + 1, size - 1));
+  const auto rest = bytes.subspan(1);
+  const std::vector<std::string> words = fuzz::as_words(fuzz::as_text(rest.data(), rest.size()));
   iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
   std::ostringstream out;
   std::ostringstream err;
-  switch (data[0] % 3U) {
+  switch (bytes.front() % 3U) {
     case 0: {
       const int code = iteragpu::cli::run_environment(runtime, words, out, err);
       static_cast<void>(
