@@ -22,18 +22,18 @@
 
 namespace iteragpu {
 
-// The length of a package in days. Packages are billed whole: there is no
-// proration by the hour, so only the durations a catalog lists exist.
+/// The length of a package in days. Packages are billed whole: there is no
+/// proration by the hour, so only the durations a catalog lists exist.
 struct package_days {
   std::uint64_t value{0};
   friend constexpr auto operator<=>(package_days, package_days) = default;
 };
 
-// Every GPU of a catalog comes in exactly these durations, shortest first.
+/// Every GPU of a catalog comes in exactly these durations, shortest first.
 inline constexpr std::array<package_days, 3> package_durations{package_days{3}, package_days{7}, package_days{30}};
 
-// The position of `days` in package_durations, or nothing for a duration
-// no catalog has.
+/// The position of `days` in package_durations, or nothing for a duration
+/// no catalog has.
 [[nodiscard]] constexpr std::optional<std::size_t> duration_index(package_days days) noexcept {
   for (std::size_t i = 0; i < package_durations.size(); ++i) {
     if (package_durations[i] == days) {
@@ -48,7 +48,7 @@ struct gpu_count {
   friend constexpr auto operator<=>(gpu_count, gpu_count) = default;
 };
 
-// Memory per GPU in decimal GB (10^9 bytes), as the vendor's datasheet states it.
+/// Memory per GPU in decimal GB (10^9 bytes), as the vendor's datasheet states it.
 struct memory_gb {
   std::uint64_t value{0};
   friend constexpr auto operator<=>(memory_gb, memory_gb) = default;
@@ -59,29 +59,29 @@ inline constexpr std::string_view catalog_header =
 inline constexpr std::array<std::string_view, 9> catalog_columns{
     "provider", "currency", "snapshot_date", "gpu", "name", "memory_gb_per_gpu", "gpus_per_lot", "days", "lot_price_cents"};
 inline constexpr std::string_view catalog_currency = "USD";
-// A catalog whose provider is this is derived from public list prices, not
-// taken from a provider's offer; every result computed from it says so.
+/// A catalog whose provider is this is derived from public list prices, not
+/// taken from a provider's offer; every result computed from it says so.
 inline constexpr std::string_view illustrative_provider = "illustrative";
 
-// Who priced the packages, in which currency, on which day: one per catalog.
+/// Who priced the packages, in which currency, on which day: one per catalog.
 struct catalog_snapshot {
   std::string provider;
   std::string currency;
-  std::string date;  // ISO 8601, YYYY-MM-DD
+  std::string date;  ///< ISO 8601, YYYY-MM-DD
   friend bool operator==(const catalog_snapshot&, const catalog_snapshot&) = default;
 };
 
-// One GPU of a catalog: its packages of 3, 7 and 30 days, each a lot of
-// `gpus_per_lot` GPUs at a lot price.
+/// One GPU of a catalog: its packages of 3, 7 and 30 days, each a lot of
+/// `gpus_per_lot` GPUs at a lot price.
 struct gpu_offer {
   std::string id;
   std::string name;
   memory_gb memory_per_gpu;
   gpu_count gpus_per_lot;
-  std::array<money, package_durations.size()> lot_prices;  // in the order of package_durations
-  std::array<std::size_t, package_durations.size()> lines{};  // where each package is in its file
+  std::array<money, package_durations.size()> lot_prices;  ///< in the order of package_durations
+  std::array<std::size_t, package_durations.size()> lines{};  ///< where each package is in its file
 
-  // The lot price of a duration the catalog lists, or nothing.
+  /// The lot price of a duration the catalog lists, or nothing.
   [[nodiscard]] std::optional<money> lot_price(package_days days) const noexcept {
     const auto i = duration_index(days);
     if (!i) {
@@ -95,21 +95,21 @@ namespace detail {
 class catalog_builder;
 }  // namespace detail
 
-// A validated price catalog. It is built only by parse_catalog(), so every
-// catalog holds its rules: one snapshot, every GPU with exactly the three
-// durations, one memory size and lot size per GPU, positive prices.
+/// A validated price catalog. It is built only by parse_catalog(), so every
+/// catalog holds its rules: one snapshot, every GPU with exactly the three
+/// durations, one memory size and lot size per GPU, positive prices.
 class catalog {
  public:
   [[nodiscard]] const catalog_snapshot& snapshot() const noexcept { return snapshot_; }
-  // How the catalog's file is named in messages.
+  /// How the catalog's file is named in messages.
   [[nodiscard]] const std::string& file() const noexcept { return file_; }
   [[nodiscard]] bool illustrative() const noexcept { return snapshot_.provider == illustrative_provider; }
 
-  // The GPUs in the order of their first row in the file.
+  /// The GPUs in the order of their first row in the file.
   [[nodiscard]] std::span<const gpu_offer> offers() const noexcept { return offers_; }
   [[nodiscard]] std::size_t package_count() const noexcept { return offers_.size() * package_durations.size(); }
 
-  // The GPU with this id, or null; a binary search.
+  /// The GPU with this id, or null; a binary search.
   [[nodiscard]] const gpu_offer* find(std::string_view id) const noexcept {
     const auto at = std::ranges::lower_bound(by_id_, id, {}, [&](std::size_t i) { return std::string_view{offers_[i].id}; });
     return at != by_id_.end() && offers_[*at].id == id ? &offers_[*at] : nullptr;
@@ -125,21 +125,21 @@ class catalog {
   std::vector<std::size_t> by_id_;  // indices into offers_, sorted by id
 };
 
-// Why a catalog was refused, at the line and column of the fault.
+/// Why a catalog was refused, at the line and column of the fault.
 struct catalog_error {
   std::string file;
   detail::csv_position position;
   std::string found;
   std::string expected;
 
-  // `FILE:LINE:COLUMN: what was found; expected ...`
+  /// `FILE:LINE:COLUMN: what was found; expected ...`
   [[nodiscard]] std::string message() const {
     return file + ":" + to_decimal_string(position.line) + ":" + to_decimal_string(position.column) + ": " + found +
            "; expected " + expected;
   }
 };
 
-// `3, 7 and 30` or `3, 7 or 30`.
+/// `3, 7 and 30` or `3, 7 or 30`.
 [[nodiscard]] inline std::string join_days(std::span<const package_days> days, std::string_view conjunction) {
   std::string text;
   for (std::size_t i = 0; i < days.size(); ++i) {
@@ -507,18 +507,18 @@ class catalog_records {
 
 }  // namespace detail
 
-// Parses and validates a catalog. `file_name` only labels the messages, so
-// the function works on any text (a file's content, a fuzzer's input). The
-// rules: the header exactly `catalog_header`; 9 fields on every row; one
-// provider, currency (USD) and ISO snapshot date on every row; gpu ids
-// [a-z0-9][a-z0-9-]*; a provider and a name of valid UTF-8, non-empty,
-// without control or bidirectional control characters or a space at either
-// end; memory_gb_per_gpu and gpus_per_lot positive integers, the same on a
-// GPU's rows, as is the name; days 3, 7 or 30, each exactly once per GPU; lot_price_cents a
-// positive integer of cents within 64 bits. Fields may be quoted as RFC 4180
-// says; line ends LF or CRLF; empty lines at the end are ignored. Time and
-// memory are linear in the text's length (up to a log factor for the id
-// look-ups), whatever it holds.
+/// Parses and validates a catalog. `file_name` only labels the messages, so
+/// the function works on any text (a file's content, a fuzzer's input). The
+/// rules: the header exactly `catalog_header`; 9 fields on every row; one
+/// provider, currency (USD) and ISO snapshot date on every row; gpu ids
+/// [a-z0-9][a-z0-9-]*; a provider and a name of valid UTF-8, non-empty,
+/// without control or bidirectional control characters or a space at either
+/// end; memory_gb_per_gpu and gpus_per_lot positive integers, the same on a
+/// GPU's rows, as is the name; days 3, 7 or 30, each exactly once per GPU; lot_price_cents a
+/// positive integer of cents within 64 bits. Fields may be quoted as RFC 4180
+/// says; line ends LF or CRLF; empty lines at the end are ignored. Time and
+/// memory are linear in the text's length (up to a log factor for the id
+/// look-ups), whatever it holds.
 [[nodiscard]] inline result<catalog, catalog_error> parse_catalog(std::string_view text, std::string_view file_name) {
   const std::string file(file_name);
   const std::string header_hint = "the header " + std::string(catalog_header);

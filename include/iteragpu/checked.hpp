@@ -9,8 +9,8 @@
 
 namespace iteragpu {
 
-// Checked arithmetic on unsigned integers: an empty optional instead of a
-// wrapped value.
+/// Checked arithmetic on unsigned integers: an empty optional instead of a
+/// wrapped value.
 template <std::unsigned_integral T>
 [[nodiscard]] constexpr std::optional<T> checked_add(T a, T b) noexcept {
   if (a > std::numeric_limits<T>::max() - b) {
@@ -27,7 +27,7 @@ template <std::unsigned_integral T>
   return static_cast<T>(a * b);
 }
 
-// A conversion that checks instead of truncating (after GSL's narrow).
+/// A conversion that checks instead of truncating (after GSL's narrow).
 template <std::integral To, std::integral From>
 [[nodiscard]] constexpr To narrow(From value) {
   if (!std::in_range<To>(value)) {

@@ -20,17 +20,18 @@
 #include "iteragpu/statistics.hpp"
 #include "iteragpu/text.hpp"
 
-// Two measurements side by side, B against A: the memory of every phase row
-// (exact), the time of warm_forward from the confidence intervals of the
-// two medians, the environments and the configurations, and one line that
-// sums it up. Values only: reading the files is report/compare.hpp's.
+/// \file
+/// Two measurements side by side, B against A: the memory of every phase row
+/// (exact), the time of warm_forward from the confidence intervals of the
+/// two medians, the environments and the configurations, and one line that
+/// sums it up. Values only: reading the files is report/compare.hpp's.
 namespace iteragpu {
 
 // ---------------------------------------------------------------------------
 // Time
 
-// The median of a series with its 95 % confidence interval, which a
-// measurement has from 6 repeats on.
+/// The median of a series with its 95 % confidence interval, which a
+/// measurement has from 6 repeats on.
 struct median_estimate {
   struct interval {
     double lower{0};
@@ -51,7 +52,7 @@ struct median_estimate {
   return e;
 }
 
-// B against A.
+/// B against A.
 enum class time_verdict { faster, slower, same, ambiguous };
 
 [[nodiscard]] inline std::string_view name_of(time_verdict v) noexcept {
@@ -68,19 +69,19 @@ enum class time_verdict { faster, slower, same, ambiguous };
   return "unknown";
 }
 
-// Which step of the rule decided.
+/// Which step of the rule decided.
 enum class time_basis {
-  intervals_apart,           // FASTER or SLOWER
-  overlap_within_tolerance,  // SAME
-  overlap_beyond_tolerance,  // AMBIGUOUS
-  no_interval,               // AMBIGUOUS: one run has 5 repeats or fewer
-  no_reference,              // AMBIGUOUS: A's median is 0 and B's is not, no relative change
+  intervals_apart,           ///< FASTER or SLOWER
+  overlap_within_tolerance,  ///< SAME
+  overlap_beyond_tolerance,  ///< AMBIGUOUS
+  no_interval,               ///< AMBIGUOUS: one run has 5 repeats or fewer
+  no_reference,              ///< AMBIGUOUS: A's median is 0 and B's is not, no relative change
 };
 
-// Two medians whose intervals overlap are the SAME when they differ by at
-// most this fraction of A's: two runs that each stopped with their
-// interval within the default --max-noise (1 %) of their median can be
-// this far apart and still be consistent with one true median.
+/// Two medians whose intervals overlap are the SAME when they differ by at
+/// most this fraction of A's: two runs that each stopped with their
+/// interval within the default --max-noise (1 %) of their median can be
+/// this far apart and still be consistent with one true median.
 inline constexpr double same_time_tolerance = 0.02;
 
 inline constexpr std::string_view time_rule =
@@ -92,8 +93,8 @@ inline constexpr std::string_view time_rule =
 struct time_comparison {
   time_verdict verdict{time_verdict::ambiguous};
   time_basis basis{time_basis::no_interval};
-  // (median B - median A) / median A; nothing when A's median is 0 and B's
-  // is not. Both 0 is no change.
+  /// (median B - median A) / median A; nothing when A's median is 0 and B's
+  /// is not. Both 0 is no change.
   std::optional<double> relative_change{};
   median_estimate a;
   median_estimate b;
@@ -110,7 +111,7 @@ struct time_comparison {
   return (b - a) / a;
 }
 
-// The rule of time_rule, in its order.
+/// The rule of time_rule, in its order.
 [[nodiscard]] inline time_comparison compare_times(const median_estimate& a, const median_estimate& b,
                                                    double tolerance = same_time_tolerance) {
   time_comparison c{time_verdict::ambiguous, time_basis::no_interval, relative_change(a.median, b.median), a, b,
@@ -133,7 +134,7 @@ struct time_comparison {
   return c;
 }
 
-// A percentage with one decimal and its sign: "+12.9 %", "-0.3 %".
+/// A percentage with one decimal and its sign: "+12.9 %", "-0.3 %".
 [[nodiscard]] inline std::string signed_percent(double fraction) {
   std::array<char, 400> digits{};  // any finite double in fixed notation fits
   const auto [end, error] =
@@ -145,7 +146,7 @@ struct time_comparison {
   return (number.starts_with('-') ? "" : "+") + number + " %";
 }
 
-// Why the rule gave its verdict, in a sentence.
+/// Why the rule gave its verdict, in a sentence.
 [[nodiscard]] inline std::string describe(const time_comparison& c) {
   const std::string tolerance = signed_percent(c.tolerance).substr(1);  // no sign
   const std::string change = c.relative_change ? signed_percent(*c.relative_change) : std::string("undefined");
@@ -176,14 +177,14 @@ struct time_comparison {
 // ---------------------------------------------------------------------------
 // Memory
 
-// One byte field of one row that differs: A's value and B's.
+/// One byte field of one row that differs: A's value and B's.
 struct byte_change {
-  std::size_t field{0};  // index into prediction::byte_field_names
+  std::size_t field{0};  ///< index into prediction::byte_field_names
   std::uint64_t a{0};
   std::uint64_t b{0};
 
-  // b - a, when it fits a signed 64-bit integer (any two counts of a real
-  // device do).
+  /// b - a, when it fits a signed 64-bit integer (any two counts of a real
+  /// device do).
   [[nodiscard]] std::optional<std::int64_t> difference() const noexcept {
     constexpr auto largest = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     if (b >= a) {
@@ -192,7 +193,7 @@ struct byte_change {
     return a - b <= largest ? std::optional<std::int64_t>(-static_cast<std::int64_t>(a - b)) : std::nullopt;
   }
 
-  // "end_allocated_bytes 34743808 -> 34747904 (+4096)".
+  /// "end_allocated_bytes 34743808 -> 34747904 (+4096)".
   [[nodiscard]] std::string describe() const {
     const std::uint64_t magnitude = b >= a ? b - a : a - b;
     return std::string(prediction::byte_field_names[field]) + ' ' + to_decimal_string(a) + " -> " +
@@ -206,15 +207,15 @@ struct row_difference {
   std::vector<byte_change> fields;
 };
 
-// "cold_forward", "warm_forward 3".
+/// "cold_forward", "warm_forward 3".
 [[nodiscard]] inline std::string row_name(phase_kind phase, const std::optional<std::uint64_t>& repeat) {
   return std::string(name_of(phase)) + (repeat ? " " + to_decimal_string(*repeat) : std::string());
 }
 
-// The rows are matched by phase and repeat; a warm_forward row that only
-// one run has (the runs made different numbers of repeats) is counted, not
-// compared. Only the six allocator fields are compared: the device's used
-// memory is the whole GPU's and moves with other processes.
+/// The rows are matched by phase and repeat; a warm_forward row that only
+/// one run has (the runs made different numbers of repeats) is counted, not
+/// compared. Only the six allocator fields are compared: the device's used
+/// memory is the whole GPU's and moves with other processes.
 struct memory_comparison {
   std::size_t rows_compared{0};
   std::vector<row_difference> different_rows;
@@ -260,7 +261,7 @@ struct memory_comparison {
 // ---------------------------------------------------------------------------
 // What each run says about itself
 
-// The shape and passes of a run.
+/// The shape and passes of a run.
 struct run_configuration {
   std::string device;
   std::uint64_t batch{0};
@@ -268,30 +269,30 @@ struct run_configuration {
   std::uint64_t width{0};
   std::string dtype;
   std::uint64_t warmup{0};
-  std::optional<std::uint64_t> repeats{};  // nothing for --repeats auto
+  std::optional<std::uint64_t> repeats{};  ///< nothing for --repeats auto
 };
 
-// The facts of an environment that can change a result; nothing where the
-// file does not say.
+/// The facts of an environment that can change a result; nothing where the
+/// file does not say.
 struct run_environment {
-  std::optional<std::string> library{};   // "iteragpu 0.1.0"
-  std::optional<std::string> libtorch{};  // LibTorch's version
+  std::optional<std::string> library{};   ///< "iteragpu 0.1.0"
+  std::optional<std::string> libtorch{};  ///< LibTorch's version
   std::optional<std::string> cuda_build{};
-  std::optional<std::string> gpu{};     // the measured device's name
-  std::optional<std::string> driver{};  // NVML's driver version (schema 2)
+  std::optional<std::string> gpu{};     ///< the measured device's name
+  std::optional<std::string> driver{};  ///< NVML's driver version (schema 2)
 };
 
-// A measurement as compare reads it.
+/// A measurement as compare reads it.
 struct compared_run {
   std::int64_t schema_version{0};
   run_configuration configuration;
   run_environment environment;
   std::vector<phase_row> phases;
-  median_estimate seconds;      // of warm_forward
-  median_estimate gpu_seconds;  // of warm_forward
-  bool statistics_recorded{false};  // read from the file, else computed from the rows (schema 1)
-  // Rows with a readable throttle state, and of those the rows under a
-  // reason other than gpu_idle; nothing where the file does not say.
+  median_estimate seconds;      ///< of warm_forward
+  median_estimate gpu_seconds;  ///< of warm_forward
+  bool statistics_recorded{false};  ///< read from the file, else computed from the rows (schema 1)
+  /// Rows with a readable throttle state, and of those the rows under a
+  /// reason other than gpu_idle; nothing where the file does not say.
   std::optional<std::size_t> repeats_with_gpu_state{};
   std::optional<std::size_t> repeats_under_throttling{};
 
@@ -319,10 +320,10 @@ struct fact_comparison {
   fact_status status{fact_status::same};
 };
 
-// Library, LibTorch, CUDA build and GPU: a value against none is a
-// difference (a build without LibTorch is not one with it). The driver
-// is compared only when both files have it: a schema-1 file, or a run
-// where NVML was not there, does not say.
+/// Library, LibTorch, CUDA build and GPU: a value against none is a
+/// difference (a build without LibTorch is not one with it). The driver
+/// is compared only when both files have it: a schema-1 file, or a run
+/// where NVML was not there, does not say.
 [[nodiscard]] inline std::vector<fact_comparison> compare_environments(const run_environment& a,
                                                                       const run_environment& b) {
   const auto fact = [](std::string_view name, const std::optional<std::string>& x,
@@ -344,9 +345,9 @@ struct setting_difference {
   std::string b;
 };
 
-// The settings that change the work: device, shape, dtype and warm-up. The
-// repeats are not among them: they change how well the time is known, not
-// the work of a pass.
+/// The settings that change the work: device, shape, dtype and warm-up. The
+/// repeats are not among them: they change how well the time is known, not
+/// the work of a pass.
 [[nodiscard]] inline std::vector<setting_difference> compare_configurations(const run_configuration& a,
                                                                             const run_configuration& b) {
   std::vector<setting_difference> out;
@@ -372,7 +373,7 @@ struct setting_difference {
 
 struct comparison {
   memory_comparison memory;
-  time_comparison gpu_seconds;  // the one the verdict line quotes
+  time_comparison gpu_seconds;  ///< the one the verdict line quotes
   time_comparison seconds;
   std::vector<fact_comparison> environment;
   std::vector<setting_difference> configuration;
@@ -385,7 +386,7 @@ struct comparison {
                     compare_configurations(a.configuration, b.configuration)};
 }
 
-// "SAME (7 rows)", "DIFFERENT (2 of 7 rows; 3 warm_forward rows only in B)".
+/// "SAME (7 rows)", "DIFFERENT (2 of 7 rows; 3 warm_forward rows only in B)".
 [[nodiscard]] inline std::string memory_summary(const memory_comparison& m) {
   std::string text = m.same() ? "SAME (" + to_decimal_string(m.rows_compared) + " rows"
                               : "DIFFERENT (" + to_decimal_string(m.different_rows.size()) + " of " +
@@ -398,7 +399,7 @@ struct comparison {
   return text + ")";
 }
 
-// The one-line verdict, B against A. The time is the gpu_seconds series.
+/// The one-line verdict, B against A. The time is the gpu_seconds series.
 [[nodiscard]] inline std::string verdict_line(const comparison& c) {
   std::string line = "B against A: memory " + memory_summary(c.memory) + ", time ";
   const auto& t = c.gpu_seconds;

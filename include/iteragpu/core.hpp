@@ -1,9 +1,10 @@
 #ifndef ITERAGPU_CORE_HPP
 #define ITERAGPU_CORE_HPP
 
-// The arithmetic core, with no dependency (target iteragpu::iteragpu): the
-// weight estimate, exact decimals and units, money, the package catalog and
-// its quotes, the error model, text and files.
+/// \file
+/// The arithmetic core, with no dependency (target iteragpu::iteragpu): the
+/// weight estimate, exact decimals and units, money, the package catalog and
+/// its quotes, the error model, text and files.
 #include "iteragpu/catalog.hpp"
 #include "iteragpu/estimate.hpp"
 #include "iteragpu/fit.hpp"

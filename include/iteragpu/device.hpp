@@ -11,18 +11,18 @@
 
 namespace iteragpu {
 
-// The index of a GPU as the runtime numbers the visible devices.
+/// The index of a GPU as the runtime numbers the visible devices.
 struct device_index {
   std::int32_t value{0};
   friend constexpr auto operator<=>(device_index, device_index) = default;
 };
 
-// The largest index accepted in `cuda:N`; LibTorch keeps device indices in
-// an 8-bit signed integer.
+/// The largest index accepted in `cuda:N`; LibTorch keeps device indices in
+/// an 8-bit signed integer.
 inline constexpr std::int32_t max_device_index = 127;
 
-// `cuda:N` and nothing else: no bare `cuda`, no `cpu`, no spaces or signs.
-// ROCm builds of LibTorch reuse the `cuda` name for AMD GPUs.
+/// `cuda:N` and nothing else: no bare `cuda`, no `cpu`, no spaces or signs.
+/// ROCm builds of LibTorch reuse the `cuda` name for AMD GPUs.
 [[nodiscard]] constexpr std::optional<device_index> parse_device(std::string_view text) noexcept {
   constexpr std::string_view prefix = "cuda:";
   if (!text.starts_with(prefix)) {

@@ -16,31 +16,32 @@
 #include "iteragpu/policies/gpu_state.hpp"
 #include "iteragpu/version.hpp"
 
-// The environment a measurement ran in. It records versions and what the
-// runtime reports about the GPUs, and deliberately nothing else: no
-// environment variables, no host or user names, no paths of the user's files.
+/// \file
+/// The environment a measurement ran in. It records versions and what the
+/// runtime reports about the GPUs, and deliberately nothing else: no
+/// environment variables, no host or user names, no paths of the user's files.
 namespace iteragpu {
 
 struct device_report {
   device_index requested;
   bool available{false};
-  std::optional<std::string> reason{};  // why not, when not available
+  std::optional<std::string> reason{};  ///< why not, when not available
   std::optional<std::string> name{};
   std::optional<std::string> capability{};
   std::optional<std::uint64_t> free_memory_bytes{};
   std::optional<std::uint64_t> total_memory_bytes{};
 };
 
-// What the GPU's management library (NVML) says: the driver and NVML
-// versions, and per visible GPU its modes, power limit and maximum clocks.
-// No identifier of the machine (no UUID, serial or board id).
+/// What the GPU's management library (NVML) says: the driver and NVML
+/// versions, and per visible GPU its modes, power limit and maximum clocks.
+/// No identifier of the machine (no UUID, serial or board id).
 struct management_report {
   gpu_reading<std::string> driver_version{unexpected{std::string("not asked")}};
   gpu_reading<std::string> nvml_version{unexpected{std::string("not asked")}};
-  std::vector<nvml::gpu_facts> gpus{};  // in the order of environment_report::gpus
+  std::vector<nvml::gpu_facts> gpus{};  ///< in the order of environment_report::gpus
 };
 
-// Optional backend capability: the management report of the visible GPUs.
+/// Optional backend capability: the management report of the visible GPUs.
 template <class B>
 concept management_reporting = requires(B& b, const std::vector<gpu_description>& gpus) {
   { b.management(gpus) } -> std::same_as<management_report>;
@@ -51,13 +52,13 @@ struct environment_report {
   long cxx_standard{0};
   bool libtorch_available{false};
   std::optional<std::string> libtorch_version{};
-  std::optional<runtime_build> build{};  // the GPU runtime LibTorch was built with
+  std::optional<runtime_build> build{};  ///< the GPU runtime LibTorch was built with
   std::vector<gpu_description> gpus;
   device_report device;
-  std::optional<management_report> management{};  // where the backend can ask NVML
+  std::optional<management_report> management{};  ///< where the backend can ask NVML
 
-  // The build's version when it is of that platform, for the report's
-  // cuda_build and hip_build fields.
+  /// The build's version when it is of that platform, for the report's
+  /// cuda_build and hip_build fields.
   [[nodiscard]] std::optional<std::string> build_of(gpu_platform platform) const {
     return build && build->platform == platform ? std::optional<std::string>(build->version) : std::nullopt;
   }
@@ -93,10 +94,10 @@ inline constexpr const char* driver_note =
   return text;
 }
 
-// Fills the report from `backend`. `libtorch_version` is nullopt in a build
-// without LibTorch. A backend that throws while being asked (a runtime
-// that fails to initialise) is reported as unavailable with the first line
-// of its message, never as a crash: the report is a diagnostic.
+/// Fills the report from `backend`. `libtorch_version` is nullopt in a build
+/// without LibTorch. A backend that throws while being asked (a runtime
+/// that fails to initialise) is reported as unavailable with the first line
+/// of its message, never as a crash: the report is a diagnostic.
 template <device_inventory B>
 [[nodiscard]] environment_report probe_environment(B& backend, device_index requested,
                                                    std::optional<std::string> libtorch_version) {

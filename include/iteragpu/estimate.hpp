@@ -27,8 +27,8 @@ struct storage_bits {
 enum class estimate_error {
   zero_parameters,
   zero_bits,
-  weight_bytes_overflow,  // parameters x bytes per parameter past 64 bits
-  total_overflow,         // weight GiB + reserve GiB past 64 bits of whole GiB
+  weight_bytes_overflow,  ///< parameters x bytes per parameter past 64 bits
+  total_overflow,         ///< weight GiB + reserve GiB past 64 bits of whole GiB
 };
 
 [[nodiscard]] constexpr std::string_view describe(estimate_error error) noexcept {
@@ -55,14 +55,14 @@ namespace detail {
 
 }  // namespace detail
 
-// What the estimate leaves out, in the words the reports print.
+/// What the estimate leaves out, in the words the reports print.
 inline constexpr std::array<std::string_view, 6> not_included_in_estimate{
     "activations",         "KV cache",          "quantisation metadata",
     "gradients",           "optimiser states",  "libraries (CUDA context, framework workspaces)",
 };
 
-// Storage is whole bytes: 4 bits -> 1 byte, 12 -> 2, 65 -> 9. Packed
-// sub-byte formats (two int4 values per byte) are not modelled.
+/// Storage is whole bytes: 4 bits -> 1 byte, 12 -> 2, 65 -> 9. Packed
+/// sub-byte formats (two int4 values per byte) are not modelled.
 [[nodiscard]] constexpr std::uint64_t bytes_per_parameter(storage_bits bits) noexcept {
   return bits.value / 8U + (bits.value % 8U != 0U ? 1U : 0U);
 }
@@ -94,8 +94,8 @@ struct weight_estimate {
   return weight_estimate{parameters, bits, per_parameter, byte_count{*bytes}};
 }
 
-// Throwing flavour. Evaluated in a constant expression, an overflow makes
-// the expression ill-formed: the mistake fails to compile.
+/// Throwing flavour. Evaluated in a constant expression, an overflow makes
+/// the expression ill-formed: the mistake fails to compile.
 [[nodiscard]] constexpr weight_estimate estimate_weights(parameter_count parameters, storage_bits bits) {
   const auto outcome = try_estimate_weights(parameters, bits);
   if (!outcome) {
@@ -104,8 +104,8 @@ struct weight_estimate {
   return *outcome;
 }
 
-// The weights plus a reserve the user chooses (an assumption, not a
-// measurement), in GiB.
+/// The weights plus a reserve the user chooses (an assumption, not a
+/// measurement), in GiB.
 struct memory_estimate {
   weight_estimate weights;
   exact_decimal reserve_gib;

@@ -20,13 +20,14 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
-// From a need to the packages of a catalog that meet it, cheapest first:
-// a memory need per GPU (judged by the memory rule of memory_rule.hpp), a
-// number of GPUs that each hold it, an amount of GPU time, or any of these
-// together; and the durations of one GPU compared per GPU-day. Every figure
-// is exact: integer cents and counts with checked arithmetic (a result past
-// 64 bits is an error, never a wrapped value), quotients rounded once, half
-// to even, to 4 decimal places of a cent (fractional_cents).
+/// \file
+/// From a need to the packages of a catalog that meet it, cheapest first:
+/// a memory need per GPU (judged by the memory rule of memory_rule.hpp), a
+/// number of GPUs that each hold it, an amount of GPU time, or any of these
+/// together; and the durations of one GPU compared per GPU-day. Every figure
+/// is exact: integer cents and counts with checked arithmetic (a result past
+/// 64 bits is an error, never a wrapped value), quotients rounded once, half
+/// to even, to 4 decimal places of a cent (fractional_cents).
 namespace iteragpu {
 
 struct gpu_hours {
@@ -36,35 +37,35 @@ struct gpu_hours {
 
 inline constexpr std::uint64_t hours_per_day = 24;
 
-// What a search asks for. Without a need, memory is not looked at (a
-// search by GPU time alone); without `days`, every duration is listed.
+/// What a search asks for. Without a need, memory is not looked at (a
+/// search by GPU time alone); without `days`, every duration is listed.
 struct package_search {
-  std::optional<memory_need> need;           // per GPU: a model is never split across GPUs
-  gpu_count gpus{1};                         // GPUs that each hold the need
-  std::optional<package_days> days;          // keep this duration only
-  std::optional<gpu_hours> hours;            // at least this many GPU-hours
-  std::optional<accepted_results> accepted;  // no default: absent means no unit cost
+  std::optional<memory_need> need;           ///< per GPU: a model is never split across GPUs
+  gpu_count gpus{1};                         ///< GPUs that each hold the need
+  std::optional<package_days> days;          ///< keep this duration only
+  std::optional<gpu_hours> hours;            ///< at least this many GPU-hours
+  std::optional<accepted_results> accepted;  ///< no default: absent means no unit cost
 };
 
-// One package that meets a search, bought in the fewest lots that give the
-// GPUs and the GPU-hours asked for.
+/// One package that meets a search, bought in the fewest lots that give the
+/// GPUs and the GPU-hours asked for.
 struct package_match {
   const gpu_offer* offer{nullptr};
   package_days days;
-  lot_count lots;                          // max(ceil(gpus / gpus_per_lot), ceil(hours / hours per lot))
-  gpu_count total_gpus;                    // lots x gpus_per_lot
+  lot_count lots;                          ///< max(ceil(gpus / gpus_per_lot), ceil(hours / hours per lot))
+  gpu_count total_gpus;                    ///< lots x gpus_per_lot
   money lot_price;
-  money total_price;                       // lots x lot price
-  std::optional<runtime_memory> memory;    // the GPU's band, with a need
-  std::optional<memory_fit> fit;           // fits or tight, with a need
-  gpu_hours provided;                      // lots x gpus_per_lot x days x 24
-  fractional_cents price_per_gpu_hour;     // total_price / provided
-  std::optional<gpu_hours> unused;         // provided - the hours asked, when hours were asked
-  std::optional<fractional_cents> unit_cost;  // total_price / accepted results
+  money total_price;                       ///< lots x lot price
+  std::optional<runtime_memory> memory;    ///< the GPU's band, with a need
+  std::optional<memory_fit> fit;           ///< fits or tight, with a need
+  gpu_hours provided;                      ///< lots x gpus_per_lot x days x 24
+  fractional_cents price_per_gpu_hour;     ///< total_price / provided
+  std::optional<gpu_hours> unused;         ///< provided - the hours asked, when hours were asked
+  std::optional<fractional_cents> unit_cost;  ///< total_price / accepted results
 };
 
-// The matches of a search, in the order of package_order_rule. It refers
-// to the catalog, which must outlive it.
+/// The matches of a search, in the order of package_order_rule. It refers
+/// to the catalog, which must outlive it.
 struct package_list {
   const catalog* from{nullptr};
   package_search search;
@@ -79,13 +80,13 @@ enum class search_error_kind {
   zero_gpus,
   zero_gpu_hours,
   zero_accepted_results,
-  unknown_duration,      // a duration no catalog has (package_durations)
-  unknown_gpu,           // compare_durations: the id is not in the catalog
-  memory_band_overflow,  // the GPU's nominal figure read as GiB passes 64 bits of bytes
-  total_gpus_overflow,   // lots x gpus_per_lot past 64 bits
-  gpu_hours_overflow,    // lots x gpus_per_lot x days x 24 past 64 bits
-  total_price_overflow,  // lots x lot price past 64 bits of cents
-  comparison_overflow,   // a product of compare_durations past 64 bits
+  unknown_duration,      ///< a duration no catalog has (package_durations)
+  unknown_gpu,           ///< compare_durations: the id is not in the catalog
+  memory_band_overflow,  ///< the GPU's nominal figure read as GiB passes 64 bits of bytes
+  total_gpus_overflow,   ///< lots x gpus_per_lot past 64 bits
+  gpu_hours_overflow,    ///< lots x gpus_per_lot x days x 24 past 64 bits
+  total_price_overflow,  ///< lots x lot price past 64 bits of cents
+  comparison_overflow,   ///< a product of compare_durations past 64 bits
 };
 
 [[nodiscard]] inline std::string_view describe(search_error_kind kind) noexcept {
@@ -114,9 +115,9 @@ enum class search_error_kind {
   return "unknown search error";
 }
 
-// Why a search or a comparison failed; from memory_band_overflow on, the
-// package at fault (its offer, its duration where one is involved, and the
-// lots once they are known).
+/// Why a search or a comparison failed; from memory_band_overflow on, the
+/// package at fault (its offer, its duration where one is involved, and the
+/// lots once they are known).
 struct search_error {
   search_error_kind kind{search_error_kind::unknown_gpu};
   const gpu_offer* offer{nullptr};
@@ -218,12 +219,12 @@ inline void sort_cheapest_first(std::vector<package_match>& matches) {
 
 }  // namespace detail
 
-// Every package of `prices` that meets `search`: with a need, the GPUs on
-// which it fits or is tight under the memory rule (those on which it does
-// not fit are left out); with `days`, that duration only; each bought in
-// the fewest lots that give `search.gpus` GPUs and, when asked,
-// `search.hours` GPU-hours. Sorted by package_order_rule. A failure names
-// the first package, in the catalog's order, whose figures pass 64 bits.
+/// Every package of `prices` that meets `search`: with a need, the GPUs on
+/// which it fits or is tight under the memory rule (those on which it does
+/// not fit are left out); with `days`, that duration only; each bought in
+/// the fewest lots that give `search.gpus` GPUs and, when asked,
+/// `search.hours` GPU-hours. Sorted by package_order_rule. A failure names
+/// the first package, in the catalog's order, whose figures pass 64 bits.
 [[nodiscard]] inline result<package_list, search_error> find_packages(const catalog& prices,
                                                                       const package_search& search) {
   if (const auto fault = detail::search_fault(search)) {
@@ -258,29 +259,29 @@ inline void sort_cheapest_first(std::vector<package_match>& matches) {
   return list;
 }
 
-// A difference against the shortest package, held as a sign and exact
-// magnitudes rounded once, half to even, to 4 decimal places.
+/// A difference against the shortest package, held as a sign and exact
+/// magnitudes rounded once, half to even, to 4 decimal places.
 struct duration_saving {
-  bool dearer{false};            // the package costs more per GPU-day than the shortest; never set on zero
-  fractional_cents per_gpu_day;  // |difference| in cents per GPU-day
-  // |difference| / the shortest's price per GPU-day, a pure ratio (0.1667),
-  // which is a percentage to 2 places (16.67 %). It is the same long
-  // division as a sum of cents over a count, hence the type.
+  bool dearer{false};            ///< the package costs more per GPU-day than the shortest; never set on zero
+  fractional_cents per_gpu_day;  ///< |difference| in cents per GPU-day
+  /// |difference| / the shortest's price per GPU-day, a pure ratio (0.1667),
+  /// which is a percentage to 2 places (16.67 %). It is the same long
+  /// division as a sum of cents over a count, hence the type.
   fractional_cents ratio;
 };
 
-// One duration of one GPU, bought as one lot.
+/// One duration of one GPU, bought as one lot.
 struct duration_price {
   package_days days;
   money lot_price;
-  std::uint64_t gpu_days{0};                  // gpus_per_lot x days
-  fractional_cents price_per_gpu_day;         // lot price / gpu_days
-  duration_saving saving;                     // against the shortest duration
-  std::optional<fractional_cents> unit_cost;  // lot price / accepted results
+  std::uint64_t gpu_days{0};                  ///< gpus_per_lot x days
+  fractional_cents price_per_gpu_day;         ///< lot price / gpu_days
+  duration_saving saving;                     ///< against the shortest duration
+  std::optional<fractional_cents> unit_cost;  ///< lot price / accepted results
 };
 
-// The durations of one GPU side by side, shortest first. It refers to the
-// catalog and the offer, which must outlive it.
+/// The durations of one GPU side by side, shortest first. It refers to the
+/// catalog and the offer, which must outlive it.
 struct durations_comparison {
   const catalog* from{nullptr};
   const gpu_offer* offer{nullptr};
@@ -288,13 +289,13 @@ struct durations_comparison {
   std::array<duration_price, package_durations.size()> rows{};
 };
 
-// The 3-, 7- and 30-day packages of one GPU: the price per GPU-day of each
-// and what it saves against the shortest, exactly. With lot prices P_s and
-// P_d for s and d days and g GPUs per lot, the saving per GPU-day is
-// P_s / (g s) - P_d / (g d) = (P_s d - P_d s) / (g s d) and its ratio to
-// the shortest's price per GPU-day (P_s d - P_d s) / (P_s d), each
-// computed exactly in integers and rounded once; a product past 64 bits is
-// comparison_overflow.
+/// The 3-, 7- and 30-day packages of one GPU: the price per GPU-day of each
+/// and what it saves against the shortest, exactly. With lot prices P_s and
+/// P_d for s and d days and g GPUs per lot, the saving per GPU-day is
+/// P_s / (g s) - P_d / (g d) = (P_s d - P_d s) / (g s d) and its ratio to
+/// the shortest's price per GPU-day (P_s d - P_d s) / (P_s d), each
+/// computed exactly in integers and rounded once; a product past 64 bits is
+/// comparison_overflow.
 [[nodiscard]] inline result<durations_comparison, search_error> compare_durations(
     const catalog& prices, std::string_view gpu, std::optional<accepted_results> accepted) {
   if (accepted && accepted->value == 0) {
@@ -343,15 +344,15 @@ struct durations_comparison {
   return c;
 }
 
-// `-12.3400` for a dearer package, `12.3400` otherwise; a magnitude that
-// rounds to zero is printed without a sign.
+/// `-12.3400` for a dearer package, `12.3400` otherwise; a magnitude that
+/// rounds to zero is printed without a sign.
 [[nodiscard]] inline std::string signed_text(bool negative, const fractional_cents& magnitude) {
   return (negative && magnitude != fractional_cents{} ? "-" : "") + magnitude.to_string();
 }
 
-// A ratio with 4 decimal places as a percentage with 2: 0.1667 -> `16.67`,
-// 1.0000 -> `100.00`, with a minus sign for a dearer package. Moving the
-// point in the text keeps every ratio exact, however large.
+/// A ratio with 4 decimal places as a percentage with 2: 0.1667 -> `16.67`,
+/// 1.0000 -> `100.00`, with a minus sign for a dearer package. Moving the
+/// point in the text keeps every ratio exact, however large.
 [[nodiscard]] inline std::string percent_text(const duration_saving& saving) {
   const auto& ratio = saving.ratio;
   const std::uint64_t hundredths = ratio.ten_thousandths() / 100U;

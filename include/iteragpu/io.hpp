@@ -19,45 +19,46 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
-// Files: reading one within a size limit, and writing a result as a new
-// file only, complete or not at all.
-//
-// A new file is first *reserved*: its name and folder are checked and a
-// temporary file is created in the same folder under a short name of our
-// own, so that everything that can fail about the destination (a missing
-// or read-only folder, a name too long, a file system without hard links)
-// fails before any work is done. The content is then written to the
-// temporary, flushed to disk and hard-linked to the final name: link()
-// fails when the name exists, so an existing file is never replaced, even
-// when two runs race for the same name. The temporary is removed in every
-// case. (POSIX; the folder's file system must support hard links.)
+/// \file
+/// Files: reading one within a size limit, and writing a result as a new
+/// file only, complete or not at all.
+///
+/// A new file is first *reserved*: its name and folder are checked and a
+/// temporary file is created in the same folder under a short name of our
+/// own, so that everything that can fail about the destination (a missing
+/// or read-only folder, a name too long, a file system without hard links)
+/// fails before any work is done. The content is then written to the
+/// temporary, flushed to disk and hard-linked to the final name: link()
+/// fails when the name exists, so an existing file is never replaced, even
+/// when two runs race for the same name. The temporary is removed in every
+/// case. (POSIX; the folder's file system must support hard links.)
 namespace iteragpu {
 
 enum class new_file_error {
-  folder_missing,   // the destination's folder does not exist
-  not_a_folder,     // the destination's parent is not a folder
-  already_exists,   // a file (or anything else) already has that name
-  is_empty_name,    // no file name at all
-  name_too_long,    // longer than the file system takes
-  system_error,     // creating, writing or linking failed; see the message
+  folder_missing,   ///< the destination's folder does not exist
+  not_a_folder,     ///< the destination's parent is not a folder
+  already_exists,   ///< a file (or anything else) already has that name
+  is_empty_name,    ///< no file name at all
+  name_too_long,    ///< longer than the file system takes
+  system_error,     ///< creating, writing or linking failed; see the message
 };
 
 struct new_file_problem {
   new_file_error kind{new_file_error::system_error};
-  std::string message;  // names the path (escaped) and what is expected
+  std::string message;  ///< names the path (escaped) and what is expected
 };
 
 enum class read_error {
   cannot_open,
-  too_large,  // more than the limit
+  too_large,  ///< more than the limit
   cannot_read,
 };
 
-// The whole content of a file of at most `limit` bytes. Reading stops as
-// soon as more than `limit` bytes have come, whatever size the file system
-// reports (files of /proc report 0), so memory stays within the limit and
-// one block. Blocks are of 64 KiB, a size every file accepts (/proc's
-// pagemap takes only multiples of 8).
+/// The whole content of a file of at most `limit` bytes. Reading stops as
+/// soon as more than `limit` bytes have come, whatever size the file system
+/// reports (files of /proc report 0), so memory stays within the limit and
+/// one block. Blocks are of 64 KiB, a size every file accepts (/proc's
+/// pagemap takes only multiples of 8).
 [[nodiscard]] inline result<std::string, read_error> read_file_within(const std::filesystem::path& file,
                                                                       std::size_t limit) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
@@ -94,8 +95,8 @@ enum class read_error {
   return text;
 }
 
-// The whole content of a file, or nullopt when it cannot be opened or
-// read; for files the program itself controls (tests, data it ships).
+/// The whole content of a file, or nullopt when it cannot be opened or
+/// read; for files the program itself controls (tests, data it ships).
 [[nodiscard]] inline std::optional<std::string> read_whole_file(const std::filesystem::path& file) {
   auto text = read_file_within(file, std::size_t{1} << 40U);
   if (!text) {
@@ -132,8 +133,8 @@ namespace detail {
 
 }  // namespace detail
 
-// Checks, before any work is done, that the name and folder of `file` are
-// fit for a new file now (what reserve() checks before it creates anything).
+/// Checks, before any work is done, that the name and folder of `file` are
+/// fit for a new file now (what reserve() checks before it creates anything).
 [[nodiscard]] inline std::optional<new_file_problem> check_new_file(const std::filesystem::path& file) {
   if (file.empty() || file.filename().empty() || file.filename() == "." || file.filename() == "..") {
     return new_file_problem{new_file_error::is_empty_name,
@@ -163,14 +164,14 @@ namespace detail {
   return std::nullopt;
 }
 
-// A new file being written: reserved first, committed with its content at
-// the end. Destroyed without commit(), it leaves nothing behind. Movable,
-// not copyable.
+/// A new file being written: reserved first, committed with its content at
+/// the end. Destroyed without commit(), it leaves nothing behind. Movable,
+/// not copyable.
 class new_file {
  public:
-  // Checks the destination and creates the temporary beside it (mode 0666,
-  // so that the umask gives the result the usual permissions of a new
-  // file), and checks that a hard link can be made in that folder.
+  /// Checks the destination and creates the temporary beside it (mode 0666,
+  /// so that the umask gives the result the usual permissions of a new
+  /// file), and checks that a hard link can be made in that folder.
   [[nodiscard]] static result<new_file, new_file_problem> reserve(const std::filesystem::path& file) {
     if (auto problem = check_new_file(file)) {
       return unexpected{std::move(*problem)};
@@ -210,8 +211,8 @@ class new_file {
 
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return final_; }
 
-  // Writes `content`, flushes it to disk and links it to the final name.
-  // On failure nothing is left at the final name and the temporary is gone.
+  /// Writes `content`, flushes it to disk and links it to the final name.
+  /// On failure nothing is left at the final name and the temporary is gone.
   [[nodiscard]] result<void, new_file_problem> commit(std::string_view content) && {
     if (fd_ < 0) {
       return unexpected{detail::system_problem(final_, "writing", EBADF)};
@@ -270,7 +271,7 @@ class new_file {
   int fd_{-1};
 };
 
-// Writes `content` to the new file `file` in one call.
+/// Writes `content` to the new file `file` in one call.
 [[nodiscard]] inline result<void, new_file_problem> write_new_file(const std::filesystem::path& file,
                                                                    std::string_view content) {
   auto reserved = new_file::reserve(file);

@@ -1,12 +1,13 @@
 #ifndef ITERAGPU_ITERAGPU_HPP
 #define ITERAGPU_ITERAGPU_HPP
 
-// Every public header that needs neither LibTorch nor Boost.Program_options
-// (link iteragpu::json, which brings Boost.JSON for the reports). The
-// command lines of the example programs (iteragpu/cli/, target
-// iteragpu::cli) and the LibTorch adapters (iteragpu/torch/, target
-// iteragpu::torch) are not part of it. A test checks that every public
-// header is reached by the umbrellas it belongs to.
+/// \file
+/// Every public header that needs neither LibTorch nor Boost.Program_options
+/// (link iteragpu::json, which brings Boost.JSON for the reports). The
+/// command lines of the example programs (iteragpu/cli/, target
+/// iteragpu::cli) and the LibTorch adapters (iteragpu/torch/, target
+/// iteragpu::torch) are not part of it. A test checks that every public
+/// header is reached by the umbrellas it belongs to.
 #include "iteragpu/core.hpp"
 #include "iteragpu/measurement.hpp"
 

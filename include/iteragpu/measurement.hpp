@@ -1,15 +1,16 @@
 #ifndef ITERAGPU_MEASUREMENT_HPP
 #define ITERAGPU_MEASUREMENT_HPP
 
-// Measurement as a library call, with no LibTorch and no Boost (target
-// iteragpu::iteragpu): iteragpu::measure() over an integrator's policy
-// objects (protocol.hpp, policies/), the prediction of the synthetic
-// network through a simulated caching allocator (prediction/), the
-// statistics of the repeats and the
-// stopping rule, the GPU's state through NVML loaded at run time, the
-// environment report, the synthetic network's description and its
-// measurement through a GPU runtime. The
-// LibTorch adapters are in iteragpu/torch/ (target iteragpu::torch).
+/// \file
+/// Measurement as a library call, with no LibTorch and no Boost (target
+/// iteragpu::iteragpu): iteragpu::measure() over an integrator's policy
+/// objects (protocol.hpp, policies/), the prediction of the synthetic
+/// network through a simulated caching allocator (prediction/), the
+/// statistics of the repeats and the
+/// stopping rule, the GPU's state through NVML loaded at run time, the
+/// environment report, the synthetic network's description and its
+/// measurement through a GPU runtime. The
+/// LibTorch adapters are in iteragpu/torch/ (target iteragpu::torch).
 #include "iteragpu/compare.hpp"
 #include "iteragpu/device.hpp"
 #include "iteragpu/environment.hpp"

@@ -8,22 +8,23 @@
 #include "iteragpu/estimate.hpp"
 #include "iteragpu/units.hpp"
 
-// The memory a run needs on one GPU, and where the figure comes from: the
-// shared vocabulary of the estimate, the plan and the measurement, which
-// calcul_forfaits reads to find the packages that hold it. In JSON it is
-// `memory_need`: bytes, and GiB and GB as exact decimals (report/memory_need.hpp).
+/// \file
+/// The memory a run needs on one GPU, and where the figure comes from: the
+/// shared vocabulary of the estimate, the plan and the measurement, which
+/// calcul_forfaits reads to find the packages that hold it. In JSON it is
+/// `memory_need`: bytes, and GiB and GB as exact decimals (report/memory_need.hpp).
 namespace iteragpu {
 
 struct memory_need {
   byte_count bytes;
-  std::string source;  // which figure was taken, in words
+  std::string source;  ///< which figure was taken, in words
   friend bool operator==(const memory_need&, const memory_need&) = default;
 };
 
 inline constexpr std::string_view estimate_need_source =
     "estimate: weights + reserve, rounded up to a whole byte (activations, KV cache and libraries not included)";
 
-// An estimate's total as a need; nothing when its bytes pass 64 bits.
+/// An estimate's total as a need; nothing when its bytes pass 64 bits.
 [[nodiscard]] inline std::optional<memory_need> need_of(const memory_estimate& estimate) {
   const auto bytes = gib_to_bytes_rounded_up(estimate.total_gib);
   if (!bytes) {

@@ -12,29 +12,30 @@
 #include "iteragpu/checked.hpp"
 #include "iteragpu/units.hpp"
 
-// The memory rule: how much of a GPU sold as N "GB" a program can count on.
-// A vendor's figure is neither the bytes a runtime reports nor one unit
-// (NVIDIA's "80 GB" H100 reports 79.2 GiB, its "141 GB" H200 139.8 GiB, its
-// "288 GB" B300 267.7 GiB); the runtime's total leaves out what the driver
-// and firmware reserve, and ECC on GDDR boards takes a further 1/16. The
-// rule, its records and their sources are in data/README.md, section
-// "Memory per GPU: nominal figures and what the runtime reports".
+/// \file
+/// The memory rule: how much of a GPU sold as N "GB" a program can count on.
+/// A vendor's figure is neither the bytes a runtime reports nor one unit
+/// (NVIDIA's "80 GB" H100 reports 79.2 GiB, its "141 GB" H200 139.8 GiB, its
+/// "288 GB" B300 267.7 GiB); the runtime's total leaves out what the driver
+/// and firmware reserve, and ECC on GDDR boards takes a further 1/16. The
+/// rule, its records and their sources are in data/README.md, section
+/// "Memory per GPU: nominal figures and what the runtime reports".
 namespace iteragpu {
 
-// The total memory of one GPU as its runtime reports it (CUDA's
-// cudaMemGetInfo total, which is cudaDeviceProp::totalGlobalMem; HIP's for
-// AMD), as a closed band: `low` is what a program can count on, `high` the
-// most that was seen.
+/// The total memory of one GPU as its runtime reports it (CUDA's
+/// cudaMemGetInfo total, which is cudaDeviceProp::totalGlobalMem; HIP's for
+/// AMD), as a closed band: `low` is what a program can count on, `high` the
+/// most that was seen.
 struct memory_band {
   byte_count low;
   byte_count high;
   friend constexpr bool operator==(const memory_band&, const memory_band&) = default;
 };
 
-// Where a band comes from.
+/// Where a band comes from.
 enum class band_basis {
-  records,  // public records of this model's runtime total
-  nominal,  // no record of the model: the generic rule on its nominal figure
+  records,  ///< public records of this model's runtime total
+  nominal,  ///< no record of the model: the generic rule on its nominal figure
 };
 
 struct runtime_memory {
@@ -43,8 +44,8 @@ struct runtime_memory {
   friend constexpr bool operator==(const runtime_memory&, const runtime_memory&) = default;
 };
 
-// The least and the most runtime total found in public records for one
-// catalog GPU sold with `nominal` GB (data/README.md lists each record).
+/// The least and the most runtime total found in public records for one
+/// catalog GPU sold with `nominal` GB (data/README.md lists each record).
 struct memory_records {
   std::string_view gpu;
   memory_gb nominal;
@@ -75,8 +76,8 @@ namespace detail {
 
 }  // namespace detail
 
-// The runtime totals on record, one row per GPU of the shipped catalog that
-// has any (all but l40). Sources and drivers: data/README.md.
+/// The runtime totals on record, one row per GPU of the shipped catalog that
+/// has any (all but l40). Sources and drivers: data/README.md.
 inline constexpr std::array<memory_records, 14> memory_on_record{{
     {"b300", memory_gb{288}, detail::gib_hundredths(26769), detail::gib_hundredths(26769)},
     {"b200", memory_gb{180}, detail::gib_hundredths(17835), detail::mebibytes(182642)},
@@ -94,19 +95,19 @@ inline constexpr std::array<memory_records, 14> memory_on_record{{
     {"rtx-4090", memory_gb{24}, byte_count{25'386'352'640}, detail::mebibytes(24563)},
 }};
 
-// A model with records: from 1 % below the least total on record (rounded
-// down to the byte), since another driver release or ECC setting can reserve
-// more than any record shows, up to the most on record.
+/// A model with records: from 1 % below the least total on record (rounded
+/// down to the byte), since another driver release or ECC setting can reserve
+/// more than any record shows, up to the most on record.
 [[nodiscard]] constexpr memory_band band_of(const memory_records& records) noexcept {
   const std::uint64_t lowest = records.lowest.value;
   const std::uint64_t margin = lowest / 100U + (lowest % 100U != 0U ? 1U : 0U);
   return memory_band{byte_count{lowest - margin}, records.highest};
 }
 
-// A model without records: from 99 % of the nominal figure read as decimal
-// GB (10^9 bytes) to the nominal figure read as GiB (2^30 bytes). Every
-// record of data/README.md lies inside it. Nothing when the high end passes
-// 64 bits.
+/// A model without records: from 99 % of the nominal figure read as decimal
+/// GB (10^9 bytes) to the nominal figure read as GiB (2^30 bytes). Every
+/// record of data/README.md lies inside it. Nothing when the high end passes
+/// 64 bits.
 [[nodiscard]] constexpr std::optional<memory_band> nominal_band(memory_gb nominal) noexcept {
   const auto high = checked_mul<std::uint64_t>(nominal.value, bytes_per_gib);
   if (!high) {
@@ -116,10 +117,10 @@ inline constexpr std::array<memory_records, 14> memory_on_record{{
   return memory_band{byte_count{nominal.value * 990'000'000U}, byte_count{*high}};
 }
 
-// The band for one catalog GPU: its records when the id and the nominal
-// figure both match a row of memory_on_record (a catalog that gives a known
-// id another figure is describing another board), the generic rule
-// otherwise. Nothing only when the generic band would pass 64 bits.
+/// The band for one catalog GPU: its records when the id and the nominal
+/// figure both match a row of memory_on_record (a catalog that gives a known
+/// id another figure is describing another board), the generic rule
+/// otherwise. Nothing only when the generic band would pass 64 bits.
 [[nodiscard]] constexpr std::optional<runtime_memory> runtime_memory_of(std::string_view gpu,
                                                                         memory_gb nominal) noexcept {
   for (const auto& records : memory_on_record) {
@@ -135,9 +136,9 @@ inline constexpr std::array<memory_records, 14> memory_on_record{{
 }
 
 enum class fit_verdict {
-  fits,          // the need is at most the band's low end
-  tight,         // above the low end, at most the high end: it depends on the board
-  does_not_fit,  // above the high end
+  fits,          ///< the need is at most the band's low end
+  tight,         ///< above the low end, at most the high end: it depends on the board
+  does_not_fit,  ///< above the high end
 };
 
 [[nodiscard]] constexpr std::string_view verdict_name(fit_verdict verdict) noexcept {
@@ -152,13 +153,13 @@ enum class fit_verdict {
   return "unknown verdict";
 }
 
-// A need against a band. Headroom and shortfall are both measured against
-// the band's LOW end, the memory a program can count on: one of the two is
-// zero, both when the need is exactly the low end.
+/// A need against a band. Headroom and shortfall are both measured against
+/// the band's LOW end, the memory a program can count on: one of the two is
+/// zero, both when the need is exactly the low end.
 struct memory_fit {
   fit_verdict verdict{fit_verdict::does_not_fit};
-  byte_count headroom;   // low - need, when the need is at most low
-  byte_count shortfall;  // need - low, when the need is above low
+  byte_count headroom;   ///< low - need, when the need is at most low
+  byte_count shortfall;  ///< need - low, when the need is above low
   friend constexpr bool operator==(const memory_fit&, const memory_fit&) = default;
 };
 
@@ -170,7 +171,7 @@ struct memory_fit {
   return memory_fit{verdict, byte_count{0}, byte_count{need.value - band.low.value}};
 }
 
-// The rule in one line, printed with every fit result.
+/// The rule in one line, printed with every fit result.
 inline constexpr std::string_view memory_rule_statement =
     "Memory rule (data/README.md): a need fits a GPU when it is at most the least total that GPU's runtime "
     "reported in public records of the model, less 1 %; it is tight up to the most on record and does not fit "

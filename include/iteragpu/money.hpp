@@ -17,11 +17,11 @@
 namespace iteragpu {
 
 enum class money_error {
-  empty,                     // no characters at all
-  malformed,                 // not `digits` (cents) or `digits[.d[d]]` (dollars)
-  fraction_of_a_cent,        // more than two digits after the point
-  too_large,                 // the amount does not fit 64 bits of cents
-  overflow,                  // a sum or product past 64 bits of cents
+  empty,                     ///< no characters at all
+  malformed,                 ///< not `digits` (cents) or `digits[.d[d]]` (dollars)
+  fraction_of_a_cent,        ///< more than two digits after the point
+  too_large,                 ///< the amount does not fit 64 bits of cents
+  overflow,                  ///< a sum or product past 64 bits of cents
   division_by_zero,
 };
 
@@ -54,13 +54,13 @@ namespace detail {
 
 }  // namespace detail
 
-// An amount of US dollars held as a whole number of cents in 64 bits. There
-// is no way in from floating point (binary fractions cannot hold 0.10
-// exactly), none from a signed integer (-1 would wrap to 2^64 - 1 cents),
-// and no implicit way in from an integer (a count is not money).
-// Sums and products are checked: a result past 64 bits is an error, never a
-// wrapped value; evaluated in a constant expression the throwing operators
-// make an overflow fail to compile.
+/// An amount of US dollars held as a whole number of cents in 64 bits. There
+/// is no way in from floating point (binary fractions cannot hold 0.10
+/// exactly), none from a signed integer (-1 would wrap to 2^64 - 1 cents),
+/// and no implicit way in from an integer (a count is not money).
+/// Sums and products are checked: a result past 64 bits is an error, never a
+/// wrapped value; evaluated in a constant expression the throwing operators
+/// make an overflow fail to compile.
 class money {
  public:
   constexpr money() = default;
@@ -73,7 +73,7 @@ class money {
   template <std::floating_point F>
   explicit money(F) = delete;
 
-  // Whole cents in digits, as a catalog writes prices: `172800`.
+  /// Whole cents in digits, as a catalog writes prices: `172800`.
   [[nodiscard]] static constexpr result<money, money_error> parse_cents(std::string_view text) noexcept {
     const auto digits = parse_unsigned(text);
     if (!digits) {
@@ -89,8 +89,8 @@ class money {
     return money(*digits);
   }
 
-  // Dollars as people write them: `1728`, `1728.5` or `1728.00`; no sign,
-  // no thousands separator, no currency symbol, no exponent.
+  /// Dollars as people write them: `1728`, `1728.5` or `1728.00`; no sign,
+  /// no thousands separator, no currency symbol, no exponent.
   [[nodiscard]] static constexpr result<money, money_error> parse_dollars(std::string_view text) noexcept {
     if (text.empty()) {
       return unexpected{money_error::empty};
@@ -132,7 +132,7 @@ class money {
 
   [[nodiscard]] constexpr std::uint64_t cents() const noexcept { return cents_; }
 
-  // Dollars with exactly two digits after the point: `1728.00`.
+  /// Dollars with exactly two digits after the point: `1728.00`.
   [[nodiscard]] constexpr fixed_text<max_decimal_digits + 3> text() const {
     fixed_text<max_decimal_digits + 3> out;
     out.append(decimal_text(cents_ / 100U).view());
@@ -151,7 +151,7 @@ class money {
     return money(*sum);
   }
 
-  // An amount times a count (lots, GPUs): money times money has no meaning.
+  /// An amount times a count (lots, GPUs): money times money has no meaning.
   [[nodiscard]] friend constexpr result<money, money_error> try_multiply(money amount, std::uint64_t count) noexcept {
     const auto product = checked_mul(amount.cents_, count);
     if (!product) {
@@ -175,8 +175,8 @@ class money {
     }
     return *product;
   }
-  // A floating-point or signed factor would otherwise convert silently to a
-  // count (-2 to 2^64 - 2).
+  /// A floating-point or signed factor would otherwise convert silently to a
+  /// count (-2 to 2^64 - 2).
   template <std::floating_point F>
   friend money operator*(money, F) = delete;
   template <std::floating_point F>
@@ -194,24 +194,24 @@ class money {
   std::uint64_t cents_{0};
 };
 
-// A non-negative number of cents with exactly four decimal places: the
-// quotient of a division of money, such as a cost per accepted result.
-// Rounding rule: half to even at the fourth place (0.03125 -> 0.0312,
-// 0.09375 -> 0.0938), applied once, to the exact quotient.
+/// A non-negative number of cents with exactly four decimal places: the
+/// quotient of a division of money, such as a cost per accepted result.
+/// Rounding rule: half to even at the fourth place (0.03125 -> 0.0312,
+/// 0.09375 -> 0.0938), applied once, to the exact quotient.
 class fractional_cents {
  public:
   static constexpr unsigned places = 4;
-  static constexpr std::uint64_t scale = 10'000;  // 10^places
+  static constexpr std::uint64_t scale = 10'000;  ///< 10^places
 
   constexpr fractional_cents() = default;
   template <std::floating_point F>
   explicit fractional_cents(F) = delete;
 
   [[nodiscard]] constexpr std::uint64_t whole_cents() const noexcept { return whole_; }
-  // The four digits after the point, as one number in [0, 9999].
+  /// The four digits after the point, as one number in [0, 9999].
   [[nodiscard]] constexpr std::uint64_t ten_thousandths() const noexcept { return fraction_; }
 
-  // `0.0312`, `112000.0000`: always four digits after the point.
+  /// `0.0312`, `112000.0000`: always four digits after the point.
   [[nodiscard]] constexpr fixed_text<max_decimal_digits + 1 + places> text() const {
     fixed_text<max_decimal_digits + 1 + places> out;
     out.append(decimal_text(whole_).view());
@@ -223,9 +223,9 @@ class fractional_cents {
   }
   [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
-  // amount / divisor, rounded half to even to four places of a cent. Long
-  // division one decimal digit at a time keeps every intermediate value
-  // below the divisor, so nothing wider than 64 bits is needed.
+  /// amount / divisor, rounded half to even to four places of a cent. Long
+  /// division one decimal digit at a time keeps every intermediate value
+  /// below the divisor, so nothing wider than 64 bits is needed.
   [[nodiscard]] static constexpr result<fractional_cents, money_error> quotient(money amount,
                                                                               std::uint64_t divisor) noexcept {
     if (divisor == 0) {
@@ -285,12 +285,12 @@ class fractional_cents {
   return fractional_cents::quotient(amount, divisor);
 }
 
-// A signed divisor would convert silently (-1 to 2^64 - 1).
+/// A signed divisor would convert silently (-1 to 2^64 - 1).
 template <std::signed_integral I>
 result<fractional_cents, money_error> try_divide(money, I) = delete;
 
-// Throwing flavour: a division by zero is an error, in a constant
-// expression a compile error.
+/// Throwing flavour: a division by zero is an error, in a constant
+/// expression a compile error.
 [[nodiscard]] constexpr fractional_cents divide(money amount, std::uint64_t divisor) {
   const auto q = try_divide(amount, divisor);
   if (!q) {

@@ -14,16 +14,16 @@
 
 namespace iteragpu {
 
-// How many lots of a package are bought. A lot already holds
-// `gpus_per_lot` GPUs, so two lots of a 2-GPU package are four GPUs at two
-// lot prices.
+/// How many lots of a package are bought. A lot already holds
+/// `gpus_per_lot` GPUs, so two lots of a 2-GPU package are four GPUs at two
+/// lot prices.
 struct lot_count {
   std::uint64_t value{0};
   friend constexpr auto operator<=>(lot_count, lot_count) = default;
 };
 
-// Distinct useful units actually accepted under the quality protocol; the
-// denominator of the unit cost. Repeats of one benchmark are not new units.
+/// Distinct useful units actually accepted under the quality protocol; the
+/// denominator of the unit cost. Repeats of one benchmark are not new units.
 struct accepted_results {
   std::uint64_t value{0};
   friend constexpr auto operator<=>(accepted_results, accepted_results) = default;
@@ -33,12 +33,12 @@ struct package_request {
   std::string gpu;
   package_days days;
   lot_count lots;
-  std::optional<accepted_results> accepted{};  // no default: absent means no unit cost
+  std::optional<accepted_results> accepted{};  ///< no default: absent means no unit cost
 };
 
-// The price of `lots` lots of one package. It refers to the catalog and the
-// GPU offer it quotes, which must outlive it; the figures computed here are
-// its own.
+/// The price of `lots` lots of one package. It refers to the catalog and the
+/// GPU offer it quotes, which must outlive it; the figures computed here are
+/// its own.
 struct package_quote {
   const catalog* from{nullptr};
   const gpu_offer* offer{nullptr};
@@ -48,7 +48,7 @@ struct package_quote {
   money lot_price;
   money total_price;
   std::optional<accepted_results> accepted{};
-  std::optional<fractional_cents> unit_cost{};  // total_price / accepted, half to even, 4 places of a cent
+  std::optional<fractional_cents> unit_cost{};  ///< total_price / accepted, half to even, 4 places of a cent
   friend bool operator==(const package_quote&, const package_quote&) = default;
 };
 
@@ -56,17 +56,17 @@ enum class package_error_kind {
   zero_lots,
   zero_accepted_results,
   unknown_gpu,
-  unknown_duration,      // the GPU exists but not for that many days
-  total_gpus_overflow,   // lots x gpus_per_lot past 64 bits
-  total_price_overflow,  // lots x lot price past 64 bits of cents
+  unknown_duration,      ///< the GPU exists but not for that many days
+  total_gpus_overflow,   ///< lots x gpus_per_lot past 64 bits
+  total_price_overflow,  ///< lots x lot price past 64 bits of cents
 };
 
-// Why a request cannot be quoted, with what a message needs: the catalog
-// (its GPU ids) and, once the GPU is known, its offer.
+/// Why a request cannot be quoted, with what a message needs: the catalog
+/// (its GPU ids) and, once the GPU is known, its offer.
 struct package_error {
   package_error_kind kind{package_error_kind::unknown_gpu};
   const catalog* in{nullptr};
-  const gpu_offer* offer{nullptr};  // set from unknown_duration on
+  const gpu_offer* offer{nullptr};  ///< set from unknown_duration on
 };
 
 [[nodiscard]] constexpr std::string_view describe(package_error_kind error) noexcept {
@@ -87,9 +87,9 @@ struct package_error {
   return "unknown package error";
 }
 
-// The whole price of `lots` lots of one catalog package, and, given a count
-// of accepted results, the cost of one. Prices are whole packages: no
-// proration by the hour and no currency conversion.
+/// The whole price of `lots` lots of one catalog package, and, given a count
+/// of accepted results, the cost of one. Prices are whole packages: no
+/// proration by the hour and no currency conversion.
 [[nodiscard]] inline result<package_quote, package_error> quote_package(const catalog& prices,
                                                                         const package_request& request) {
   const auto fail = [&](package_error_kind kind, const gpu_offer* offer = nullptr) {

@@ -10,15 +10,15 @@
 namespace iteragpu {
 
 enum class number_error {
-  empty,         // no characters at all
-  not_a_number,  // anything but the digits 0-9 (signs, spaces, points, letters)
-  too_large,     // does not fit 64 bits
+  empty,         ///< no characters at all
+  not_a_number,  ///< anything but the digits 0-9 (signs, spaces, points, letters)
+  too_large,     ///< does not fit 64 bits
 };
 
 [[nodiscard]] constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
-// Digits only, no sign, no spaces, no base prefix: the strict form every
-// integer input of the library and its programs takes.
+/// Digits only, no sign, no spaces, no base prefix: the strict form every
+/// integer input of the library and its programs takes.
 [[nodiscard]] constexpr result<std::uint64_t, number_error> parse_unsigned(std::string_view text) noexcept {
   if (text.empty()) {
     return unexpected{number_error::empty};

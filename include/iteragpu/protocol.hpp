@@ -20,11 +20,12 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/statistics.hpp"
 
-// The phase protocol: the order of operations of one bounded measurement,
-// written once over three policy objects (a backend, a memory counter, a
-// workload) and a clock. It includes no LibTorch header: the same function
-// measures on a GPU through LibTorch, predicts through a simulated
-// allocator, and runs on the CPU with an integrator's own policies.
+/// \file
+/// The phase protocol: the order of operations of one bounded measurement,
+/// written once over three policy objects (a backend, a memory counter, a
+/// workload) and a clock. It includes no LibTorch header: the same function
+/// measures on a GPU through LibTorch, predicts through a simulated
+/// allocator, and runs on the CPU with an integrator's own policies.
 namespace iteragpu {
 
 enum class phase_kind { model_load, inputs, cold_forward, warmup, warm_forward };
@@ -45,17 +46,17 @@ enum class phase_kind { model_load, inputs, cold_forward, warmup, warm_forward }
   return "unknown";
 }
 
-// One row of a measurement. `seconds` is host wall time around the
-// synchronised operation (host overhead and synchronisation included);
-// `gpu_seconds` is the device-event time of the same work. The byte fields
-// are the memory counter's. The device's used memory (total minus free, the
-// whole device as the runtime reports it: this process's CUDA context and
-// libraries, and other processes, included) is there when the backend
-// reports device memory; the GPU's state at the end of the phase (clocks,
-// power, temperature, throttle reasons) when it samples it.
+/// One row of a measurement. `seconds` is host wall time around the
+/// synchronised operation (host overhead and synchronisation included);
+/// `gpu_seconds` is the device-event time of the same work. The byte fields
+/// are the memory counter's. The device's used memory (total minus free, the
+/// whole device as the runtime reports it: this process's CUDA context and
+/// libraries, and other processes, included) is there when the backend
+/// reports device memory; the GPU's state at the end of the phase (clocks,
+/// power, temperature, throttle reasons) when it samples it.
 struct phase_row {
   phase_kind phase{phase_kind::model_load};
-  std::optional<std::uint64_t> repeat{};  // 0-based for warm_forward only
+  std::optional<std::uint64_t> repeat{};  ///< 0-based for warm_forward only
   double seconds{0};
   double gpu_seconds{0};
   std::uint64_t baseline_allocated_bytes{0};
@@ -70,36 +71,36 @@ struct phase_row {
 };
 
 struct protocol_plan {
-  std::uint64_t warmup{0};   // passes, all in one `warmup` row
-  std::uint64_t repeats{1};  // one `warm_forward` row each, when `until` is empty
-  // `--repeats auto`: warm_forward rows until the rule stops, fed with the
-  // rows' gpu_seconds and the clock's time since the first repeat started.
+  std::uint64_t warmup{0};   ///< passes, all in one `warmup` row
+  std::uint64_t repeats{1};  ///< one `warm_forward` row each, when `until` is empty
+  /// `--repeats auto`: warm_forward rows until the rule stops, fed with the
+  /// rows' gpu_seconds and the clock's time since the first repeat started.
   std::optional<stopping_rule> until{};
 };
 
 struct measurement {
   std::vector<phase_row> phases;
-  std::optional<stop_reason> stopped_by{};  // with a plan's `until`
+  std::optional<stop_reason> stopped_by{};  ///< with a plan's `until`
 };
 
-// Optional: the GPU's state (clocks, power, temperature, throttle reasons),
-// sampled at the end of each phase, outside the timed window.
+/// Optional: the GPU's state (clocks, power, temperature, throttle reasons),
+/// sampled at the end of each phase, outside the timed window.
 template <class B>
 concept gpu_state_reporting = requires(B& b, device_index device) {
   { b.gpu_state(device) } -> std::same_as<gpu_state>;
 };
 
-// A failure inside a phase (a GPU out-of-memory error above all). The
-// message is the first line of the cause: LibTorch appends a C++ stack
-// trace to its errors, which is no message for a person.
+/// A failure inside a phase (a GPU out-of-memory error above all). The
+/// message is the first line of the cause: LibTorch appends a C++ stack
+/// trace to its errors, which is no message for a person.
 struct measure_error {
   phase_kind phase{phase_kind::model_load};
   std::string message;
 };
 
-// What measure() asks of a clock: now(), whose differences convert to
-// seconds. std::chrono's clocks qualify (now() is static); a test's clock
-// may keep its time in a member.
+/// What measure() asks of a clock: now(), whose differences convert to
+/// seconds. std::chrono's clocks qualify (now() is static); a test's clock
+/// may keep its time in a member.
 template <class Clock>
 concept phase_clock = requires(Clock& clock) {
   { std::chrono::duration<double>(clock.now() - clock.now()) };
@@ -168,15 +169,15 @@ class phase_runner {
 
 }  // namespace detail
 
-// Runs every phase in order on `device`: model_load, inputs, cold_forward,
-// warmup (all plan.warmup passes in one row), then one warm_forward row
-// per repeat (plan.repeats of them, or as many as plan.until asks). Each phase synchronises the device, reads the baselines,
-// resets the peaks, runs, synchronises, and reads the end values and peaks;
-// a pass's output still exists at the end reading and is released before
-// the next pass. Weights and inputs live in the workload across passes; the
-// allocator's cache is never emptied. A policy that throws ends the
-// measurement: the error names the phase and keeps the first line of the
-// exception's message.
+/// Runs every phase in order on `device`: model_load, inputs, cold_forward,
+/// warmup (all plan.warmup passes in one row), then one warm_forward row
+/// per repeat (plan.repeats of them, or as many as plan.until asks). Each phase synchronises the device, reads the baselines,
+/// resets the peaks, runs, synchronises, and reads the end values and peaks;
+/// a pass's output still exists at the end reading and is released before
+/// the next pass. Weights and inputs live in the workload across passes; the
+/// allocator's cache is never emptied. A policy that throws ends the
+/// measurement: the error names the phase and keeps the first line of the
+/// exception's message.
 template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
 [[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,
                                                          const protocol_plan& plan, Clock& clock) {

@@ -7,15 +7,16 @@
 #include <utility>
 #include <variant>
 
-// The one error model of the library: a value or the reason there is none.
-// libstdc++ 12 has no std::expected, so this is the part of its interface
-// the library needs, with the same names and meanings, usable in constant
-// expressions. A failure is built with `unexpected{reason}`, so that the
-// value and the error may be of the same type (`result<std::string,
-// std::string>`).
+/// \file
+/// The one error model of the library: a value or the reason there is none.
+/// libstdc++ 12 has no std::expected, so this is the part of its interface
+/// the library needs, with the same names and meanings, usable in constant
+/// expressions. A failure is built with `unexpected{reason}`, so that the
+/// value and the error may be of the same type (`result<std::string,
+/// std::string>`).
 namespace iteragpu {
 
-// The error side of a result, as std::unexpected.
+/// The error side of a result, as std::unexpected.
 template <class E>
 class unexpected {
  public:
@@ -31,8 +32,8 @@ class unexpected {
 template <class E>
 unexpected(E) -> unexpected<E>;
 
-// Thrown by value() on a failed result: a caller that did not look. In a constant expression the throw
-// makes the expression ill-formed, so the mistake fails to compile.
+/// Thrown by value() on a failed result: a caller that did not look. In a constant expression the throw
+/// makes the expression ill-formed, so the mistake fails to compile.
 class bad_result_access : public std::exception {
  public:
   [[nodiscard]] const char* what() const noexcept override {
@@ -46,7 +47,7 @@ class [[nodiscard]] result {
   using value_type = T;
   using error_type = E;
 
-  // Implicit, as std::expected's: `return value;` builds a success.
+  /// Implicit, as std::expected's: `return value;` builds a success.
   template <class U = T>
     requires std::constructible_from<T, U&&> && (!std::same_as<std::remove_cvref_t<U>, result>) &&
              (!std::same_as<std::remove_cvref_t<U>, unexpected<E>>)
@@ -69,7 +70,7 @@ class [[nodiscard]] result {
   [[nodiscard]] constexpr bool has_value() const noexcept { return state_.index() == 0; }
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
-  // Checked access: bad_result_access when there is no value.
+  /// Checked access: bad_result_access when there is no value.
   [[nodiscard]] constexpr const T& value() const& {
     if (!has_value()) {
       throw bad_result_access();
@@ -89,18 +90,18 @@ class [[nodiscard]] result {
     return std::get<0>(std::move(state_));
   }
 
-  // Access after has_value() was tested, as std::expected's. Reading a
-  // value that is not there is a bug that ends the program
-  // (std::bad_variant_access out of a noexcept function), never a wrong
-  // value.
+  /// Access after has_value() was tested, as std::expected's. Reading a
+  /// value that is not there is a bug that ends the program
+  /// (std::bad_variant_access out of a noexcept function), never a wrong
+  /// value.
   [[nodiscard]] constexpr const T& operator*() const& noexcept { return std::get<0>(state_); }
   [[nodiscard]] constexpr T& operator*() & noexcept { return std::get<0>(state_); }
   [[nodiscard]] constexpr T&& operator*() && noexcept { return std::get<0>(std::move(state_)); }
   [[nodiscard]] constexpr const T* operator->() const noexcept { return &std::get<0>(state_); }
   [[nodiscard]] constexpr T* operator->() noexcept { return &std::get<0>(state_); }
 
-  // The error, after has_value() was tested false, as std::expected's:
-  // reading the error of a success ends the program (see operator*).
+  /// The error, after has_value() was tested false, as std::expected's:
+  /// reading the error of a success ends the program (see operator*).
   [[nodiscard]] constexpr const E& error() const& noexcept { return std::get<1>(state_); }
   [[nodiscard]] constexpr E&& error() && noexcept { return std::get<1>(std::move(state_)); }
 
@@ -121,7 +122,7 @@ class [[nodiscard]] result {
   std::variant<T, E> state_;
 };
 
-// Success with nothing to return, or the reason for the failure.
+/// Success with nothing to return, or the reason for the failure.
 template <class E>
 class [[nodiscard]] result<void, E> {
  public:

@@ -16,23 +16,24 @@
 
 #include "iteragpu/result.hpp"
 
-// Statistics of the repeats of a measurement: order statistics, a
-// distribution-free confidence interval of the median, a noise verdict, and
-// the rule that stops `--repeats auto`. Every result depends on the sorted
-// sample only, so the same values in any order give the same bits.
+/// \file
+/// Statistics of the repeats of a measurement: order statistics, a
+/// distribution-free confidence interval of the median, a noise verdict, and
+/// the rule that stops `--repeats auto`. Every result depends on the sorted
+/// sample only, so the same values in any order give the same bits.
 namespace iteragpu {
 
 // ---------------------------------------------------------------------------
 // Percentiles
 
-// The p-th percentile (p an integer from 0 to 100) of values sorted in
-// ascending order, by linear interpolation between the closest ranks: the
-// method "linear" of NumPy's percentile (its default; Hyndman and Fan's
-// type 7). With x[0] <= ... <= x[n-1] and h = (n - 1) p / 100,
-//   percentile = x[floor(h)] + (h - floor(h)) (x[floor(h) + 1] - x[floor(h)]).
-// h is computed in integers, so an exact rank (h whole) returns that value
-// itself. Nothing when the span is empty, p > 100, a value is not finite,
-// or the values are not sorted.
+/// The p-th percentile (p an integer from 0 to 100) of values sorted in
+/// ascending order, by linear interpolation between the closest ranks: the
+/// method "linear" of NumPy's percentile (its default; Hyndman and Fan's
+/// type 7). With x[0] <= ... <= x[n-1] and h = (n - 1) p / 100,
+///   percentile = x[floor(h)] + (h - floor(h)) (x[floor(h) + 1] - x[floor(h)]).
+/// h is computed in integers, so an exact rank (h whole) returns that value
+/// itself. Nothing when the span is empty, p > 100, a value is not finite,
+/// or the values are not sorted.
 [[nodiscard]] constexpr std::optional<double> percentile_of_sorted(std::span<const double> sorted,
                                                                    unsigned percent) noexcept {
   if (sorted.empty() || percent > 100U) {
@@ -63,21 +64,21 @@ namespace iteragpu {
 // ---------------------------------------------------------------------------
 // The confidence interval of the median
 
-// The interval [X_(l), X_(u)] between two order statistics (ranks counted
-// from 1) covers the population median with probability
-// P(l <= B <= n - l) = 1 - 2 P(B <= l - 1), B ~ Binomial(n, 1/2), whatever
-// the (continuous) distribution: B counts the values below the median. The
-// ranks are symmetric, u = n + 1 - l, with l the largest rank for which
-// P(B <= l - 1) <= median_interval_tail, so the coverage is at least
-// median_confidence_level. For n <= 5 even [X_(1), X_(n)] covers less
-// (1 - 2 / 2^5 = 93.75 % at n = 5): there is no interval.
+/// The interval [X_(l), X_(u)] between two order statistics (ranks counted
+/// from 1) covers the population median with probability
+/// P(l <= B <= n - l) = 1 - 2 P(B <= l - 1), B ~ Binomial(n, 1/2), whatever
+/// the (continuous) distribution: B counts the values below the median. The
+/// ranks are symmetric, u = n + 1 - l, with l the largest rank for which
+/// P(B <= l - 1) <= median_interval_tail, so the coverage is at least
+/// median_confidence_level. For n <= 5 even [X_(1), X_(n)] covers less
+/// (1 - 2 / 2^5 = 93.75 % at n = 5): there is no interval.
 inline constexpr double median_confidence_level = 0.95;
-inline constexpr double median_interval_tail = 0.025;  // (1 - 0.95) / 2, on each side
+inline constexpr double median_interval_tail = 0.025;  ///< (1 - 0.95) / 2, on each side
 
 struct median_ranks {
-  std::size_t lower{0};  // l, 1-based
-  std::size_t upper{0};  // u = n + 1 - l
-  double coverage{0};    // 1 - 2 P(B <= l - 1), >= median_confidence_level
+  std::size_t lower{0};  ///< l, 1-based
+  std::size_t upper{0};  ///< u = n + 1 - l
+  double coverage{0};    ///< 1 - 2 P(B <= l - 1), >= median_confidence_level
   friend constexpr bool operator==(const median_ranks&, const median_ranks&) = default;
 };
 
@@ -125,8 +126,8 @@ namespace detail {
 
 }  // namespace detail
 
-// The ranks of the 95 % interval for a sample of `count` values, or nothing
-// when count <= 5. O(count) time and memory.
+/// The ranks of the 95 % interval for a sample of `count` values, or nothing
+/// when count <= 5. O(count) time and memory.
 [[nodiscard]] inline std::optional<median_ranks> median_confidence_ranks(std::size_t count) {
   if (count == 0U) {
     return std::nullopt;
@@ -147,14 +148,14 @@ namespace detail {
 
 enum class noise_verdict { steady, noisy, very_noisy };
 
-// IQR / median above these percentages is noisy, very noisy (the thresholds
-// of torch.utils.benchmark's warnings).
+/// IQR / median above these percentages is noisy, very noisy (the thresholds
+/// of torch.utils.benchmark's warnings).
 inline constexpr unsigned noisy_above_percent = 10;
 inline constexpr unsigned very_noisy_above_percent = 25;
 
-// The verdict on an IQR / median ratio (0.1 is 10 %): steady up to and
-// including 10 %, noisy above, very noisy above 25 %. Nothing for a ratio
-// that is negative or NaN.
+/// The verdict on an IQR / median ratio (0.1 is 10 %): steady up to and
+/// including 10 %, noisy above, very noisy above 25 %. Nothing for a ratio
+/// that is negative or NaN.
 [[nodiscard]] constexpr std::optional<noise_verdict> noise_of(double iqr_over_median) noexcept {
   if (!(iqr_over_median >= 0.0)) {
     return std::nullopt;
@@ -168,7 +169,7 @@ inline constexpr unsigned very_noisy_above_percent = 25;
   return noise_verdict::steady;
 }
 
-// The name in JSON.
+/// The name in JSON.
 [[nodiscard]] constexpr std::string_view name_of(noise_verdict v) noexcept {
   switch (v) {
     case noise_verdict::steady:
@@ -181,7 +182,7 @@ inline constexpr unsigned very_noisy_above_percent = 25;
   return "unknown";
 }
 
-// The verdict with its threshold, for a person: "noisy (IQR/median above 10 %)".
+/// The verdict with its threshold, for a person: "noisy (IQR/median above 10 %)".
 [[nodiscard]] inline std::string describe(noise_verdict v) {
   switch (v) {
     case noise_verdict::steady:
@@ -200,8 +201,8 @@ inline constexpr unsigned very_noisy_above_percent = 25;
 
 struct median_interval {
   median_ranks ranks;
-  double lower{0};  // X_(l)
-  double upper{0};  // X_(u)
+  double lower{0};  ///< X_(l)
+  double upper{0};  ///< X_(u)
   friend constexpr bool operator==(const median_interval&, const median_interval&) = default;
 };
 
@@ -215,25 +216,25 @@ struct sample_summary {
   double p90{0};
   double max{0};
   double mean{0};
-  // The sample standard deviation, sqrt(sum (x - mean)^2 / (n - 1));
-  // nothing for a single value.
+  /// The sample standard deviation, sqrt(sum (x - mean)^2 / (n - 1));
+  /// nothing for a single value.
   std::optional<double> standard_deviation{};
-  // (p75 - p25) / median; nothing when the median is 0.
+  /// (p75 - p25) / median; nothing when the median is 0.
   std::optional<double> iqr_over_median{};
-  std::optional<noise_verdict> noise{};  // of iqr_over_median
-  std::optional<median_interval> median_ci{};  // nothing when count <= 5
+  std::optional<noise_verdict> noise{};  ///< of iqr_over_median
+  std::optional<median_interval> median_ci{};  ///< nothing when count <= 5
   friend constexpr bool operator==(const sample_summary&, const sample_summary&) = default;
 };
 
 enum class sample_problem {
-  empty,       // no value at all
-  not_finite,  // NaN or an infinity
-  negative,    // seconds cannot be negative
+  empty,       ///< no value at all
+  not_finite,  ///< NaN or an infinity
+  negative,    ///< seconds cannot be negative
 };
 
 struct sample_error {
   sample_problem problem{sample_problem::empty};
-  std::size_t index{0};  // of the first offending value (0-based); 0 when empty
+  std::size_t index{0};  ///< of the first offending value (0-based); 0 when empty
   friend constexpr bool operator==(const sample_error&, const sample_error&) = default;
 };
 
@@ -249,10 +250,10 @@ struct sample_error {
   return "unknown sample error";
 }
 
-// The summary of a sample of seconds: at least one value, every value finite
-// and >= 0. -0.0 counts as 0.0 (so that a permutation cannot flip the sign
-// of a result). The mean is a running mean and the standard deviation is
-// scaled by the maximum, so neither overflows for any finite input.
+/// The summary of a sample of seconds: at least one value, every value finite
+/// and >= 0. -0.0 counts as 0.0 (so that a permutation cannot flip the sign
+/// of a result). The mean is a running mean and the standard deviation is
+/// scaled by the maximum, so neither overflows for any finite input.
 [[nodiscard]] inline result<sample_summary, sample_error> summarize(std::span<const double> seconds) {
   if (seconds.empty()) {
     return unexpected{sample_error{sample_problem::empty, 0}};
@@ -308,9 +309,9 @@ struct sample_error {
   return s;
 }
 
-// How far the confidence interval of the median reaches from the median,
-// relative to it: max(median - X_(l), X_(u) - median) / median. Nothing
-// without an interval or with a median of 0.
+/// How far the confidence interval of the median reaches from the median,
+/// relative to it: max(median - X_(l), X_(u) - median) / median. Nothing
+/// without an interval or with a median of 0.
 [[nodiscard]] inline std::optional<double> median_interval_reach(const sample_summary& s) noexcept {
   if (!s.median_ci || !(s.median > 0.0)) {
     return std::nullopt;
@@ -322,12 +323,12 @@ struct sample_error {
 // The stopping rule of `--repeats auto`
 
 enum class stop_reason {
-  converged,    // the interval of the median is within max_noise of it
-  max_seconds,  // the time budget is spent
-  max_repeats,  // the repeat budget is spent
+  converged,    ///< the interval of the median is within max_noise of it
+  max_seconds,  ///< the time budget is spent
+  max_repeats,  ///< the repeat budget is spent
 };
 
-// The name in JSON.
+/// The name in JSON.
 [[nodiscard]] constexpr std::string_view name_of(stop_reason r) noexcept {
   switch (r) {
     case stop_reason::converged:
@@ -343,8 +344,8 @@ enum class stop_reason {
 struct stopping_parameters {
   std::uint64_t min_repeats{10};
   std::uint64_t max_repeats{10'000};
-  // The interval of the median must lie within +-max_noise x median of the
-  // median, both ends: median_interval_reach(summary) <= max_noise.
+  /// The interval of the median must lie within +-max_noise x median of the
+  /// median, both ends: median_interval_reach(summary) <= max_noise.
   double max_noise{0.01};
   std::chrono::duration<double> max_seconds{15.0};
   friend constexpr bool operator==(const stopping_parameters&, const stopping_parameters&) = default;
@@ -371,11 +372,11 @@ enum class stopping_error {
   return "unknown stopping-rule error";
 }
 
-// Whether the rule tests convergence after `count` samples: after each of
-// the first 1024, then after every 2^(floor(log2 count) - 6)-th, 64 tests
-// per doubling. A test sorts the sample, so testing after every repeat
-// would make a long run quadratic; this way a run converges at most
-// 1/64 (1.6 %) of its repeats after the first count at which it could have.
+/// Whether the rule tests convergence after `count` samples: after each of
+/// the first 1024, then after every 2^(floor(log2 count) - 6)-th, 64 tests
+/// per doubling. A test sorts the sample, so testing after every repeat
+/// would make a long run quadratic; this way a run converges at most
+/// 1/64 (1.6 %) of its repeats after the first count at which it could have.
 [[nodiscard]] constexpr bool convergence_tested_at(std::uint64_t count) noexcept {
   if (count <= 1024U) {
     return true;
@@ -384,8 +385,8 @@ enum class stopping_error {
   return count % step == 0U;
 }
 
-// Decides, after each repeat, whether to go on. A pure function of the
-// samples so far and the time spent, which the caller measures: no clock.
+/// Decides, after each repeat, whether to go on. A pure function of the
+/// samples so far and the time spent, which the caller measures: no clock.
 class stopping_rule {
  public:
   [[nodiscard]] static result<stopping_rule, stopping_error> make(const stopping_parameters& p) noexcept {
@@ -406,18 +407,18 @@ class stopping_rule {
 
   [[nodiscard]] const stopping_parameters& parameters() const noexcept { return parameters_; }
 
-  // Nothing to go on, or the reason to stop. In order:
-  //  - never before the first sample;
-  //  - `converged` once there are at least min_repeats samples and the
-  //    interval of the median is within max_noise (tested at the counts of
-  //    convergence_tested_at, and always when a budget is spent, so that a
-  //    run stopped by a budget says converged if it had);
-  //  - `max_repeats` at max_repeats samples;
-  //  - `max_seconds` once `elapsed` reaches max_seconds, even before
-  //    min_repeats. An elapsed time that is negative or not a number is a
-  //    broken clock and counts as spent, so that the run ends.
-  // A sample that cannot be summarised (a value negative or not finite)
-  // never converges: the budgets end the run.
+  /// Nothing to go on, or the reason to stop. In order:
+  ///  - never before the first sample;
+  ///  - `converged` once there are at least min_repeats samples and the
+  ///    interval of the median is within max_noise (tested at the counts of
+  ///    convergence_tested_at, and always when a budget is spent, so that a
+  ///    run stopped by a budget says converged if it had);
+  ///  - `max_repeats` at max_repeats samples;
+  ///  - `max_seconds` once `elapsed` reaches max_seconds, even before
+  ///    min_repeats. An elapsed time that is negative or not a number is a
+  ///    broken clock and counts as spent, so that the run ends.
+  /// A sample that cannot be summarised (a value negative or not finite)
+  /// never converges: the budgets end the run.
   [[nodiscard]] std::optional<stop_reason> decide(std::span<const double> seconds,
                                                   std::chrono::duration<double> elapsed) const {
     const std::uint64_t count = seconds.size();

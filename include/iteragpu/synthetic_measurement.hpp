@@ -22,25 +22,26 @@
 #include "iteragpu/statistics.hpp"
 #include "iteragpu/synthetic_model.hpp"
 
-// The measurement the `measure` command makes: the synthetic network on
-// one GPU, with the environment it ran in. One library call, so that a
-// program is parse -> measure_synthetic() -> render -> write.
+/// \file
+/// The measurement the `measure` command makes: the synthetic network on
+/// one GPU, with the environment it ran in. One library call, so that a
+/// program is parse -> measure_synthetic() -> render -> write.
 namespace iteragpu {
 
-// A setting of the GPU allocator as the runtime itself reports it (never
-// read from the environment by this library).
+/// A setting of the GPU allocator as the runtime itself reports it (never
+/// read from the environment by this library).
 struct allocator_setting {
   std::string name;
   std::string value;
   friend bool operator==(const allocator_setting&, const allocator_setting&) = default;
 };
 
-// The statistics of the warm_forward rows.
+/// The statistics of the warm_forward rows.
 struct warm_statistics {
   std::optional<sample_summary> seconds{};
   std::optional<sample_summary> gpu_seconds{};
-  std::size_t repeats_with_state{0};        // rows with a readable throttle state
-  std::size_t repeats_under_throttling{0};  // of those, rows with a reason other than gpu_idle
+  std::size_t repeats_with_state{0};        ///< rows with a readable throttle state
+  std::size_t repeats_under_throttling{0};  ///< of those, rows with a reason other than gpu_idle
 };
 
 [[nodiscard]] inline warm_statistics statistics_of(const std::vector<phase_row>& rows) {
@@ -67,10 +68,10 @@ struct warm_statistics {
   return s;
 }
 
-// The memory outside the allocator in a measurement: at the end of the row
-// with the largest device use, that use minus the allocator's reserved
-// bytes (the CUDA context, libraries, other processes), floored at 0.
-// Nothing when the backend did not report device memory.
+/// The memory outside the allocator in a measurement: at the end of the row
+/// with the largest device use, that use minus the allocator's reserved
+/// bytes (the CUDA context, libraries, other processes), floored at 0.
+/// Nothing when the backend did not report device memory.
 [[nodiscard]] inline std::optional<std::uint64_t> memory_outside_allocator(const std::vector<phase_row>& rows) {
   const phase_row* largest = nullptr;
   for (const auto& row : rows) {
@@ -92,7 +93,7 @@ inline constexpr std::string_view measured_need_source =
 inline constexpr std::string_view measured_need_without_outside_source =
     "measurement: the largest peak reserved of the allocator (the memory outside it was not recorded)";
 
-// What the measured run needs on a GPU; nothing past 64 bits.
+/// What the measured run needs on a GPU; nothing past 64 bits.
 [[nodiscard]] inline std::optional<memory_need> need_of(const std::vector<phase_row>& rows) {
   std::uint64_t peak = 0;
   for (const auto& row : rows) {
@@ -109,7 +110,7 @@ inline constexpr std::string_view measured_need_without_outside_source =
   return memory_need{byte_count{*total}, std::string(measured_need_source)};
 }
 
-// Everything one run records, in the order the JSON holds it.
+/// Everything one run records, in the order the JSON holds it.
 struct measurement_record {
   environment_report environment;
   synthetic_run run;
@@ -121,8 +122,8 @@ struct measurement_record {
   std::optional<std::vector<allocator_setting>> allocator_settings{};
 };
 
-// Optional runtime capabilities: the GPU library's workspaces as the
-// runtime chose them, and the allocator's effective settings.
+/// Optional runtime capabilities: the GPU library's workspaces as the
+/// runtime chose them, and the allocator's effective settings.
 template <class R>
 concept workspace_reporting = requires(R& r) {
   { r.blas_workspaces() } -> std::same_as<std::optional<prediction::blas_workspaces>>;
@@ -133,22 +134,22 @@ concept allocator_settings_reporting = requires(R& r) {
 };
 
 enum class synthetic_failure_kind {
-  shape_too_large,     // a count past what LibTorch indexes
-  device_unavailable,  // no GPU runtime, or not that device
-  cannot_measure,      // a runtime that only describes the environment
-  phase_failed,        // a phase failed (out of memory above all)
+  shape_too_large,     ///< a count past what LibTorch indexes
+  device_unavailable,  ///< no GPU runtime, or not that device
+  cannot_measure,      ///< a runtime that only describes the environment
+  phase_failed,        ///< a phase failed (out of memory above all)
 };
 
 struct synthetic_failure {
   synthetic_failure_kind kind{synthetic_failure_kind::device_unavailable};
   std::string message;
-  std::optional<phase_kind> phase{};  // for phase_failed
+  std::optional<phase_kind> phase{};  ///< for phase_failed
 };
 
-// Checks the shape, describes the environment, then measures when the
-// device is available, and sets the measurement beside its prediction (with
-// the workspaces the runtime reports, else `workspaces`). Nothing is
-// measured when any check fails.
+/// Checks the shape, describes the environment, then measures when the
+/// device is available, and sets the measurement beside its prediction (with
+/// the workspaces the runtime reports, else `workspaces`). Nothing is
+/// measured when any check fails.
 template <environment_runtime R>
 [[nodiscard]] result<measurement_record, synthetic_failure> measure_synthetic(
     R& runtime, const synthetic_run& run,

@@ -10,9 +10,10 @@
 #include "iteragpu/checked.hpp"
 #include "iteragpu/policies/dtype.hpp"
 
-// The synthetic network Linear(width -> 4*width) -> GELU -> Linear(4*width
-// -> width) on an input [batch, context, width], described without LibTorch.
-// `context` is a number of positions: there is no attention and no KV cache.
+/// \file
+/// The synthetic network Linear(width -> 4*width) -> GELU -> Linear(4*width
+/// -> width) on an input [batch, context, width], described without LibTorch.
+/// `context` is a number of positions: there is no attention and no KV cache.
 namespace iteragpu {
 
 struct synthetic_shape {
@@ -23,21 +24,21 @@ struct synthetic_shape {
 };
 
 inline constexpr std::uint64_t hidden_multiplier = 4;
-// Fixed seeds, so that two runs build the same weights and inputs.
+/// Fixed seeds, so that two runs build the same weights and inputs.
 inline constexpr std::uint64_t model_seed = 0;
 inline constexpr std::uint64_t input_seed = 1;
 
 struct synthetic_model_summary {
   std::uint64_t width{0};
   std::uint64_t hidden{0};
-  std::uint64_t parameters{0};       // 2 weight matrices + 2 bias vectors
-  std::uint64_t parameter_bytes{0};  // parameters x bytes per element
+  std::uint64_t parameters{0};       ///< 2 weight matrices + 2 bias vectors
+  std::uint64_t parameter_bytes{0};  ///< parameters x bytes per element
   std::uint64_t input_elements{0};
   element_type dtype{element_type::float32};
   std::array<std::string, 3> layers;
 };
 
-// nullopt when a count passes what LibTorch can index (int64 sizes).
+/// nullopt when a count passes what LibTorch can index (int64 sizes).
 [[nodiscard]] inline std::optional<synthetic_model_summary> summarise(const synthetic_shape& shape, element_type dtype) {
   constexpr auto int64_limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   const auto hidden = checked_mul(shape.width, hidden_multiplier);

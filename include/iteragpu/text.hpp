@@ -10,18 +10,19 @@
 #include <string>
 #include <string_view>
 
-// Text the library produces and text it shows back to people.
-//
-// - fixed_text: a string of bounded length built in constant expressions.
-//   (clang 14 cannot evaluate libstdc++ 12's std::string at compile time,
-//   so every constexpr formatter writes one of these; to_string() copies it
-//   at run time.)
-// - decimal_text: the one integer formatter.
-// - escaped / quoted: the one way a user-supplied value appears in a
-//   message, whatever bytes it holds, so that every message stays one line
-//   and shows what was typed or read without acting on the terminal.
-// - first_display_fault: the rule for text the library keeps and prints
-//   again (a catalog's names): valid UTF-8 that displays as it reads.
+/// \file
+/// Text the library produces and text it shows back to people.
+///
+/// - fixed_text: a string of bounded length built in constant expressions.
+///   (clang 14 cannot evaluate libstdc++ 12's std::string at compile time,
+///   so every constexpr formatter writes one of these; to_string() copies it
+///   at run time.)
+/// - decimal_text: the one integer formatter.
+/// - escaped / quoted: the one way a user-supplied value appears in a
+///   message, whatever bytes it holds, so that every message stays one line
+///   and shows what was typed or read without acting on the terminal.
+/// - first_display_fault: the rule for text the library keeps and prints
+///   again (a catalog's names): valid UTF-8 that displays as it reads.
 namespace iteragpu {
 
 template <std::size_t Capacity>
@@ -56,7 +57,7 @@ class fixed_text {
   std::size_t size_{0};
 };
 
-// The decimal digits of any 64-bit unsigned integer fit in 20 characters.
+/// The decimal digits of any 64-bit unsigned integer fit in 20 characters.
 inline constexpr std::size_t max_decimal_digits = std::numeric_limits<std::uint64_t>::digits10 + 1;
 
 [[nodiscard]] constexpr fixed_text<max_decimal_digits> decimal_text(std::uint64_t value) {
@@ -75,7 +76,7 @@ inline constexpr std::size_t max_decimal_digits = std::numeric_limits<std::uint6
 
 [[nodiscard]] inline std::string to_decimal_string(std::uint64_t value) { return decimal_text(value).to_string(); }
 
-// The largest 64-bit unsigned integer, as messages print it.
+/// The largest 64-bit unsigned integer, as messages print it.
 inline constexpr std::string_view largest_u64_text = "18446744073709551615";
 
 namespace detail {
@@ -142,10 +143,10 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
 
 }  // namespace detail
 
-// `text` as it may appear in a one-line message: valid UTF-8 that displays
-// as it reads is kept; every other byte (line ends, tabs, C0 controls, DEL,
-// bytes of invalid UTF-8) is written \xHH, and C1 and bidirectional controls
-// \uHHHH. The result is valid UTF-8 with no control character.
+/// `text` as it may appear in a one-line message: valid UTF-8 that displays
+/// as it reads is kept; every other byte (line ends, tabs, C0 controls, DEL,
+/// bytes of invalid UTF-8) is written `\xHH`, and C1 and bidirectional controls
+/// `\uHHHH`. The result is valid UTF-8 with no control character.
 [[nodiscard]] inline std::string escaped(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -173,18 +174,18 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
   return out;
 }
 
-// `text` escaped and between single quotes: how a message names a value.
+/// `text` escaped and between single quotes: how a message names a value.
 [[nodiscard]] inline std::string quoted(std::string_view text) { return "'" + escaped(text) + "'"; }
 
-// Exact-match overloads: without them, an unqualified call with a
-// std::string or a string literal would pick std::quoted through
-// argument-dependent lookup wherever <iomanip> is visible.
+/// Exact-match overloads: without them, an unqualified call with a
+/// std::string or a string literal would pick std::quoted through
+/// argument-dependent lookup wherever `<iomanip>` is visible.
 [[nodiscard]] inline std::string quoted(const std::string& text) { return quoted(std::string_view{text}); }
 [[nodiscard]] inline std::string quoted(const char* text) { return quoted(std::string_view{text}); }
 
-// Like quoted(), shortened to its first `longest` bytes (never inside a
-// UTF-8 sequence) with `...` before the closing quote when it was longer,
-// for values read from files, which may be of any length.
+/// Like quoted(), shortened to its first `longest` bytes (never inside a
+/// UTF-8 sequence) with `...` before the closing quote when it was longer,
+/// for values read from files, which may be of any length.
 [[nodiscard]] inline std::string quoted_excerpt(std::string_view text, std::size_t longest = 60) {
   if (text.size() <= longest) {
     return quoted(text);
@@ -196,9 +197,9 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
   return "'" + escaped(text.substr(0, cut)) + "...'";
 }
 
-// Where display text breaks the rule, and why.
+/// Where display text breaks the rule, and why.
 struct display_text_fault {
-  std::size_t offset{0};  // byte offset of the first offending character
+  std::size_t offset{0};  ///< byte offset of the first offending character
   enum class kind { invalid_utf8, control, bidi_control } what{kind::invalid_utf8};
 };
 
@@ -214,8 +215,8 @@ struct display_text_fault {
   return "an unacceptable character";
 }
 
-// The first character of `text` that is not valid UTF-8, a control
-// character (C0, DEL, C1) or a bidirectional control, if any.
+/// The first character of `text` that is not valid UTF-8, a control
+/// character (C0, DEL, C1) or a bidirectional control, if any.
 [[nodiscard]] constexpr std::optional<display_text_fault> first_display_fault(std::string_view text) noexcept {
   for (std::size_t at = 0; at < text.size();) {
     const auto step = detail::decode_utf8(text, at);

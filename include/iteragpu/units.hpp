@@ -17,8 +17,8 @@
 
 namespace iteragpu {
 
-// A count of bytes. A type of its own so that bytes, GiB and parameter
-// counts cannot be mixed up.
+/// A count of bytes. A type of its own so that bytes, GiB and parameter
+/// counts cannot be mixed up.
 struct byte_count {
   std::uint64_t value{0};
   friend constexpr auto operator<=>(byte_count, byte_count) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
@@ -29,16 +29,16 @@ inline constexpr std::uint64_t bytes_per_gb = 1'000'000'000U;
 
 enum class decimal_error {
   empty,
-  malformed,            // not `digits` or `digits.digits`
+  malformed,            ///< not `digits` or `digits.digits`
   too_many_fraction_digits,
-  too_large,            // whole part past 64 bits
+  too_large,            ///< whole part past 64 bits
 };
 
-// An exact non-negative decimal number: a 64-bit whole part and at most
-// `max_fraction_digits` digits after the point. Every byte count divided by
-// 2^30 or 10^9 is such a number (2^-30 has 30 decimal digits), so GiB and GB
-// are carried exactly instead of as binary floating point. There is
-// deliberately no conversion from or to `double`.
+/// An exact non-negative decimal number: a 64-bit whole part and at most
+/// `max_fraction_digits` digits after the point. Every byte count divided by
+/// 2^30 or 10^9 is such a number (2^-30 has 30 decimal digits), so GiB and GB
+/// are carried exactly instead of as binary floating point. There is
+/// deliberately no conversion from or to `double`.
 class exact_decimal {
  public:
   static constexpr std::size_t max_fraction_digits = 40;
@@ -51,8 +51,8 @@ class exact_decimal {
     return d;
   }
 
-  // numerator / 2^shift, exactly (shift <= max_fraction_digits, since each
-  // halving adds one decimal digit).
+  /// numerator / 2^shift, exactly (shift <= max_fraction_digits, since each
+  /// halving adds one decimal digit).
   [[nodiscard]] static constexpr exact_decimal from_binary_fraction(std::uint64_t numerator, unsigned shift) {
     static_assert(max_fraction_digits < 64, "a shift within max_fraction_digits must stay below 64 bits");
     if (shift > max_fraction_digits) {
@@ -71,7 +71,7 @@ class exact_decimal {
     return d;
   }
 
-  // numerator / 10^exponent, exactly (exponent <= 19).
+  /// numerator / 10^exponent, exactly (exponent <= 19).
   [[nodiscard]] static constexpr exact_decimal from_decimal_fraction(std::uint64_t numerator, unsigned exponent) {
     if (exponent > 19U) {
       throw std::domain_error("iteragpu::exact_decimal: decimal exponent too large");
@@ -92,7 +92,7 @@ class exact_decimal {
     return d;
   }
 
-  // `digits` or `digits.digits`: no sign, exponent, spaces or bare point.
+  /// `digits` or `digits.digits`: no sign, exponent, spaces or bare point.
   [[nodiscard]] static constexpr result<exact_decimal, decimal_error> parse(std::string_view text) noexcept {
     if (text.empty()) {
       return unexpected{decimal_error::empty};
@@ -126,7 +126,7 @@ class exact_decimal {
     return d;
   }
 
-  // The sum, or nothing when the whole part would pass 64 bits.
+  /// The sum, or nothing when the whole part would pass 64 bits.
   [[nodiscard]] friend constexpr std::optional<exact_decimal> checked_add(const exact_decimal& a,
                                                                           const exact_decimal& b) noexcept {
     exact_decimal sum;
@@ -153,7 +153,7 @@ class exact_decimal {
   [[nodiscard]] constexpr std::uint64_t whole() const noexcept { return whole_; }
   [[nodiscard]] constexpr std::size_t fraction_digits() const noexcept { return length_; }
 
-  // Shortest exact form: `14`, `13.03851604461669921875`.
+  /// Shortest exact form: `14`, `13.03851604461669921875`.
   [[nodiscard]] constexpr fixed_text<max_decimal_digits + 1 + max_fraction_digits> text() const {
     fixed_text<max_decimal_digits + 1 + max_fraction_digits> out;
     out.append(decimal_text(whole_).view());
@@ -168,8 +168,8 @@ class exact_decimal {
   [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
   friend constexpr bool operator==(const exact_decimal&, const exact_decimal&) = default;
-  // Numeric order. Digits past the length are zero (see trim()), so the
-  // digit arrays compare as the fractions do.
+  /// Numeric order. Digits past the length are zero (see trim()), so the
+  /// digit arrays compare as the fractions do.
   friend constexpr std::strong_ordering operator<=>(const exact_decimal& a, const exact_decimal& b) noexcept {
     if (const auto by_whole = a.whole_ <=> b.whole_; std::is_neq(by_whole)) {
       return by_whole;
@@ -182,10 +182,10 @@ class exact_decimal {
     return std::strong_ordering::equal;
   }
 
-  // value x 2^shift as a whole number, rounded up (a need: the bytes a
-  // need in GiB takes, with shift 30) or down (a capacity), or nothing past
-  // 64 bits. Shifts above 60 are refused: the digit-by-digit products below
-  // must stay in 64 bits.
+  /// value x 2^shift as a whole number, rounded up (a need: the bytes a
+  /// need in GiB takes, with shift 30) or down (a capacity), or nothing past
+  /// 64 bits. Shifts above 60 are refused: the digit-by-digit products below
+  /// must stay in 64 bits.
   [[nodiscard]] constexpr std::optional<std::uint64_t> times_power_of_two_rounded_up(unsigned shift) const noexcept {
     const auto scaled = times_power_of_two(shift);
     if (!scaled) {
@@ -256,8 +256,8 @@ class exact_decimal {
 };
 
 [[nodiscard]] constexpr exact_decimal to_gib(byte_count bytes) { return exact_decimal::from_binary_fraction(bytes.value, 30); }
-// The bytes of an amount in GiB, rounded up to a whole byte: a need never
-// shrinks in the conversion. Nothing when it passes 64 bits.
+/// The bytes of an amount in GiB, rounded up to a whole byte: a need never
+/// shrinks in the conversion. Nothing when it passes 64 bits.
 [[nodiscard]] constexpr std::optional<byte_count> gib_to_bytes_rounded_up(const exact_decimal& gib) noexcept {
   const auto bytes = gib.times_power_of_two_rounded_up(30);
   if (!bytes) {
@@ -265,8 +265,8 @@ class exact_decimal {
   }
   return byte_count{*bytes};
 }
-// The bytes of a capacity in GiB, rounded down to a whole byte: a card never
-// grows in the conversion. Nothing when it passes 64 bits.
+/// The bytes of a capacity in GiB, rounded down to a whole byte: a card never
+/// grows in the conversion. Nothing when it passes 64 bits.
 [[nodiscard]] constexpr std::optional<byte_count> gib_to_bytes_rounded_down(const exact_decimal& gib) noexcept {
   const auto bytes = gib.times_power_of_two_rounded_down(30);
   if (!bytes) {

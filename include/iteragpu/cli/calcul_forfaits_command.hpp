@@ -31,27 +31,27 @@ namespace iteragpu::cli {
 
 inline constexpr std::string_view calcul_forfaits_program = "calcul_forfaits";
 inline constexpr std::string_view shipped_catalog_name = "tarifs-forfaits.csv";
-// A catalog of a few thousand packages is a few hundred kB; anything far
-// larger is the wrong file, refused before it is read into memory.
+/// A catalog of a few thousand packages is a few hundred kB; anything far
+/// larger is the wrong file, refused before it is read into memory.
 inline constexpr std::size_t largest_catalog_bytes = std::size_t{16} << 20U;
 
-// A search for packages: by a memory need (a file or a number of GiB),
-// by GPU-hours, or both.
+/// A search for packages: by a memory need (a file or a number of GiB),
+/// by GPU-hours, or both.
 struct search_options {
-  std::optional<std::string> fits_file;   // --fits
-  std::optional<exact_decimal> fits_gib;  // --fits-gib
-  bool gpus_given{false};                 // --gpus, named in messages when given
-  package_search request;                 // without its need, read when the program runs
+  std::optional<std::string> fits_file;   ///< --fits
+  std::optional<exact_decimal> fits_gib;  ///< --fits-gib
+  bool gpus_given{false};                 ///< --gpus, named in messages when given
+  package_search request;                 ///< without its need, read when the program runs
 };
 
 struct calcul_forfaits_options {
   bool help{false};
   bool list{false};
   bool json{false};
-  bool compare_days{false};                   // request.gpu and request.accepted are set
-  std::optional<std::string> catalog_path{};  // absent: the shipped catalog
-  package_request request;                    // set for a quote
-  std::optional<search_options> search{};     // set for a search
+  bool compare_days{false};                   ///< request.gpu and request.accepted are set
+  std::optional<std::string> catalog_path{};  ///< absent: the shipped catalog
+  package_request request;                    ///< set for a quote
+  std::optional<search_options> search{};     ///< set for a search
 };
 
 [[nodiscard]] inline po::options_description calcul_forfaits_description() {
@@ -97,10 +97,10 @@ inline constexpr std::string_view accepted_gpus =
 inline constexpr std::string_view accepted_gpu_hours =
     "a positive integer count of GPU-hours (1 to 18446744073709551615)";
 inline constexpr std::string_view accepted_need_file = "a path to a JSON file";
-// What a search is asked with, as the messages list it.
+/// What a search is asked with, as the messages list it.
 inline constexpr std::string_view search_flags = "--fits, --fits-gib or --gpu-hours";
-// A need file is JSON of a few kB to a few MB; anything far larger is the
-// wrong file, refused before it is read into memory.
+/// A need file is JSON of a few kB to a few MB; anything far larger is the
+/// wrong file, refused before it is read into memory.
 inline constexpr std::size_t largest_need_file_bytes = std::size_t{16} << 20U;
 
 namespace detail {
@@ -189,8 +189,8 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
 
 }  // namespace detail
 
-// Validated options from the words after the program name, or a
-// usage_error naming the flag. No file is touched here.
+/// Validated options from the words after the program name, or a
+/// usage_error naming the flag. No file is touched here.
 [[nodiscard]] inline calcul_forfaits_options parse_calcul_forfaits_options(std::span<const std::string> args) {
   calcul_forfaits_options o;
   if (help_requested(args)) {
@@ -239,7 +239,7 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
   return o;
 }
 
-// The program's own path, to find the shipped catalog of an install.
+/// The program's own path, to find the shipped catalog of an install.
 [[nodiscard]] inline std::optional<std::filesystem::path> running_executable() {
   std::error_code error;
   auto path = std::filesystem::read_symlink("/proc/self/exe", error);
@@ -249,9 +249,9 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
   return path;
 }
 
-// Where the shipped catalog may be, most specific first: beside an
-// installed program (`bin/../share/iteragpu/`, given as `data_dir_from_bin`)
-// and in the source tree of a build.
+/// Where the shipped catalog may be, most specific first: beside an
+/// installed program (`bin/../share/iteragpu/`, given as `data_dir_from_bin`)
+/// and in the source tree of a build.
 [[nodiscard]] inline std::vector<std::filesystem::path> default_catalog_candidates(
     std::string_view data_dir_from_bin, std::string_view build_tree_catalog) {
   std::vector<std::filesystem::path> candidates;
@@ -263,17 +263,17 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
   return candidates;
 }
 
-// The catalog to read, and how outputs name it.
+/// The catalog to read, and how outputs name it.
 struct catalog_choice {
   std::filesystem::path path;
-  bool shipped{false};  // the default, found beside an install or in the source tree
+  bool shipped{false};  ///< the default, found beside an install or in the source tree
 
-  // The name of the file in messages: the path the user gave (escaped), or
-  // the shipped catalog's file name without the install prefix.
+  /// The name of the file in messages: the path the user gave (escaped), or
+  /// the shipped catalog's file name without the install prefix.
   [[nodiscard]] std::string label() const {
     return shipped ? std::string(shipped_catalog_name) : escaped(path.string());
   }
-  // How a report names it: the path the user gave, or what it is.
+  /// How a report names it: the path the user gave, or what it is.
   [[nodiscard]] std::string source(bool illustrative) const {
     if (!shipped) {
       return escaped(path.string());
@@ -282,7 +282,7 @@ struct catalog_choice {
   }
 };
 
-// The catalog file to read: the one given, else the first default present.
+/// The catalog file to read: the one given, else the first default present.
 [[nodiscard]] inline catalog_choice choose_catalog(const calcul_forfaits_options& options,
                                                    std::span<const std::filesystem::path> defaults) {
   if (options.catalog_path) {
@@ -300,8 +300,8 @@ struct catalog_choice {
                     "); expected --catalog PATH");
 }
 
-// The catalog's text: at most largest_catalog_bytes are ever read, whatever
-// size the file system reports.
+/// The catalog's text: at most largest_catalog_bytes are ever read, whatever
+/// size the file system reports.
 [[nodiscard]] inline std::string read_catalog_text(const std::filesystem::path& path) {
   const std::string shown = quoted(path.string());
   constexpr std::string_view accepted = "; expected a readable catalog CSV file";
@@ -330,8 +330,8 @@ struct catalog_choice {
   return text;
 }
 
-// Why a request was refused, in words that name the flag at fault; the
-// error carries what the message needs.
+/// Why a request was refused, in words that name the flag at fault; the
+/// error carries what the message needs.
 [[nodiscard]] inline std::string package_error_message(const package_error& error, const package_request& request) {
   const std::string lots = to_decimal_string(request.lots.value);
   switch (error.kind) {
@@ -355,9 +355,9 @@ struct catalog_choice {
   return std::string(describe(error.kind));
 }
 
-// The need of a search: the GiB given, rounded up to a whole byte, or the
-// need a file states; nothing for a search by GPU-hours alone. At most
-// largest_need_file_bytes are ever read.
+/// The need of a search: the GiB given, rounded up to a whole byte, or the
+/// need a file states; nothing for a search by GPU-hours alone. At most
+/// largest_need_file_bytes are ever read.
 [[nodiscard]] inline std::optional<memory_need> read_need(const search_options& search) {
   if (search.fits_gib) {
     const std::string gib = search.fits_gib->to_string();
@@ -394,8 +394,8 @@ struct catalog_choice {
   return std::move(*need);
 }
 
-// The flag a failed search is charged to: the GPU-hours asked, else the
-// GPUs, else the need.
+/// The flag a failed search is charged to: the GPU-hours asked, else the
+/// GPUs, else the need.
 [[nodiscard]] inline std::string search_flag(const search_options& search) {
   if (search.request.hours) {
     return "--gpu-hours";
@@ -406,7 +406,7 @@ struct catalog_choice {
   return search.fits_file ? "--fits" : "--fits-gib";
 }
 
-// Why a search failed, naming the flag and the package at fault.
+/// Why a search failed, naming the flag and the package at fault.
 [[nodiscard]] inline std::string search_error_message(const search_error& error, const search_options& search) {
   const std::string flag = search_flag(search);
   std::string fewer = "a catalog of smaller figures";
@@ -451,7 +451,7 @@ struct catalog_choice {
   return flag + ": " + std::string(describe(error.kind));
 }
 
-// Why a durations comparison failed.
+/// Why a durations comparison failed.
 [[nodiscard]] inline std::string comparison_error_message(const search_error& error, const package_request& request,
                                                           const catalog& prices) {
   switch (error.kind) {
@@ -476,7 +476,7 @@ struct catalog_choice {
   return "--compare-days: " + std::string(describe(error.kind));
 }
 
-// The help: the flags, the three uses and the rules of the figures.
+/// The help: the flags, the three uses and the rules of the figures.
 inline void write_calcul_forfaits_help(std::ostream& out) {
   out << calcul_forfaits_description() << '\n'
       << "A quote: --gpu ID --days N --lots N. A search: --fits FILE, --fits-gib X or --gpu-hours H, with\n"
@@ -488,7 +488,7 @@ inline void write_calcul_forfaits_help(std::ostream& out) {
       << "exit codes: 0 success, 2 bad input or an invalid catalog (one line on stderr), 1 internal error\n";
 }
 
-// A result as one JSON object or as text for people.
+/// A result as one JSON object or as text for people.
 template <class Result>
 void write_result(std::ostream& out, const Result& r, bool json, std::string_view source) {
   if (json) {
@@ -498,9 +498,9 @@ void write_result(std::ostream& out, const Result& r, bool json, std::string_vie
   }
 }
 
-// The whole program: options, the need of a search, catalog, then a quote,
-// a search or a comparison, output. `default_catalogs` are tried in order
-// when --catalog is not given.
+/// The whole program: options, the need of a search, catalog, then a quote,
+/// a search or a comparison, output. `default_catalogs` are tried in order
+/// when --catalog is not given.
 [[nodiscard]] inline int run_calcul_forfaits(std::span<const std::string> args, std::ostream& out, std::ostream& err,
                                              std::span<const std::filesystem::path> default_catalogs) {
   return guarded(calcul_forfaits_program, out, err, [&] {

@@ -18,17 +18,18 @@
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 
-// Shared pieces of the example programs' command lines: exit codes, strict
-// value parsing and one Boost.Program_options style for every command.
+/// \file
+/// Shared pieces of the example programs' command lines: exit codes, strict
+/// value parsing and one Boost.Program_options style for every command.
 namespace iteragpu::cli {
 
-// Exit codes of every program, documented in the README.
+/// Exit codes of every program, documented in the README.
 inline constexpr int exit_success = 0;
-inline constexpr int exit_internal_error = 1;  // a bug, an unexpected system failure, or output not delivered
-inline constexpr int exit_usage = 2;           // bad input, or no LibTorch / no GPU for `measure`
-inline constexpr int exit_measurement = 3;     // a failure while measuring; the phase is named
+inline constexpr int exit_internal_error = 1;  ///< a bug, an unexpected system failure, or output not delivered
+inline constexpr int exit_usage = 2;           ///< bad input, or no LibTorch / no GPU for `measure`
+inline constexpr int exit_measurement = 3;     ///< a failure while measuring; the phase is named
 
-// Bad input: the message names the input and what is accepted.
+/// Bad input: the message names the input and what is accepted.
 class usage_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -36,30 +37,30 @@ class usage_error : public std::runtime_error {
 
 namespace po = boost::program_options;
 
-// A flag that takes one word, kept as text: every value is parsed by the
-// library's strict parsers, never by a lexical cast (which would take "-1"
-// for an unsigned 18446744073709551615). untyped_value also spares the
-// typed_value<std::string> code that trips GCC 12's -Wnull-dereference.
+/// A flag that takes one word, kept as text: every value is parsed by the
+/// library's strict parsers, never by a lexical cast (which would take "-1"
+/// for an unsigned 18446744073709551615). untyped_value also spares the
+/// typed_value<std::string> code that trips GCC 12's -Wnull-dereference.
 [[nodiscard]] inline const po::value_semantic* text_value() { return new po::untyped_value(false); }
 
-// The text of an optional flag, or `fallback` when it is absent.
+/// The text of an optional flag, or `fallback` when it is absent.
 [[nodiscard]] inline std::string optional_text(const po::variables_map& values, std::string_view flag,
                                                std::string_view fallback) {
   const auto found = values.find(std::string(flag));
   return found == values.end() || found->second.empty() ? std::string(fallback) : found->second.as<std::string>();
 }
 
-// Long options only, `--flag value` or `--flag=value`; no abbreviations (a
-// prefix of a flag is an unknown flag, not a guess).
+/// Long options only, `--flag value` or `--flag=value`; no abbreviations (a
+/// prefix of a flag is an unknown flag, not a guess).
 inline constexpr int command_line_style =
     po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent |
     po::command_line_style::long_allow_next;
 
-// A Program_options error in words of our own. Boost's what() is not used
-// for the errors that name a flag: it fills its message template by
-// search-and-replace until no placeholder is left, which never ends when the
-// flag the user typed contains one (`--x%canonical_option%`), and it prints
-// the user's text unescaped.
+/// A Program_options error in words of our own. Boost's what() is not used
+/// for the errors that name a flag: it fills its message template by
+/// search-and-replace until no placeholder is left, which never ends when the
+/// flag the user typed contains one (`--x%canonical_option%`), and it prints
+/// the user's text unescaped.
 [[nodiscard]] inline std::string describe_parse_error(const po::error& e) {
   const auto* named = dynamic_cast<const po::error_with_option_name*>(&e);
   if (named == nullptr) {
@@ -90,8 +91,8 @@ inline constexpr int command_line_style =
   return "cannot use " + flag + "; flags are --name VALUE or --name=VALUE (see --help)";
 }
 
-// A word that is one of the command's own flags (`--device`,
-// `--device=...`, or -h), for the check below.
+/// A word that is one of the command's own flags (`--device`,
+/// `--device=...`, or -h), for the check below.
 [[nodiscard]] inline std::optional<std::string> flag_named_by(const po::options_description& options,
                                                               std::string_view word) {
   if (word == "-h") {
@@ -108,10 +109,10 @@ inline constexpr int command_line_style =
   return "--" + name;
 }
 
-// A flag that takes a value, followed by another of the command's flags:
-// the value was forgotten (`--output --device cuda:0` must not write a file
-// named --device). `--output=--device` names such a file on purpose and is
-// accepted.
+/// A flag that takes a value, followed by another of the command's flags:
+/// the value was forgotten (`--output --device cuda:0` must not write a file
+/// named --device). `--output=--device` names such a file on purpose and is
+/// accepted.
 inline void refuse_flags_as_values(const po::options_description& options, std::span<const std::string> args) {
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
     const auto flag = flag_named_by(options, args[i]);
@@ -128,9 +129,9 @@ inline void refuse_flags_as_values(const po::options_description& options, std::
   }
 }
 
-// Parses `args` (the words after the program and subcommand names) against
-// `options`. Unknown flags, repeated flags, missing values, flags given as
-// values and stray words all become usage errors.
+/// Parses `args` (the words after the program and subcommand names) against
+/// `options`. Unknown flags, repeated flags, missing values, flags given as
+/// values and stray words all become usage errors.
 [[nodiscard]] inline po::variables_map parse_arguments(const po::options_description& options,
                                                        std::span<const std::string> args) {
   refuse_flags_as_values(options, args);
@@ -160,7 +161,7 @@ inline void refuse_flags_as_values(const po::options_description& options, std::
 }
 
 
-// The value of `--flag` as an unsigned integer no smaller than `minimum`.
+/// The value of `--flag` as an unsigned integer no smaller than `minimum`.
 [[nodiscard]] inline std::uint64_t integer_flag(std::string_view flag, std::string_view text, std::uint64_t minimum,
                                                 std::string_view accepted) {
   const auto parsed = parse_unsigned(text);
@@ -190,7 +191,7 @@ inline constexpr std::string_view accepted_positive =
 inline constexpr std::string_view accepted_non_negative =
     "a non-negative integer (digits only, 0 to 18446744073709551615)";
 
-// The text of a flag that must be given.
+/// The text of a flag that must be given.
 [[nodiscard]] inline const std::string& required_text(const po::variables_map& values, std::string_view flag,
                                                       std::string_view accepted) {
   const auto found = values.find(std::string(flag));
@@ -232,14 +233,14 @@ inline constexpr std::string_view accepted_non_negative =
                     "; expected a non-negative decimal such as 0, 4 or 1.5 (no sign, no exponent)");
 }
 
-// `--help` or `-h` anywhere among the words asks for the command's help.
+/// `--help` or `-h` anywhere among the words asks for the command's help.
 [[nodiscard]] inline bool help_requested(std::span<const std::string> args) {
   return std::ranges::any_of(args, [](const std::string& a) { return a == "--help" || a == "-h"; });
 }
 
-// Output that could not be delivered is an error: flushes `out` and, when
-// the stream failed (a full disk, /dev/full, a closed pipe), says so on
-// `err` and turns the exit code into exit_internal_error.
+/// Output that could not be delivered is an error: flushes `out` and, when
+/// the stream failed (a full disk, /dev/full, a closed pipe), says so on
+/// `err` and turns the exit code into exit_internal_error.
 [[nodiscard]] inline int delivered(std::string_view command, std::ostream& out, std::ostream& err, int code) {
   out.flush();
   if (!out) {
@@ -249,8 +250,8 @@ inline constexpr std::string_view accepted_non_negative =
   return code;
 }
 
-// Runs `body`, turning a usage error into one line on `err` and exit 2, and
-// checking that what it printed on `out` was delivered.
+/// Runs `body`, turning a usage error into one line on `err` and exit 2, and
+/// checking that what it printed on `out` was delivered.
 template <class Body>
 [[nodiscard]] int guarded(std::string_view command, std::ostream& out, std::ostream& err, Body&& body) {
   int code = exit_usage;

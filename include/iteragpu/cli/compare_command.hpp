@@ -18,8 +18,9 @@
 #include "iteragpu/report/compare.hpp"
 #include "iteragpu/text.hpp"
 
-// `mesure_memoire compare A.json B.json [--json]`: two measurement files
-// side by side, B against A. No GPU and no LibTorch: it reads files.
+/// \file
+/// `mesure_memoire compare A.json B.json [--json]`: two measurement files
+/// side by side, B against A. No GPU and no LibTorch: it reads files.
 namespace iteragpu::cli {
 
 [[nodiscard]] inline po::options_description compare_description() {
@@ -39,7 +40,7 @@ struct compare_options {
   bool json{false};
 };
 
-// The two file names (positional words) and --json.
+/// The two file names (positional words) and --json.
 [[nodiscard]] inline compare_options parse_compare_options(std::span<const std::string> args) {
   // The files are positional words, routed to names that no flag owns (so
   // neither the help nor the completion offers them); a third word goes to

@@ -27,8 +27,8 @@ inline void write_program_help(std::ostream& out, std::string_view program, std:
       << "exit codes: 0 success, 2 bad input or no LibTorch/GPU, 3 failure while measuring, 1 internal error\n";
 }
 
-// `program COMMAND [FLAGS]`: runs the named subcommand with the remaining
-// words; the program's own --help lists the commands.
+/// `program COMMAND [FLAGS]`: runs the named subcommand with the remaining
+/// words; the program's own --help lists the commands.
 [[nodiscard]] inline int dispatch(std::string_view program, std::span<const subcommand> commands,
                                   std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   if (args.empty()) {

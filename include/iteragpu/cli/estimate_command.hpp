@@ -35,8 +35,8 @@ struct estimate_options {
   return d;
 }
 
-// Validated options, or a usage_error naming the flag. `help` set means the
-// caller prints the description instead.
+/// Validated options, or a usage_error naming the flag. `help` set means the
+/// caller prints the description instead.
 [[nodiscard]] inline estimate_options parse_estimate_options(const po::variables_map& values) {
   estimate_options o;
   o.parameters = parameter_count{positive_flag(values, "parameters")};
@@ -46,7 +46,7 @@ struct estimate_options {
   return o;
 }
 
-// The flag a refused estimate names.
+/// The flag a refused estimate names.
 [[nodiscard]] inline std::string_view flag_at_fault(estimate_error error) noexcept {
   switch (error) {
     case estimate_error::zero_bits:

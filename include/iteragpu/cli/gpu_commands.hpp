@@ -29,10 +29,11 @@
 #include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/text.hpp"
 
-// `environment` and `measure`, written once over a GPU runtime object: the
-// program passes LibTorch's (iteragpu/torch/runtime.hpp) or, in a build
-// without LibTorch, iteragpu::unavailable_runtime. Each is parse -> library
-// call -> render -> write.
+/// \file
+/// `environment` and `measure`, written once over a GPU runtime object: the
+/// program passes LibTorch's (iteragpu/torch/runtime.hpp) or, in a build
+/// without LibTorch, iteragpu::unavailable_runtime. Each is parse -> library
+/// call -> render -> write.
 namespace iteragpu::cli {
 
 inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, e.g. cuda:0 (never cpu)";
@@ -44,8 +45,8 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
   throw usage_error("--device: " + quoted(text) + " is not accepted; expected " + std::string(accepted_device));
 }
 
-// Reserves the new file named by `--flag` before any work, or refuses it
-// (exit 2, nothing written).
+/// Reserves the new file named by `--flag` before any work, or refuses it
+/// (exit 2, nothing written).
 [[nodiscard]] inline new_file reserve_output(std::string_view flag, const std::string& text) {
   auto reserved = new_file::reserve(std::filesystem::path(text));
   if (!reserved) {
@@ -54,8 +55,8 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
   return std::move(*reserved);
 }
 
-// Writes the reserved file. What fails now (a full disk) is no bad input:
-// exit 1, and nothing is left at the name.
+/// Writes the reserved file. What fails now (a full disk) is no bad input:
+/// exit 1, and nothing is left at the name.
 [[nodiscard]] inline int commit_output(std::string_view command, new_file&& file, std::string_view text,
                                        std::ostream& err) {
   if (auto written = std::move(file).commit(text); !written) {
@@ -108,7 +109,7 @@ template <environment_runtime Runtime>
 struct measure_options {
   synthetic_run run;
   std::string output;
-  std::optional<prediction::blas_workspaces> workspaces{};  // --workspace-bytes
+  std::optional<prediction::blas_workspaces> workspaces{};  ///< --workspace-bytes
   std::optional<std::string> memory_snapshot{};
 };
 
@@ -142,7 +143,7 @@ struct measure_options {
   return d;
 }
 
-// A non-negative decimal such as 0.01 or 15, for the stopping rule.
+/// A non-negative decimal such as 0.01 or 15, for the stopping rule.
 [[nodiscard]] inline double positive_decimal_flag(const po::variables_map& values, std::string_view flag,
                                                   std::string_view fallback) {
   const std::string text = optional_text(values, flag, fallback);
@@ -163,7 +164,7 @@ struct measure_options {
   return *element;
 }
 
-// Validated options; the output file is not touched here.
+/// Validated options; the output file is not touched here.
 [[nodiscard]] inline measure_options parse_measure_options(const po::variables_map& values) {
   measure_options o;
   o.run.device = device_flag(required_text(values, "device", accepted_device));
@@ -211,8 +212,8 @@ struct measure_options {
   return o;
 }
 
-// The exit code and the one-line message of a measurement that did not
-// happen or did not finish.
+/// The exit code and the one-line message of a measurement that did not
+/// happen or did not finish.
 [[nodiscard]] inline int report_failure(std::string_view command, const synthetic_failure& failure,
                                         std::ostream& err) {
   switch (failure.kind) {
@@ -234,8 +235,8 @@ struct measure_options {
   return exit_internal_error;
 }
 
-// --memory-snapshot: reserves the file and starts recording the allocator's
-// history, before the first phase; refused where the runtime cannot record.
+/// --memory-snapshot: reserves the file and starts recording the allocator's
+/// history, before the first phase; refused where the runtime cannot record.
 template <environment_runtime Runtime>
 [[nodiscard]] std::optional<new_file> start_memory_snapshot(Runtime& runtime, const std::optional<std::string>& path) {
   if (!path) {
@@ -255,8 +256,8 @@ template <environment_runtime Runtime>
   }
 }
 
-// Writes the snapshot, if one was started: exit_success, or
-// exit_internal_error with one line when it could not be written.
+/// Writes the snapshot, if one was started: exit_success, or
+/// exit_internal_error with one line when it could not be written.
 template <environment_runtime Runtime>
 [[nodiscard]] int finish_memory_snapshot(Runtime& runtime, std::string_view command, std::optional<new_file> file,
                                          std::ostream& err) {

@@ -17,7 +17,8 @@
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 
-// `mesure_memoire plan`: the prediction of every phase of a run, with no GPU.
+/// \file
+/// `mesure_memoire plan`: the prediction of every phase of a run, with no GPU.
 namespace iteragpu::cli {
 
 [[nodiscard]] inline po::options_description plan_description() {

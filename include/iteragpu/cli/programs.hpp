@@ -17,19 +17,20 @@
 #include "iteragpu/cli/plan_command.hpp"
 #include "iteragpu/version.hpp"
 
-// The two programs' commands and flags in one place: the help, the
-// `--version` text and the bash completion are all written from it.
+/// \file
+/// The two programs' commands and flags in one place: the help, the
+/// `--version` text and the bash completion are all written from it.
 namespace iteragpu::cli {
 
 using description_function = po::options_description (*)();
 
 struct command_flags {
-  std::string_view name;     // empty for a program without subcommands
+  std::string_view name;     ///< empty for a program without subcommands
   std::string_view summary;
   description_function description;
 };
 
-// mesure_memoire's subcommands, in the order its help lists them.
+/// mesure_memoire's subcommands, in the order its help lists them.
 [[nodiscard]] inline std::vector<command_flags> mesure_memoire_commands() {
   return {
       {"estimate", "weight memory from a parameter count (no GPU)", &estimate_description},
@@ -44,11 +45,11 @@ struct command_flags {
   return {{"", "the whole price of a fixed-duration GPU package", &calcul_forfaits_description}};
 }
 
-// What a build was made with, for --version: known at build time, so that
-// printing it loads no LibTorch.
+/// What a build was made with, for --version: known at build time, so that
+/// printing it loads no LibTorch.
 struct build_facts {
-  std::string_view libtorch;     // "2.11.0", or "none"
-  std::string_view gpu_runtime;  // "CUDA 13.0", "HIP", or "none"
+  std::string_view libtorch;     ///< "2.11.0", or "none"
+  std::string_view gpu_runtime;  ///< "CUDA 13.0", "HIP", or "none"
 };
 
 inline void write_version(std::ostream& out, std::string_view program, const build_facts& facts) {
@@ -57,12 +58,12 @@ inline void write_version(std::ostream& out, std::string_view program, const bui
       << "GPU runtime: " << facts.gpu_runtime << '\n';
 }
 
-// `--version` or `version` as the only word.
+/// `--version` or `version` as the only word.
 [[nodiscard]] inline bool version_requested(std::span<const std::string> args) {
   return args.size() == 1 && (args.front() == "--version" || args.front() == "version");
 }
 
-// Every long flag of a description, as `--name`.
+/// Every long flag of a description, as `--name`.
 [[nodiscard]] inline std::vector<std::string> long_flags(const po::options_description& d) {
   std::vector<std::string> flags;
   for (const auto& option : d.options()) {
@@ -71,9 +72,9 @@ inline void write_version(std::ostream& out, std::string_view program, const bui
   return flags;
 }
 
-// A bash completion script for `program`: its subcommands first (when it
-// has any), then the flags of the command being typed. Written from the
-// option descriptions, so a new flag completes without editing it.
+/// A bash completion script for `program`: its subcommands first (when it
+/// has any), then the flags of the command being typed. Written from the
+/// option descriptions, so a new flag completes without editing it.
 [[nodiscard]] inline std::string bash_completion(std::string_view program, std::span<const command_flags> commands) {
   const std::string function = "_iteragpu_" + std::string(program);
   std::string script = "# bash completion for " + std::string(program) +

@@ -12,14 +12,15 @@
 #include "iteragpu/nvml/library.hpp"
 #include "iteragpu/policies/gpu_state.hpp"
 
-// A session with NVML, the NVIDIA management library, opened at run time:
-// the driver and NVML versions, a GPU's settings (persistence, MIG, ECC,
-// power limit, maximum clocks) and its state at one moment (clocks, power,
-// temperature, clock event reasons). A GPU is found by its PCI bus id.
-//
-// Nothing here throws for a missing or failing NVML: every reading is a
-// value or the sentence saying why there is none. Nothing that identifies
-// the machine (UUID, serial number, board id) is read.
+/// \file
+/// A session with NVML, the NVIDIA management library, opened at run time:
+/// the driver and NVML versions, a GPU's settings (persistence, MIG, ECC,
+/// power limit, maximum clocks) and its state at one moment (clocks, power,
+/// temperature, clock event reasons). A GPU is found by its PCI bus id.
+///
+/// Nothing here throws for a missing or failing NVML: every reading is a
+/// value or the sentence saying why there is none. Nothing that identifies
+/// the machine (UUID, serial number, board id) is read.
 namespace iteragpu::nvml {
 
 inline constexpr const char* default_library = "libnvidia-ml.so.1";
@@ -30,11 +31,11 @@ enum class enablement { disabled, enabled };
   return e == enablement::enabled ? "enabled" : "disabled";
 }
 
-// A GPU's settings, read once per run.
+/// A GPU's settings, read once per run.
 struct gpu_facts {
   gpu_reading<enablement> persistence_mode;
-  gpu_reading<enablement> mig_mode;  // current, not pending
-  gpu_reading<enablement> ecc_mode;  // current, not pending
+  gpu_reading<enablement> mig_mode;  ///< current, not pending
+  gpu_reading<enablement> ecc_mode;  ///< current, not pending
   gpu_reading<milliwatts> power_limit;
   gpu_reading<megahertz> max_sm_clock;
   gpu_reading<megahertz> max_memory_clock;
@@ -46,15 +47,15 @@ struct gpu_facts {
                    unexpected{reason}, unexpected{reason}, unexpected{reason}};
 }
 
-// NVML initialised on open and shut down when the session ends (NVML counts
-// its initialisations, so sessions may overlap). Movable, not copyable; a
-// moved-from session is unavailable. Its state is its own: no global.
+/// NVML initialised on open and shut down when the session ends (NVML counts
+/// its initialisations, so sessions may overlap). Movable, not copyable; a
+/// moved-from session is unavailable. Its state is its own: no global.
 class session {
  public:
-  // The driver's libnvidia-ml.so.1.
+  /// The driver's libnvidia-ml.so.1.
   [[nodiscard]] static session open() { return open(default_library); }
 
-  // The library at `library_path` (tests give a fake one).
+  /// The library at `library_path` (tests give a fake one).
   [[nodiscard]] static session open(const std::string& library_path) {
     session s;
     if (library_path.empty()) {
@@ -104,8 +105,8 @@ class session {
   }
   ~session() { close(); }
 
-  // Nothing when NVML is ready, else why not: the library is absent, is
-  // not NVML, or did not start.
+  /// Nothing when NVML is ready, else why not: the library is absent, is
+  /// not NVML, or did not start.
   [[nodiscard]] std::optional<std::string> unavailable_reason() const {
     if (library_.has_value()) {
       return std::nullopt;
@@ -113,17 +114,17 @@ class session {
     return reason_.empty() ? std::string("this NVML session was moved from") : reason_;
   }
 
-  // "580.95.05", as nvidia-smi prints it.
+  /// "580.95.05", as nvidia-smi prints it.
   [[nodiscard]] gpu_reading<std::string> driver_version() const {
     return system_string(functions_.driver_version, detail::driver_version_name);
   }
 
-  // "13.580.95.05".
+  /// "13.580.95.05".
   [[nodiscard]] gpu_reading<std::string> nvml_version() const {
     return system_string(functions_.nvml_version, detail::nvml_version_name);
   }
 
-  // The settings of the GPU at `pci_bus_id`.
+  /// The settings of the GPU at `pci_bus_id`.
   [[nodiscard]] gpu_facts facts(std::string_view pci_bus_id) const {
     const auto device = find(pci_bus_id);
     if (!device.has_value()) {
@@ -140,7 +141,7 @@ class session {
     };
   }
 
-  // The state of the GPU at `pci_bus_id` now.
+  /// The state of the GPU at `pci_bus_id` now.
   [[nodiscard]] gpu_state sample(std::string_view pci_bus_id) const {
     const auto device = find(pci_bus_id);
     if (!device.has_value()) {

@@ -10,34 +10,35 @@
 
 #include "iteragpu/device.hpp"
 
-// The GPU runtime, as policy objects. A measuring backend synchronises a
-// device and times work on it; that is all iteragpu::measure() needs. A
-// backend that can also report the device's memory (free and total, as the
-// runtime sees the whole device) has that recorded beside the allocator's
-// counters; one that can list the GPUs and its runtime's version describes
-// the environment.
-//
-// Backends in the library:
-//   torch_adapter::cuda_backend  CUDA through LibTorch (iteragpu/torch/cuda_backend.hpp)
-//   torch_adapter::hip_backend   ROCm/HIP through LibTorch's HIP build, which reuses
-//                                the `cuda` device name (iteragpu/torch/hip_backend.hpp;
-//                                no ROCm LibTorch exists where this project is built
-//                                and tested, so that adapter has never been compiled)
-//   unavailable_backend          a build in which no GPU can be reached: it can only
-//                                say why (below)
+/// \file
+/// The GPU runtime, as policy objects. A measuring backend synchronises a
+/// device and times work on it; that is all iteragpu::measure() needs. A
+/// backend that can also report the device's memory (free and total, as the
+/// runtime sees the whole device) has that recorded beside the allocator's
+/// counters; one that can list the GPUs and its runtime's version describes
+/// the environment.
+///
+/// Backends in the library:
+///   torch_adapter::cuda_backend  CUDA through LibTorch (iteragpu/torch/cuda_backend.hpp)
+///   torch_adapter::hip_backend   ROCm/HIP through LibTorch's HIP build, which reuses
+///                                the `cuda` device name (iteragpu/torch/hip_backend.hpp;
+///                                no ROCm LibTorch exists where this project is built
+///                                and tested, so that adapter has never been compiled)
+///   unavailable_backend          a build in which no GPU can be reached: it can only
+///                                say why (below)
 namespace iteragpu {
 
-// What the runtime says about one visible GPU.
+/// What the runtime says about one visible GPU.
 struct gpu_description {
   device_index index;
   std::string name;
-  std::string capability;  // "9.0" on an H200; the gfx name on ROCm
+  std::string capability;  ///< "9.0" on an H200; the gfx name on ROCm
   std::uint64_t total_memory_bytes{0};
   friend bool operator==(const gpu_description&, const gpu_description&) = default;
 };
 
-// Free and total memory of a device as the runtime reports them: the whole
-// device, all processes, not only this process's allocator.
+/// Free and total memory of a device as the runtime reports them: the whole
+/// device, all processes, not only this process's allocator.
 struct device_memory {
   std::uint64_t free_bytes{0};
   std::uint64_t total_bytes{0};
@@ -46,16 +47,16 @@ struct device_memory {
 
 enum class gpu_platform { cuda, hip };
 
-// The GPU runtime a LibTorch was built with ("13.0" for CUDA 13.0): not the
-// driver's version.
+/// The GPU runtime a LibTorch was built with ("13.0" for CUDA 13.0): not the
+/// driver's version.
 struct runtime_build {
   gpu_platform platform{gpu_platform::cuda};
   std::string version;
   friend bool operator==(const runtime_build&, const runtime_build&) = default;
 };
 
-// Times work queued on a device: start() and stop() enqueue markers;
-// elapsed_seconds() is valid once the device has been synchronised.
+/// Times work queued on a device: start() and stop() enqueue markers;
+/// elapsed_seconds() is valid once the device has been synchronised.
 template <class T>
 concept event_timer = requires(T& t, const T& ct) {
   { t.start() } -> std::same_as<void>;
@@ -69,13 +70,13 @@ concept measuring_backend = requires(B& b, device_index device) {
   { b.make_timer(device) } -> event_timer;
 };
 
-// Optional: the device's memory as the runtime reports it.
+/// Optional: the device's memory as the runtime reports it.
 template <class B>
 concept device_memory_reporting = requires(B& b, device_index device) {
   { b.memory(device) } -> std::same_as<device_memory>;
 };
 
-// What an environment report asks of a backend.
+/// What an environment report asks of a backend.
 template <class B>
 concept device_inventory = requires(B& b) {
   // nullopt when the runtime can be used, else why not.
@@ -84,8 +85,8 @@ concept device_inventory = requires(B& b) {
   { b.visible_gpus() } -> std::same_as<std::vector<gpu_description>>;
 };
 
-// The backend of a build in which no GPU can be reached; `reason` says why
-// (no LibTorch, or a LibTorch without a GPU runtime).
+/// The backend of a build in which no GPU can be reached; `reason` says why
+/// (no LibTorch, or a LibTorch without a GPU runtime).
 struct unavailable_backend {
   std::string_view reason;
 

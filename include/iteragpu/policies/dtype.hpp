@@ -8,9 +8,10 @@
 #include <string_view>
 #include <utility>
 
-// The element type of the synthetic model's weights and inputs, as a
-// compile-time policy. LibTorch's scalar type for each policy is given in
-// iteragpu/torch/dtype.hpp, which checks there that the byte sizes agree.
+/// \file
+/// The element type of the synthetic model's weights and inputs, as a
+/// compile-time policy. LibTorch's scalar type for each policy is given in
+/// iteragpu/torch/dtype.hpp, which checks there that the byte sizes agree.
 namespace iteragpu {
 
 enum class element_type { float32, float16, bfloat16 };
@@ -86,8 +87,8 @@ inline constexpr std::array<std::string_view, 3> dtype_names{dtypes::float32::na
   return dtypes::float32::bytes_per_element;
 }
 
-// Calls `f.template operator()<Policy>()` with the policy named at run time:
-// the one place where a run-time choice becomes a compile-time type.
+/// Calls `f.template operator()<Policy>()` with the policy named at run time:
+/// the one place where a run-time choice becomes a compile-time type.
 template <class F>
 constexpr decltype(auto) with_dtype(element_type e, F&& f) {
   switch (e) {

@@ -11,10 +11,11 @@
 
 #include "iteragpu/result.hpp"
 
-// The state of a GPU at one moment (clocks, power, temperature, and why the
-// clocks are held down), as a policy: a measurement that is given an object
-// meeting `gpu_state_sampler` reads one state at the end of every phase. The
-// NVML adapter is iteragpu/nvml/session.hpp.
+/// \file
+/// The state of a GPU at one moment (clocks, power, temperature, and why the
+/// clocks are held down), as a policy: a measurement that is given an object
+/// meeting `gpu_state_sampler` reads one state at the end of every phase. The
+/// NVML adapter is iteragpu/nvml/session.hpp.
 namespace iteragpu {
 
 struct megahertz {
@@ -32,13 +33,13 @@ struct degrees_celsius {
   friend constexpr auto operator<=>(degrees_celsius, degrees_celsius) = default;
 };
 
-// One reading: its value, or a short sentence saying why there is none.
+/// One reading: its value, or a short sentence saying why there is none.
 template <class T>
 using gpu_reading = result<T, std::string>;
 
-// The names of the clock event ("throttle") reasons, bit i of NVML's mask
-// named by element i: nvmlClocksEventReason* in nvml.h (NVML 13.3.29,
-// lines 3322-3404; NVIDIA/go-nvml gen/nvml/nvml.h).
+/// The names of the clock event ("throttle") reasons, bit i of NVML's mask
+/// named by element i: nvmlClocksEventReason* in nvml.h (NVML 13.3.29,
+/// lines 3322-3404; NVIDIA/go-nvml gen/nvml/nvml.h).
 inline constexpr std::array<std::string_view, 9> clock_event_names{
     "gpu_idle",                     // 0x001
     "applications_clocks_setting",  // 0x002
@@ -51,12 +52,12 @@ inline constexpr std::array<std::string_view, 9> clock_event_names{
     "display_clock_setting",        // 0x100
 };
 
-// The active clock event reasons: NVML's bit mask, as read.
+/// The active clock event reasons: NVML's bit mask, as read.
 struct clock_event_reasons {
   std::uint64_t mask{0};
 
-  // One name per set bit, lowest bit first; a bit NVML had not documented
-  // is named "unknown_bit_N".
+  /// One name per set bit, lowest bit first; a bit NVML had not documented
+  /// is named "unknown_bit_N".
   [[nodiscard]] std::vector<std::string> names() const {
     std::vector<std::string> out;
     for (unsigned bit = 0; bit < 64U; ++bit) {
@@ -69,8 +70,8 @@ struct clock_event_reasons {
     return out;
   }
 
-  // Whether any reason other than gpu_idle holds the clocks: what flags a
-  // timed repeat as taken under throttling.
+  /// Whether any reason other than gpu_idle holds the clocks: what flags a
+  /// timed repeat as taken under throttling.
   [[nodiscard]] bool any_besides_idle() const noexcept { return (mask & ~std::uint64_t{1}) != 0U; }
 
   friend constexpr bool operator==(const clock_event_reasons&, const clock_event_reasons&) = default;
@@ -85,15 +86,15 @@ struct gpu_state {
   friend bool operator==(const gpu_state&, const gpu_state&) = default;
 };
 
-// A state in which every reading is missing for the same reason.
+/// A state in which every reading is missing for the same reason.
 [[nodiscard]] inline gpu_state gpu_state_unavailable(const std::string& reason) {
   return gpu_state{unexpected{reason}, unexpected{reason}, unexpected{reason}, unexpected{reason}, unexpected{reason}};
 }
 
-// A source of GPU states. The device is named by its PCI bus id
-// ("00000000:1B:00.0", as the CUDA runtime gives it), never by an index:
-// runtime and management library number devices differently, and
-// CUDA_VISIBLE_DEVICES renumbers the runtime's.
+/// A source of GPU states. The device is named by its PCI bus id
+/// ("00000000:1B:00.0", as the CUDA runtime gives it), never by an index:
+/// runtime and management library number devices differently, and
+/// CUDA_VISIBLE_DEVICES renumbers the runtime's.
 template <class S>
 concept gpu_state_sampler = requires(const S& sampler, std::string_view pci_bus_id) {
   { sampler.sample(pci_bus_id) } -> std::same_as<gpu_state>;

@@ -6,15 +6,16 @@
 
 #include "iteragpu/device.hpp"
 
-// The allocator counters of one device, as a policy object. LibTorch's
-// caching allocator is read by torch_adapter::cuda_allocator_counter
-// (iteragpu/torch/cuda_backend.hpp); prediction::simulated_counter reads a
-// simulated one; an integrator may read their own allocator.
+/// \file
+/// The allocator counters of one device, as a policy object. LibTorch's
+/// caching allocator is read by torch_adapter::cuda_allocator_counter
+/// (iteragpu/torch/cuda_backend.hpp); prediction::simulated_counter reads a
+/// simulated one; an integrator may read their own allocator.
 namespace iteragpu {
 
-// One reading of an allocator for one device. `allocated` is part of
-// `reserved`; the two peaks are two different maxima since the last reset
-// (a reset sets each peak to its current value).
+/// One reading of an allocator for one device. `allocated` is part of
+/// `reserved`; the two peaks are two different maxima since the last reset
+/// (a reset sets each peak to its current value).
 struct allocator_reading {
   std::uint64_t allocated_bytes{0};
   std::uint64_t reserved_bytes{0};

@@ -3,10 +3,11 @@
 
 #include <concepts>
 
-// What iteragpu::measure() runs, as a policy object: it loads a model,
-// makes its inputs and runs one pass. forward() returns the pass's output;
-// the output lives as long as the returned object, so the protocol can read
-// the counters while it exists and release it before the next pass.
+/// \file
+/// What iteragpu::measure() runs, as a policy object: it loads a model,
+/// makes its inputs and runs one pass. forward() returns the pass's output;
+/// the output lives as long as the returned object, so the protocol can read
+/// the counters while it exists and release it before the next pass.
 namespace iteragpu {
 
 template <class W>

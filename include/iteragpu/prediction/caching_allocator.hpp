@@ -16,75 +16,76 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
-// PyTorch's CUDA caching allocator for one device and one stream, with its
-// default settings, simulated byte for byte: what LibTorch's counters
-// (allocated, reserved, and the peak of each) read after any sequence of
-// allocations and frees.
-//
-// Source: c10/cuda/CUDACachingAllocator.cpp of pytorch/pytorch at commit
-// 001074d25084fdb87a799823e395a50f5ec044d3 (the newest stored main-branch
-// snapshot at hand; the rules below read the same at the older snapshot
-// eb42ad6eca0ce61e7c581212b4bf32f991425571), and the defaults of
-// CUDAAllocatorConfig (c10/cuda/CUDAAllocatorConfig.{h,cpp}): max_split_size
-// = SIZE_MAX, roundup_power2_divisions = 0, garbage_collection_threshold =
-// 0, expandable_segments = false. PyTorch 2.11.0+cu130 on an H200 reads the
-// bytes this model predicts in every row of every shape of the synthetic
-// network pinned in tests/unit/synthetic_prediction_test.cpp.
-//
-// Modelled, with the names of the functions they come from:
-//   round_size            a request becomes a block of at least 512 bytes, a
-//                         multiple of 512 (block_size::for_request)
-//   get_pool              blocks of at most 1 MiB live in the small pool, the
-//                         others in the large pool (block_size::pool)
-//   get_allocation_size   the segment reserved (cudaMalloc) when no cached
-//                         block fits: 2 MiB for a small block, 20 MiB for a
-//                         large one under 10 MiB, else the block rounded up
-//                         to 2 MiB (block_size::segment_size)
-//   get_free_block        best fit: the smallest cached free block of the
-//                         pool that is large enough, the lowest address
-//                         among equal sizes
-//   should_split          the rest of the chosen block becomes a free block
-//                         of its own when it is at least 512 bytes (small
-//                         pool) or more than 1 MiB (large pool); otherwise
-//                         the whole block is handed out and counted
-//   alloc_found_block     allocated bytes grow by the block's size, not the
-//                         request's
-//   free_block, try_merge_blocks
-//                         a freed block merges with its free neighbours of
-//                         the same segment; segments stay reserved
-//   malloc's out-of-memory path
-//                         when a new segment would take the reserved bytes
-//                         past the capacity, every cached segment with no
-//                         block in use is released (release_cached_blocks)
-//                         and the reservation tried once more; then the
-//                         request fails (release_available_cached_blocks
-//                         frees nothing with the default max_split_size).
-//                         The capacity is checked as alloc_block checks
-//                         set_per_process_memory_fraction's allowance; it
-//                         also stands for the memory cudaMalloc finds free.
-//   NativeCachingAllocator::allocate
-//                         a zero-byte request touches nothing; a request of
-//                         2^60 bytes (1 EiB) or more fails at once
-//   resetPeakStats        each peak becomes its current value
-//
-// Not modelled (a run with any of these set may read other bytes):
-//   expandable segments (expandable_segments:True), max_split_size_mb and
-//   max_non_split_rounding_mb (oversize blocks, release_available_cached_
-//   blocks), roundup_power2_divisions, the garbage collection threshold
-//   (garbage_collect_cached_blocks), several streams (record_stream, events
-//   that delay a free), CUDA graph private pools and memory pools, the free
-//   memory callbacks (IPC), emptyCache() called by the program, and
-//   PYTORCH_NO_CUDA_MEMORY_CACHING. Device addresses are simulated: a new
-//   segment is placed above every earlier one, so a tie between two free
-//   blocks of the same size goes to the older segment, where cudaMalloc may
-//   order them otherwise.
+/// \file
+/// PyTorch's CUDA caching allocator for one device and one stream, with its
+/// default settings, simulated byte for byte: what LibTorch's counters
+/// (allocated, reserved, and the peak of each) read after any sequence of
+/// allocations and frees.
+///
+/// Source: c10/cuda/CUDACachingAllocator.cpp of pytorch/pytorch at commit
+/// 001074d25084fdb87a799823e395a50f5ec044d3 (the newest stored main-branch
+/// snapshot at hand; the rules below read the same at the older snapshot
+/// eb42ad6eca0ce61e7c581212b4bf32f991425571), and the defaults of
+/// CUDAAllocatorConfig (c10/cuda/CUDAAllocatorConfig.{h,cpp}): max_split_size
+/// = SIZE_MAX, roundup_power2_divisions = 0, garbage_collection_threshold =
+/// 0, expandable_segments = false. PyTorch 2.11.0+cu130 on an H200 reads the
+/// bytes this model predicts in every row of every shape of the synthetic
+/// network pinned in tests/unit/synthetic_prediction_test.cpp.
+///
+/// Modelled, with the names of the functions they come from:
+///   round_size            a request becomes a block of at least 512 bytes, a
+///                         multiple of 512 (block_size::for_request)
+///   get_pool              blocks of at most 1 MiB live in the small pool, the
+///                         others in the large pool (block_size::pool)
+///   get_allocation_size   the segment reserved (cudaMalloc) when no cached
+///                         block fits: 2 MiB for a small block, 20 MiB for a
+///                         large one under 10 MiB, else the block rounded up
+///                         to 2 MiB (block_size::segment_size)
+///   get_free_block        best fit: the smallest cached free block of the
+///                         pool that is large enough, the lowest address
+///                         among equal sizes
+///   should_split          the rest of the chosen block becomes a free block
+///                         of its own when it is at least 512 bytes (small
+///                         pool) or more than 1 MiB (large pool); otherwise
+///                         the whole block is handed out and counted
+///   alloc_found_block     allocated bytes grow by the block's size, not the
+///                         request's
+///   free_block, try_merge_blocks
+///                         a freed block merges with its free neighbours of
+///                         the same segment; segments stay reserved
+///   malloc's out-of-memory path
+///                         when a new segment would take the reserved bytes
+///                         past the capacity, every cached segment with no
+///                         block in use is released (release_cached_blocks)
+///                         and the reservation tried once more; then the
+///                         request fails (release_available_cached_blocks
+///                         frees nothing with the default max_split_size).
+///                         The capacity is checked as alloc_block checks
+///                         set_per_process_memory_fraction's allowance; it
+///                         also stands for the memory cudaMalloc finds free.
+///   NativeCachingAllocator::allocate
+///                         a zero-byte request touches nothing; a request of
+///                         2^60 bytes (1 EiB) or more fails at once
+///   resetPeakStats        each peak becomes its current value
+///
+/// Not modelled (a run with any of these set may read other bytes):
+///   expandable segments (expandable_segments:True), max_split_size_mb and
+///   max_non_split_rounding_mb (oversize blocks, release_available_cached_
+///   blocks), roundup_power2_divisions, the garbage collection threshold
+///   (garbage_collect_cached_blocks), several streams (record_stream, events
+///   that delay a free), CUDA graph private pools and memory pools, the free
+///   memory callbacks (IPC), emptyCache() called by the program, and
+///   PYTORCH_NO_CUDA_MEMORY_CACHING. Device addresses are simulated: a new
+///   segment is placed above every earlier one, so a tie between two free
+///   blocks of the same size goes to the older segment, where cudaMalloc may
+///   order them otherwise.
 namespace iteragpu::prediction {
 
 inline constexpr std::uint64_t mebibyte = std::uint64_t{1} << 20U;
 
-// The allocator settings the simulation does not model, as the outputs name
-// them wherever a prediction is printed: a run with any of them set may read
-// other bytes.
+/// The allocator settings the simulation does not model, as the outputs name
+/// them wherever a prediction is printed: a run with any of them set may read
+/// other bytes.
 inline constexpr std::array<std::string_view, 8> not_modelled{
     "expandable_segments",
     "max_split_size_mb and max_non_split_rounding_mb",
@@ -96,25 +97,25 @@ inline constexpr std::array<std::string_view, 8> not_modelled{
     "PYTORCH_NO_CUDA_MEMORY_CACHING",
 };
 
-inline constexpr byte_count minimum_block{512};                  // kMinBlockSize
-inline constexpr byte_count largest_small_block{mebibyte};       // kSmallSize
-inline constexpr byte_count small_segment{2 * mebibyte};         // kSmallBuffer
-inline constexpr byte_count shared_large_segment{20 * mebibyte}; // kLargeBuffer
-inline constexpr byte_count smallest_own_segment{10 * mebibyte}; // kMinLargeAlloc
-inline constexpr byte_count large_segment_rounding{2 * mebibyte}; // kRoundLarge
-// NativeCachingAllocator::allocate refuses a request of 1 EiB or more.
+inline constexpr byte_count minimum_block{512};                  ///< kMinBlockSize
+inline constexpr byte_count largest_small_block{mebibyte};       ///< kSmallSize
+inline constexpr byte_count small_segment{2 * mebibyte};         ///< kSmallBuffer
+inline constexpr byte_count shared_large_segment{20 * mebibyte}; ///< kLargeBuffer
+inline constexpr byte_count smallest_own_segment{10 * mebibyte}; ///< kMinLargeAlloc
+inline constexpr byte_count large_segment_rounding{2 * mebibyte}; ///< kRoundLarge
+/// NativeCachingAllocator::allocate refuses a request of 1 EiB or more.
 inline constexpr byte_count first_refused_request{std::uint64_t{1} << 60U};
 
 enum class pool_kind { small, large };
 
 enum class allocation_error {
-  request_too_large,  // 2^60 bytes or more, refused before any search
-  out_of_memory,      // no cached block fits and no new segment fits in the capacity
+  request_too_large,  ///< 2^60 bytes or more, refused before any search
+  out_of_memory,      ///< no cached block fits and no new segment fits in the capacity
 };
 
-// A block size as the allocator rounds a request: at least 512 bytes, a
-// multiple of 512, below 2^60 + 512. Only for_request builds one, so the
-// arithmetic on it cannot overflow.
+/// A block size as the allocator rounds a request: at least 512 bytes, a
+/// multiple of 512, below 2^60 + 512. Only for_request builds one, so the
+/// arithmetic on it cannot overflow.
 class block_size {
  public:
   [[nodiscard]] static constexpr result<block_size, allocation_error> for_request(byte_count request) noexcept {
@@ -134,7 +135,7 @@ class block_size {
     return bytes_ <= largest_small_block.value ? pool_kind::small : pool_kind::large;
   }
 
-  // The segment reserved for this block when no cached block fits.
+  /// The segment reserved for this block when no cached block fits.
   [[nodiscard]] constexpr byte_count segment_size() const noexcept {
     if (pool() == pool_kind::small) {
       return small_segment;
@@ -146,9 +147,9 @@ class block_size {
     return byte_count{remainder == 0 ? bytes_ : bytes_ - remainder + large_segment_rounding.value};
   }
 
-  // Whether a free block of `chosen` bytes (at least this size) is split,
-  // the rest staying cached as a free block; written as sums so that a
-  // block smaller than this size reads "no split" instead of wrapping.
+  /// Whether a free block of `chosen` bytes (at least this size) is split,
+  /// the rest staying cached as a free block; written as sums so that a
+  /// block smaller than this size reads "no split" instead of wrapping.
   [[nodiscard]] constexpr bool splits(byte_count chosen) const noexcept {
     if (pool() == pool_kind::small) {
       return chosen.value >= bytes_ + minimum_block.value;
@@ -164,14 +165,14 @@ class block_size {
   std::uint64_t bytes_;
 };
 
-// A block handed out, named by its simulated device address. Address 0 is
-// the empty allocation of a zero-byte request, as PyTorch's null pointer.
+/// A block handed out, named by its simulated device address. Address 0 is
+/// the empty allocation of a zero-byte request, as PyTorch's null pointer.
 struct block_handle {
   std::uint64_t address{0};
   friend constexpr bool operator==(block_handle, block_handle) = default;
 };
 
-// The allocator's counters as LibTorch's DeviceStats aggregate them.
+/// The allocator's counters as LibTorch's DeviceStats aggregate them.
 struct allocator_statistics {
   byte_count allocated;
   byte_count reserved;
@@ -180,22 +181,22 @@ struct allocator_statistics {
   friend constexpr bool operator==(const allocator_statistics&, const allocator_statistics&) = default;
 };
 
-// Why an allocation failed, with the figures PyTorch's message carries.
+/// Why an allocation failed, with the figures PyTorch's message carries.
 struct allocation_failure {
   allocation_error error{allocation_error::out_of_memory};
-  byte_count requested;  // as asked, before rounding
-  byte_count segment;    // the reservation that did not fit (0 for request_too_large)
-  byte_count allocated;  // after the cached segments were released
+  byte_count requested;  ///< as asked, before rounding
+  byte_count segment;    ///< the reservation that did not fit (0 for request_too_large)
+  byte_count allocated;  ///< after the cached segments were released
   byte_count reserved;
   std::optional<byte_count> capacity{};
   friend bool operator==(const allocation_failure&, const allocation_failure&) = default;
 };
 
 enum class free_error {
-  not_allocated,  // no block in use starts at that address (PyTorch: "invalid device pointer")
+  not_allocated,  ///< no block in use starts at that address (PyTorch: "invalid device pointer")
 };
 
-// One block of a segment, as PyTorch's memory snapshot lists it.
+/// One block of a segment, as PyTorch's memory snapshot lists it.
 struct block_view {
   std::uint64_t address{0};
   byte_count size;
@@ -207,17 +208,17 @@ struct segment_view {
   std::uint64_t address{0};
   byte_count size;
   pool_kind pool{pool_kind::small};
-  std::vector<block_view> blocks;  // in address order, covering the segment
+  std::vector<block_view> blocks;  ///< in address order, covering the segment
   friend bool operator==(const segment_view&, const segment_view&) = default;
 };
 
 class caching_allocator {
  public:
-  // A device whose memory never runs out.
+  /// A device whose memory never runs out.
   caching_allocator() = default;
-  // A device on which the segments reserved together may not pass
-  // `capacity` bytes (the memory left to the allocator: the card's memory
-  // less the CUDA context, the libraries' handles and other processes).
+  /// A device on which the segments reserved together may not pass
+  /// `capacity` bytes (the memory left to the allocator: the card's memory
+  /// less the CUDA context, the libraries' handles and other processes).
   explicit caching_allocator(byte_count capacity) : capacity_(capacity) {}
 
   [[nodiscard]] result<block_handle, allocation_failure> allocate(byte_count request) {
@@ -255,7 +256,7 @@ class caching_allocator {
     return block_handle{address};
   }
 
-  // Frees the block in use at that address; the empty handle frees nothing.
+  /// Frees the block in use at that address; the empty handle frees nothing.
   [[nodiscard]] result<void, free_error> free(block_handle handle) {
     if (handle.address == 0) {
       return {};
@@ -294,7 +295,7 @@ class caching_allocator {
     peak_reserved_ = reserved_;
   }
 
-  // Every reserved segment with its blocks, in address order.
+  /// Every reserved segment with its blocks, in address order.
   [[nodiscard]] std::vector<segment_view> segments() const {
     std::vector<segment_view> views;
     views.reserve(segments_.size());

@@ -15,13 +15,14 @@
 #include "iteragpu/protocol.hpp"
 #include "iteragpu/result.hpp"
 
-// A measurement of the synthetic network beside its prediction: the
-// predicted rows, and for every measured row the byte fields that differ
-// (measured minus predicted), so that a run that is not as predicted says
-// where and by how much.
+/// \file
+/// A measurement of the synthetic network beside its prediction: the
+/// predicted rows, and for every measured row the byte fields that differ
+/// (measured minus predicted), so that a run that is not as predicted says
+/// where and by how much.
 namespace iteragpu::prediction {
 
-// The six byte fields of a phase row, in the order the JSON holds them.
+/// The six byte fields of a phase row, in the order the JSON holds them.
 inline constexpr std::array<std::string_view, 6> byte_field_names{
     "baseline_allocated_bytes", "baseline_reserved_bytes", "end_allocated_bytes",
     "end_reserved_bytes",       "peak_allocated_bytes",    "peak_reserved_bytes"};
@@ -31,14 +32,14 @@ inline constexpr std::array<std::string_view, 6> byte_field_names{
           row.end_reserved_bytes,       row.peak_allocated_bytes,    row.peak_reserved_bytes};
 }
 
-// One byte field of one row that is not as predicted.
+/// One byte field of one row that is not as predicted.
 struct field_difference {
-  std::size_t field{0};  // index into byte_field_names
+  std::size_t field{0};  ///< index into byte_field_names
   std::uint64_t measured{0};
   std::uint64_t predicted{0};
 
-  // measured - predicted; device memory is far below 2^63 bytes, so the
-  // difference fits a signed 64-bit integer.
+  /// measured - predicted; device memory is far below 2^63 bytes, so the
+  /// difference fits a signed 64-bit integer.
   [[nodiscard]] constexpr std::int64_t signed_difference() const noexcept {
     return measured >= predicted ? static_cast<std::int64_t>(measured - predicted)
                                  : -static_cast<std::int64_t>(predicted - measured);
@@ -46,24 +47,24 @@ struct field_difference {
 };
 
 struct prediction_check {
-  blas_workspaces workspaces;                                   // what the prediction assumed
-  result<std::vector<phase_row>, prediction_failure> predicted;  // rows, as measure() would give them
-  std::vector<std::vector<field_difference>> differences;       // per measured row; empty when exact
+  blas_workspaces workspaces;                                   ///< what the prediction assumed
+  result<std::vector<phase_row>, prediction_failure> predicted;  ///< rows, as measure() would give them
+  std::vector<std::vector<field_difference>> differences;       ///< per measured row; empty when exact
   std::size_t exact_rows{0};
-  // What the first pass left allocated beyond its output: cold_forward's end
-  // allocated minus inputs' end allocated minus the output's block.
+  /// What the first pass left allocated beyond its output: cold_forward's end
+  /// allocated minus inputs' end allocated minus the output's block.
   std::optional<std::uint64_t> observed_workspace_bytes{};
 };
 
-// The plan a prediction of `run` follows: the same passes, with the repeats
-// a stopping rule would run at least (predicted repeats are all alike).
+/// The plan a prediction of `run` follows: the same passes, with the repeats
+/// a stopping rule would run at least (predicted repeats are all alike).
 [[nodiscard]] inline protocol_plan fixed_plan(const protocol_plan& plan) {
   protocol_plan fixed{plan.warmup, plan.until ? plan.until->parameters().min_repeats : plan.repeats, std::nullopt};
   return fixed;
 }
 
-// Predicts `run` and compares each measured row with the predicted row of
-// the same phase and repeat.
+/// Predicts `run` and compares each measured row with the predicted row of
+/// the same phase and repeat.
 [[nodiscard]] inline prediction_check check_prediction(const synthetic_run& run, const std::vector<phase_row>& measured,
                                                        const blas_workspaces& workspaces) {
   protocol_plan plan = fixed_plan(run.plan);

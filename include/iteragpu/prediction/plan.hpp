@@ -17,8 +17,9 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/synthetic_model.hpp"
 
-// A run planned with no GPU: every phase predicted, the memory it needs,
-// whether it fits a card, and the largest value of one dimension that does.
+/// \file
+/// A run planned with no GPU: every phase predicted, the memory it needs,
+/// whether it fits a card, and the largest value of one dimension that does.
 namespace iteragpu::prediction {
 
 struct plan_request {
@@ -29,7 +30,7 @@ struct plan_request {
   byte_count outside_allocator{memory_outside_allocator_default};
 };
 
-// The peak of the allocator's reserved bytes over the rows.
+/// The peak of the allocator's reserved bytes over the rows.
 [[nodiscard]] inline std::uint64_t peak_reserved(const std::vector<phase_row>& rows) noexcept {
   std::uint64_t peak = 0;
   for (const auto& row : rows) {
@@ -41,8 +42,8 @@ struct plan_request {
 inline constexpr std::string_view plan_need_source =
     "plan: the predicted peak reserved of the caching allocator plus the memory outside it";
 
-// The need of a predicted run: its peak reserved plus the memory outside the
-// allocator; nothing past 64 bits.
+/// The need of a predicted run: its peak reserved plus the memory outside the
+/// allocator; nothing past 64 bits.
 [[nodiscard]] inline std::optional<memory_need> need_of(const std::vector<phase_row>& rows, byte_count outside) {
   const auto total = checked_add(peak_reserved(rows), outside.value);
   if (!total) {
@@ -51,15 +52,15 @@ inline constexpr std::string_view plan_need_source =
   return memory_need{byte_count{*total}, std::string(plan_need_source)};
 }
 
-// Whether the run fits a card of `memory` bytes. The allocator may reserve
-// what the memory outside it leaves, and releases its cached segments and
-// tries again before it gives up, as PyTorch's does: the run fits when the
-// prediction with that capacity runs to its end.
+/// Whether the run fits a card of `memory` bytes. The allocator may reserve
+/// what the memory outside it leaves, and releases its cached segments and
+/// tries again before it gives up, as PyTorch's does: the run fits when the
+/// prediction with that capacity runs to its end.
 struct fit_check {
   byte_count memory;
   bool fits{false};
-  std::optional<std::uint64_t> headroom_bytes{};  // memory - outside - peak reserved, when it fits
-  std::optional<phase_kind> failed_phase{};       // where it would run out, when it does not
+  std::optional<std::uint64_t> headroom_bytes{};  ///< memory - outside - peak reserved, when it fits
+  std::optional<phase_kind> failed_phase{};       ///< where it would run out, when it does not
   std::string message;
 };
 
@@ -118,19 +119,19 @@ enum class plan_dimension { batch, context, width };
 
 struct largest_value {
   plan_dimension dimension{plan_dimension::batch};
-  std::uint64_t value{0};    // 0: not even 1 fits
-  fit_check next;            // the check of value + 1, which fails
+  std::uint64_t value{0};    ///< 0: not even 1 fits
+  fit_check next;            ///< the check of value + 1, which fails
 };
 
 enum class largest_error {
-  none_fits_below_limit,  // every value up to 2^62 fits (the memory is beyond the model's reach)
+  none_fits_below_limit,  ///< every value up to 2^62 fits (the memory is beyond the model's reach)
 };
 
-// The largest value of `dimension` (the others as in the request) whose run
-// fits `memory`. Every tensor grows with each dimension and the allocator
-// reserves no less for larger blocks, so fitting is monotone: an
-// exponential search finds a bound, a binary search the edge, and the value
-// found is checked to fit and the next not to.
+/// The largest value of `dimension` (the others as in the request) whose run
+/// fits `memory`. Every tensor grows with each dimension and the allocator
+/// reserves no less for larger blocks, so fitting is monotone: an
+/// exponential search finds a bound, a binary search the edge, and the value
+/// found is checked to fit and the next not to.
 [[nodiscard]] inline result<largest_value, largest_error> find_largest(const plan_request& request,
                                                                       plan_dimension dimension, byte_count memory) {
   const auto fits_with = [&](std::uint64_t v) {

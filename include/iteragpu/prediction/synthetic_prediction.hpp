@@ -24,33 +24,34 @@
 #include "iteragpu/synthetic_model.hpp"
 #include "iteragpu/units.hpp"
 
-// The measurement of the synthetic network predicted without a GPU: a
-// counter, a backend and a workload that share one simulated caching
-// allocator and run through the measuring protocol, so that every phase
-// row is predicted in the protocol's own order.
-//
-// The workload replays, in order, the allocations and frees that LibTorch
-// makes for iteragpu/torch/synthetic_workload.hpp:
-//   model_load   module->to(device, dtype) converts each parameter on the
-//                CPU and copies it over: one allocation each, W1 [4w, w],
-//                b1 [4w], W2 [w, 4w], b2 [w], and no temporary on the GPU
-//                (the measured model_load rows peak at their end value).
-//   inputs       randn [batch, context, w] straight on the GPU.
-//   one pass     at::linear on the contiguous 3-D input flattens it into
-//                one at::addmm [rows, w] x [w, 4w] (rows = batch x
-//                context): its output [rows, 4w] is allocated first; on
-//                the first product of the process the cuBLAS workspace and,
-//                on the cuBLASLt path, the cuBLASLt workspace follow (see
-//                prediction/workspace.hpp); at::gelu allocates its output
-//                [rows, 4w]; the first output is freed when that statement
-//                ends; the second at::addmm allocates [rows, w]; GELU's
-//                output is freed when forward() returns, after the pass's
-//                output exists.
-// Times are not predicted: the backend's timers and the clock read zero.
+/// \file
+/// The measurement of the synthetic network predicted without a GPU: a
+/// counter, a backend and a workload that share one simulated caching
+/// allocator and run through the measuring protocol, so that every phase
+/// row is predicted in the protocol's own order.
+///
+/// The workload replays, in order, the allocations and frees that LibTorch
+/// makes for iteragpu/torch/synthetic_workload.hpp:
+///   model_load   module->to(device, dtype) converts each parameter on the
+///                CPU and copies it over: one allocation each, W1 [4w, w],
+///                b1 [4w], W2 [w, 4w], b2 [w], and no temporary on the GPU
+///                (the measured model_load rows peak at their end value).
+///   inputs       randn [batch, context, w] straight on the GPU.
+///   one pass     at::linear on the contiguous 3-D input flattens it into
+///                one at::addmm [rows, w] x [w, 4w] (rows = batch x
+///                context): its output [rows, 4w] is allocated first; on
+///                the first product of the process the cuBLAS workspace and,
+///                on the cuBLASLt path, the cuBLASLt workspace follow (see
+///                prediction/workspace.hpp); at::gelu allocates its output
+///                [rows, 4w]; the first output is freed when that statement
+///                ends; the second at::addmm allocates [rows, w]; GELU's
+///                output is freed when forward() returns, after the pass's
+///                output exists.
+/// Times are not predicted: the backend's timers and the clock read zero.
 namespace iteragpu::prediction {
 
-// A simulated tensor's storage: it frees its block when it goes, as a
-// tensor returns its storage to the caching allocator.
+/// A simulated tensor's storage: it frees its block when it goes, as a
+/// tensor returns its storage to the caching allocator.
 class simulated_tensor {
  public:
   simulated_tensor() = default;
@@ -81,9 +82,9 @@ class simulated_tensor {
   block_handle block_;
 };
 
-// Thrown by the workload when the allocator refuses a request, as LibTorch
-// throws c10::OutOfMemoryError: the workload's operations have no other
-// way out, and the protocol turns the exception into the failed phase.
+/// Thrown by the workload when the allocator refuses a request, as LibTorch
+/// throws c10::OutOfMemoryError: the workload's operations have no other
+/// way out, and the protocol turns the exception into the failed phase.
 class simulated_out_of_memory : public std::runtime_error {
  public:
   explicit simulated_out_of_memory(const allocation_failure& failure)
@@ -110,8 +111,8 @@ class simulated_out_of_memory : public std::runtime_error {
   allocation_failure failure_;
 };
 
-// The counter: reads the simulated allocator (one device; the index is not
-// looked at).
+/// The counter: reads the simulated allocator (one device; the index is not
+/// looked at).
 class simulated_counter {
  public:
   explicit simulated_counter(caching_allocator& allocator) noexcept : allocator_(&allocator) {}
@@ -126,8 +127,8 @@ class simulated_counter {
   caching_allocator* allocator_;
 };
 
-// The backend: nothing runs, so there is nothing to wait for and no time to
-// read. Rows measured with it carry zero seconds, which are not predictions.
+/// The backend: nothing runs, so there is nothing to wait for and no time to
+/// read. Rows measured with it carry zero seconds, which are not predictions.
 struct simulated_backend {
   static constexpr std::string_view name = "prediction";
 
@@ -141,23 +142,23 @@ struct simulated_backend {
   [[nodiscard]] static timer make_timer(device_index /*device*/) noexcept { return {}; }
 };
 
-// The byte sizes of the synthetic network's tensors, and which matrix path
-// its products take.
+/// The byte sizes of the synthetic network's tensors, and which matrix path
+/// its products take.
 struct synthetic_tensor_bytes {
-  byte_count first_weight;   // W1 [4w, w]
-  byte_count first_bias;     // b1 [4w]
-  byte_count second_weight;  // W2 [w, 4w]
-  byte_count second_bias;    // b2 [w]
-  byte_count input;          // [batch, context, w]
-  byte_count hidden;         // the first linear's and GELU's outputs, [batch, context, 4w]
-  byte_count output;         // [batch, context, w]
-  bool cublaslt{false};      // the products take at::addmm's cuBLASLt path
+  byte_count first_weight;   ///< W1 [4w, w]
+  byte_count first_bias;     ///< b1 [4w]
+  byte_count second_weight;  ///< W2 [w, 4w]
+  byte_count second_bias;    ///< b2 [w]
+  byte_count input;          ///< [batch, context, w]
+  byte_count hidden;         ///< the first linear's and GELU's outputs, [batch, context, 4w]
+  byte_count output;         ///< [batch, context, w]
+  bool cublaslt{false};      ///< the products take at::addmm's cuBLASLt path
   friend constexpr bool operator==(const synthetic_tensor_bytes&, const synthetic_tensor_bytes&) = default;
 };
 
 enum class shape_error {
-  zero_dimension,  // batch, context and width must be positive, as on the command line
-  too_large,       // a tensor of more than 2^63-1 bytes, which LibTorch cannot index
+  zero_dimension,  ///< batch, context and width must be positive, as on the command line
+  too_large,       ///< a tensor of more than 2^63-1 bytes, which LibTorch cannot index
 };
 
 [[nodiscard]] constexpr result<synthetic_tensor_bytes, shape_error> tensor_bytes(const synthetic_shape& shape,
@@ -194,7 +195,7 @@ enum class shape_error {
                                 addmm_uses_cublaslt(shape.width, *hidden_width)};
 }
 
-// The synthetic network's workload, replayed on the simulated allocator.
+/// The synthetic network's workload, replayed on the simulated allocator.
 class simulated_synthetic_workload {
  public:
   simulated_synthetic_workload(caching_allocator& allocator, const synthetic_tensor_bytes& sizes,
@@ -244,15 +245,15 @@ class simulated_synthetic_workload {
   std::optional<simulated_tensor> cublaslt_workspace_{};
 };
 
-// Why there is no prediction: the shape, or the phase that runs out of
-// memory on a device of the given capacity.
+/// Why there is no prediction: the shape, or the phase that runs out of
+/// memory on a device of the given capacity.
 struct prediction_failure {
   std::optional<phase_kind> phase{};
   std::string message;
   friend bool operator==(const prediction_failure&, const prediction_failure&) = default;
 };
 
-// A clock that never moves: the host-time column of a predicted row is 0.
+/// A clock that never moves: the host-time column of a predicted row is 0.
 struct frozen_clock {
   using duration = std::chrono::steady_clock::duration;
   using rep = duration::rep;
@@ -267,11 +268,11 @@ static_assert(memory_counter<simulated_counter>);
 static_assert(workload<simulated_synthetic_workload>);
 static_assert(phase_clock<frozen_clock>);
 
-// Every phase row of a measurement of the synthetic network, through
-// iteragpu::measure: the six byte fields as LibTorch's caching allocator
-// would read them, the times zero. With a capacity (the bytes the
-// allocator may reserve on the device), the failure names the phase that
-// would run out of memory.
+/// Every phase row of a measurement of the synthetic network, through
+/// iteragpu::measure: the six byte fields as LibTorch's caching allocator
+/// would read them, the times zero. With a capacity (the bytes the
+/// allocator may reserve on the device), the failure names the phase that
+/// would run out of memory.
 [[nodiscard]] inline result<std::vector<phase_row>, prediction_failure> predict_synthetic(
     const synthetic_shape& shape, element_type dtype, const blas_workspaces& workspaces, const protocol_plan& plan,
     std::optional<byte_count> capacity = std::nullopt) {

@@ -15,9 +15,9 @@
 
 namespace iteragpu::report {
 
-// The whole catalog as an aligned table, one package per line in the
-// order of the file: text columns left-aligned, numbers right-aligned.
-// `source` names the catalog as in write_text() of a quote.
+/// The whole catalog as an aligned table, one package per line in the
+/// order of the file: text columns left-aligned, numbers right-aligned.
+/// `source` names the catalog as in write_text() of a quote.
 inline void write_catalog_table(std::ostream& out, const catalog& c, std::string_view source) {
   constexpr std::size_t columns = 6;
   const auto& snapshot = c.snapshot();

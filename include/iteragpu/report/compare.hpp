@@ -27,13 +27,14 @@
 #include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/text.hpp"
 
-// Measurement files read for `compare` (schema 1 and 2 of
-// report/measurement.hpp), and the comparison as JSON and as text.
+/// \file
+/// Measurement files read for `compare` (schema 1 and 2 of
+/// report/measurement.hpp), and the comparison as JSON and as text.
 namespace iteragpu::report {
 
 inline constexpr std::int64_t compare_schema_version = 1;
 
-// The largest measurement file compare reads.
+/// The largest measurement file compare reads.
 inline constexpr std::size_t measurement_file_limit = std::size_t{16} << 20U;
 
 inline constexpr std::string_view expected_measurement =
@@ -345,8 +346,8 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
 
 }  // namespace detail
 
-// A measurement document, read for compare. The problem, when there is
-// one, says where in the document and what was expected there.
+/// A measurement document, read for compare. The problem, when there is
+/// one, says where in the document and what was expected there.
 [[nodiscard]] inline result<compared_run, std::string> measurement_from_json(const boost::json::value& document) {
   if (!document.is_object()) {
     return unexpected{"the top level is " + detail::describe_value(document) + "; " + std::string(expected_measurement)};
@@ -395,7 +396,7 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
   return run;
 }
 
-// The text of a document, parsed: the problem says where the JSON breaks.
+/// The text of a document, parsed: the problem says where the JSON breaks.
 [[nodiscard]] inline result<compared_run, std::string> measurement_from_text(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return unexpected{"is empty; " + std::string(expected_measurement)};
@@ -417,8 +418,8 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
   return run;
 }
 
-// The file `path`, read and checked. The problem is one line that names
-// the file, as given, and says what was expected.
+/// The file `path`, read and checked. The problem is one line that names
+/// the file, as given, and says what was expected.
 [[nodiscard]] inline result<compared_run, std::string> read_measurement(const std::filesystem::path& path) {
   const std::string name = quoted(path.string());
   std::error_code ec;
@@ -451,9 +452,9 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
 // ---------------------------------------------------------------------------
 // Rendering
 
-// What the file says of itself, shown beside the comparison.
+/// What the file says of itself, shown beside the comparison.
 struct compared_file {
-  std::string name;  // the file's name, without its folder
+  std::string name;  ///< the file's name, without its folder
   compared_run run;
 };
 
@@ -595,8 +596,8 @@ namespace detail {
 
 }  // namespace detail
 
-// The comparison for a person. At most ten differing rows are listed (a
-// run of many repeats repeats one pattern); the JSON has them all.
+/// The comparison for a person. At most ten differing rows are listed (a
+/// run of many repeats repeats one pattern); the JSON has them all.
 inline void write_text(std::ostream& out, const comparison& c, const compared_file& a, const compared_file& b) {
   constexpr std::size_t shown_rows = 10;
   out << "A: " << detail::describe_file(a) << '\n' << "B: " << detail::describe_file(b) << '\n';

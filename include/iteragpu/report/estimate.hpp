@@ -11,8 +11,8 @@
 
 namespace iteragpu::report {
 
-// The machine-readable estimate: exact decimals travel as strings, so no
-// JSON reader turns them into binary floating point on the way.
+/// The machine-readable estimate: exact decimals travel as strings, so no
+/// JSON reader turns them into binary floating point on the way.
 [[nodiscard]] inline boost::json::object to_json(const memory_estimate& estimate) {
   boost::json::object o;
   o["parameters"] = estimate.weights.parameters.value;

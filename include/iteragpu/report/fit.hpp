@@ -21,10 +21,11 @@
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 
-// The results of a package search and of a durations comparison: JSON for
-// machines (data/schema/packages.schema.json and durations.schema.json;
-// cents as integers, exact decimals as strings) and aligned tables for
-// people, with units in the column heads.
+/// \file
+/// The results of a package search and of a durations comparison: JSON for
+/// machines (data/schema/packages.schema.json and durations.schema.json;
+/// cents as integers, exact decimals as strings) and aligned tables for
+/// people, with units in the column heads.
 namespace iteragpu::report {
 
 inline constexpr std::string_view gpu_hour_rounding_note =
@@ -110,7 +111,7 @@ inline void write_catalog_lines(std::ostream& out, const catalog& c, std::string
 
 }  // namespace detail
 
-// What every reader of a package list must be told, in the order it matters.
+/// What every reader of a package list must be told, in the order it matters.
 [[nodiscard]] inline std::vector<std::string_view> package_list_notes(const package_list& list) {
   std::vector<std::string_view> notes;
   if (list.from->illustrative()) {
@@ -154,8 +155,8 @@ inline void write_catalog_lines(std::ostream& out, const catalog& c, std::string
   return o;
 }
 
-// One object: the search (need, GPUs, duration, GPU-hours), the memory rule
-// when a need was given, the order, the packages and the notes.
+/// One object: the search (need, GPUs, duration, GPU-hours), the memory rule
+/// when a need was given, the order, the packages and the notes.
 [[nodiscard]] inline boost::json::object to_json(const package_list& list) {
   using detail::json_text;
   const auto& snapshot = list.from->snapshot();
@@ -253,10 +254,10 @@ namespace detail {
 
 }  // namespace detail
 
-// The illustrative label on top (for an illustrative catalog), what was
-// asked and where the need comes from, the table, the memory rule with a
-// need, then the notes. `source` names the catalog as in write_text() of a
-// quote.
+/// The illustrative label on top (for an illustrative catalog), what was
+/// asked and where the need comes from, the table, the memory rule with a
+/// need, then the notes. `source` names the catalog as in write_text() of a
+/// quote.
 inline void write_text(std::ostream& out, const package_list& list, std::string_view source) {
   const auto& s = list.search;
   if (list.from->illustrative()) {

@@ -26,10 +26,10 @@
 
 namespace iteragpu::report {
 
-// 1: environment, configuration, synthetic_model, phases. 2 adds per row the
-// device's used memory and the GPU's state, and the statistics, the
-// prediction, the allocator's settings, the memory outside the allocator
-// and the memory need.
+/// 1: environment, configuration, synthetic_model, phases. 2 adds per row the
+/// device's used memory and the GPU's state, and the statistics, the
+/// prediction, the allocator's settings, the memory outside the allocator
+/// and the memory need.
 inline constexpr std::int64_t measurement_schema_version = 2;
 
 inline constexpr std::string_view device_used_note =
@@ -109,8 +109,8 @@ inline constexpr std::string_view device_used_note =
   return o;
 }
 
-// `output_name` is the result file's name, without its folder: no path of
-// the user's is recorded.
+/// `output_name` is the result file's name, without its folder: no path of
+/// the user's is recorded.
 [[nodiscard]] inline boost::json::object to_json(const measurement_record& m, std::string_view output_name) {
   boost::json::object o;
   o["schema_version"] = measurement_schema_version;
@@ -193,7 +193,7 @@ inline void write_phase_table(std::ostream& out, const std::vector<phase_row>& r
   }
 }
 
-// The GPU's state at the end of each phase, when the backend sampled it.
+/// The GPU's state at the end of each phase, when the backend sampled it.
 inline void write_state_table(std::ostream& out, const std::vector<phase_row>& rows) {
   bool any = false;
   for (const auto& r : rows) {
@@ -230,8 +230,8 @@ inline void write_state_table(std::ostream& out, const std::vector<phase_row>& r
   }
 }
 
-// The prediction in one line: exact in every row, or the rows and fields
-// that differ with measured minus predicted.
+/// The prediction in one line: exact in every row, or the rows and fields
+/// that differ with measured minus predicted.
 inline void write_prediction_line(std::ostream& out, const prediction::prediction_check& check,
                                   const std::vector<phase_row>& rows) {
   if (!check.predicted) {

@@ -10,7 +10,7 @@
 
 namespace iteragpu::report {
 
-// {"bytes": N, "gib": "exact", "gb": "exact", "source": "..."}, or null.
+/// {"bytes": N, "gib": "exact", "gb": "exact", "source": "..."}, or null.
 [[nodiscard]] inline boost::json::value to_json(const std::optional<memory_need>& need) {
   if (!need) {
     return nullptr;

@@ -18,19 +18,20 @@
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 
-// A memory need read back from the JSON the programs print or write: the
-// estimate (`mesure_memoire estimate --json`), the plan (`mesure_memoire
-// plan --json`, recognised by "kind": "plan") and the measurement file
-// (`mesure_memoire measure --output`, schema_version 1 or 2). It lives with
-// the reports because it reads their JSON.
+/// \file
+/// A memory need read back from the JSON the programs print or write: the
+/// estimate (`mesure_memoire estimate --json`), the plan (`mesure_memoire
+/// plan --json`, recognised by "kind": "plan") and the measurement file
+/// (`mesure_memoire measure --output`, schema_version 1 or 2). It lives with
+/// the reports because it reads their JSON.
 namespace iteragpu::report {
 
 inline constexpr std::string_view need_documents_accepted =
     "the JSON of `mesure_memoire estimate --json` or `mesure_memoire plan --json`, or a measurement file of "
     "`mesure_memoire measure --output` (schema_version 1 or 2)";
 
-// Why a document gives no need: what it holds, in words (text from the
-// document escaped).
+/// Why a document gives no need: what it holds, in words (text from the
+/// document escaped).
 struct need_input_error {
   std::string found;
   friend bool operator==(const need_input_error&, const need_input_error&) = default;
@@ -173,10 +174,10 @@ using need_read = result<memory_need, need_input_error>;
 
 }  // namespace detail
 
-// The need a document states or implies. An estimate is an object with
-// weight_bytes, total_gib and memory_need and no kind; a plan has "kind":
-// "plan"; a measurement has schema_version 1 or 2. Anything else, and
-// malformed JSON, is an error that says what was found.
+/// The need a document states or implies. An estimate is an object with
+/// weight_bytes, total_gib and memory_need and no kind; a plan has "kind":
+/// "plan"; a measurement has schema_version 1 or 2. Anything else, and
+/// malformed JSON, is an error that says what was found.
 [[nodiscard]] inline result<memory_need, need_input_error> need_from_json(std::string_view text) {
   std::error_code error;
   const boost::json::value document = boost::json::parse(boost::json::string_view(text.data(), text.size()), error);

@@ -25,7 +25,7 @@ inline constexpr std::string_view prediction_note =
     "a prediction, not a measurement: the caching allocator of PyTorch 2.11 simulated for the synthetic network, "
     "no GPU involved; times are not predicted";
 
-// What `plan` printed, beside the request.
+/// What `plan` printed, beside the request.
 struct plan_outcome {
   prediction::plan_request request;
   std::vector<phase_row> rows;

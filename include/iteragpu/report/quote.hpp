@@ -23,7 +23,7 @@ inline constexpr std::string_view rounding_note =
     "unit_cost_cents = total_price_cents / accepted_results, rounded half to even to 4 decimal places of a cent";
 inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (no --accepted-results)";
 
-// What every reader of a quote must be told, in the order it matters.
+/// What every reader of a quote must be told, in the order it matters.
 [[nodiscard]] inline std::vector<std::string_view> quote_notes(const package_quote& q) {
   std::vector<std::string_view> notes;
   if (q.from->illustrative()) {
@@ -35,9 +35,9 @@ inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (n
   return notes;
 }
 
-// Exactly the 16 keys below, in this order. Cents are JSON integers; the
-// decimal amounts travel as strings so that no reader turns them into
-// binary floating point.
+/// Exactly the 16 keys below, in this order. Cents are JSON integers; the
+/// decimal amounts travel as strings so that no reader turns them into
+/// binary floating point.
 [[nodiscard]] inline boost::json::object to_json(const package_quote& q) {
   const auto str = [](std::string_view s) { return boost::json::string(s.data(), s.size()); };
   const auto& snapshot = q.from->snapshot();
@@ -73,8 +73,8 @@ inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (n
   return o;
 }
 
-// `source` names the catalog for a reader: the path the user gave, or the
-// words "the shipped illustrative catalog" (an install's path is not theirs).
+/// `source` names the catalog for a reader: the path the user gave, or the
+/// words "the shipped illustrative catalog" (an install's path is not theirs).
 inline void write_text(std::ostream& out, const package_quote& q, std::string_view source) {
   const auto& snapshot = q.from->snapshot();
   const auto& offer = *q.offer;

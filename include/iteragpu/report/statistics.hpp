@@ -13,7 +13,8 @@
 #include "iteragpu/statistics.hpp"
 #include "iteragpu/text.hpp"
 
-// The statistics of a sample and the GPU's state, as JSON and as text.
+/// \file
+/// The statistics of a sample and the GPU's state, as JSON and as text.
 namespace iteragpu::report {
 
 inline constexpr std::string_view percentile_method =
@@ -58,7 +59,7 @@ template <class T, class Value>
   return r ? boost::json::value(value(*r)) : boost::json::value(nullptr);
 }
 
-// Each reading is its value, or null with its reason in `unavailable`.
+/// Each reading is its value, or null with its reason in `unavailable`.
 [[nodiscard]] inline boost::json::value to_json(const std::optional<gpu_state>& state) {
   if (!state) {
     return nullptr;
@@ -92,7 +93,7 @@ template <class T, class Value>
   return o;
 }
 
-// `n=20 median 3.1e-03 s [95 % CI 3.09e-03, 3.12e-03] IQR/median 1.2 % steady`
+/// `n=20 median 3.1e-03 s [95 % CI 3.09e-03, 3.12e-03] IQR/median 1.2 % steady`
 inline void write_summary(std::ostream& out, std::string_view label, const std::optional<sample_summary>& s) {
   out << "  " << label << ": ";
   if (!s) {

@@ -36,28 +36,28 @@
 
 namespace iteragpu::torch_adapter {
 
-// "13.0" from CUDA's 13000.
+/// "13.0" from CUDA's 13000.
 [[nodiscard]] inline std::string cuda_version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-// The PCI bus id of a CUDA device ("00000000:1B:00.0"), by which NVML finds
-// the same GPU whatever CUDA_VISIBLE_DEVICES renumbered.
+/// The PCI bus id of a CUDA device ("00000000:1B:00.0"), by which NVML finds
+/// the same GPU whatever CUDA_VISIBLE_DEVICES renumbered.
 [[nodiscard]] inline std::string pci_bus_id(device_index d) {
   std::array<char, 32> id{};
   C10_CUDA_CHECK(cudaDeviceGetPCIBusId(id.data(), static_cast<int>(id.size()), to_c10(d)));
   return std::string(id.data());
 }
 
-// LibTorch's CUDA runtime, and NVML (loaded at run time, opened with the
-// backend) for the GPU's state and the driver's facts. Every other call is
-// static: a backend holds nothing but its NVML session.
+/// LibTorch's CUDA runtime, and NVML (loaded at run time, opened with the
+/// backend) for the GPU's state and the driver's facts. Every other call is
+/// static: a backend holds nothing but its NVML session.
 struct cuda_backend {
   nvml::session nvml = nvml::session::open();
 
-  // The GPU's clocks, power, temperature and throttle reasons, found in NVML
-  // by the device's PCI bus id; every field empty with a reason where NVML
-  // or the device cannot be read.
+  /// The GPU's clocks, power, temperature and throttle reasons, found in NVML
+  /// by the device's PCI bus id; every field empty with a reason where NVML
+  /// or the device cannot be read.
   [[nodiscard]] iteragpu::gpu_state gpu_state(device_index d) const {
     try {
       return nvml.sample(pci_bus_id(d));
@@ -78,7 +78,7 @@ struct cuda_backend {
     return m;
   }
 
-  // Before any counter is read; allocates nothing on any device.
+  /// Before any counter is read; allocates nothing on any device.
   static void initialise() { initialise_gpu_state(at::globalContext()); }
 
   [[nodiscard]] static std::optional<std::string> unavailable_reason() {
@@ -88,7 +88,7 @@ struct cuda_backend {
     return std::nullopt;
   }
 
-  // The CUDA runtime LibTorch loaded (the libcudart it was built with).
+  /// The CUDA runtime LibTorch loaded (the libcudart it was built with).
   [[nodiscard]] static std::optional<runtime_build> build() {
     int version = 0;
     if (cudaRuntimeGetVersion(&version) != cudaSuccess) {
@@ -97,8 +97,8 @@ struct cuda_backend {
     return runtime_build{gpu_platform::cuda, cuda_version_text(version)};
   }
 
-  // Device properties are read without making any device current, so no
-  // GPU but the measured one gets a context from the measurement.
+  /// Device properties are read without making any device current, so no
+  /// GPU but the measured one gets a context from the measurement.
   [[nodiscard]] static std::vector<gpu_description> visible_gpus() {
     std::vector<gpu_description> gpus;
     const auto count = c10::cuda::device_count();
@@ -124,10 +124,10 @@ struct cuda_backend {
     return device_memory{free_bytes, total_bytes};
   }
 
-  // Two CUDA events with timing enabled, recorded on the current stream of
-  // the device (the runtime makes the measured device current). Both are
-  // created here, before the timed window opens: a lazily created event
-  // would put cudaEventCreate inside the window.
+  /// Two CUDA events with timing enabled, recorded on the current stream of
+  /// the device (the runtime makes the measured device current). Both are
+  /// created here, before the timed window opens: a lazily created event
+  /// would put cudaEventCreate inside the window.
   class timer {
    public:
     explicit timer(device_index d) : stream_(c10::cuda::getCurrentCUDAStream(to_c10(d)).stream()) {
@@ -165,10 +165,10 @@ struct cuda_backend {
   [[nodiscard]] static timer make_timer(device_index d) { return timer(d); }
 };
 
-// The caching allocator's aggregate counters for one device. Index 0 of each
-// StatArray is AGGREGATE in every LibTorch version; the stats types moved
-// from c10::cuda::CUDACachingAllocator (1.13 to ~2.4) to
-// c10::CachingDeviceAllocator (~2.5+), so they are only named through auto.
+/// The caching allocator's aggregate counters for one device. Index 0 of each
+/// StatArray is AGGREGATE in every LibTorch version; the stats types moved
+/// from c10::cuda::CUDACachingAllocator (1.13 to ~2.4) to
+/// c10::CachingDeviceAllocator (~2.5+), so they are only named through auto.
 struct cuda_allocator_counter {
   [[nodiscard]] static allocator_reading read(device_index d) {
     return reading_from(c10::cuda::CUDACachingAllocator::getDeviceStats(to_c10(d)));

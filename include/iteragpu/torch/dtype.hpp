@@ -5,7 +5,8 @@
 
 #include "iteragpu/policies/dtype.hpp"
 
-// LibTorch's scalar type for each dtype policy.
+/// \file
+/// LibTorch's scalar type for each dtype policy.
 namespace iteragpu::torch_adapter {
 
 template <dtype_policy D>

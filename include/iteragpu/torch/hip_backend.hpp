@@ -42,7 +42,7 @@ inline void hip_check(hipError_t status, const char* what) {
   }
 }
 
-// "6.2" from HIP's 60241134 (major x 10^7 + minor x 10^5 + patch).
+/// "6.2" from HIP's 60241134 (major x 10^7 + minor x 10^5 + patch).
 [[nodiscard]] inline std::string hip_version_text(int version) {
   return std::to_string(version / 10000000) + "." + std::to_string((version / 100000) % 100);
 }
@@ -89,8 +89,8 @@ struct hip_backend {
     return device_memory{free_bytes, total_bytes};
   }
 
-  // Two hipEvents recorded on the current stream of the device, created
-  // before the timed window opens, as in the CUDA adapter.
+  /// Two hipEvents recorded on the current stream of the device, created
+  /// before the timed window opens, as in the CUDA adapter.
   class timer {
    public:
     explicit timer(device_index d) : stream_(c10::hip::getCurrentHIPStream(to_c10(d)).stream()) {

@@ -32,15 +32,16 @@
 #include "iteragpu/torch/hip_backend.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
 
-// The GPU runtime of a LibTorch build, for the `environment` and `measure`
-// commands: CUDA or HIP where LibTorch has them, otherwise a runtime that
-// reports that this LibTorch has no GPU runtime.
+/// \file
+/// The GPU runtime of a LibTorch build, for the `environment` and `measure`
+/// commands: CUDA or HIP where LibTorch has them, otherwise a runtime that
+/// reports that this LibTorch has no GPU runtime.
 namespace iteragpu::torch_adapter {
 
 [[nodiscard]] inline std::string libtorch_version() { return TORCH_VERSION; }
 
-// A LibTorch without a GPU runtime (Debian's CPU-only build): it describes
-// the environment, LibTorch's version included, and measures nothing.
+/// A LibTorch without a GPU runtime (Debian's CPU-only build): it describes
+/// the environment, LibTorch's version included, and measures nothing.
 struct probe_only_runtime {
   [[nodiscard]] static environment_report environment(device_index d) {
     unavailable_backend backend{libtorch_without_gpu_runtime};
@@ -60,8 +61,8 @@ struct gpu_measuring_runtime {
     return probe_environment(backend, d, libtorch_version());
   }
 
-  // The measured device is made current for the whole run: events, streams
-  // and allocations all belong to it.
+  /// The measured device is made current for the whole run: events, streams
+  /// and allocations all belong to it.
   [[nodiscard]] result<measurement, measure_error> measure_synthetic(const synthetic_run& run) {
     try {
       Backend::initialise();
@@ -79,10 +80,10 @@ struct gpu_measuring_runtime {
 #endif
 
 #if defined(ITERAGPU_TORCH_CUDA)
-// The CUDA runtime adds what only LibTorch's CUDA build can say: the
-// workspaces it chose for cuBLAS and cuBLASLt, the caching allocator's
-// effective settings, and the allocator's history for PyTorch's memory
-// snapshot.
+/// The CUDA runtime adds what only LibTorch's CUDA build can say: the
+/// workspaces it chose for cuBLAS and cuBLASLt, the caching allocator's
+/// effective settings, and the allocator's history for PyTorch's memory
+/// snapshot.
 struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter> {
   [[nodiscard]] static std::optional<prediction::blas_workspaces> blas_workspaces() {
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
@@ -93,8 +94,8 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
 #endif
   }
 
-  // As LibTorch itself reports them (it reads PYTORCH_CUDA_ALLOC_CONF; this
-  // library reads no environment variable).
+  /// As LibTorch itself reports them (it reads PYTORCH_CUDA_ALLOC_CONF; this
+  /// library reads no environment variable).
   [[nodiscard]] static std::vector<allocator_setting> allocator_settings() {
     std::vector<allocator_setting> settings;
 #if defined(ITERAGPU_TORCH_ALLOCATOR_CONFIG)

@@ -20,10 +20,10 @@
 
 namespace iteragpu::torch_adapter {
 
-// Linear(width -> 4*width) -> GELU -> Linear(4*width -> width), built and
-// initialised on the CPU (LibTorch's default Linear initialisation) from a
-// CPU generator seeded with `seed`. Only the CPU generator is seeded, so no
-// GPU's state is touched.
+/// Linear(width -> 4*width) -> GELU -> Linear(4*width -> width), built and
+/// initialised on the CPU (LibTorch's default Linear initialisation) from a
+/// CPU generator seeded with `seed`. Only the CPU generator is seeded, so no
+/// GPU's state is touched.
 [[nodiscard]] inline torch::nn::Sequential build_synthetic_network(std::uint64_t width, std::uint64_t seed) {
   const auto w = narrow<std::int64_t>(width);
   const auto hidden = narrow<std::int64_t>(width * hidden_multiplier);
@@ -35,8 +35,8 @@ namespace iteragpu::torch_adapter {
   return torch::nn::Sequential(torch::nn::Linear(w, hidden), torch::nn::GELU(), torch::nn::Linear(hidden, w));
 }
 
-// A fresh generator for `device`, seeded: the input does not depend on, or
-// change, any global generator.
+/// A fresh generator for `device`, seeded: the input does not depend on, or
+/// change, any global generator.
 [[nodiscard]] inline at::Generator seeded_generator(const torch::Device& device, std::uint64_t seed) {
   if (device.is_cpu()) {
     return at::detail::createCPUGenerator(seed);
@@ -51,21 +51,21 @@ namespace iteragpu::torch_adapter {
   throw std::invalid_argument("no seeded generator for device " + device.str());
 }
 
-// The synthetic model and its input as a workload of iteragpu::measure(),
-// with weights and input in the dtype D.
+/// The synthetic model and its input as a workload of iteragpu::measure(),
+/// with weights and input in the dtype D.
 template <dtype_policy D>
 class synthetic_workload {
  public:
   synthetic_workload(torch::Device device, synthetic_shape shape) : device_(device), shape_(shape) {}
 
-  // model_load: build on the CPU, then move to the device in D.
+  /// model_load: build on the CPU, then move to the device in D.
   void load_model() {
     model_ = build_synthetic_network(shape_.width, model_seed);
     model_->to(device_, scalar_type<D>());
     model_->eval();
   }
 
-  // inputs: [batch, context, width] created on the device.
+  /// inputs: [batch, context, width] created on the device.
   void make_inputs() {
     const std::vector<std::int64_t> sizes{narrow<std::int64_t>(shape_.batch),
                                           narrow<std::int64_t>(shape_.context),
@@ -74,11 +74,11 @@ class synthetic_workload {
                           torch::TensorOptions().device(device_).dtype(scalar_type<D>()));
   }
 
-  // One inference pass; no autograd graph is recorded. The layers are
-  // applied through the ATen operators at::linear and at::gelu, the ones
-  // PyTorch's Python modules call: the C++ frontend's Linear::forward takes
-  // a matmul-then-add path for 3-D inputs instead of at::linear's fused
-  // bias epilogue (cuBLASLt), which runs slower and allocates differently.
+  /// One inference pass; no autograd graph is recorded. The layers are
+  /// applied through the ATen operators at::linear and at::gelu, the ones
+  /// PyTorch's Python modules call: the C++ frontend's Linear::forward takes
+  /// a matmul-then-add path for 3-D inputs instead of at::linear's fused
+  /// bias epilogue (cuBLASLt), which runs slower and allocates differently.
   [[nodiscard]] torch::Tensor forward() {
     const c10::InferenceMode inference;
     const auto& first = model_->ptr(0)->template as<torch::nn::Linear>();
