@@ -25,7 +25,8 @@ namespace iteragpu {
 /// The length of a package in days. Packages are billed whole: there is no
 /// proration by the hour, so only the durations a catalog lists exist.
 struct package_days {
-  std::uint64_t value{0};
+  std::uint64_t value{0};  ///< whole days
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(package_days, package_days) = default;
 };
 
@@ -43,21 +44,27 @@ inline constexpr std::array<package_days, 3> package_durations{package_days{3}, 
   return std::nullopt;
 }
 
+/// A number of GPUs.
 struct gpu_count {
-  std::uint64_t value{0};
+  std::uint64_t value{0};  ///< GPUs
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(gpu_count, gpu_count) = default;
 };
 
 /// Memory per GPU in decimal GB (10^9 bytes), as the vendor's datasheet states it.
 struct memory_gb {
-  std::uint64_t value{0};
+  std::uint64_t value{0};  ///< whole GB
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(memory_gb, memory_gb) = default;
 };
 
+/// The first line of every catalog file, exactly.
 inline constexpr std::string_view catalog_header =
     "provider,currency,snapshot_date,gpu,name,memory_gb_per_gpu,gpus_per_lot,days,lot_price_cents";
+/// The catalog's columns, in the order of catalog_header.
 inline constexpr std::array<std::string_view, 9> catalog_columns{
     "provider", "currency", "snapshot_date", "gpu", "name", "memory_gb_per_gpu", "gpus_per_lot", "days", "lot_price_cents"};
+/// The one currency a catalog is priced in.
 inline constexpr std::string_view catalog_currency = "USD";
 /// A catalog whose provider is this is derived from public list prices, not
 /// taken from a provider's offer; every result computed from it says so.
@@ -65,20 +72,21 @@ inline constexpr std::string_view illustrative_provider = "illustrative";
 
 /// Who priced the packages, in which currency, on which day: one per catalog.
 struct catalog_snapshot {
-  std::string provider;
-  std::string currency;
-  std::string date;  ///< ISO 8601, YYYY-MM-DD
+  std::string provider;  ///< who priced the packages; illustrative_provider for public list prices
+  std::string currency;  ///< always catalog_currency
+  std::string date;      ///< ISO 8601, YYYY-MM-DD
+  /// Equal when every member is equal.
   friend bool operator==(const catalog_snapshot&, const catalog_snapshot&) = default;
 };
 
 /// One GPU of a catalog: its packages of 3, 7 and 30 days, each a lot of
 /// `gpus_per_lot` GPUs at a lot price.
 struct gpu_offer {
-  std::string id;
-  std::string name;
-  memory_gb memory_per_gpu;
-  gpu_count gpus_per_lot;
-  std::array<money, package_durations.size()> lot_prices;  ///< in the order of package_durations
+  std::string id;                                             ///< the id a search names it by: `[a-z0-9][a-z0-9-]*`
+  std::string name;                                           ///< its name, as printed
+  memory_gb memory_per_gpu;                                   ///< its memory, as the datasheet states it
+  gpu_count gpus_per_lot;                                     ///< the GPUs in one lot of each package
+  std::array<money, package_durations.size()> lot_prices;     ///< in the order of package_durations
   std::array<std::size_t, package_durations.size()> lines{};  ///< where each package is in its file
 
   /// The lot price of a duration the catalog lists, or nothing.
@@ -100,13 +108,16 @@ class catalog_builder;
 /// durations, one memory size and lot size per GPU, positive prices.
 class catalog {
  public:
+  /// Who priced the packages, in which currency, on which day.
   [[nodiscard]] const catalog_snapshot& snapshot() const noexcept { return snapshot_; }
   /// How the catalog's file is named in messages.
   [[nodiscard]] const std::string& file() const noexcept { return file_; }
+  /// Whether the prices are derived from public list prices (see illustrative_provider).
   [[nodiscard]] bool illustrative() const noexcept { return snapshot_.provider == illustrative_provider; }
 
   /// The GPUs in the order of their first row in the file.
   [[nodiscard]] std::span<const gpu_offer> offers() const noexcept { return offers_; }
+  /// The packages in the catalog: three per GPU.
   [[nodiscard]] std::size_t package_count() const noexcept { return offers_.size() * package_durations.size(); }
 
   /// The GPU with this id, or null; a binary search.
@@ -127,10 +138,10 @@ class catalog {
 
 /// Why a catalog was refused, at the line and column of the fault.
 struct catalog_error {
-  std::string file;
-  detail::csv_position position;
-  std::string found;
-  std::string expected;
+  std::string file;               ///< the file's name in messages
+  detail::csv_position position;  ///< the line and column of the fault (1-based)
+  std::string found;              ///< what was found there
+  std::string expected;           ///< what is accepted there
 
   /// `FILE:LINE:COLUMN: what was found; expected ...`
   [[nodiscard]] std::string message() const {

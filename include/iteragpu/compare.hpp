@@ -33,17 +33,21 @@ namespace iteragpu {
 /// The median of a series with its 95 % confidence interval, which a
 /// measurement has from 6 repeats on.
 struct median_estimate {
+  /// The interval's bounds, in the series' unit.
   struct interval {
-    double lower{0};
-    double upper{0};
+    double lower{0};  ///< lower bound
+    double upper{0};  ///< upper bound
+    /// Equal when every member is equal.
     friend bool operator==(const interval&, const interval&) = default;
   };
-  std::size_t count{0};
-  double median{0};
-  std::optional<interval> ci{};
+  std::size_t count{0};          ///< values in the series
+  double median{0};              ///< their median
+  std::optional<interval> ci{};  ///< its 95 % interval; nothing with 5 repeats or fewer
+  /// Equal when every member is equal.
   friend bool operator==(const median_estimate&, const median_estimate&) = default;
 };
 
+/// The median and interval of a summary.
 [[nodiscard]] inline median_estimate median_estimate_of(const sample_summary& s) {
   median_estimate e{s.count, s.median, std::nullopt};
   if (s.median_ci) {
@@ -55,6 +59,7 @@ struct median_estimate {
 /// B against A.
 enum class time_verdict { faster, slower, same, ambiguous };
 
+/// The verdict as the text prints it: "FASTER", "SLOWER", "SAME" or "AMBIGUOUS".
 [[nodiscard]] inline std::string_view name_of(time_verdict v) noexcept {
   switch (v) {
     case time_verdict::faster:
@@ -84,23 +89,26 @@ enum class time_basis {
 /// this far apart and still be consistent with one true median.
 inline constexpr double same_time_tolerance = 0.02;
 
+/// The rule of compare_times(), in words, as outputs quote it.
 inline constexpr std::string_view time_rule =
     "B against A, from the 95 % confidence intervals of the two medians: FASTER when B's interval lies wholly below "
     "A's, SLOWER when wholly above, SAME when they overlap and the medians differ by at most the tolerance (a "
     "fraction of A's median), AMBIGUOUS when they overlap and differ by more, or when a run has no interval (5 "
     "repeats or fewer)";
 
+/// The verdict on the time of B against A, with what it rests on.
 struct time_comparison {
-  time_verdict verdict{time_verdict::ambiguous};
-  time_basis basis{time_basis::no_interval};
+  time_verdict verdict{time_verdict::ambiguous};  ///< B against A
+  time_basis basis{time_basis::no_interval};      ///< the step of the rule that decided
   /// (median B - median A) / median A; nothing when A's median is 0 and B's
   /// is not. Both 0 is no change.
   std::optional<double> relative_change{};
-  median_estimate a;
-  median_estimate b;
-  double tolerance{same_time_tolerance};
+  median_estimate a;                      ///< A's median and interval
+  median_estimate b;                      ///< B's median and interval
+  double tolerance{same_time_tolerance};  ///< the fraction of A's median within which overlapping medians are the SAME
 };
 
+/// (b - a) / a; 0 when both are equal, nothing when a is not above 0.
 [[nodiscard]] inline std::optional<double> relative_change(double a, double b) noexcept {
   if (a == b) {
     return 0.0;
@@ -180,8 +188,8 @@ struct time_comparison {
 /// One byte field of one row that differs: A's value and B's.
 struct byte_change {
   std::size_t field{0};  ///< index into prediction::byte_field_names
-  std::uint64_t a{0};
-  std::uint64_t b{0};
+  std::uint64_t a{0};    ///< A's value
+  std::uint64_t b{0};    ///< B's value
 
   /// b - a, when it fits a signed 64-bit integer (any two counts of a real
   /// device do).
@@ -201,10 +209,11 @@ struct byte_change {
   }
 };
 
+/// A phase row whose byte fields differ between the two runs.
 struct row_difference {
-  phase_kind phase{phase_kind::model_load};
-  std::optional<std::uint64_t> repeat{};
-  std::vector<byte_change> fields;
+  phase_kind phase{phase_kind::model_load};  ///< the row's phase
+  std::optional<std::uint64_t> repeat{};     ///< the row's repeat, for warm_forward rows
+  std::vector<byte_change> fields;           ///< the fields that differ, in the order of prediction::byte_field_names
 };
 
 /// "cold_forward", "warm_forward 3".
@@ -217,14 +226,16 @@ struct row_difference {
 /// compared. Only the six allocator fields are compared: the device's used
 /// memory is the whole GPU's and moves with other processes.
 struct memory_comparison {
-  std::size_t rows_compared{0};
-  std::vector<row_difference> different_rows;
-  std::size_t rows_only_in_a{0};
-  std::size_t rows_only_in_b{0};
+  std::size_t rows_compared{0};                ///< rows present in both runs
+  std::vector<row_difference> different_rows;  ///< the compared rows that differ, in A's order
+  std::size_t rows_only_in_a{0};               ///< warm_forward rows only A has
+  std::size_t rows_only_in_b{0};               ///< warm_forward rows only B has
 
+  /// Whether every compared row is equal.
   [[nodiscard]] bool same() const noexcept { return different_rows.empty(); }
 };
 
+/// The phase rows of B against A's, field by field (see memory_comparison).
 [[nodiscard]] inline memory_comparison compare_memory(const std::vector<phase_row>& a, const std::vector<phase_row>& b) {
   // A row's key: its phase, and its repeat (none sorts last).
   const auto key = [](const phase_row& row) {
@@ -263,44 +274,47 @@ struct memory_comparison {
 
 /// The shape and passes of a run.
 struct run_configuration {
-  std::string device;
-  std::uint64_t batch{0};
-  std::uint64_t context{0};
-  std::uint64_t width{0};
-  std::string dtype;
-  std::uint64_t warmup{0};
+  std::string device;                      ///< "cuda:0"
+  std::uint64_t batch{0};                  ///< --batch
+  std::uint64_t context{0};                ///< --context
+  std::uint64_t width{0};                  ///< --width
+  std::string dtype;                       ///< "float32", "bfloat16" or "float16"
+  std::uint64_t warmup{0};                 ///< warm-up passes before the measured ones
   std::optional<std::uint64_t> repeats{};  ///< nothing for --repeats auto
 };
 
 /// The facts of an environment that can change a result; nothing where the
 /// file does not say.
 struct run_environment {
-  std::optional<std::string> library{};   ///< "iteragpu 0.1.0"
-  std::optional<std::string> libtorch{};  ///< LibTorch's version
-  std::optional<std::string> cuda_build{};
-  std::optional<std::string> gpu{};     ///< the measured device's name
-  std::optional<std::string> driver{};  ///< NVML's driver version (schema 2)
+  std::optional<std::string> library{};     ///< "iteragpu 0.1.0"
+  std::optional<std::string> libtorch{};    ///< LibTorch's version
+  std::optional<std::string> cuda_build{};  ///< the CUDA version LibTorch was built with
+  std::optional<std::string> gpu{};         ///< the measured device's name
+  std::optional<std::string> driver{};      ///< NVML's driver version (schema 2)
 };
 
 /// A measurement as compare reads it.
 struct compared_run {
-  std::int64_t schema_version{0};
-  run_configuration configuration;
-  run_environment environment;
-  std::vector<phase_row> phases;
-  median_estimate seconds;      ///< of warm_forward
-  median_estimate gpu_seconds;  ///< of warm_forward
+  std::int64_t schema_version{0};   ///< the file's schema_version (1 or 2)
+  run_configuration configuration;  ///< its shape and passes
+  run_environment environment;      ///< its environment
+  std::vector<phase_row> phases;    ///< its phase rows, in the protocol's order
+  median_estimate seconds;          ///< of warm_forward
+  median_estimate gpu_seconds;      ///< of warm_forward
   bool statistics_recorded{false};  ///< read from the file, else computed from the rows (schema 1)
   /// Rows with a readable throttle state, and of those the rows under a
   /// reason other than gpu_idle; nothing where the file does not say.
   std::optional<std::size_t> repeats_with_gpu_state{};
-  std::optional<std::size_t> repeats_under_throttling{};
+  std::optional<std::size_t> repeats_under_throttling{};  ///< see repeats_with_gpu_state
 
+  /// The warm_forward rows measured.
   [[nodiscard]] std::size_t warm_repeats() const noexcept { return gpu_seconds.count; }
 };
 
+/// What comparing one fact of the two environments found.
 enum class fact_status { same, different, not_compared };
 
+/// The status as outputs print it: "same", "different" or "not_compared".
 [[nodiscard]] inline std::string_view name_of(fact_status s) noexcept {
   switch (s) {
     case fact_status::same:
@@ -313,11 +327,12 @@ enum class fact_status { same, different, not_compared };
   return "unknown";
 }
 
+/// One fact of the environments, A's value beside B's.
 struct fact_comparison {
-  std::string_view name;
-  std::optional<std::string> a{};
-  std::optional<std::string> b{};
-  fact_status status{fact_status::same};
+  std::string_view name;                  ///< "library", "libtorch", "cuda_build", "gpu" or "driver"
+  std::optional<std::string> a{};         ///< A's value; nothing where its file does not say
+  std::optional<std::string> b{};         ///< B's value; nothing where its file does not say
+  fact_status status{fact_status::same};  ///< same, different, or not compared
 };
 
 /// Library, LibTorch, CUDA build and GPU: a value against none is a
@@ -339,10 +354,11 @@ struct fact_comparison {
           fact("driver", a.driver, b.driver, true)};
 }
 
+/// One setting of the configurations that differs, as text.
 struct setting_difference {
-  std::string_view name;
-  std::string a;
-  std::string b;
+  std::string_view name;  ///< "device", "batch", "context", "width", "dtype" or "warmup"
+  std::string a;          ///< A's value
+  std::string b;          ///< B's value
 };
 
 /// The settings that change the work: device, shape, dtype and warm-up. The
@@ -371,14 +387,16 @@ struct setting_difference {
 // ---------------------------------------------------------------------------
 // The whole comparison
 
+/// Everything compare says of B against A.
 struct comparison {
-  memory_comparison memory;
-  time_comparison gpu_seconds;  ///< the one the verdict line quotes
-  time_comparison seconds;
-  std::vector<fact_comparison> environment;
-  std::vector<setting_difference> configuration;
+  memory_comparison memory;                       ///< the phase rows' byte fields
+  time_comparison gpu_seconds;                    ///< the one the verdict line quotes
+  time_comparison seconds;                        ///< the host-time series of warm_forward
+  std::vector<fact_comparison> environment;       ///< every fact, whether it differs or not
+  std::vector<setting_difference> configuration;  ///< only the settings that differ
 };
 
+/// Compares B against A: memory, both time series, environment and configuration.
 [[nodiscard]] inline comparison compare_runs(const compared_run& a, const compared_run& b) {
   return comparison{compare_memory(a.phases, b.phases), compare_times(a.gpu_seconds, b.gpu_seconds),
                     compare_times(a.seconds, b.seconds),

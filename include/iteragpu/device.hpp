@@ -14,6 +14,7 @@ namespace iteragpu {
 /// The index of a GPU as the runtime numbers the visible devices.
 struct device_index {
   std::int32_t value{0};
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(device_index, device_index) = default;
 };
 

@@ -22,22 +22,23 @@
 /// environment variables, no host or user names, no paths of the user's files.
 namespace iteragpu {
 
+/// What the runtime says about the device a measurement asked for.
 struct device_report {
-  device_index requested;
-  bool available{false};
-  std::optional<std::string> reason{};  ///< why not, when not available
-  std::optional<std::string> name{};
-  std::optional<std::string> capability{};
-  std::optional<std::uint64_t> free_memory_bytes{};
-  std::optional<std::uint64_t> total_memory_bytes{};
+  device_index requested;                             ///< the device asked for
+  bool available{false};                              ///< whether it can be measured
+  std::optional<std::string> reason{};                ///< why not, when not available
+  std::optional<std::string> name{};                  ///< as the runtime names it
+  std::optional<std::string> capability{};            ///< compute capability ("9.0" on an H200)
+  std::optional<std::uint64_t> free_memory_bytes{};   ///< free memory of the whole device, when the backend reports it
+  std::optional<std::uint64_t> total_memory_bytes{};  ///< total memory of the whole device, when the backend reports it
 };
 
 /// What the GPU's management library (NVML) says: the driver and NVML
 /// versions, and per visible GPU its modes, power limit and maximum clocks.
 /// No identifier of the machine (no UUID, serial or board id).
 struct management_report {
-  gpu_reading<std::string> driver_version{unexpected{std::string("not asked")}};
-  gpu_reading<std::string> nvml_version{unexpected{std::string("not asked")}};
+  gpu_reading<std::string> driver_version{unexpected{std::string("not asked")}};  ///< "580.95.05", or why not
+  gpu_reading<std::string> nvml_version{unexpected{std::string("not asked")}};    ///< "13.580.95.05", or why not
   std::vector<nvml::gpu_facts> gpus{};  ///< in the order of environment_report::gpus
 };
 
@@ -47,14 +48,15 @@ concept management_reporting = requires(B& b, const std::vector<gpu_description>
   { b.management(gpus) } -> std::same_as<management_report>;
 };
 
+/// The environment of a run: compiler, LibTorch, GPU runtime, the visible GPUs and the device asked for.
 struct environment_report {
-  std::string compiler;
-  long cxx_standard{0};
-  bool libtorch_available{false};
-  std::optional<std::string> libtorch_version{};
-  std::optional<runtime_build> build{};  ///< the GPU runtime LibTorch was built with
-  std::vector<gpu_description> gpus;
-  device_report device;
+  std::string compiler;                           ///< compiler_description()
+  long cxx_standard{0};                           ///< `__cplusplus`
+  bool libtorch_available{false};                 ///< whether this build has LibTorch
+  std::optional<std::string> libtorch_version{};  ///< its version, in a build with LibTorch
+  std::optional<runtime_build> build{};           ///< the GPU runtime LibTorch was built with
+  std::vector<gpu_description> gpus;              ///< every visible GPU, in the runtime's order
+  device_report device;                           ///< the device asked for
   std::optional<management_report> management{};  ///< where the backend can ask NVML
 
   /// The build's version when it is of that platform, for the report's
@@ -64,10 +66,12 @@ struct environment_report {
   }
 };
 
+/// Why cuda_build is not the driver's version, as the reports say it.
 inline constexpr const char* driver_note =
     "cuda_build and hip_build are the runtime versions LibTorch was built with, not the driver version; "
     "read the driver version with the vendor's tool (nvidia-smi, rocm-smi)";
 
+/// "GCC 12.2.0", "Clang 14.0.6": the compiler that built the program.
 [[nodiscard]] inline std::string compiler_description() {
 #if defined(__clang__)
   return std::string("Clang ") + __clang_version__;
@@ -80,6 +84,7 @@ inline constexpr const char* driver_note =
 #endif
 }
 
+/// "cuda:0 (NVIDIA H200), cuda:1 (...)", or "none".
 [[nodiscard]] inline std::string list_of(const std::vector<gpu_description>& gpus) {
   if (gpus.empty()) {
     return "none";

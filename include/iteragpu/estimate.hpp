@@ -14,16 +14,21 @@
 
 namespace iteragpu {
 
+/// A number of model parameters (weights).
 struct parameter_count {
-  std::uint64_t value{0};
+  std::uint64_t value{0};  ///< parameters
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(parameter_count, parameter_count) = default;
 };
 
+/// The width of one stored parameter, in bits (16 for bfloat16, 4 for int4).
 struct storage_bits {
-  std::uint64_t value{0};
+  std::uint64_t value{0};  ///< bits
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(storage_bits, storage_bits) = default;
 };
 
+/// Why an estimate cannot be made.
 enum class estimate_error {
   zero_parameters,
   zero_bits,
@@ -31,6 +36,7 @@ enum class estimate_error {
   total_overflow,         ///< weight GiB + reserve GiB past 64 bits of whole GiB
 };
 
+/// The failure in a sentence, as messages print it.
 [[nodiscard]] constexpr std::string_view describe(estimate_error error) noexcept {
   switch (error) {
     case estimate_error::zero_parameters:
@@ -67,17 +73,22 @@ inline constexpr std::array<std::string_view, 6> not_included_in_estimate{
   return bits.value / 8U + (bits.value % 8U != 0U ? 1U : 0U);
 }
 
+/// The memory the weights of a model take: parameters x whole bytes per parameter.
 struct weight_estimate {
-  parameter_count parameters;
-  storage_bits bits;
-  std::uint64_t bytes_per_parameter{0};
-  byte_count weight_bytes;
+  parameter_count parameters;            ///< as asked
+  storage_bits bits;                     ///< as asked
+  std::uint64_t bytes_per_parameter{0};  ///< bytes_per_parameter(bits)
+  byte_count weight_bytes;               ///< parameters x bytes per parameter
 
+  /// The weights in GiB (2^30 bytes), exactly.
   [[nodiscard]] constexpr exact_decimal weight_gib() const { return to_gib(weight_bytes); }
+  /// The weights in GB (10^9 bytes), exactly.
   [[nodiscard]] constexpr exact_decimal weight_gb() const { return to_gb(weight_bytes); }
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const weight_estimate&, const weight_estimate&) = default;
 };
 
+/// The memory of the weights, or why it cannot be estimated.
 [[nodiscard]] constexpr result<weight_estimate, estimate_error> try_estimate_weights(parameter_count parameters,
                                                                                      storage_bits bits) noexcept {
   if (parameters.value == 0) {
@@ -107,12 +118,14 @@ struct weight_estimate {
 /// The weights plus a reserve the user chooses (an assumption, not a
 /// measurement), in GiB.
 struct memory_estimate {
-  weight_estimate weights;
-  exact_decimal reserve_gib;
-  exact_decimal total_gib;
+  weight_estimate weights;    ///< the weights
+  exact_decimal reserve_gib;  ///< the reserve, as asked
+  exact_decimal total_gib;    ///< weights + reserve, exactly
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_estimate&, const memory_estimate&) = default;
 };
 
+/// The weights plus `reserve_gib`, or why they cannot be estimated.
 [[nodiscard]] constexpr result<memory_estimate, estimate_error> try_estimate_memory(parameter_count parameters,
                                                                                     storage_bits bits,
                                                                                     const exact_decimal& reserve_gib) {
@@ -127,6 +140,7 @@ struct memory_estimate {
   return memory_estimate{*weights, reserve_gib, *total};
 }
 
+/// Throwing flavour of try_estimate_memory(): in a constant expression, an overflow fails to compile.
 [[nodiscard]] constexpr memory_estimate estimate_memory(parameter_count parameters, storage_bits bits,
                                                         const exact_decimal& reserve_gib) {
   const auto outcome = try_estimate_memory(parameters, bits, reserve_gib);

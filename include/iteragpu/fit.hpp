@@ -30,11 +30,14 @@
 /// to even, to 4 decimal places of a cent (fractional_cents).
 namespace iteragpu {
 
+/// An amount of GPU time: one GPU for one hour is one GPU-hour.
 struct gpu_hours {
-  std::uint64_t value{0};
+  std::uint64_t value{0};  ///< whole GPU-hours
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(gpu_hours, gpu_hours) = default;
 };
 
+/// Hours in a package day.
 inline constexpr std::uint64_t hours_per_day = 24;
 
 /// What a search asks for. Without a need, memory is not looked at (a
@@ -50,32 +53,34 @@ struct package_search {
 /// One package that meets a search, bought in the fewest lots that give the
 /// GPUs and the GPU-hours asked for.
 struct package_match {
-  const gpu_offer* offer{nullptr};
-  package_days days;
-  lot_count lots;                          ///< max(ceil(gpus / gpus_per_lot), ceil(hours / hours per lot))
-  gpu_count total_gpus;                    ///< lots x gpus_per_lot
-  money lot_price;
-  money total_price;                       ///< lots x lot price
-  std::optional<runtime_memory> memory;    ///< the GPU's band, with a need
-  std::optional<memory_fit> fit;           ///< fits or tight, with a need
-  gpu_hours provided;                      ///< lots x gpus_per_lot x days x 24
-  fractional_cents price_per_gpu_hour;     ///< total_price / provided
-  std::optional<gpu_hours> unused;         ///< provided - the hours asked, when hours were asked
+  const gpu_offer* offer{nullptr};            ///< the GPU, in the catalog searched
+  package_days days;                          ///< the package's duration
+  lot_count lots;                             ///< max(ceil(gpus / gpus_per_lot), ceil(hours / hours per lot))
+  gpu_count total_gpus;                       ///< lots x gpus_per_lot
+  money lot_price;                            ///< the catalog's price of one lot
+  money total_price;                          ///< lots x lot price
+  std::optional<runtime_memory> memory;       ///< the GPU's band, with a need
+  std::optional<memory_fit> fit;              ///< fits or tight, with a need
+  gpu_hours provided;                         ///< lots x gpus_per_lot x days x 24
+  fractional_cents price_per_gpu_hour;        ///< total_price / provided
+  std::optional<gpu_hours> unused;            ///< provided - the hours asked, when hours were asked
   std::optional<fractional_cents> unit_cost;  ///< total_price / accepted results
 };
 
 /// The matches of a search, in the order of package_order_rule. It refers
 /// to the catalog, which must outlive it.
 struct package_list {
-  const catalog* from{nullptr};
-  package_search search;
-  std::vector<package_match> matches;
+  const catalog* from{nullptr};        ///< the catalog searched
+  package_search search;               ///< the search, as asked
+  std::vector<package_match> matches;  ///< the packages that meet it, in order
 };
 
+/// The order of a package list, in words, as outputs quote it.
 inline constexpr std::string_view package_order_rule =
     "cheapest first (total price); at equal price, fits before tight, then the catalog's order of GPUs (their "
     "first row), then the shorter duration";
 
+/// What a search or a comparison cannot be made with, or where its arithmetic overflows.
 enum class search_error_kind {
   zero_gpus,
   zero_gpu_hours,
@@ -89,6 +94,7 @@ enum class search_error_kind {
   comparison_overflow,   ///< a product of compare_durations past 64 bits
 };
 
+/// The failure in a sentence (without the package at fault; see search_error).
 [[nodiscard]] inline std::string_view describe(search_error_kind kind) noexcept {
   switch (kind) {
     case search_error_kind::zero_gpus:
@@ -119,10 +125,11 @@ enum class search_error_kind {
 /// package at fault (its offer, its duration where one is involved, and the
 /// lots once they are known).
 struct search_error {
-  search_error_kind kind{search_error_kind::unknown_gpu};
-  const gpu_offer* offer{nullptr};
-  std::optional<package_days> days;
-  std::optional<lot_count> lots;
+  search_error_kind kind{search_error_kind::unknown_gpu};  ///< what failed
+  const gpu_offer* offer{nullptr};                         ///< the GPU at fault, from memory_band_overflow on
+  std::optional<package_days> days;                        ///< its duration, where one is involved
+  std::optional<lot_count> lots;                           ///< its lots, once they are known
+  /// Equal when every member is equal.
   friend bool operator==(const search_error&, const search_error&) = default;
 };
 
@@ -272,8 +279,8 @@ struct duration_saving {
 
 /// One duration of one GPU, bought as one lot.
 struct duration_price {
-  package_days days;
-  money lot_price;
+  package_days days;                          ///< the package's duration
+  money lot_price;                            ///< the catalog's price of one lot
   std::uint64_t gpu_days{0};                  ///< gpus_per_lot x days
   fractional_cents price_per_gpu_day;         ///< lot price / gpu_days
   duration_saving saving;                     ///< against the shortest duration
@@ -283,10 +290,10 @@ struct duration_price {
 /// The durations of one GPU side by side, shortest first. It refers to the
 /// catalog and the offer, which must outlive it.
 struct durations_comparison {
-  const catalog* from{nullptr};
-  const gpu_offer* offer{nullptr};
-  std::optional<accepted_results> accepted;
-  std::array<duration_price, package_durations.size()> rows{};
+  const catalog* from{nullptr};  ///< the catalog compared
+  const gpu_offer* offer{nullptr};  ///< the GPU compared
+  std::optional<accepted_results> accepted;  ///< results accepted per lot, for a unit cost; no default
+  std::array<duration_price, package_durations.size()> rows{};  ///< one per duration, in the order of package_durations
 };
 
 /// The 3-, 7- and 30-day packages of one GPU: the price per GPU-day of each

@@ -18,6 +18,7 @@ namespace iteragpu {
 struct memory_need {
   byte_count bytes;
   std::string source;  ///< which figure was taken, in words
+  /// Equal when every member is equal.
   friend bool operator==(const memory_need&, const memory_need&) = default;
 };
 

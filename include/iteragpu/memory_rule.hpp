@@ -29,6 +29,7 @@ namespace iteragpu {
 struct memory_band {
   byte_count low;
   byte_count high;
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_band&, const memory_band&) = default;
 };
 
@@ -41,6 +42,7 @@ enum class band_basis {
 struct runtime_memory {
   memory_band band;
   band_basis basis{band_basis::nominal};
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const runtime_memory&, const runtime_memory&) = default;
 };
 
@@ -160,6 +162,7 @@ struct memory_fit {
   fit_verdict verdict{fit_verdict::does_not_fit};
   byte_count headroom;   ///< low - need, when the need is at most low
   byte_count shortfall;  ///< need - low, when the need is above low
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_fit&, const memory_fit&) = default;
 };
 

@@ -186,6 +186,7 @@ class money {
   template <std::signed_integral I>
   friend result<money, money_error> try_multiply(money, I) = delete;
 
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(money, money) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
 
  private:
@@ -254,6 +255,7 @@ class fractional_cents {
     return q;
   }
 
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(const fractional_cents&, const fractional_cents&) = default;
 
  private:

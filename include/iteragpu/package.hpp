@@ -18,21 +18,24 @@ namespace iteragpu {
 /// `gpus_per_lot` GPUs, so two lots of a 2-GPU package are four GPUs at two
 /// lot prices.
 struct lot_count {
-  std::uint64_t value{0};
+  std::uint64_t value{0};  ///< lots
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(lot_count, lot_count) = default;
 };
 
 /// Distinct useful units actually accepted under the quality protocol; the
 /// denominator of the unit cost. Repeats of one benchmark are not new units.
 struct accepted_results {
-  std::uint64_t value{0};
+  std::uint64_t value{0};  ///< results
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(accepted_results, accepted_results) = default;
 };
 
+/// What a quote is asked for: a GPU of the catalog, a duration, a number of lots.
 struct package_request {
-  std::string gpu;
-  package_days days;
-  lot_count lots;
+  std::string gpu;                             ///< the GPU's id in the catalog
+  package_days days;                           ///< one of package_durations
+  lot_count lots;                              ///< at least 1
   std::optional<accepted_results> accepted{};  ///< no default: absent means no unit cost
 };
 
@@ -40,18 +43,20 @@ struct package_request {
 /// GPU offer it quotes, which must outlive it; the figures computed here are
 /// its own.
 struct package_quote {
-  const catalog* from{nullptr};
-  const gpu_offer* offer{nullptr};
-  package_days days;
-  lot_count lots;
-  gpu_count total_gpus;
-  money lot_price;
-  money total_price;
-  std::optional<accepted_results> accepted{};
+  const catalog* from{nullptr};                 ///< the catalog quoted
+  const gpu_offer* offer{nullptr};              ///< the GPU quoted
+  package_days days;                            ///< the package's duration
+  lot_count lots;                               ///< lots bought
+  gpu_count total_gpus;                         ///< lots x gpus_per_lot
+  money lot_price;                              ///< the catalog's price of one lot
+  money total_price;                            ///< lots x lot price
+  std::optional<accepted_results> accepted{};   ///< as asked
   std::optional<fractional_cents> unit_cost{};  ///< total_price / accepted, half to even, 4 places of a cent
+  /// Equal when every member is equal.
   friend bool operator==(const package_quote&, const package_quote&) = default;
 };
 
+/// Why a request cannot be quoted.
 enum class package_error_kind {
   zero_lots,
   zero_accepted_results,
@@ -64,11 +69,12 @@ enum class package_error_kind {
 /// Why a request cannot be quoted, with what a message needs: the catalog
 /// (its GPU ids) and, once the GPU is known, its offer.
 struct package_error {
-  package_error_kind kind{package_error_kind::unknown_gpu};
-  const catalog* in{nullptr};
-  const gpu_offer* offer{nullptr};  ///< set from unknown_duration on
+  package_error_kind kind{package_error_kind::unknown_gpu};  ///< what is wrong
+  const catalog* in{nullptr};                                ///< the catalog asked
+  const gpu_offer* offer{nullptr};                           ///< set from unknown_duration on
 };
 
+/// The failure in a sentence, as messages print it.
 [[nodiscard]] constexpr std::string_view describe(package_error_kind error) noexcept {
   switch (error) {
     case package_error_kind::zero_lots:

@@ -28,8 +28,10 @@
 /// allocator, and runs on the CPU with an integrator's own policies.
 namespace iteragpu {
 
+/// The phases of a measurement, in the order they run.
 enum class phase_kind { model_load, inputs, cold_forward, warmup, warm_forward };
 
+/// The phase's name in JSON and text.
 [[nodiscard]] constexpr std::string_view name_of(phase_kind p) noexcept {
   switch (p) {
     case phase_kind::model_load:
@@ -55,21 +57,23 @@ enum class phase_kind { model_load, inputs, cold_forward, warmup, warm_forward }
 /// reports device memory; the GPU's state at the end of the phase (clocks,
 /// power, temperature, throttle reasons) when it samples it.
 struct phase_row {
-  phase_kind phase{phase_kind::model_load};
-  std::optional<std::uint64_t> repeat{};  ///< 0-based for warm_forward only
-  double seconds{0};
-  double gpu_seconds{0};
-  std::uint64_t baseline_allocated_bytes{0};
-  std::uint64_t baseline_reserved_bytes{0};
-  std::uint64_t end_allocated_bytes{0};
-  std::uint64_t end_reserved_bytes{0};
-  std::uint64_t peak_allocated_bytes{0};
-  std::uint64_t peak_reserved_bytes{0};
+  phase_kind phase{phase_kind::model_load};   ///< which phase
+  std::optional<std::uint64_t> repeat{};      ///< 0-based for warm_forward only
+  double seconds{0};                          ///< host wall time of the phase, synchronisation included
+  double gpu_seconds{0};                      ///< device-event time of the same work
+  std::uint64_t baseline_allocated_bytes{0};  ///< the counter's allocated bytes before the phase
+  std::uint64_t baseline_reserved_bytes{0};   ///< the counter's reserved bytes before the phase
+  std::uint64_t end_allocated_bytes{0};       ///< allocated bytes at the end, the pass's output still held
+  std::uint64_t end_reserved_bytes{0};        ///< reserved bytes at the end
+  std::uint64_t peak_allocated_bytes{0};      ///< the largest allocated during the phase (reset at its start)
+  std::uint64_t peak_reserved_bytes{0};       ///< the largest reserved during the phase
+  /// Total minus free before the phase, where the backend reports device memory.
   std::optional<std::uint64_t> baseline_device_used_bytes{};
-  std::optional<std::uint64_t> end_device_used_bytes{};
-  std::optional<gpu_state> state_at_end{};
+  std::optional<std::uint64_t> end_device_used_bytes{};  ///< total minus free at the end
+  std::optional<gpu_state> state_at_end{};               ///< where the backend samples it (gpu_state_reporting)
 };
 
+/// How many passes a measurement makes after its cold_forward row.
 struct protocol_plan {
   std::uint64_t warmup{0};   ///< passes, all in one `warmup` row
   std::uint64_t repeats{1};  ///< one `warm_forward` row each, when `until` is empty
@@ -78,8 +82,9 @@ struct protocol_plan {
   std::optional<stopping_rule> until{};
 };
 
+/// The rows of a measurement, and why the repeats stopped.
 struct measurement {
-  std::vector<phase_row> phases;
+  std::vector<phase_row> phases;            ///< one row per phase, in order; one per repeat for warm_forward
   std::optional<stop_reason> stopped_by{};  ///< with a plan's `until`
 };
 
@@ -94,8 +99,8 @@ concept gpu_state_reporting = requires(B& b, device_index device) {
 /// message is the first line of the cause: LibTorch appends a C++ stack
 /// trace to its errors, which is no message for a person.
 struct measure_error {
-  phase_kind phase{phase_kind::model_load};
-  std::string message;
+  phase_kind phase{phase_kind::model_load};  ///< the phase that failed
+  std::string message;                       ///< the first line of the cause
 };
 
 /// What measure() asks of a clock: now(), whose differences convert to
@@ -228,6 +233,7 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
   return m;
 }
 
+/// measure() with a clock of type `Clock` built for the call (std::chrono::steady_clock by default).
 template <measuring_backend B, memory_counter C, workload W, class Clock = std::chrono::steady_clock>
   requires phase_clock<Clock> && std::default_initializable<Clock>
 [[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,

@@ -20,15 +20,20 @@ namespace iteragpu {
 template <class E>
 class unexpected {
  public:
+  /// Holds `error` as the reason of a failure.
   constexpr explicit unexpected(E error) noexcept(std::is_nothrow_move_constructible_v<E>) : error_(std::move(error)) {}
 
+  ///@{
+  /// The reason of the failure.
   [[nodiscard]] constexpr const E& error() const& noexcept { return error_; }
   [[nodiscard]] constexpr E&& error() && noexcept { return std::move(error_); }
+  ///@}
 
  private:
   E error_;
 };
 
+/// `unexpected{reason}` deduces the error type from the reason.
 template <class E>
 unexpected(E) -> unexpected<E>;
 
@@ -36,16 +41,18 @@ unexpected(E) -> unexpected<E>;
 /// makes the expression ill-formed, so the mistake fails to compile.
 class bad_result_access : public std::exception {
  public:
+  /// Says which mistake was made, for a message.
   [[nodiscard]] const char* what() const noexcept override {
     return "iteragpu::result: the value of a failed result, or the error of a successful one, was read";
   }
 };
 
+/// A value of type `T`, or the reason `E` there is none: the part of std::expected the library needs.
 template <class T, class E>
 class [[nodiscard]] result {
  public:
-  using value_type = T;
-  using error_type = E;
+  using value_type = T;  ///< The type of the value of a success.
+  using error_type = E;  ///< The type of the reason of a failure.
 
   /// Implicit, as std::expected's: `return value;` builds a success.
   template <class U = T>
@@ -55,6 +62,8 @@ class [[nodiscard]] result {
   constexpr result(U&& value)  // NOLINT(google-explicit-constructor,bugprone-forwarding-reference-overload)
       : state_(std::in_place_index<0>, std::forward<U>(value)) {}
 
+  ///@{
+  /// A failure, from `unexpected{reason}`: implicit, as std::expected's.
   template <class G>
     requires std::constructible_from<E, const G&>
   // cppcheck-suppress noExplicitConstructor
@@ -66,10 +75,14 @@ class [[nodiscard]] result {
   // cppcheck-suppress noExplicitConstructor
   constexpr result(unexpected<G>&& failure)  // NOLINT(google-explicit-constructor)
       : state_(std::in_place_index<1>, std::move(failure).error()) {}
+  ///@}
 
+  /// Whether this is a success.
   [[nodiscard]] constexpr bool has_value() const noexcept { return state_.index() == 0; }
+  /// has_value(), for `if (r)`.
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
+  ///@{
   /// Checked access: bad_result_access when there is no value.
   [[nodiscard]] constexpr const T& value() const& {
     if (!has_value()) {
@@ -89,7 +102,9 @@ class [[nodiscard]] result {
     }
     return std::get<0>(std::move(state_));
   }
+  ///@}
 
+  ///@{
   /// Access after has_value() was tested, as std::expected's. Reading a
   /// value that is not there is a bug that ends the program
   /// (std::bad_variant_access out of a noexcept function), never a wrong
@@ -99,12 +114,17 @@ class [[nodiscard]] result {
   [[nodiscard]] constexpr T&& operator*() && noexcept { return std::get<0>(std::move(state_)); }
   [[nodiscard]] constexpr const T* operator->() const noexcept { return &std::get<0>(state_); }
   [[nodiscard]] constexpr T* operator->() noexcept { return &std::get<0>(state_); }
+  ///@}
 
+  ///@{
   /// The error, after has_value() was tested false, as std::expected's:
   /// reading the error of a success ends the program (see operator*).
   [[nodiscard]] constexpr const E& error() const& noexcept { return std::get<1>(state_); }
   [[nodiscard]] constexpr E&& error() && noexcept { return std::get<1>(std::move(state_)); }
+  ///@}
 
+  ///@{
+  /// The value of a success, else `fallback` converted to `T`.
   template <class U>
     requires std::convertible_to<U&&, T>
   [[nodiscard]] constexpr T value_or(U&& fallback) const& {
@@ -115,7 +135,9 @@ class [[nodiscard]] result {
   [[nodiscard]] constexpr T value_or(U&& fallback) && {
     return has_value() ? std::move(**this) : static_cast<T>(std::forward<U>(fallback));
   }
+  ///@}
 
+  /// Equal when both are successes with equal values, or both failures with equal reasons.
   friend constexpr bool operator==(const result&, const result&) = default;
 
  private:
@@ -126,11 +148,14 @@ class [[nodiscard]] result {
 template <class E>
 class [[nodiscard]] result<void, E> {
  public:
-  using value_type = void;
-  using error_type = E;
+  using value_type = void;  ///< No value: a success only says that nothing failed.
+  using error_type = E;     ///< The type of the reason of a failure.
 
+  /// A success.
   constexpr result() noexcept = default;
 
+  ///@{
+  /// A failure, from `unexpected{reason}`: implicit, as std::expected's.
   template <class G>
     requires std::constructible_from<E, const G&>
   // cppcheck-suppress noExplicitConstructor
@@ -142,19 +167,28 @@ class [[nodiscard]] result<void, E> {
   // cppcheck-suppress noExplicitConstructor
   constexpr result(unexpected<G>&& failure)  // NOLINT(google-explicit-constructor)
       : error_(std::in_place_index<1>, std::move(failure).error()) {}
+  ///@}
 
+  /// Whether this is a success.
   [[nodiscard]] constexpr bool has_value() const noexcept { return error_.index() == 0; }
+  /// has_value(), for `if (r)`.
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
+  /// Checked: throws bad_result_access on a failure.
   constexpr void value() const {
     if (!has_value()) {
       throw bad_result_access();
     }
   }
 
+  ///@{
+  /// The reason of the failure, after has_value() was tested false: reading the error of a
+  /// success ends the program.
   [[nodiscard]] constexpr const E& error() const& noexcept { return std::get<1>(error_); }
   [[nodiscard]] constexpr E&& error() && noexcept { return std::get<1>(std::move(error_)); }
+  ///@}
 
+  /// Equal when both are successes, or both failures with equal reasons.
   friend constexpr bool operator==(const result&, const result&) = default;
 
  private:

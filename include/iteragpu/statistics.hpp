@@ -75,10 +75,12 @@ namespace iteragpu {
 inline constexpr double median_confidence_level = 0.95;
 inline constexpr double median_interval_tail = 0.025;  ///< (1 - 0.95) / 2, on each side
 
+/// The ranks of the confidence interval of the median, and the coverage they give.
 struct median_ranks {
   std::size_t lower{0};  ///< l, 1-based
   std::size_t upper{0};  ///< u = n + 1 - l
   double coverage{0};    ///< 1 - 2 P(B <= l - 1), >= median_confidence_level
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const median_ranks&, const median_ranks&) = default;
 };
 
@@ -146,12 +148,13 @@ namespace detail {
 // ---------------------------------------------------------------------------
 // The noise verdict
 
+/// How noisy a sample is, from its IQR / median.
 enum class noise_verdict { steady, noisy, very_noisy };
 
 /// IQR / median above these percentages is noisy, very noisy (the thresholds
 /// of torch.utils.benchmark's warnings).
 inline constexpr unsigned noisy_above_percent = 10;
-inline constexpr unsigned very_noisy_above_percent = 25;
+inline constexpr unsigned very_noisy_above_percent = 25;  ///< see noisy_above_percent
 
 /// The verdict on an IQR / median ratio (0.1 is 10 %): steady up to and
 /// including 10 %, noisy above, very noisy above 25 %. Nothing for a ratio
@@ -199,23 +202,26 @@ inline constexpr unsigned very_noisy_above_percent = 25;
 // ---------------------------------------------------------------------------
 // The summary of a sample
 
+/// The confidence interval of the median: its ranks and the values at them.
 struct median_interval {
-  median_ranks ranks;
-  double lower{0};  ///< X_(l)
-  double upper{0};  ///< X_(u)
+  median_ranks ranks;  ///< l, u and the coverage
+  double lower{0};     ///< X_(l)
+  double upper{0};     ///< X_(u)
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const median_interval&, const median_interval&) = default;
 };
 
+/// Order statistics, mean and spread of a sample of seconds (see summarize()).
 struct sample_summary {
-  std::size_t count{0};
-  double min{0};
-  double p10{0};
-  double p25{0};
-  double median{0};
-  double p75{0};
-  double p90{0};
-  double max{0};
-  double mean{0};
+  std::size_t count{0};  ///< values in the sample
+  double min{0};         ///< the smallest value
+  double p10{0};         ///< 10th percentile (percentile_of_sorted)
+  double p25{0};         ///< 25th percentile
+  double median{0};      ///< 50th percentile
+  double p75{0};         ///< 75th percentile
+  double p90{0};         ///< 90th percentile
+  double max{0};         ///< the largest value
+  double mean{0};        ///< arithmetic mean
   /// The sample standard deviation, sqrt(sum (x - mean)^2 / (n - 1));
   /// nothing for a single value.
   std::optional<double> standard_deviation{};
@@ -223,21 +229,26 @@ struct sample_summary {
   std::optional<double> iqr_over_median{};
   std::optional<noise_verdict> noise{};  ///< of iqr_over_median
   std::optional<median_interval> median_ci{};  ///< nothing when count <= 5
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const sample_summary&, const sample_summary&) = default;
 };
 
+/// Why a sample cannot be summarised.
 enum class sample_problem {
   empty,       ///< no value at all
   not_finite,  ///< NaN or an infinity
   negative,    ///< seconds cannot be negative
 };
 
+/// Why a sample cannot be summarised, and where.
 struct sample_error {
-  sample_problem problem{sample_problem::empty};
-  std::size_t index{0};  ///< of the first offending value (0-based); 0 when empty
+  sample_problem problem{sample_problem::empty};  ///< what is wrong
+  std::size_t index{0};                           ///< of the first offending value (0-based); 0 when empty
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const sample_error&, const sample_error&) = default;
 };
 
+/// The problem in a sentence that names the value at fault.
 [[nodiscard]] inline std::string describe(const sample_error& e) {
   switch (e.problem) {
     case sample_problem::empty:
@@ -322,6 +333,7 @@ struct sample_error {
 // ---------------------------------------------------------------------------
 // The stopping rule of `--repeats auto`
 
+/// Why the stopping rule ended the repeats.
 enum class stop_reason {
   converged,    ///< the interval of the median is within max_noise of it
   max_seconds,  ///< the time budget is spent
@@ -341,16 +353,20 @@ enum class stop_reason {
   return "unknown";
 }
 
+/// The budgets and the noise target of the stopping rule (`--min-repeats`,
+/// `--max-repeats`, `--max-noise`, `--max-seconds`).
 struct stopping_parameters {
-  std::uint64_t min_repeats{10};
-  std::uint64_t max_repeats{10'000};
+  std::uint64_t min_repeats{10};      ///< repeats before convergence is tested
+  std::uint64_t max_repeats{10'000};  ///< the repeat budget
   /// The interval of the median must lie within +-max_noise x median of the
   /// median, both ends: median_interval_reach(summary) <= max_noise.
   double max_noise{0.01};
-  std::chrono::duration<double> max_seconds{15.0};
+  std::chrono::duration<double> max_seconds{15.0};  ///< the time budget of the repeats
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const stopping_parameters&, const stopping_parameters&) = default;
 };
 
+/// Why stopping parameters were refused.
 enum class stopping_error {
   zero_min_repeats,
   max_repeats_below_min,
@@ -358,6 +374,7 @@ enum class stopping_error {
   max_seconds_not_positive,
 };
 
+/// The rule each refusal broke, in a sentence.
 [[nodiscard]] constexpr std::string_view describe(stopping_error e) noexcept {
   switch (e) {
     case stopping_error::zero_min_repeats:
@@ -389,6 +406,8 @@ enum class stopping_error {
 /// samples so far and the time spent, which the caller measures: no clock.
 class stopping_rule {
  public:
+  /// A rule over checked parameters: at least one repeat, max_repeats >= min_repeats,
+  /// max_noise and max_seconds finite and above 0.
   [[nodiscard]] static result<stopping_rule, stopping_error> make(const stopping_parameters& p) noexcept {
     if (p.min_repeats == 0U) {
       return unexpected{stopping_error::zero_min_repeats};
@@ -405,6 +424,7 @@ class stopping_rule {
     return stopping_rule(p);
   }
 
+  /// The parameters the rule was made with.
   [[nodiscard]] const stopping_parameters& parameters() const noexcept { return parameters_; }
 
   /// Nothing to go on, or the reason to stop. In order:

@@ -31,19 +31,21 @@ namespace iteragpu {
 /// A setting of the GPU allocator as the runtime itself reports it (never
 /// read from the environment by this library).
 struct allocator_setting {
-  std::string name;
-  std::string value;
+  std::string name;   ///< "expandable_segments", "max_split_size_bytes", "cublas_workspace_bytes", ...
+  std::string value;  ///< as the runtime reports it
+  /// Equal when every member is equal.
   friend bool operator==(const allocator_setting&, const allocator_setting&) = default;
 };
 
 /// The statistics of the warm_forward rows.
 struct warm_statistics {
-  std::optional<sample_summary> seconds{};
-  std::optional<sample_summary> gpu_seconds{};
-  std::size_t repeats_with_state{0};        ///< rows with a readable throttle state
-  std::size_t repeats_under_throttling{0};  ///< of those, rows with a reason other than gpu_idle
+  std::optional<sample_summary> seconds{};      ///< of the host-time series; nothing without a warm_forward row
+  std::optional<sample_summary> gpu_seconds{};  ///< of the GPU-time series; nothing without a warm_forward row
+  std::size_t repeats_with_state{0};            ///< rows with a readable throttle state
+  std::size_t repeats_under_throttling{0};      ///< of those, rows with a reason other than gpu_idle
 };
 
+/// The summaries of the warm_forward rows' two series, and how many rows ran throttled.
 [[nodiscard]] inline warm_statistics statistics_of(const std::vector<phase_row>& rows) {
   warm_statistics s;
   std::vector<double> seconds;
@@ -87,9 +89,11 @@ struct warm_statistics {
              : 0U;
 }
 
+/// The source of a measured need with the memory outside the allocator, as memory_need::source.
 inline constexpr std::string_view measured_need_source =
     "measurement: the largest peak reserved of the allocator, plus the memory outside it (device used minus "
     "reserved at the end of the row of largest device use)";
+/// The source of a measured need without it (the backend did not report device memory).
 inline constexpr std::string_view measured_need_without_outside_source =
     "measurement: the largest peak reserved of the allocator (the memory outside it was not recorded)";
 
@@ -112,14 +116,14 @@ inline constexpr std::string_view measured_need_without_outside_source =
 
 /// Everything one run records, in the order the JSON holds it.
 struct measurement_record {
-  environment_report environment;
-  synthetic_run run;
-  synthetic_model_summary model;
-  std::vector<phase_row> phases;
-  std::optional<stop_reason> stopped_by{};
-  warm_statistics statistics;
-  prediction::prediction_check prediction;
-  std::optional<std::vector<allocator_setting>> allocator_settings{};
+  environment_report environment;  ///< where it ran
+  synthetic_run run;  ///< what was asked
+  synthetic_model_summary model;  ///< the network measured
+  std::vector<phase_row> phases;  ///< the phase rows, in the protocol's order
+  std::optional<stop_reason> stopped_by{};  ///< why the repeats stopped, with `--repeats auto`
+  warm_statistics statistics;  ///< of the warm_forward rows
+  prediction::prediction_check prediction;  ///< the rows against their prediction
+  std::optional<std::vector<allocator_setting>> allocator_settings{};  ///< where the runtime reports them
 };
 
 /// Optional runtime capabilities: the GPU library's workspaces as the
@@ -128,11 +132,13 @@ template <class R>
 concept workspace_reporting = requires(R& r) {
   { r.blas_workspaces() } -> std::same_as<std::optional<prediction::blas_workspaces>>;
 };
+/// Optional runtime capability: the allocator's effective settings, as the runtime reports them.
 template <class R>
 concept allocator_settings_reporting = requires(R& r) {
   { r.allocator_settings() } -> std::same_as<std::vector<allocator_setting>>;
 };
 
+/// Why measure_synthetic() gave no measurement.
 enum class synthetic_failure_kind {
   shape_too_large,     ///< a count past what LibTorch indexes
   device_unavailable,  ///< no GPU runtime, or not that device
@@ -140,10 +146,11 @@ enum class synthetic_failure_kind {
   phase_failed,        ///< a phase failed (out of memory above all)
 };
 
+/// Why measure_synthetic() gave no measurement, in a sentence.
 struct synthetic_failure {
-  synthetic_failure_kind kind{synthetic_failure_kind::device_unavailable};
-  std::string message;
-  std::optional<phase_kind> phase{};  ///< for phase_failed
+  synthetic_failure_kind kind{synthetic_failure_kind::device_unavailable};  ///< what failed
+  std::string message;                                                      ///< one line, as the program prints it
+  std::optional<phase_kind> phase{};                                        ///< for phase_failed
 };
 
 /// Checks the shape, describes the environment, then measures when the

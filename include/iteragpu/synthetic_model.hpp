@@ -20,6 +20,7 @@ struct synthetic_shape {
   std::uint64_t batch{1};
   std::uint64_t context{1};
   std::uint64_t width{1};
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const synthetic_shape&, const synthetic_shape&) = default;
 };
 

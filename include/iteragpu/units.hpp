@@ -21,6 +21,7 @@ namespace iteragpu {
 /// counts cannot be mixed up.
 struct byte_count {
   std::uint64_t value{0};
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(byte_count, byte_count) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
 };
 
@@ -167,6 +168,7 @@ class exact_decimal {
   }
   [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const exact_decimal&, const exact_decimal&) = default;
   /// Numeric order. Digits past the length are zero (see trim()), so the
   /// digit arrays compare as the fractions do.

@@ -39,6 +39,7 @@ struct gpu_facts {
   gpu_reading<milliwatts> power_limit;
   gpu_reading<megahertz> max_sm_clock;
   gpu_reading<megahertz> max_memory_clock;
+  /// Equal when every member is equal.
   friend bool operator==(const gpu_facts&, const gpu_facts&) = default;
 };
 

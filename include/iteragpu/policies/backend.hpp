@@ -34,6 +34,7 @@ struct gpu_description {
   std::string name;
   std::string capability;  ///< "9.0" on an H200; the gfx name on ROCm
   std::uint64_t total_memory_bytes{0};
+  /// Equal when every member is equal.
   friend bool operator==(const gpu_description&, const gpu_description&) = default;
 };
 
@@ -42,6 +43,7 @@ struct gpu_description {
 struct device_memory {
   std::uint64_t free_bytes{0};
   std::uint64_t total_bytes{0};
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const device_memory&, const device_memory&) = default;
 };
 
@@ -52,6 +54,7 @@ enum class gpu_platform { cuda, hip };
 struct runtime_build {
   gpu_platform platform{gpu_platform::cuda};
   std::string version;
+  /// Equal when every member is equal.
   friend bool operator==(const runtime_build&, const runtime_build&) = default;
 };
 

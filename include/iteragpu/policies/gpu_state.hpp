@@ -20,16 +20,19 @@ namespace iteragpu {
 
 struct megahertz {
   std::uint32_t value{0};
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(megahertz, megahertz) = default;
 };
 
 struct milliwatts {
   std::uint32_t value{0};
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(milliwatts, milliwatts) = default;
 };
 
 struct degrees_celsius {
   std::uint32_t value{0};
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(degrees_celsius, degrees_celsius) = default;
 };
 
@@ -74,6 +77,7 @@ struct clock_event_reasons {
   /// timed repeat as taken under throttling.
   [[nodiscard]] bool any_besides_idle() const noexcept { return (mask & ~std::uint64_t{1}) != 0U; }
 
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const clock_event_reasons&, const clock_event_reasons&) = default;
 };
 
@@ -83,6 +87,7 @@ struct gpu_state {
   gpu_reading<milliwatts> power_draw;
   gpu_reading<degrees_celsius> temperature;
   gpu_reading<clock_event_reasons> clock_events;
+  /// Equal when every member is equal.
   friend bool operator==(const gpu_state&, const gpu_state&) = default;
 };
 

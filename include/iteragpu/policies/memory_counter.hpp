@@ -21,6 +21,7 @@ struct allocator_reading {
   std::uint64_t reserved_bytes{0};
   std::uint64_t peak_allocated_bytes{0};
   std::uint64_t peak_reserved_bytes{0};
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const allocator_reading&, const allocator_reading&) = default;
 };
 

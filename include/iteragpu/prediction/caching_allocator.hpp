@@ -81,6 +81,7 @@
 ///   order them otherwise.
 namespace iteragpu::prediction {
 
+/// 2^20 bytes.
 inline constexpr std::uint64_t mebibyte = std::uint64_t{1} << 20U;
 
 /// The allocator settings the simulation does not model, as the outputs name
@@ -106,8 +107,10 @@ inline constexpr byte_count large_segment_rounding{2 * mebibyte}; ///< kRoundLar
 /// NativeCachingAllocator::allocate refuses a request of 1 EiB or more.
 inline constexpr byte_count first_refused_request{std::uint64_t{1} << 60U};
 
+/// The allocator's two pools: blocks of at most 1 MiB, and the others.
 enum class pool_kind { small, large };
 
+/// Why an allocation failed.
 enum class allocation_error {
   request_too_large,  ///< 2^60 bytes or more, refused before any search
   out_of_memory,      ///< no cached block fits and no new segment fits in the capacity
@@ -118,6 +121,7 @@ enum class allocation_error {
 /// arithmetic on it cannot overflow.
 class block_size {
  public:
+  /// The block a request of `request` bytes takes, or request_too_large from 2^60 bytes on.
   [[nodiscard]] static constexpr result<block_size, allocation_error> for_request(byte_count request) noexcept {
     if (request >= first_refused_request) {
       return unexpected{allocation_error::request_too_large};
@@ -129,8 +133,10 @@ class block_size {
     return block_size{remainder == 0 ? request.value : request.value - remainder + minimum_block.value};
   }
 
+  /// The rounded size.
   [[nodiscard]] constexpr byte_count bytes() const noexcept { return byte_count{bytes_}; }
 
+  /// The pool a block of this size lives in.
   [[nodiscard]] constexpr pool_kind pool() const noexcept {
     return bytes_ <= largest_small_block.value ? pool_kind::small : pool_kind::large;
   }
@@ -157,6 +163,7 @@ class block_size {
     return chosen.value > bytes_ + largest_small_block.value;
   }
 
+  /// Equal when every member is equal.
   friend constexpr bool operator==(block_size, block_size) = default;
 
  private:
@@ -168,50 +175,59 @@ class block_size {
 /// A block handed out, named by its simulated device address. Address 0 is
 /// the empty allocation of a zero-byte request, as PyTorch's null pointer.
 struct block_handle {
-  std::uint64_t address{0};
+  std::uint64_t address{0};  ///< 0 for the empty allocation
+  /// Equal when every member is equal.
   friend constexpr bool operator==(block_handle, block_handle) = default;
 };
 
 /// The allocator's counters as LibTorch's DeviceStats aggregate them.
 struct allocator_statistics {
-  byte_count allocated;
-  byte_count reserved;
-  byte_count peak_allocated;
-  byte_count peak_reserved;
+  byte_count allocated;       ///< bytes of the blocks in use
+  byte_count reserved;        ///< bytes of the reserved segments
+  byte_count peak_allocated;  ///< the largest allocated since the last reset
+  byte_count peak_reserved;   ///< the largest reserved since the last reset
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const allocator_statistics&, const allocator_statistics&) = default;
 };
 
 /// Why an allocation failed, with the figures PyTorch's message carries.
 struct allocation_failure {
+  /// Out of memory, or a request of 2^60 bytes or more.
   allocation_error error{allocation_error::out_of_memory};
-  byte_count requested;  ///< as asked, before rounding
-  byte_count segment;    ///< the reservation that did not fit (0 for request_too_large)
-  byte_count allocated;  ///< after the cached segments were released
-  byte_count reserved;
-  std::optional<byte_count> capacity{};
+  byte_count requested;                  ///< as asked, before rounding
+  byte_count segment;                    ///< the reservation that did not fit (0 for request_too_large)
+  byte_count allocated;                  ///< after the cached segments were released
+  byte_count reserved;                   ///< the reserved bytes at the failure
+  std::optional<byte_count> capacity{};  ///< the allocator's capacity, when it has one
+  /// Equal when every member is equal.
   friend bool operator==(const allocation_failure&, const allocation_failure&) = default;
 };
 
+/// Why a free was refused.
 enum class free_error {
   not_allocated,  ///< no block in use starts at that address (PyTorch: "invalid device pointer")
 };
 
 /// One block of a segment, as PyTorch's memory snapshot lists it.
 struct block_view {
-  std::uint64_t address{0};
-  byte_count size;
-  bool allocated{false};
+  std::uint64_t address{0};  ///< its simulated device address
+  byte_count size;           ///< its size
+  bool allocated{false};     ///< in use, or free and cached
+  /// Equal when every member is equal.
   friend bool operator==(const block_view&, const block_view&) = default;
 };
 
+/// One reserved segment, as PyTorch's memory snapshot lists it.
 struct segment_view {
-  std::uint64_t address{0};
-  byte_count size;
-  pool_kind pool{pool_kind::small};
-  std::vector<block_view> blocks;  ///< in address order, covering the segment
+  std::uint64_t address{0};          ///< its simulated device address
+  byte_count size;                   ///< its size
+  pool_kind pool{pool_kind::small};  ///< the pool it serves
+  std::vector<block_view> blocks;    ///< in address order, covering the segment
+  /// Equal when every member is equal.
   friend bool operator==(const segment_view&, const segment_view&) = default;
 };
 
+/// The simulated allocator of one device (see the file's description for what it models).
 class caching_allocator {
  public:
   /// A device whose memory never runs out.
@@ -221,6 +237,8 @@ class caching_allocator {
   /// less the CUDA context, the libraries' handles and other processes).
   explicit caching_allocator(byte_count capacity) : capacity_(capacity) {}
 
+  /// A block for `request` bytes, found, split or reserved as PyTorch's allocator does; the
+  /// failure carries the figures of PyTorch's out-of-memory message.
   [[nodiscard]] result<block_handle, allocation_failure> allocate(byte_count request) {
     if (request.value == 0) {
       return block_handle{};
@@ -286,10 +304,12 @@ class caching_allocator {
     return {};
   }
 
+  /// The counters now.
   [[nodiscard]] allocator_statistics statistics() const noexcept {
     return {byte_count{allocated_}, byte_count{reserved_}, byte_count{peak_allocated_}, byte_count{peak_reserved_}};
   }
 
+  /// Sets each peak to its current value (resetPeakStats).
   void reset_peaks() noexcept {
     peak_allocated_ = allocated_;
     peak_reserved_ = reserved_;

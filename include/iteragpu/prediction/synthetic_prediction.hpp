@@ -55,9 +55,12 @@ namespace iteragpu::prediction {
 class simulated_tensor {
  public:
   simulated_tensor() = default;
+  /// Owns `block` of `allocator`.
   simulated_tensor(caching_allocator& allocator, block_handle block) noexcept : allocator_(&allocator), block_(block) {}
+  /// Takes the other's block; the other holds none after.
   simulated_tensor(simulated_tensor&& other) noexcept
       : allocator_(std::exchange(other.allocator_, nullptr)), block_(other.block_) {}
+  /// Frees this tensor's block, then takes the other's.
   simulated_tensor& operator=(simulated_tensor&& other) noexcept {
     if (this != &other) {
       release();
@@ -70,6 +73,7 @@ class simulated_tensor {
   simulated_tensor& operator=(const simulated_tensor&) = delete;
   ~simulated_tensor() { release(); }
 
+  /// Frees the block now, as a tensor that goes out of scope; nothing afterwards.
   void release() noexcept {
     if (allocator_ != nullptr) {
       // Only this object holds the block, so it is in use: freeing it cannot fail.
@@ -87,9 +91,11 @@ class simulated_tensor {
 /// way out, and the protocol turns the exception into the failed phase.
 class simulated_out_of_memory : public std::runtime_error {
  public:
+  /// The refusal, with its figures in the message.
   explicit simulated_out_of_memory(const allocation_failure& failure)
       : std::runtime_error(describe(failure)), failure_(failure) {}
 
+  /// The allocator's refusal, with its figures.
   [[nodiscard]] const allocation_failure& failure() const noexcept { return failure_; }
 
  private:
@@ -115,12 +121,15 @@ class simulated_out_of_memory : public std::runtime_error {
 /// looked at).
 class simulated_counter {
  public:
+  /// Reads `allocator`, which must outlive the counter.
   explicit simulated_counter(caching_allocator& allocator) noexcept : allocator_(&allocator) {}
 
+  /// The allocator's allocated and reserved bytes and their peaks.
   [[nodiscard]] allocator_reading read(device_index /*device*/) const noexcept {
     const allocator_statistics s = allocator_->statistics();
     return {s.allocated.value, s.reserved.value, s.peak_allocated.value, s.peak_reserved.value};
   }
+  /// Sets each peak to its current value, as LibTorch's reset does.
   void reset_peaks(device_index /*device*/) noexcept { allocator_->reset_peaks(); }
 
  private:
@@ -130,16 +139,17 @@ class simulated_counter {
 /// The backend: nothing runs, so there is nothing to wait for and no time to
 /// read. Rows measured with it carry zero seconds, which are not predictions.
 struct simulated_backend {
-  static constexpr std::string_view name = "prediction";
+  static constexpr std::string_view name = "prediction";  ///< the backend's name in the outputs
 
+  /// A timer that reads zero: nothing runs.
   struct timer {
-    static void start() noexcept {}
-    static void stop() noexcept {}
-    [[nodiscard]] static double elapsed_seconds() noexcept { return 0.0; }
+    static void start() noexcept {}                                         ///< nothing to mark
+    static void stop() noexcept {}                                          ///< nothing to mark
+    [[nodiscard]] static double elapsed_seconds() noexcept { return 0.0; }  ///< always 0
   };
 
-  static void synchronize(device_index /*device*/) noexcept {}
-  [[nodiscard]] static timer make_timer(device_index /*device*/) noexcept { return {}; }
+  static void synchronize(device_index /*device*/) noexcept {}                            ///< nothing to wait for
+  [[nodiscard]] static timer make_timer(device_index /*device*/) noexcept { return {}; }  ///< a timer that reads zero
 };
 
 /// The byte sizes of the synthetic network's tensors, and which matrix path
@@ -153,14 +163,18 @@ struct synthetic_tensor_bytes {
   byte_count hidden;         ///< the first linear's and GELU's outputs, [batch, context, 4w]
   byte_count output;         ///< [batch, context, w]
   bool cublaslt{false};      ///< the products take at::addmm's cuBLASLt path
+  /// Equal when every member is equal.
   friend constexpr bool operator==(const synthetic_tensor_bytes&, const synthetic_tensor_bytes&) = default;
 };
 
+/// Why a shape has no tensor sizes.
 enum class shape_error {
   zero_dimension,  ///< batch, context and width must be positive, as on the command line
   too_large,       ///< a tensor of more than 2^63-1 bytes, which LibTorch cannot index
 };
 
+/// The byte sizes of the synthetic network's tensors for `shape` in `dtype`, as LibTorch
+/// allocates them, and whether its products take the cuBLASLt path.
 [[nodiscard]] constexpr result<synthetic_tensor_bytes, shape_error> tensor_bytes(const synthetic_shape& shape,
                                                                                  element_type dtype) noexcept {
   if (shape.batch == 0 || shape.context == 0 || shape.width == 0) {
@@ -198,10 +212,13 @@ enum class shape_error {
 /// The synthetic network's workload, replayed on the simulated allocator.
 class simulated_synthetic_workload {
  public:
+  /// Replays on `allocator`, which must outlive the workload, with the given tensor and
+  /// workspace sizes.
   simulated_synthetic_workload(caching_allocator& allocator, const synthetic_tensor_bytes& sizes,
                                const blas_workspaces& workspaces) noexcept
       : allocator_(&allocator), sizes_(sizes), workspaces_(workspaces) {}
 
+  /// model_load: the four parameters, one allocation each.
   void load_model() {
     parameters_.clear();
     parameters_.reserve(4);
@@ -210,8 +227,11 @@ class simulated_synthetic_workload {
     }
   }
 
+  /// inputs: the input tensor.
   void make_inputs() { input_ = allocate(sizes_.input); }
 
+  /// One pass: what it allocates and frees, in LibTorch's order; returns the pass's output,
+  /// whose destruction frees it.
   [[nodiscard]] simulated_tensor forward() {
     simulated_tensor first = allocate(sizes_.hidden);
     if (!cublas_workspace_) {
@@ -248,18 +268,20 @@ class simulated_synthetic_workload {
 /// Why there is no prediction: the shape, or the phase that runs out of
 /// memory on a device of the given capacity.
 struct prediction_failure {
-  std::optional<phase_kind> phase{};
-  std::string message;
+  std::optional<phase_kind> phase{};  ///< the phase that would run out of memory; nothing when the shape is refused
+  std::string message;                ///< what happened, in a sentence
+  /// Equal when every member is equal.
   friend bool operator==(const prediction_failure&, const prediction_failure&) = default;
 };
 
 /// A clock that never moves: the host-time column of a predicted row is 0.
 struct frozen_clock {
-  using duration = std::chrono::steady_clock::duration;
-  using rep = duration::rep;
-  using period = duration::period;
-  using time_point = std::chrono::time_point<frozen_clock>;
-  static constexpr bool is_steady = true;
+  using duration = std::chrono::steady_clock::duration;      ///< as std::chrono::steady_clock's
+  using rep = duration::rep;                                 ///< as std::chrono::steady_clock's
+  using period = duration::period;                           ///< as std::chrono::steady_clock's
+  using time_point = std::chrono::time_point<frozen_clock>;  ///< a point of this clock
+  static constexpr bool is_steady = true;                    ///< never goes back
+  /// Always the clock's epoch.
   [[nodiscard]] static time_point now() noexcept { return time_point{}; }
 };
 

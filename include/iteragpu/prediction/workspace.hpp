@@ -45,6 +45,7 @@ namespace iteragpu::prediction {
 struct blas_workspaces {
   byte_count cublas;
   byte_count cublaslt;
+  /// Equal when every member is equal.
   friend constexpr bool operator==(blas_workspaces, blas_workspaces) = default;
 };
 

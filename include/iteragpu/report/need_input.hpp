@@ -34,6 +34,7 @@ inline constexpr std::string_view need_documents_accepted =
 /// document escaped).
 struct need_input_error {
   std::string found;
+  /// Equal when every member is equal.
   friend bool operator==(const need_input_error&, const need_input_error&) = default;
 };
 
