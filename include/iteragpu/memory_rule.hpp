@@ -27,8 +27,8 @@ namespace iteragpu {
 /// AMD), as a closed band: `low` is what a program can count on, `high` the
 /// most that was seen.
 struct memory_band {
-  byte_count low;
-  byte_count high;
+  byte_count low;   ///< what a program can count on
+  byte_count high;  ///< the most that was seen
   /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_band&, const memory_band&) = default;
 };
@@ -39,9 +39,10 @@ enum class band_basis {
   nominal,  ///< no record of the model: the generic rule on its nominal figure
 };
 
+/// The band of one catalog GPU, and where it comes from.
 struct runtime_memory {
-  memory_band band;
-  band_basis basis{band_basis::nominal};
+  memory_band band;                       ///< the band
+  band_basis basis{band_basis::nominal};  ///< records or the nominal rule
   /// Equal when every member is equal.
   friend constexpr bool operator==(const runtime_memory&, const runtime_memory&) = default;
 };
@@ -49,10 +50,10 @@ struct runtime_memory {
 /// The least and the most runtime total found in public records for one
 /// catalog GPU sold with `nominal` GB (data/README.md lists each record).
 struct memory_records {
-  std::string_view gpu;
-  memory_gb nominal;
-  byte_count lowest;
-  byte_count highest;
+  std::string_view gpu;  ///< the GPU's id in the shipped catalog
+  memory_gb nominal;     ///< its nominal memory, as the catalog states it
+  byte_count lowest;     ///< the least total on record
+  byte_count highest;    ///< the most total on record
 };
 
 namespace detail {
@@ -137,12 +138,14 @@ inline constexpr std::array<memory_records, 14> memory_on_record{{
   return runtime_memory{*band, band_basis::nominal};
 }
 
+/// Where a need falls in a band.
 enum class fit_verdict {
   fits,          ///< the need is at most the band's low end
   tight,         ///< above the low end, at most the high end: it depends on the board
   does_not_fit,  ///< above the high end
 };
 
+/// The verdict as outputs print it: "fits", "tight" or "does not fit".
 [[nodiscard]] constexpr std::string_view verdict_name(fit_verdict verdict) noexcept {
   switch (verdict) {
     case fit_verdict::fits:
@@ -159,13 +162,14 @@ enum class fit_verdict {
 /// the band's LOW end, the memory a program can count on: one of the two is
 /// zero, both when the need is exactly the low end.
 struct memory_fit {
-  fit_verdict verdict{fit_verdict::does_not_fit};
-  byte_count headroom;   ///< low - need, when the need is at most low
-  byte_count shortfall;  ///< need - low, when the need is above low
+  fit_verdict verdict{fit_verdict::does_not_fit};  ///< fits, tight or does not fit
+  byte_count headroom;                             ///< low - need, when the need is at most low
+  byte_count shortfall;                            ///< need - low, when the need is above low
   /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_fit&, const memory_fit&) = default;
 };
 
+/// Places `need` in `band` (see memory_fit).
 [[nodiscard]] constexpr memory_fit assess_fit(byte_count need, const memory_band& band) noexcept {
   if (need <= band.low) {
     return memory_fit{fit_verdict::fits, byte_count{band.low.value - need.value}, byte_count{0}};

@@ -16,15 +16,17 @@
 
 namespace iteragpu {
 
+/// Why an amount or an operation on money was refused.
 enum class money_error {
   empty,                     ///< no characters at all
   malformed,                 ///< not `digits` (cents) or `digits[.d[d]]` (dollars)
   fraction_of_a_cent,        ///< more than two digits after the point
   too_large,                 ///< the amount does not fit 64 bits of cents
   overflow,                  ///< a sum or product past 64 bits of cents
-  division_by_zero,
+  division_by_zero,          ///< a division of money by zero
 };
 
+/// The failure in a sentence, as messages print it.
 [[nodiscard]] constexpr std::string_view describe(money_error error) noexcept {
   switch (error) {
     case money_error::empty:
@@ -65,6 +67,7 @@ class money {
  public:
   constexpr money() = default;
 
+  /// `cents` cents; only an unsigned integer is accepted.
   [[nodiscard]] static constexpr money from_cents(std::uint64_t cents) noexcept { return money(cents); }
   template <std::floating_point F>
   static money from_cents(F) = delete;
@@ -130,6 +133,7 @@ class money {
     return money(*total);
   }
 
+  /// The amount in cents.
   [[nodiscard]] constexpr std::uint64_t cents() const noexcept { return cents_; }
 
   /// Dollars with exactly two digits after the point: `1728.00`.
@@ -141,8 +145,10 @@ class money {
     out.push_back(static_cast<char>('0' + cents_ % 10U));
     return out;
   }
+  /// text() as a std::string.
   [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
+  /// a + b, or overflow past 64 bits of cents.
   [[nodiscard]] friend constexpr result<money, money_error> try_add(money a, money b) noexcept {
     const auto sum = checked_add(a.cents_, b.cents_);
     if (!sum) {
@@ -160,6 +166,7 @@ class money {
     return money(*product);
   }
 
+  /// Throwing flavour of try_add(): in a constant expression, an overflow fails to compile.
   [[nodiscard]] friend constexpr money operator+(money a, money b) {
     const auto sum = try_add(a, b);
     if (!sum) {
@@ -168,6 +175,7 @@ class money {
     return *sum;
   }
 
+  /// Throwing flavour of try_multiply(): in a constant expression, an overflow fails to compile.
   [[nodiscard]] friend constexpr money operator*(money amount, std::uint64_t count) {
     const auto product = try_multiply(amount, count);
     if (!product) {
@@ -201,13 +209,14 @@ class money {
 /// 0.09375 -> 0.0938), applied once, to the exact quotient.
 class fractional_cents {
  public:
-  static constexpr unsigned places = 4;
+  static constexpr unsigned places = 4;           ///< digits after the point
   static constexpr std::uint64_t scale = 10'000;  ///< 10^places
 
   constexpr fractional_cents() = default;
   template <std::floating_point F>
   explicit fractional_cents(F) = delete;
 
+  /// The whole cents, before the point.
   [[nodiscard]] constexpr std::uint64_t whole_cents() const noexcept { return whole_; }
   /// The four digits after the point, as one number in [0, 9999].
   [[nodiscard]] constexpr std::uint64_t ten_thousandths() const noexcept { return fraction_; }
@@ -222,6 +231,7 @@ class fractional_cents {
     }
     return out;
   }
+  /// text() as a std::string.
   [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
   /// amount / divisor, rounded half to even to four places of a cent. Long
@@ -283,6 +293,7 @@ class fractional_cents {
   std::uint64_t fraction_{0};
 };
 
+/// amount / divisor, rounded half to even to four places of a cent, or division_by_zero.
 [[nodiscard]] constexpr result<fractional_cents, money_error> try_divide(money amount, std::uint64_t divisor) noexcept {
   return fractional_cents::quotient(amount, divisor);
 }

@@ -25,27 +25,35 @@
 ///   again (a catalog's names): valid UTF-8 that displays as it reads.
 namespace iteragpu {
 
+/// A string of at most `Capacity` characters, built in constant expressions.
 template <std::size_t Capacity>
 class fixed_text {
  public:
   constexpr fixed_text() = default;
 
+  /// Appends `c`; past the capacity, throws std::length_error (in a constant expression, fails to
+  /// compile).
   constexpr void push_back(char c) {
     if (size_ == Capacity) {
       throw_full();
     }
     chars_[size_++] = c;
   }
+  /// Appends every character of `text`, as push_back().
   constexpr void append(std::string_view text) {
     for (const char c : text) {
       push_back(c);
     }
   }
 
+  /// The characters so far.
   [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars_.data(), size_}; }
+  /// How many characters there are.
   [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+  /// A copy, at run time.
   [[nodiscard]] std::string to_string() const { return std::string(view()); }
 
+  /// Equal when the characters are those of `b`.
   friend constexpr bool operator==(const fixed_text& a, std::string_view b) noexcept { return a.view() == b; }
 
  private:
@@ -60,6 +68,7 @@ class fixed_text {
 /// The decimal digits of any 64-bit unsigned integer fit in 20 characters.
 inline constexpr std::size_t max_decimal_digits = std::numeric_limits<std::uint64_t>::digits10 + 1;
 
+/// `value` in decimal digits, with no sign or separator: the one integer formatter.
 [[nodiscard]] constexpr fixed_text<max_decimal_digits> decimal_text(std::uint64_t value) {
   std::array<char, max_decimal_digits> reversed{};
   std::size_t n = 0;
@@ -74,6 +83,7 @@ inline constexpr std::size_t max_decimal_digits = std::numeric_limits<std::uint6
   return text;
 }
 
+/// decimal_text() as a std::string.
 [[nodiscard]] inline std::string to_decimal_string(std::uint64_t value) { return decimal_text(value).to_string(); }
 
 /// The largest 64-bit unsigned integer, as messages print it.
@@ -181,6 +191,7 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
 /// std::string or a string literal would pick std::quoted through
 /// argument-dependent lookup wherever `<iomanip>` is visible.
 [[nodiscard]] inline std::string quoted(const std::string& text) { return quoted(std::string_view{text}); }
+/// Exact match for a string literal (see the std::string overload).
 [[nodiscard]] inline std::string quoted(const char* text) { return quoted(std::string_view{text}); }
 
 /// Like quoted(), shortened to its first `longest` bytes (never inside a
@@ -200,9 +211,11 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
 /// Where display text breaks the rule, and why.
 struct display_text_fault {
   std::size_t offset{0};  ///< byte offset of the first offending character
-  enum class kind { invalid_utf8, control, bidi_control } what{kind::invalid_utf8};
+  /// The kind of fault: invalid UTF-8, a control character, or a bidirectional control.
+  enum class kind { invalid_utf8, control, bidi_control } what{kind::invalid_utf8};  ///< what is wrong there
 };
 
+/// The kind of fault in words, as messages print it.
 [[nodiscard]] constexpr std::string_view describe(display_text_fault::kind k) noexcept {
   switch (k) {
     case display_text_fault::kind::invalid_utf8:

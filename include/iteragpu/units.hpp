@@ -20,19 +20,22 @@ namespace iteragpu {
 /// A count of bytes. A type of its own so that bytes, GiB and parameter
 /// counts cannot be mixed up.
 struct byte_count {
-  std::uint64_t value{0};
+  std::uint64_t value{0};  ///< bytes
   /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(byte_count, byte_count) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
 };
 
+/// Bytes in a GiB: 2^30.
 inline constexpr std::uint64_t bytes_per_gib = std::uint64_t{1} << 30U;
+/// Bytes in a GB: 10^9.
 inline constexpr std::uint64_t bytes_per_gb = 1'000'000'000U;
 
+/// Why a text is not an exact decimal.
 enum class decimal_error {
-  empty,
-  malformed,            ///< not `digits` or `digits.digits`
-  too_many_fraction_digits,
-  too_large,            ///< whole part past 64 bits
+  empty,                     ///< no text at all
+  malformed,                 ///< not `digits` or `digits.digits`
+  too_many_fraction_digits,  ///< more than exact_decimal::max_fraction_digits after the point
+  too_large,                 ///< whole part past 64 bits
 };
 
 /// An exact non-negative decimal number: a 64-bit whole part and at most
@@ -42,10 +45,11 @@ enum class decimal_error {
 /// deliberately no conversion from or to `double`.
 class exact_decimal {
  public:
-  static constexpr std::size_t max_fraction_digits = 40;
+  static constexpr std::size_t max_fraction_digits = 40;  ///< digits kept after the point
 
   constexpr exact_decimal() = default;
 
+  /// `whole` with no fraction.
   [[nodiscard]] static constexpr exact_decimal from_integer(std::uint64_t whole) noexcept {
     exact_decimal d;
     d.whole_ = whole;
@@ -151,7 +155,9 @@ class exact_decimal {
     return sum;
   }
 
+  /// The whole part.
   [[nodiscard]] constexpr std::uint64_t whole() const noexcept { return whole_; }
+  /// Digits after the point, trailing zeros dropped.
   [[nodiscard]] constexpr std::size_t fraction_digits() const noexcept { return length_; }
 
   /// Shortest exact form: `14`, `13.03851604461669921875`.
@@ -166,9 +172,10 @@ class exact_decimal {
     }
     return out;
   }
+  /// text() as a std::string.
   [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
-  /// Equal when every member is equal.
+  /// Equal when the numbers are: trailing zeros are dropped, so each number has one form.
   friend constexpr bool operator==(const exact_decimal&, const exact_decimal&) = default;
   /// Numeric order. Digits past the length are zero (see trim()), so the
   /// digit arrays compare as the fractions do.
@@ -184,6 +191,7 @@ class exact_decimal {
     return std::strong_ordering::equal;
   }
 
+  ///@{
   /// value x 2^shift as a whole number, rounded up (a need: the bytes a
   /// need in GiB takes, with shift 30) or down (a capacity), or nothing past
   /// 64 bits. Shifts above 60 are refused: the digit-by-digit products below
@@ -202,6 +210,7 @@ class exact_decimal {
     }
     return scaled->floor;
   }
+  ///@}
 
  private:
   struct scaled_value {
@@ -257,6 +266,7 @@ class exact_decimal {
   std::size_t length_{0};
 };
 
+/// `bytes` in GiB (2^30 bytes), exactly.
 [[nodiscard]] constexpr exact_decimal to_gib(byte_count bytes) { return exact_decimal::from_binary_fraction(bytes.value, 30); }
 /// The bytes of an amount in GiB, rounded up to a whole byte: a need never
 /// shrinks in the conversion. Nothing when it passes 64 bits.
@@ -276,6 +286,7 @@ class exact_decimal {
   }
   return byte_count{*bytes};
 }
+/// `bytes` in GB (10^9 bytes), exactly.
 [[nodiscard]] constexpr exact_decimal to_gb(byte_count bytes) { return exact_decimal::from_decimal_fraction(bytes.value, 9); }
 
 }  // namespace iteragpu

@@ -30,10 +30,10 @@ namespace iteragpu {
 
 /// What the runtime says about one visible GPU.
 struct gpu_description {
-  device_index index;
-  std::string name;
-  std::string capability;  ///< "9.0" on an H200; the gfx name on ROCm
-  std::uint64_t total_memory_bytes{0};
+  device_index index;                   ///< as the runtime numbers it
+  std::string name;                     ///< "NVIDIA H200"
+  std::string capability;               ///< "9.0" on an H200; the gfx name on ROCm
+  std::uint64_t total_memory_bytes{0};  ///< the device's memory, as the runtime reports it
   /// Equal when every member is equal.
   friend bool operator==(const gpu_description&, const gpu_description&) = default;
 };
@@ -41,19 +41,20 @@ struct gpu_description {
 /// Free and total memory of a device as the runtime reports them: the whole
 /// device, all processes, not only this process's allocator.
 struct device_memory {
-  std::uint64_t free_bytes{0};
-  std::uint64_t total_bytes{0};
+  std::uint64_t free_bytes{0};   ///< free on the whole device
+  std::uint64_t total_bytes{0};  ///< the device's total
   /// Equal when every member is equal.
   friend constexpr bool operator==(const device_memory&, const device_memory&) = default;
 };
 
+/// The GPU runtime of a LibTorch build: NVIDIA's CUDA or AMD's ROCm/HIP.
 enum class gpu_platform { cuda, hip };
 
 /// The GPU runtime a LibTorch was built with ("13.0" for CUDA 13.0): not the
 /// driver's version.
 struct runtime_build {
-  gpu_platform platform{gpu_platform::cuda};
-  std::string version;
+  gpu_platform platform{gpu_platform::cuda};  ///< CUDA or HIP
+  std::string version;                        ///< "13.0" for CUDA 13.0
   /// Equal when every member is equal.
   friend bool operator==(const runtime_build&, const runtime_build&) = default;
 };
@@ -67,6 +68,8 @@ concept event_timer = requires(T& t, const T& ct) {
   { ct.elapsed_seconds() } -> std::same_as<double>;
 };
 
+/// What iteragpu::measure() asks of a backend: `synchronize(device)` waits until the work queued on
+/// the device is done, and `make_timer(device)` returns an event_timer for that device.
 template <class B>
 concept measuring_backend = requires(B& b, device_index device) {
   { b.synchronize(device) } -> std::same_as<void>;
@@ -91,15 +94,20 @@ concept device_inventory = requires(B& b) {
 /// The backend of a build in which no GPU can be reached; `reason` says why
 /// (no LibTorch, or a LibTorch without a GPU runtime).
 struct unavailable_backend {
-  std::string_view reason;
+  std::string_view reason;  ///< why no GPU can be reached (built_without_libtorch or libtorch_without_gpu_runtime)
 
+  /// Always the reason: this backend is never usable.
   [[nodiscard]] std::optional<std::string> unavailable_reason() const { return std::string(reason); }
+  /// Nothing: no GPU runtime.
   [[nodiscard]] static std::optional<runtime_build> build() { return std::nullopt; }
+  /// None.
   [[nodiscard]] static std::vector<gpu_description> visible_gpus() { return {}; }
 };
 
+/// The reason of a build configured without LibTorch, as reports print it.
 inline constexpr std::string_view built_without_libtorch =
     "this build has no LibTorch (configured with ITERAGPU_WITH_TORCH=OFF, or LibTorch was not found)";
+/// The reason of a build whose LibTorch is CPU only, as reports print it.
 inline constexpr std::string_view libtorch_without_gpu_runtime =
     "this build's LibTorch has no GPU runtime (a CPU-only LibTorch: neither CUDA nor HIP)";
 

@@ -18,20 +18,23 @@
 /// NVML adapter is iteragpu/nvml/session.hpp.
 namespace iteragpu {
 
+/// A clock frequency.
 struct megahertz {
-  std::uint32_t value{0};
+  std::uint32_t value{0};  ///< MHz
   /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(megahertz, megahertz) = default;
 };
 
+/// A power draw.
 struct milliwatts {
-  std::uint32_t value{0};
+  std::uint32_t value{0};  ///< mW
   /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(milliwatts, milliwatts) = default;
 };
 
+/// A temperature.
 struct degrees_celsius {
-  std::uint32_t value{0};
+  std::uint32_t value{0};  ///< degrees Celsius
   /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(degrees_celsius, degrees_celsius) = default;
 };
@@ -57,7 +60,7 @@ inline constexpr std::array<std::string_view, 9> clock_event_names{
 
 /// The active clock event reasons: NVML's bit mask, as read.
 struct clock_event_reasons {
-  std::uint64_t mask{0};
+  std::uint64_t mask{0};  ///< bit i set: the reason clock_event_names[i] is active
 
   /// One name per set bit, lowest bit first; a bit NVML had not documented
   /// is named "unknown_bit_N".
@@ -81,12 +84,13 @@ struct clock_event_reasons {
   friend constexpr bool operator==(const clock_event_reasons&, const clock_event_reasons&) = default;
 };
 
+/// One state of a GPU: each reading, or why it could not be read.
 struct gpu_state {
-  gpu_reading<megahertz> sm_clock;
-  gpu_reading<megahertz> memory_clock;
-  gpu_reading<milliwatts> power_draw;
-  gpu_reading<degrees_celsius> temperature;
-  gpu_reading<clock_event_reasons> clock_events;
+  gpu_reading<megahertz> sm_clock;                ///< the streaming multiprocessors' clock
+  gpu_reading<megahertz> memory_clock;            ///< the memory clock
+  gpu_reading<milliwatts> power_draw;             ///< the board's power draw
+  gpu_reading<degrees_celsius> temperature;       ///< the GPU's temperature
+  gpu_reading<clock_event_reasons> clock_events;  ///< the active clock event ("throttle") reasons
   /// Equal when every member is equal.
   friend bool operator==(const gpu_state&, const gpu_state&) = default;
 };

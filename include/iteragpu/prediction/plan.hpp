@@ -22,12 +22,13 @@
 /// whether it fits a card, and the largest value of one dimension that does.
 namespace iteragpu::prediction {
 
+/// What `mesure_memoire plan` predicts: the run of the synthetic network, and the memory outside the allocator.
 struct plan_request {
-  synthetic_shape shape;
-  element_type dtype{element_type::float32};
-  protocol_plan passes{1, 2, std::nullopt};
-  blas_workspaces workspaces{default_workspaces()};
-  byte_count outside_allocator{memory_outside_allocator_default};
+  synthetic_shape shape;                                           ///< batch, context and width
+  element_type dtype{element_type::float32};                       ///< the element type
+  protocol_plan passes{1, 2, std::nullopt};                        ///< warm-up passes and repeats (1 and 2 by default)
+  blas_workspaces workspaces{default_workspaces()};                ///< the GPU libraries' workspaces
+  byte_count outside_allocator{memory_outside_allocator_default};  ///< the CUDA context, libraries and other processes
 };
 
 /// The peak of the allocator's reserved bytes over the rows.
@@ -39,6 +40,7 @@ struct plan_request {
   return peak;
 }
 
+/// The source of a planned need, as memory_need::source.
 inline constexpr std::string_view plan_need_source =
     "plan: the predicted peak reserved of the caching allocator plus the memory outside it";
 
@@ -57,13 +59,14 @@ inline constexpr std::string_view plan_need_source =
 /// tries again before it gives up, as PyTorch's does: the run fits when the
 /// prediction with that capacity runs to its end.
 struct fit_check {
-  byte_count memory;
-  bool fits{false};
+  byte_count memory;                              ///< the card's memory, as asked
+  bool fits{false};                               ///< whether the prediction with that capacity ran to its end
   std::optional<std::uint64_t> headroom_bytes{};  ///< memory - outside - peak reserved, when it fits
   std::optional<phase_kind> failed_phase{};       ///< where it would run out, when it does not
-  std::string message;
+  std::string message;                            ///< why it does not fit; empty when it fits
 };
 
+/// Predicts the run with the capacity `memory` leaves to the allocator (see fit_check).
 [[nodiscard]] inline fit_check check_fit(const plan_request& request, byte_count memory) {
   fit_check check{memory, false, std::nullopt, std::nullopt, {}};
   if (memory.value <= request.outside_allocator.value) {
@@ -82,8 +85,10 @@ struct fit_check {
   return check;
 }
 
+/// The dimension of the synthetic network that `plan --largest` searches.
 enum class plan_dimension { batch, context, width };
 
+/// The dimension's name on the command line and in JSON.
 [[nodiscard]] constexpr std::string_view name_of(plan_dimension d) noexcept {
   switch (d) {
     case plan_dimension::batch:
@@ -96,6 +101,7 @@ enum class plan_dimension { batch, context, width };
   return "unknown";
 }
 
+/// The dimension of that name, or nothing.
 [[nodiscard]] constexpr std::optional<plan_dimension> parse_plan_dimension(std::string_view text) noexcept {
   for (const auto d : {plan_dimension::batch, plan_dimension::context, plan_dimension::width}) {
     if (text == name_of(d)) {
@@ -105,6 +111,7 @@ enum class plan_dimension { batch, context, width };
   return std::nullopt;
 }
 
+/// The member of `shape` that holds dimension `d`.
 [[nodiscard]] constexpr std::uint64_t& dimension_of(synthetic_shape& shape, plan_dimension d) noexcept {
   switch (d) {
     case plan_dimension::context:
@@ -117,12 +124,14 @@ enum class plan_dimension { batch, context, width };
   return shape.batch;
 }
 
+/// The largest value of one dimension whose run fits, and the check of the next one.
 struct largest_value {
-  plan_dimension dimension{plan_dimension::batch};
-  std::uint64_t value{0};    ///< 0: not even 1 fits
-  fit_check next;            ///< the check of value + 1, which fails
+  plan_dimension dimension{plan_dimension::batch};  ///< the dimension searched
+  std::uint64_t value{0};                           ///< 0: not even 1 fits
+  fit_check next;                                   ///< the check of value + 1, which fails
 };
 
+/// Why find_largest() found no largest value.
 enum class largest_error {
   none_fits_below_limit,  ///< every value up to 2^62 fits (the memory is beyond the model's reach)
 };
