@@ -19,6 +19,7 @@ template <std::unsigned_integral T>
   return static_cast<T>(a + b);
 }
 
+/// a x b, or an empty optional when the product wraps.
 template <std::unsigned_integral T>
 [[nodiscard]] constexpr std::optional<T> checked_mul(T a, T b) noexcept {
   if (a != 0 && b > std::numeric_limits<T>::max() / a) {

@@ -13,7 +13,7 @@ namespace iteragpu {
 
 /// The index of a GPU as the runtime numbers the visible devices.
 struct device_index {
-  std::int32_t value{0};
+  std::int32_t value{0};  ///< 0 for the first visible GPU
   /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(device_index, device_index) = default;
 };
@@ -36,6 +36,7 @@ inline constexpr std::int32_t max_device_index = 127;
   return device_index{static_cast<std::int32_t>(*number)};
 }
 
+/// "cuda:N", as the command line writes the device.
 [[nodiscard]] inline std::string device_name(device_index d) { return "cuda:" + std::to_string(d.value); }
 
 }  // namespace iteragpu

@@ -24,12 +24,13 @@ namespace iteragpu {
 
 /// One measurement of the synthetic network, as asked.
 struct synthetic_run {
-  device_index device;
-  synthetic_shape shape;
-  element_type dtype{element_type::float32};
-  protocol_plan plan;
+  device_index device;                        ///< the GPU to measure on
+  synthetic_shape shape;                      ///< batch, context and width
+  element_type dtype{element_type::float32};  ///< the element type of weights and inputs
+  protocol_plan plan;                         ///< warm-up passes and repeats
 };
 
+/// What the `environment` command asks of a GPU runtime: the environment report for a device.
 template <class R>
 concept environment_runtime = requires(R& r, device_index d) {
   { r.environment(d) } -> std::same_as<environment_report>;
@@ -57,8 +58,9 @@ inline constexpr std::size_t memory_snapshot_entries = 100'000;
 
 /// The runtime of a build in which no GPU can be reached.
 struct unavailable_runtime {
-  std::string_view reason;
+  std::string_view reason;  ///< why no GPU can be reached
 
+  /// The report of a build without a GPU runtime: versions, no GPU, and the reason.
   [[nodiscard]] environment_report environment(device_index d) const {
     unavailable_backend backend{reason};
     return probe_environment(backend, d, std::nullopt);

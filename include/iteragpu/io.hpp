@@ -34,6 +34,7 @@
 /// case. (POSIX; the folder's file system must support hard links.)
 namespace iteragpu {
 
+/// Why a new file cannot be written.
 enum class new_file_error {
   folder_missing,   ///< the destination's folder does not exist
   not_a_folder,     ///< the destination's parent is not a folder
@@ -43,15 +44,17 @@ enum class new_file_error {
   system_error,     ///< creating, writing or linking failed; see the message
 };
 
+/// Why a new file cannot be written, in a message.
 struct new_file_problem {
-  new_file_error kind{new_file_error::system_error};
-  std::string message;  ///< names the path (escaped) and what is expected
+  new_file_error kind{new_file_error::system_error};  ///< what is wrong
+  std::string message;                                ///< names the path (escaped) and what is expected
 };
 
+/// Why a file could not be read.
 enum class read_error {
-  cannot_open,
-  too_large,  ///< more than the limit
-  cannot_read,
+  cannot_open,  ///< it does not exist or may not be read
+  too_large,    ///< more than the limit
+  cannot_read,  ///< reading failed part-way
 };
 
 /// The whole content of a file of at most `limit` bytes. Reading stops as
@@ -105,6 +108,7 @@ enum class read_error {
   return std::move(*text);
 }
 
+/// The folder `file` is in: its parent, or "." for a bare file name.
 [[nodiscard]] inline std::filesystem::path folder_of(const std::filesystem::path& file) {
   const auto parent = file.parent_path();
   return parent.empty() ? std::filesystem::path(".") : parent;
@@ -202,6 +206,7 @@ class new_file {
 
   new_file(const new_file&) = delete;
   new_file& operator=(const new_file&) = delete;
+  /// Takes the other's temporary; the other holds nothing after.
   new_file(new_file&& other) noexcept
       : final_(std::move(other.final_)), temporary_(std::move(other.temporary_)), fd_(std::exchange(other.fd_, -1)) {
     other.temporary_.clear();
@@ -209,6 +214,7 @@ class new_file {
   new_file& operator=(new_file&&) = delete;
   ~new_file() { discard(); }
 
+  /// The final name.
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return final_; }
 
   /// Writes `content`, flushes it to disk and links it to the final name.

@@ -15,13 +15,15 @@
 /// `memory_need`: bytes, and GiB and GB as exact decimals (report/memory_need.hpp).
 namespace iteragpu {
 
+/// The memory a run needs on one GPU, and where the figure comes from.
 struct memory_need {
-  byte_count bytes;
+  byte_count bytes;    ///< the need
   std::string source;  ///< which figure was taken, in words
   /// Equal when every member is equal.
   friend bool operator==(const memory_need&, const memory_need&) = default;
 };
 
+/// The source of a need made from an estimate, as memory_need::source.
 inline constexpr std::string_view estimate_need_source =
     "estimate: weights + reserve, rounded up to a whole byte (activations, KV cache and libraries not included)";
 

@@ -9,12 +9,14 @@
 
 namespace iteragpu {
 
+/// Why a text is not an unsigned integer.
 enum class number_error {
   empty,         ///< no characters at all
   not_a_number,  ///< anything but the digits 0-9 (signs, spaces, points, letters)
   too_large,     ///< does not fit 64 bits
 };
 
+/// Whether `c` is one of the ASCII digits 0-9.
 [[nodiscard]] constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 /// Digits only, no sign, no spaces, no base prefix: the strict form every

@@ -44,10 +44,11 @@ struct search_options {
   package_search request;                 ///< without its need, read when the program runs
 };
 
+/// The validated options of `calcul_forfaits`: a quote, a search, a durations comparison or the list.
 struct calcul_forfaits_options {
-  bool help{false};
-  bool list{false};
-  bool json{false};
+  bool help{false};                           ///< --help: print the help, nothing else
+  bool list{false};                           ///< --list: the whole catalog
+  bool json{false};                           ///< --json: one JSON object instead of text
   bool compare_days{false};                   ///< request.gpu and request.accepted are set
   std::optional<std::string> catalog_path{};  ///< absent: the shipped catalog
   package_request request;                    ///< set for a quote
@@ -265,8 +266,8 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
 
 /// The catalog to read, and how outputs name it.
 struct catalog_choice {
-  std::filesystem::path path;
-  bool shipped{false};  ///< the default, found beside an install or in the source tree
+  std::filesystem::path path;  ///< the file to read
+  bool shipped{false};         ///< the default, found beside an install or in the source tree
 
   /// The name of the file in messages: the path the user gave (escaped), or
   /// the shipped catalog's file name without the install prefix.

@@ -186,8 +186,10 @@ inline void refuse_flags_as_values(const po::options_description& options, std::
   throw usage_error("--" + std::string(flag) + ": " + reason + "; expected " + std::string(accepted));
 }
 
+/// What a flag that takes a positive integer accepts, as messages say it.
 inline constexpr std::string_view accepted_positive =
     "a positive integer (digits only, 1 to 18446744073709551615)";
+/// What a flag that takes a non-negative integer accepts, as messages say it.
 inline constexpr std::string_view accepted_non_negative =
     "a non-negative integer (digits only, 0 to 18446744073709551615)";
 
@@ -201,14 +203,17 @@ inline constexpr std::string_view accepted_non_negative =
   return found->second.as<std::string>();
 }
 
+/// The value of a required `--flag`, a positive integer, or a usage_error naming it.
 [[nodiscard]] inline std::uint64_t positive_flag(const po::variables_map& values, std::string_view flag) {
   return integer_flag(flag, required_text(values, flag, accepted_positive), 1, accepted_positive);
 }
 
+/// The value of a required `--flag`, a non-negative integer, or a usage_error naming it.
 [[nodiscard]] inline std::uint64_t non_negative_flag(const po::variables_map& values, std::string_view flag) {
   return integer_flag(flag, required_text(values, flag, accepted_non_negative), 0, accepted_non_negative);
 }
 
+/// `text` as an exact decimal, or a usage_error naming `--flag` and why the text is refused.
 [[nodiscard]] inline exact_decimal decimal_flag(std::string_view flag, std::string_view text) {
   const auto parsed = exact_decimal::parse(text);
   if (parsed) {

@@ -23,6 +23,7 @@
 /// side by side, B against A. No GPU and no LibTorch: it reads files.
 namespace iteragpu::cli {
 
+/// The flags of `mesure_memoire compare`, with its help.
 [[nodiscard]] inline po::options_description compare_description() {
   po::options_description d(
       "mesure_memoire compare A.json B.json: two measurements (files of measure --output, schema 1 or 2) side by "
@@ -35,9 +36,10 @@ namespace iteragpu::cli {
   return d;
 }
 
+/// The validated options of `mesure_memoire compare`.
 struct compare_options {
-  std::array<std::string, 2> files;
-  bool json{false};
+  std::array<std::string, 2> files;  ///< A's file, then B's
+  bool json{false};                  ///< --json
 };
 
 /// The two file names (positional words) and --json.
@@ -79,6 +81,8 @@ struct compare_options {
   return o;
 }
 
+/// `mesure_memoire compare`: reads both files and prints the comparison as text or JSON on `out`;
+/// exit 0 whatever the verdict, 2 when a file is not a measurement.
 [[nodiscard]] inline int run_compare(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire compare";
   return guarded(command, out, err, [&] {

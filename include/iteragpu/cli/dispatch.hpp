@@ -10,14 +10,18 @@
 
 namespace iteragpu::cli {
 
+/// A command's entry point: the words after its name, its output and its error stream; returns the
+/// exit code.
 using command_function = int (*)(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
+/// A subcommand of a program.
 struct subcommand {
-  std::string_view name;
-  std::string_view summary;
-  command_function run;
+  std::string_view name;     ///< the word that names it
+  std::string_view summary;  ///< one line for the program's help
+  command_function run;      ///< what runs it
 };
 
+/// The program's help: its usage, the subcommands with their summaries, the exit codes.
 inline void write_program_help(std::ostream& out, std::string_view program, std::span<const subcommand> commands) {
   out << "usage: " << program << " COMMAND [FLAGS]\n\ncommands:\n";
   for (const auto& c : commands) {

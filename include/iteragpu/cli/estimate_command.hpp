@@ -15,13 +15,15 @@
 
 namespace iteragpu::cli {
 
+/// The validated options of `mesure_memoire estimate`.
 struct estimate_options {
-  parameter_count parameters;
-  storage_bits bits;
-  exact_decimal reserve_gib;
-  bool json{false};
+  parameter_count parameters;  ///< --parameters
+  storage_bits bits;           ///< --bits
+  exact_decimal reserve_gib;   ///< --reserve-gib (0 by default)
+  bool json{false};            ///< --json
 };
 
+/// The flags of `mesure_memoire estimate`, with its help.
 [[nodiscard]] inline po::options_description estimate_description() {
   po::options_description d("mesure_memoire estimate: weight memory from a parameter count, no GPU needed");
   d.add_options()                                                                    //

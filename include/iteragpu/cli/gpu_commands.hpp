@@ -36,8 +36,10 @@
 /// call -> render -> write.
 namespace iteragpu::cli {
 
+/// What `--device` accepts, as messages say it.
 inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, e.g. cuda:0 (never cpu)";
 
+/// The device of `--device`, or a usage_error naming the flag.
 [[nodiscard]] inline device_index device_flag(std::string_view text) {
   if (const auto d = parse_device(text)) {
     return *d;
@@ -68,6 +70,7 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
 
 // ---- environment ---------------------------------------------------------
 
+/// The flags of `mesure_memoire environment`, with its help.
 [[nodiscard]] inline po::options_description environment_description() {
   po::options_description d(
       "mesure_memoire environment: versions and the GPUs the runtime reports (a diagnostic: exit 0 when no GPU "
@@ -79,6 +82,8 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
   return d;
 }
 
+/// `mesure_memoire environment`: the environment report as JSON on `out` or in a new file; exit 0
+/// even when no GPU is available.
 template <environment_runtime Runtime>
 [[nodiscard]] int run_environment(Runtime& runtime, std::span<const std::string> args, std::ostream& out,
                                   std::ostream& err) {
@@ -106,13 +111,15 @@ template <environment_runtime Runtime>
 
 // ---- measure -------------------------------------------------------------
 
+/// The validated options of `mesure_memoire measure`.
 struct measure_options {
-  synthetic_run run;
-  std::string output;
+  synthetic_run run;  ///< device, shape, dtype and passes
+  std::string output;  ///< the new file the record goes to
   std::optional<prediction::blas_workspaces> workspaces{};  ///< --workspace-bytes
-  std::optional<std::string> memory_snapshot{};
+  std::optional<std::string> memory_snapshot{};  ///< --memory-snapshot: the new file the allocator's history goes to
 };
 
+/// The flags of `mesure_memoire measure`, with its help.
 [[nodiscard]] inline po::options_description measure_description() {
   po::options_description d(
       "mesure_memoire measure: memory and time of the synthetic network Linear(width -> 4*width) -> GELU -> "
@@ -156,6 +163,7 @@ struct measure_options {
   return std::stod(parsed.to_string());
 }
 
+/// The element type of `--dtype`, or a usage_error naming the flag.
 [[nodiscard]] inline element_type dtype_flag(std::string_view text) {
   const auto element = parse_element_type(text);
   if (!element) {
@@ -280,6 +288,8 @@ template <environment_runtime Runtime>
   }
 }
 
+/// `mesure_memoire measure`: measures the synthetic network on the runtime's GPU and writes the
+/// record to a new file, after a failure too; the exit code says how it went (README "Exit codes").
 template <environment_runtime Runtime>
 [[nodiscard]] int run_measure(Runtime& runtime, std::span<const std::string> args, std::ostream& out,
                               std::ostream& err) {

@@ -21,6 +21,7 @@
 /// `mesure_memoire plan`: the prediction of every phase of a run, with no GPU.
 namespace iteragpu::cli {
 
+/// The flags of `mesure_memoire plan`, with its help.
 [[nodiscard]] inline po::options_description plan_description() {
   po::options_description d(
       "mesure_memoire plan: every phase of a measurement of the synthetic network predicted to the byte, with no "
@@ -45,13 +46,15 @@ namespace iteragpu::cli {
   return d;
 }
 
+/// The validated options of `mesure_memoire plan`.
 struct plan_options {
-  prediction::plan_request request;
-  std::optional<byte_count> memory{};
-  std::optional<prediction::plan_dimension> largest{};
-  bool json{false};
+  prediction::plan_request request;                     ///< the run to predict
+  std::optional<byte_count> memory{};                   ///< --memory-gib, rounded down to a whole byte
+  std::optional<prediction::plan_dimension> largest{};  ///< --largest
+  bool json{false};                                     ///< --json
 };
 
+/// Validated options, or a usage_error naming the flag.
 [[nodiscard]] inline plan_options parse_plan_options(const po::variables_map& values) {
   plan_options o;
   const auto integer = [&](std::string_view flag, std::string_view fallback, std::uint64_t minimum) {
@@ -94,6 +97,8 @@ struct plan_options {
   return o;
 }
 
+/// `mesure_memoire plan`: the predicted rows and need, and with `--memory-gib` whether the run fits
+/// (or with `--largest` the largest value that does), as text or JSON on `out`.
 [[nodiscard]] inline int run_plan(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire plan";
   return guarded(command, out, err, [&] {

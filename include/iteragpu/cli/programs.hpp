@@ -22,12 +22,14 @@
 /// `--version` text and the bash completion are all written from it.
 namespace iteragpu::cli {
 
+/// A function that returns a command's flags with its help.
 using description_function = po::options_description (*)();
 
+/// One command of a program, as its help, `--version` and completion describe it.
 struct command_flags {
-  std::string_view name;     ///< empty for a program without subcommands
-  std::string_view summary;
-  description_function description;
+  std::string_view name;             ///< empty for a program without subcommands
+  std::string_view summary;          ///< one line for the program's help
+  description_function description;  ///< its flags
 };
 
 /// mesure_memoire's subcommands, in the order its help lists them.
@@ -41,6 +43,7 @@ struct command_flags {
   };
 }
 
+/// calcul_forfaits, a program without subcommands, as one entry.
 [[nodiscard]] inline std::vector<command_flags> calcul_forfaits_commands() {
   return {{"", "the whole price of a fixed-duration GPU package", &calcul_forfaits_description}};
 }
@@ -52,6 +55,8 @@ struct build_facts {
   std::string_view gpu_runtime;  ///< "CUDA 13.0", "HIP", or "none"
 };
 
+/// The `--version` text: the program, the library's version, the LibTorch and GPU runtime it was built
+/// with.
 inline void write_version(std::ostream& out, std::string_view program, const build_facts& facts) {
   out << program << " (" << library_name << ") " << library_version << '\n'
       << "LibTorch: " << facts.libtorch << '\n'

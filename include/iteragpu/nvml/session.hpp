@@ -23,26 +23,30 @@
 /// the machine (UUID, serial number, board id) is read.
 namespace iteragpu::nvml {
 
+/// The file name of the NVIDIA driver's NVML, as dlopen looks it up.
 inline constexpr const char* default_library = "libnvidia-ml.so.1";
 
+/// A mode of the GPU, off or on.
 enum class enablement { disabled, enabled };
 
+/// "enabled" or "disabled", as the reports print it.
 [[nodiscard]] inline std::string_view name_of(enablement e) noexcept {
   return e == enablement::enabled ? "enabled" : "disabled";
 }
 
 /// A GPU's settings, read once per run.
 struct gpu_facts {
-  gpu_reading<enablement> persistence_mode;
-  gpu_reading<enablement> mig_mode;  ///< current, not pending
-  gpu_reading<enablement> ecc_mode;  ///< current, not pending
-  gpu_reading<milliwatts> power_limit;
-  gpu_reading<megahertz> max_sm_clock;
-  gpu_reading<megahertz> max_memory_clock;
+  gpu_reading<enablement> persistence_mode;  ///< whether the driver stays loaded with no client
+  gpu_reading<enablement> mig_mode;          ///< current, not pending
+  gpu_reading<enablement> ecc_mode;          ///< current, not pending
+  gpu_reading<milliwatts> power_limit;       ///< the power management limit
+  gpu_reading<megahertz> max_sm_clock;       ///< the streaming multiprocessors' maximum clock
+  gpu_reading<megahertz> max_memory_clock;   ///< the memory's maximum clock
   /// Equal when every member is equal.
   friend bool operator==(const gpu_facts&, const gpu_facts&) = default;
 };
 
+/// Facts of which every reading is missing for the same reason.
 [[nodiscard]] inline gpu_facts gpu_facts_unavailable(const std::string& reason) {
   return gpu_facts{unexpected{reason}, unexpected{reason}, unexpected{reason},
                    unexpected{reason}, unexpected{reason}, unexpected{reason}};
@@ -88,12 +92,14 @@ class session {
 
   session(const session&) = delete;
   session& operator=(const session&) = delete;
+  /// Takes the other's library; the other is unavailable after.
   session(session&& other) noexcept
       : library_(std::exchange(other.library_, std::nullopt)),
         functions_(std::exchange(other.functions_, detail::functions{})),
         reason_(std::move(other.reason_)) {
     other.reason_.clear();
   }
+  /// Shuts this session down, then takes the other's library; the other is unavailable after.
   session& operator=(session&& other) noexcept {
     if (this != &other) {
       close();

@@ -27,6 +27,7 @@ inline constexpr std::array<std::string_view, 6> byte_field_names{
     "baseline_allocated_bytes", "baseline_reserved_bytes", "end_allocated_bytes",
     "end_reserved_bytes",       "peak_allocated_bytes",    "peak_reserved_bytes"};
 
+/// The six byte fields of `row`, in the order of byte_field_names.
 [[nodiscard]] constexpr std::array<std::uint64_t, 6> byte_fields(const phase_row& row) noexcept {
   return {row.baseline_allocated_bytes, row.baseline_reserved_bytes, row.end_allocated_bytes,
           row.end_reserved_bytes,       row.peak_allocated_bytes,    row.peak_reserved_bytes};
@@ -34,9 +35,9 @@ inline constexpr std::array<std::string_view, 6> byte_field_names{
 
 /// One byte field of one row that is not as predicted.
 struct field_difference {
-  std::size_t field{0};  ///< index into byte_field_names
-  std::uint64_t measured{0};
-  std::uint64_t predicted{0};
+  std::size_t field{0};        ///< index into byte_field_names
+  std::uint64_t measured{0};   ///< as measured
+  std::uint64_t predicted{0};  ///< as predicted
 
   /// measured - predicted; device memory is far below 2^63 bytes, so the
   /// difference fits a signed 64-bit integer.
@@ -46,17 +47,18 @@ struct field_difference {
   }
 };
 
+/// A measurement's rows against their prediction, field by field.
 struct prediction_check {
   blas_workspaces workspaces;                                   ///< what the prediction assumed
   result<std::vector<phase_row>, prediction_failure> predicted;  ///< rows, as measure() would give them
   std::vector<std::vector<field_difference>> differences;       ///< per measured row; empty when exact
-  std::size_t exact_rows{0};
+  std::size_t exact_rows{0};  ///< measured rows equal to their prediction in all six fields
   /// What the first pass left allocated beyond its output: cold_forward's end
   /// allocated minus inputs' end allocated minus the output's block.
   std::optional<std::uint64_t> observed_workspace_bytes{};
 };
 
-/// The plan a prediction of `run` follows: the same passes, with the repeats
+/// The plan a prediction of a run made with `plan` follows: the same passes, with the repeats
 /// a stopping rule would run at least (predicted repeats are all alike).
 [[nodiscard]] inline protocol_plan fixed_plan(const protocol_plan& plan) {
   protocol_plan fixed{plan.warmup, plan.until ? plan.until->parameters().min_repeats : plan.repeats, std::nullopt};

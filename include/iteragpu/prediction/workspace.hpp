@@ -43,8 +43,8 @@ namespace iteragpu::prediction {
 
 /// The two workspaces, each one allocation (a zero size allocates nothing).
 struct blas_workspaces {
-  byte_count cublas;
-  byte_count cublaslt;
+  byte_count cublas;    ///< cuBLAS's workspace
+  byte_count cublaslt;  ///< cuBLASLt's workspace
   /// Equal when every member is equal.
   friend constexpr bool operator==(blas_workspaces, blas_workspaces) = default;
 };
@@ -53,12 +53,14 @@ struct blas_workspaces {
 struct known_workspace {
   std::string_view libtorch;    ///< the LibTorch release
   std::string_view capability;  ///< the GPU's compute capability
-  blas_workspaces sizes;
-  std::string_view source;
+  blas_workspaces sizes;        ///< the two workspaces
+  std::string_view source;      ///< where the sizes come from: the source file and whether they were measured
 };
 
+/// The workspaces of an H200 (compute capability 9.0) with PyTorch 2.11: 32 MiB and 1 MiB.
 inline constexpr blas_workspaces h200_pytorch_2_11{byte_count{32 * mebibyte}, byte_count{mebibyte}};
 
+/// The workspaces known, per LibTorch release and compute capability.
 inline constexpr std::array<known_workspace, 2> known_workspace_sizes{{
     {"2.11", "9.0", h200_pytorch_2_11,
      "aten/src/ATen/cuda/CublasHandlePool.cpp at 26a39059ec580351411f180816c47e2ef5134ae1; "

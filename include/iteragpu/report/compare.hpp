@@ -32,11 +32,13 @@
 /// report/measurement.hpp), and the comparison as JSON and as text.
 namespace iteragpu::report {
 
+/// The schema_version of compare's JSON (data/schema/compare.schema.json).
 inline constexpr std::int64_t compare_schema_version = 1;
 
 /// The largest measurement file compare reads.
 inline constexpr std::size_t measurement_file_limit = std::size_t{16} << 20U;
 
+/// What a file given to compare must be, as messages say it.
 inline constexpr std::string_view expected_measurement =
     "expected a measurement, the JSON file mesure_memoire measure --output writes (schema_version 1 or 2)";
 
@@ -455,17 +457,20 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
 /// What the file says of itself, shown beside the comparison.
 struct compared_file {
   std::string name;  ///< the file's name, without its folder
-  compared_run run;
+  compared_run run;  ///< the measurement, as read
 };
 
+/// The text, or JSON null.
 [[nodiscard]] inline boost::json::value optional_text_json(const std::optional<std::string>& v) {
   return v ? boost::json::value(boost::json::string(*v)) : boost::json::value(nullptr);
 }
 
+/// The count, or JSON null.
 [[nodiscard]] inline boost::json::value optional_count_json(const std::optional<std::size_t>& v) {
   return v ? boost::json::value(*v) : boost::json::value(nullptr);
 }
 
+/// {"count", "median", "median_ci": {"lower", "upper"} or null}.
 [[nodiscard]] inline boost::json::object to_json(const median_estimate& e) {
   boost::json::object o{{"count", e.count}, {"median", e.median}};
   if (e.ci) {
@@ -476,6 +481,7 @@ struct compared_file {
   return o;
 }
 
+/// One side of the comparison: the file's name, shape, passes and repeats.
 [[nodiscard]] inline boost::json::object to_json(const compared_file& f) {
   const auto& c = f.run.configuration;
   boost::json::object o{{"file", f.name},
@@ -494,6 +500,7 @@ struct compared_file {
   return o;
 }
 
+/// The time verdict with its reason, the relative change and both medians.
 [[nodiscard]] inline boost::json::object to_json(const time_comparison& t) {
   return {{"verdict", name_of(t.verdict)},
           {"reason", describe(t)},
@@ -503,6 +510,7 @@ struct compared_file {
           {"b", to_json(t.b)}};
 }
 
+/// The memory verdict, the fields compared, the counts of rows and each differing row's fields.
 [[nodiscard]] inline boost::json::object to_json(const memory_comparison& m) {
   boost::json::array fields;
   for (const auto name : prediction::byte_field_names) {
@@ -531,6 +539,7 @@ struct compared_file {
           {"differences", std::move(differences)}};
 }
 
+/// The whole comparison, as `mesure_memoire compare --json` prints it (data/schema/compare.schema.json).
 [[nodiscard]] inline boost::json::object to_json(const comparison& c, const compared_file& a,
                                                  const compared_file& b) {
   boost::json::object o;

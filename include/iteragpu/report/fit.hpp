@@ -28,19 +28,24 @@
 /// people, with units in the column heads.
 namespace iteragpu::report {
 
+/// How a package's price per GPU-hour is computed and rounded, as the outputs note it.
 inline constexpr std::string_view gpu_hour_rounding_note =
     "price_per_gpu_hour_cents = total_price_cents / gpu_hours (lots x GPUs per lot x days x 24), rounded half to "
     "even to 4 decimal places of a cent";
+/// How the table rounds headroom and shortfall, as the text notes it.
 inline constexpr std::string_view headroom_rounding_note =
     "the table's headroom is in GiB (2^30 bytes) rounded down to 0.01; a tight package shows its shortfall against "
     "the memory one can count on, rounded up, with a minus sign; --json has the exact bytes";
+/// How a price per GPU-day is computed and rounded, as the outputs note it.
 inline constexpr std::string_view gpu_day_rounding_note =
     "price_per_gpu_day_cents = lot_price_cents / (GPUs per lot x days), rounded half to even to 4 decimal places "
     "of a cent";
+/// How a saving against the shortest package is computed and rounded, as the outputs note it.
 inline constexpr std::string_view saving_rounding_note =
     "saving = the shortest package's price per GPU-day less this one's, computed exactly and rounded once, half "
     "to even, to 4 decimal places of a cent (negative when dearer); saving_percent = that exact saving over the "
     "shortest's price per GPU-day, x 100, rounded once, half to even, to 2 decimal places";
+/// How the cost per accepted result of one lot is computed and rounded, as the outputs note it.
 inline constexpr std::string_view lot_unit_cost_note =
     "unit_cost_cents = lot_price_cents / accepted_results, rounded half to even to 4 decimal places of a cent";
 
@@ -124,6 +129,7 @@ inline void write_catalog_lines(std::ostream& out, const catalog& c, std::string
   return notes;
 }
 
+/// One package of a list, as the JSON of a search holds it.
 [[nodiscard]] inline boost::json::object to_json(const package_match& m) {
   using detail::json_text;
   boost::json::object o;
@@ -292,6 +298,7 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
   }
 }
 
+/// What every reader of a durations comparison must be told, in the order it matters.
 [[nodiscard]] inline std::vector<std::string_view> durations_notes(const durations_comparison& c) {
   std::vector<std::string_view> notes;
   if (c.from->illustrative()) {
@@ -305,6 +312,8 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
   return notes;
 }
 
+/// The durations comparison as `calcul_forfaits --compare-days --json` prints it
+/// (data/schema/durations.schema.json).
 [[nodiscard]] inline boost::json::object to_json(const durations_comparison& c) {
   using detail::json_text;
   const auto& snapshot = c.from->snapshot();
@@ -343,6 +352,8 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
   return o;
 }
 
+/// The durations comparison as an aligned table for people, with its notes; `source` names the
+/// catalog.
 inline void write_text(std::ostream& out, const durations_comparison& c, std::string_view source) {
   const auto& offer = *c.offer;
   const std::string shortest = to_decimal_string(package_durations[0].value);

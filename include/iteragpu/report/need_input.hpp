@@ -26,6 +26,7 @@
 /// the reports because it reads their JSON.
 namespace iteragpu::report {
 
+/// The documents a need is read from, as messages list them.
 inline constexpr std::string_view need_documents_accepted =
     "the JSON of `mesure_memoire estimate --json` or `mesure_memoire plan --json`, or a measurement file of "
     "`mesure_memoire measure --output` (schema_version 1 or 2)";
@@ -33,7 +34,7 @@ inline constexpr std::string_view need_documents_accepted =
 /// Why a document gives no need: what it holds, in words (text from the
 /// document escaped).
 struct need_input_error {
-  std::string found;
+  std::string found;  ///< what the document holds instead of a need
   /// Equal when every member is equal.
   friend bool operator==(const need_input_error&, const need_input_error&) = default;
 };

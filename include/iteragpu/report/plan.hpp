@@ -27,10 +27,10 @@ inline constexpr std::string_view prediction_note =
 
 /// What `plan` printed, beside the request.
 struct plan_outcome {
-  prediction::plan_request request;
-  std::vector<phase_row> rows;
-  std::optional<prediction::fit_check> fit{};
-  std::optional<prediction::largest_value> largest{};
+  prediction::plan_request request;                    ///< what was asked
+  std::vector<phase_row> rows;                         ///< the predicted rows
+  std::optional<prediction::fit_check> fit{};          ///< with --memory-gib: whether the run fits
+  std::optional<prediction::largest_value> largest{};  ///< with --largest: the largest value that fits
 };
 
 [[nodiscard]] inline boost::json::object to_json(const prediction::fit_check& f) {

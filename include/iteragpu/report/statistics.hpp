@@ -17,17 +17,22 @@
 /// The statistics of a sample and the GPU's state, as JSON and as text.
 namespace iteragpu::report {
 
+/// How the percentiles are computed, as the JSON states it.
 inline constexpr std::string_view percentile_method =
     "linear interpolation between closest ranks (NumPy's default): x[floor(h)] + (h - floor(h)) x "
     "(x[floor(h)+1] - x[floor(h)]), h = (n - 1) p / 100";
+/// How the confidence interval of the median is computed, as the JSON states it.
 inline constexpr std::string_view median_interval_method =
     "distribution-free 95 % confidence interval of the median from order statistics: X_(l) and X_(n+1-l), l the "
     "largest rank with P(Binomial(n, 1/2) <= l - 1) <= 0.025; none for 5 samples or fewer";
 
+/// The number, or JSON null.
 [[nodiscard]] inline boost::json::value optional_number(const std::optional<double>& v) {
   return v ? boost::json::value(*v) : boost::json::value(nullptr);
 }
 
+/// The summary as JSON: order statistics, mean, spread, noise and the interval of the median; null
+/// without a sample.
 [[nodiscard]] inline boost::json::value to_json(const std::optional<sample_summary>& s) {
   if (!s) {
     return nullptr;
@@ -49,11 +54,13 @@ inline constexpr std::string_view median_interval_method =
   return o;
 }
 
+/// The thresholds of the noise verdict, as fractions: {"noisy_above", "very_noisy_above"}.
 [[nodiscard]] inline boost::json::object noise_thresholds_json() {
   return {{"noisy_above", static_cast<double>(noisy_above_percent) / 100.0},
           {"very_noisy_above", static_cast<double>(very_noisy_above_percent) / 100.0}};
 }
 
+/// `value` applied to the reading, or JSON null when there is none.
 template <class T, class Value>
 [[nodiscard]] boost::json::value reading_json(const gpu_reading<T>& r, Value value) {
   return r ? boost::json::value(value(*r)) : boost::json::value(nullptr);
