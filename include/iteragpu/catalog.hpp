@@ -20,6 +20,9 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
+/// \file
+/// The package catalog: GPUs sold in lots for 3, 7 or 30 days at a lot price, read from a CSV file
+/// and validated whole (parse_catalog()), with the line and column of the first fault.
 namespace iteragpu {
 
 /// The length of a package in days. Packages are billed whole: there is no

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
+/// \file
+/// Arithmetic that checks instead of wrapping or truncating.
 namespace iteragpu {
 
 /// Checked arithmetic on unsigned integers: an empty optional instead of a

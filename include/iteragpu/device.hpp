@@ -9,6 +9,8 @@
 
 #include "iteragpu/parse.hpp"
 
+/// \file
+/// The GPU a measurement runs on, as `cuda:N` names it.
 namespace iteragpu {
 
 /// The index of a GPU as the runtime numbers the visible devices.

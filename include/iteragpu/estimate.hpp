@@ -12,6 +12,9 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
+/// \file
+/// The memory of a model's weights from its parameter count and storage width, exactly, with no
+/// GPU; a reserve chosen by the user may be added.
 namespace iteragpu {
 
 /// A number of model parameters (weights).

@@ -14,6 +14,9 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
+/// \file
+/// US dollars as whole cents in 64 bits, and the quotients of money to four places of a cent, with
+/// checked arithmetic and no way in from floating point.
 namespace iteragpu {
 
 /// Why an amount or an operation on money was refused.
@@ -65,16 +68,20 @@ namespace detail {
 /// make an overflow fail to compile.
 class money {
  public:
+  /// Zero cents.
   constexpr money() = default;
 
   /// `cents` cents; only an unsigned integer is accepted.
   [[nodiscard]] static constexpr money from_cents(std::uint64_t cents) noexcept { return money(cents); }
+  ///@{
+  /// No way in from floating point or a signed integer: these do not compile.
   template <std::floating_point F>
   static money from_cents(F) = delete;
   template <std::signed_integral I>
   static money from_cents(I) = delete;
   template <std::floating_point F>
   explicit money(F) = delete;
+  ///@}
 
   /// Whole cents in digits, as a catalog writes prices: `172800`.
   [[nodiscard]] static constexpr result<money, money_error> parse_cents(std::string_view text) noexcept {
@@ -183,6 +190,7 @@ class money {
     }
     return *product;
   }
+  ///@{
   /// A floating-point or signed factor would otherwise convert silently to a
   /// count (-2 to 2^64 - 2).
   template <std::floating_point F>
@@ -193,6 +201,7 @@ class money {
   friend money operator*(money, I) = delete;
   template <std::signed_integral I>
   friend result<money, money_error> try_multiply(money, I) = delete;
+  ///@}
 
   /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(money, money) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
@@ -212,7 +221,9 @@ class fractional_cents {
   static constexpr unsigned places = 4;           ///< digits after the point
   static constexpr std::uint64_t scale = 10'000;  ///< 10^places
 
+  /// Zero.
   constexpr fractional_cents() = default;
+  /// No way in from floating point: this does not compile.
   template <std::floating_point F>
   explicit fractional_cents(F) = delete;
 
@@ -311,6 +322,7 @@ result<fractional_cents, money_error> try_divide(money, I) = delete;
   }
   return *q;
 }
+/// A signed divisor would convert silently (-1 to 2^64 - 1).
 template <std::signed_integral I>
 fractional_cents divide(money, I) = delete;
 

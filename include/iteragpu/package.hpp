@@ -12,6 +12,9 @@
 #include "iteragpu/money.hpp"
 #include "iteragpu/result.hpp"
 
+/// \file
+/// The quote of a catalog package: the whole price of a number of lots and the cost per accepted
+/// result.
 namespace iteragpu {
 
 /// How many lots of a package are bought. A lot already holds

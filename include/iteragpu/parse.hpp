@@ -7,6 +7,8 @@
 #include "iteragpu/checked.hpp"
 #include "iteragpu/result.hpp"
 
+/// \file
+/// The one strict reading of an unsigned integer that every input takes.
 namespace iteragpu {
 
 /// Why a text is not an unsigned integer.

@@ -29,6 +29,7 @@ namespace iteragpu {
 template <std::size_t Capacity>
 class fixed_text {
  public:
+  /// Empty.
   constexpr fixed_text() = default;
 
   /// Appends `c`; past the capacity, throws std::length_error (in a constant expression, fails to

@@ -15,6 +15,9 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
+/// \file
+/// Bytes, GiB and GB: a byte count type, and exact decimals so that GiB and GB are never binary
+/// floating point.
 namespace iteragpu {
 
 /// A count of bytes. A type of its own so that bytes, GiB and parameter
@@ -47,6 +50,7 @@ class exact_decimal {
  public:
   static constexpr std::size_t max_fraction_digits = 40;  ///< digits kept after the point
 
+  /// Zero.
   constexpr exact_decimal() = default;
 
   /// `whole` with no fraction.

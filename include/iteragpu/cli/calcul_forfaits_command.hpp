@@ -27,9 +27,14 @@
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 
+/// \file
+/// `calcul_forfaits`: a quote, a search of the catalog, a durations comparison or the catalog's list,
+/// from the command line to the output.
 namespace iteragpu::cli {
 
+/// The program's name, as its messages begin.
 inline constexpr std::string_view calcul_forfaits_program = "calcul_forfaits";
+/// The file name of the catalog shipped with the library.
 inline constexpr std::string_view shipped_catalog_name = "tarifs-forfaits.csv";
 /// A catalog of a few thousand packages is a few hundred kB; anything far
 /// larger is the wrong file, refused before it is read into memory.
@@ -55,6 +60,7 @@ struct calcul_forfaits_options {
   std::optional<search_options> search{};     ///< set for a search
 };
 
+/// The flags of `calcul_forfaits`, with its help.
 [[nodiscard]] inline po::options_description calcul_forfaits_description() {
   po::options_description d(
       "calcul_forfaits: the whole price of a fixed-duration GPU package and the cost per accepted result; the "
@@ -87,16 +93,23 @@ struct calcul_forfaits_options {
   return d;
 }
 
+/// What `--days` accepts for a quote, as messages say it.
 inline constexpr std::string_view accepted_days = "a duration the catalog lists for the GPU (3, 7 or 30; see --list)";
+/// What `--accepted-results` accepts, as messages say it.
 inline constexpr std::string_view accepted_results_text =
     "a positive integer count of distinct accepted results (0 is refused; leave the flag out when nothing was "
     "counted)";
+/// What `--gpu` accepts, as messages say it.
 inline constexpr std::string_view accepted_gpu = "a GPU id of the catalog, such as b200 (see --list)";
+/// What `--days` accepts with a search, as messages say it.
 inline constexpr std::string_view accepted_search_days = "3, 7 or 30 (the durations of every package)";
+/// What `--gpus` accepts, as messages say it.
 inline constexpr std::string_view accepted_gpus =
     "a positive integer count of GPUs that each hold the need (1 to 18446744073709551615)";
+/// What `--gpu-hours` accepts, as messages say it.
 inline constexpr std::string_view accepted_gpu_hours =
     "a positive integer count of GPU-hours (1 to 18446744073709551615)";
+/// What `--fits` accepts, as messages say it.
 inline constexpr std::string_view accepted_need_file = "a path to a JSON file";
 /// What a search is asked with, as the messages list it.
 inline constexpr std::string_view search_flags = "--fits, --fits-gib or --gpu-hours";
@@ -323,6 +336,7 @@ struct catalog_choice {
   return std::move(*text);
 }
 
+/// The catalog's GPU ids, comma-separated, for messages.
 [[nodiscard]] inline std::string join_ids(const catalog& prices) {
   std::string text;
   for (const auto& offer : prices.offers()) {

@@ -8,6 +8,8 @@
 
 #include "iteragpu/cli/common.hpp"
 
+/// \file
+/// A program of several subcommands: `program COMMAND [FLAGS]`.
 namespace iteragpu::cli {
 
 /// A command's entry point: the words after its name, its output and its error stream; returns the

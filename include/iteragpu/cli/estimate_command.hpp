@@ -13,6 +13,8 @@
 #include "iteragpu/estimate.hpp"
 #include "iteragpu/report/estimate.hpp"
 
+/// \file
+/// `mesure_memoire estimate`: the memory of a model's weights, with no GPU.
 namespace iteragpu::cli {
 
 /// The validated options of `mesure_memoire estimate`.
@@ -62,6 +64,7 @@ struct estimate_options {
   return "--parameters";
 }
 
+/// `mesure_memoire estimate`: the weights' memory as text or JSON on `out` (README "Exit codes").
 [[nodiscard]] inline int run_estimate(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   return guarded("mesure_memoire estimate", out, err, [&] {
     const auto description = estimate_description();

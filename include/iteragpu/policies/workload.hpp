@@ -10,6 +10,9 @@
 /// the counters while it exists and release it before the next pass.
 namespace iteragpu {
 
+/// What iteragpu::measure() asks of a workload: `load_model()` (phase model_load), `make_inputs()`
+/// (phase inputs), and `forward()`, one pass, whose movable result holds the pass's output until it
+/// is destroyed.
 template <class W>
 concept workload = requires(W& w) {
   { w.load_model() } -> std::same_as<void>;

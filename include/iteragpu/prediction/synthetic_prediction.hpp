@@ -54,6 +54,7 @@ namespace iteragpu::prediction {
 /// tensor returns its storage to the caching allocator.
 class simulated_tensor {
  public:
+  /// Holds no block.
   simulated_tensor() = default;
   /// Owns `block` of `allocator`.
   simulated_tensor(caching_allocator& allocator, block_handle block) noexcept : allocator_(&allocator), block_(block) {}

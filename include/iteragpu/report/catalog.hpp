@@ -13,6 +13,8 @@
 #include "iteragpu/report/quote.hpp"
 #include "iteragpu/text.hpp"
 
+/// \file
+/// The catalog as a table for people (`calcul_forfaits --list`).
 namespace iteragpu::report {
 
 /// The whole catalog as an aligned table, one package per line in the

@@ -12,20 +12,26 @@
 #include "iteragpu/environment.hpp"
 #include "iteragpu/version.hpp"
 
+/// \file
+/// The environment report as JSON (data/schema/environment.schema.json).
 namespace iteragpu::report {
 
+/// What the management section holds and what it leaves out, as the JSON notes it.
 inline constexpr std::string_view management_note =
     "management is NVML's report (libnvidia-ml.so.1, loaded at run time), with the driver version that "
     "nvidia-smi prints; null where NVML is not there; no UUID, serial number or other identifier is read";
 
+/// The text, or JSON null.
 [[nodiscard]] inline boost::json::value optional_json(const std::optional<std::string>& v) {
   return v ? boost::json::value(boost::json::string(*v)) : boost::json::value(nullptr);
 }
 
+/// The number, or JSON null.
 [[nodiscard]] inline boost::json::value optional_json(const std::optional<std::uint64_t>& v) {
   return v ? boost::json::value(*v) : boost::json::value(nullptr);
 }
 
+/// The environment as `mesure_memoire environment` prints it (data/schema/environment.schema.json).
 [[nodiscard]] inline boost::json::object to_json(const environment_report& e) {
   boost::json::object o;
   o["library"] = {{"name", library_name}, {"version", library_version}};

@@ -9,6 +9,8 @@
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/report/memory_need.hpp"
 
+/// \file
+/// The weight estimate as JSON (data/schema/estimate.schema.json) and as text.
 namespace iteragpu::report {
 
 /// The machine-readable estimate: exact decimals travel as strings, so no
@@ -32,6 +34,7 @@ namespace iteragpu::report {
   return o;
 }
 
+/// The estimate for people: each figure with its unit, and what it leaves out.
 inline void write_text(std::ostream& out, const memory_estimate& estimate) {
   const auto& w = estimate.weights;
   out << "Weight estimate (arithmetic only, no GPU involved)\n"

@@ -24,6 +24,8 @@
 #include "iteragpu/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 
+/// \file
+/// A measurement record as JSON (data/schema/measurement.schema.json, schema 2) and as text.
 namespace iteragpu::report {
 
 /// 1: environment, configuration, synthetic_model, phases. 2 adds per row the
@@ -32,15 +34,19 @@ namespace iteragpu::report {
 /// and the memory need.
 inline constexpr std::int64_t measurement_schema_version = 2;
 
+/// What the device-used columns hold, as the JSON notes it.
 inline constexpr std::string_view device_used_note =
     "baseline_device_used_bytes and end_device_used_bytes are the device's used memory (total minus free, as the "
     "runtime reports it for the whole GPU): this process's CUDA context and libraries and other processes are in "
     "it, unlike the allocator's counters";
 
+/// The number, or JSON null (the second parameter only sets this overload apart from
+/// environment.hpp's).
 [[nodiscard]] inline boost::json::value optional_json(const std::optional<std::uint64_t>& v, std::nullptr_t) {
   return v ? boost::json::value(*v) : boost::json::value(nullptr);
 }
 
+/// A row's phase, repeat and six byte fields: a predicted row as the JSON holds it.
 [[nodiscard]] inline boost::json::object byte_fields_json(const phase_row& row) {
   boost::json::object o;
   o["phase"] = name_of(row.phase);
@@ -52,6 +58,7 @@ inline constexpr std::string_view device_used_note =
   return o;
 }
 
+/// A measured row as the JSON holds it: phase, repeat, times, byte fields, device use and GPU state.
 [[nodiscard]] inline boost::json::object to_json(const phase_row& row) {
   boost::json::object o;
   o["phase"] = name_of(row.phase);
@@ -68,10 +75,13 @@ inline constexpr std::string_view device_used_note =
   return o;
 }
 
+/// {"cublas_bytes", "cublaslt_bytes"}.
 [[nodiscard]] inline boost::json::object workspaces_json(const prediction::blas_workspaces& w) {
   return {{"cublas_bytes", w.cublas.value}, {"cublaslt_bytes", w.cublaslt.value}};
 }
 
+/// The prediction beside the measurement: the workspaces assumed, the predicted rows (or why none)
+/// and the differences of each measured row.
 [[nodiscard]] inline boost::json::object to_json(const prediction::prediction_check& check) {
   boost::json::object o;
   o["workspaces"] = workspaces_json(check.workspaces);
@@ -178,6 +188,7 @@ inline constexpr std::string_view device_used_note =
   return o;
 }
 
+/// The phase rows as an aligned table for people.
 inline void write_phase_table(std::ostream& out, const std::vector<phase_row>& rows) {
   out << std::left << std::setw(14) << "phase" << std::right << std::setw(7) << "repeat" << std::setw(13)
       << "seconds" << std::setw(13) << "gpu_seconds" << std::setw(15) << "base_alloc" << std::setw(15)
@@ -259,6 +270,8 @@ inline void write_prediction_line(std::ostream& out, const prediction::predictio
   out << (total - check.exact_rows > shown ? "; ..." : "") << " (measured minus predicted bytes)\n";
 }
 
+/// The measurement for people: the rows, the GPU's state, the statistics, the memory outside the
+/// allocator and the prediction in one line.
 inline void write_text(std::ostream& out, const measurement_record& m) {
   write_phase_table(out, m.phases);
   write_state_table(out, m.phases);

@@ -8,6 +8,8 @@
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/units.hpp"
 
+/// \file
+/// A memory need as JSON (data/schema/memory-need.schema.json).
 namespace iteragpu::report {
 
 /// {"bytes": N, "gib": "exact", "gb": "exact", "source": "..."}, or null.

@@ -17,10 +17,14 @@
 #include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/text.hpp"
 
+/// \file
+/// The plan of a run as JSON (data/schema/plan.schema.json) and as text.
 namespace iteragpu::report {
 
+/// The schema_version of plan's JSON (data/schema/plan.schema.json).
 inline constexpr std::int64_t plan_schema_version = 1;
 
+/// What a plan is and is not, as its outputs note it.
 inline constexpr std::string_view prediction_note =
     "a prediction, not a measurement: the caching allocator of PyTorch 2.11 simulated for the synthetic network, "
     "no GPU involved; times are not predicted";
@@ -33,6 +37,8 @@ struct plan_outcome {
   std::optional<prediction::largest_value> largest{};  ///< with --largest: the largest value that fits
 };
 
+/// A fit check: the card's memory in bytes and GiB, whether it fits, the headroom or the phase that
+/// runs out, and the message.
 [[nodiscard]] inline boost::json::object to_json(const prediction::fit_check& f) {
   return {{"memory_bytes", f.memory.value},
           {"memory_gib", to_gib(f.memory).to_string()},
@@ -42,6 +48,7 @@ struct plan_outcome {
           {"message", f.message}};
 }
 
+/// The plan as `mesure_memoire plan --json` prints it (data/schema/plan.schema.json).
 [[nodiscard]] inline boost::json::object to_json(const plan_outcome& p) {
   boost::json::object o;
   o["kind"] = "plan";
@@ -76,6 +83,7 @@ struct plan_outcome {
   return o;
 }
 
+/// One fit check in a line for people.
 inline void write_fit(std::ostream& out, const prediction::fit_check& f) {
   out << to_gib(f.memory).to_string() << " GiB (" << f.memory.value << " bytes): ";
   if (f.fits) {
@@ -89,6 +97,8 @@ inline void write_fit(std::ostream& out, const prediction::fit_check& f) {
   }
 }
 
+/// The plan for people: the predicted rows, the workspaces, the need, the fit or the largest value,
+/// and what is not modelled.
 inline void write_text(std::ostream& out, const plan_outcome& p) {
   const auto& r = p.request;
   out << "Plan: " << r.shape.batch << " x " << r.shape.context << " x " << r.shape.width << " " << name_of(r.dtype)

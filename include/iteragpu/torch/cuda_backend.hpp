@@ -1,11 +1,12 @@
 #ifndef ITERAGPU_TORCH_CUDA_BACKEND_HPP
 #define ITERAGPU_TORCH_CUDA_BACKEND_HPP
 
-// The CUDA backend and the CUDA caching allocator's counters, through
-// LibTorch. Only a CUDA build of LibTorch can provide them: CMake defines
-// ITERAGPU_TORCH_CUDA when it finds one. (Debian's CPU-only LibTorch ships
-// c10/cuda headers that cannot be compiled, so their presence proves
-// nothing.) Elsewhere this header declares nothing.
+/// \file
+/// The CUDA backend and the CUDA caching allocator's counters, through
+/// LibTorch. Only a CUDA build of LibTorch can provide them: CMake defines
+/// ITERAGPU_TORCH_CUDA when it finds one. (Debian's CPU-only LibTorch ships
+/// c10/cuda headers that cannot be compiled, so their presence proves
+/// nothing.) Elsewhere this header declares nothing.
 #if defined(ITERAGPU_TORCH_CUDA)
 
 #include <array>
@@ -53,6 +54,7 @@ namespace iteragpu::torch_adapter {
 /// backend) for the GPU's state and the driver's facts. Every other call is
 /// static: a backend holds nothing but its NVML session.
 struct cuda_backend {
+  /// The driver's NVML, opened with the backend; unavailable without an NVIDIA driver.
   nvml::session nvml = nvml::session::open();
 
   /// The GPU's clocks, power, temperature and throttle reasons, found in NVML
@@ -66,6 +68,7 @@ struct cuda_backend {
     }
   }
 
+  /// NVML's driver and NVML versions, and each GPU's settings, found by its PCI bus id.
   [[nodiscard]] management_report management(const std::vector<gpu_description>& gpus) const {
     management_report m{nvml.driver_version(), nvml.nvml_version(), {}};
     for (const auto& g : gpus) {
@@ -81,6 +84,7 @@ struct cuda_backend {
   /// Before any counter is read; allocates nothing on any device.
   static void initialise() { initialise_gpu_state(at::globalContext()); }
 
+  /// Nothing when LibTorch's CUDA runtime sees a GPU, else why not.
   [[nodiscard]] static std::optional<std::string> unavailable_reason() {
     if (c10::cuda::device_count() == 0) {
       return std::string("LibTorch's CUDA runtime sees no GPU (none visible to this process, or no usable driver)");
@@ -111,11 +115,13 @@ struct cuda_backend {
     return gpus;
   }
 
+  /// Waits until the work queued on device `d` is done.
   static void synchronize(device_index d) {
     const c10::cuda::CUDAGuard guard(to_c10(d));
     c10::cuda::device_synchronize();
   }
 
+  /// Free and total memory of device `d` (cudaMemGetInfo): the whole device, all processes.
   [[nodiscard]] static device_memory memory(device_index d) {
     const c10::cuda::CUDAGuard guard(to_c10(d));
     std::size_t free_bytes = 0;
@@ -130,6 +136,7 @@ struct cuda_backend {
   /// would put cudaEventCreate inside the window.
   class timer {
    public:
+    /// Creates both events on device `d`, on its current stream.
     explicit timer(device_index d) : stream_(c10::cuda::getCurrentCUDAStream(to_c10(d)).stream()) {
       const c10::cuda::CUDAGuard guard(to_c10(d));
       C10_CUDA_CHECK(cudaEventCreate(&start_));
@@ -137,6 +144,7 @@ struct cuda_backend {
     }
     timer(const timer&) = delete;
     timer& operator=(const timer&) = delete;
+    /// Takes the other's events; the other holds none after.
     timer(timer&& other) noexcept
         : stream_(other.stream_), start_(std::exchange(other.start_, nullptr)), stop_(std::exchange(other.stop_, nullptr)) {}
     timer& operator=(timer&&) = delete;
@@ -148,8 +156,11 @@ struct cuda_backend {
         static_cast<void>(cudaEventDestroy(stop_));
       }
     }
+    /// Records the start event on the stream.
     void start() { C10_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+    /// Records the stop event on the stream.
     void stop() { C10_CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
+    /// Seconds between the two events, once the device has been synchronised.
     [[nodiscard]] double elapsed_seconds() const {
       float milliseconds = 0;
       C10_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start_, stop_));
@@ -162,6 +173,7 @@ struct cuda_backend {
     cudaEvent_t stop_{nullptr};
   };
 
+  /// A timer of device `d`.
   [[nodiscard]] static timer make_timer(device_index d) { return timer(d); }
 };
 
@@ -170,9 +182,11 @@ struct cuda_backend {
 /// from c10::cuda::CUDACachingAllocator (1.13 to ~2.4) to
 /// c10::CachingDeviceAllocator (~2.5+), so they are only named through auto.
 struct cuda_allocator_counter {
+  /// The aggregate allocated and reserved bytes of device `d` and their peaks.
   [[nodiscard]] static allocator_reading read(device_index d) {
     return reading_from(c10::cuda::CUDACachingAllocator::getDeviceStats(to_c10(d)));
   }
+  /// Sets each peak of device `d` to its current value (resetPeakStats).
   static void reset_peaks(device_index d) { c10::cuda::CUDACachingAllocator::resetPeakStats(to_c10(d)); }
 };
 

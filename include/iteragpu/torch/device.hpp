@@ -12,6 +12,7 @@
 /// initialisation, for the CUDA and the HIP adapters alike.
 namespace iteragpu::torch_adapter {
 
+/// The index as LibTorch's c10::DeviceIndex, checked (narrow()).
 [[nodiscard]] inline c10::DeviceIndex to_c10(device_index d) { return narrow<c10::DeviceIndex>(d.value); }
 
 /// LibTorch initialises its GPU state (the caching allocator's per-device

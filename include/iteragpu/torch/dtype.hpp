@@ -9,6 +9,7 @@
 /// LibTorch's scalar type for each dtype policy.
 namespace iteragpu::torch_adapter {
 
+/// Half, BFloat16 or Float, for float16, bfloat16 and float32.
 template <dtype_policy D>
 [[nodiscard]] constexpr c10::ScalarType scalar_type() noexcept {
   if constexpr (D::element == element_type::float16) {

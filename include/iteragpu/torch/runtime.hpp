@@ -38,11 +38,13 @@
 /// reports that this LibTorch has no GPU runtime.
 namespace iteragpu::torch_adapter {
 
+/// The version of the LibTorch the program was built with (TORCH_VERSION).
 [[nodiscard]] inline std::string libtorch_version() { return TORCH_VERSION; }
 
 /// A LibTorch without a GPU runtime (Debian's CPU-only build): it describes
 /// the environment, LibTorch's version included, and measures nothing.
 struct probe_only_runtime {
+  /// The environment report: LibTorch's version, no GPU, and why.
   [[nodiscard]] static environment_report environment(device_index d) {
     unavailable_backend backend{libtorch_without_gpu_runtime};
     return probe_environment(backend, d, libtorch_version());
@@ -50,13 +52,16 @@ struct probe_only_runtime {
 };
 
 #if defined(ITERAGPU_TORCH_CUDA) || defined(ITERAGPU_TORCH_HIP)
+/// A GPU runtime that measures: the environment through `Backend`, and the synthetic network on a
+/// device through iteragpu::measure() with `Backend` and `Counter`.
 template <class Backend, class Counter>
   requires measuring_backend<Backend> && memory_counter<Counter> && device_inventory<Backend> &&
            requires { Backend::initialise(); }
 struct gpu_measuring_runtime {
-  [[no_unique_address]] Backend backend;
-  [[no_unique_address]] Counter counter;
+  [[no_unique_address]] Backend backend;  ///< synchronises and times on the device
+  [[no_unique_address]] Counter counter;  ///< reads the caching allocator's counters
 
+  /// The environment report: versions, the visible GPUs and the device asked for.
   [[nodiscard]] environment_report environment(device_index d) {
     return probe_environment(backend, d, libtorch_version());
   }
@@ -85,6 +90,7 @@ struct gpu_measuring_runtime {
 /// effective settings, and the allocator's history for PyTorch's memory
 /// snapshot.
 struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter> {
+  /// The workspaces LibTorch chose for cuBLAS and cuBLASLt (from LibTorch 2.3 on; nothing before).
   [[nodiscard]] static std::optional<prediction::blas_workspaces> blas_workspaces() {
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
     return prediction::blas_workspaces{byte_count{at::cuda::getChosenWorkspaceSize()},
@@ -112,6 +118,8 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
   }
 
 #if defined(ITERAGPU_TORCH_MEMORY_SNAPSHOT)
+  /// Starts recording the allocator's history, at most `max_entries` trace entries; the error is the
+  /// first line of LibTorch's message.
   [[nodiscard]] static result<void, std::string> start_memory_history(std::size_t max_entries) {
     try {
       cuda_backend::initialise();
@@ -122,6 +130,7 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
     }
     return {};
   }
+  /// The history so far, as the pickle PyTorch's memory snapshot writes.
   [[nodiscard]] static result<std::string, std::string> memory_snapshot() {
     try {
       return torch::cuda::_memory_snapshot_pickled();
@@ -131,10 +140,13 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
   }
 #endif
 };
+/// The runtime the programs use: cuda_runtime in a CUDA build of LibTorch.
 using libtorch_runtime = cuda_runtime;
 #elif defined(ITERAGPU_TORCH_HIP)
+/// The runtime the programs use: gpu_measuring_runtime over HIP in a ROCm build of LibTorch.
 using libtorch_runtime = gpu_measuring_runtime<hip_backend, hip_allocator_counter>;
 #else
+/// The runtime the programs use: probe_only_runtime where LibTorch has no GPU runtime.
 using libtorch_runtime = probe_only_runtime;
 #endif
 

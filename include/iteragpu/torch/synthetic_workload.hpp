@@ -18,6 +18,8 @@
 #include "iteragpu/synthetic_model.hpp"
 #include "iteragpu/torch/dtype.hpp"
 
+/// \file
+/// The synthetic network built with LibTorch, and its workload for iteragpu::measure().
 namespace iteragpu::torch_adapter {
 
 /// Linear(width -> 4*width) -> GELU -> Linear(4*width -> width), built and
@@ -56,6 +58,7 @@ namespace iteragpu::torch_adapter {
 template <dtype_policy D>
 class synthetic_workload {
  public:
+  /// A workload on `device` with the network and input of `shape`; nothing is built before load_model().
   synthetic_workload(torch::Device device, synthetic_shape shape) : device_(device), shape_(shape) {}
 
   /// model_load: build on the CPU, then move to the device in D.
@@ -87,7 +90,9 @@ class synthetic_workload {
     return at::linear(activation, second->weight, second->bias);
   }
 
+  /// The network, once load_model() has run.
   [[nodiscard]] const torch::nn::Sequential& model() const noexcept { return model_; }
+  /// The input, once make_inputs() has run.
   [[nodiscard]] const torch::Tensor& input() const noexcept { return input_; }
 
  private:
@@ -97,6 +102,7 @@ class synthetic_workload {
   torch::Tensor input_;
 };
 
+/// The number of parameters of `model`, as LibTorch counts their elements.
 [[nodiscard]] inline std::uint64_t parameter_count(const torch::nn::Sequential& model) {
   std::uint64_t count = 0;
   for (const auto& p : model->parameters()) {
