@@ -59,7 +59,8 @@ iteragpu_os_detect() {
 # with json, program_options, unit_test_framework), libtorch (the system's,
 # optional), and for the tests clang (clang++-14), clang-rt (its libFuzzer
 # runtime), clang-tidy (14), cppcheck, python3, jsonschema (the system
-# python3's module, which validates the JSON outputs against data/schema/).
+# python3's module, which validates the JSON outputs against data/schema/),
+# doxygen (>= 1.9.4, which builds the API reference with warnings as errors).
 iteragpu_need_text() {
   case "$1" in
     cxx) printf 'g++ >= 12' ;;
@@ -69,6 +70,7 @@ iteragpu_need_text() {
     clang-rt) printf 'the libFuzzer runtime of clang 14' ;;
     clang-tidy) printf 'clang-tidy-14' ;;
     jsonschema) printf "python3's jsonschema module" ;;
+    doxygen) printf 'Doxygen >= 1.9.4' ;;
     *) printf '%s' "$1" ;;
   esac
 }
@@ -79,6 +81,13 @@ iteragpu_have_jsonschema() {
   local python=/usr/bin/python3
   [ -x "$python" ] || python=$(command -v python3) || return 1
   "$python" -c 'import jsonschema' >/dev/null 2>&1
+}
+
+# iteragpu_have_doxygen: a doxygen on PATH that is 1.9.4 or newer (the
+# version docs/CMakeLists.txt asks for).
+iteragpu_have_doxygen() {
+  command -v doxygen >/dev/null 2>&1 &&
+    iteragpu_version_at_least "$(doxygen --version 2>/dev/null | awk 'NR == 1 { print $1 }')" 1.9.4
 }
 
 # iteragpu_find_cxx: prints the first of g++, g++-14, g++-13, g++-12 on PATH
@@ -218,6 +227,7 @@ iteragpu_missing_needs() {
       command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
       command -v python3 >/dev/null 2>&1 || missing+=(python3)
       iteragpu_have_jsonschema || missing+=(jsonschema)
+      iteragpu_have_doxygen || missing+=(doxygen)
       ;;
   esac
   printf '%s\n' "${missing[*]}"
@@ -234,7 +244,8 @@ iteragpu_missing_needs() {
 #     libtorch-dev at all.
 #   Ubuntu 22.04: g++-12 (g++ is 11); cmake 3.22 and Boost 1.74 (no
 #     Boost.JSON) are too old; libtorch-dev 1.8.1 is older than the 1.13 this
-#     project is built against, so it is not used.
+#     project is built against, so it is not used; doxygen 1.9.1 is older
+#     than the 1.9.4 the API reference needs, so that step is skipped.
 iteragpu_packages() {
   iteragpu_os_detect
   local need packages=() by_hand="" lacks=""
@@ -272,6 +283,10 @@ iteragpu_packages() {
       *:cppcheck) packages+=(cppcheck) ;;
       *:python3) packages+=(python3) ;;
       *:jsonschema) packages+=(python3-jsonschema) ;;
+      ubuntu-22.04:doxygen)
+        iteragpu_say "Ubuntu 22.04's doxygen 1.9.1 is older than the 1.9.4 the API reference needs; its step will be skipped"
+        ;;
+      *:doxygen) packages+=(doxygen) ;;
       *) iteragpu_say "internal error: unknown need '$need'"; return 1 ;;
     esac
   done
