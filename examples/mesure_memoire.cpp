@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <iteragpu/cli/collect_command.hpp>
 #include <iteragpu/cli/dispatch.hpp>
 #include <iteragpu/cli/estimate_command.hpp>
 #include <iteragpu/cli/gpu_commands.hpp>
+#include <iteragpu/cli/sweep_command.hpp>
 
 #if defined(ITERAGPU_EXAMPLE_WITH_TORCH)
 #include <iteragpu/torch/runtime.hpp>
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
       cli::subcommand{"estimate", "weight memory from a parameter count (no GPU)", &cli::run_estimate},
       cli::subcommand{"environment", "versions and visible GPUs, as JSON (a diagnostic)", &environment},
       cli::subcommand{"measure", "memory and time of the synthetic network, phase by phase, on one GPU", &measure},
+      cli::subcommand{"sweep", "measure over lists of shapes, a fresh process per point; or plan, or predict", &cli::run_sweep},
+      cli::subcommand{"collect", "merge sweep folders into one summary, plot and page", &cli::run_collect},
   };
   try {
     const std::span<char*> words(argv, static_cast<std::size_t>(argc));
