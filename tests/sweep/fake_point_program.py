@@ -15,6 +15,7 @@ in ITERAGPU_FAKE_POINT_CONFIG:
   sleep_batch      `measure` reserves its output as the real one does (a
                    .iteragpu-PID-0.partial in the output's folder), then
   sleep_seconds    sleeps this long before writing
+  every_seconds    every `measure` sleeps this long (to see points overlap)
   schema           1 (default) or 2 (rows with device-used bytes and a
                    statistics object)
   log              a file to which each process appends one line:
@@ -83,6 +84,7 @@ def measure(c, f):
     try:
         if c.get("sleep_batch") == batch:
             time.sleep(c.get("sleep_seconds", 30))
+        time.sleep(c.get("every_seconds", 0))
         activations = batch * context * width * 4 * DTYPE_BYTES[dtype]
         if activations > c.get("oom_above_bytes", 1 << 62):
             print("mesure_memoire measure: failed during phase cold_forward: CUDA out of memory. Tried to allocate "

@@ -2,6 +2,8 @@
 #define ITERAGPU_CLI_SWEEP_COMMAND_HPP
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -499,8 +501,22 @@ class process_runner {
 
   [[nodiscard]] std::optional<sweep::finished_run> wait_any() {
     while (!running_.empty()) {
+      if (sweep::interrupt_requested()) {
+        return std::nullopt;
+      }
       for (auto it = running_.begin(); it != running_.end(); ++it) {
         if (const auto ended = it->child.poll()) {
+          // A terminal's Ctrl-C reaches the point's process too, which may
+          // end before the sweep has seen its own signal: such a point was
+          // stopped, not failed, and stays to run again.
+          if (ended->signal == SIGINT || ended->signal == SIGTERM) {
+            for (int i = 0; i < 50 && !sweep::interrupt_requested(); ++i) {
+              sweep::pause_briefly();
+            }
+          }
+          if (sweep::interrupt_requested()) {
+            return std::nullopt;
+          }
           sweep::finished_run run;
           run.index = it->index;
           run.process = {ended->exit_code, ended->signal, it->child.first_error_line(), it->child.seconds()};
@@ -1052,7 +1068,7 @@ template <class Runner>
   if (ran->interrupted) {
     const int code = sweep::interrupted_exit_code();
     err << command << ": interrupted by signal " << (code - 128) << "; the running points were stopped and their "
-        << "partial files removed; " << ran->recorded << " points recorded by this run stay in "
+        << "partial files removed; records kept by this run: " << ran->recorded << ", in "
         << quoted(folder.path.string()) << "; run the rest with --resume " << quoted(folder.path.string()) << '\n';
     return code;
   }

@@ -163,8 +163,10 @@ struct scale {
   }
 };
 
-inline constexpr std::array<std::string_view, 8> palette{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b",
-                                                         "#e377c2", "#17becf", "#bcbd22", "#ff7f0e"};
+// Series colours; red and grey are kept for failed and skipped points.
+inline constexpr std::array<std::string_view, 12> palette{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b",
+                                                          "#e377c2", "#17becf", "#bcbd22", "#ff7f0e",
+                                                          "#000000", "#6b6ecf", "#637939", "#e7969c"};
 inline constexpr std::string_view skipped_colour = "#7f7f7f";
 inline constexpr std::string_view failed_colour = "#d62728";
 
@@ -457,6 +459,7 @@ class svg_writer {
   bool used_total = false;
   bool used_skipped = false;
   bool used_failed = false;
+  std::set<std::string> totals_drawn;  // series of one GPU share its line
   for (std::size_t i = 0; i < in.series.size(); ++i) {
     const auto& s = in.series[i];
     const std::string_view colour = detail::palette[i % detail::palette.size()];
@@ -470,10 +473,11 @@ class svg_writer {
       }
       return points;
     };
-    if (s.total_memory) {
+    const std::string what = s.prediction ? "usable memory given (--memory-gib)"
+                                          : "device total memory, " + s.label.substr(0, s.label.find(", "));
+    if (s.total_memory && totals_drawn.insert(what + detail::fixed1(*s.total_memory)).second) {
       const double y = ymap(*s.total_memory);
       w.line(left, y, right, y, colour, 1.5, "10 3 2 3");
-      const std::string what = s.prediction ? "usable memory given (--memory-gib)" : "device total memory, " + s.label;
       w.text(left + 6, y - 5, what + ": " + gib_text(static_cast<std::uint64_t>(*s.total_memory)),
              "font-size=\"11\" fill=\"" + std::string(colour) + "\"");
       used_total = true;
