@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <sys/stat.h>
@@ -38,6 +39,59 @@ namespace iteragpu::cli {
   return d;
 }
 
+namespace detail {
+
+// The folders are the words that are neither flags nor their values.
+[[nodiscard]] inline std::pair<std::vector<std::string>, std::vector<std::string>> folders_and_flags(
+    std::span<const std::string> args) {
+  std::vector<std::string> folders;
+  std::vector<std::string> flags;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].starts_with("--")) {
+      folders.push_back(args[i]);
+      continue;
+    }
+    flags.push_back(args[i]);
+    if (args[i].find('=') == std::string::npos && i + 1 < args.size()) {
+      flags.push_back(args[++i]);
+    }
+  }
+  return {folders, flags};
+}
+
+// One line per folder whose points do not all have a result yet.
+inline void say_missing(const sweep_folder& f, std::ostream& err) {
+  std::string missing;
+  std::size_t count = 0;
+  for (const auto& p : f.points) {
+    if (!f.records[p.index]) {
+      missing += (count++ == 0 ? "" : ", ") + to_decimal_string(p.index);
+    }
+  }
+  if (count > 0) {
+    err << "mesure_memoire collect: " << count << " of " << f.points.size() << " points of " << quoted(f.path.string())
+        << " have no result yet (" << missing << ")\n";
+  }
+}
+
+inline void make_new_folder(const std::filesystem::path& output) {
+  if (file_exists(output)) {
+    throw usage_error("--output-dir: " + quoted(output.string()) +
+                      " already exists; expected a new folder (nothing is overwritten)");
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder_of(output), ec)) {
+    throw usage_error("--output-dir: folder " + quoted(folder_of(output).string()) +
+                      " does not exist; expected the new folder's parent to exist");
+  }
+  if (::mkdir(output.c_str(), 0777) != 0) {
+    throw usage_error("--output-dir: cannot create " + quoted(output.string()) + ": " +
+                      std::generic_category().message(errno));
+  }
+}
+
+}  // namespace detail
+
 [[nodiscard]] inline int run_collect(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire collect";
   return guarded(command, out, err, [&]() -> int {
@@ -46,20 +100,8 @@ namespace iteragpu::cli {
       out << description << '\n';
       return exit_success;
     }
-    // The folders are the words that are not flags or their values.
     refuse_flags_as_values(description, args);
-    std::vector<std::string> folders;
-    std::vector<std::string> flags;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (args[i].starts_with("--")) {
-        flags.push_back(args[i]);
-        if (args[i].find('=') == std::string::npos && i + 1 < args.size()) {
-          flags.push_back(args[++i]);
-        }
-      } else {
-        folders.push_back(args[i]);
-      }
-    }
+    const auto [folders, flags] = detail::folders_and_flags(args);
     const auto values = parse_arguments(description, flags);
     const std::filesystem::path output = required_text(values, "output-dir", "a new folder for the merged files");
     if (folders.empty()) {
@@ -73,31 +115,9 @@ namespace iteragpu::cli {
       }
       loaded.push_back(std::move(*f));
     }
-    if (file_exists(output)) {
-      throw usage_error("--output-dir: " + quoted(output.string()) +
-                        " already exists; expected a new folder (nothing is overwritten)");
-    }
-    std::error_code ec;
-    if (!std::filesystem::is_directory(folder_of(output), ec)) {
-      throw usage_error("--output-dir: folder " + quoted(folder_of(output).string()) +
-                        " does not exist; expected the new folder's parent to exist");
-    }
-    if (::mkdir(output.c_str(), 0777) != 0) {
-      throw usage_error("--output-dir: cannot create " + quoted(output.string()) + ": " +
-                        std::generic_category().message(errno));
-    }
+    detail::make_new_folder(output);
     for (const auto& f : loaded) {
-      std::string missing;
-      std::size_t count = 0;
-      for (const auto& p : f.points) {
-        if (!f.records[p.index]) {
-          missing += (count++ == 0 ? "" : ", ") + to_decimal_string(p.index);
-        }
-      }
-      if (count > 0) {
-        err << command << ": " << count << " of " << f.points.size() << " points of "
-            << quoted(f.path.string()) << " have no result yet (" << missing << ")\n";
-      }
+      detail::say_missing(f, err);
     }
     auto written = write_report(loaded, output);
     if (!written.has_value()) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <list>
 #include <map>
 #include <optional>
@@ -213,6 +214,14 @@ namespace json = boost::json;
   return m;
 }
 
+[[nodiscard]] inline result<sweep::measured_figures, std::string> read_measurement(const std::filesystem::path& file) {
+  auto doc = read_json(file);
+  if (!doc.has_value()) {
+    return unexpected{doc.error()};
+  }
+  return measured_from(*doc);
+}
+
 // ---- `environment` output ---------------------------------------------------------
 
 [[nodiscard]] inline result<sweep::device_reading, std::string> device_from(const json::value& doc) {
@@ -309,28 +318,116 @@ inline constexpr std::int64_t record_schema_version = 1;
   return o;
 }
 
+namespace detail {
+
+[[nodiscard]] inline bool same_point(const json::value* p, const sweep::sweep_point& expected) {
+  const json::value* repeats = member(p, "repeats");
+  return as_u64(member(p, "index")) == expected.index && as_u64(member(p, "batch")) == expected.shape.batch &&
+         as_u64(member(p, "context")) == expected.shape.context &&
+         as_u64(member(p, "width")) == expected.shape.width &&
+         as_string(member(p, "dtype")) == std::string(name_of(expected.dtype)) &&
+         as_u64(member(p, "warmup")) == expected.warmup &&
+         (expected.repeats.count ? as_u64(repeats) == expected.repeats.count : as_string(repeats) == "auto");
+}
+
+[[nodiscard]] inline unexpected<std::string> missing(std::string_view what) {
+  return unexpected{"its " + std::string(what) + " is missing or invalid"};
+}
+
+[[nodiscard]] inline bool present(const json::value* v) { return v != nullptr && !v->is_null(); }
+
+[[nodiscard]] inline result<std::optional<sweep::point_prediction>, std::string> prediction_from(const json::value* f) {
+  if (!present(f)) {
+    return std::optional<sweep::point_prediction>{};
+  }
+  const auto allocated = as_u64(member(f, "peak_allocated_bytes"));
+  const auto reserved = as_u64(member(f, "peak_reserved_bytes"));
+  const auto host = as_u64(member(f, "host_bytes"));
+  const auto build = as_u64(member(f, "host_float32_build_bytes"));
+  const auto copy = as_u64(member(f, "host_converted_copy_bytes"));
+  if (!allocated || !reserved || !host || !build || !copy) {
+    return missing("prediction");
+  }
+  return std::optional<sweep::point_prediction>{sweep::point_prediction{*allocated, *reserved, {*build, *copy, *host}, {}}};
+}
+
+[[nodiscard]] inline result<std::optional<sweep::measured_figures>, std::string> measured_from_record(
+    const json::value* m) {
+  if (!present(m)) {
+    return std::optional<sweep::measured_figures>{};
+  }
+  const auto allocated = as_u64(member(m, "peak_allocated_bytes"));
+  const auto reserved = as_u64(member(m, "peak_reserved_bytes"));
+  const auto phase_seconds = as_double(member(m, "phase_seconds"));
+  if (!allocated || !reserved || !phase_seconds) {
+    return missing("measured");
+  }
+  return std::optional<sweep::measured_figures>{sweep::measured_figures{
+      *allocated, *reserved, as_u64(member(m, "outside_allocator_bytes")), timing_from(member(m, "warm_seconds")),
+      timing_from(member(m, "warm_gpu_seconds")), *phase_seconds, as_string(member(m, "gpu_name")),
+      as_u64(member(m, "device_total_bytes"))}};
+}
+
+// An exit code or a signal number, kept when it is a plausible one.
+[[nodiscard]] inline std::optional<int> small_integer(const json::value* v) {
+  if (v != nullptr && v->is_int64() && v->get_int64() >= -1'000'000 && v->get_int64() <= 1'000'000) {
+    return static_cast<int>(v->get_int64());
+  }
+  if (v != nullptr && v->is_uint64() && v->get_uint64() <= 1'000'000) {
+    return static_cast<int>(v->get_uint64());
+  }
+  return std::nullopt;
+}
+
+[[nodiscard]] inline result<std::optional<sweep::process_figures>, std::string> process_from(const json::value* q) {
+  if (!present(q)) {
+    return std::optional<sweep::process_figures>{};
+  }
+  const auto wall = as_double(member(q, "wall_seconds"));
+  if (!wall) {
+    return missing("process");
+  }
+  return std::optional<sweep::process_figures>{sweep::process_figures{
+      small_integer(member(q, "exit_code")), small_integer(member(q, "signal")), as_string(member(q, "stderr")), *wall}};
+}
+
+// The fields every record has: kind, outcome and the settings of the rules.
+[[nodiscard]] inline result<void, std::string> head_from(const json::value& doc, sweep::point_record& r) {
+  const auto kind = as_string(member(&doc, "kind"));
+  if (kind != "measurement" && kind != "prediction") {
+    return missing("kind");
+  }
+  r.kind = kind == "measurement" ? sweep::record_kind::measurement : sweep::record_kind::prediction;
+  const auto outcome = as_string(member(&doc, "outcome"));
+  const auto parsed_outcome = outcome ? sweep::parse_outcome(*outcome) : std::nullopt;
+  if (!parsed_outcome) {
+    return missing("outcome");
+  }
+  r.outcome = *parsed_outcome;
+  const auto outside = as_u64(member(&doc, "outside_allocator_bytes"));
+  const auto cublas = as_u64(member(member(&doc, "workspace"), "cublas_bytes"));
+  const auto cublaslt = as_u64(member(member(&doc, "workspace"), "cublaslt_bytes"));
+  if (!outside || !cublas || !cublaslt) {
+    return missing("outside_allocator_bytes or workspace");
+  }
+  r.outside_allocator_bytes = *outside;
+  r.workspaces = {byte_count{*cublas}, byte_count{*cublaslt}};
+  return {};
+}
+
+}  // namespace detail
+
 // A record read back; it must be of the point `expected` of the plan.
 [[nodiscard]] inline result<sweep::point_record, std::string> record_from(const json::value& doc,
                                                                           const sweep::sweep_point& expected) {
-  const auto bad = [](std::string_view what) { return unexpected{"its " + std::string(what) + " is missing or invalid"}; };
   if (as_u64(member(&doc, "schema_version")) != std::uint64_t{1}) {
-    return bad("schema_version (expected 1)");
+    return detail::missing("schema_version (expected 1)");
   }
   sweep::point_record r;
-  const auto kind = as_string(member(&doc, "kind"));
-  if (kind != "measurement" && kind != "prediction") {
-    return bad("kind");
+  if (auto head = detail::head_from(doc, r); !head.has_value()) {
+    return unexpected{head.error()};
   }
-  r.kind = kind == "measurement" ? sweep::record_kind::measurement : sweep::record_kind::prediction;
-  const json::value* p = member(&doc, "point");
-  const auto repeats = member(p, "repeats");
-  const bool same_point =
-      as_u64(member(p, "index")) == expected.index && as_u64(member(p, "batch")) == expected.shape.batch &&
-      as_u64(member(p, "context")) == expected.shape.context && as_u64(member(p, "width")) == expected.shape.width &&
-      as_string(member(p, "dtype")) == std::string(name_of(expected.dtype)) &&
-      as_u64(member(p, "warmup")) == expected.warmup &&
-      (expected.repeats.count ? as_u64(repeats) == expected.repeats.count : as_string(repeats) == "auto");
-  if (!same_point) {
+  if (!detail::same_point(member(&doc, "point"), expected)) {
     return unexpected{"its point is not point " + to_decimal_string(expected.index) + " of points.tsv (" +
                       sweep::describe(expected) + ")"};
   }
@@ -338,69 +435,22 @@ inline constexpr std::int64_t record_schema_version = 1;
   if (const auto device = as_string(member(&doc, "device"))) {
     r.device = parse_device(*device);
   }
-  const auto outcome = as_string(member(&doc, "outcome"));
-  const auto parsed_outcome = outcome ? sweep::parse_outcome(*outcome) : std::nullopt;
-  if (!parsed_outcome) {
-    return bad("outcome");
-  }
-  r.outcome = *parsed_outcome;
   r.reason = as_string(member(&doc, "reason")).value_or("");
   r.gpu_name = as_string(member(&doc, "gpu_name"));
   r.device_free_bytes = as_u64(member(&doc, "device_free_bytes"));
   r.device_total_bytes = as_u64(member(&doc, "device_total_bytes"));
   r.host_available_bytes = as_u64(member(&doc, "host_available_bytes"));
-  const auto outside = as_u64(member(&doc, "outside_allocator_bytes"));
-  const auto cublas = as_u64(member(member(&doc, "workspace"), "cublas_bytes"));
-  const auto cublaslt = as_u64(member(member(&doc, "workspace"), "cublaslt_bytes"));
-  if (!outside || !cublas || !cublaslt) {
-    return bad("outside_allocator_bytes or workspace");
+  auto prediction = detail::prediction_from(member(&doc, "prediction"));
+  auto measured = detail::measured_from_record(member(&doc, "measured"));
+  auto process = detail::process_from(member(&doc, "process"));
+  if (!prediction.has_value() || !measured.has_value() || !process.has_value()) {
+    return unexpected{!prediction.has_value() ? prediction.error()
+                      : !measured.has_value() ? measured.error()
+                                              : process.error()};
   }
-  r.outside_allocator_bytes = *outside;
-  r.workspaces = {byte_count{*cublas}, byte_count{*cublaslt}};
-  if (const json::value* f = member(&doc, "prediction"); f != nullptr && !f->is_null()) {
-    const auto allocated = as_u64(member(f, "peak_allocated_bytes"));
-    const auto reserved = as_u64(member(f, "peak_reserved_bytes"));
-    const auto host = as_u64(member(f, "host_bytes"));
-    const auto build = as_u64(member(f, "host_float32_build_bytes"));
-    const auto copy = as_u64(member(f, "host_converted_copy_bytes"));
-    if (!allocated || !reserved || !host || !build || !copy) {
-      return bad("prediction");
-    }
-    r.prediction = sweep::point_prediction{*allocated, *reserved, {*build, *copy, *host}, {}};
-  }
-  if (const json::value* m = member(&doc, "measured"); m != nullptr && !m->is_null()) {
-    const auto allocated = as_u64(member(m, "peak_allocated_bytes"));
-    const auto reserved = as_u64(member(m, "peak_reserved_bytes"));
-    const auto phase_seconds = as_double(member(m, "phase_seconds"));
-    if (!allocated || !reserved || !phase_seconds) {
-      return bad("measured");
-    }
-    r.measured = sweep::measured_figures{*allocated,
-                                         *reserved,
-                                         as_u64(member(m, "outside_allocator_bytes")),
-                                         timing_from(member(m, "warm_seconds")),
-                                         timing_from(member(m, "warm_gpu_seconds")),
-                                         *phase_seconds,
-                                         as_string(member(m, "gpu_name")),
-                                         as_u64(member(m, "device_total_bytes"))};
-  }
-  if (const json::value* q = member(&doc, "process"); q != nullptr && !q->is_null()) {
-    const auto wall = as_double(member(q, "wall_seconds"));
-    if (!wall) {
-      return bad("process");
-    }
-    const auto small = [&](std::string_view key) -> std::optional<int> {
-      const json::value* v = member(q, key);
-      if (v != nullptr && v->is_int64() && v->get_int64() >= -1'000'000 && v->get_int64() <= 1'000'000) {
-        return static_cast<int>(v->get_int64());
-      }
-      if (v != nullptr && v->is_uint64() && v->get_uint64() <= 1'000'000) {
-        return static_cast<int>(v->get_uint64());
-      }
-      return std::nullopt;
-    };
-    r.process = sweep::process_figures{small("exit_code"), small("signal"), as_string(member(q, "stderr")), *wall};
-  }
+  r.prediction = std::move(*prediction);
+  r.measured = std::move(*measured);
+  r.process = std::move(*process);
   return r;
 }
 
@@ -500,45 +550,18 @@ class process_runner {
   }
 
   [[nodiscard]] std::optional<sweep::finished_run> wait_any() {
-    while (!running_.empty()) {
-      if (sweep::interrupt_requested()) {
-        return std::nullopt;
-      }
+    while (!running_.empty() && !sweep::interrupt_requested()) {
       for (auto it = running_.begin(); it != running_.end(); ++it) {
-        if (const auto ended = it->child.poll()) {
-          // A terminal's Ctrl-C reaches the point's process too, which may
-          // end before the sweep has seen its own signal: such a point was
-          // stopped, not failed, and stays to run again.
-          if (ended->signal == SIGINT || ended->signal == SIGTERM) {
-            for (int i = 0; i < 50 && !sweep::interrupt_requested(); ++i) {
-              sweep::pause_briefly();
-            }
-          }
-          if (sweep::interrupt_requested()) {
-            return std::nullopt;
-          }
-          sweep::finished_run run;
-          run.index = it->index;
-          run.process = {ended->exit_code, ended->signal, it->child.first_error_line(), it->child.seconds()};
-          // A killed process may leave its temporary file behind.
-          static_cast<void>(sweep::remove_partial_files(folder_, it->child.pid()));
-          if (ended->exit_code == 0) {
-            const auto file = folder_ / sweep::measurement_name(it->index, plan_size_);
-            auto doc = sweep_json::read_json(file);
-            auto figures = doc.has_value() ? sweep_json::measured_from(*doc)
-                                           : result<sweep::measured_figures, std::string>(unexpected{doc.error()});
-            if (figures.has_value()) {
-              run.measured = std::move(*figures);
-            } else {
-              run.problem = "its result " + quoted(file.filename().string()) + " could not be read: " + figures.error();
-            }
-          }
-          running_.erase(it);
-          return run;
+        const auto ended = it->child.poll();
+        if (!ended) {
+          continue;
         }
-      }
-      if (sweep::interrupt_requested()) {
-        return std::nullopt;
+        if (stopped_by_the_user(*ended)) {
+          return std::nullopt;
+        }
+        auto run = finished(*it, *ended);
+        running_.erase(it);
+        return run;
       }
       sweep::pause_briefly();
     }
@@ -560,6 +583,37 @@ class process_runner {
     std::size_t index;
     sweep::child_process child;
   };
+
+  // A terminal's Ctrl-C reaches the point's process too, which may end
+  // before the sweep has seen its own signal: such a point was stopped, not
+  // failed, and stays to run again.
+  [[nodiscard]] static bool stopped_by_the_user(const sweep::child_exit& ended) {
+    const int signal = ended.signal.value_or(0);
+    if (signal == SIGINT || signal == SIGTERM) {
+      for (int i = 0; i < 50 && !sweep::interrupt_requested(); ++i) {
+        sweep::pause_briefly();
+      }
+    }
+    return sweep::interrupt_requested();
+  }
+
+  [[nodiscard]] sweep::finished_run finished(running& r, const sweep::child_exit& ended) const {
+    sweep::finished_run run;
+    run.index = r.index;
+    run.process = {ended.exit_code, ended.signal, r.child.first_error_line(), r.child.seconds()};
+    // A killed process may leave its temporary file behind.
+    static_cast<void>(sweep::remove_partial_files(folder_, r.child.pid()));
+    if (ended.exit_code == 0) {
+      const auto file = folder_ / sweep::measurement_name(r.index, plan_size_);
+      auto figures = sweep_json::read_measurement(file);
+      if (figures.has_value()) {
+        run.measured = std::move(*figures);
+      } else {
+        run.problem = "its result " + quoted(file.filename().string()) + " could not be read: " + figures.error();
+      }
+    }
+    return run;
+  }
   std::string program_;
   std::filesystem::path folder_;
   std::size_t plan_size_;
@@ -895,7 +949,7 @@ namespace detail {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    const std::string_view item = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+    const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     const auto d = parse_device(item);
     if (!d) {
       throw usage_error("--devices: " + quoted(item) + " in " + quoted(text) +
@@ -914,113 +968,144 @@ namespace detail {
 
 }  // namespace detail
 
+namespace detail {
+
+// Refuses every flag of `flags` given with `mode`, saying why.
+inline void refuse_with(const po::variables_map& values, std::string_view mode,
+                        std::initializer_list<std::string_view> flags, std::string_view why) {
+  for (const auto flag : flags) {
+    if (given(values, flag)) {
+      throw usage_error("--" + std::string(flag) + " cannot be used with " + std::string(mode) + ": " + std::string(why));
+    }
+  }
+}
+
+inline void refuse_plan_flags(const po::variables_map& values, std::string_view mode) {
+  refuse_with(values, mode, {"batch", "context", "width", "dtype", "warmup", "repeats"},
+              "the plan is read from the folder's points.tsv");
+}
+
+// The mode, the folder and the point of --run-point.
+inline void parse_mode(const po::variables_map& values, sweep_options& o) {
+  const int modes = (given(values, "plan-only") ? 1 : 0) + (given(values, "run-point") ? 1 : 0) +
+                    (given(values, "resume") ? 1 : 0);
+  if (modes > 1) {
+    throw usage_error("--plan-only, --run-point and --resume are exclusive; expected at most one of them");
+  }
+  if (given(values, "plan-only")) {
+    o.what = sweep_options::mode::plan_only;
+    refuse_with(values, "--plan-only",
+                {"device", "devices", "predict-only", "memory-gib", "host-memory-gib", "workspace-bytes",
+                 "outside-allocator-bytes", "point-program"},
+                "it writes the plan only; give the flags of a run to --run-point or --resume");
+  } else if (given(values, "run-point")) {
+    o.what = sweep_options::mode::run_point;
+    refuse_plan_flags(values, "--run-point");
+    refuse_with(values, "--run-point", {"devices"}, "one point runs on one device; give --device");
+    o.point = integer_flag("run-point", required_text(values, "run-point", "a point index"), 0, accepted_non_negative);
+  } else if (given(values, "resume")) {
+    o.what = sweep_options::mode::resume;
+    refuse_plan_flags(values, "--resume");
+    refuse_with(values, "--resume", {"output-dir"}, "the folder is the one given to --resume");
+    o.folder = required_text(values, "resume", "the folder of a sweep");
+    return;
+  }
+  o.folder = required_text(values, "output-dir", o.what == sweep_options::mode::run_point
+                                                     ? "the folder of a planned sweep"
+                                                     : "a new folder for the sweep's files");
+}
+
+[[nodiscard]] inline std::vector<std::uint64_t> size_list_flag(const po::variables_map& values, std::string_view flag,
+                                                               std::string_view fallback) {
+  auto parsed = sweep::parse_size_list(optional_text(values, flag, fallback));
+  if (!parsed.has_value()) {
+    throw usage_error("--" + std::string(flag) + ": " + parsed.error() + "; expected " +
+                      std::string(sweep::accepted_size_list));
+  }
+  return std::move(*parsed);
+}
+
+[[nodiscard]] inline sweep::sweep_axes axes_flags(const po::variables_map& values) {
+  sweep::sweep_axes axes;
+  axes.batch = size_list_flag(values, "batch", "1");
+  axes.context = size_list_flag(values, "context", "16");
+  axes.width = size_list_flag(values, "width", "64");
+  auto dtypes = sweep::parse_dtype_list(optional_text(values, "dtype", "float32"));
+  if (!dtypes.has_value()) {
+    throw usage_error("--dtype: " + dtypes.error() + "; expected " + std::string(sweep::accepted_dtype_list));
+  }
+  axes.dtype = std::move(*dtypes);
+  axes.warmup = integer_flag("warmup", optional_text(values, "warmup", "1"), 0, accepted_non_negative);
+  auto repeats = sweep::parse_repeats(optional_text(values, "repeats", "2"));
+  if (!repeats.has_value()) {
+    throw usage_error("--repeats: " + repeats.error());
+  }
+  axes.repeats = *repeats;
+  return axes;
+}
+
+// Predictions or devices.
+inline void parse_target(const po::variables_map& values, sweep_options& o) {
+  o.predict_only = given(values, "predict-only");
+  if (given(values, "device") && given(values, "devices")) {
+    throw usage_error("--device and --devices are exclusive; expected one of them");
+  }
+  if (o.predict_only) {
+    refuse_with(values, "--predict-only", {"device", "devices", "point-program"},
+                "no process runs and no device is used");
+    return;
+  }
+  refuse_with(values, "a device", {"memory-gib", "host-memory-gib"},
+              "the device's free memory and the host's available memory are read before each point; these are for "
+              "--predict-only");
+  if (given(values, "devices")) {
+    o.devices = devices_flag(required_text(values, "devices", "cuda:0,cuda:1,..."));
+  } else if (given(values, "device")) {
+    o.devices = {device_flag(required_text(values, "device", accepted_device))};
+  } else {
+    throw usage_error("--device, --devices or --predict-only is required; expected " + std::string(accepted_device) +
+                      ", a list of them, or --predict-only to run nothing");
+  }
+}
+
+[[nodiscard]] inline std::uint64_t bytes_flag(const po::variables_map& values, std::string_view flag) {
+  return integer_flag(flag, required_text(values, flag, accepted_non_negative), 0, accepted_non_negative);
+}
+
+// The figures the rules use, and the program that runs the points.
+inline void parse_settings(const po::variables_map& values, sweep_options& o) {
+  if (given(values, "memory-gib")) {
+    o.memory_bytes = gib_flag(values, "memory-gib");
+  }
+  if (given(values, "host-memory-gib")) {
+    o.host_memory_bytes = gib_flag(values, "host-memory-gib");
+  }
+  if (given(values, "workspace-bytes")) {
+    o.workspaces = prediction::split_workspace_total(byte_count{bytes_flag(values, "workspace-bytes")});
+  }
+  if (given(values, "outside-allocator-bytes")) {
+    o.outside = byte_count{bytes_flag(values, "outside-allocator-bytes")};
+  }
+  if (given(values, "point-program")) {
+    o.program = required_text(values, "point-program", "the path of a program");
+  }
+}
+
+}  // namespace detail
+
 // Validated options. Every combination that makes no sense is refused with
 // the flags named.
 [[nodiscard]] inline sweep_options parse_sweep_options(const po::variables_map& values) {
   sweep_options o;
-  const auto has = [&](std::string_view flag) { return detail::given(values, flag); };
-  const auto refuse_with = [&](std::string_view mode, std::initializer_list<std::string_view> flags,
-                               std::string_view why) {
-    for (const auto flag : flags) {
-      if (has(flag)) {
-        throw usage_error("--" + std::string(flag) + " cannot be used with " + std::string(mode) + ": " +
-                          std::string(why));
-      }
-    }
-  };
-  const int modes = (has("plan-only") ? 1 : 0) + (has("run-point") ? 1 : 0) + (has("resume") ? 1 : 0);
-  if (modes > 1) {
-    throw usage_error("--plan-only, --run-point and --resume are exclusive; expected at most one of them");
-  }
-  const std::initializer_list<std::string_view> plan_flags{"batch", "context", "width", "dtype", "warmup", "repeats"};
-  if (has("plan-only")) {
-    o.what = sweep_options::mode::plan_only;
-    refuse_with("--plan-only",
-                {"device", "devices", "predict-only", "memory-gib", "host-memory-gib", "workspace-bytes",
-                 "outside-allocator-bytes", "point-program"},
-                "it writes the plan only; give the flags of a run to --run-point or --resume");
-  } else if (has("run-point")) {
-    o.what = sweep_options::mode::run_point;
-    refuse_with("--run-point", plan_flags, "the plan is read from the folder's points.tsv");
-    refuse_with("--run-point", {"devices"}, "one point runs on one device; give --device");
-    o.point = integer_flag("run-point", required_text(values, "run-point", "a point index"), 0, accepted_non_negative);
-  } else if (has("resume")) {
-    o.what = sweep_options::mode::resume;
-    refuse_with("--resume", plan_flags, "the plan is read from the folder's points.tsv");
-    refuse_with("--resume", {"output-dir"}, "the folder is the one given to --resume");
-    o.folder = required_text(values, "resume", "the folder of a sweep");
-  }
-  if (o.what != sweep_options::mode::resume) {
-    o.folder = required_text(values, "output-dir", o.what == sweep_options::mode::run_point
-                                                       ? "the folder of a planned sweep"
-                                                       : "a new folder for the sweep's files");
-  }
+  detail::parse_mode(values, o);
   if (o.what == sweep_options::mode::full || o.what == sweep_options::mode::plan_only) {
-    const auto list = [&](std::string_view flag, std::string_view fallback) {
-      auto parsed = sweep::parse_size_list(optional_text(values, flag, fallback));
-      if (!parsed.has_value()) {
-        throw usage_error("--" + std::string(flag) + ": " + parsed.error() + "; expected " +
-                          std::string(sweep::accepted_size_list));
-      }
-      return std::move(*parsed);
-    };
-    o.axes.batch = list("batch", "1");
-    o.axes.context = list("context", "16");
-    o.axes.width = list("width", "64");
-    auto dtypes = sweep::parse_dtype_list(optional_text(values, "dtype", "float32"));
-    if (!dtypes.has_value()) {
-      throw usage_error("--dtype: " + dtypes.error() + "; expected " + std::string(sweep::accepted_dtype_list));
-    }
-    o.axes.dtype = std::move(*dtypes);
-    o.axes.warmup =
-        integer_flag("warmup", optional_text(values, "warmup", "1"), 0, accepted_non_negative);
-    auto repeats = sweep::parse_repeats(optional_text(values, "repeats", "2"));
-    if (!repeats.has_value()) {
-      throw usage_error("--repeats: " + repeats.error());
-    }
-    o.axes.repeats = *repeats;
+    o.axes = detail::axes_flags(values);
   }
   if (o.what == sweep_options::mode::plan_only) {
     return o;
   }
-  o.predict_only = has("predict-only");
-  if (has("device") && has("devices")) {
-    throw usage_error("--device and --devices are exclusive; expected one of them");
-  }
-  if (o.predict_only) {
-    refuse_with("--predict-only", {"device", "devices", "point-program"}, "no process runs and no device is used");
-  } else {
-    refuse_with("a device", {"memory-gib", "host-memory-gib"},
-                "the device's free memory and the host's available memory are read before each point; these are "
-                "for --predict-only");
-    if (has("devices")) {
-      o.devices = detail::devices_flag(required_text(values, "devices", "cuda:0,cuda:1,..."));
-    } else if (has("device")) {
-      o.devices = {device_flag(required_text(values, "device", accepted_device))};
-    } else {
-      throw usage_error("--device, --devices or --predict-only is required; expected " + std::string(accepted_device) +
-                        ", a list of them, or --predict-only to run nothing");
-    }
-  }
-  if (has("memory-gib")) {
-    o.memory_bytes = detail::gib_flag(values, "memory-gib");
-  }
-  if (has("host-memory-gib")) {
-    o.host_memory_bytes = detail::gib_flag(values, "host-memory-gib");
-  }
-  if (has("workspace-bytes")) {
-    o.workspaces = prediction::split_workspace_total(byte_count{
-        integer_flag("workspace-bytes", required_text(values, "workspace-bytes", accepted_non_negative), 0,
-                     accepted_non_negative)});
-  }
-  if (has("outside-allocator-bytes")) {
-    o.outside = byte_count{integer_flag("outside-allocator-bytes",
-                                        required_text(values, "outside-allocator-bytes", accepted_non_negative), 0,
-                                        accepted_non_negative)};
-  }
-  if (has("point-program")) {
-    o.program = required_text(values, "point-program", "the path of a program");
-  }
+  detail::parse_target(values, o);
+  detail::parse_settings(values, o);
   return o;
 }
 
@@ -1095,9 +1180,7 @@ template <class Runner>
     if (f.records[p.index] || o.predict_only || !file_exists(file)) {
       continue;
     }
-    auto doc = sweep_json::read_json(file);
-    auto figures = doc.has_value() ? sweep_json::measured_from(*doc)
-                                   : result<sweep::measured_figures, std::string>(unexpected{doc.error()});
+    auto figures = sweep_json::read_measurement(file);
     if (!figures.has_value()) {
       return unexpected{quoted(file.string()) + " has no record and cannot be read: " + figures.error() +
                         "; move it away to measure the point again"};
@@ -1126,162 +1209,195 @@ template <class Runner>
 
 }  // namespace detail
 
+namespace detail {
+
+inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
+
+// Asks a fresh `environment` about each device: one that cannot be measured
+// is bad input, as every point would fail. Returns the exit code of an
+// interruption.
+[[nodiscard]] inline std::optional<int> check_devices(const sweep_options& o, const process_runner& runner,
+                                                      std::string_view nothing_done) {
+  for (const device_index d : o.devices) {
+    if (auto reading = runner.read_device(d); !reading.has_value()) {
+      if (sweep::interrupt_requested()) {
+        return sweep::interrupted_exit_code();
+      }
+      throw usage_error("--device: " + reading.error() + "; " + std::string(nothing_done));
+    }
+  }
+  return std::nullopt;
+}
+
+[[nodiscard]] inline std::string program_of(const sweep_options& o) {
+  return o.program.value_or(sweep::running_program().value_or(""));
+}
+
+// --plan-only or a new sweep: checks the new folder (and the devices), then
+// makes it and writes points.tsv. Returns an exit code when that is all.
+[[nodiscard]] inline std::optional<int> plan_new_folder(const sweep_options& o, std::ostream& out, std::ostream& err) {
+  auto plan = sweep::make_plan(o.axes);
+  if (!plan.has_value()) {
+    throw usage_error("--batch/--context/--width/--dtype: " + plan.error());
+  }
+  if (file_exists(o.folder)) {
+    throw usage_error("--output-dir: " + quoted(o.folder.string()) +
+                      " already exists; expected a new folder (nothing is overwritten; --resume continues a sweep)");
+  }
+  const auto parent = folder_of(o.folder);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(parent, ec)) {
+    throw usage_error("--output-dir: folder " + quoted(parent.string()) +
+                      " does not exist; expected the new folder's parent to exist");
+  }
+  if (o.what == sweep_options::mode::full && !o.predict_only) {
+    const process_runner probe(program_of(o), parent, plan->size());
+    const sweep::interrupt_guard guard;
+    if (auto stopped = check_devices(o, probe, "nothing was run (--predict-only plans without a GPU)")) {
+      return stopped;
+    }
+  }
+  if (::mkdir(o.folder.c_str(), 0777) != 0) {
+    throw usage_error("--output-dir: cannot create " + quoted(o.folder.string()) + ": " +
+                      std::generic_category().message(errno));
+  }
+  if (auto written = write_new_file(o.folder / sweep::points_file, sweep::points_tsv(*plan)); !written.has_value()) {
+    err << sweep_command << ": " << written.error().message << "\n";
+    return exit_internal_error;
+  }
+  out << "planned " << plan->size() << " points in " << escaped((o.folder / sweep::points_file).string()) << '\n';
+  return o.what == sweep_options::mode::plan_only ? std::optional<int>(exit_success) : std::nullopt;
+}
+
+// The sweep's folder read back, and the points it still has to run.
+struct sweep_work {
+  sweep_folder folder;
+  std::vector<sweep::sweep_point> pending;
+};
+
+// Reads the folder, refuses what cannot be run, adopts measurements left
+// without their record. An exit code when there is nothing to run.
+[[nodiscard]] inline result<sweep_work, int> work_of(const sweep_options& o, std::ostream& out, std::ostream& err) {
+  auto loaded = load_folder(o.folder);
+  if (!loaded.has_value()) {
+    throw usage_error(std::string(o.what == sweep_options::mode::resume ? "--resume: " : "--output-dir: ") +
+                      loaded.error());
+  }
+  sweep_work work{std::move(*loaded), {}};
+  if (auto same = check_kind(work.folder, o.predict_only); !same.has_value()) {
+    throw usage_error(quoted(o.folder.string()) + ": " + same.error());
+  }
+  const std::size_t size = work.folder.points.size();
+  if (o.point && *o.point >= size) {
+    throw usage_error("--run-point: " + to_decimal_string(*o.point) + " is past the plan's last point " +
+                      to_decimal_string(size - 1) + "; expected 0 to " + to_decimal_string(size - 1));
+  }
+  if (o.point && work.folder.records[*o.point]) {
+    out << "point " << *o.point << " already has its result (" << sweep::name_of(work.folder.records[*o.point]->outcome)
+        << "); left alone\n";
+    return unexpected{exit_success};
+  }
+  if (!o.predict_only) {
+    if (auto adopted = adopt_orphans(work.folder, o); !adopted.has_value()) {
+      err << sweep_command << ": " << adopted.error() << '\n';
+      return unexpected{exit_internal_error};
+    }
+  }
+  for (const auto& p : work.folder.points) {
+    if (!work.folder.records[p.index] && (!o.point || *o.point == p.index)) {
+      work.pending.push_back(p);
+    }
+  }
+  return work;
+}
+
+// Runs the pending points; an exit code when the run did not end.
+[[nodiscard]] inline std::optional<int> run_work(const sweep_options& o, const sweep_work& work,
+                                                 std::optional<std::size_t> terminal, std::ostream& err) {
+  if (work.pending.empty()) {
+    return std::nullopt;
+  }
+  const sweep::interrupt_guard guard;
+  if (o.predict_only) {
+    prediction_runner runner(o.memory_bytes, o.host_memory_bytes);
+    return run_pending(o, work.folder, work.pending, runner, terminal, err, sweep_command);
+  }
+  process_runner runner(program_of(o), work.folder.path, work.folder.points.size());
+  if (o.what != sweep_options::mode::full) {
+    if (auto stopped = check_devices(o, runner, "nothing was run")) {
+      return stopped;
+    }
+  }
+  return run_pending(o, work.folder, work.pending, runner, terminal, err, sweep_command);
+}
+
+// The counts of the outcomes, and the report once every point has a result.
+[[nodiscard]] inline int finish(const sweep_options& o, const std::filesystem::path& folder, std::ostream& out,
+                                std::ostream& err) {
+  auto reloaded = load_folder(folder);
+  if (!reloaded.has_value()) {
+    err << sweep_command << ": " << reloaded.error() << '\n';
+    return exit_internal_error;
+  }
+  if (o.point) {
+    const auto& r = reloaded->records[*o.point];
+    out << "point " << *o.point << ": " << (r ? sweep::outcome_text(*r) : std::string("no result")) << '\n';
+    return exit_success;
+  }
+  std::map<std::string_view, std::size_t> counts;
+  std::size_t missing = 0;
+  for (const auto& r : reloaded->records) {
+    ++(r ? counts[sweep::name_of(r->outcome)] : missing);
+  }
+  out << "points:";
+  for (const auto& [name, n] : counts) {
+    out << ' ' << name << ' ' << n << ',';
+  }
+  out << " without a result " << missing << '\n';
+  if (missing > 0) {
+    return exit_success;
+  }
+  if (file_exists(folder / "summary.csv")) {
+    out << "every point has its result; the report is already in " << escaped(folder.string()) << '\n';
+    return exit_success;
+  }
+  auto written = write_report({*reloaded}, folder);
+  if (!written.has_value()) {
+    err << sweep_command << ": " << written.error() << '\n';
+    return exit_internal_error;
+  }
+  for (const auto& path : *written) {
+    out << "wrote " << escaped(path.string()) << '\n';
+  }
+  return exit_success;
+}
+
+}  // namespace detail
+
 // The sweep command with the progress display chosen by the caller:
 // `terminal` is the terminal's width when stderr is one.
 [[nodiscard]] inline int run_sweep_with(std::span<const std::string> args, std::ostream& out, std::ostream& err,
                                         std::optional<std::size_t> terminal) {
-  constexpr std::string_view command = "mesure_memoire sweep";
-  return guarded(command, out, err, [&]() -> int {
+  return guarded(detail::sweep_command, out, err, [&]() -> int {
     const auto description = sweep_description();
     if (help_requested(args)) {
       out << description << '\n';
       return exit_success;
     }
     const sweep_options o = parse_sweep_options(parse_arguments(description, args));
-
     if (o.what == sweep_options::mode::plan_only || o.what == sweep_options::mode::full) {
-      auto plan = sweep::make_plan(o.axes);
-      if (!plan.has_value()) {
-        throw usage_error("--batch/--context/--width/--dtype: " + plan.error());
-      }
-      std::error_code ec;
-      if (file_exists(o.folder)) {
-        throw usage_error("--output-dir: " + quoted(o.folder.string()) +
-                          " already exists; expected a new folder (nothing is overwritten; --resume continues a sweep)");
-      }
-      const auto parent = folder_of(o.folder);
-      if (!std::filesystem::is_directory(parent, ec)) {
-        throw usage_error("--output-dir: folder " + quoted(parent.string()) +
-                          " does not exist; expected the new folder's parent to exist");
-      }
-      const std::string program = o.program.value_or(sweep::running_program().value_or(""));
-      if (o.what == sweep_options::mode::full && !o.predict_only) {
-        // A device that cannot be measured refuses the sweep before any file
-        // exists: every point would fail.
-        process_runner probe(program, parent, plan->size());
-        const sweep::interrupt_guard guard;
-        for (const device_index d : o.devices) {
-          if (auto reading = probe.read_device(d); !reading.has_value()) {
-            if (sweep::interrupt_requested()) {
-              return sweep::interrupted_exit_code();
-            }
-            throw usage_error("--device: " + reading.error() +
-                              "; nothing was run (--predict-only plans without a GPU)");
-          }
-        }
-      }
-      if (::mkdir(o.folder.c_str(), 0777) != 0) {
-        throw usage_error("--output-dir: cannot create " + quoted(o.folder.string()) + ": " +
-                          std::generic_category().message(errno));
-      }
-      if (auto written = write_new_file(o.folder / sweep::points_file, sweep::points_tsv(*plan));
-          !written.has_value()) {
-        err << command << ": " << written.error().message << "\n";
-        return exit_internal_error;
-      }
-      out << "planned " << plan->size() << " points in " << escaped((o.folder / sweep::points_file).string()) << '\n';
-      if (o.what == sweep_options::mode::plan_only) {
-        return exit_success;
+      if (auto done = detail::plan_new_folder(o, out, err)) {
+        return *done;
       }
     }
-
-    auto loaded = load_folder(o.folder);
-    if (!loaded.has_value()) {
-      throw usage_error(std::string(o.what == sweep_options::mode::resume ? "--resume: " : "--output-dir: ") +
-                        loaded.error());
+    auto work = detail::work_of(o, out, err);
+    if (!work.has_value()) {
+      return work.error();
     }
-    sweep_folder folder = std::move(*loaded);
-    if (auto same = detail::check_kind(folder, o.predict_only); !same.has_value()) {
-      throw usage_error(quoted(o.folder.string()) + ": " + same.error());
-    }
-    std::vector<sweep::sweep_point> pending;
-    if (o.what == sweep_options::mode::run_point) {
-      if (*o.point >= folder.points.size()) {
-        throw usage_error("--run-point: " + to_decimal_string(*o.point) + " is past the plan's last point " +
-                          to_decimal_string(folder.points.size() - 1) + "; expected 0 to " +
-                          to_decimal_string(folder.points.size() - 1));
-      }
-      if (const auto& r = folder.records[*o.point]) {
-        out << "point " << *o.point << " already has its result (" << sweep::name_of(r->outcome) << "); left alone\n";
-        return exit_success;
-      }
-    }
-    if (!o.predict_only) {
-      if (auto adopted = detail::adopt_orphans(folder, o); !adopted.has_value()) {
-        err << command << ": " << adopted.error() << '\n';
-        return exit_internal_error;
-      }
-    }
-    for (const auto& p : folder.points) {
-      if (!folder.records[p.index] && (!o.point || *o.point == p.index)) {
-        pending.push_back(p);
-      }
-    }
-    const std::string program = o.program.value_or(sweep::running_program().value_or(""));
-    std::optional<int> stopped;
-    if (!pending.empty()) {
-      const sweep::interrupt_guard guard;
-      if (o.predict_only) {
-        prediction_runner runner(o.memory_bytes, o.host_memory_bytes);
-        stopped = detail::run_pending(o, folder, pending, runner, terminal, err, command);
-      } else {
-        process_runner runner(program, folder.path, folder.points.size());
-        if (o.what != sweep_options::mode::full) {
-          for (const device_index d : o.devices) {
-            if (auto reading = runner.read_device(d); !reading.has_value()) {
-              if (sweep::interrupt_requested()) {
-                return sweep::interrupted_exit_code();
-              }
-              throw usage_error("--device: " + reading.error() + "; nothing was run");
-            }
-          }
-        }
-        stopped = detail::run_pending(o, folder, pending, runner, terminal, err, command);
-      }
-    }
-    if (stopped) {
+    if (auto stopped = detail::run_work(o, *work, terminal, err)) {
       return *stopped;
     }
-    auto reloaded = load_folder(folder.path);
-    if (!reloaded.has_value()) {
-      err << command << ": " << reloaded.error() << '\n';
-      return exit_internal_error;
-    }
-    std::map<std::string_view, std::size_t> counts;
-    std::size_t missing = 0;
-    for (const auto& r : reloaded->records) {
-      if (r) {
-        ++counts[sweep::name_of(r->outcome)];
-      } else {
-        ++missing;
-      }
-    }
-    if (o.what == sweep_options::mode::run_point) {
-      const auto& r = reloaded->records[*o.point];
-      out << "point " << *o.point << ": " << (r ? sweep::outcome_text(*r) : std::string("no result")) << '\n';
-      return exit_success;
-    }
-    out << "points:";
-    for (const auto& [name, n] : counts) {
-      out << ' ' << name << ' ' << n << ',';
-    }
-    out << " without a result " << missing << '\n';
-    if (missing > 0) {
-      return exit_success;
-    }
-    if (file_exists(folder.path / "summary.csv")) {
-      out << "every point has its result; the report is already in " << escaped(folder.path.string()) << '\n';
-      return exit_success;
-    }
-    auto written = write_report({*reloaded}, folder.path);
-    if (!written.has_value()) {
-      err << command << ": " << written.error() << '\n';
-      return exit_internal_error;
-    }
-    for (const auto& path : *written) {
-      out << "wrote " << escaped(path.string()) << '\n';
-    }
-    return exit_success;
+    return detail::finish(o, work->folder.path, out, err);
   });
 }
 

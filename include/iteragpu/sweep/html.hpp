@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -78,7 +79,7 @@ inline constexpr std::array<page_column, 17> page_columns{{
     }
     case cell_style::seconds: {
       double v = 0;
-      const auto parsed = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+      const auto parsed = std::from_chars(std::to_address(cell.begin()), std::to_address(cell.end()), v);
       std::array<char, 32> buffer{};
       const auto written = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v, std::chars_format::general, 4);
       const bool ok = parsed.ec == std::errc{} && written.ec == std::errc{};

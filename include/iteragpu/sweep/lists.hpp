@@ -35,7 +35,7 @@ namespace detail {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    const std::string_view item = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+    const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     if (item.empty()) {
       return unexpected{quoted(text) + " has an empty item"};
     }

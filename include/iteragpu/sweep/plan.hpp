@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "iteragpu/checked.hpp"
@@ -118,7 +119,7 @@ namespace detail {
   std::size_t start = 0;
   while (true) {
     const std::size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? line.npos : tab - start));
+    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
     if (tab == std::string_view::npos) {
       return fields;
     }
@@ -126,13 +127,9 @@ namespace detail {
   }
 }
 
-}  // namespace detail
-
-// Reads points.tsv back, strictly: the header as written, one line per
-// point numbered 0, 1, 2, ... with valid values, the result names that
-// points_tsv() gives (no other path is ever taken from the file), and the
-// same warm-up and repeats on every line. Messages name the line.
-[[nodiscard]] inline result<std::vector<sweep_point>, std::string> parse_points_tsv(std::string_view text) {
+// The lines of a text that ends with a line end, or the message when the
+// last one has none.
+[[nodiscard]] inline result<std::vector<std::string_view>, std::string> complete_lines(std::string_view text) {
   std::vector<std::string_view> lines;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -143,44 +140,73 @@ namespace detail {
     lines.push_back(text.substr(start, end - start));
     start = end + 1;
   }
-  if (lines.empty() || lines.front() != points_header) {
+  return lines;
+}
+
+[[nodiscard]] inline std::optional<std::uint64_t> at_least(std::string_view text, std::uint64_t minimum) {
+  const auto v = parse_unsigned(text);
+  return v.has_value() && *v >= minimum ? std::optional<std::uint64_t>(*v) : std::nullopt;
+}
+
+// Line `number` (1-based) of points.tsv, which holds point `number - 2`,
+// and the result name it gives.
+[[nodiscard]] inline result<std::pair<sweep_point, std::string_view>, std::string> parse_point_line(
+    std::string_view line, std::size_t number) {
+  const std::string where = "line " + to_decimal_string(number) + ": ";
+  const auto fields = split_tabs(line);
+  if (fields.size() != 8) {
+    return unexpected{where + "expected 8 tab-separated fields, found " + to_decimal_string(fields.size())};
+  }
+  const std::size_t expected = number - 2;
+  const auto index = at_least(fields[0], 0);
+  if (!index || *index != expected) {
+    return unexpected{where + "the index " + quoted_excerpt(fields[0]) + " is not " + to_decimal_string(expected)};
+  }
+  const auto batch = at_least(fields[1], 1);
+  const auto context = at_least(fields[2], 1);
+  const auto width = at_least(fields[3], 1);
+  const auto dtype = parse_element_type(fields[4]);
+  const auto warmup = at_least(fields[5], 0);
+  const auto repeats = parse_repeats(fields[6]);
+  if (!batch || !context || !width || !dtype || !warmup || !repeats.has_value()) {
+    return unexpected{where + "a value is not valid (batch, context and width positive integers, dtype float32, "
+                              "float16 or bfloat16, warmup 0 or more, repeats positive or auto)"};
+  }
+  return std::pair{sweep_point{expected, synthetic_shape{*batch, *context, *width}, *dtype, *warmup, *repeats},
+                   fields[7]};
+}
+
+}  // namespace detail
+
+// Reads points.tsv back, strictly: the header as written, one line per
+// point numbered 0, 1, 2, ... with valid values, the result names that
+// points_tsv() gives (no other path is ever taken from the file), and the
+// same warm-up and repeats on every line. Messages name the line.
+[[nodiscard]] inline result<std::vector<sweep_point>, std::string> parse_points_tsv(std::string_view text) {
+  const auto lines = detail::complete_lines(text);
+  if (!lines.has_value()) {
+    return unexpected{lines.error()};
+  }
+  if (lines->empty() || lines->front() != points_header) {
     return unexpected{"line 1 is not the header " + quoted(points_header)};
   }
-  if (lines.size() == 1) {
+  if (lines->size() == 1) {
     return unexpected{std::string("the plan has no point")};
   }
   std::vector<sweep_point> points;
   std::vector<std::string_view> names;
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    const std::string where = "line " + to_decimal_string(i + 1) + ": ";
-    const auto fields = detail::split_tabs(lines[i]);
-    if (fields.size() != 8) {
-      return unexpected{where + "expected 8 tab-separated fields, found " + to_decimal_string(fields.size())};
+  for (std::size_t i = 1; i < lines->size(); ++i) {
+    auto parsed = detail::parse_point_line((*lines)[i], i + 1);
+    if (!parsed.has_value()) {
+      return unexpected{parsed.error()};
     }
-    const auto number = [&](std::size_t field, std::uint64_t minimum) -> std::optional<std::uint64_t> {
-      const auto v = parse_unsigned(fields[field]);
-      return v.has_value() && *v >= minimum ? std::optional<std::uint64_t>(*v) : std::nullopt;
-    };
-    const auto index = number(0, 0);
-    const auto batch = number(1, 1);
-    const auto context = number(2, 1);
-    const auto width = number(3, 1);
-    const auto dtype = parse_element_type(fields[4]);
-    const auto warmup = number(5, 0);
-    const auto repeats = parse_repeats(fields[6]);
-    if (!index || *index != i - 1) {
-      return unexpected{where + "the index " + quoted_excerpt(fields[0]) + " is not " + to_decimal_string(i - 1)};
-    }
-    if (!batch || !context || !width || !dtype || !warmup || !repeats.has_value()) {
-      return unexpected{where + "a value is not valid (batch, context and width positive integers, dtype float32, "
-                                "float16 or bfloat16, warmup 0 or more, repeats positive or auto)"};
-    }
-    sweep_point p{i - 1, synthetic_shape{*batch, *context, *width}, *dtype, *warmup, *repeats};
+    const sweep_point& p = parsed->first;
     if (!points.empty() && (p.warmup != points.front().warmup || !(p.repeats == points.front().repeats))) {
-      return unexpected{where + "warmup and repeats differ from line 2's; a plan has one of each"};
+      return unexpected{"line " + to_decimal_string(i + 1) +
+                        ": warmup and repeats differ from line 2's; a plan has one of each"};
     }
     points.push_back(p);
-    names.push_back(fields[7]);
+    names.push_back(parsed->second);
   }
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (names[i] != record_name(i, points.size())) {

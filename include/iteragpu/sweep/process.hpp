@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_SWEEP_PROCESS_HPP
 #define ITERAGPU_SWEEP_PROCESS_HPP
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -28,11 +29,9 @@
 // with posix_spawn, its standard error (and, when asked, its output) kept in
 // an anonymous in-memory file so that nothing is left on disk and no pipe
 // can fill up; and the interruption by SIGINT or SIGTERM, which only sets
-// a flag that the sweep's loop reads.
-extern "C" {
-extern char** environ;  // NOLINT(readability-redundant-declaration): posix_spawn passes it on
-}
-
+// a flag that the sweep's loop reads. The children inherit the environment
+// (`environ`, which <unistd.h> declares under _GNU_SOURCE, as g++ and clang
+// define it for C++).
 namespace iteragpu::sweep {
 
 // The signal that asked the sweep to stop, 0 while none did. A plain
@@ -96,7 +95,7 @@ namespace detail {
   text.resize(limit);
   std::size_t got = 0;
   while (got < limit) {
-    const auto n = ::read(fd, text.data() + got, limit - got);
+    const auto n = ::read(fd, &text[got], limit - got);
     if (n < 0 && errno == EINTR) {
       continue;
     }
@@ -165,14 +164,14 @@ class child_process {
     posix_spawnattr_setsigdefault(&attributes, &defaults);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
     c.started_ = std::chrono::steady_clock::now();
-    pid_t pid = -1;
-    const int failed = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+    pid_t spawned = -1;
+    const int failed = ::posix_spawn(&spawned, program.c_str(), &actions, &attributes, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (failed != 0) {
       return unexpected{"cannot start " + quoted(program) + ": " + std::generic_category().message(failed)};
     }
-    c.pid_ = pid;
+    c.pid_ = spawned;
     return c;
   }
 
@@ -184,7 +183,7 @@ class child_process {
         output_(std::exchange(other.output_, -1)),
         started_(other.started_),
         ended_(other.ended_),
-        exit_(std::move(other.exit_)) {}
+        exit_(other.exit_) {}
   child_process& operator=(child_process&&) = delete;
   ~child_process() {
     if (pid_ > 0 && !exit_) {
@@ -256,7 +255,7 @@ class child_process {
   // The first line it wrote on stderr (at most 4 KiB of it), if any.
   [[nodiscard]] std::optional<std::string> first_error_line() const {
     std::string text = detail::read_back(errors_, 4096);
-    text = text.substr(0, text.find('\n'));
+    text.resize(std::min(text.find('\n'), text.size()));
     if (text.empty()) {
       return std::nullopt;
     }

@@ -117,153 +117,204 @@ inline void complete(point_record& r, const finished_run& run) {
 
 }  // namespace detail
 
+namespace detail {
+
+// The state of one sweep: the points running on each device, the failures
+// that cut larger points off, and what was kept.
+template <point_runner R, record_sink S, progress_observer P>
+class sweep_loop {
+ public:
+  sweep_loop(const sweep_settings& settings, std::vector<point_record> failures, R& runner, S& sink, P& progress)
+      : settings_(settings),
+        failures_(std::move(failures)),
+        runner_(runner),
+        sink_(sink),
+        progress_(progress),
+        running_(settings.devices.size()) {}
+
+  [[nodiscard]] result<sweep_summary, std::string> run(const std::vector<sweep_point>& pending) {
+    while (true) {
+      for (std::size_t slot = 0; slot < running_.size(); ++slot) {
+        if (auto filled = fill(slot, pending); !filled.has_value()) {
+          return stopped_by(filled.error());
+        }
+      }
+      if (runner_.interrupted()) {
+        return interrupted();
+      }
+      if (busy_ == 0) {
+        return summary_;
+      }
+      auto ended = runner_.wait_any();
+      if (!ended) {
+        return interrupted();
+      }
+      if (auto kept = finish(*ended); !kept.has_value()) {
+        return stopped_by(kept.error());
+      }
+    }
+  }
+
+ private:
+  [[nodiscard]] result<sweep_summary, std::string> stopped_by(const std::string& why) {
+    runner_.stop_all();
+    return unexpected{why};
+  }
+
+  [[nodiscard]] sweep_summary interrupted() {
+    runner_.stop_all();
+    summary_.interrupted = true;
+    return summary_;
+  }
+
+  [[nodiscard]] result<void, std::string> keep(const point_record& r) {
+    progress_.finished(r);
+    if (stops_larger_points(r.outcome)) {
+      failures_.push_back(r);
+    }
+    auto kept = sink_.keep(r);
+    if (kept.has_value()) {
+      ++summary_.recorded;
+    }
+    return kept;
+  }
+
+  // Starts points on a free slot until one runs or none is left; the
+  // points that cannot run are recorded on the way.
+  [[nodiscard]] result<void, std::string> fill(std::size_t slot, const std::vector<sweep_point>& pending) {
+    while (!running_[slot] && next_ < pending.size() && !runner_.interrupted()) {
+      const sweep_point& p = pending[next_];
+      const device_index d = settings_.devices[slot];
+      point_record r;
+      const auto prepared = prepare(p, d, r);
+      if (prepared == preparation::abandoned) {
+        return {};
+      }
+      ++next_;
+      if (prepared == preparation::ready) {
+        auto started = runner_.start(p, d);
+        if (started.has_value()) {
+          progress_.started(p, d);
+          running_[slot] = std::move(r);
+          ++busy_;
+          continue;
+        }
+        r.outcome = outcome_kind::failed;
+        r.reason = "could not start: " + started.error();
+      }
+      if (auto kept = keep(r); !kept.has_value()) {
+        return kept;
+      }
+    }
+    return {};
+  }
+
+  [[nodiscard]] result<void, std::string> finish(const finished_run& ended) {
+    auto slot = std::find_if(running_.begin(), running_.end(), [&](const std::optional<point_record>& s) {
+      return s && s->point.index == ended.index;
+    });
+    if (slot == running_.end()) {
+      return unexpected{"the runner reported point " + to_decimal_string(ended.index) + ", which was not running"};
+    }
+    point_record r = std::move(**slot);
+    slot->reset();
+    --busy_;
+    complete(r, ended);
+    return keep(r);
+  }
+
+  // Fills `r` for point `p` on device `d`: recorded (skipped or failed),
+  // ready to start, or abandoned (interrupted while the device was read).
+  [[nodiscard]] preparation prepare(const sweep_point& p, device_index d, point_record& r) {
+    r.kind = settings_.kind;
+    r.point = p;
+    r.outside_allocator_bytes = settings_.outside_allocator.value;
+    r.workspaces = settings_.workspaces;
+    if (settings_.kind == record_kind::measurement) {
+      r.device = d;
+    }
+    auto predicted = predict_point(p, settings_.workspaces);
+    if (!predicted.has_value()) {
+      return recorded(r, outcome_kind::skipped_unpredictable, "skipped: " + predicted.error());
+    }
+    r.prediction = std::move(*predicted);
+    if (auto cut = cut_off_reason(p, failures_)) {
+      return recorded(r, outcome_kind::skipped_after_failure, std::move(*cut));
+    }
+    if (auto host = host_reason(r)) {
+      return recorded(r, outcome_kind::skipped_host_memory, std::move(*host));
+    }
+    auto reading = runner_.read_device(d);
+    if (!reading.has_value()) {
+      if (runner_.interrupted()) {
+        return preparation::abandoned;
+      }
+      return recorded(r, outcome_kind::failed, "the device could not be read: " + reading.error());
+    }
+    r.gpu_name = reading->gpu_name;
+    r.device_free_bytes = reading->free_bytes;
+    r.device_total_bytes = reading->total_bytes;
+    if (reading->free_bytes) {
+      if (auto reason = device_skip_reason(*r.prediction, settings_.outside_allocator, *reading->free_bytes)) {
+        return recorded(r, outcome_kind::skipped_device_memory, std::move(*reason));
+      }
+    }
+    return preparation::ready;
+  }
+
+  [[nodiscard]] static preparation recorded(point_record& r, outcome_kind outcome, std::string reason) {
+    r.outcome = outcome;
+    r.reason = std::move(reason);
+    return preparation::recorded;
+  }
+
+  // The host rule: the host's available memory less what the points still
+  // running are predicted to take on the host.
+  [[nodiscard]] std::optional<std::string> host_reason(point_record& r) const {
+    const auto host = runner_.host_available();
+    if (!host) {
+      return std::nullopt;
+    }
+    std::uint64_t taken = 0;
+    for (const auto& other : running_) {
+      if (other && other->prediction) {
+        taken += other->prediction->host.total;
+      }
+    }
+    r.host_available_bytes = *host > taken ? *host - taken : 0;
+    return host_skip_reason(r.prediction->host, *r.host_available_bytes);
+  }
+
+  const sweep_settings& settings_;
+  std::vector<point_record> failures_;
+  R& runner_;
+  S& sink_;
+  P& progress_;
+  std::vector<std::optional<point_record>> running_;  // by device slot
+  std::size_t busy_{0};
+  std::size_t next_{0};
+  sweep_summary summary_;
+};
+
+}  // namespace detail
+
 // Runs `pending` (points of the plan, in plan order) and keeps one record
 // per point. Before each point, in this order: a shape past what can be
 // indexed is skipped; a point at least as large on every axis as one that
 // failed with exit 3 (`failures` holds earlier ones) is skipped; then its
 // prediction against the host's available memory less what the points
 // still running are predicted to take on the host, and against the
-// device's free memory, decides whether it can fit. A point whose device cannot be read is
-// recorded as failed. An interruption stops the running points (the runner
-// removes their partial files); what was recorded stays. The error is a
-// record that could not be kept: the sweep stops there.
+// device's free memory, decides whether it can fit. A point whose device
+// cannot be read is recorded as failed. An interruption stops the running
+// points (the runner removes their partial files); what was recorded stays.
+// The error is a record that could not be kept: the sweep stops there.
 template <point_runner R, record_sink S, progress_observer P>
 [[nodiscard]] result<sweep_summary, std::string> run_points(const std::vector<sweep_point>& pending,
                                                             std::vector<point_record> failures,
                                                             const sweep_settings& settings, R& runner, S& sink,
                                                             P& progress) {
-  sweep_summary summary;
-  std::vector<std::optional<point_record>> running(settings.devices.size());
-  std::size_t busy = 0;
-
-  const auto keep = [&](const point_record& r) -> result<void, std::string> {
-    progress.finished(r);
-    if (stops_larger_points(r.outcome)) {
-      failures.push_back(r);
-    }
-    auto kept = sink.keep(r);
-    if (kept.has_value()) {
-      ++summary.recorded;
-    }
-    return kept;
-  };
-
-  // Fills `r` for point `p` on device `d`: recorded (skipped or failed),
-  // ready to start, or abandoned (interrupted while the device was read).
-  const auto prepare = [&](const sweep_point& p, device_index d, point_record& r) {
-    r.kind = settings.kind;
-    r.point = p;
-    r.outside_allocator_bytes = settings.outside_allocator.value;
-    r.workspaces = settings.workspaces;
-    if (settings.kind == record_kind::measurement) {
-      r.device = d;
-    }
-    auto predicted = predict_point(p, settings.workspaces);
-    if (!predicted.has_value()) {
-      r.outcome = outcome_kind::skipped_unpredictable;
-      r.reason = "skipped: " + predicted.error();
-      return detail::preparation::recorded;
-    }
-    r.prediction = std::move(*predicted);
-    if (auto cut = cut_off_reason(p, failures)) {
-      r.outcome = outcome_kind::skipped_after_failure;
-      r.reason = std::move(*cut);
-      return detail::preparation::recorded;
-    }
-    if (const auto host = runner.host_available()) {
-      std::uint64_t taken = 0;
-      for (const auto& other : running) {
-        if (other && other->prediction) {
-          taken += other->prediction->host.total;
-        }
-      }
-      r.host_available_bytes = *host > taken ? *host - taken : 0;
-      if (auto reason = host_skip_reason(r.prediction->host, *r.host_available_bytes)) {
-        r.outcome = outcome_kind::skipped_host_memory;
-        r.reason = std::move(*reason);
-        return detail::preparation::recorded;
-      }
-    }
-    auto reading = runner.read_device(d);
-    if (!reading.has_value()) {
-      if (runner.interrupted()) {
-        return detail::preparation::abandoned;
-      }
-      r.outcome = outcome_kind::failed;
-      r.reason = "the device could not be read: " + reading.error();
-      return detail::preparation::recorded;
-    }
-    r.gpu_name = reading->gpu_name;
-    r.device_free_bytes = reading->free_bytes;
-    r.device_total_bytes = reading->total_bytes;
-    if (reading->free_bytes) {
-      if (auto reason = device_skip_reason(*r.prediction, settings.outside_allocator, *reading->free_bytes)) {
-        r.outcome = outcome_kind::skipped_device_memory;
-        r.reason = std::move(*reason);
-        return detail::preparation::recorded;
-      }
-    }
-    return detail::preparation::ready;
-  };
-
-  std::size_t next = 0;
-  while (true) {
-    for (std::size_t slot = 0; slot < running.size(); ++slot) {
-      while (!running[slot] && next < pending.size() && !runner.interrupted()) {
-        const sweep_point& p = pending[next];
-        const device_index d = settings.devices[slot];
-        point_record r;
-        const auto prepared = prepare(p, d, r);
-        if (prepared == detail::preparation::abandoned) {
-          break;
-        }
-        ++next;
-        if (prepared == detail::preparation::ready) {
-          auto started = runner.start(p, d);
-          if (started.has_value()) {
-            progress.started(p, d);
-            running[slot] = std::move(r);
-            ++busy;
-            continue;
-          }
-          r.outcome = outcome_kind::failed;
-          r.reason = "could not start: " + started.error();
-        }
-        if (auto kept = keep(r); !kept.has_value()) {
-          runner.stop_all();
-          return unexpected{kept.error()};
-        }
-      }
-    }
-    if (runner.interrupted()) {
-      runner.stop_all();
-      summary.interrupted = true;
-      return summary;
-    }
-    if (busy == 0) {
-      return summary;
-    }
-    auto ended = runner.wait_any();
-    if (!ended) {
-      runner.stop_all();
-      summary.interrupted = true;
-      return summary;
-    }
-    auto slot = std::find_if(running.begin(), running.end(),
-                             [&](const std::optional<point_record>& s) { return s && s->point.index == ended->index; });
-    if (slot == running.end()) {
-      runner.stop_all();
-      return unexpected{"the runner reported point " + to_decimal_string(ended->index) + ", which was not running"};
-    }
-    point_record r = std::move(**slot);
-    slot->reset();
-    --busy;
-    detail::complete(r, *ended);
-    if (auto kept = keep(r); !kept.has_value()) {
-      runner.stop_all();
-      return unexpected{kept.error()};
-    }
-  }
+  detail::sweep_loop<R, S, P> loop(settings, std::move(failures), runner, sink, progress);
+  return loop.run(pending);
 }
 
 }  // namespace iteragpu::sweep
