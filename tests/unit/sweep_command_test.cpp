@@ -34,7 +34,7 @@ int plain_sweep(std::span<const std::string> args, std::ostream& out, std::ostre
   return cli::run_sweep_with(args, out, err, std::nullopt);
 }
 
-command_outcome sweep(std::vector<std::string> words) {
+command_outcome sweep(const std::vector<std::string>& words) {
   std::ostringstream out;
   std::ostringstream err;
   command_outcome o;
@@ -44,7 +44,7 @@ command_outcome sweep(std::vector<std::string> words) {
   return o;
 }
 
-command_outcome collect(std::vector<std::string> words) {
+command_outcome collect(const std::vector<std::string>& words) {
   std::ostringstream out;
   std::ostringstream err;
   command_outcome o;
@@ -78,10 +78,9 @@ struct scratch_fixture {
   fs::path config;
   fs::path log;
 
-  scratch_fixture() {
-    dir = fs::temp_directory_path() /
-          ("iteragpu-sweep-command-" + std::to_string(::getpid()) + "-" +
-           boost::unit_test::framework::current_test_case().p_name.get());
+  scratch_fixture()
+      : dir(fs::temp_directory_path() / ("iteragpu-sweep-command-" + std::to_string(::getpid()) + "-" +
+                                         boost::unit_test::framework::current_test_case().p_name.get())) {
     fs::remove_all(dir);
     fs::create_directories(dir);
     config = dir / "fake.json";
@@ -93,7 +92,8 @@ struct scratch_fixture {
   scratch_fixture(scratch_fixture&&) = delete;
   scratch_fixture& operator=(scratch_fixture&&) = delete;
   ~scratch_fixture() {
-    ::unsetenv("ITERAGPU_FAKE_POINT_CONFIG");
+    // The test process has one thread; the stand-in reads its settings from this variable.
+    ::unsetenv("ITERAGPU_FAKE_POINT_CONFIG");  // NOLINT(concurrency-mt-unsafe)
     fs::remove_all(dir);
   }
 
@@ -102,7 +102,7 @@ struct scratch_fixture {
     auto value = json::parse(object).as_object();
     value["log"] = log.string();
     std::ofstream(config) << json::serialize(value);
-    ::setenv("ITERAGPU_FAKE_POINT_CONFIG", config.c_str(), 1);
+    ::setenv("ITERAGPU_FAKE_POINT_CONFIG", config.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
   }
 
   [[nodiscard]] std::size_t measures() const { return lines_starting(read(log), "start "); }

@@ -42,7 +42,7 @@ sw::child_exit ended(sw::child_process& c) {
 }
 
 fs::path scratch(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("iteragpu-sweep-" + name + "-" + std::to_string(::getpid()));
+  auto dir = fs::temp_directory_path() / ("iteragpu-sweep-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -143,7 +143,8 @@ BOOST_AUTO_TEST_CASE(sigint_under_the_guard_sets_the_flag_and_the_previous_handl
   {
     const sw::interrupt_guard guard;
     BOOST_TEST(!sw::interrupt_requested());
-    std::raise(SIGINT);
+    // Sent to this process, a signal is handled before kill() returns.
+    ::kill(::getpid(), SIGINT);
     BOOST_TEST(sw::interrupt_requested());
     BOOST_TEST(sw::interrupted_exit_code() == 130);
     // A wait gives up at once when the sweep is interrupted.
@@ -157,7 +158,7 @@ BOOST_AUTO_TEST_CASE(sigint_under_the_guard_sets_the_flag_and_the_previous_handl
   {
     const sw::interrupt_guard guard;  // a new guard starts uninterrupted
     BOOST_TEST(!sw::interrupt_requested());
-    std::raise(SIGTERM);
+    ::kill(::getpid(), SIGTERM);
     BOOST_TEST(sw::interrupted_exit_code() == 143);
   }
 }

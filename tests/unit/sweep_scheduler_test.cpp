@@ -15,7 +15,6 @@
 
 namespace sw = iteragpu::sweep;
 using iteragpu::device_index;
-using iteragpu::element_type;
 using iteragpu::result;
 using iteragpu::unexpected;
 
@@ -30,8 +29,7 @@ struct scripted {
 
 // Points run until wait_any() ends them, first started first; each ends as
 // `script` says (exit 0 with figures made from its index by default).
-class fake_runner {
- public:
+struct fake_runner {
   std::map<std::size_t, scripted> script;
   std::optional<std::uint64_t> host;
   std::uint64_t free_bytes{std::uint64_t{1} << 50U};
@@ -42,6 +40,7 @@ class fake_runner {
   std::size_t most_running{0};
   std::size_t device_reads{0};
   bool stopped{false};
+  std::vector<std::pair<std::size_t, int>> running;  // (point, device), first started first
 
   [[nodiscard]] std::optional<std::uint64_t> host_available() const { return host; }
 
@@ -54,21 +53,21 @@ class fake_runner {
   }
 
   [[nodiscard]] result<void, std::string> start(const sw::sweep_point& p, device_index d) {
-    for (const auto& r : running_) {
+    for (const auto& r : running) {
       BOOST_TEST(r.second != d.value, "two points at once on cuda:" << d.value);
     }
     started.emplace_back(p.index, d.value);
-    running_.emplace_back(p.index, d.value);
-    most_running = std::max(most_running, running_.size());
+    running.emplace_back(p.index, d.value);
+    most_running = std::max(most_running, running.size());
     return {};
   }
 
   [[nodiscard]] std::optional<sw::finished_run> wait_any() {
-    if (interrupted() || running_.empty()) {
+    if (interrupted() || running.empty()) {
       return std::nullopt;
     }
-    const std::size_t index = running_.front().first;
-    running_.erase(running_.begin());
+    const std::size_t index = running.front().first;
+    running.erase(running.begin());
     const scripted s = script.count(index) != 0 ? script.at(index) : scripted{};
     sw::finished_run run;
     run.index = index;
@@ -84,13 +83,10 @@ class fake_runner {
 
   void stop_all() {
     stopped = true;
-    running_.clear();
+    running.clear();
   }
 
   [[nodiscard]] bool interrupted() const { return interrupt_at_start && started.size() >= *interrupt_at_start; }
-
- private:
-  std::vector<std::pair<std::size_t, int>> running_;
 };
 
 struct keeping_sink {
@@ -299,7 +295,7 @@ BOOST_FIXTURE_TEST_CASE(several_devices_run_one_point_each_at_the_same_time, swe
   }
 }
 
-BOOST_FIXTURE_TEST_CASE(the_host_bytes_of_running_points_are_not_available_to_the_next, sweep_fixture) {
+BOOST_FIXTURE_TEST_CASE(the_host_bytes_of_runningpoints_are_not_available_to_the_next, sweep_fixture) {
   // Two devices, two equal points of width 16384 float32: each builds
   // (8 x 16384^2 + 5 x 16384) x 4 = 8,590,262,272 bytes on the CPU. With
   // 1.5 times that available, the second cannot start beside the first.
@@ -312,7 +308,7 @@ BOOST_FIXTURE_TEST_CASE(the_host_bytes_of_running_points_are_not_available_to_th
   BOOST_TEST(*sink.at(1).host_available_bytes == 12'885'393'408U - 8'590'262'272U);
 }
 
-BOOST_FIXTURE_TEST_CASE(an_interruption_stops_the_running_points_and_records_nothing_more, sweep_fixture) {
+BOOST_FIXTURE_TEST_CASE(an_interruption_stops_the_runningpoints_and_records_nothing_more, sweep_fixture) {
   settings.devices = {device_index{0}, device_index{1}};
   runner.interrupt_at_start = 2;
   const auto summary = run(plan({1, 2, 4, 8}));
