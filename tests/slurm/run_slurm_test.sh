@@ -47,7 +47,7 @@ points=$(($(wc -l <"$sweep/points.tsv") - 1))
 submit() {
   local job states
   job=$(sbatch --parsable --array=0-$((points - 1)) --chdir="$work" --output="$work/logs/$1-%A_%a.out" \
-    --export=ALL,SWEEP_DIR="$sweep",SWEEP_PREDICT_ONLY=1,MESURE_MEMOIRE="$program",SWEEP_FLAGS="--memory-gib 139.8" \
+    --export="ALL,SWEEP_DIR=$sweep,SWEEP_PREDICT_ONLY=1,MESURE_MEMOIRE=$program,SWEEP_FLAGS=--memory-gib 139.8" \
     "$script") || return 1
   echo "job $job"
   for _ in $(seq 3000); do
@@ -63,7 +63,7 @@ submit() {
 }
 started_at=$(date +%s.%N)
 submit first >"$work/sbatch-first.out" 2>&1 || fail "the job array failed: $(cat "$work/sbatch-first.out"; tail -n 5 "$work"/logs/first-*)"
-echo "the array of $points tasks ran in $(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s:" $(cat "$work/sbatch-first.out")
+echo "the array of $points tasks ran in $(awk -v a="$started_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s: $(tr '\n' ' ' <"$work/sbatch-first.out")"
 
 # Each task ran its own point, once.
 for ((i = 0; i < points; i++)); do

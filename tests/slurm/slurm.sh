@@ -54,10 +54,14 @@ stop() {
     fi
     rm -f "$dir/$name.pid"
   done
-  # Job steps that outlived slurmd (slurmstepd) of this cluster only.
-  local step
-  for step in $(pgrep -x slurmstepd 2>/dev/null); do
-    if tr '\0' ' ' <"/proc/$step/environ" 2>/dev/null | grep -q "SLURM_CONF=$dir/slurm.conf"; then
+  # Job steps that outlived slurmd (slurmstepd) of this cluster only, found
+  # through /proc (procps may not be installed).
+  local comm step
+  for comm in /proc/[0-9]*/comm; do
+    [ "$(cat "$comm" 2>/dev/null)" = slurmstepd ] || continue
+    step=${comm#/proc/}
+    step=${step%/comm}
+    if tr '\0' '\n' <"/proc/$step/environ" 2>/dev/null | grep -qx "SLURM_CONF=$dir/slurm.conf"; then
       kill -KILL "$step" 2>/dev/null
     fi
   done
