@@ -82,6 +82,12 @@ BOOST_AUTO_TEST_CASE(a_program_that_does_not_exist_cannot_start) {
   BOOST_TEST(c.error() == "cannot start '/nonexistent/iteragpu-program': No such file or directory");
 }
 
+BOOST_AUTO_TEST_CASE(a_program_named_without_a_folder_is_looked_for_in_path) {
+  auto c = sw::child_process::spawn("sh", {"-c", "exit 5"}, false);
+  BOOST_TEST_REQUIRE(c.has_value());
+  BOOST_TEST(*ended(*c).exit_code == 5);
+}
+
 BOOST_AUTO_TEST_CASE(stopping_a_running_child_ends_it_with_sigterm) {
   auto c = sw::child_process::spawn("/bin/sleep", {"30"}, false);
   BOOST_TEST_REQUIRE(c.has_value());

@@ -63,9 +63,15 @@ namespace detail {
 inline void say_missing(const sweep_folder& f, std::ostream& err) {
   std::string missing;
   std::size_t count = 0;
+  constexpr std::size_t listed = 20;  // the first ones; the count says the rest
   for (const auto& p : f.points) {
     if (!f.records[p.index]) {
-      missing += (count++ == 0 ? "" : ", ") + to_decimal_string(p.index);
+      if (count < listed) {
+        missing += (count == 0 ? "" : ", ") + to_decimal_string(p.index);
+      } else if (count == listed) {
+        missing += ", ...";
+      }
+      ++count;
     }
   }
   if (count > 0) {

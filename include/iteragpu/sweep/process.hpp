@@ -26,7 +26,7 @@
 #include "iteragpu/text.hpp"
 
 // The sweep's processes (POSIX, Linux): a fresh child per point, started
-// with posix_spawn, its standard error (and, when asked, its output) kept in
+// with posix_spawnp, its standard error (and, when asked, its output) kept in
 // an anonymous in-memory file so that nothing is left on disk and no pipe
 // can fill up; and the interruption by SIGINT or SIGTERM, which only sets
 // a flag that the sweep's loop reads. The children inherit the environment
@@ -165,7 +165,8 @@ class child_process {
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
     c.started_ = std::chrono::steady_clock::now();
     pid_t spawned = -1;
-    const int failed = ::posix_spawn(&spawned, program.c_str(), &actions, &attributes, argv.data(), environ);
+    // posix_spawnp: a program named without a folder is looked for in PATH.
+    const int failed = ::posix_spawnp(&spawned, program.c_str(), &actions, &attributes, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (failed != 0) {
