@@ -7,10 +7,13 @@ on the same GPU in one invocation, alternating, and prints medians and ratios:
   2. host overhead per warm_forward (phase wall time minus GPU event time),
      median over many repeats, at 1x16x64 and 2x128x1024 float32;
   3. GPU rate (TFLOP/s from CUDA events) at 4x2048x4096 float16 and
-     8x4096x8192 bfloat16;
+     8x4096x8192 bfloat16: at least three runs per side, alternating which
+     side goes first; each run gives the median of its repeats, and the
+     figure is the median of those run medians with their min and max, so
+     that one run on a throttled or shared GPU cannot flip the verdict;
   4. allocator bytes of every phase, C++ against Python, same configuration.
 
-usage: compare.py --cpp BUILD/examples/mesure_memoire --out NEW_FOLDER [--runs N]
+usage: compare.py --cpp BUILD/examples/mesure_memoire --out NEW_FOLDER [--runs N] [--rate-runs N]
 Raw figures go to NEW_FOLDER (results.json, rows.csv); nothing is committed.
 Python standard library only (the baseline itself needs PyTorch).
 """
@@ -28,6 +31,8 @@ BASELINE = os.path.join(HERE, "pytorch_baseline.py")
 BYTE_KEYS = ["baseline_allocated_bytes", "baseline_reserved_bytes", "end_allocated_bytes",
              "end_reserved_bytes", "peak_allocated_bytes", "peak_reserved_bytes"]
 TARGETS = {"process": 0.25, "overhead_us": 20.0, "rate": 0.98}
+# Fewer runs than this and one slow run is the median.
+MIN_RATE_RUNS = 3
 
 
 def config_args(c):
@@ -66,6 +71,39 @@ def flops(c):
     return 16 * c["batch"] * c["context"] * c["width"] ** 2
 
 
+def first_and_second(order, run):
+    """The order of the two sides in run number `run` (0-based): as given for
+    even runs, reversed for odd ones, so that neither side always runs on a
+    GPU the other has just warmed."""
+    return list(order) if run % 2 == 0 else list(order)[::-1]
+
+
+def run_rate(c, record):
+    """TFLOP/s of one run: the configuration's operations over the median
+    gpu_seconds of its warm_forward rows."""
+    return flops(c) / statistics.median(row["gpu_seconds"] for row in warm_rows(record)) / 1e12
+
+
+def rate_figure(run_rates):
+    """The GPU-rate figure of one side: the median of its run rates, with
+    their min and max and the runs themselves, in the order they ran."""
+    rates = list(run_rates)
+    if len(rates) < MIN_RATE_RUNS:
+        raise ValueError(f"a GPU-rate figure needs at least {MIN_RATE_RUNS} runs, got {len(rates)}")
+    return {"median": statistics.median(rates), "min": min(rates), "max": max(rates), "runs": rates}
+
+
+def rate_line(config_name, figures):
+    """The table's line of one configuration: each side's median of run
+    medians with its range, the ratio of the medians, and the target."""
+    cpp, py = figures["C++"], figures["Python"]
+    q = cpp["median"] / py["median"]
+    label = f"3. GPU rate, {config_name}, median of {len(cpp['runs'])} runs"
+    return (f"{label:<52}{cpp['median']:>6.1f} TFLOP/s{py['median']:>6.1f} TFLOP/s{q:>6.3f}  >= {TARGETS['rate']}: "
+            f"{'met' if q >= TARGETS['rate'] else 'NOT met'}\n"
+            f"{'   runs: min - max':<52}{cpp['min']:>6.1f} - {cpp['max']:.1f}  {py['min']:>6.1f} - {py['max']:.1f}")
+
+
 def compare_bytes(cpp, py):
     """Per phase row: the byte keys that differ, with both values."""
     out = []
@@ -84,7 +122,11 @@ def main():
     ap.add_argument("--runs", type=int, default=5, help="runs of each program for the process time")
     ap.add_argument("--overhead-repeats", type=int, default=300)
     ap.add_argument("--rate-repeats", type=int, default=20)
+    ap.add_argument("--rate-runs", type=int, default=MIN_RATE_RUNS,
+                    help=f"runs of each program per GPU-rate configuration, at least {MIN_RATE_RUNS}")
     a = ap.parse_args()
+    if a.rate_runs < MIN_RATE_RUNS:
+        ap.error(f"--rate-runs {a.rate_runs}: expected at least {MIN_RATE_RUNS}, so that one slow run is not the median")
     if os.path.lexists(a.out):
         sys.exit(f"compare: --out {a.out} already exists; expected a new folder")
     os.makedirs(a.out)
@@ -94,7 +136,7 @@ def main():
 
     def both(c, alternate):
         got = {}
-        for impl in (order if alternate % 2 == 0 else order[::-1]):
+        for impl in first_and_second(order, alternate):
             wall, rec = r.run(impl, c)
             got[impl] = (wall, rec)
             results["runs"].append({"impl": impl, "config": name(c), "process_seconds": wall, "record": rec})
@@ -120,14 +162,17 @@ def main():
             (row["seconds"] - row["gpu_seconds"]) * 1e6 for row in warm_rows(got[impl][1])) for impl in got}
         overhead[name(c)]["wall_us"] = {impl: statistics.median(row["seconds"] * 1e6 for row in warm_rows(got[impl][1]))
                                         for impl in got}
-    # 3. GPU rate.
+    # 3. GPU rate: a.rate_runs alternating runs per side and configuration.
     rate = {}
     for c in (dict(batch=4, context=2048, width=4096, dtype="float16", warmup=3, repeats=a.rate_repeats),
               dict(batch=8, context=4096, width=8192, dtype="bfloat16", warmup=3, repeats=a.rate_repeats)):
-        got = both(c, 1)
-        pairs[name(c)] = got
-        rate[name(c)] = {impl: flops(c) / statistics.median(row["gpu_seconds"] for row in warm_rows(got[impl][1])) / 1e12
-                         for impl in got}
+        rates = {impl: [] for impl in order}
+        for i in range(a.rate_runs):
+            got = both(c, i)
+            pairs.setdefault(name(c), got)
+            for impl in order:
+                rates[impl].append(run_rate(c, got[impl][1]))
+        rate[name(c)] = {impl: rate_figure(v) for impl, v in rates.items()}
     # 4. allocator bytes, every configuration measured above.
     byte_report = {n: compare_bytes(p["C++"][1], p["Python"][1]) for n, p in pairs.items()}
 
@@ -149,10 +194,8 @@ def main():
                      f"{'met' if o['C++'] <= TARGETS['overhead_us'] else 'NOT met'}")
         lines.append(f"{'   warm_forward wall, ' + n + ' (median)':<52}{o['wall_us']['C++']:>9.1f} us"
                      f"{o['wall_us']['Python']:>9.1f} us{o['wall_us']['C++'] / o['wall_us']['Python']:>9.3f}")
-    for n, t in rate.items():
-        q = t["C++"] / t["Python"]
-        lines.append(f"{'3. GPU rate, ' + n + ' (median)':<52}{t['C++']:>6.1f} TFLOP/s{t['Python']:>6.1f} TFLOP/s"
-                     f"{q:>6.3f}  >= {TARGETS['rate']}: {'met' if q >= TARGETS['rate'] else 'NOT met'}")
+    for n, figures in rate.items():
+        lines.append(rate_line(n, figures))
     lines.append("")
     lines.append("4. allocator bytes, C++ against Python, every phase row:")
     for n, rows in byte_report.items():

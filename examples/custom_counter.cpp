@@ -62,16 +62,16 @@ using counted_floats = std::vector<float, counting_allocator<float>>;
 // protocol expects; a reset sets the peak to the current value.
 struct ledger_counter {
   byte_ledger* ledger;
-  iteragpu::allocator_reading read(iteragpu::device_index) const {
+  [[nodiscard]] iteragpu::allocator_reading read(iteragpu::device_index /*host*/) const {
     return {ledger->in_use, ledger->reserved, ledger->peak, ledger->reserved};
   }
-  void reset_peaks(iteragpu::device_index) { ledger->peak = ledger->in_use; }
+  void reset_peaks(iteragpu::device_index /*host*/) const { ledger->peak = ledger->in_use; }
 };
 
 // The backend: nothing to synchronise on the host; the timer is the
 // steady clock.
 struct host_backend {
-  void synchronize(iteragpu::device_index) {}
+  static void synchronize(iteragpu::device_index /*host*/) {}
   struct timer {
     std::chrono::steady_clock::time_point started;
     std::chrono::steady_clock::time_point stopped;
@@ -79,7 +79,7 @@ struct host_backend {
     void stop() { stopped = std::chrono::steady_clock::now(); }
     [[nodiscard]] double elapsed_seconds() const { return std::chrono::duration<double>(stopped - started).count(); }
   };
-  timer make_timer(iteragpu::device_index) { return {}; }
+  [[nodiscard]] static timer make_timer(iteragpu::device_index /*host*/) { return {}; }
 };
 
 // The workload: a dot product of a "model" vector with each input row.

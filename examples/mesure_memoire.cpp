@@ -1,55 +1,156 @@
-// mesure_memoire: the weight estimate, the GPU environment report and the
-// phase-by-phase measurement, each a subcommand.
+// mesure_memoire: the weight estimate, the plan, the GPU environment report
+// and the phase-by-phase measurement, each a subcommand.
+//
+// Only `environment` and `measure` need LibTorch. In a build with LibTorch
+// they live in a module loaded at run time (mesure_memoire_torch.cpp), so
+// that every other command starts in milliseconds and never loads LibTorch.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <span>
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
+
 #include <iteragpu/cli/collect_command.hpp>
 #include <iteragpu/cli/dispatch.hpp>
 #include <iteragpu/cli/estimate_command.hpp>
 #include <iteragpu/cli/gpu_commands.hpp>
+#include <iteragpu/cli/plan_command.hpp>
+#include <iteragpu/cli/programs.hpp>
 #include <iteragpu/cli/sweep_command.hpp>
-
-#if defined(ITERAGPU_EXAMPLE_WITH_TORCH)
-#include <iteragpu/torch/runtime.hpp>
-using gpu_runtime = iteragpu::torch_adapter::libtorch_runtime;
-[[nodiscard]] gpu_runtime make_runtime() { return gpu_runtime{}; }
-#else
-using gpu_runtime = iteragpu::unavailable_runtime;
-[[nodiscard]] gpu_runtime make_runtime() { return gpu_runtime{iteragpu::built_without_libtorch}; }
-#endif
+#include <iteragpu/gpu_runtime.hpp>
 
 namespace {
 
-int environment(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  auto runtime = make_runtime();
-  return iteragpu::cli::run_environment(runtime, args, out, err);
+namespace cli = iteragpu::cli;
+
+constexpr cli::build_facts build{ITERAGPU_LIBTORCH_TEXT, ITERAGPU_GPU_RUNTIME_TEXT};
+
+#if defined(ITERAGPU_TORCH_MODULE)
+// The module's entry point (see mesure_memoire_torch.cpp).
+using torch_command = int(const char* command, int argc, const char* const* argv);
+
+// The module beside the program (a build tree), else in the install's
+// library folder. Nothing when it cannot be loaded: the reason is kept.
+struct torch_module {
+  torch_command* run{nullptr};
+  std::string problem;
+};
+
+torch_module load_torch_module() {
+  std::error_code error;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  std::string problem;
+  for (const char* relative : {ITERAGPU_TORCH_MODULE, ITERAGPU_TORCH_MODULE_FROM_BIN}) {
+    const auto candidate = (exe.parent_path() / relative).lexically_normal();
+    if (!std::filesystem::exists(candidate, error)) {
+      continue;
+    }
+    void* handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = ::dlerror();
+      return {nullptr, why != nullptr ? why : "dlopen failed"};
+    }
+    // A loaded module stays loaded: LibTorch does not support being unloaded.
+    auto* entry = reinterpret_cast<torch_command*>(::dlsym(handle, "iteragpu_mesure_memoire_torch"));  // NOLINT
+    return {entry, entry == nullptr ? "the module has no entry point" : ""};
+  }
+  return {nullptr, "the LibTorch module " + std::string(ITERAGPU_TORCH_MODULE) + " is not beside the program"};
 }
 
-int measure(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  auto runtime = make_runtime();
-  return iteragpu::cli::run_measure(runtime, args, out, err);
+int through_torch(const char* command, std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  const auto module = load_torch_module();
+  if (module.run == nullptr) {
+    // Without its LibTorch the build is one that cannot reach a GPU.
+    const std::string reason = "LibTorch could not be loaded (" + iteragpu::escaped(module.problem) + ")";
+    iteragpu::unavailable_runtime runtime{reason};
+    return std::string_view(command) == "environment" ? cli::run_environment(runtime, args, out, err)
+                                                      : cli::run_measure(runtime, args, out, err);
+  }
+  std::vector<const char*> argv;
+  argv.reserve(args.size());
+  for (const auto& a : args) {
+    argv.push_back(a.c_str());
+  }
+  out.flush();
+  return module.run(command, static_cast<int>(argv.size()), argv.data());
 }
+
+int environment(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  return through_torch("environment", args, out, err);
+}
+int measure(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  return through_torch("measure", args, out, err);
+}
+#else
+int environment(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+  return cli::run_environment(runtime, args, out, err);
+}
+int measure(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+  return cli::run_measure(runtime, args, out, err);
+}
+#endif
 
 }  // namespace
 
+// The runner of each command that cli::mesure_memoire_commands() lists.
+cli::command_function runner_of(std::string_view name) {
+  if (name == "estimate") {
+    return &cli::run_estimate;
+  }
+  if (name == "plan") {
+    return &cli::run_plan;
+  }
+  if (name == "environment") {
+    return &environment;
+  }
+  if (name == "measure") {
+    return &measure;
+  }
+  if (name == "compare") {
+    return &cli::run_compare;
+  }
+  if (name == "sweep") {
+    return &cli::run_sweep;
+  }
+  if (name == "collect") {
+    return &cli::run_collect;
+  }
+  return nullptr;
+}
+
+// The sweep's two commands, for as long as cli::mesure_memoire_commands()
+// does not list them itself.
+constexpr std::array<cli::subcommand, 2> sweep_commands{{
+    {"sweep", "measure over lists of shapes, a fresh process per point; or plan, or predict", &cli::run_sweep},
+    {"collect", "merge sweep folders into one summary, plot and page", &cli::run_collect},
+}};
+
 int main(int argc, char** argv) {
-  namespace cli = iteragpu::cli;
-  static constexpr std::array commands{
-      cli::subcommand{"estimate", "weight memory from a parameter count (no GPU)", &cli::run_estimate},
-      cli::subcommand{"environment", "versions and visible GPUs, as JSON (a diagnostic)", &environment},
-      cli::subcommand{"measure", "memory and time of the synthetic network, phase by phase, on one GPU", &measure},
-      cli::subcommand{"sweep", "measure over lists of shapes, a fresh process per point; or plan, or predict", &cli::run_sweep},
-      cli::subcommand{"collect", "merge sweep folders into one summary, plot and page", &cli::run_collect},
-  };
   try {
+    std::vector<cli::subcommand> commands;
+    for (const auto& c : cli::mesure_memoire_commands()) {
+      commands.push_back(cli::subcommand{c.name, c.summary, runner_of(c.name)});
+    }
+    for (const auto& c : sweep_commands) {
+      if (std::none_of(commands.begin(), commands.end(), [&](const cli::subcommand& s) { return s.name == c.name; })) {
+        commands.push_back(c);
+      }
+    }
     const std::span<char*> words(argv, static_cast<std::size_t>(argc));
     const std::vector<std::string> args(std::next(words.begin()), words.end());
+    if (cli::version_requested(args)) {
+      cli::write_version(std::cout, "mesure_memoire", build);
+      return cli::delivered("mesure_memoire", std::cout, std::cerr, cli::exit_success);
+    }
     return cli::dispatch("mesure_memoire", commands, args, std::cout, std::cerr);
   } catch (const std::exception& e) {
     std::cerr << "mesure_memoire: internal error: " << e.what() << '\n';

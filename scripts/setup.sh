@@ -58,7 +58,8 @@ iteragpu_os_detect() {
 # Needs are named: cxx (g++ >= 12), cmake (>= 3.25), ninja, boost (>= 1.81
 # with json, program_options, unit_test_framework), libtorch (the system's,
 # optional), and for the tests clang (clang++-14), clang-rt (its libFuzzer
-# runtime), clang-tidy (14), cppcheck, python3.
+# runtime), clang-tidy (14), cppcheck, python3, jsonschema (the system
+# python3's module, which validates the JSON outputs against data/schema/).
 iteragpu_need_text() {
   case "$1" in
     cxx) printf 'g++ >= 12' ;;
@@ -67,8 +68,17 @@ iteragpu_need_text() {
     clang) printf 'clang++-14' ;;
     clang-rt) printf 'the libFuzzer runtime of clang 14' ;;
     clang-tidy) printf 'clang-tidy-14' ;;
+    jsonschema) printf "python3's jsonschema module" ;;
     *) printf '%s' "$1" ;;
   esac
+}
+
+# iteragpu_have_jsonschema: the system python3 (tests/schema/validate.py
+# runs /usr/bin/python3 where it exists) can import jsonschema.
+iteragpu_have_jsonschema() {
+  local python=/usr/bin/python3
+  [ -x "$python" ] || python=$(command -v python3) || return 1
+  "$python" -c 'import jsonschema' >/dev/null 2>&1
 }
 
 # iteragpu_find_cxx: prints the first of g++, g++-14, g++-13, g++-12 on PATH
@@ -207,6 +217,7 @@ iteragpu_missing_needs() {
       command -v clang-tidy-14 >/dev/null 2>&1 || missing+=(clang-tidy)
       command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
       command -v python3 >/dev/null 2>&1 || missing+=(python3)
+      iteragpu_have_jsonschema || missing+=(jsonschema)
       ;;
   esac
   printf '%s\n' "${missing[*]}"
@@ -260,6 +271,7 @@ iteragpu_packages() {
       *:clang-tidy) packages+=(clang-tidy-14) ;;
       *:cppcheck) packages+=(cppcheck) ;;
       *:python3) packages+=(python3) ;;
+      *:jsonschema) packages+=(python3-jsonschema) ;;
       *) iteragpu_say "internal error: unknown need '$need'"; return 1 ;;
     esac
   done

@@ -111,7 +111,7 @@ class catalog {
 
   // The GPU with this id, or null; a binary search.
   [[nodiscard]] const gpu_offer* find(std::string_view id) const noexcept {
-    const auto at = std::ranges::lower_bound(by_id_, id, {}, [&](std::size_t i) { return std::string_view(offers_[i].id); });
+    const auto at = std::ranges::lower_bound(by_id_, id, {}, [&](std::size_t i) { return std::string_view{offers_[i].id}; });
     return at != by_id_.end() && offers_[*at].id == id ? &offers_[*at] : nullptr;
   }
 
@@ -201,8 +201,8 @@ class catalog_builder {
  public:
   using fault = std::optional<catalog_error>;
 
-  catalog_builder(std::string_view file_name, const csv_record& first_row) : first_line_(first_row.position.line) {
-    file_ = std::string(file_name);
+  catalog_builder(std::string_view file_name, const csv_record& first_row)
+      : first_line_(first_row.position.line), file_(file_name) {
     const auto& f = first_row.fields;
     snapshot_.provider = !f.empty() ? f[0].text : std::string();
     snapshot_.currency = f.size() > 1 ? f[1].text : std::string();
@@ -312,13 +312,13 @@ class catalog_builder {
 
   // provider, currency, snapshot_date: one catalog, one snapshot.
   [[nodiscard]] fault check_snapshot_fields(const std::vector<csv_field>& f) const {
-    const auto first_line = to_decimal_string(first_line_);
+    const auto first_row_line = to_decimal_string(first_line_);
     if (auto e = check_display_text(f[0], 0, "a provider name")) {
       return e;
     }
     if (f[0].text != snapshot_.provider) {
       return fail(f[0].position, found(f, 0),
-                  quoted_excerpt(snapshot_.provider) + " as on line " + first_line + " (one provider per catalog)");
+                  quoted_excerpt(snapshot_.provider) + " as on line " + first_row_line + " (one provider per catalog)");
     }
     if (f[1].text != catalog_currency) {
       return fail(f[1].position, found(f, 1), "USD (prices are US cents; there is no currency conversion)");
@@ -328,7 +328,7 @@ class catalog_builder {
     }
     if (f[2].text != snapshot_.date) {
       return fail(f[2].position, found(f, 2),
-                  quoted_excerpt(snapshot_.date) + " as on line " + first_line + " (one snapshot per catalog)");
+                  quoted_excerpt(snapshot_.date) + " as on line " + first_row_line + " (one snapshot per catalog)");
     }
     return std::nullopt;
   }
@@ -451,6 +451,60 @@ class catalog_builder {
   return std::nullopt;
 }
 
+// The records of a catalog in file order: the header, then the rows given to
+// the builder. Empty lines are ignored at the end only: the first of a run
+// is kept until a record after it shows that the run was not at the end.
+class catalog_records {
+ public:
+  explicit catalog_records(std::string file) : file_(std::move(file)) {}
+
+  [[nodiscard]] std::optional<catalog_error> take(csv_record record) {
+    if (is_empty_line(record)) {
+      if (!pending_empty_) {
+        pending_empty_ = std::move(record);
+      }
+      return std::nullopt;
+    }
+    if (pending_empty_) {
+      if (auto e = place(*pending_empty_)) {
+        return e;
+      }
+    }
+    return place(record);
+  }
+
+  [[nodiscard]] result<catalog, catalog_error> finish(const std::string& header_hint) && {
+    if (!header_seen_) {
+      return unexpected{catalog_error{file_, {1, 1}, "only empty lines", header_hint}};
+    }
+    if (!builder_) {
+      return unexpected{catalog_error{file_, {2, 1}, "no price rows after the header",
+                                      "at least one GPU with rows for 3, 7 and 30 days"}};
+    }
+    if (auto e = builder_->check_complete()) {
+      return unexpected{std::move(*e)};
+    }
+    return std::move(*builder_).take();
+  }
+
+ private:
+  [[nodiscard]] std::optional<catalog_error> place(const csv_record& record) {
+    if (!header_seen_) {
+      header_seen_ = true;
+      return check_header(file_, record);
+    }
+    if (!builder_) {
+      builder_.emplace(file_, record);
+    }
+    return builder_->add(record);
+  }
+
+  std::string file_;
+  bool header_seen_{false};
+  std::optional<catalog_builder> builder_{};
+  std::optional<csv_record> pending_empty_{};
+};
+
 }  // namespace detail
 
 // Parses and validates a catalog. `file_name` only labels the messages, so
@@ -478,22 +532,8 @@ class catalog_builder {
     return failure({1, 1}, "a UTF-8 byte order mark",
                    header_hint + " at the very start of the file (UTF-8 without byte order mark)");
   }
+  detail::catalog_records records(file);
   detail::csv_reader reader(text);
-  bool header_seen = false;
-  std::optional<detail::catalog_builder> builder;
-  // Empty lines are ignored at the end only: the first of a run is kept
-  // until a record after it shows that the run was not at the end.
-  std::optional<detail::csv_record> pending_empty;
-  const auto take_record = [&](const detail::csv_record& record) -> std::optional<catalog_error> {
-    if (!header_seen) {
-      header_seen = true;
-      return detail::check_header(file, record);
-    }
-    if (!builder) {
-      builder.emplace(file, record);
-    }
-    return builder->add(record);
-  };
   while (true) {
     auto next = reader.next();
     if (!next) {
@@ -503,32 +543,11 @@ class catalog_builder {
     if (!next->has_value()) {
       break;
     }
-    const detail::csv_record& record = **next;
-    if (detail::is_empty_line(record)) {
-      if (!pending_empty) {
-        pending_empty = record;
-      }
-      continue;
-    }
-    if (pending_empty) {
-      if (auto e = take_record(*pending_empty)) {
-        return unexpected{std::move(*e)};
-      }
-    }
-    if (auto e = take_record(record)) {
+    if (auto e = records.take(std::move(**next))) {
       return unexpected{std::move(*e)};
     }
   }
-  if (!header_seen) {
-    return failure({1, 1}, "only empty lines", header_hint);
-  }
-  if (!builder) {
-    return failure({2, 1}, "no price rows after the header", "at least one GPU with rows for 3, 7 and 30 days");
-  }
-  if (auto e = builder->check_complete()) {
-    return unexpected{std::move(*e)};
-  }
-  return std::move(*builder).take();
+  return std::move(records).finish(header_hint);
 }
 
 }  // namespace iteragpu

@@ -6,6 +6,7 @@
 // its quotes, the error model, text and files.
 #include "iteragpu/catalog.hpp"
 #include "iteragpu/estimate.hpp"
+#include "iteragpu/fit.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/memory_rule.hpp"

@@ -29,10 +29,10 @@ inline constexpr std::int32_t max_device_index = 127;
     return std::nullopt;
   }
   const auto number = parse_unsigned(text.substr(prefix.size()));
-  if (!number || number.value() > static_cast<std::uint64_t>(max_device_index)) {
+  if (!number || *number > static_cast<std::uint64_t>(max_device_index)) {
     return std::nullopt;
   }
-  return device_index{static_cast<std::int32_t>(number.value())};
+  return device_index{static_cast<std::int32_t>(*number)};
 }
 
 [[nodiscard]] inline std::string device_name(device_index d) { return "cuda:" + std::to_string(d.value); }

@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_ENVIRONMENT_HPP
 #define ITERAGPU_ENVIRONMENT_HPP
 
+#include <concepts>
 #include <cstdint>
 #include <exception>
 #include <optional>
@@ -10,7 +11,9 @@
 #include <vector>
 
 #include "iteragpu/device.hpp"
+#include "iteragpu/nvml/session.hpp"
 #include "iteragpu/policies/backend.hpp"
+#include "iteragpu/policies/gpu_state.hpp"
 #include "iteragpu/version.hpp"
 
 // The environment a measurement ran in. It records versions and what the
@@ -21,21 +24,37 @@ namespace iteragpu {
 struct device_report {
   device_index requested;
   bool available{false};
-  std::optional<std::string> reason;  // why not, when not available
-  std::optional<std::string> name;
-  std::optional<std::string> capability;
-  std::optional<std::uint64_t> free_memory_bytes;
-  std::optional<std::uint64_t> total_memory_bytes;
+  std::optional<std::string> reason{};  // why not, when not available
+  std::optional<std::string> name{};
+  std::optional<std::string> capability{};
+  std::optional<std::uint64_t> free_memory_bytes{};
+  std::optional<std::uint64_t> total_memory_bytes{};
+};
+
+// What the GPU's management library (NVML) says: the driver and NVML
+// versions, and per visible GPU its modes, power limit and maximum clocks.
+// No identifier of the machine (no UUID, serial or board id).
+struct management_report {
+  gpu_reading<std::string> driver_version{unexpected{std::string("not asked")}};
+  gpu_reading<std::string> nvml_version{unexpected{std::string("not asked")}};
+  std::vector<nvml::gpu_facts> gpus{};  // in the order of environment_report::gpus
+};
+
+// Optional backend capability: the management report of the visible GPUs.
+template <class B>
+concept management_reporting = requires(B& b, const std::vector<gpu_description>& gpus) {
+  { b.management(gpus) } -> std::same_as<management_report>;
 };
 
 struct environment_report {
   std::string compiler;
   long cxx_standard{0};
   bool libtorch_available{false};
-  std::optional<std::string> libtorch_version;
-  std::optional<runtime_build> build;  // the GPU runtime LibTorch was built with
+  std::optional<std::string> libtorch_version{};
+  std::optional<runtime_build> build{};  // the GPU runtime LibTorch was built with
   std::vector<gpu_description> gpus;
   device_report device;
+  std::optional<management_report> management{};  // where the backend can ask NVML
 
   // The build's version when it is of that platform, for the report's
   // cuda_build and hip_build fields.
@@ -94,6 +113,9 @@ template <device_inventory B>
       return report;
     }
     report.gpus = backend.visible_gpus();
+    if constexpr (management_reporting<B>) {
+      report.management = backend.management(report.gpus);
+    }
     if (requested.value < 0 || static_cast<std::size_t>(requested.value) >= report.gpus.size()) {
       report.device.reason = device_name(requested) + " is not visible; visible GPUs: " + list_of(report.gpus);
       return report;

@@ -2,7 +2,9 @@
 #define ITERAGPU_GPU_RUNTIME_HPP
 
 #include <concepts>
+#include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "iteragpu/device.hpp"
@@ -38,6 +40,19 @@ template <class R>
 concept synthetic_runtime = environment_runtime<R> && requires(R& r, const synthetic_run& run) {
   { r.measure_synthetic(run) } -> std::same_as<result<measurement, measure_error>>;
 };
+
+// Optional: the allocator's history, as PyTorch's memory snapshot (the
+// pickle torch.cuda._memory_viz reads), recorded from start_memory_history()
+// on, with at most `max_entries` trace entries.
+template <class R>
+concept memory_history_recording = requires(R& r, std::size_t max_entries) {
+  { r.start_memory_history(max_entries) } -> std::same_as<result<void, std::string>>;
+  { r.memory_snapshot() } -> std::same_as<result<std::string, std::string>>;
+};
+
+// The bound on the snapshot's trace: a whole measurement of the synthetic
+// network allocates a few dozen blocks per pass.
+inline constexpr std::size_t memory_snapshot_entries = 100'000;
 
 // The runtime of a build in which no GPU can be reached.
 struct unavailable_runtime {

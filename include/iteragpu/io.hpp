@@ -66,11 +66,11 @@ enum class read_error {
   }
   std::string text;
   constexpr std::size_t block = std::size_t{1} << 16U;
-  std::optional<read_error> failure;
+  std::optional<read_error> failure{};
   while (!failure) {
     const std::size_t before = text.size();
     text.resize(before + block);
-    const auto n = ::read(fd, text.data() + before, text.size() - before);
+    const auto n = ::read(fd, &text[before], text.size() - before);
     if (n < 0) {
       text.resize(before);
       if (errno != EINTR) {

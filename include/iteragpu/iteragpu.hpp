@@ -11,10 +11,15 @@
 #include "iteragpu/measurement.hpp"
 
 #include "iteragpu/report/catalog.hpp"
+#include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/estimate.hpp"
+#include "iteragpu/report/fit.hpp"
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/report/memory_need.hpp"
+#include "iteragpu/report/need_input.hpp"
+#include "iteragpu/report/plan.hpp"
+#include "iteragpu/report/statistics.hpp"
 #include "iteragpu/report/quote.hpp"
 
 #endif  // ITERAGPU_ITERAGPU_HPP

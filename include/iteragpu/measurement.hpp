@@ -11,6 +11,7 @@
 // measurement through a GPU runtime, and sweeps over shapes (sweep/: the
 // plan, the skip rules, the point processes, the summary, plot and page). The
 // LibTorch adapters are in iteragpu/torch/ (target iteragpu::torch).
+#include "iteragpu/compare.hpp"
 #include "iteragpu/device.hpp"
 #include "iteragpu/environment.hpp"
 #include "iteragpu/gpu_runtime.hpp"
@@ -21,7 +22,9 @@
 #include "iteragpu/policies/memory_counter.hpp"
 #include "iteragpu/policies/workload.hpp"
 #include "iteragpu/prediction/caching_allocator.hpp"
+#include "iteragpu/prediction/check.hpp"
 #include "iteragpu/prediction/outside_allocator.hpp"
+#include "iteragpu/prediction/plan.hpp"
 #include "iteragpu/prediction/synthetic_prediction.hpp"
 #include "iteragpu/prediction/workspace.hpp"
 #include "iteragpu/protocol.hpp"

@@ -186,7 +186,7 @@ class money {
   template <std::signed_integral I>
   friend result<money, money_error> try_multiply(money, I) = delete;
 
-  friend constexpr auto operator<=>(money, money) = default;
+  friend constexpr auto operator<=>(money, money) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
 
  private:
   constexpr explicit money(std::uint64_t cents) noexcept : cents_(cents) {}

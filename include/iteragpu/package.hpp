@@ -33,7 +33,7 @@ struct package_request {
   std::string gpu;
   package_days days;
   lot_count lots;
-  std::optional<accepted_results> accepted;  // no default: absent means no unit cost
+  std::optional<accepted_results> accepted{};  // no default: absent means no unit cost
 };
 
 // The price of `lots` lots of one package. It refers to the catalog and the
@@ -47,8 +47,8 @@ struct package_quote {
   gpu_count total_gpus;
   money lot_price;
   money total_price;
-  std::optional<accepted_results> accepted;
-  std::optional<fractional_cents> unit_cost;  // total_price / accepted, half to even, 4 places of a cent
+  std::optional<accepted_results> accepted{};
+  std::optional<fractional_cents> unit_cost{};  // total_price / accepted, half to even, 4 places of a cent
   friend bool operator==(const package_quote&, const package_quote&) = default;
 };
 

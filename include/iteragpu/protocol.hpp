@@ -14,9 +14,11 @@
 
 #include "iteragpu/device.hpp"
 #include "iteragpu/policies/backend.hpp"
+#include "iteragpu/policies/gpu_state.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
 #include "iteragpu/policies/workload.hpp"
 #include "iteragpu/result.hpp"
+#include "iteragpu/statistics.hpp"
 
 // The phase protocol: the order of operations of one bounded measurement,
 // written once over three policy objects (a backend, a memory counter, a
@@ -49,10 +51,11 @@ enum class phase_kind { model_load, inputs, cold_forward, warmup, warm_forward }
 // are the memory counter's. The device's used memory (total minus free, the
 // whole device as the runtime reports it: this process's CUDA context and
 // libraries, and other processes, included) is there when the backend
-// reports device memory.
+// reports device memory; the GPU's state at the end of the phase (clocks,
+// power, temperature, throttle reasons) when it samples it.
 struct phase_row {
   phase_kind phase{phase_kind::model_load};
-  std::optional<std::uint64_t> repeat;  // 0-based for warm_forward only
+  std::optional<std::uint64_t> repeat{};  // 0-based for warm_forward only
   double seconds{0};
   double gpu_seconds{0};
   std::uint64_t baseline_allocated_bytes{0};
@@ -61,17 +64,29 @@ struct phase_row {
   std::uint64_t end_reserved_bytes{0};
   std::uint64_t peak_allocated_bytes{0};
   std::uint64_t peak_reserved_bytes{0};
-  std::optional<std::uint64_t> baseline_device_used_bytes;
-  std::optional<std::uint64_t> end_device_used_bytes;
+  std::optional<std::uint64_t> baseline_device_used_bytes{};
+  std::optional<std::uint64_t> end_device_used_bytes{};
+  std::optional<gpu_state> state_at_end{};
 };
 
 struct protocol_plan {
   std::uint64_t warmup{0};   // passes, all in one `warmup` row
-  std::uint64_t repeats{1};  // one `warm_forward` row each
+  std::uint64_t repeats{1};  // one `warm_forward` row each, when `until` is empty
+  // `--repeats auto`: warm_forward rows until the rule stops, fed with the
+  // rows' gpu_seconds and the clock's time since the first repeat started.
+  std::optional<stopping_rule> until{};
 };
 
 struct measurement {
   std::vector<phase_row> phases;
+  std::optional<stop_reason> stopped_by{};  // with a plan's `until`
+};
+
+// Optional: the GPU's state (clocks, power, temperature, throttle reasons),
+// sampled at the end of each phase, outside the timed window.
+template <class B>
+concept gpu_state_reporting = requires(B& b, device_index device) {
+  { b.gpu_state(device) } -> std::same_as<gpu_state>;
 };
 
 // A failure inside a phase (a GPU out-of-memory error above all). The
@@ -125,6 +140,9 @@ class phase_runner {
     if constexpr (device_memory_reporting<B>) {
       row.end_device_used_bytes = used(backend_.memory(device_));
     }
+    if constexpr (gpu_state_reporting<B>) {
+      row.state_at_end = backend_.gpu_state(device_);
+    }
     row.seconds = std::chrono::duration<double>(finished - started).count();
     row.gpu_seconds = timer.elapsed_seconds();
     row.baseline_allocated_bytes = baseline.allocated_bytes;
@@ -152,7 +170,7 @@ class phase_runner {
 
 // Runs every phase in order on `device`: model_load, inputs, cold_forward,
 // warmup (all plan.warmup passes in one row), then one warm_forward row
-// per repeat. Each phase synchronises the device, reads the baselines,
+// per repeat (plan.repeats of them, or as many as plan.until asks). Each phase synchronises the device, reads the baselines,
 // resets the peaks, runs, synchronises, and reads the end values and peaks;
 // a pass's output still exists at the end reading and is released before
 // the next pass. Weights and inputs live in the workload across passes; the
@@ -164,7 +182,7 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
                                                          const protocol_plan& plan, Clock& clock) {
   detail::phase_runner<B, C, Clock> runner(backend, counter, clock, device);
   measurement m;
-  m.phases.reserve(4 + static_cast<std::size_t>(plan.repeats));
+  m.phases.reserve(4 + static_cast<std::size_t>(plan.until ? plan.until->parameters().min_repeats : plan.repeats));
   phase_kind current = phase_kind::model_load;
   try {
     m.phases.push_back(runner.run(current, std::nullopt, [&] {
@@ -182,7 +200,7 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
     m.phases.push_back(runner.run(current, std::nullopt, [&] {
       // Each pass's output is released before the next pass; the last one
       // is kept until the phase's end reading.
-      std::optional<decltype(work.forward())> last;
+      std::optional<decltype(work.forward())> last{};
       for (std::uint64_t i = 0; i < plan.warmup; ++i) {
         last.reset();
         last.emplace(work.forward());
@@ -190,8 +208,18 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
       return last;
     }));
     current = phase_kind::warm_forward;
-    for (std::uint64_t r = 0; r < plan.repeats; ++r) {
-      m.phases.push_back(runner.run(current, r, [&] { return work.forward(); }));
+    if (plan.until) {
+      std::vector<double> series;
+      const auto started = clock.now();
+      while (!m.stopped_by) {
+        m.phases.push_back(runner.run(current, series.size(), [&] { return work.forward(); }));
+        series.push_back(m.phases.back().gpu_seconds);
+        m.stopped_by = plan.until->decide(series, std::chrono::duration<double>(clock.now() - started));
+      }
+    } else {
+      for (std::uint64_t r = 0; r < plan.repeats; ++r) {
+        m.phases.push_back(runner.run(current, r, [&] { return work.forward(); }));
+      }
     }
   } catch (const std::exception& e) {
     return unexpected{measure_error{current, detail::first_line(e.what())}};

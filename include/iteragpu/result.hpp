@@ -31,8 +31,7 @@ class unexpected {
 template <class E>
 unexpected(E) -> unexpected<E>;
 
-// Thrown by value() on a failed result (and by error() on a successful
-// one): a caller that did not look. In a constant expression the throw
+// Thrown by value() on a failed result: a caller that did not look. In a constant expression the throw
 // makes the expression ill-formed, so the mistake fails to compile.
 class bad_result_access : public std::exception {
  public:
@@ -100,19 +99,10 @@ class [[nodiscard]] result {
   [[nodiscard]] constexpr const T* operator->() const noexcept { return &std::get<0>(state_); }
   [[nodiscard]] constexpr T* operator->() noexcept { return &std::get<0>(state_); }
 
-  // The error: bad_result_access when there is a value.
-  [[nodiscard]] constexpr const E& error() const& {
-    if (has_value()) {
-      throw bad_result_access();
-    }
-    return std::get<1>(state_);
-  }
-  [[nodiscard]] constexpr E&& error() && {
-    if (has_value()) {
-      throw bad_result_access();
-    }
-    return std::get<1>(std::move(state_));
-  }
+  // The error, after has_value() was tested false, as std::expected's:
+  // reading the error of a success ends the program (see operator*).
+  [[nodiscard]] constexpr const E& error() const& noexcept { return std::get<1>(state_); }
+  [[nodiscard]] constexpr E&& error() && noexcept { return std::get<1>(std::move(state_)); }
 
   template <class U>
     requires std::convertible_to<U&&, T>
@@ -161,18 +151,8 @@ class [[nodiscard]] result<void, E> {
     }
   }
 
-  [[nodiscard]] constexpr const E& error() const& {
-    if (has_value()) {
-      throw bad_result_access();
-    }
-    return std::get<1>(error_);
-  }
-  [[nodiscard]] constexpr E&& error() && {
-    if (has_value()) {
-      throw bad_result_access();
-    }
-    return std::get<1>(std::move(error_));
-  }
+  [[nodiscard]] constexpr const E& error() const& noexcept { return std::get<1>(error_); }
+  [[nodiscard]] constexpr E&& error() && noexcept { return std::get<1>(std::move(error_)); }
 
   friend constexpr bool operator==(const result&, const result&) = default;
 

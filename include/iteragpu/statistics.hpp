@@ -217,11 +217,11 @@ struct sample_summary {
   double mean{0};
   // The sample standard deviation, sqrt(sum (x - mean)^2 / (n - 1));
   // nothing for a single value.
-  std::optional<double> standard_deviation;
+  std::optional<double> standard_deviation{};
   // (p75 - p25) / median; nothing when the median is 0.
-  std::optional<double> iqr_over_median;
-  std::optional<noise_verdict> noise;  // of iqr_over_median
-  std::optional<median_interval> median_ci;  // nothing when count <= 5
+  std::optional<double> iqr_over_median{};
+  std::optional<noise_verdict> noise{};  // of iqr_over_median
+  std::optional<median_interval> median_ci{};  // nothing when count <= 5
   friend constexpr bool operator==(const sample_summary&, const sample_summary&) = default;
 };
 
@@ -342,7 +342,7 @@ enum class stop_reason {
 
 struct stopping_parameters {
   std::uint64_t min_repeats{10};
-  std::uint64_t max_repeats{100'000};
+  std::uint64_t max_repeats{10'000};
   // The interval of the median must lie within +-max_noise x median of the
   // median, both ends: median_interval_reach(summary) <= max_noise.
   double max_noise{0.01};
@@ -445,7 +445,7 @@ class stopping_rule {
   }
 
  private:
-  explicit stopping_rule(const stopping_parameters& p) noexcept : parameters_(p) {}
+  constexpr explicit stopping_rule(const stopping_parameters& p) noexcept : parameters_(p) {}
 
   stopping_parameters parameters_;
 };

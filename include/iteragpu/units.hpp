@@ -21,7 +21,7 @@ namespace iteragpu {
 // counts cannot be mixed up.
 struct byte_count {
   std::uint64_t value{0};
-  friend constexpr auto operator<=>(byte_count, byte_count) = default;
+  friend constexpr auto operator<=>(byte_count, byte_count) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
 };
 
 inline constexpr std::uint64_t bytes_per_gib = std::uint64_t{1} << 30U;
@@ -171,34 +171,56 @@ class exact_decimal {
   // Numeric order. Digits past the length are zero (see trim()), so the
   // digit arrays compare as the fractions do.
   friend constexpr std::strong_ordering operator<=>(const exact_decimal& a, const exact_decimal& b) noexcept {
-    if (const auto whole = a.whole_ <=> b.whole_; whole != 0) {
-      return whole;
+    if (const auto by_whole = a.whole_ <=> b.whole_; std::is_neq(by_whole)) {
+      return by_whole;
     }
     for (std::size_t i = 0; i < max_fraction_digits; ++i) {
-      if (const auto d = a.digits_[i] <=> b.digits_[i]; d != 0) {
+      if (const auto d = a.digits_[i] <=> b.digits_[i]; std::is_neq(d)) {
         return d;
       }
     }
     return std::strong_ordering::equal;
   }
 
-  // value x 2^shift rounded up to a whole number (the bytes that a need
-  // in GiB takes, with shift 30), or nothing past 64 bits. Shifts above 60
-  // are refused: the digit-by-digit products below must stay in 64 bits.
+  // value x 2^shift as a whole number, rounded up (a need: the bytes a
+  // need in GiB takes, with shift 30) or down (a capacity), or nothing past
+  // 64 bits. Shifts above 60 are refused: the digit-by-digit products below
+  // must stay in 64 bits.
   [[nodiscard]] constexpr std::optional<std::uint64_t> times_power_of_two_rounded_up(unsigned shift) const noexcept {
+    const auto scaled = times_power_of_two(shift);
+    if (!scaled) {
+      return std::nullopt;
+    }
+    return scaled->exact ? std::optional<std::uint64_t>(scaled->floor) : checked_add<std::uint64_t>(scaled->floor, 1);
+  }
+  [[nodiscard]] constexpr std::optional<std::uint64_t> times_power_of_two_rounded_down(unsigned shift) const noexcept {
+    const auto scaled = times_power_of_two(shift);
+    if (!scaled) {
+      return std::nullopt;
+    }
+    return scaled->floor;
+  }
+
+ private:
+  struct scaled_value {
+    std::uint64_t floor{0};
+    bool exact{true};
+  };
+
+  [[nodiscard]] constexpr std::optional<scaled_value> times_power_of_two(unsigned shift) const noexcept {
     if (shift > 60U) {
       return std::nullopt;
     }
-    const auto whole = checked_mul<std::uint64_t>(whole_, std::uint64_t{1} << shift);
-    if (!whole) {
+    const auto whole_scaled = checked_mul<std::uint64_t>(whole_, std::uint64_t{1} << shift);
+    if (!whole_scaled) {
       return std::nullopt;
     }
     // The fraction f = 0.d1d2...dn times 2^shift: its whole part and
     // whether a remainder is left, digit by digit from the last one, keeping
     // only the running value of (digits so far) x 2^shift / 10^k, which stays
     // below 2^shift.
-    std::uint64_t carry = 0;       // floor(suffix x 2^shift), below 2^shift
-    bool remainder_left = false;   // whether that floor dropped something
+    std::uint64_t carry = 0;      // floor(suffix x 2^shift), below 2^shift
+    bool remainder_left = false;  // whether that floor dropped something
     for (std::size_t i = length_; i-- > 0;) {
       // (digit x 2^shift + carry) / 10 without forming the sum, which
       // could pass 64 bits: quotients and remainders of each term.
@@ -208,17 +230,13 @@ class exact_decimal {
       carry = numerator_quotient + numerator_rest / 10U;
       remainder_left = remainder_left || numerator_rest % 10U != 0;
     }
-    const auto total = checked_add<std::uint64_t>(*whole, carry);
+    const auto total = checked_add<std::uint64_t>(*whole_scaled, carry);
     if (!total) {
       return std::nullopt;
     }
-    if (!remainder_left) {
-      return total;
-    }
-    return checked_add<std::uint64_t>(*total, 1);
+    return scaled_value{*total, !remainder_left};
   }
 
- private:
   [[nodiscard]] constexpr std::uint8_t digit(std::size_t i) const noexcept { return i < length_ ? digits_[i] : 0; }
 
   // Trailing zeros carry no value; dropping them keeps one representation
@@ -242,6 +260,15 @@ class exact_decimal {
 // shrinks in the conversion. Nothing when it passes 64 bits.
 [[nodiscard]] constexpr std::optional<byte_count> gib_to_bytes_rounded_up(const exact_decimal& gib) noexcept {
   const auto bytes = gib.times_power_of_two_rounded_up(30);
+  if (!bytes) {
+    return std::nullopt;
+  }
+  return byte_count{*bytes};
+}
+// The bytes of a capacity in GiB, rounded down to a whole byte: a card never
+// grows in the conversion. Nothing when it passes 64 bits.
+[[nodiscard]] constexpr std::optional<byte_count> gib_to_bytes_rounded_down(const exact_decimal& gib) noexcept {
+  const auto bytes = gib.times_power_of_two_rounded_down(30);
   if (!bytes) {
     return std::nullopt;
   }

@@ -110,3 +110,107 @@ iteragpu_cli_case(calcul_forfaits_past_16MiB_refused PROGRAM calcul_forfaits EXI
   LIMIT_AS ${_cf_cap} STDERR "is larger than 16 MiB" ARGS --catalog "${_cf_overfull}" --list)
 set_tests_properties(cli.calcul_forfaits_16MiB_of_empty_lines_read cli.calcul_forfaits_past_16MiB_refused
   PROPERTIES FIXTURES_REQUIRED padded_catalogs)
+
+# Searches: --fits, --fits-gib, --gpu-hours, and --compare-days.
+set(_cf_fits "${PROJECT_SOURCE_DIR}/tests/data/fits")
+set(_cf_estimate "${CMAKE_CURRENT_BINARY_DIR}/fits-estimate.json")
+
+# The issue's example, end to end: the estimate of 7e9 parameters at 16 bits
+# with a 4 GiB reserve (17.03851604461669921875 GiB) holds on every GPU of
+# the shipped catalog; their 7-day lots, cheapest first, ties in the order
+# of the catalog's rows; b200 sells 2 GPUs a lot. The same list from the
+# file and from the GiB.
+iteragpu_cli_case(calcul_forfaits_fits_write_estimate PROGRAM mesure_memoire EXIT 0 STDOUT_FILE "${_cf_estimate}"
+  ARGS estimate --parameters 7000000000 --bits 16 --reserve-gib 4 --json)
+set_tests_properties(cli.calcul_forfaits_fits_write_estimate PROPERTIES FIXTURES_SETUP fits_estimate)
+set(_cf_seven_days "")
+foreach(_row IN ITEMS "rtx-4090|1|48.72" "a6000|1|84.00" "rtx-5090|1|127.68" "l40s|1|157.92" "a100-40gb|1|168.00"
+    "l40|1|168.00" "a100-80gb|1|233.52" "rtx-pro-6000|1|243.60" "h100-pcie|1|334.32" "h100-sxm|1|433.44"
+    "h100-nvl|1|435.12" "mi300x|1|435.12" "h200|1|579.60" "b300|1|1008.00" "b200|2|1680.00")
+  string(REPLACE "|" ";" _parts "${_row}")
+  list(GET _parts 0 _gpu)
+  list(GET _parts 1 _gpus)
+  list(GET _parts 2 _price)
+  string(REPLACE "." "\\." _price "${_price}")
+  string(APPEND _cf_seven_days "\n${_gpu} [^\n]* fits +[0-9]+\\.[0-9][0-9] +7 +1 +${_gpus} +${_price} [^\n]*")
+endforeach()
+set(_cf_seven_days_list
+  "^ILLUSTRATIVE catalog[^\n]*\nPackages for a need of 17\\.03851604461669921875 GiB \\(18294967296 bytes\\) on each of 1 GPU, 7 days: 15 packages\n.*cents/GPU-hour${_cf_seven_days}\nMemory rule \\(data/README\\.md\\): ")
+iteragpu_cli_case(calcul_forfaits_fits_estimate_file PROGRAM calcul_forfaits EXIT 0 STDOUT "${_cf_seven_days_list}"
+  ARGS --fits "${_cf_estimate}" --days 7)
+set_tests_properties(cli.calcul_forfaits_fits_estimate_file PROPERTIES FIXTURES_REQUIRED fits_estimate)
+iteragpu_cli_case(calcul_forfaits_fits_gib PROGRAM calcul_forfaits EXIT 0 STDOUT "${_cf_seven_days_list}"
+  ARGS --fits-gib 17.03851604461669921875 --days 7)
+
+# Catalogs of our own: ties at 30.00 (fits before tight, then the catalog's
+# order), 5 GPUs on r80's lots of 4 (2 lots, 8 GPUs), GPU-hours up to 64 bits.
+iteragpu_cli_case(calcul_forfaits_fits_ties PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\"packages\":\\[\\{\"gpu\":\"q48\",\"name\":\"Test Q48\",\"memory_gb_per_gpu\":48,\"gpus_per_lot\":1,\"days\":3,\"lots\":1,\"total_gpus\":1,\"lot_price_cents\":3000,\"total_price_cents\":3000,\"total_price\":\"30\\.00\",\"fit\":\\{\"verdict\":\"fits\",\"basis\":\"nominal\",\"runtime_low_bytes\":47520000000,\"runtime_high_bytes\":51539607552,\"headroom_bytes\":7520000000,\"shortfall_bytes\":0\\},\"gpu_hours\":72,\"price_per_gpu_hour_cents\":\"41\\.6667\",\"unused_gpu_hours\":null,\"unit_cost_cents\":null\\},\\{\"gpu\":\"r80\",[^}]*\"total_gpus\":4,[^}]*\"verdict\":\"fits\"[^]]*\\{\"gpu\":\"p40\",[^}]*\"total_price_cents\":3000,[^}]*\"verdict\":\"tight\",[^}]*\"shortfall_bytes\":400000000\\}"
+  ARGS --catalog "${_cf_fits}/catalog-ties.csv" --fits-gib 37.252902984619140625 --days 3 --json)
+iteragpu_cli_case(calcul_forfaits_fits_gpus_round_up_to_lots PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\nr80 +Test R80 +80 +fits +73\\.76 +30 +2 +8 +1600\\.00 +5760 +27\\.7778\n"
+  ARGS --catalog "${_cf_fits}/catalog-ties.csv" --fits-gib 0 --gpus 5 --days 30)
+iteragpu_cli_case(calcul_forfaits_gpu_hours_to_64_bits PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\"gpu_hours\":18446744073709551600,\"accepted_results\":null,.*\"days\":30,\"lots\":25620477880152155,\"total_gpus\":25620477880152155,\"lot_price_cents\":5,\"total_price_cents\":128102389400760775,\"total_price\":\"1281023894007607\\.75\",\"fit\":null,\"gpu_hours\":18446744073709551600,\"price_per_gpu_hour_cents\":\"0\\.0069\",\"unused_gpu_hours\":0,"
+  ARGS --catalog "${_cf_fits}/catalog-tiny.csv" --gpu-hours 18446744073709551600 --json)
+iteragpu_cli_case(calcul_forfaits_fits_measurement PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\"memory_need\":\\{\"bytes\":2027945984,\"gib\":\"1\\.888671875\",\"gb\":\"2\\.027945984\",\"source\":\"measurement \\(schema_version 2\\): [^\"]*plus the memory outside the allocator, 593494016 bytes"
+  ARGS --fits "${_cf_fits}/measurement-v2.json" --days 30 --json)
+iteragpu_cli_case(calcul_forfaits_compare_days PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\"days\":7,\"lot_price_cents\":2400,\"lot_price\":\"24\\.00\",\"gpu_days\":7,\"price_per_gpu_day_cents\":\"342\\.8571\",\"dearer\":true,\"saving_per_gpu_day_cents\":\"-9\\.5238\",\"saving_percent\":\"-2\\.86\",\"unit_cost_cents\":\"800\\.0000\""
+  ARGS --catalog "${_cf_fits}/catalog-durations.csv" --gpu d2 --compare-days --accepted-results 3 --json)
+iteragpu_cli_case(calcul_forfaits_compare_days_text PROGRAM calcul_forfaits EXIT 0
+  STDOUT "^ILLUSTRATIVE catalog[^\n]*\nDurations compared: h200 \\(NVIDIA H200 SXM, 141 GB per GPU\\), one lot of 1 GPU\n.*\n +30 +2484\\.00 +30 +8280\\.0000 +0\\.0000 +0\\.00\n"
+  ARGS --gpu h200 --compare-days)
+
+# Bad searches: exit 2, one line naming the flag, nothing on stdout.
+string(REPEAT "7" 1000 _cf_thousand_digits)
+_cf_refused(fits_missing_file "--fits: '/nonexistent/e\\.json' does not exist; expected the JSON of"
+  --fits /nonexistent/e.json)
+_cf_refused(fits_directory "--fits: '[^']*/fits' is not a regular file" --fits "${_cf_fits}")
+_cf_refused(fits_malformed "--fits: '[^']*/truncated\\.json': not valid JSON" --fits "${_cf_fits}/truncated.json")
+_cf_refused(fits_quote "--fits: '[^']*/quote\\.json': a JSON object that is neither an estimate, a plan nor a measurement"
+  --fits "${_cf_fits}/quote.json")
+_cf_refused(fits_other_kind "--fits: '[^']*/kind-sweep\\.json': JSON of kind 'sweep'" --fits "${_cf_fits}/kind-sweep.json")
+_cf_refused(fits_schema_3 "--fits: [^\n]*a measurement of schema_version '3'" --fits "${_cf_fits}/schema-version-3.json")
+_cf_refused(fits_pagemap "--fits: '/proc/self/pagemap' is larger than 16 MiB" --fits /proc/self/pagemap)
+_cf_refused(fits_gib_negative "--fits-gib: '-1' is not a plain decimal" --fits-gib -1)
+_cf_refused(fits_gib_malformed "--fits-gib: '17,04' is not a plain decimal" --fits-gib 17,04)
+_cf_refused(fits_gib_1000_digits "--fits-gib: '7777[7]*' has a whole part past 64 bits" --fits-gib ${_cf_thousand_digits})
+_cf_refused(fits_gib_1000_fraction_digits "--fits-gib: '0\\.7777[7]*' has more than 40 digits after the point"
+  --fits-gib 0.${_cf_thousand_digits})
+_cf_refused(fits_gib_past_64_bits "--fits-gib: '17179869184' GiB is 2\\^64 bytes or more" --fits-gib 17179869184)
+_cf_refused(gpus_zero "--gpus: '0' is too small; expected a positive integer count of GPUs" --fits-gib 1 --gpus 0)
+_cf_refused(gpu_hours_zero "--gpu-hours: '0' is too small" --gpu-hours 0)
+_cf_refused(fits_days_unknown "--days: no package lasts '5' days; expected 3, 7 or 30" --fits-gib 1 --days 5)
+_cf_refused(fits_and_fits_gib "--fits and --fits-gib do not go together"
+  --fits "${_cf_fits}/plan.json" --fits-gib 3)
+_cf_refused(fits_with_gpu "--gpu does not go with --fits-gib" --fits-gib 3 --gpu b200)
+_cf_refused(fits_with_lots "--lots does not go with --fits" --fits "${_cf_fits}/plan.json" --lots 2)
+_cf_refused(gpus_without_search "--gpus goes with a search \\(--fits, --fits-gib or --gpu-hours\\)"
+  --gpu b200 --days 7 --lots 1 --gpus 2)
+_cf_refused(compare_days_without_gpu "--compare-days needs --gpu" --compare-days)
+_cf_refused(compare_days_with_days "--compare-days shows every duration of one GPU; --days does not go with it"
+  --compare-days --gpu b200 --days 7)
+_cf_refused(list_with_fits_gib "--list prints the whole catalog; --fits-gib does not go with it" --list --fits-gib 1)
+_cf_refused(gpu_hours_past_64_bits
+  "--gpu-hours: t1, 3 days: 256204778801521551 lots x 1 GPU per lot x 3 days x 24 does not fit in 64 bits of GPU-hours"
+  --catalog "${_cf_fits}/catalog-tiny.csv" --gpu-hours 18446744073709551601)
+
+# Output that cannot be delivered is an error here too.
+foreach(_case IN ITEMS "fits_text|--fits-gib|1" "fits_json|--fits-gib|1|--json" "compare_days|--gpu|h200|--compare-days")
+  string(REPLACE "|" ";" _parts "${_case}")
+  list(POP_FRONT _parts _name)
+  iteragpu_cli_case(stdout_full_calcul_forfaits_${_name} PROGRAM calcul_forfaits EXIT 1 STDOUT_FILE /dev/full
+    ONE_LINE_STDERR STDERR "could not be written to standard output" ARGS ${_parts})
+endforeach()
+
+# A plan of mesure_memoire, end to end: its memory_need is the need.
+set(_cf_plan "${CMAKE_CURRENT_BINARY_DIR}/fits-plan.json")
+iteragpu_cli_case(calcul_forfaits_fits_write_plan PROGRAM mesure_memoire EXIT 0 STDOUT_FILE "${_cf_plan}"
+  ARGS plan --batch 8 --context 512 --width 4096 --dtype bfloat16 --json)
+set_tests_properties(cli.calcul_forfaits_fits_write_plan PROPERTIES FIXTURES_SETUP fits_plan)
+iteragpu_cli_case(calcul_forfaits_fits_plan PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\"memory_need\":\\{\"bytes\":[0-9]+,[^}]*\"source\":\"plan --json: its memory_need\\.bytes, the predicted peak reserved plus the memory outside the allocator[^}]*\\},\"memory_rule\":\"Memory rule[^\"]*\",\"gpus\":1,\"days\":3,.*\"packages\":\\[\\{\"gpu\":\"rtx-4090\",[^]]*\\{\"gpu\":\"b200\",[^]]*\\]"
+  ARGS --fits "${_cf_plan}" --days 3 --json)
+set_tests_properties(cli.calcul_forfaits_fits_plan PROPERTIES FIXTURES_REQUIRED fits_plan)

@@ -53,3 +53,39 @@ iteragpu_cli_case(measure_repeated_flag PROGRAM mesure_memoire EXIT 2 STDOUT_EMP
 iteragpu_cli_case(measure_trailing_junk PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "--batch: '2x'" ABSENT "${_out}/junk.json"
   ARGS measure --device cuda:0 --batch 2x --output "${_out}/junk.json")
+
+# plan: the reference configuration of the H200 (anchors/reference-h200.md),
+# predicted with no GPU: cold_forward peak allocated 5,940,264,960 and peak
+# reserved 5,941,231,616, the warm baseline 1,645,297,664 (weights + input +
+# the 34,603,008-byte workspaces).
+iteragpu_cli_case(plan_reference_h200 PROGRAM mesure_memoire EXIT 0
+  STDOUT "\"phase\":\"cold_forward\",\"repeat\":null,\"baseline_allocated_bytes\":1610694656,\"baseline_reserved_bytes\":1612709888,\"end_allocated_bytes\":2182168576,\"end_reserved_bytes\":5941231616,\"peak_allocated_bytes\":5940264960,\"peak_reserved_bytes\":5941231616\\}.*\"phase\":\"warm_forward\",\"repeat\":4,\"baseline_allocated_bytes\":1645297664,"
+  ARGS plan --batch 8 --context 4096 --width 8192 --dtype bfloat16 --warmup 3 --repeats 5 --json)
+iteragpu_cli_case(plan_text_says_predicted PROGRAM mesure_memoire EXIT 0
+  STDOUT "PREDICTED, not measured.*cold_forward +- +136704 +2097152 +34743808 +35651584 +34772480 +35651584\n"
+  ARGS plan)
+iteragpu_cli_case(plan_largest_batch PROGRAM mesure_memoire EXIT 0
+  STDOUT "largest batch that fits: [0-9]+; batch [0-9]+ on .*does not fit"
+  ARGS plan --largest batch --memory-gib 139.8 --context 4096 --width 8192 --dtype bfloat16)
+iteragpu_cli_case(plan_largest_needs_memory PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--largest needs --memory-gib" ARGS plan --largest batch)
+iteragpu_cli_case(plan_largest_bad_dimension PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--largest: 'depth' is not accepted; expected batch, context or width" ARGS plan --largest depth --memory-gib 80)
+iteragpu_cli_case(plan_bad_memory PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--memory-gib" ARGS plan --memory-gib -1)
+iteragpu_cli_case(plan_zero_memory PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--memory-gib: '0' is not a memory size" ARGS plan --memory-gib 0)
+iteragpu_cli_case(plan_too_large PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--batch/--context/--width" ARGS plan --width 4294967296)
+iteragpu_cli_case(measure_min_repeats_without_auto PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--min-repeats goes with --repeats auto only" ABSENT "${_out}/auto.json"
+  ARGS measure --device cuda:0 --min-repeats 5 --output "${_out}/auto.json")
+iteragpu_cli_case(measure_bad_repeats_word PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--repeats: 'automatic' is not a whole number in digits; expected a positive integer, or auto"
+  ABSENT "${_out}/auto.json" ARGS measure --device cuda:0 --repeats automatic --output "${_out}/auto.json")
+iteragpu_cli_case(measure_bad_max_noise PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--max-noise: '0' is not above 0" ABSENT "${_out}/auto.json"
+  ARGS measure --device cuda:0 --repeats auto --max-noise 0 --output "${_out}/auto.json")
+iteragpu_cli_case(measure_max_below_min PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "max_repeats must be at least min_repeats" ABSENT "${_out}/auto.json"
+  ARGS measure --device cuda:0 --repeats auto --min-repeats 20 --max-repeats 10 --output "${_out}/auto.json")

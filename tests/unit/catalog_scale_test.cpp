@@ -17,8 +17,9 @@ std::string large_catalog(std::size_t gpus) {
   std::string text(iteragpu::catalog_header);
   text += '\n';
   for (std::size_t g = 0; g < gpus; ++g) {
-    const std::string row_start = "acme,USD,2026-09-24,g" + std::to_string(g) + ",GPU number " + std::to_string(g) + ",80,1,";
-    text += row_start + "30,9000\n" + row_start + "3,1000\n" + row_start + "7,2000\n";
+    std::string row_start = "acme,USD,2026-09-24,g";
+    row_start.append(std::to_string(g)).append(",GPU number ").append(std::to_string(g)).append(",80,1,");
+    text.append(row_start).append("30,9000\n").append(row_start).append("3,1000\n").append(row_start).append("7,2000\n");
   }
   return text;
 }

@@ -33,6 +33,7 @@ struct counting_runtime {
   iteragpu::environment_report environment(iteragpu::device_index d) const {
     iteragpu::environment_report r;
     r.compiler = "test";
+    r.cxx_standard = __cplusplus;
     r.device.requested = d;
     r.device.available = true;
     r.device.name = "fake GPU";
@@ -165,9 +166,8 @@ BOOST_AUTO_TEST_CASE(a_missing_folder_is_refused_before_measuring) {
 // process makes write() fail with EFBIG after a few bytes, as ENOSPC would.
 class file_size_limit {
  public:
-  explicit file_size_limit(rlim_t bytes) {
+  explicit file_size_limit(rlim_t bytes) : previous_(std::signal(SIGXFSZ, SIG_IGN)) {
     ::getrlimit(RLIMIT_FSIZE, &saved_);
-    previous_ = std::signal(SIGXFSZ, SIG_IGN);
     const rlimit limited{bytes, saved_.rlim_max};
     ::setrlimit(RLIMIT_FSIZE, &limited);
   }
@@ -179,8 +179,8 @@ class file_size_limit {
   }
 
  private:
+  void (*previous_)(int);
   rlimit saved_{};
-  void (*previous_)(int) = nullptr;
 };
 
 BOOST_AUTO_TEST_CASE(a_write_that_fails_after_measuring_exits_1_and_leaves_nothing) {

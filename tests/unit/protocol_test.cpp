@@ -133,7 +133,7 @@ struct bench {
   }
   std::vector<iteragpu::phase_row> rows(int d, iteragpu::protocol_plan plan) {
     auto m = run(d, plan);
-    BOOST_REQUIRE_MESSAGE(m.has_value(), "the protocol failed");
+    BOOST_REQUIRE_MESSAGE(m.has_value(), "the protocol failed");  // cppcheck-suppress unusedScopedObject
     return std::move(m->phases);
   }
 };
@@ -264,8 +264,12 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
 
 // A backend that also reports the device's memory: used = total - free is
 // read at each baseline and end, outside the timed window.
-struct memory_reporting_backend : recording_backend {
+struct memory_reporting_backend {
+  recording_backend recording;
+  fake_device& device;
   std::uint64_t total = 1000;
+  void synchronize(device_index d) { recording.synchronize(d); }
+  recording_backend::timer make_timer(device_index d) { return recording.make_timer(d); }
   iteragpu::device_memory memory(device_index d) {
     device.log.push_back("memory@" + std::to_string(d.value));
     return {total - 7 * device.allocated, total};
@@ -275,7 +279,7 @@ static_assert(iteragpu::device_memory_reporting<memory_reporting_backend>);
 
 BOOST_AUTO_TEST_CASE(a_backend_that_reports_device_memory_has_it_recorded_at_baseline_and_end) {
   fake_device device;
-  memory_reporting_backend backend{{device}};
+  memory_reporting_backend backend{{device}, device, 1000};
   recording_counter counter{device};
   fake_workload work{device};
   fake_clock clock;

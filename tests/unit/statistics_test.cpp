@@ -357,7 +357,7 @@ BOOST_AUTO_TEST_SUITE(stopping_rule_of_auto_repeats)
 BOOST_AUTO_TEST_CASE(the_defaults_are_ten_repeats_one_percent_and_fifteen_seconds) {
   const stopping_parameters p;
   BOOST_TEST(p.min_repeats == 10U);
-  BOOST_TEST(p.max_repeats == 100'000U);
+  BOOST_TEST(p.max_repeats == 10'000U);
   BOOST_TEST(p.max_noise == 0.01);
   BOOST_TEST(p.max_seconds.count() == 15.0);
   BOOST_TEST(stopping_rule::make(p).has_value());

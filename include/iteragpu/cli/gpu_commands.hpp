@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_CLI_GPU_COMMANDS_HPP
 #define ITERAGPU_CLI_GPU_COMMANDS_HPP
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <iomanip>
@@ -20,7 +21,9 @@
 #include "iteragpu/gpu_runtime.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/prediction/workspace.hpp"
 #include "iteragpu/protocol.hpp"
+#include "iteragpu/statistics.hpp"
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/synthetic_measurement.hpp"
@@ -87,7 +90,7 @@ template <environment_runtime Runtime>
     }
     const auto values = parse_arguments(description, args);
     const device_index device = device_flag(optional_text(values, "device", "cuda:0"));
-    std::optional<new_file> output;
+    std::optional<new_file> output{};
     if (values.count("output") != 0) {
       output.emplace(reserve_output("output", required_text(values, "output", "a path to a new file")));
     }
@@ -105,6 +108,8 @@ template <environment_runtime Runtime>
 struct measure_options {
   synthetic_run run;
   std::string output;
+  std::optional<prediction::blas_workspaces> workspaces{};  // --workspace-bytes
+  std::optional<std::string> memory_snapshot{};
 };
 
 [[nodiscard]] inline po::options_description measure_description() {
@@ -118,10 +123,36 @@ struct measure_options {
       ("width", text_value(), "model width, a positive integer (default 64; hidden = 4 x width)")         //
       ("dtype", text_value(), "float32, float16 or bfloat16 for weights and inputs (default float32)")    //
       ("warmup", text_value(), "warm-up passes, 0 or more, measured together (default 1)")                //
-      ("repeats", text_value(), "measured passes after the warm-up, 1 or more (default 2)")               //
-      ("output", text_value(), "the JSON result, a new file (required; never overwritten)")               //
+      ("repeats", text_value(),
+       "measured passes after the warm-up: 1 or more, or auto (until the 95 % confidence interval of the median "
+       "GPU time is within --max-noise of it; default 2)")  //
+      ("min-repeats", text_value(), "with --repeats auto: at least this many passes (default 10)")  //
+      ("max-repeats", text_value(), "with --repeats auto: at most this many passes (default 10000)")  //
+      ("max-noise", text_value(),
+       "with --repeats auto: how far the interval may reach from the median, as a fraction of it (default 0.01)")  //
+      ("max-seconds", text_value(), "with --repeats auto: stop once the repeats have taken this long (default 15)")  //
+      ("workspace-bytes", text_value(),
+       "the GPU library's workspace the prediction assumes, in bytes (default: what LibTorch reports, else the "
+       "H200 figure 34603008)")  //
+      ("memory-snapshot", text_value(),
+       "also write PyTorch's allocator snapshot (a pickle for torch.cuda._memory_viz) to this new file, even when a "
+       "phase fails (LibTorch 2.1 or newer)")  //
+      ("output", text_value(), "the JSON result, a new file (required; never overwritten)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;
+}
+
+// A non-negative decimal such as 0.01 or 15, for the stopping rule.
+[[nodiscard]] inline double positive_decimal_flag(const po::variables_map& values, std::string_view flag,
+                                                  std::string_view fallback) {
+  const std::string text = optional_text(values, flag, fallback);
+  const exact_decimal parsed = decimal_flag(flag, text);
+  if (parsed == exact_decimal{}) {
+    throw usage_error("--" + std::string(flag) + ": " + quoted(text) + " is not above 0; expected a positive decimal");
+  }
+  // The rule's parameters are doubles; the text is a plain decimal, which
+  // strtod reads exactly as written up to double precision.
+  return std::stod(parsed.to_string());
 }
 
 [[nodiscard]] inline element_type dtype_flag(std::string_view text) {
@@ -145,24 +176,39 @@ struct measure_options {
   o.run.shape.width = integer("width", "64", 1);
   o.run.dtype = dtype_flag(optional_text(values, "dtype", "float32"));
   o.run.plan.warmup = integer("warmup", "1", 0);
-  o.run.plan.repeats = integer("repeats", "2", 1);
+  const std::string repeats = optional_text(values, "repeats", "2");
+  const auto given = [&](std::string_view flag) { return values.count(std::string(flag)) != 0; };
+  if (repeats == "auto") {
+    stopping_parameters p;
+    p.min_repeats = integer("min-repeats", "10", 1);
+    p.max_repeats = integer("max-repeats", "10000", 1);
+    p.max_noise = positive_decimal_flag(values, "max-noise", "0.01");
+    p.max_seconds = std::chrono::duration<double>(positive_decimal_flag(values, "max-seconds", "15"));
+    auto rule = stopping_rule::make(p);
+    if (!rule) {
+      throw usage_error("--min-repeats/--max-repeats: " + std::string(describe(rule.error())) +
+                        "; expected --max-repeats at least --min-repeats");
+    }
+    o.run.plan.until = *rule;
+    o.run.plan.repeats = 0;
+  } else {
+    o.run.plan.repeats = integer_flag("repeats", repeats, 1, "a positive integer, or auto");
+    for (const char* flag : {"min-repeats", "max-repeats", "max-noise", "max-seconds"}) {
+      if (given(flag)) {
+        throw usage_error("--" + std::string(flag) + " goes with --repeats auto only; expected --repeats auto");
+      }
+    }
+  }
+  if (given("workspace-bytes")) {
+    o.workspaces = prediction::split_workspace_total(
+        byte_count{integer_flag("workspace-bytes", required_text(values, "workspace-bytes", accepted_non_negative), 0,
+                                accepted_non_negative)});
+  }
+  if (given("memory-snapshot")) {
+    o.memory_snapshot = required_text(values, "memory-snapshot", "a path to a new file");
+  }
   o.output = required_text(values, "output", "a path to a new file");
   return o;
-}
-
-inline void write_phase_table(std::ostream& out, const std::vector<phase_row>& rows) {
-  out << std::left << std::setw(14) << "phase" << std::right << std::setw(7) << "repeat" << std::setw(13)
-      << "seconds" << std::setw(13) << "gpu_seconds" << std::setw(15) << "base_alloc" << std::setw(15)
-      << "base_reserved" << std::setw(15) << "end_alloc" << std::setw(15) << "end_reserved" << std::setw(15)
-      << "peak_alloc" << std::setw(15) << "peak_reserved" << '\n';
-  for (const auto& r : rows) {
-    out << std::left << std::setw(14) << name_of(r.phase) << std::right << std::setw(7)
-        << (r.repeat ? to_decimal_string(*r.repeat) : std::string("-")) << std::setw(13) << std::fixed
-        << std::setprecision(6) << r.seconds << std::setw(13) << r.gpu_seconds << std::setw(15)
-        << r.baseline_allocated_bytes << std::setw(15) << r.baseline_reserved_bytes << std::setw(15)
-        << r.end_allocated_bytes << std::setw(15) << r.end_reserved_bytes << std::setw(15) << r.peak_allocated_bytes
-        << std::setw(15) << r.peak_reserved_bytes << '\n';
-  }
 }
 
 // The exit code and the one-line message of a measurement that did not
@@ -188,6 +234,51 @@ inline void write_phase_table(std::ostream& out, const std::vector<phase_row>& r
   return exit_internal_error;
 }
 
+// --memory-snapshot: reserves the file and starts recording the allocator's
+// history, before the first phase; refused where the runtime cannot record.
+template <environment_runtime Runtime>
+[[nodiscard]] std::optional<new_file> start_memory_snapshot(Runtime& runtime, const std::optional<std::string>& path) {
+  if (!path) {
+    return std::nullopt;
+  }
+  if constexpr (memory_history_recording<Runtime>) {
+    new_file file = reserve_output("memory-snapshot", *path);
+    if (auto started = runtime.start_memory_history(memory_snapshot_entries); !started) {
+      throw usage_error("--memory-snapshot: " + started.error());
+    }
+    return file;
+  } else {
+    static_cast<void>(runtime);
+    throw usage_error(
+        "--memory-snapshot: this build cannot record the allocator's history (it needs a LibTorch 2.1 or newer with "
+        "a GPU runtime); leave the flag out");
+  }
+}
+
+// Writes the snapshot, if one was started: exit_success, or
+// exit_internal_error with one line when it could not be written.
+template <environment_runtime Runtime>
+[[nodiscard]] int finish_memory_snapshot(Runtime& runtime, std::string_view command, std::optional<new_file> file,
+                                         std::ostream& err) {
+  if (!file) {
+    return exit_success;
+  }
+  if constexpr (memory_history_recording<Runtime>) {
+    const auto pickled = runtime.memory_snapshot();
+    if (!pickled) {
+      err << command << ": --memory-snapshot: " << escaped(pickled.error()) << "; no snapshot was written\n";
+      return exit_internal_error;
+    }
+    return commit_output(command, std::move(*file), *pickled, err) == exit_success ? exit_success
+                                                                                     : exit_internal_error;
+  } else {
+    static_cast<void>(runtime);
+    static_cast<void>(command);
+    static_cast<void>(err);
+    return exit_success;
+  }
+}
+
 template <environment_runtime Runtime>
 [[nodiscard]] int run_measure(Runtime& runtime, std::span<const std::string> args, std::ostream& out,
                               std::ostream& err) {
@@ -199,9 +290,14 @@ template <environment_runtime Runtime>
       return exit_success;
     }
     const measure_options options = parse_measure_options(parse_arguments(description, args));
-    // Whatever can fail about the output fails now, before the first phase.
+    // Whatever can fail about the outputs fails now, before the first phase.
     new_file output = reserve_output("output", options.output);
-    const auto record = measure_synthetic(runtime, options.run);
+    auto snapshot = start_memory_snapshot(runtime, options.memory_snapshot);
+    const auto record =
+        measure_synthetic(runtime, options.run, options.workspaces.value_or(prediction::default_workspaces()));
+    // Written whether or not the measurement succeeded: after a failure (out
+    // of memory above all) is when it is wanted.
+    const int code = finish_memory_snapshot(runtime, command, std::move(snapshot), err);
     if (!record) {
       return report_failure(command, record.error(), err);
     }
@@ -210,9 +306,9 @@ template <environment_runtime Runtime>
     if (const int written = commit_output(command, std::move(output), json, err); written != exit_success) {
       return written;
     }
-    write_phase_table(out, record->phases);
+    report::write_text(out, *record);
     out << "wrote " << escaped(options.output) << '\n';
-    return exit_success;
+    return code;
   });
 }
 

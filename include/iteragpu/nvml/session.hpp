@@ -354,7 +354,7 @@ class session {
     return clock_event_reasons{mask};
   }
 
-  std::optional<detail::shared_library> library_;  // engaged while NVML is initialised
+  std::optional<detail::shared_library> library_{};  // engaged while NVML is initialised
   detail::functions functions_{};
   std::string reason_;  // why NVML is unavailable; empty in a moved-from session
 };

@@ -1,12 +1,14 @@
 #ifndef ITERAGPU_PREDICTION_CACHING_ALLOCATOR_HPP
 #define ITERAGPU_PREDICTION_CACHING_ALLOCATOR_HPP
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <iterator>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -79,6 +81,20 @@
 namespace iteragpu::prediction {
 
 inline constexpr std::uint64_t mebibyte = std::uint64_t{1} << 20U;
+
+// The allocator settings the simulation does not model, as the outputs name
+// them wherever a prediction is printed: a run with any of them set may read
+// other bytes.
+inline constexpr std::array<std::string_view, 8> not_modelled{
+    "expandable_segments",
+    "max_split_size_mb and max_non_split_rounding_mb",
+    "roundup_power2_divisions",
+    "garbage_collection_threshold",
+    "several streams (record_stream)",
+    "CUDA graph pools and memory pools",
+    "emptyCache() called by the program",
+    "PYTORCH_NO_CUDA_MEMORY_CACHING",
+};
 
 inline constexpr byte_count minimum_block{512};                  // kMinBlockSize
 inline constexpr byte_count largest_small_block{mebibyte};       // kSmallSize
@@ -171,7 +187,7 @@ struct allocation_failure {
   byte_count segment;    // the reservation that did not fit (0 for request_too_large)
   byte_count allocated;  // after the cached segments were released
   byte_count reserved;
-  std::optional<byte_count> capacity;
+  std::optional<byte_count> capacity{};
   friend bool operator==(const allocation_failure&, const allocation_failure&) = default;
 };
 
@@ -375,7 +391,7 @@ class caching_allocator {
     return {error, requested, segment_bytes, byte_count{allocated_}, byte_count{reserved_}, capacity_};
   }
 
-  std::optional<byte_count> capacity_;
+  std::optional<byte_count> capacity_{};
   std::map<std::uint64_t, block> blocks_;  // every block, by address
   std::map<std::uint64_t, segment> segments_;
   free_set small_free_;

@@ -240,14 +240,14 @@ class simulated_synthetic_workload {
   simulated_tensor input_;
   // Kept for the life of the workload, as LibTorch keeps them for the
   // process's (handle, stream) pair.
-  std::optional<simulated_tensor> cublas_workspace_;
-  std::optional<simulated_tensor> cublaslt_workspace_;
+  std::optional<simulated_tensor> cublas_workspace_{};
+  std::optional<simulated_tensor> cublaslt_workspace_{};
 };
 
 // Why there is no prediction: the shape, or the phase that runs out of
 // memory on a device of the given capacity.
 struct prediction_failure {
-  std::optional<phase_kind> phase;
+  std::optional<phase_kind> phase{};
   std::string message;
   friend bool operator==(const prediction_failure&, const prediction_failure&) = default;
 };

@@ -1,9 +1,11 @@
 #ifndef ITERAGPU_REPORT_ENVIRONMENT_HPP
 #define ITERAGPU_REPORT_ENVIRONMENT_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <boost/json.hpp>
 
@@ -11,6 +13,10 @@
 #include "iteragpu/version.hpp"
 
 namespace iteragpu::report {
+
+inline constexpr std::string_view management_note =
+    "management is NVML's report (libnvidia-ml.so.1, loaded at run time), with the driver version that "
+    "nvidia-smi prints; null where NVML is not there; no UUID, serial number or other identifier is read";
 
 [[nodiscard]] inline boost::json::value optional_json(const std::optional<std::string>& v) {
   return v ? boost::json::value(boost::json::string(*v)) : boost::json::value(nullptr);
@@ -43,7 +49,35 @@ namespace iteragpu::report {
                  {"capability", optional_json(e.device.capability)},
                  {"free_memory_bytes", optional_json(e.device.free_memory_bytes)},
                  {"total_memory_bytes", optional_json(e.device.total_memory_bytes)}};
-  o["notes"] = boost::json::array{driver_note};
+  if (e.management) {
+    const auto& m = *e.management;
+    const auto reading = [](const auto& r) { return r ? boost::json::value(*r) : boost::json::value(nullptr); };
+    boost::json::object management{{"driver_version", reading(m.driver_version)},
+                                   {"nvml_version", reading(m.nvml_version)}};
+    if (!m.driver_version) {
+      management["unavailable"] = m.driver_version.error();
+    }
+    boost::json::array facts;
+    for (std::size_t i = 0; i < m.gpus.size(); ++i) {
+      const auto& f = m.gpus[i];
+      const auto mode = [](const gpu_reading<nvml::enablement>& r) {
+        return r ? boost::json::value(nvml::name_of(*r)) : boost::json::value(nullptr);
+      };
+      facts.push_back({{"index", i},
+                      {"persistence_mode", mode(f.persistence_mode)},
+                      {"mig_mode", mode(f.mig_mode)},
+                      {"ecc_mode", mode(f.ecc_mode)},
+                      {"power_limit_mw", f.power_limit ? boost::json::value(f.power_limit->value) : boost::json::value(nullptr)},
+                      {"max_sm_clock_mhz", f.max_sm_clock ? boost::json::value(f.max_sm_clock->value) : boost::json::value(nullptr)},
+                      {"max_memory_clock_mhz",
+                       f.max_memory_clock ? boost::json::value(f.max_memory_clock->value) : boost::json::value(nullptr)}});
+    }
+    management["gpus"] = std::move(facts);
+    o["management"] = std::move(management);
+  } else {
+    o["management"] = nullptr;
+  }
+  o["notes"] = boost::json::array{driver_note, management_note};
   return o;
 }
 

@@ -1,7 +1,11 @@
 #ifndef ITERAGPU_REPORT_MEASUREMENT_HPP
 #define ITERAGPU_REPORT_MEASUREMENT_HPP
 
+#include <cstddef>
 #include <cstdint>
+#include <iomanip>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,14 +14,43 @@
 
 #include "iteragpu/environment.hpp"
 #include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/prediction/caching_allocator.hpp"
+#include "iteragpu/prediction/check.hpp"
 #include "iteragpu/protocol.hpp"
 #include "iteragpu/report/environment.hpp"
+#include "iteragpu/report/memory_need.hpp"
+#include "iteragpu/report/statistics.hpp"
 #include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/text.hpp"
 
 namespace iteragpu::report {
 
-inline constexpr std::int64_t measurement_schema_version = 1;
+// 1: environment, configuration, synthetic_model, phases. 2 adds per row the
+// device's used memory and the GPU's state, and the statistics, the
+// prediction, the allocator's settings, the memory outside the allocator
+// and the memory need.
+inline constexpr std::int64_t measurement_schema_version = 2;
+
+inline constexpr std::string_view device_used_note =
+    "baseline_device_used_bytes and end_device_used_bytes are the device's used memory (total minus free, as the "
+    "runtime reports it for the whole GPU): this process's CUDA context and libraries and other processes are in "
+    "it, unlike the allocator's counters";
+
+[[nodiscard]] inline boost::json::value optional_json(const std::optional<std::uint64_t>& v, std::nullptr_t) {
+  return v ? boost::json::value(*v) : boost::json::value(nullptr);
+}
+
+[[nodiscard]] inline boost::json::object byte_fields_json(const phase_row& row) {
+  boost::json::object o;
+  o["phase"] = name_of(row.phase);
+  o["repeat"] = row.repeat ? boost::json::value(*row.repeat) : boost::json::value(nullptr);
+  const auto fields = prediction::byte_fields(row);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    o[prediction::byte_field_names[i]] = fields[i];
+  }
+  return o;
+}
 
 [[nodiscard]] inline boost::json::object to_json(const phase_row& row) {
   boost::json::object o;
@@ -25,12 +58,54 @@ inline constexpr std::int64_t measurement_schema_version = 1;
   o["repeat"] = row.repeat ? boost::json::value(*row.repeat) : boost::json::value(nullptr);
   o["seconds"] = row.seconds;
   o["gpu_seconds"] = row.gpu_seconds;
-  o["baseline_allocated_bytes"] = row.baseline_allocated_bytes;
-  o["baseline_reserved_bytes"] = row.baseline_reserved_bytes;
-  o["end_allocated_bytes"] = row.end_allocated_bytes;
-  o["end_reserved_bytes"] = row.end_reserved_bytes;
-  o["peak_allocated_bytes"] = row.peak_allocated_bytes;
-  o["peak_reserved_bytes"] = row.peak_reserved_bytes;
+  const auto fields = prediction::byte_fields(row);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    o[prediction::byte_field_names[i]] = fields[i];
+  }
+  o["baseline_device_used_bytes"] = optional_json(row.baseline_device_used_bytes, nullptr);
+  o["end_device_used_bytes"] = optional_json(row.end_device_used_bytes, nullptr);
+  o["gpu_state"] = to_json(row.state_at_end);
+  return o;
+}
+
+[[nodiscard]] inline boost::json::object workspaces_json(const prediction::blas_workspaces& w) {
+  return {{"cublas_bytes", w.cublas.value}, {"cublaslt_bytes", w.cublaslt.value}};
+}
+
+[[nodiscard]] inline boost::json::object to_json(const prediction::prediction_check& check) {
+  boost::json::object o;
+  o["workspaces"] = workspaces_json(check.workspaces);
+  if (check.predicted) {
+    boost::json::array rows;
+    for (const auto& row : *check.predicted) {
+      rows.push_back(byte_fields_json(row));
+    }
+    o["rows"] = std::move(rows);
+    o["failure"] = nullptr;
+  } else {
+    o["rows"] = nullptr;
+    o["failure"] = check.predicted.error().message;
+  }
+  boost::json::array differences;
+  for (const auto& row : check.differences) {
+    boost::json::array fields;
+    for (const auto& d : row) {
+      fields.push_back({{"field", prediction::byte_field_names[d.field]},
+                        {"measured", d.measured},
+                        {"predicted", d.predicted},
+                        {"difference", d.signed_difference()}});
+    }
+    differences.push_back(std::move(fields));
+  }
+  o["differences"] = std::move(differences);
+  o["exact_rows"] = check.exact_rows;
+  o["rows_compared"] = check.differences.size();
+  o["observed_workspace_bytes"] = optional_json(check.observed_workspace_bytes, nullptr);
+  boost::json::array not_modelled;
+  for (const auto item : prediction::not_modelled) {
+    not_modelled.emplace_back(item);
+  }
+  o["not_modelled"] = std::move(not_modelled);
   return o;
 }
 
@@ -40,15 +115,29 @@ inline constexpr std::int64_t measurement_schema_version = 1;
   boost::json::object o;
   o["schema_version"] = measurement_schema_version;
   o["environment"] = to_json(m.environment);
-  o["configuration"] = {{"device", device_name(m.run.device)},
-                        {"batch", m.run.shape.batch},
-                        {"context", m.run.shape.context},
-                        {"width", m.run.shape.width},
-                        {"hidden", m.model.hidden},
-                        {"dtype", name_of(m.model.dtype)},
-                        {"warmup", m.run.plan.warmup},
-                        {"repeats", m.run.plan.repeats},
-                        {"output", output_name}};
+  const auto& plan = m.run.plan;
+  boost::json::object configuration{{"device", device_name(m.run.device)},
+                                    {"batch", m.run.shape.batch},
+                                    {"context", m.run.shape.context},
+                                    {"width", m.run.shape.width},
+                                    {"hidden", m.model.hidden},
+                                    {"dtype", name_of(m.model.dtype)},
+                                    {"warmup", plan.warmup}};
+  if (plan.until) {
+    const auto& p = plan.until->parameters();
+    configuration["repeats"] = "auto";
+    configuration["stopping"] = {{"min_repeats", p.min_repeats},
+                                 {"max_repeats", p.max_repeats},
+                                 {"max_noise", p.max_noise},
+                                 {"max_seconds", p.max_seconds.count()},
+                                 {"series", "gpu_seconds of warm_forward"},
+                                 {"clock", "host steady clock from the start of the first warm_forward"}};
+  } else {
+    configuration["repeats"] = plan.repeats;
+    configuration["stopping"] = nullptr;
+  }
+  configuration["output"] = output_name;
+  o["configuration"] = std::move(configuration);
   boost::json::array layers;
   for (const auto& layer : m.model.layers) {
     layers.emplace_back(layer);
@@ -64,7 +153,132 @@ inline constexpr std::int64_t measurement_schema_version = 1;
     phases.push_back(to_json(row));
   }
   o["phases"] = std::move(phases);
+  o["statistics"] = {{"warm_forward", {{"seconds", to_json(m.statistics.seconds)},
+                                       {"gpu_seconds", to_json(m.statistics.gpu_seconds)}}},
+                     {"percentile_method", percentile_method},
+                     {"median_ci_method", median_interval_method},
+                     {"noise_thresholds", noise_thresholds_json()},
+                     {"repeats_with_gpu_state", m.statistics.repeats_with_state},
+                     {"repeats_under_throttling", m.statistics.repeats_under_throttling},
+                     {"stopped_by", m.stopped_by ? boost::json::value(name_of(*m.stopped_by))
+                                                 : boost::json::value(nullptr)}};
+  o["prediction"] = to_json(m.prediction);
+  if (m.allocator_settings) {
+    boost::json::object settings;
+    for (const auto& s : *m.allocator_settings) {
+      settings[s.name] = s.value;
+    }
+    o["allocator_settings"] = std::move(settings);
+  } else {
+    o["allocator_settings"] = nullptr;
+  }
+  o["memory_outside_allocator_bytes"] = optional_json(memory_outside_allocator(m.phases), nullptr);
+  o["memory_need"] = to_json(need_of(m.phases));
+  o["notes"] = boost::json::array{device_used_note};
   return o;
+}
+
+inline void write_phase_table(std::ostream& out, const std::vector<phase_row>& rows) {
+  out << std::left << std::setw(14) << "phase" << std::right << std::setw(7) << "repeat" << std::setw(13)
+      << "seconds" << std::setw(13) << "gpu_seconds" << std::setw(15) << "base_alloc" << std::setw(15)
+      << "base_reserved" << std::setw(15) << "end_alloc" << std::setw(15) << "end_reserved" << std::setw(15)
+      << "peak_alloc" << std::setw(15) << "peak_reserved" << '\n';
+  for (const auto& r : rows) {
+    out << std::left << std::setw(14) << name_of(r.phase) << std::right << std::setw(7)
+        << (r.repeat ? to_decimal_string(*r.repeat) : std::string("-")) << std::setw(13) << std::fixed
+        << std::setprecision(6) << r.seconds << std::setw(13) << r.gpu_seconds << std::setw(15)
+        << r.baseline_allocated_bytes << std::setw(15) << r.baseline_reserved_bytes << std::setw(15)
+        << r.end_allocated_bytes << std::setw(15) << r.end_reserved_bytes << std::setw(15) << r.peak_allocated_bytes
+        << std::setw(15) << r.peak_reserved_bytes << '\n';
+  }
+}
+
+// The GPU's state at the end of each phase, when the backend sampled it.
+inline void write_state_table(std::ostream& out, const std::vector<phase_row>& rows) {
+  bool any = false;
+  for (const auto& r : rows) {
+    any = any || r.state_at_end.has_value();
+  }
+  if (!any) {
+    return;
+  }
+  out << "GPU state at the end of each phase (NVML):\n"
+      << std::left << std::setw(14) << "phase" << std::right << std::setw(7) << "repeat" << std::setw(9) << "sm_MHz"
+      << std::setw(9) << "mem_MHz" << std::setw(9) << "power_W" << std::setw(7) << "temp_C" << "  throttle\n";
+  const auto cell = [](const auto& reading, auto value) {
+    return reading ? value(*reading) : std::string("-");
+  };
+  for (const auto& r : rows) {
+    if (!r.state_at_end) {
+      continue;
+    }
+    const auto& s = *r.state_at_end;
+    std::string reasons = "-";
+    if (s.clock_events) {
+      reasons.clear();
+      for (const auto& name : s.clock_events->names()) {
+        reasons += (reasons.empty() ? "" : ",") + name;
+      }
+      reasons = reasons.empty() ? "none" : reasons;
+    }
+    out << std::left << std::setw(14) << name_of(r.phase) << std::right << std::setw(7)
+        << (r.repeat ? to_decimal_string(*r.repeat) : std::string("-")) << std::setw(9)
+        << cell(s.sm_clock, [](megahertz m) { return std::to_string(m.value); }) << std::setw(9)
+        << cell(s.memory_clock, [](megahertz m) { return std::to_string(m.value); }) << std::setw(9)
+        << cell(s.power_draw, [](milliwatts m) { return std::to_string(m.value / 1000U); }) << std::setw(7)
+        << cell(s.temperature, [](degrees_celsius c) { return std::to_string(c.value); }) << "  " << reasons << '\n';
+  }
+}
+
+// The prediction in one line: exact in every row, or the rows and fields
+// that differ with measured minus predicted.
+inline void write_prediction_line(std::ostream& out, const prediction::prediction_check& check,
+                                  const std::vector<phase_row>& rows) {
+  if (!check.predicted) {
+    out << "prediction: none (" << escaped(check.predicted.error().message) << ")\n";
+    return;
+  }
+  const std::size_t total = check.differences.size();
+  if (check.exact_rows == total) {
+    out << "prediction: exact in " << check.exact_rows << " of " << total << " rows\n";
+    return;
+  }
+  out << "prediction: exact in " << check.exact_rows << " of " << total << " rows; differs in";
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < total && shown < 4; ++i) {
+    if (check.differences[i].empty()) {
+      continue;
+    }
+    out << (shown == 0 ? " " : "; ") << name_of(rows[i].phase) << (rows[i].repeat ? " " + to_decimal_string(*rows[i].repeat) : "");
+    for (const auto& d : check.differences[i]) {
+      const auto diff = d.signed_difference();
+      out << ' ' << prediction::byte_field_names[d.field] << ' ' << (diff > 0 ? "+" : "") << diff;
+    }
+    ++shown;
+  }
+  out << (total - check.exact_rows > shown ? "; ..." : "") << " (measured minus predicted bytes)\n";
+}
+
+inline void write_text(std::ostream& out, const measurement_record& m) {
+  write_phase_table(out, m.phases);
+  write_state_table(out, m.phases);
+  out << "warm_forward statistics (noisy above " << noisy_above_percent << " % IQR/median, very noisy above "
+      << very_noisy_above_percent << " %):\n";
+  write_summary(out, "seconds    ", m.statistics.seconds);
+  write_summary(out, "gpu_seconds", m.statistics.gpu_seconds);
+  if (m.stopped_by) {
+    out << "  repeats: " << m.statistics.seconds.value_or(sample_summary{}).count << ", stopped by "
+        << name_of(*m.stopped_by) << '\n';
+  }
+  if (m.statistics.repeats_with_state > 0) {
+    out << "  repeats under a throttle reason other than gpu_idle: " << m.statistics.repeats_under_throttling
+        << " of " << m.statistics.repeats_with_state << '\n';
+  }
+  if (const auto outside = memory_outside_allocator(m.phases)) {
+    out << "memory outside the allocator: " << *outside
+        << " bytes (device used minus reserved, whole GPU: CUDA context, libraries, other processes)\n";
+  }
+  write_prediction_line(out, m.prediction, m.phases);
 }
 
 }  // namespace iteragpu::report

@@ -8,7 +8,9 @@
 // nothing.) Elsewhere this header declares nothing.
 #if defined(ITERAGPU_TORCH_CUDA)
 
+#include <array>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,8 +25,12 @@
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 
+#include "iteragpu/environment.hpp"
+#include "iteragpu/nvml/session.hpp"
 #include "iteragpu/policies/backend.hpp"
+#include "iteragpu/policies/gpu_state.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
+#include "iteragpu/protocol.hpp"
 #include "iteragpu/torch/allocator_stats.hpp"
 #include "iteragpu/torch/device.hpp"
 
@@ -35,8 +41,43 @@ namespace iteragpu::torch_adapter {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-// A stateless policy object: every call goes to LibTorch's CUDA runtime.
+// The PCI bus id of a CUDA device ("00000000:1B:00.0"), by which NVML finds
+// the same GPU whatever CUDA_VISIBLE_DEVICES renumbered.
+[[nodiscard]] inline std::string pci_bus_id(device_index d) {
+  std::array<char, 32> id{};
+  C10_CUDA_CHECK(cudaDeviceGetPCIBusId(id.data(), static_cast<int>(id.size()), to_c10(d)));
+  return std::string(id.data());
+}
+
+// LibTorch's CUDA runtime, and NVML (loaded at run time, opened with the
+// backend) for the GPU's state and the driver's facts. Every other call is
+// static: a backend holds nothing but its NVML session.
 struct cuda_backend {
+  nvml::session nvml = nvml::session::open();
+
+  // The GPU's clocks, power, temperature and throttle reasons, found in NVML
+  // by the device's PCI bus id; every field empty with a reason where NVML
+  // or the device cannot be read.
+  [[nodiscard]] iteragpu::gpu_state gpu_state(device_index d) const {
+    try {
+      return nvml.sample(pci_bus_id(d));
+    } catch (const std::exception& e) {
+      return gpu_state_unavailable(std::string("the device's PCI bus id cannot be read: ") + e.what());
+    }
+  }
+
+  [[nodiscard]] management_report management(const std::vector<gpu_description>& gpus) const {
+    management_report m{nvml.driver_version(), nvml.nvml_version(), {}};
+    for (const auto& g : gpus) {
+      try {
+        m.gpus.push_back(nvml.facts(pci_bus_id(g.index)));
+      } catch (const std::exception& e) {
+        m.gpus.push_back(nvml::gpu_facts_unavailable(std::string("the device's PCI bus id cannot be read: ") + e.what()));
+      }
+    }
+    return m;
+  }
+
   // Before any counter is read; allocates nothing on any device.
   static void initialise() { initialise_gpu_state(at::globalContext()); }
 
@@ -136,7 +177,8 @@ struct cuda_allocator_counter {
 };
 
 static_assert(measuring_backend<cuda_backend> && device_memory_reporting<cuda_backend> &&
-              device_inventory<cuda_backend>);
+              device_inventory<cuda_backend> && gpu_state_reporting<cuda_backend> &&
+              management_reporting<cuda_backend>);
 static_assert(memory_counter<cuda_allocator_counter>);
 
 }  // namespace iteragpu::torch_adapter

@@ -1,17 +1,32 @@
 #ifndef ITERAGPU_TORCH_RUNTIME_HPP
 #define ITERAGPU_TORCH_RUNTIME_HPP
 
+#include <cstddef>
 #include <exception>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <torch/version.h>
+#if defined(ITERAGPU_TORCH_CUDA)
+#include <ATen/cuda/CUDAContext.h>
+#if __has_include(<c10/cuda/CUDAAllocatorConfig.h>)
+#include <c10/cuda/CUDAAllocatorConfig.h>
+#define ITERAGPU_TORCH_ALLOCATOR_CONFIG 1
+#endif
+// The C++ side of PyTorch's memory snapshot exists from LibTorch 2.1 on.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
+#include <torch/csrc/cuda/memory_snapshot.h>
+#define ITERAGPU_TORCH_MEMORY_SNAPSHOT 1
+#endif
+#endif
 
 #include "iteragpu/environment.hpp"
 #include "iteragpu/gpu_runtime.hpp"
 #include "iteragpu/policies/backend.hpp"
 #include "iteragpu/policies/dtype.hpp"
 #include "iteragpu/protocol.hpp"
+#include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/synthetic_model.hpp"
 #include "iteragpu/torch/cuda_backend.hpp"
 #include "iteragpu/torch/hip_backend.hpp"
@@ -64,7 +79,58 @@ struct gpu_measuring_runtime {
 #endif
 
 #if defined(ITERAGPU_TORCH_CUDA)
-using libtorch_runtime = gpu_measuring_runtime<cuda_backend, cuda_allocator_counter>;
+// The CUDA runtime adds what only LibTorch's CUDA build can say: the
+// workspaces it chose for cuBLAS and cuBLASLt, the caching allocator's
+// effective settings, and the allocator's history for PyTorch's memory
+// snapshot.
+struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter> {
+  [[nodiscard]] static std::optional<prediction::blas_workspaces> blas_workspaces() {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+    return prediction::blas_workspaces{byte_count{at::cuda::getChosenWorkspaceSize()},
+                                       byte_count{at::cuda::getCUDABlasLtWorkspaceSize()}};
+#else
+    return std::nullopt;
+#endif
+  }
+
+  // As LibTorch itself reports them (it reads PYTORCH_CUDA_ALLOC_CONF; this
+  // library reads no environment variable).
+  [[nodiscard]] static std::vector<allocator_setting> allocator_settings() {
+    std::vector<allocator_setting> settings;
+#if defined(ITERAGPU_TORCH_ALLOCATOR_CONFIG)
+    using config = c10::cuda::CUDACachingAllocator::CUDAAllocatorConfig;
+    settings.push_back({"expandable_segments", config::expandable_segments() ? "true" : "false"});
+    settings.push_back({"max_split_size_bytes", std::to_string(config::max_split_size())});
+    settings.push_back({"garbage_collection_threshold", std::to_string(config::garbage_collection_threshold())});
+#endif
+    if (const auto w = blas_workspaces()) {
+      settings.push_back({"cublas_workspace_bytes", std::to_string(w->cublas.value)});
+      settings.push_back({"cublaslt_workspace_bytes", std::to_string(w->cublaslt.value)});
+    }
+    return settings;
+  }
+
+#if defined(ITERAGPU_TORCH_MEMORY_SNAPSHOT)
+  [[nodiscard]] static result<void, std::string> start_memory_history(std::size_t max_entries) {
+    try {
+      cuda_backend::initialise();
+      torch::cuda::_record_memory_history(std::optional<std::string>("all"), std::optional<std::string>("all"),
+                                          std::string("python"), max_entries);
+    } catch (const std::exception& e) {
+      return unexpected{detail::first_line(e.what())};
+    }
+    return {};
+  }
+  [[nodiscard]] static result<std::string, std::string> memory_snapshot() {
+    try {
+      return torch::cuda::_memory_snapshot_pickled();
+    } catch (const std::exception& e) {
+      return unexpected{detail::first_line(e.what())};
+    }
+  }
+#endif
+};
+using libtorch_runtime = cuda_runtime;
 #elif defined(ITERAGPU_TORCH_HIP)
 using libtorch_runtime = gpu_measuring_runtime<hip_backend, hip_allocator_counter>;
 #else

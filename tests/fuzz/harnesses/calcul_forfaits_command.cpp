@@ -27,5 +27,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ostringstream err;
   const int code = iteragpu::cli::run_calcul_forfaits(words, out, err, shipped);
   static_cast<void>(fuzz::check_command_outcome(code, out.str(), err.str(), "calcul_forfaits: "));
+  fuzz::check_flag_value_rule(iteragpu::cli::calcul_forfaits_description(), words, code, err.str());
   return 0;
 }

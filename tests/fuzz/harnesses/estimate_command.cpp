@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ostringstream err;
   const int code = iteragpu::cli::run_estimate(words, out, err);
   const auto report = fuzz::check_command_outcome(code, out.str(), err.str(), "mesure_memoire estimate: ");
+  fuzz::check_flag_value_rule(iteragpu::cli::estimate_description(), words, code, err.str());
   if (report) {
     const auto* total = report->if_contains("total_gib");
     fuzz::require(total != nullptr && total->is_string(), "the JSON carries total_gib as a string");

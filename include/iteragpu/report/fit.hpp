@@ -1,0 +1,384 @@
+#ifndef ITERAGPU_REPORT_FIT_HPP
+#define ITERAGPU_REPORT_FIT_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "iteragpu/catalog.hpp"
+#include "iteragpu/fit.hpp"
+#include "iteragpu/memory_rule.hpp"
+#include "iteragpu/report/memory_need.hpp"
+#include "iteragpu/report/quote.hpp"
+#include "iteragpu/text.hpp"
+#include "iteragpu/units.hpp"
+
+// The results of a package search and of a durations comparison: JSON for
+// machines (data/schema/packages.schema.json and durations.schema.json;
+// cents as integers, exact decimals as strings) and aligned tables for
+// people, with units in the column heads.
+namespace iteragpu::report {
+
+inline constexpr std::string_view gpu_hour_rounding_note =
+    "price_per_gpu_hour_cents = total_price_cents / gpu_hours (lots x GPUs per lot x days x 24), rounded half to "
+    "even to 4 decimal places of a cent";
+inline constexpr std::string_view headroom_rounding_note =
+    "the table's headroom is in GiB (2^30 bytes) rounded down to 0.01; a tight package shows its shortfall against "
+    "the memory one can count on, rounded up, with a minus sign; --json has the exact bytes";
+inline constexpr std::string_view gpu_day_rounding_note =
+    "price_per_gpu_day_cents = lot_price_cents / (GPUs per lot x days), rounded half to even to 4 decimal places "
+    "of a cent";
+inline constexpr std::string_view saving_rounding_note =
+    "saving = the shortest package's price per GPU-day less this one's, computed exactly and rounded once, half "
+    "to even, to 4 decimal places of a cent (negative when dearer); saving_percent = that exact saving over the "
+    "shortest's price per GPU-day, x 100, rounded once, half to even, to 2 decimal places";
+inline constexpr std::string_view lot_unit_cost_note =
+    "unit_cost_cents = lot_price_cents / accepted_results, rounded half to even to 4 decimal places of a cent";
+
+namespace detail {
+
+[[nodiscard]] inline boost::json::string json_text(std::string_view s) { return boost::json::string(s.data(), s.size()); }
+
+// Bytes in GiB with two decimals, rounded down or up: whole GiB and the
+// hundredths of the rest, which is below 2^30, so that x 100 stays in 64 bits.
+[[nodiscard]] inline std::string gib_two_places(byte_count bytes, bool round_up) {
+  constexpr std::uint64_t mask = bytes_per_gib - 1U;
+  std::uint64_t whole = bytes.value >> 30U;
+  const std::uint64_t scaled = (bytes.value & mask) * 100U;
+  std::uint64_t hundredths = scaled >> 30U;
+  if (round_up && (scaled & mask) != 0U) {
+    ++hundredths;
+    if (hundredths == 100U) {  // whole < 2^34 here, so the carry cannot overflow
+      hundredths = 0;
+      ++whole;
+    }
+  }
+  return to_decimal_string(whole) + (hundredths < 10U ? ".0" : ".") + to_decimal_string(hundredths);
+}
+
+// An aligned table: text columns left-aligned, numbers right-aligned, two
+// spaces between columns, no space at the end of a line.
+struct table_column {
+  std::string head;
+  bool number{true};
+};
+
+inline void write_table(std::ostream& out, const std::vector<table_column>& columns,
+                        const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width(columns.size());
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    width[i] = columns[i].head.size();
+    for (const auto& row : rows) {
+      width[i] = std::max(width[i], row[i].size());
+    }
+  }
+  const auto write_line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const std::string pad(width[i] - cells[i].size(), ' ');
+      const bool last = i + 1 == columns.size();
+      out << (i == 0 ? "" : "  ") << (columns[i].number ? pad + cells[i] : cells[i] + (last ? "" : pad));
+    }
+    out << '\n';
+  };
+  std::vector<std::string> heads;
+  heads.reserve(columns.size());
+  for (const auto& c : columns) {
+    heads.push_back(c.head);
+  }
+  write_line(heads);
+  for (const auto& row : rows) {
+    write_line(row);
+  }
+}
+
+inline void write_catalog_lines(std::ostream& out, const catalog& c, std::string_view source) {
+  out << "  catalog   provider " << c.snapshot().provider << ", snapshot " << c.snapshot().date << " (" << source
+      << ")\n";
+}
+
+[[nodiscard]] inline std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
+  return to_decimal_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+}  // namespace detail
+
+// What every reader of a package list must be told, in the order it matters.
+[[nodiscard]] inline std::vector<std::string_view> package_list_notes(const package_list& list) {
+  std::vector<std::string_view> notes;
+  if (list.from->illustrative()) {
+    notes.push_back(illustrative_note);
+  }
+  notes.push_back(availability_note);
+  notes.push_back(billing_note);
+  notes.push_back(gpu_hour_rounding_note);
+  notes.push_back(list.search.accepted ? rounding_note : no_unit_cost_note);
+  return notes;
+}
+
+[[nodiscard]] inline boost::json::object to_json(const package_match& m) {
+  using detail::json_text;
+  boost::json::object o;
+  o["gpu"] = json_text(m.offer->id);
+  o["name"] = json_text(m.offer->name);
+  o["memory_gb_per_gpu"] = m.offer->memory_per_gpu.value;
+  o["gpus_per_lot"] = m.offer->gpus_per_lot.value;
+  o["days"] = m.days.value;
+  o["lots"] = m.lots.value;
+  o["total_gpus"] = m.total_gpus.value;
+  o["lot_price_cents"] = m.lot_price.cents();
+  o["total_price_cents"] = m.total_price.cents();
+  o["total_price"] = json_text(m.total_price.to_string());
+  if (m.fit && m.memory) {
+    o["fit"] = {{"verdict", json_text(verdict_name(m.fit->verdict))},
+                {"basis", m.memory->basis == band_basis::records ? "records" : "nominal"},
+                {"runtime_low_bytes", m.memory->band.low.value},
+                {"runtime_high_bytes", m.memory->band.high.value},
+                {"headroom_bytes", m.fit->headroom.value},
+                {"shortfall_bytes", m.fit->shortfall.value}};
+  } else {
+    o["fit"] = nullptr;
+  }
+  o["gpu_hours"] = m.provided.value;
+  o["price_per_gpu_hour_cents"] = json_text(m.price_per_gpu_hour.to_string());
+  o["unused_gpu_hours"] = m.unused ? boost::json::value(m.unused->value) : boost::json::value(nullptr);
+  o["unit_cost_cents"] =
+      m.unit_cost ? boost::json::value(json_text(m.unit_cost->to_string())) : boost::json::value(nullptr);
+  return o;
+}
+
+// One object: the search (need, GPUs, duration, GPU-hours), the memory rule
+// when a need was given, the order, the packages and the notes.
+[[nodiscard]] inline boost::json::object to_json(const package_list& list) {
+  using detail::json_text;
+  const auto& snapshot = list.from->snapshot();
+  const auto& s = list.search;
+  boost::json::object o;
+  o["kind"] = "packages";
+  o["provider"] = json_text(snapshot.provider);
+  o["currency"] = json_text(snapshot.currency);
+  o["snapshot_date"] = json_text(snapshot.date);
+  o["illustrative"] = list.from->illustrative();
+  o["memory_need"] = to_json(s.need);
+  o["memory_rule"] = s.need ? boost::json::value(json_text(memory_rule_statement)) : boost::json::value(nullptr);
+  o["gpus"] = s.gpus.value;
+  o["days"] = s.days ? boost::json::value(s.days->value) : boost::json::value(nullptr);
+  o["gpu_hours"] = s.hours ? boost::json::value(s.hours->value) : boost::json::value(nullptr);
+  o["accepted_results"] = s.accepted ? boost::json::value(s.accepted->value) : boost::json::value(nullptr);
+  o["order"] = json_text(package_order_rule);
+  boost::json::array packages;
+  for (const auto& m : list.matches) {
+    packages.emplace_back(to_json(m));
+  }
+  o["packages"] = std::move(packages);
+  boost::json::array notes;
+  for (const auto note : package_list_notes(list)) {
+    notes.emplace_back(json_text(note));
+  }
+  o["notes"] = std::move(notes);
+  return o;
+}
+
+namespace detail {
+
+// `Packages for a need of X GiB (N bytes) on each of 2 GPUs, at least H
+// GPU-hours, 7 days: 5 packages`.
+[[nodiscard]] inline std::string search_title(const package_list& list) {
+  const auto& s = list.search;
+  std::string title = "Packages for ";
+  if (s.need) {
+    title += "a need of " + to_gib(s.need->bytes).to_string() + " GiB (" + to_decimal_string(s.need->bytes.value) +
+             " bytes) on each of ";
+  }
+  title += plural(s.gpus.value, "GPU", "GPUs");
+  if (s.hours) {
+    title += ", at least " + to_decimal_string(s.hours->value) + " GPU-hours";
+  }
+  title += s.days ? ", " + to_decimal_string(s.days->value) + " days" : std::string(", every duration");
+  return title + ": " + plural(list.matches.size(), "package", "packages");
+}
+
+// The columns of a package list: memory ones with a need, unused hours
+// when hours were asked, the unit cost with accepted results.
+[[nodiscard]] inline std::vector<table_column> package_columns(const package_search& s, const std::string& currency) {
+  std::vector<table_column> columns{{"gpu", false}, {"name", false}, {"GB/GPU", true}};
+  if (s.need) {
+    columns.push_back({"fit", false});
+    columns.push_back({"headroom (GiB)", true});
+  }
+  for (const char* head : {"days", "lots", "GPUs"}) {
+    columns.push_back({head, true});
+  }
+  columns.push_back({"price (" + currency + ")", true});
+  columns.push_back({"GPU-hours", true});
+  columns.push_back({"cents/GPU-hour", true});
+  if (s.hours) {
+    columns.push_back({"unused GPU-hours", true});
+  }
+  if (s.accepted) {
+    columns.push_back({"cents/accepted result", true});
+  }
+  return columns;
+}
+
+// One line of the table, in the order of package_columns().
+[[nodiscard]] inline std::vector<std::string> package_cells(const package_match& m) {
+  std::vector<std::string> cells{m.offer->id, m.offer->name, to_decimal_string(m.offer->memory_per_gpu.value)};
+  if (m.fit) {
+    const bool fits = m.fit->verdict == fit_verdict::fits;
+    cells.emplace_back(verdict_name(m.fit->verdict));
+    cells.push_back(fits ? gib_two_places(m.fit->headroom, false) : "-" + gib_two_places(m.fit->shortfall, true));
+  }
+  cells.push_back(to_decimal_string(m.days.value));
+  cells.push_back(to_decimal_string(m.lots.value));
+  cells.push_back(to_decimal_string(m.total_gpus.value));
+  cells.push_back(m.total_price.to_string());
+  cells.push_back(to_decimal_string(m.provided.value));
+  cells.push_back(m.price_per_gpu_hour.to_string());
+  if (m.unused) {
+    cells.push_back(to_decimal_string(m.unused->value));
+  }
+  if (m.unit_cost) {
+    cells.push_back(m.unit_cost->to_string());
+  }
+  return cells;
+}
+
+}  // namespace detail
+
+// The illustrative label on top (for an illustrative catalog), what was
+// asked and where the need comes from, the table, the memory rule with a
+// need, then the notes. `source` names the catalog as in write_text() of a
+// quote.
+inline void write_text(std::ostream& out, const package_list& list, std::string_view source) {
+  const auto& s = list.search;
+  if (list.from->illustrative()) {
+    out << illustrative_note << '\n';
+  }
+  out << detail::search_title(list) << '\n';
+  if (s.need) {
+    out << "  need      " << escaped(s.need->source) << '\n';
+  }
+  detail::write_catalog_lines(out, *list.from, source);
+  if (list.matches.empty()) {
+    out << "No package of the catalog meets this search.\n";
+  } else {
+    std::vector<std::vector<std::string>> rows;
+    rows.reserve(list.matches.size());
+    for (const auto& m : list.matches) {
+      rows.push_back(detail::package_cells(m));
+    }
+    detail::write_table(out, detail::package_columns(s, list.from->snapshot().currency), rows);
+  }
+  if (s.need) {
+    out << memory_rule_statement << '\n';
+  }
+  out << "Notes:\n  - order: " << package_order_rule << '\n';
+  if (s.need) {
+    out << "  - " << headroom_rounding_note << '\n';
+  }
+  for (const auto note : package_list_notes(list)) {
+    if (note != illustrative_note) {  // already on top
+      out << "  - " << note << '\n';
+    }
+  }
+}
+
+[[nodiscard]] inline std::vector<std::string_view> durations_notes(const durations_comparison& c) {
+  std::vector<std::string_view> notes;
+  if (c.from->illustrative()) {
+    notes.push_back(illustrative_note);
+  }
+  notes.push_back(availability_note);
+  notes.push_back(billing_note);
+  notes.push_back(gpu_day_rounding_note);
+  notes.push_back(saving_rounding_note);
+  notes.push_back(c.accepted ? lot_unit_cost_note : no_unit_cost_note);
+  return notes;
+}
+
+[[nodiscard]] inline boost::json::object to_json(const durations_comparison& c) {
+  using detail::json_text;
+  const auto& snapshot = c.from->snapshot();
+  boost::json::object o;
+  o["kind"] = "durations";
+  o["provider"] = json_text(snapshot.provider);
+  o["currency"] = json_text(snapshot.currency);
+  o["snapshot_date"] = json_text(snapshot.date);
+  o["illustrative"] = c.from->illustrative();
+  o["gpu"] = json_text(c.offer->id);
+  o["name"] = json_text(c.offer->name);
+  o["memory_gb_per_gpu"] = c.offer->memory_per_gpu.value;
+  o["gpus_per_lot"] = c.offer->gpus_per_lot.value;
+  o["accepted_results"] = c.accepted ? boost::json::value(c.accepted->value) : boost::json::value(nullptr);
+  boost::json::array rows;
+  for (const auto& row : c.rows) {
+    boost::json::object r;
+    r["days"] = row.days.value;
+    r["lot_price_cents"] = row.lot_price.cents();
+    r["lot_price"] = json_text(row.lot_price.to_string());
+    r["gpu_days"] = row.gpu_days;
+    r["price_per_gpu_day_cents"] = json_text(row.price_per_gpu_day.to_string());
+    r["dearer"] = row.saving.dearer;
+    r["saving_per_gpu_day_cents"] = json_text(signed_text(row.saving.dearer, row.saving.per_gpu_day));
+    r["saving_percent"] = json_text(percent_text(row.saving));
+    r["unit_cost_cents"] =
+        row.unit_cost ? boost::json::value(json_text(row.unit_cost->to_string())) : boost::json::value(nullptr);
+    rows.emplace_back(std::move(r));
+  }
+  o["durations"] = std::move(rows);
+  boost::json::array notes;
+  for (const auto note : durations_notes(c)) {
+    notes.emplace_back(json_text(note));
+  }
+  o["notes"] = std::move(notes);
+  return o;
+}
+
+inline void write_text(std::ostream& out, const durations_comparison& c, std::string_view source) {
+  const auto& offer = *c.offer;
+  const std::string shortest = to_decimal_string(package_durations[0].value);
+  if (c.from->illustrative()) {
+    out << illustrative_note << '\n';
+  }
+  out << "Durations compared: " << offer.id << " (" << offer.name << ", " << offer.memory_per_gpu.value
+      << " GB per GPU), one lot of " << detail::plural(offer.gpus_per_lot.value, "GPU", "GPUs") << '\n';
+  detail::write_catalog_lines(out, *c.from, source);
+  std::vector<detail::table_column> columns{{"days", true},
+                                            {"lot price (" + c.from->snapshot().currency + ")", true},
+                                            {"GPU-days", true},
+                                            {"cents/GPU-day", true},
+                                            {"saving vs " + shortest + " days (cents/GPU-day)", true},
+                                            {"saving vs " + shortest + " days (%)", true}};
+  if (c.accepted) {
+    columns.push_back({"cents/accepted result", true});
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& row : c.rows) {
+    std::vector<std::string> cells{to_decimal_string(row.days.value), row.lot_price.to_string(),
+                                   to_decimal_string(row.gpu_days), row.price_per_gpu_day.to_string(),
+                                   signed_text(row.saving.dearer, row.saving.per_gpu_day), percent_text(row.saving)};
+    if (row.unit_cost) {
+      cells.push_back(row.unit_cost->to_string());
+    }
+    rows.push_back(std::move(cells));
+  }
+  detail::write_table(out, columns, rows);
+  out << "Notes:\n";
+  for (const auto note : durations_notes(c)) {
+    if (note != illustrative_note) {
+      out << "  - " << note << '\n';
+    }
+  }
+}
+
+}  // namespace iteragpu::report
+
+#endif  // ITERAGPU_REPORT_FIT_HPP

@@ -1,0 +1,133 @@
+#ifndef ITERAGPU_REPORT_PLAN_HPP
+#define ITERAGPU_REPORT_PLAN_HPP
+
+#include <cstdint>
+#include <iomanip>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "iteragpu/prediction/caching_allocator.hpp"
+#include "iteragpu/prediction/plan.hpp"
+#include "iteragpu/report/measurement.hpp"
+#include "iteragpu/report/memory_need.hpp"
+#include "iteragpu/text.hpp"
+
+namespace iteragpu::report {
+
+inline constexpr std::int64_t plan_schema_version = 1;
+
+inline constexpr std::string_view prediction_note =
+    "a prediction, not a measurement: the caching allocator of PyTorch 2.11 simulated for the synthetic network, "
+    "no GPU involved; times are not predicted";
+
+// What `plan` printed, beside the request.
+struct plan_outcome {
+  prediction::plan_request request;
+  std::vector<phase_row> rows;
+  std::optional<prediction::fit_check> fit{};
+  std::optional<prediction::largest_value> largest{};
+};
+
+[[nodiscard]] inline boost::json::object to_json(const prediction::fit_check& f) {
+  return {{"memory_bytes", f.memory.value},
+          {"memory_gib", to_gib(f.memory).to_string()},
+          {"fits", f.fits},
+          {"headroom_bytes", f.headroom_bytes ? boost::json::value(*f.headroom_bytes) : boost::json::value(nullptr)},
+          {"failed_phase", f.failed_phase ? boost::json::value(name_of(*f.failed_phase)) : boost::json::value(nullptr)},
+          {"message", f.message}};
+}
+
+[[nodiscard]] inline boost::json::object to_json(const plan_outcome& p) {
+  boost::json::object o;
+  o["kind"] = "plan";
+  o["schema_version"] = plan_schema_version;
+  o["prediction"] = true;
+  o["configuration"] = {{"batch", p.request.shape.batch},     {"context", p.request.shape.context},
+                        {"width", p.request.shape.width},     {"dtype", name_of(p.request.dtype)},
+                        {"warmup", p.request.passes.warmup},  {"repeats", p.request.passes.repeats}};
+  o["workspaces"] = workspaces_json(p.request.workspaces);
+  o["memory_outside_allocator_bytes"] = p.request.outside_allocator.value;
+  boost::json::array rows;
+  for (const auto& row : p.rows) {
+    rows.push_back(byte_fields_json(row));
+  }
+  o["phases"] = std::move(rows);
+  o["peak_reserved_bytes"] = prediction::peak_reserved(p.rows);
+  o["memory_need"] = to_json(prediction::need_of(p.rows, p.request.outside_allocator));
+  o["fit"] = p.fit ? boost::json::value(to_json(*p.fit)) : boost::json::value(nullptr);
+  if (p.largest) {
+    o["largest"] = {{"dimension", name_of(p.largest->dimension)},
+                    {"value", p.largest->value},
+                    {"next", to_json(p.largest->next)}};
+  } else {
+    o["largest"] = nullptr;
+  }
+  boost::json::array not_modelled;
+  for (const auto item : prediction::not_modelled) {
+    not_modelled.emplace_back(item);
+  }
+  o["not_modelled"] = std::move(not_modelled);
+  o["notes"] = boost::json::array{prediction_note};
+  return o;
+}
+
+inline void write_fit(std::ostream& out, const prediction::fit_check& f) {
+  out << to_gib(f.memory).to_string() << " GiB (" << f.memory.value << " bytes): ";
+  if (f.fits) {
+    out << "fits, " << *f.headroom_bytes << " bytes of headroom\n";
+  } else {
+    out << "does not fit";
+    if (f.failed_phase) {
+      out << " (out of memory in phase " << name_of(*f.failed_phase) << ")";
+    }
+    out << ": " << escaped(f.message) << '\n';
+  }
+}
+
+inline void write_text(std::ostream& out, const plan_outcome& p) {
+  const auto& r = p.request;
+  out << "Plan: " << r.shape.batch << " x " << r.shape.context << " x " << r.shape.width << " " << name_of(r.dtype)
+      << ", warmup " << r.passes.warmup << ", repeats " << r.passes.repeats << " (PREDICTED, not measured)\n";
+  out << std::left << std::setw(14) << "phase" << std::right << std::setw(7) << "repeat" << std::setw(15)
+      << "base_alloc" << std::setw(15) << "base_reserved" << std::setw(15) << "end_alloc" << std::setw(15)
+      << "end_reserved" << std::setw(15) << "peak_alloc" << std::setw(15) << "peak_reserved" << '\n';
+  for (const auto& row : p.rows) {
+    out << std::left << std::setw(14) << name_of(row.phase) << std::right << std::setw(7)
+        << (row.repeat ? to_decimal_string(*row.repeat) : std::string("-")) << std::setw(15)
+        << row.baseline_allocated_bytes << std::setw(15) << row.baseline_reserved_bytes << std::setw(15)
+        << row.end_allocated_bytes << std::setw(15) << row.end_reserved_bytes << std::setw(15)
+        << row.peak_allocated_bytes << std::setw(15) << row.peak_reserved_bytes << '\n';
+  }
+  out << "workspaces assumed: cuBLAS " << r.workspaces.cublas.value << " + cuBLASLt " << r.workspaces.cublaslt.value
+      << " bytes\n";
+  if (const auto need = prediction::need_of(p.rows, r.outside_allocator)) {
+    out << "need: " << need->bytes.value << " bytes = " << to_gib(need->bytes).to_string() << " GiB (peak reserved "
+        << prediction::peak_reserved(p.rows) << " + " << r.outside_allocator.value
+        << " outside the allocator: CUDA context and libraries)\n";
+  }
+  if (p.fit) {
+    out << "fits ";
+    write_fit(out, *p.fit);
+  }
+  if (p.largest) {
+    out << "largest " << name_of(p.largest->dimension) << " that fits: " << p.largest->value << "; "
+        << name_of(p.largest->dimension) << " " << p.largest->value + 1 << " on ";
+    write_fit(out, p.largest->next);
+  }
+  out << "not modelled (a run with any of these set may differ):";
+  const char* separator = " ";
+  for (const auto item : prediction::not_modelled) {
+    out << separator << item;
+    separator = ", ";
+  }
+  out << '\n';
+}
+
+}  // namespace iteragpu::report
+
+#endif  // ITERAGPU_REPORT_PLAN_HPP

@@ -1,0 +1,174 @@
+// iteragpu_fake_measure [--fake-time-scale X] [--fake-driver V] MEASURE-FLAGS...
+//
+// `mesure_memoire measure` over a runtime that measures nothing, so that the
+// tests (and whoever refreshes tests/data/measurements/) get real schema-2
+// files on a machine without a GPU. Its rows are the prediction's bytes
+// (so the file's prediction is exact), with made-up times and GPU states:
+// every warm_forward time is a base time x the scale x a small fixed
+// jitter, repeat 3 is taken under sw_power_cap, and the power draw of
+// model_load is unreadable. The environment says it is a fake.
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <iteragpu/cli/gpu_commands.hpp>
+#include <iteragpu/prediction/outside_allocator.hpp>
+#include <iteragpu/prediction/synthetic_prediction.hpp>
+#include <iteragpu/prediction/workspace.hpp>
+
+namespace {
+
+// Relative deviations of the warm_forward repeats, in turn: within
+// -0.3 % and +0.4 % of the base, so that `--repeats auto` converges at its
+// tenth repeat with the default --max-noise of 1 %.
+constexpr std::array<double, 7> jitter{0.0, 0.002, -0.003, 0.001, -0.001, 0.004, -0.002};
+
+constexpr std::uint64_t sw_power_cap = 0x4;
+constexpr std::uint64_t gpu_idle = 0x1;
+
+struct fake_runtime {
+  double time_scale{1.0};
+  std::string driver{"580.00.00"};
+
+  [[nodiscard]] iteragpu::environment_report environment(iteragpu::device_index d) const {
+    iteragpu::environment_report r;
+    r.compiler = "fake runtime of tests/schema/fake_measure.cpp (nothing was measured)";
+    r.cxx_standard = __cplusplus;
+    r.libtorch_available = true;
+    r.libtorch_version = "2.11.0";
+    r.build = iteragpu::runtime_build{iteragpu::gpu_platform::cuda, "13.0"};
+    r.gpus.push_back(iteragpu::gpu_description{iteragpu::device_index{0}, "fake GPU", "9.0", 150'109'880'320});
+    r.device.requested = d;
+    r.device.available = d.value == 0;
+    if (r.device.available) {
+      r.device.name = "fake GPU";
+      r.device.capability = "9.0";
+      r.device.free_memory_bytes = 149'557'477'376;
+      r.device.total_memory_bytes = 150'109'880'320;
+    } else {
+      r.device.reason = iteragpu::device_name(d) + " is not visible; visible GPUs: cuda:0 (fake GPU)";
+    }
+    iteragpu::management_report m;
+    m.driver_version = driver;
+    m.nvml_version = "13." + driver;
+    m.gpus.push_back(iteragpu::nvml::gpu_facts{iteragpu::nvml::enablement::enabled, iteragpu::nvml::enablement::disabled,
+                                               iteragpu::nvml::enablement::enabled, iteragpu::milliwatts{700'000},
+                                               iteragpu::megahertz{1980}, iteragpu::megahertz{3201}});
+    r.management = std::move(m);
+    return r;
+  }
+
+  [[nodiscard]] static std::optional<iteragpu::prediction::blas_workspaces> blas_workspaces() {
+    return iteragpu::prediction::default_workspaces();
+  }
+
+  [[nodiscard]] static std::vector<iteragpu::allocator_setting> allocator_settings() {
+    return {{"expandable_segments", "False"}, {"max_split_size_mb", "unlimited"}};
+  }
+
+  [[nodiscard]] iteragpu::result<iteragpu::measurement, iteragpu::measure_error> measure_synthetic(
+      const iteragpu::synthetic_run& run) const {
+    // The base warm pass: the network's 16 b c w^2 operations at 700 TFLOP/s,
+    // plus 30 us of launches.
+    const double operations = 16.0 * static_cast<double>(run.shape.batch) * static_cast<double>(run.shape.context) *
+                              static_cast<double>(run.shape.width) * static_cast<double>(run.shape.width);
+    const double base = (operations / 700e12 + 30e-6) * time_scale;
+    // Predicted warm_forward rows are all alike: one is predicted, and
+    // repeated as many times as the run asks.
+    const iteragpu::protocol_plan plan{run.plan.warmup, 1, std::nullopt};
+    auto predicted =
+        iteragpu::prediction::predict_synthetic(run.shape, run.dtype, iteragpu::prediction::default_workspaces(), plan);
+    if (!predicted) {
+      return iteragpu::unexpected{iteragpu::measure_error{iteragpu::phase_kind::model_load, predicted.error().message}};
+    }
+    const iteragpu::phase_row warm = predicted->back();
+    predicted->pop_back();
+    iteragpu::measurement m;
+    for (auto& row : *predicted) {
+      row.gpu_seconds = base * (row.phase == iteragpu::phase_kind::warmup ? static_cast<double>(run.plan.warmup) : 20.0);
+      m.phases.push_back(finished(row));
+    }
+    std::vector<double> series;
+    double elapsed = 0.0;
+    while (run.plan.until ? !m.stopped_by : series.size() < run.plan.repeats) {
+      iteragpu::phase_row row = warm;
+      row.repeat = series.size();
+      row.gpu_seconds = base * (1.0 + jitter[series.size() % jitter.size()]);
+      m.phases.push_back(finished(row));
+      series.push_back(row.gpu_seconds);
+      elapsed += m.phases.back().seconds;
+      if (run.plan.until) {
+        m.stopped_by = run.plan.until->decide(series, std::chrono::duration<double>(elapsed));
+      }
+    }
+    return m;
+  }
+
+ private:
+  // The row with its wall time, device memory and GPU state.
+  [[nodiscard]] static iteragpu::phase_row finished(iteragpu::phase_row row) {
+    row.seconds = row.gpu_seconds + 6e-6;
+    const std::uint64_t outside = iteragpu::prediction::memory_outside_allocator_default.value;
+    row.baseline_device_used_bytes = row.baseline_reserved_bytes + outside;
+    row.end_device_used_bytes = row.end_reserved_bytes + outside;
+    row.state_at_end = state_of(row);
+    return row;
+  }
+
+  [[nodiscard]] static iteragpu::gpu_state state_of(const iteragpu::phase_row& row) {
+    const bool warm = row.phase == iteragpu::phase_kind::warm_forward;
+    iteragpu::gpu_state s{iteragpu::megahertz{1980}, iteragpu::megahertz{3201}, iteragpu::milliwatts{warm ? 412'000U : 121'000U},
+                          iteragpu::degrees_celsius{warm ? 47U : 38U},
+                          iteragpu::clock_event_reasons{warm ? (row.repeat == 3U ? sw_power_cap : 0U) : gpu_idle}};
+    if (row.phase == iteragpu::phase_kind::model_load) {
+      s.power_draw = iteragpu::unexpected{std::string("NVML: not supported")};
+    }
+    return s;
+  }
+};
+static_assert(iteragpu::synthetic_runtime<fake_runtime>);
+
+// The value of a --fake-* flag, which must come first.
+bool take_flag(std::vector<std::string>& args, std::string_view flag, std::string& value) {
+  if (args.size() < 2 || args.front() != flag) {
+    return false;
+  }
+  value = args[1];
+  args.erase(args.begin(), args.begin() + 2);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::span<char*> words(argv, static_cast<std::size_t>(argc));
+    std::vector<std::string> args(std::next(words.begin()), words.end());
+    fake_runtime runtime;
+    std::string value;
+    for (bool more = true; more;) {
+      more = false;
+      if (take_flag(args, "--fake-time-scale", value)) {
+        runtime.time_scale = std::stod(value);
+        more = true;
+      }
+      if (take_flag(args, "--fake-driver", value)) {
+        runtime.driver = value;
+        more = true;
+      }
+    }
+    return iteragpu::cli::run_measure(runtime, args, std::cout, std::cerr);
+  } catch (const std::exception& e) {
+    std::cerr << "iteragpu_fake_measure: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,172 @@
+#include <iteragpu/report/need_input.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include <iteragpu/io.hpp>
+
+namespace {
+
+using iteragpu::report::need_from_json;
+
+const std::string fixtures = ITERAGPU_TEST_SOURCE_DIR "/data/fits/";
+
+std::string fixture(const std::string& name) {
+  const auto text = iteragpu::read_whole_file(fixtures + name);
+  BOOST_REQUIRE_MESSAGE(text.has_value(), "cannot read " + fixtures + name);
+  return *text;
+}
+
+iteragpu::memory_need need_of(std::string_view text) {
+  auto need = need_from_json(text);
+  BOOST_REQUIRE_MESSAGE(need.has_value(), (need ? std::string() : need.error().found));
+  return std::move(need).value();
+}
+
+std::string refusal(std::string_view text) {
+  const auto need = need_from_json(text);
+  BOOST_REQUIRE_MESSAGE(!need.has_value(), "accepted: " << text);
+  return need.error().found;
+}
+
+bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+// A schema-2 measurement with the given rows, each
+// {peak_reserved, end_reserved, end_device_used or -1 for null}.
+struct v2_row {
+  std::uint64_t peak;
+  std::uint64_t end_reserved;
+  std::int64_t used;
+};
+
+std::string measurement_v2(const std::vector<v2_row>& rows) {
+  std::string text = R"({"schema_version":2,"phases":[)";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    text += (i == 0 ? "" : ",");
+    text += R"({"peak_reserved_bytes":)" + std::to_string(r.peak) + R"(,"end_reserved_bytes":)" +
+            std::to_string(r.end_reserved) + R"(,"baseline_device_used_bytes":null,"end_device_used_bytes":)" +
+            (r.used < 0 ? std::string("null") : std::to_string(r.used)) + "}";
+  }
+  return text + "]}";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(need_from_json_documents)
+
+BOOST_AUTO_TEST_CASE(an_estimate_gives_its_memory_need_bytes) {
+  // 7e9 parameters of 2 bytes + 4 GiB: 14000000000 + 4294967296 bytes.
+  const auto need = need_of(fixture("estimate-7b.json"));
+  BOOST_TEST(need.bytes.value == 18'294'967'296U);
+  BOOST_TEST(need.source.starts_with("estimate --json: its memory_need.bytes, the estimate's total (weights + reserve)"));
+  BOOST_TEST(contains(need.source, "the file says 'estimate: weights + reserve"));
+}
+
+BOOST_AUTO_TEST_CASE(a_plan_gives_its_memory_need_bytes) {
+  // 1434451968 bytes of peak reserved + 552402944 outside the allocator.
+  const auto need = need_of(fixture("plan.json"));
+  BOOST_TEST(need.bytes.value == 1'986'854'912U);
+  BOOST_TEST(need.source.starts_with(
+      "plan --json: its memory_need.bytes, the predicted peak reserved plus the memory outside the allocator"));
+}
+
+BOOST_AUTO_TEST_CASE(a_schema_1_measurement_gives_its_largest_peak_and_says_what_is_missing) {
+  const auto need = need_of(fixture("measurement-v1.json"));
+  BOOST_TEST(need.bytes.value == 1'434'451'968U);  // the warm_forward rows' peak_reserved_bytes
+  BOOST_TEST(need.source ==
+             "measurement (schema_version 1): the largest peak_reserved_bytes of its 6 rows, 1434451968 bytes; the "
+             "memory outside the allocator (CUDA context, libraries) was not recorded and is not included");
+}
+
+BOOST_AUTO_TEST_CASE(a_schema_2_measurement_adds_the_memory_outside_the_allocator) {
+  // Largest end_device_used_bytes: 2025848832, on cold_forward, warmup and
+  // warm_forward 0; less end_reserved 1432354816 (the first two) or
+  // 1434451968 (the third): the larger difference, 593494016, is taken.
+  // 1434451968 + 593494016 = 2027945984.
+  const auto need = need_of(fixture("measurement-v2.json"));
+  BOOST_TEST(need.bytes.value == 2'027'945'984U);
+  BOOST_TEST(need.source ==
+             "measurement (schema_version 2): the largest peak_reserved_bytes of its 6 rows, 1434451968 bytes, plus "
+             "the memory outside the allocator, 593494016 bytes: the largest end_device_used_bytes, 2025848832, less "
+             "that row's end_reserved_bytes, 1432354816, floored at 0");
+  const auto unrecorded = need_of(fixture("measurement-v2-not-recorded.json"));
+  BOOST_TEST(unrecorded.bytes.value == 1'434'451'968U);
+  BOOST_TEST(contains(unrecorded.source, "was not recorded and is not included"));
+}
+
+BOOST_AUTO_TEST_CASE(the_device_used_memory_is_taken_from_the_row_where_it_is_largest) {
+  // Row 2 has the largest device use (900), not the largest difference
+  // (row 1: 800 - 100 = 700 against 900 - 600 = 300): 1000 + 300.
+  BOOST_TEST(need_of(measurement_v2({{1000, 100, 800}, {500, 600, 900}, {10, 10, -1}})).bytes.value == 1300U);
+  // Device use below the allocator's reserve (another reading moment):
+  // floored at 0, so the need is the peak alone.
+  BOOST_TEST(need_of(measurement_v2({{1000, 700, 600}})).bytes.value == 1000U);
+  // Equal device use: the larger difference.
+  BOOST_TEST(need_of(measurement_v2({{1000, 700, 900}, {1000, 100, 900}})).bytes.value == 1800U);
+  // Peak plus outside past 64 bits.
+  BOOST_TEST(contains(refusal(measurement_v2({{UINT64_MAX, 0, 1}})), "passes 64 bits of bytes"));
+  BOOST_TEST(need_of(measurement_v2({{UINT64_MAX - 1, 0, 1}})).bytes.value == UINT64_MAX);
+}
+
+BOOST_AUTO_TEST_CASE(documents_of_another_kind_are_refused_with_what_they_are) {
+  BOOST_TEST(refusal(fixture("kind-sweep.json")) == "JSON of kind 'sweep'");
+  BOOST_TEST(refusal(R"({"kind":7})") == "JSON of kind '7'");
+  BOOST_TEST(refusal(fixture("schema-version-3.json")) == "a measurement of schema_version '3'");
+  BOOST_TEST(refusal(R"({"schema_version":"1","phases":[]})") == "a measurement of schema_version '\"1\"'");
+  BOOST_TEST(refusal(fixture("quote.json")) ==
+             "a JSON object that is neither an estimate, a plan nor a measurement");
+  BOOST_TEST(refusal(fixture("array.json")) == "JSON that is not an object");
+  BOOST_TEST(refusal("17.04") == "JSON that is not an object");
+  BOOST_TEST(refusal("{}") == "a JSON object that is neither an estimate, a plan nor a measurement");
+}
+
+BOOST_AUTO_TEST_CASE(malformed_json_is_refused) {
+  BOOST_TEST(refusal(fixture("truncated.json")).starts_with("not valid JSON ("));
+  BOOST_TEST(refusal("").starts_with("not valid JSON ("));
+  BOOST_TEST(refusal(R"({"kind":"plan",})").starts_with("not valid JSON ("));  // trailing comma
+  BOOST_TEST(refusal("{\"kind\":\"plan\"} trailing").starts_with("not valid JSON ("));
+  BOOST_TEST(refusal("{\"kind\":\"\xff\"}").starts_with("not valid JSON ("));  // invalid UTF-8
+}
+
+BOOST_AUTO_TEST_CASE(needs_that_are_not_byte_counts_are_refused) {
+  BOOST_TEST(refusal(fixture("estimate-need-null.json")) ==
+             "estimate --json whose memory_need is null (the need passes 64 bits of bytes)");
+  BOOST_TEST(refusal(fixture("negative-peak.json")) ==
+             "a measurement with phases[1].peak_reserved_bytes '-1', not an integer number of bytes from 0 to "
+             "18446744073709551615");
+  BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":1.5}})"), "memory_need.bytes '1.5E0'"));
+  BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":1e3}})"), "memory_need.bytes '1E3'"));
+  BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":"12"}})"), "memory_need.bytes '\"12\"'"));
+  BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":18446744073709551616}})"),
+                      "memory_need.bytes"));
+  BOOST_TEST(refusal(R"({"kind":"plan","memory_need":{}})") == "plan --json with memory_need.bytes missing");
+  BOOST_TEST(refusal(R"({"kind":"plan"})") == "plan --json without memory_need");
+  BOOST_TEST(refusal(R"({"kind":"plan","memory_need":[1]})") == "plan --json whose memory_need is not an object");
+  BOOST_TEST(need_of(R"({"kind":"plan","memory_need":{"bytes":18446744073709551615}})").bytes.value == UINT64_MAX);
+  BOOST_TEST(need_of(R"({"kind":"plan","memory_need":{"bytes":0}})").bytes.value == 0U);
+}
+
+BOOST_AUTO_TEST_CASE(measurements_without_usable_rows_are_refused) {
+  BOOST_TEST(refusal(R"({"schema_version":1,"phases":[]})") ==
+             "a measurement (schema_version 1) without a non-empty phases array");
+  BOOST_TEST(refusal(R"({"schema_version":1})") == "a measurement (schema_version 1) without a non-empty phases array");
+  BOOST_TEST(refusal(R"({"schema_version":1,"phases":[1]})") == "a measurement whose phases[0] is not an object");
+  BOOST_TEST(refusal(R"({"schema_version":1,"phases":[{}]})") ==
+             "a measurement with phases[0].peak_reserved_bytes missing");
+  BOOST_TEST(refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_reserved_bytes":1}]})") ==
+             "a measurement (schema_version 2) with phases[0].end_device_used_bytes missing");
+  BOOST_TEST(refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_device_used_bytes":1}]})") ==
+             "a measurement with phases[0].end_reserved_bytes missing");
+  BOOST_TEST(
+      refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_reserved_bytes":1,"end_device_used_bytes":-5}]})") ==
+      "a measurement with phases[0].end_device_used_bytes '-5', not an integer number of bytes from 0 to "
+      "18446744073709551615 or null");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
