@@ -127,23 +127,11 @@ cli::command_function runner_of(std::string_view name) {
   return nullptr;
 }
 
-// The sweep's two commands, for as long as cli::mesure_memoire_commands()
-// does not list them itself.
-constexpr std::array<cli::subcommand, 2> sweep_commands{{
-    {"sweep", "measure over lists of shapes, a fresh process per point; or plan, or predict", &cli::run_sweep},
-    {"collect", "merge sweep folders into one summary, plot and page", &cli::run_collect},
-}};
-
 int main(int argc, char** argv) {
   try {
     std::vector<cli::subcommand> commands;
     for (const auto& c : cli::mesure_memoire_commands()) {
       commands.push_back(cli::subcommand{c.name, c.summary, runner_of(c.name)});
-    }
-    for (const auto& c : sweep_commands) {
-      if (std::none_of(commands.begin(), commands.end(), [&](const cli::subcommand& s) { return s.name == c.name; })) {
-        commands.push_back(c);
-      }
     }
     const std::span<char*> words(argv, static_cast<std::size_t>(argc));
     const std::vector<std::string> args(std::next(words.begin()), words.end());
