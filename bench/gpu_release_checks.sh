@@ -11,15 +11,15 @@
 #   snapshot    --memory-snapshot of the small trial and of an out-of-memory run,
 #               opened by torch.cuda._memory_viz
 #   sweep       the two sweeps of the sweep issue (when the build has `sweep`)
-#   startup     estimate in the LibTorch build against a build without it
 #   bench       bench/compare.py against the PyTorch baseline
-# ITERAGPU_CHECK_BUDGET (seconds, default 470): no stage starts once spent.
+#   startup     estimate in the LibTorch build against a build without it
+# ITERAGPU_CHECK_BUDGET (seconds, default 440): no stage starts once spent.
 set -uo pipefail
 out=${1:?usage: bench/gpu_release_checks.sh OUT_DIR}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d /tmp/iteragpu-checks.XXXXXX)
 log="$out/log.txt"
-budget=${ITERAGPU_CHECK_BUDGET:-470}
+budget=${ITERAGPU_CHECK_BUDGET:-440}
 start=$SECONDS
 mkdir -p "$out"
 say() { printf '[%4d s] %s\n' "$((SECONDS - start))" "$*" | tee -a "$log"; }
@@ -44,7 +44,9 @@ export root work
 mm=$root/build/gpu/examples/mesure_memoire
 export mm
 
-stage build 150 'cd "$root" && ITERAGPU_LIBTORCH=python scripts/run mesure_memoire --version && nvidia-smi --query-gpu=name,driver_version,pci.bus_id,memory.total --format=csv' || exit 1
+# The README's run command from a copy with no build folder: it picks
+# python3's LibTorch, builds mesure_memoire alone and measures the small trial.
+stage build 150 'cd "$root" && scripts/run mesure_memoire measure --device cuda:0 --batch 1 --context 16 --width 64 --dtype float32 --warmup 1 --repeats 2 --output "$work/m.json" && "$mm" --version && nvidia-smi --query-gpu=name,driver_version,pci.bus_id,memory.total --format=csv' || exit 1
 # The Boost libraries scripts/run unpacked from .debs/ (a host without them).
 export LD_LIBRARY_PATH="$root/build/boost-debs/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
@@ -102,7 +104,7 @@ stage snapshot 60 '
 '
 
 if "$mm" sweep --help > /dev/null 2>&1; then
-  stage sweep 120 '
+  stage sweep 100 '
     "$mm" sweep --device cuda:0 --batch 8..512 --context 4096 --width 8192 --dtype bfloat16 --repeats 3 --output-dir "$work/sweep-batch" 2>&1 | tail -n 12
     "$mm" sweep --device cuda:0 --width 1024..131072 --batch 1 --context 1024 --dtype bfloat16 --repeats 3 --output-dir "$work/sweep-width" 2>&1 | tail -n 12
     cat "$work/sweep-batch/summary.csv" "$work/sweep-width/summary.csv"
@@ -111,6 +113,7 @@ else
   say "SKIPPED sweep: this build has no sweep command"
 fi
 
+stage bench 200 'cd "$root" && python3 bench/compare.py --cpp "$mm" --out "$work/bench"'
 stage startup 60 '
   b=$root/build/boost-debs/usr
   cmake -S "$root" -B "$work/no-torch" -G Ninja -DCMAKE_BUILD_TYPE=Release -DITERAGPU_WITH_TORCH=OFF -DITERAGPU_BUILD_TESTS=OFF \
@@ -119,6 +122,5 @@ stage startup 60 '
   python3 "$root/bench/estimate_startup.py" "$mm" "$work/no-torch/examples/mesure_memoire" --runs 21
 '
 
-stage bench 200 'cd "$root" && python3 bench/compare.py --cpp "$mm" --out "$work/bench"'
 say "done"
 save

@@ -4,6 +4,8 @@
 // Only `environment` and `measure` need LibTorch. In a build with LibTorch
 // they live in a module loaded at run time (mesure_memoire_torch.cpp), so
 // that every other command starts in milliseconds and never loads LibTorch.
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <exception>
 #include <filesystem>
@@ -15,11 +17,13 @@
 
 #include <dlfcn.h>
 
+#include <iteragpu/cli/collect_command.hpp>
 #include <iteragpu/cli/dispatch.hpp>
 #include <iteragpu/cli/estimate_command.hpp>
 #include <iteragpu/cli/gpu_commands.hpp>
 #include <iteragpu/cli/plan_command.hpp>
 #include <iteragpu/cli/programs.hpp>
+#include <iteragpu/cli/sweep_command.hpp>
 #include <iteragpu/gpu_runtime.hpp>
 
 namespace {
@@ -113,6 +117,12 @@ cli::command_function runner_of(std::string_view name) {
   }
   if (name == "compare") {
     return &cli::run_compare;
+  }
+  if (name == "sweep") {
+    return &cli::run_sweep;
+  }
+  if (name == "collect") {
+    return &cli::run_collect;
   }
   return nullptr;
 }

@@ -60,7 +60,11 @@ iteragpu_os_detect() {
 # optional), and for the tests clang (clang++-14), clang-rt (its libFuzzer
 # runtime), clang-tidy (14), cppcheck, python3, jsonschema (the system
 # python3's module, which validates the JSON outputs against data/schema/),
-# doxygen (>= 1.9.4, which builds the API reference with warnings as errors).
+# slurm (slurmctld, slurmd, sbatch and munged, for the test that runs a sweep
+# as a job array on a single-node cluster), rsvg (rsvg-convert, which
+# renders the sweep's plot), chromium (headless, which renders its page),
+# fonts (DejaVu, so that both render text) and doxygen (>= 1.9.4, which
+# builds the API reference with warnings as errors).
 iteragpu_need_text() {
   case "$1" in
     cxx) printf 'g++ >= 12' ;;
@@ -70,6 +74,9 @@ iteragpu_need_text() {
     clang-rt) printf 'the libFuzzer runtime of clang 14' ;;
     clang-tidy) printf 'clang-tidy-14' ;;
     jsonschema) printf "python3's jsonschema module" ;;
+    slurm) printf 'Slurm (slurmctld, slurmd, sbatch) and munge' ;;
+    rsvg) printf 'rsvg-convert' ;;
+    fonts) printf 'the DejaVu fonts' ;;
     doxygen) printf 'Doxygen >= 1.9.4' ;;
     *) printf '%s' "$1" ;;
   esac
@@ -227,6 +234,11 @@ iteragpu_missing_needs() {
       command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
       command -v python3 >/dev/null 2>&1 || missing+=(python3)
       iteragpu_have_jsonschema || missing+=(jsonschema)
+      { command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged; } >/dev/null 2>&1 ||
+        missing+=(slurm)
+      command -v rsvg-convert >/dev/null 2>&1 || missing+=(rsvg)
+      command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+      [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts)
       iteragpu_have_doxygen || missing+=(doxygen)
       ;;
   esac
@@ -283,6 +295,11 @@ iteragpu_packages() {
       *:cppcheck) packages+=(cppcheck) ;;
       *:python3) packages+=(python3) ;;
       *:jsonschema) packages+=(python3-jsonschema) ;;
+      *:slurm) packages+=(slurm-wlm munge) ;;
+      *:rsvg) packages+=(librsvg2-bin) ;;
+      debian-12:chromium) packages+=(chromium) ;;
+      ubuntu-*:chromium) iteragpu_say "Ubuntu's chromium is a snap, which a build machine may not run; the page test is skipped without it" ;;
+      *:fonts) packages+=(fonts-dejavu-core) ;;
       ubuntu-22.04:doxygen)
         iteragpu_say "Ubuntu 22.04's doxygen 1.9.1 is older than the 1.9.4 the API reference needs; its step will be skipped"
         ;;

@@ -9,7 +9,8 @@
 /// statistics of the repeats and the
 /// stopping rule, the GPU's state through NVML loaded at run time, the
 /// environment report, the synthetic network's description and its
-/// measurement through a GPU runtime. The
+/// measurement through a GPU runtime, and sweeps over shapes (sweep/: the
+/// plan, the skip rules, the point processes, the summary, plot and page). The
 /// LibTorch adapters are in iteragpu/torch/ (target iteragpu::torch).
 #include "iteragpu/compare.hpp"
 #include "iteragpu/device.hpp"
@@ -29,6 +30,15 @@
 #include "iteragpu/prediction/workspace.hpp"
 #include "iteragpu/protocol.hpp"
 #include "iteragpu/statistics.hpp"
+#include "iteragpu/sweep/html.hpp"
+#include "iteragpu/sweep/lists.hpp"
+#include "iteragpu/sweep/outcome.hpp"
+#include "iteragpu/sweep/plan.hpp"
+#include "iteragpu/sweep/process.hpp"
+#include "iteragpu/sweep/progress.hpp"
+#include "iteragpu/sweep/scheduler.hpp"
+#include "iteragpu/sweep/summary.hpp"
+#include "iteragpu/sweep/svg.hpp"
 #include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/synthetic_model.hpp"
 

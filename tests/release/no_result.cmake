@@ -58,6 +58,13 @@ foreach(_member IN LISTS _members)
   endif()
   if(_lower MATCHES "\\.(json|ipynb)$")
     file(READ "${UNPACKED}/${_member}" _json)
+    # A published schema (data/schema/*.schema.json, a JSON Schema document)
+    # describes the "phases" of a record and holds none.
+    string(JSON _dialect ERROR_VARIABLE _not_schema GET "${_json}" "$schema")
+    if(_member MATCHES "^data/schema/[^/]+\\.schema\\.json$" AND NOT _not_schema
+       AND _dialect MATCHES "^https://json-schema\\.org/")
+      continue()
+    endif()
     string(JSON _phases ERROR_VARIABLE _error GET "${_json}" phases)
     # A "phases" key at any depth: in the notebook's code it appears only as
     # escaped text inside a string (\"phases\"), which this does not match.

@@ -26,7 +26,7 @@ namespace po = boost::program_options;
 using runner = std::function<int(std::span<const std::string>, std::ostream&, std::ostream&)>;
 
 struct command_under_test {
-  const char* name;  // cppcheck-suppress unusedStructMember (read in the test macros)
+  const char* name;  // cppcheck-suppress unusedStructMember ; read in the test macros
   po::options_description description;
   runner run;
 };

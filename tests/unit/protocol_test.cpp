@@ -264,7 +264,7 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
 
 // A backend that also reports the device's memory: used = total - free is
 // read at each baseline and end, outside the timed window.
-struct memory_reporting_backend {
+struct memory_reporting_backend {  // NOLINT(cppcoreguidelines-pro-type-member-init): an aggregate, initialised whole
   recording_backend recording;
   fake_device& device;
   std::uint64_t total = 1000;

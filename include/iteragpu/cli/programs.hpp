@@ -11,10 +11,12 @@
 
 #include "iteragpu/cli/calcul_forfaits_command.hpp"
 #include "iteragpu/cli/common.hpp"
+#include "iteragpu/cli/collect_command.hpp"
 #include "iteragpu/cli/compare_command.hpp"
 #include "iteragpu/cli/estimate_command.hpp"
 #include "iteragpu/cli/gpu_commands.hpp"
 #include "iteragpu/cli/plan_command.hpp"
+#include "iteragpu/cli/sweep_command.hpp"
 #include "iteragpu/version.hpp"
 
 /// \file
@@ -40,6 +42,8 @@ struct command_flags {
       {"environment", "versions and visible GPUs, as JSON (a diagnostic)", &environment_description},
       {"measure", "memory and time of the synthetic network, phase by phase, on one GPU", &measure_description},
       {"compare", "two measurement files side by side: memory, time, environment (no GPU)", &compare_description},
+      {"sweep", "measure over lists of shapes, a fresh process per point; or plan, or predict", &sweep_description},
+      {"collect", "merge sweep folders into one summary, plot and page", &collect_description},
   };
 }
 

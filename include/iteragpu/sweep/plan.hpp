@@ -1,0 +1,235 @@
+#ifndef ITERAGPU_SWEEP_PLAN_HPP
+#define ITERAGPU_SWEEP_PLAN_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "iteragpu/checked.hpp"
+#include "iteragpu/parse.hpp"
+#include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/sweep/lists.hpp"
+#include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/text.hpp"
+
+// The plan of a sweep: the product of its axes in a stable order, each
+// point numbered from 0, and the file points.tsv that carries it from the
+// planning machine to the ones that run the points (a job array's task N
+// runs point N).
+namespace iteragpu::sweep {
+
+struct sweep_point {
+  std::size_t index{0};
+  synthetic_shape shape;
+  element_type dtype{element_type::float32};
+  std::uint64_t warmup{1};
+  repeat_setting repeats{2};
+  friend bool operator==(const sweep_point&, const sweep_point&) = default;
+};
+
+struct sweep_axes {
+  std::vector<std::uint64_t> batch{1};
+  std::vector<std::uint64_t> context{16};
+  std::vector<std::uint64_t> width{64};
+  std::vector<element_type> dtype{element_type::float32};
+  std::uint64_t warmup{1};
+  repeat_setting repeats{2};
+};
+
+// A bound on the plan, so that a typing slip (1..2^60 on three axes) is
+// refused instead of filling a disk with records.
+inline constexpr std::size_t max_points = 100'000;
+
+// Every combination of the axes: dtype outermost, then width, context, and
+// batch innermost, each smallest first. In this order a point comes after
+// every point that is no larger on any axis, which the out-of-memory
+// cut-off relies on.
+[[nodiscard]] inline result<std::vector<sweep_point>, std::string> make_plan(const sweep_axes& axes) {
+  std::size_t count = 1;
+  for (const std::size_t n : {axes.batch.size(), axes.context.size(), axes.width.size(), axes.dtype.size()}) {
+    const auto product = checked_mul(count, n);
+    if (n == 0 || !product || *product > max_points) {
+      return unexpected{"the lists make " +
+                        (n == 0 ? std::string("no point") : std::string("more than ") + to_decimal_string(max_points) +
+                                                                " points") +
+                        "; expected 1 to " + to_decimal_string(max_points)};
+    }
+    count = *product;
+  }
+  std::vector<sweep_point> points;
+  points.reserve(count);
+  for (const element_type dtype : axes.dtype) {
+    for (const std::uint64_t width : axes.width) {
+      for (const std::uint64_t context : axes.context) {
+        for (const std::uint64_t batch : axes.batch) {
+          points.push_back(sweep_point{points.size(), synthetic_shape{batch, context, width}, dtype, axes.warmup,
+                                       axes.repeats});
+        }
+      }
+    }
+  }
+  return points;
+}
+
+// File names of a point, all in the sweep's folder: `point-0007.json` is its
+// record (the result of the point, whatever its outcome), beside which a
+// measured point has `point-0007.measurement.json` (written by `measure`)
+// and a predicted one `point-0007.prediction.json`. Indices take at least
+// four digits, more when the plan needs them, so that names sort.
+[[nodiscard]] inline std::string point_stem(std::size_t index, std::size_t count) {
+  const std::string digits = to_decimal_string(index);
+  const std::size_t width = std::max<std::size_t>(4, to_decimal_string(count == 0 ? 0 : count - 1).size());
+  return "point-" + std::string(width > digits.size() ? width - digits.size() : 0, '0') + digits;
+}
+[[nodiscard]] inline std::string record_name(std::size_t index, std::size_t count) {
+  return point_stem(index, count) + ".json";
+}
+[[nodiscard]] inline std::string measurement_name(std::size_t index, std::size_t count) {
+  return point_stem(index, count) + ".measurement.json";
+}
+[[nodiscard]] inline std::string prediction_name(std::size_t index, std::size_t count) {
+  return point_stem(index, count) + ".prediction.json";
+}
+
+inline constexpr std::string_view points_file = "points.tsv";
+inline constexpr std::string_view points_header = "index\tbatch\tcontext\twidth\tdtype\twarmup\trepeats\tresult";
+
+// points.tsv: a header, then one line per point, tab-separated.
+[[nodiscard]] inline std::string points_tsv(const std::vector<sweep_point>& points) {
+  std::string text(points_header);
+  text += '\n';
+  for (const auto& p : points) {
+    text += to_decimal_string(p.index) + '\t' + to_decimal_string(p.shape.batch) + '\t' +
+            to_decimal_string(p.shape.context) + '\t' + to_decimal_string(p.shape.width) + '\t' +
+            std::string(name_of(p.dtype)) + '\t' + to_decimal_string(p.warmup) + '\t' + p.repeats.text() + '\t' +
+            record_name(p.index, points.size()) + '\n';
+  }
+  return text;
+}
+
+namespace detail {
+
+[[nodiscard]] inline std::vector<std::string_view> split_tabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+    if (tab == std::string_view::npos) {
+      return fields;
+    }
+    start = tab + 1;
+  }
+}
+
+// The lines of a text that ends with a line end, or the message when the
+// last one has none.
+[[nodiscard]] inline result<std::vector<std::string_view>, std::string> complete_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) {
+      return unexpected{"line " + to_decimal_string(lines.size() + 1) + " has no line end; the file is cut short"};
+    }
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+[[nodiscard]] inline std::optional<std::uint64_t> at_least(std::string_view text, std::uint64_t minimum) {
+  const auto v = parse_unsigned(text);
+  return v.has_value() && *v >= minimum ? std::optional<std::uint64_t>(*v) : std::nullopt;
+}
+
+// Line `number` (1-based) of points.tsv, which holds point `number - 2`,
+// and the result name it gives.
+[[nodiscard]] inline result<std::pair<sweep_point, std::string_view>, std::string> parse_point_line(
+    std::string_view line, std::size_t number) {
+  const std::string where = "line " + to_decimal_string(number) + ": ";
+  const auto fields = split_tabs(line);
+  if (fields.size() != 8) {
+    return unexpected{where + "expected 8 tab-separated fields, found " + to_decimal_string(fields.size())};
+  }
+  const std::size_t expected = number - 2;
+  const auto index = at_least(fields[0], 0);
+  if (!index || *index != expected) {
+    return unexpected{where + "the index " + quoted_excerpt(fields[0]) + " is not " + to_decimal_string(expected)};
+  }
+  const auto batch = at_least(fields[1], 1);
+  const auto context = at_least(fields[2], 1);
+  const auto width = at_least(fields[3], 1);
+  const auto dtype = parse_element_type(fields[4]);
+  const auto warmup = at_least(fields[5], 0);
+  const auto repeats = parse_repeats(fields[6]);
+  if (!batch || !context || !width || !dtype || !warmup || !repeats.has_value()) {
+    return unexpected{where + "a value is not valid (batch, context and width positive integers, dtype float32, "
+                              "float16 or bfloat16, warmup 0 or more, repeats positive or auto)"};
+  }
+  return std::pair{sweep_point{expected, synthetic_shape{*batch, *context, *width}, *dtype, *warmup, *repeats},
+                   fields[7]};
+}
+
+}  // namespace detail
+
+// Reads points.tsv back, strictly: the header as written, one line per
+// point numbered 0, 1, 2, ... with valid values, the result names that
+// points_tsv() gives (no other path is ever taken from the file), and the
+// same warm-up and repeats on every line. Messages name the line.
+[[nodiscard]] inline result<std::vector<sweep_point>, std::string> parse_points_tsv(std::string_view text) {
+  const auto lines = detail::complete_lines(text);
+  if (!lines.has_value()) {
+    return unexpected{lines.error()};
+  }
+  if (lines->empty() || lines->front() != points_header) {
+    return unexpected{"line 1 is not the header " + quoted(points_header)};
+  }
+  if (lines->size() == 1) {
+    return unexpected{std::string("the plan has no point")};
+  }
+  std::vector<sweep_point> points;
+  std::vector<std::string_view> names;
+  for (std::size_t i = 1; i < lines->size(); ++i) {
+    auto parsed = detail::parse_point_line((*lines)[i], i + 1);
+    if (!parsed.has_value()) {
+      return unexpected{parsed.error()};
+    }
+    const sweep_point& p = parsed->first;
+    if (!points.empty() && (p.warmup != points.front().warmup || !(p.repeats == points.front().repeats))) {
+      return unexpected{"line " + to_decimal_string(i + 1) +
+                        ": warmup and repeats differ from line 2's; a plan has one of each"};
+    }
+    points.push_back(p);
+    names.push_back(parsed->second);
+  }
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (names[i] != record_name(i, points.size())) {
+      return unexpected{"line " + to_decimal_string(i + 2) + ": the result " + quoted_excerpt(names[i]) + " is not " +
+                        quoted(record_name(i, points.size()))};
+    }
+  }
+  return points;
+}
+
+// The words a point gives `mesure_memoire measure` after `--device`.
+[[nodiscard]] inline std::vector<std::string> measure_flags(const sweep_point& p) {
+  return {"--batch",  to_decimal_string(p.shape.batch), "--context", to_decimal_string(p.shape.context),
+          "--width",  to_decimal_string(p.shape.width), "--dtype",   std::string(name_of(p.dtype)),
+          "--warmup", to_decimal_string(p.warmup),      "--repeats", p.repeats.text()};
+}
+
+// "batch 8, context 4096, width 8192, bfloat16": how messages name a point.
+[[nodiscard]] inline std::string describe(const sweep_point& p) {
+  return "batch " + to_decimal_string(p.shape.batch) + ", context " + to_decimal_string(p.shape.context) + ", width " +
+         to_decimal_string(p.shape.width) + ", " + std::string(name_of(p.dtype));
+}
+
+}  // namespace iteragpu::sweep
+
+#endif  // ITERAGPU_SWEEP_PLAN_HPP

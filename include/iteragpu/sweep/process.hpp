@@ -1,0 +1,317 @@
+#ifndef ITERAGPU_SWEEP_PROCESS_HPP
+#define ITERAGPU_SWEEP_PROCESS_HPP
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "iteragpu/result.hpp"
+#include "iteragpu/text.hpp"
+
+// The sweep's processes (POSIX, Linux): a fresh child per point, started
+// with posix_spawnp, its standard error (and, when asked, its output) kept in
+// an anonymous in-memory file so that nothing is left on disk and no pipe
+// can fill up; and the interruption by SIGINT or SIGTERM, which only sets
+// a flag that the sweep's loop reads. The children inherit the environment
+// (`environ`, which <unistd.h> declares under _GNU_SOURCE, as g++ and clang
+// define it for C++).
+namespace iteragpu::sweep {
+
+// The signal that asked the sweep to stop, 0 while none did. A plain
+// sig_atomic_t: the one thing a signal handler may write.
+inline volatile std::sig_atomic_t interrupt_signal = 0;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
+
+extern "C" inline void iteragpu_sweep_on_signal(int signal) { interrupt_signal = signal; }
+
+// While alive, SIGINT and SIGTERM set interrupt_signal instead of ending the
+// process; the previous handlers come back when it goes. The handlers are
+// installed without SA_RESTART, so that a blocking wait returns at once.
+class interrupt_guard {
+ public:
+  interrupt_guard() noexcept {
+    interrupt_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = &iteragpu_sweep_on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    sigaction(SIGINT, &action, &previous_int_);
+    sigaction(SIGTERM, &action, &previous_term_);
+  }
+  interrupt_guard(const interrupt_guard&) = delete;
+  interrupt_guard& operator=(const interrupt_guard&) = delete;
+  interrupt_guard(interrupt_guard&&) = delete;
+  interrupt_guard& operator=(interrupt_guard&&) = delete;
+  ~interrupt_guard() {
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+  }
+
+ private:
+  struct sigaction previous_int_ {};
+  struct sigaction previous_term_ {};
+};
+
+[[nodiscard]] inline bool interrupt_requested() noexcept { return interrupt_signal != 0; }
+
+// The shell's convention for a process ended by a signal: 128 + its number
+// (130 for SIGINT, 143 for SIGTERM).
+[[nodiscard]] inline int interrupted_exit_code() noexcept { return 128 + static_cast<int>(interrupt_signal); }
+
+// Sleeps a little; a signal ends the sleep early.
+inline void pause_briefly() noexcept {
+  const timespec step{0, 10'000'000};  // 10 ms
+  nanosleep(&step, nullptr);
+}
+
+struct child_exit {
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+};
+
+namespace detail {
+
+[[nodiscard]] inline std::string read_back(int fd, std::size_t limit) {
+  std::string text;
+  if (fd < 0 || ::lseek(fd, 0, SEEK_SET) != 0) {
+    return text;
+  }
+  text.resize(limit);
+  std::size_t got = 0;
+  while (got < limit) {
+    const auto n = ::read(fd, &text[got], limit - got);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      break;
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  text.resize(got);
+  return text;
+}
+
+[[nodiscard]] inline child_exit decode(int status) noexcept {
+  if (WIFEXITED(status)) {  // NOLINT(hicpp-signed-bitwise)
+    return {WEXITSTATUS(status), std::nullopt};  // NOLINT(hicpp-signed-bitwise)
+  }
+  return {std::nullopt, WTERMSIG(status)};  // NOLINT(hicpp-signed-bitwise)
+}
+
+}  // namespace detail
+
+// A child process started by the sweep. Destroyed while still running, it
+// is stopped first: no child outlives its owner.
+class child_process {
+ public:
+  // Starts `program` with `args` (argv[1...]); stdin reads /dev/null;
+  // stdout goes to /dev/null or, with keep_output, to memory; stderr to
+  // memory.
+  [[nodiscard]] static result<child_process, std::string> spawn(const std::string& program,
+                                                                const std::vector<std::string>& args,
+                                                                bool keep_output) {
+    child_process c;
+    c.errors_ = ::memfd_create("iteragpu-stderr", MFD_CLOEXEC);
+    c.output_ = keep_output ? ::memfd_create("iteragpu-stdout", MFD_CLOEXEC) : -1;
+    if (c.errors_ < 0 || (keep_output && c.output_ < 0)) {
+      return unexpected{"cannot create a file in memory for its output: " + std::generic_category().message(errno)};
+    }
+    std::vector<std::string> words;
+    words.reserve(args.size() + 1);
+    words.push_back(program);
+    words.insert(words.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    argv.reserve(words.size() + 1);
+    for (auto& w : words) {
+      argv.push_back(w.data());
+    }
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (keep_output) {
+      posix_spawn_file_actions_adddup2(&actions, c.output_, 1);
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    }
+    posix_spawn_file_actions_adddup2(&actions, c.errors_, 2);
+    // The child starts with the default dispositions of SIGINT and SIGTERM,
+    // whatever handlers the sweep has installed (exec resets handlers, but
+    // not ignored signals).
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+    c.started_ = std::chrono::steady_clock::now();
+    pid_t spawned = -1;
+    // posix_spawnp: a program named without a folder is looked for in PATH.
+    const int failed = ::posix_spawnp(&spawned, program.c_str(), &actions, &attributes, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (failed != 0) {
+      return unexpected{"cannot start " + quoted(program) + ": " + std::generic_category().message(failed)};
+    }
+    c.pid_ = spawned;
+    return c;
+  }
+
+  child_process(const child_process&) = delete;
+  child_process& operator=(const child_process&) = delete;
+  child_process(child_process&& other) noexcept
+      : pid_(std::exchange(other.pid_, -1)),
+        errors_(std::exchange(other.errors_, -1)),
+        output_(std::exchange(other.output_, -1)),
+        started_(other.started_),
+        ended_(other.ended_),
+        exit_(other.exit_) {}
+  child_process& operator=(child_process&&) = delete;
+  ~child_process() {
+    if (pid_ > 0 && !exit_) {
+      static_cast<void>(stop());
+    }
+    for (const int fd : {errors_, output_}) {
+      if (fd >= 0) {
+        ::close(fd);
+      }
+    }
+  }
+
+  [[nodiscard]] pid_t pid() const noexcept { return pid_; }
+
+  // Its exit once it has ended (reaped here), nothing while it runs.
+  [[nodiscard]] std::optional<child_exit> poll() {
+    if (!exit_) {
+      int status = 0;
+      const pid_t got = ::waitpid(pid_, &status, WNOHANG);
+      if (got == pid_) {
+        ended_ = std::chrono::steady_clock::now();
+        exit_ = detail::decode(status);
+      } else if (got < 0 && errno == ECHILD) {
+        ended_ = std::chrono::steady_clock::now();
+        exit_ = child_exit{};
+      }
+    }
+    return exit_;
+  }
+
+  // Waits for its end; nothing when the sweep is interrupted first.
+  [[nodiscard]] std::optional<child_exit> wait_unless_interrupted() {
+    while (!poll()) {
+      if (interrupt_requested()) {
+        return std::nullopt;
+      }
+      pause_briefly();
+    }
+    return exit_;
+  }
+
+  // SIGTERM, then SIGKILL after five seconds; reaps it.
+  child_exit stop() {
+    if (poll()) {
+      return *exit_;
+    }
+    ::kill(pid_, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!poll() && std::chrono::steady_clock::now() < deadline) {
+      pause_briefly();
+    }
+    if (!exit_) {
+      ::kill(pid_, SIGKILL);
+      int status = 0;
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      ended_ = std::chrono::steady_clock::now();
+      exit_ = detail::decode(status);
+    }
+    return *exit_;
+  }
+
+  // From the spawn to the reaping (or to now, while it runs).
+  [[nodiscard]] double seconds() const {
+    const auto end = exit_ ? ended_ : std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(end - started_).count();
+  }
+
+  // The first line it wrote on stderr (at most 4 KiB of it), if any.
+  [[nodiscard]] std::optional<std::string> first_error_line() const {
+    std::string text = detail::read_back(errors_, 4096);
+    text.resize(std::min(text.find('\n'), text.size()));
+    if (text.empty()) {
+      return std::nullopt;
+    }
+    return text;
+  }
+
+  // What it wrote on stdout, up to `limit` bytes (with keep_output).
+  [[nodiscard]] std::string output(std::size_t limit) const { return detail::read_back(output_, limit); }
+
+ private:
+  child_process() = default;
+
+  pid_t pid_{-1};
+  int errors_{-1};
+  int output_{-1};
+  std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point ended_;
+  std::optional<child_exit> exit_;
+};
+
+// Removes the temporary files that a stopped process of the library left
+// in `folder`: a killed `measure` leaves `.iteragpu-<pid>-<n>.partial` (and,
+// killed at the wrong instant, its `-link` probe), which io.hpp's new_file
+// removes only when it runs to its end. Returns how many were removed.
+inline std::size_t remove_partial_files(const std::filesystem::path& folder, pid_t pid) {
+  const std::string prefix = ".iteragpu-" + to_decimal_string(static_cast<std::uint64_t>(pid)) + "-";
+  std::vector<std::filesystem::path> found;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(folder, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.starts_with(prefix) && (name.ends_with(".partial") || name.ends_with(".partial-link"))) {
+      found.push_back(it->path());
+    }
+  }
+  std::size_t removed = 0;
+  for (const auto& path : found) {
+    if (std::filesystem::remove(path, ec)) {
+      ++removed;
+    }
+  }
+  return removed;
+}
+
+// The path of the running program (/proc/self/exe), to start its own
+// `measure` and `environment` subcommands as fresh processes.
+[[nodiscard]] inline std::optional<std::string> running_program() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    return std::nullopt;
+  }
+  return path.string();
+}
+
+}  // namespace iteragpu::sweep
+
+#endif  // ITERAGPU_SWEEP_PROCESS_HPP

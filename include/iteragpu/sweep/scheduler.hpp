@@ -1,0 +1,322 @@
+#ifndef ITERAGPU_SWEEP_SCHEDULER_HPP
+#define ITERAGPU_SWEEP_SCHEDULER_HPP
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "iteragpu/device.hpp"
+#include "iteragpu/prediction/outside_allocator.hpp"
+#include "iteragpu/prediction/workspace.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/sweep/outcome.hpp"
+#include "iteragpu/sweep/plan.hpp"
+#include "iteragpu/text.hpp"
+#include "iteragpu/units.hpp"
+
+// The sweep itself, written once over three policy objects: a point runner
+// (the real one starts a fresh `mesure_memoire measure` per point; the
+// prediction one runs nothing; a test's returns chosen outcomes), a sink
+// that keeps each record, and a progress observer. Points run in plan
+// order, at most one at a time on each device.
+namespace iteragpu::sweep {
+
+// The device as a fresh process described it just before a point.
+struct device_reading {
+  std::optional<std::string> gpu_name;
+  std::optional<std::uint64_t> free_bytes;  // nothing: no limit is known (a prediction without --memory-gib)
+  std::optional<std::uint64_t> total_bytes;
+};
+
+// A point's process that has ended.
+struct finished_run {
+  std::size_t index{0};  // of the point
+  process_figures process;
+  std::optional<measured_figures> measured;  // exit 0: its result, read back
+  std::string problem;                       // exit 0 with a result that could not be read: why
+};
+
+// start() launches a point on a device and returns at once; wait_any()
+// blocks until one launched point ends, or returns nothing when the sweep
+// was interrupted; stop_all() stops what still runs and removes its partial
+// files. host_available() is the host's available memory now (nothing: no
+// host rule), read_device() the device's state now.
+template <class R>
+concept point_runner = requires(R& r, const sweep_point& p, device_index d) {
+  { r.host_available() } -> std::same_as<std::optional<std::uint64_t>>;
+  { r.read_device(d) } -> std::same_as<result<device_reading, std::string>>;
+  { r.start(p, d) } -> std::same_as<result<void, std::string>>;
+  { r.wait_any() } -> std::same_as<std::optional<finished_run>>;
+  { r.stop_all() } -> std::same_as<void>;
+  { r.interrupted() } -> std::same_as<bool>;
+};
+
+template <class S>
+concept record_sink = requires(S& s, const point_record& r) {
+  { s.keep(r) } -> std::same_as<result<void, std::string>>;
+};
+
+template <class P>
+concept progress_observer = requires(P& p, const sweep_point& point, device_index d, const point_record& r) {
+  p.started(point, d);
+  p.finished(r);
+};
+
+struct sweep_settings {
+  record_kind kind{record_kind::measurement};
+  std::vector<device_index> devices{device_index{0}};  // one point at a time on each
+  prediction::blas_workspaces workspaces{prediction::default_workspaces()};
+  byte_count outside_allocator{prediction::memory_outside_allocator_default};
+};
+
+struct sweep_summary {
+  std::size_t recorded{0};   // records kept by this run
+  bool interrupted{false};   // stopped by a signal; the points not recorded stay to run
+};
+
+namespace detail {
+
+enum class preparation { recorded, ready, abandoned };
+
+// The record a finished process gives its point.
+inline void complete(point_record& r, const finished_run& run) {
+  if (r.kind == record_kind::prediction) {
+    r.outcome = outcome_kind::predicted;  // no process ran
+    return;
+  }
+  r.process = run.process;
+  const auto& p = run.process;
+  const std::string said = p.stderr_line ? ": " + escaped(*p.stderr_line) : std::string();
+  if (p.exit_code == 0) {
+    if (run.measured) {
+      r.outcome = outcome_kind::measured;
+      r.measured = run.measured;
+      if (!r.gpu_name) {
+        r.gpu_name = run.measured->gpu_name;
+      }
+      return;
+    }
+    r.outcome = outcome_kind::failed;
+    r.reason = "exit 0, but " + run.problem;
+  } else if (p.exit_code == 3) {
+    r.outcome = exit_3_outcome(p.stderr_line.value_or(""));
+    r.reason = "exit 3" + said;
+  } else if (p.exit_code) {
+    r.outcome = outcome_kind::failed;
+    r.reason = "exit " + std::to_string(*p.exit_code) + said;
+  } else {
+    r.outcome = outcome_kind::failed;
+    r.reason = "ended by signal " + std::to_string(p.signal.value_or(0)) + said;
+  }
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// The state of one sweep: the points running on each device, the failures
+// that cut larger points off, and what was kept.
+template <point_runner R, record_sink S, progress_observer P>
+class sweep_loop {
+ public:
+  sweep_loop(const sweep_settings& settings, std::vector<point_record> failures, R& runner, S& sink, P& progress)
+      : settings_(settings),
+        failures_(std::move(failures)),
+        runner_(runner),
+        sink_(sink),
+        progress_(progress),
+        running_(settings.devices.size()) {}
+
+  [[nodiscard]] result<sweep_summary, std::string> run(const std::vector<sweep_point>& pending) {
+    while (true) {
+      for (std::size_t slot = 0; slot < running_.size(); ++slot) {
+        if (auto filled = fill(slot, pending); !filled.has_value()) {
+          return stopped_by(filled.error());
+        }
+      }
+      if (runner_.interrupted()) {
+        return interrupted();
+      }
+      if (busy_ == 0) {
+        return summary_;
+      }
+      auto ended = runner_.wait_any();
+      if (!ended) {
+        return interrupted();
+      }
+      if (auto kept = finish(*ended); !kept.has_value()) {
+        return stopped_by(kept.error());
+      }
+    }
+  }
+
+ private:
+  [[nodiscard]] result<sweep_summary, std::string> stopped_by(const std::string& why) {
+    runner_.stop_all();
+    return unexpected{why};
+  }
+
+  [[nodiscard]] sweep_summary interrupted() {
+    runner_.stop_all();
+    summary_.interrupted = true;
+    return summary_;
+  }
+
+  [[nodiscard]] result<void, std::string> keep(const point_record& r) {
+    progress_.finished(r);
+    if (stops_larger_points(r.outcome)) {
+      failures_.push_back(r);
+    }
+    auto kept = sink_.keep(r);
+    if (kept.has_value()) {
+      ++summary_.recorded;
+    }
+    return kept;
+  }
+
+  // Starts points on a free slot until one runs or none is left; the
+  // points that cannot run are recorded on the way.
+  [[nodiscard]] result<void, std::string> fill(std::size_t slot, const std::vector<sweep_point>& pending) {
+    while (!running_[slot] && next_ < pending.size() && !runner_.interrupted()) {
+      const sweep_point& p = pending[next_];
+      const device_index d = settings_.devices[slot];
+      point_record r;
+      const auto prepared = prepare(p, d, r);
+      if (prepared == preparation::abandoned) {
+        return {};
+      }
+      ++next_;
+      if (prepared == preparation::ready) {
+        auto started = runner_.start(p, d);
+        if (started.has_value()) {
+          progress_.started(p, d);
+          running_[slot] = std::move(r);
+          ++busy_;
+          continue;
+        }
+        r.outcome = outcome_kind::failed;
+        r.reason = "could not start: " + started.error();
+      }
+      if (auto kept = keep(r); !kept.has_value()) {
+        return kept;
+      }
+    }
+    return {};
+  }
+
+  [[nodiscard]] result<void, std::string> finish(const finished_run& ended) {
+    auto slot = std::find_if(running_.begin(), running_.end(), [&](const std::optional<point_record>& s) {
+      return s && s->point.index == ended.index;
+    });
+    if (slot == running_.end()) {
+      return unexpected{"the runner reported point " + to_decimal_string(ended.index) + ", which was not running"};
+    }
+    point_record r = std::move(**slot);
+    slot->reset();
+    --busy_;
+    complete(r, ended);
+    return keep(r);
+  }
+
+  // Fills `r` for point `p` on device `d`: recorded (skipped or failed),
+  // ready to start, or abandoned (interrupted while the device was read).
+  [[nodiscard]] preparation prepare(const sweep_point& p, device_index d, point_record& r) {
+    r.kind = settings_.kind;
+    r.point = p;
+    r.outside_allocator_bytes = settings_.outside_allocator.value;
+    r.workspaces = settings_.workspaces;
+    if (settings_.kind == record_kind::measurement) {
+      r.device = d;
+    }
+    auto predicted = predict_point(p, settings_.workspaces);
+    if (!predicted.has_value()) {
+      return recorded(r, outcome_kind::skipped_unpredictable, "skipped: " + predicted.error());
+    }
+    r.prediction = std::move(*predicted);
+    if (auto cut = cut_off_reason(p, failures_)) {
+      return recorded(r, outcome_kind::skipped_after_failure, std::move(*cut));
+    }
+    if (auto host = host_reason(r)) {
+      return recorded(r, outcome_kind::skipped_host_memory, std::move(*host));
+    }
+    auto reading = runner_.read_device(d);
+    if (!reading.has_value()) {
+      if (runner_.interrupted()) {
+        return preparation::abandoned;
+      }
+      return recorded(r, outcome_kind::failed, "the device could not be read: " + reading.error());
+    }
+    r.gpu_name = reading->gpu_name;
+    r.device_free_bytes = reading->free_bytes;
+    r.device_total_bytes = reading->total_bytes;
+    if (reading->free_bytes) {
+      if (auto reason = device_skip_reason(*r.prediction, settings_.outside_allocator, *reading->free_bytes)) {
+        return recorded(r, outcome_kind::skipped_device_memory, std::move(*reason));
+      }
+    }
+    return preparation::ready;
+  }
+
+  [[nodiscard]] static preparation recorded(point_record& r, outcome_kind outcome, std::string reason) {
+    r.outcome = outcome;
+    r.reason = std::move(reason);
+    return preparation::recorded;
+  }
+
+  // The host rule: the host's available memory less what the points still
+  // running are predicted to take on the host.
+  [[nodiscard]] std::optional<std::string> host_reason(point_record& r) const {
+    const auto host = runner_.host_available();
+    if (!host) {
+      return std::nullopt;
+    }
+    std::uint64_t taken = 0;
+    for (const auto& other : running_) {
+      if (other && other->prediction) {
+        taken += other->prediction->host.total;
+      }
+    }
+    r.host_available_bytes = *host > taken ? *host - taken : 0;
+    return host_skip_reason(r.prediction->host, *r.host_available_bytes);
+  }
+
+  const sweep_settings& settings_;
+  std::vector<point_record> failures_;
+  R& runner_;
+  S& sink_;
+  P& progress_;
+  std::vector<std::optional<point_record>> running_;  // by device slot
+  std::size_t busy_{0};
+  std::size_t next_{0};
+  sweep_summary summary_;
+};
+
+}  // namespace detail
+
+// Runs `pending` (points of the plan, in plan order) and keeps one record
+// per point. Before each point, in this order: a shape past what can be
+// indexed is skipped; a point at least as large on every axis as one that
+// failed with exit 3 (`failures` holds earlier ones) is skipped; then its
+// prediction against the host's available memory less what the points
+// still running are predicted to take on the host, and against the
+// device's free memory, decides whether it can fit. A point whose device
+// cannot be read is recorded as failed. An interruption stops the running
+// points (the runner removes their partial files); what was recorded stays.
+// The error is a record that could not be kept: the sweep stops there.
+template <point_runner R, record_sink S, progress_observer P>
+[[nodiscard]] result<sweep_summary, std::string> run_points(const std::vector<sweep_point>& pending,
+                                                            std::vector<point_record> failures,
+                                                            const sweep_settings& settings, R& runner, S& sink,
+                                                            P& progress) {
+  detail::sweep_loop<R, S, P> loop(settings, std::move(failures), runner, sink, progress);
+  return loop.run(pending);
+}
+
+}  // namespace iteragpu::sweep
+
+#endif  // ITERAGPU_SWEEP_SCHEDULER_HPP

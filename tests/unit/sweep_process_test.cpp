@@ -1,0 +1,178 @@
+// The sweep's child processes, for real (/bin/sh and sleep): exit codes,
+// the first line of stderr, the output kept in memory, stopping, the
+// partial files of a killed process, and the interruption flag.
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include <iteragpu/sweep/process.hpp>
+
+namespace sw = iteragpu::sweep;
+namespace fs = std::filesystem;
+
+namespace {
+
+sw::child_process shell(const std::string& script, bool keep_output = false) {
+  auto child = sw::child_process::spawn("/bin/sh", {"-c", script}, keep_output);
+  BOOST_TEST_REQUIRE(child.has_value());
+  return std::move(*child);
+}
+
+// Polls until the child ends (a bound of 10 s, so that a broken test
+// fails instead of hanging).
+sw::child_exit ended(sw::child_process& c) {
+  for (int i = 0; i < 1000; ++i) {
+    if (const auto e = c.poll()) {
+      return *e;
+    }
+    sw::pause_briefly();
+  }
+  BOOST_FAIL("the child did not end within 10 s");
+  return {};
+}
+
+fs::path scratch(const std::string& name) {
+  auto dir = fs::temp_directory_path() / ("iteragpu-sweep-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sweep_process)
+
+BOOST_AUTO_TEST_CASE(a_child_gives_its_exit_code_and_the_first_line_of_its_stderr) {
+  auto c = shell("echo 'first line' >&2; echo 'second line' >&2; echo 'on stdout'; exit 4");
+  const auto e = ended(c);
+  BOOST_TEST(*e.exit_code == 4);
+  BOOST_TEST(!e.signal.has_value());
+  BOOST_TEST(*c.first_error_line() == "first line");
+  BOOST_TEST(c.output(100).empty());  // stdout went to /dev/null
+  BOOST_TEST(c.seconds() >= 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_silent_child_has_no_error_line_and_its_output_can_be_kept) {
+  auto c = shell("printf '{\"device\":1}'", true);
+  BOOST_TEST(*ended(c).exit_code == 0);
+  BOOST_TEST(!c.first_error_line().has_value());
+  BOOST_TEST(c.output(1 << 20) == "{\"device\":1}");
+  BOOST_TEST(c.output(3) == "{\"d");  // bounded
+}
+
+BOOST_AUTO_TEST_CASE(a_child_reads_nothing_from_the_terminal) {
+  // stdin is /dev/null: `read` gets end of file at once and fails.
+  auto c = shell("if read line; then exit 0; else exit 7; fi");
+  BOOST_TEST(*ended(c).exit_code == 7);
+}
+
+BOOST_AUTO_TEST_CASE(a_program_that_does_not_exist_cannot_start) {
+  const auto c = sw::child_process::spawn("/nonexistent/iteragpu-program", {"measure"}, false);
+  BOOST_TEST_REQUIRE(!c.has_value());
+  BOOST_TEST(c.error() == "cannot start '/nonexistent/iteragpu-program': No such file or directory");
+}
+
+BOOST_AUTO_TEST_CASE(a_program_named_without_a_folder_is_looked_for_in_path) {
+  auto c = sw::child_process::spawn("sh", {"-c", "exit 5"}, false);
+  BOOST_TEST_REQUIRE(c.has_value());
+  BOOST_TEST(*ended(*c).exit_code == 5);
+}
+
+BOOST_AUTO_TEST_CASE(stopping_a_running_child_ends_it_with_sigterm) {
+  auto c = sw::child_process::spawn("/bin/sleep", {"30"}, false);
+  BOOST_TEST_REQUIRE(c.has_value());
+  BOOST_TEST(!c->poll().has_value());
+  const auto e = c->stop();
+  BOOST_TEST(*e.signal == SIGTERM);
+  BOOST_TEST(!e.exit_code.has_value());
+  BOOST_TEST(c->poll().has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_child_left_running_is_stopped_and_reaped_when_its_owner_goes) {
+  pid_t pid = 0;
+  {
+    auto c = sw::child_process::spawn("/bin/sleep", {"30"}, false);
+    BOOST_TEST_REQUIRE(c.has_value());
+    pid = c->pid();
+  }
+  // Reaped: no such process any more (not even a zombie).
+  BOOST_TEST(::kill(pid, 0) == -1);
+  BOOST_TEST(errno == ESRCH);
+}
+
+BOOST_AUTO_TEST_CASE(a_child_ends_on_sigint_even_where_the_sweep_ignores_it) {
+  struct sigaction previous {};
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGINT, &ignore, &previous);
+  auto c = sw::child_process::spawn("/bin/sleep", {"30"}, false);
+  sigaction(SIGINT, &previous, nullptr);
+  BOOST_TEST_REQUIRE(c.has_value());
+  ::kill(c->pid(), SIGINT);
+  BOOST_TEST(*ended(*c).signal == SIGINT);
+}
+
+BOOST_AUTO_TEST_CASE(the_partial_files_of_a_killed_process_are_removed_and_nothing_else) {
+  const auto dir = scratch("partials");
+  for (const char* name : {".iteragpu-123-0.partial", ".iteragpu-123-1.partial", ".iteragpu-123-0.partial-link",
+                           ".iteragpu-1234-0.partial", ".iteragpu-12-0.partial", "point-0000.json",
+                           ".iteragpu-123-0.json"}) {
+    std::ofstream(dir / name) << "x";
+  }
+  BOOST_TEST(sw::remove_partial_files(dir, 123) == 3U);
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    left.push_back(e.path().filename().string());
+  }
+  std::sort(left.begin(), left.end());
+  BOOST_TEST(left == (std::vector<std::string>{".iteragpu-12-0.partial", ".iteragpu-123-0.json",
+                                               ".iteragpu-1234-0.partial", "point-0000.json"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(sw::remove_partial_files(dir / "missing", 123) == 0U);
+  fs::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(sigint_under_the_guard_sets_the_flag_and_the_previous_handler_comes_back) {
+  struct sigaction before {};
+  sigaction(SIGINT, nullptr, &before);
+  {
+    const sw::interrupt_guard guard;
+    BOOST_TEST(!sw::interrupt_requested());
+    // Sent to this process, a signal is handled before kill() returns.
+    ::kill(::getpid(), SIGINT);
+    BOOST_TEST(sw::interrupt_requested());
+    BOOST_TEST(sw::interrupted_exit_code() == 130);
+    // A wait gives up at once when the sweep is interrupted.
+    auto c = sw::child_process::spawn("/bin/sleep", {"30"}, false);
+    BOOST_TEST_REQUIRE(c.has_value());
+    BOOST_TEST(!c->wait_unless_interrupted().has_value());
+  }
+  struct sigaction after {};
+  sigaction(SIGINT, nullptr, &after);
+  BOOST_TEST((after.sa_handler == before.sa_handler));
+  {
+    const sw::interrupt_guard guard;  // a new guard starts uninterrupted
+    BOOST_TEST(!sw::interrupt_requested());
+    ::kill(::getpid(), SIGTERM);
+    BOOST_TEST(sw::interrupted_exit_code() == 143);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(the_running_program_is_this_test_executable) {
+  const auto self = sw::running_program();
+  BOOST_TEST_REQUIRE(self.has_value());
+  BOOST_TEST(fs::path(*self).filename().string() == "iteragpu_unit_tests");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
