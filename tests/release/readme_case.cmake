@@ -4,7 +4,7 @@
 #   contents_missing         the Quality entry deleted: one section missing
 #   contents_not_a_section   an entry for a section that does not exist
 #   contents_listed_twice    the Quality entry given twice
-#   contents_out_of_order    the Quality and License entries swapped: two places
+#   contents_out_of_order    the first two entries swapped: two places
 #   contents_wrong_anchor    the Quality entry linked to #qualities
 #   members_unlisted         the LICENSE.txt row deleted: one member unlisted
 #   members_matches_nothing  a docs/ row, a folder the archive does not ship
@@ -20,8 +20,6 @@ endforeach()
 
 file(READ "${README}" _text)
 set(_quality "- [Quality](#quality)\n")
-set(_license "- [License](#license)\n")
-set(_license_row "| `LICENSE.txt` |")
 set(_manifest_row "| `MANIFEST.json` |")
 
 # _change(OLD NEW): OLD must be in the README exactly once.
@@ -48,8 +46,11 @@ elseif(MODE STREQUAL "contents_listed_twice")
   _change("${_quality}" "${_quality}${_quality}")
   set(_expected "^listed twice: Quality$")
 elseif(MODE STREQUAL "contents_out_of_order")
-  _change("${_quality}${_license}" "${_license}${_quality}")
-  set(_expected "^out of order: entry [0-9]+ is (License, section [0-9]+ is Quality|Quality, section [0-9]+ is License)$")
+  if(NOT _text MATCHES "\n\\*\\*Contents\\*\\*\n\n(- [^\n]*\n)(- [^\n]*\n)")
+    message(FATAL_ERROR "readme_case.cmake: no two entries after **Contents** to swap")
+  endif()
+  _change("${CMAKE_MATCH_1}${CMAKE_MATCH_2}" "${CMAKE_MATCH_2}${CMAKE_MATCH_1}")
+  set(_expected "^out of order: entry [12] is .+, section [12] is .+$")
   set(_expected_count 2)
 elseif(MODE STREQUAL "contents_wrong_anchor")
   _change("${_quality}" "- [Quality](#qualities)\n")
