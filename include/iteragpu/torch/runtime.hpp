@@ -14,6 +14,12 @@
 #include <c10/cuda/CUDAAllocatorConfig.h>
 #define ITERAGPU_TORCH_ALLOCATOR_CONFIG 1
 #endif
+// From ~2.9 the device-independent settings moved to AllocatorConfig.h (the
+// CUDA getters of them are deprecated).
+#if __has_include(<c10/core/AllocatorConfig.h>)
+#include <c10/core/AllocatorConfig.h>
+#define ITERAGPU_TORCH_ACCELERATOR_ALLOCATOR_CONFIG 1
+#endif
 // The C++ side of PyTorch's memory snapshot exists from LibTorch 2.1 on.
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
 #include <torch/csrc/cuda/memory_snapshot.h>
@@ -107,8 +113,13 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
 #if defined(ITERAGPU_TORCH_ALLOCATOR_CONFIG)
     using config = c10::cuda::CUDACachingAllocator::CUDAAllocatorConfig;
     settings.push_back({"expandable_segments", config::expandable_segments() ? "true" : "false"});
-    settings.push_back({"max_split_size_bytes", std::to_string(config::max_split_size())});
-    settings.push_back({"garbage_collection_threshold", std::to_string(config::garbage_collection_threshold())});
+#if defined(ITERAGPU_TORCH_ACCELERATOR_ALLOCATOR_CONFIG)
+    using common = c10::CachingAllocator::AcceleratorAllocatorConfig;
+#else
+    using common = config;
+#endif
+    settings.push_back({"max_split_size_bytes", std::to_string(common::max_split_size())});
+    settings.push_back({"garbage_collection_threshold", std::to_string(common::garbage_collection_threshold())});
 #endif
     if (const auto w = blas_workspaces()) {
       settings.push_back({"cublas_workspace_bytes", std::to_string(w->cublas.value)});
