@@ -21,6 +21,7 @@ template <class E>
 class unexpected {
  public:
   /// Holds `error` as the reason of a failure.
+  // cppcheck-suppress passedByValue ; a sink parameter, moved into place
   constexpr explicit unexpected(E error) noexcept(std::is_nothrow_move_constructible_v<E>) : error_(std::move(error)) {}
 
   ///@{

@@ -611,8 +611,8 @@ BOOST_AUTO_TEST_CASE(a_moved_tensor_frees_its_block_once_when_its_last_owner_goe
 
 BOOST_AUTO_TEST_CASE(assigning_to_a_tensor_frees_the_block_it_held) {
   caching_allocator a;
-  // cppcheck-suppress redundantInitialization ; the first block is the point
   simulated_tensor held = tensor(a, 4096);
+  // cppcheck-suppress redundantInitialization ; the first block is the point
   held = tensor(a, 1024);
   BOOST_TEST(a.statistics().allocated.value == 1024U);
   BOOST_TEST(a.statistics().peak_allocated.value == 5120U);

@@ -121,36 +121,35 @@ namespace detail {
 
 // The flags of a search, read once the mode is known to be a search.
 [[nodiscard]] inline search_options parse_search_options(const po::variables_map& values) {
-  const auto given = [&](std::string_view flag) { return values.count(std::string(flag)) != 0; };
-  if (given("fits") && given("fits-gib")) {
+  if (given(values, "fits") && given(values, "fits-gib")) {
     throw usage_error("--fits and --fits-gib do not go together (expected one memory need: a file or a number of GiB)");
   }
-  const std::string_view mode = given("fits") ? "--fits" : given("fits-gib") ? "--fits-gib" : "--gpu-hours";
-  if (given("gpu")) {
+  const std::string_view mode = given(values, "fits") ? "--fits" : given(values, "fits-gib") ? "--fits-gib" : "--gpu-hours";
+  if (given(values, "gpu")) {
     throw usage_error("--gpu does not go with " + std::string(mode) +
                       ", which searches every GPU of the catalog (expected --gpu with --days and --lots for one "
                       "package, or with --compare-days)");
   }
-  if (given("lots")) {
+  if (given(values, "lots")) {
     throw usage_error("--lots does not go with " + std::string(mode) +
                       ": the lots follow from --gpus and --gpu-hours (expected --gpus N)");
   }
   search_options s;
-  if (given("fits")) {
+  if (given(values, "fits")) {
     s.fits_file = required_text(values, "fits", accepted_need_file);
     if (s.fits_file->empty()) {
       throw usage_error("--fits: an empty value; expected " + std::string(accepted_need_file));
     }
   }
-  if (given("fits-gib")) {
+  if (given(values, "fits-gib")) {
     s.fits_gib = decimal_flag("fits-gib", required_text(values, "fits-gib", "a non-negative decimal number of GiB"));
   }
-  if (given("gpus")) {
+  if (given(values, "gpus")) {
     s.gpus_given = true;
     s.request.gpus =
         gpu_count{integer_flag("gpus", required_text(values, "gpus", accepted_gpus), 1, accepted_gpus)};
   }
-  if (given("days")) {
+  if (given(values, "days")) {
     const auto& text = required_text(values, "days", accepted_search_days);
     const package_days days{integer_flag("days", text, 1, accepted_search_days)};
     if (!duration_index(days)) {
@@ -159,11 +158,11 @@ namespace detail {
     }
     s.request.days = days;
   }
-  if (given("gpu-hours")) {
+  if (given(values, "gpu-hours")) {
     s.request.hours = gpu_hours{
         integer_flag("gpu-hours", required_text(values, "gpu-hours", accepted_gpu_hours), 1, accepted_gpu_hours)};
   }
-  if (given("accepted-results")) {
+  if (given(values, "accepted-results")) {
     s.request.accepted = accepted_results{integer_flag(
         "accepted-results", required_text(values, "accepted-results", accepted_results_text), 1, accepted_results_text)};
   }
@@ -212,8 +211,7 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
     return o;
   }
   const auto values = parse_arguments(calcul_forfaits_description(), args);
-  const auto given = [&](std::string_view flag) { return values.count(std::string(flag)) != 0; };
-  if (given("catalog")) {
+  if (given(values, "catalog")) {
     o.catalog_path = required_text(values, "catalog", "a path to a catalog CSV file");
     if (o.catalog_path->empty()) {
       throw usage_error("--catalog: an empty value; expected a path to a catalog CSV file");
@@ -229,11 +227,11 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
   if (o.compare_days) {
     detail::refuse_with_compare_days(values);
   }
-  if (given("fits") || given("fits-gib") || given("gpu-hours")) {
+  if (given(values, "fits") || given(values, "fits-gib") || given(values, "gpu-hours")) {
     o.search = detail::parse_search_options(values);
     return o;
   }
-  if (given("gpus")) {
+  if (given(values, "gpus")) {
     throw usage_error("--gpus goes with a search (" + std::string(search_flags) +
                       "); expected --lots N for one package");
   }
@@ -246,7 +244,7 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
         package_days{integer_flag("days", required_text(values, "days", accepted_days), 1, accepted_days)};
     o.request.lots = lot_count{positive_flag(values, "lots")};
   }
-  if (given("accepted-results")) {
+  if (given(values, "accepted-results")) {
     o.request.accepted = accepted_results{integer_flag(
         "accepted-results", required_text(values, "accepted-results", accepted_results_text), 1, accepted_results_text)};
   }

@@ -43,6 +43,17 @@ namespace po = boost::program_options;
 /// typed_value<std::string> code that trips GCC 12's -Wnull-dereference.
 [[nodiscard]] inline const po::value_semantic* text_value() { return new po::untyped_value(false); }
 
+/// Whether `flag` was given: present with a value, and for a switch
+/// (bool_switch) set.
+[[nodiscard]] inline bool given(const po::variables_map& values, std::string_view flag) {
+  const auto found = values.find(std::string(flag));
+  if (found == values.end() || found->second.empty()) {
+    return false;
+  }
+  const auto* flag_switch = boost::any_cast<bool>(&found->second.value());
+  return flag_switch == nullptr || *flag_switch;
+}
+
 /// The text of an optional flag, or `fallback` when it is absent.
 [[nodiscard]] inline std::string optional_text(const po::variables_map& values, std::string_view flag,
                                                std::string_view fallback) {
@@ -103,7 +114,10 @@ inline constexpr int command_line_style =
   }
   const std::string name(word.substr(2, word.find('=') == std::string_view::npos ? std::string_view::npos
                                                                                  : word.find('=') - 2));
-  if (options.find_nothrow(name, false) == nullptr) {
+  // Boost matches an empty name against every option without a short name
+  // (and throws ambiguous_option), and "---h" against the short name "-h":
+  // neither is one of our flags.
+  if (name.empty() || name.starts_with('-') || options.find_nothrow(name, false) == nullptr) {
     return std::nullopt;
   }
   return "--" + name;

@@ -186,7 +186,6 @@ struct measure_options {
   o.run.dtype = dtype_flag(optional_text(values, "dtype", "float32"));
   o.run.plan.warmup = integer("warmup", "1", 0);
   const std::string repeats = optional_text(values, "repeats", "2");
-  const auto given = [&](std::string_view flag) { return values.count(std::string(flag)) != 0; };
   if (repeats == "auto") {
     stopping_parameters p;
     p.min_repeats = integer("min-repeats", "10", 1);
@@ -203,17 +202,17 @@ struct measure_options {
   } else {
     o.run.plan.repeats = integer_flag("repeats", repeats, 1, "a positive integer, or auto");
     for (const char* flag : {"min-repeats", "max-repeats", "max-noise", "max-seconds"}) {
-      if (given(flag)) {
+      if (given(values, flag)) {
         throw usage_error("--" + std::string(flag) + " goes with --repeats auto only; expected --repeats auto");
       }
     }
   }
-  if (given("workspace-bytes")) {
+  if (given(values, "workspace-bytes")) {
     o.workspaces = prediction::split_workspace_total(
         byte_count{integer_flag("workspace-bytes", required_text(values, "workspace-bytes", accepted_non_negative), 0,
                                 accepted_non_negative)});
   }
-  if (given("memory-snapshot")) {
+  if (given(values, "memory-snapshot")) {
     o.memory_snapshot = required_text(values, "memory-snapshot", "a path to a new file");
   }
   o.output = required_text(values, "output", "a path to a new file");
