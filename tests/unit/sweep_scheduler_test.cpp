@@ -174,16 +174,18 @@ BOOST_FIXTURE_TEST_CASE(every_point_that_fits_runs_once_in_plan_order, sweep_fix
 BOOST_FIXTURE_TEST_CASE(a_point_predicted_past_the_free_memory_is_skipped_and_never_started, sweep_fixture) {
   const auto points = plan({1, 4096}, {1024}, {1024});
   // Point 1: batch 4096 x context 1024 x width 1024 float32 needs gigabytes;
-  // point 0 fits in 1 GiB with the default 552,402,944 bytes outside.
+  // point 0 fits in 1 GiB with the default memory outside the allocator.
   runner.free_bytes = std::uint64_t{1} << 30U;
   run(points);
   BOOST_TEST((sink.at(0).outcome == sw::outcome_kind::measured));
   const auto& skipped = sink.at(1);
   BOOST_TEST((skipped.outcome == sw::outcome_kind::skipped_device_memory));
-  const std::uint64_t need = skipped.prediction->peak_reserved_bytes + 552'402'944U;
+  const std::uint64_t outside = iteragpu::prediction::memory_outside_allocator_default.value;
+  BOOST_TEST(outside == 718'077'952U);
+  const std::uint64_t need = skipped.prediction->peak_reserved_bytes + outside;
   BOOST_TEST(skipped.reason == "skipped: predicted " + std::to_string(need) + " bytes > free 1073741824 bytes (peak reserved " +
                                    std::to_string(skipped.prediction->peak_reserved_bytes) +
-                                   " + outside the allocator 552402944)");
+                                   " + outside the allocator 718077952)");
   BOOST_TEST(*skipped.device_free_bytes == std::uint64_t{1} << 30U);
   BOOST_TEST(!skipped.process.has_value());
   BOOST_TEST(runner.started.size() == 1U);

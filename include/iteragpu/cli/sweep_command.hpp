@@ -897,8 +897,8 @@ namespace detail {
        "with --predict-only: the host's available memory in GiB for the host rule (without it, no host rule)")  //
       ("workspace-bytes", text_value(),
        "the GPU library workspaces the prediction assumes, in bytes (default 34603008: H200, PyTorch 2.11)")  //
-      ("outside-allocator-bytes", text_value(),
-       "the memory a measuring process takes outside the allocator, in bytes (default 552402944, measured on the "
+      ("outside-bytes", text_value(),
+       "the memory a measuring process takes outside the allocator, in bytes (default 718077952, measured on the "
        "H200)")  //
       ("point-program", text_value(),
        "the program run for each point as `PROGRAM measure ...` and `PROGRAM environment --device D` (default: this "
@@ -922,15 +922,6 @@ struct sweep_options {
 };
 
 namespace detail {
-
-[[nodiscard]] inline bool given(const po::variables_map& values, std::string_view flag) {
-  const auto found = values.find(std::string(flag));
-  if (found == values.end() || found->second.empty()) {
-    return false;
-  }
-  const auto* flag_switch = boost::any_cast<bool>(&found->second.value());
-  return flag_switch == nullptr || *flag_switch;
-}
 
 // Whole bytes of an amount of GiB, rounded down: a capacity never grows in
 // the conversion.
@@ -996,7 +987,7 @@ inline void parse_mode(const po::variables_map& values, sweep_options& o) {
     o.what = sweep_options::mode::plan_only;
     refuse_with(values, "--plan-only",
                 {"device", "devices", "predict-only", "memory-gib", "host-memory-gib", "workspace-bytes",
-                 "outside-allocator-bytes", "point-program"},
+                 "outside-bytes", "point-program"},
                 "it writes the plan only; give the flags of a run to --run-point or --resume");
   } else if (given(values, "run-point")) {
     o.what = sweep_options::mode::run_point;
@@ -1083,8 +1074,8 @@ inline void parse_settings(const po::variables_map& values, sweep_options& o) {
   if (given(values, "workspace-bytes")) {
     o.workspaces = prediction::split_workspace_total(byte_count{bytes_flag(values, "workspace-bytes")});
   }
-  if (given(values, "outside-allocator-bytes")) {
-    o.outside = byte_count{bytes_flag(values, "outside-allocator-bytes")};
+  if (given(values, "outside-bytes")) {
+    o.outside = byte_count{bytes_flag(values, "outside-bytes")};
   }
   if (given(values, "point-program")) {
     o.program = required_text(values, "point-program", "the path of a program");
