@@ -22,12 +22,14 @@
 #include "iteragpu/sweep/plan.hpp"
 #include "iteragpu/text.hpp"
 
-// `mesure_memoire collect DIR [DIR...] --output-dir NEW_DIR`: the results of
-// one or more sweep folders (from several machines, or the tasks of a job
-// array) merged into one summary.csv, plot.svg and index.html, one series
-// per GPU name.
+/// \file
+/// `mesure_memoire collect DIR [DIR...] --output-dir NEW_DIR`: the results of
+/// one or more sweep folders (from several machines, or the tasks of a job
+/// array) merged into one summary.csv, plot.svg and index.html, one series
+/// per GPU name.
 namespace iteragpu::cli {
 
+/// The flags of `mesure_memoire collect`, with its help.
 [[nodiscard]] inline po::options_description collect_description() {
   po::options_description d(
       "mesure_memoire collect DIR [DIR...] --output-dir NEW_DIR: merges the records of sweep folders (each with its "
@@ -98,6 +100,12 @@ inline void make_new_folder(const std::filesystem::path& output) {
 
 }  // namespace detail
 
+/// `mesure_memoire collect`: reads every folder given (points.tsv and every
+/// record; a folder that cannot be read is a usage error, before anything
+/// is written), creates the new folder `--output-dir`, says on `err` which
+/// points have no result yet, then writes summary.csv, plot.svg and
+/// index.html there and their paths on `out`. Exit 1 when a file cannot be
+/// written.
 [[nodiscard]] inline int run_collect(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire collect";
   return guarded(command, out, err, [&]() -> int {

@@ -49,21 +49,25 @@
 #include "iteragpu/units.hpp"
 #include "iteragpu/version.hpp"
 
-// `mesure_memoire sweep`: a plan of points, each run as a fresh process of
-// `mesure_memoire measure` (or predicted only), one record file per point,
-// then summary.csv, plot.svg and index.html. This header holds what needs
-// Boost (the JSON of records, predictions and measurements; the flags) and
-// the real point runner; the sweep's logic is iteragpu/sweep/. Nothing here
-// includes LibTorch: the orchestration never loads it, only the `measure`
-// and `environment` processes it starts do.
+/// \file
+/// `mesure_memoire sweep`: a plan of points, each run as a fresh process of
+/// `mesure_memoire measure` (or predicted only), one record file per point,
+/// then summary.csv, plot.svg and index.html. This header holds what needs
+/// Boost (the JSON of records, predictions and measurements; the flags) and
+/// the real point runner; the sweep's logic is iteragpu/sweep/. Nothing here
+/// includes LibTorch: the orchestration never loads it, only the `measure`
+/// and `environment` processes it starts do.
 namespace iteragpu::cli {
 
 namespace sweep_json {
 
+/// Boost.JSON, as this namespace names it.
 namespace json = boost::json;
 
 // ---- reading JSON values ------------------------------------------------------
 
+/// A non-negative JSON integer (stored signed or unsigned); nothing for a
+/// null pointer, another type or a negative number.
 [[nodiscard]] inline std::optional<std::uint64_t> as_u64(const json::value* v) {
   if (v == nullptr) {
     return std::nullopt;
@@ -77,6 +81,7 @@ namespace json = boost::json;
   return std::nullopt;
 }
 
+/// Any JSON number as a double; nothing for a null pointer or another type.
 [[nodiscard]] inline std::optional<double> as_double(const json::value* v) {
   if (v == nullptr) {
     return std::nullopt;
@@ -93,6 +98,7 @@ namespace json = boost::json;
   return std::nullopt;
 }
 
+/// A JSON string; nothing for a null pointer or another type.
 [[nodiscard]] inline std::optional<std::string> as_string(const json::value* v) {
   if (v == nullptr || !v->is_string()) {
     return std::nullopt;
@@ -100,6 +106,8 @@ namespace json = boost::json;
   return std::string(v->get_string());
 }
 
+/// The member `key` of an object; nullptr when `v` is null, not an object
+/// or has no such member, so that calls chain through missing levels.
 [[nodiscard]] inline const json::value* member(const json::value* v, std::string_view key) {
   if (v == nullptr || !v->is_object()) {
     return nullptr;
@@ -107,6 +115,8 @@ namespace json = boost::json;
   return v->as_object().if_contains(key);
 }
 
+///@{
+/// The value, or JSON null for nothing.
 [[nodiscard]] inline json::value optional_value(const std::optional<std::uint64_t>& v) {
   return v ? json::value(*v) : json::value(nullptr);
 }
@@ -119,8 +129,10 @@ namespace json = boost::json;
 [[nodiscard]] inline json::value optional_value(const std::optional<int>& v) {
   return v ? json::value(*v) : json::value(nullptr);
 }
+///@}
 
-// A JSON document from a file of at most 64 MiB.
+/// A JSON document from a file of at most 64 MiB; the error quotes the file
+/// and says that it is larger, cannot be read, or is not JSON.
 [[nodiscard]] inline result<json::value, std::string> read_json(const std::filesystem::path& file) {
   const auto text = read_file_within(file, std::size_t{64} << 20U);
   if (!text.has_value()) {
@@ -137,6 +149,9 @@ namespace json = boost::json;
 
 // ---- measurement files (schema 1, and 2 with statistics) --------------------------
 
+/// A timing summary from a `measure` result's statistics entry: its
+/// `median` and the `lower` and `upper` of its `median_ci`; nothing when
+/// there is no numeric median.
 [[nodiscard]] inline std::optional<sweep::timing_summary> timing_from(const json::value* summary) {
   const auto median = as_double(member(summary, "median"));
   if (!median) {
@@ -146,8 +161,10 @@ namespace json = boost::json;
   return sweep::timing_summary{*median, as_double(member(ci, "lower")), as_double(member(ci, "upper"))};
 }
 
-// The median of warm rows' `field`, with its interval when the sample
-// allows one (statistics.hpp), for files that carry no statistics.
+/// The median of `values` (the warm rows' seconds or GPU seconds), with its
+/// interval when the sample allows one (statistics.hpp), for files that
+/// carry no statistics; nothing when summarize() refuses the sample (empty,
+/// or a value negative or not finite).
 [[nodiscard]] inline std::optional<sweep::timing_summary> timing_of_rows(const std::vector<double>& values) {
   const auto s = summarize(values);
   if (!s.has_value()) {
@@ -161,10 +178,11 @@ namespace json = boost::json;
   return t;
 }
 
-// The figures of a `measure` result: peaks over every row, the memory
-// outside the allocator where the rows carry the device's used memory, the
-// warm pass's median times (from its `statistics` when present), the sum of
-// the phases' seconds, and the GPU.
+/// The figures of a `measure` result: peaks over every row, the memory
+/// outside the allocator where the rows carry the device's used memory, the
+/// warm pass's median times (from its `statistics` when present), the sum of
+/// the phases' seconds, and the GPU. The error says that there is no phase
+/// row, or that a row lacks one of the fields read.
 [[nodiscard]] inline result<sweep::measured_figures, std::string> measured_from(const json::value& doc) {
   const json::value* phases = member(&doc, "phases");
   if (phases == nullptr || !phases->is_array() || phases->as_array().empty()) {
@@ -214,6 +232,8 @@ namespace json = boost::json;
   return m;
 }
 
+/// The figures of the `measure` result file `file` (read_json(), then
+/// measured_from()); the error says why it cannot be read or used.
 [[nodiscard]] inline result<sweep::measured_figures, std::string> read_measurement(const std::filesystem::path& file) {
   auto doc = read_json(file);
   if (!doc.has_value()) {
@@ -224,6 +244,9 @@ namespace json = boost::json;
 
 // ---- `environment` output ---------------------------------------------------------
 
+/// The device as `mesure_memoire environment` prints it: its name, free and
+/// total memory. Without its free memory, the error is the reason the
+/// output gives (escaped), or says that it reports none.
 [[nodiscard]] inline result<sweep::device_reading, std::string> device_from(const json::value& doc) {
   const json::value* device = member(&doc, "device");
   sweep::device_reading r;
@@ -239,8 +262,12 @@ namespace json = boost::json;
 
 // ---- records ----------------------------------------------------------------------
 
+/// The schema_version of the record and prediction files; record_from()
+/// reads this version only.
 inline constexpr std::int64_t record_schema_version = 1;
 
+/// A point as records write it: index, batch, context, width, dtype, warmup,
+/// and repeats (a count or "auto").
 [[nodiscard]] inline json::object point_json(const sweep::sweep_point& p) {
   return {{"index", p.index},
           {"batch", p.shape.batch},
@@ -251,6 +278,8 @@ inline constexpr std::int64_t record_schema_version = 1;
           {"repeats", p.repeats.count ? json::value(*p.repeats.count) : json::value("auto")}};
 }
 
+/// A timing summary as records write it, `{median, lower, upper}` (null for
+/// an end it lacks); null for nothing.
 [[nodiscard]] inline json::value timing_json(const std::optional<sweep::timing_summary>& t) {
   if (!t) {
     return nullptr;
@@ -258,10 +287,15 @@ inline constexpr std::int64_t record_schema_version = 1;
   return json::object{{"median", t->median}, {"lower", optional_value(t->lower)}, {"upper", optional_value(t->upper)}};
 }
 
+/// The workspaces as records write them: `cublas_bytes` and `cublaslt_bytes`.
 [[nodiscard]] inline json::object workspace_json(const prediction::blas_workspaces& w) {
   return {{"cublas_bytes", w.cublas.value}, {"cublaslt_bytes", w.cublaslt.value}};
 }
 
+/// A record file's JSON: every field of `r` but the prediction's rows (null
+/// where it has nothing), the schema version, and the names of the point's
+/// files in a plan of `plan_size` points (the measurement's only for a
+/// measured point, the prediction's only for a predicted one).
 [[nodiscard]] inline json::object record_json(const sweep::point_record& r, std::size_t plan_size) {
   json::object o;
   o["schema_version"] = record_schema_version;
@@ -417,7 +451,10 @@ namespace detail {
 
 }  // namespace detail
 
-// A record read back; it must be of the point `expected` of the plan.
+/// A record read back from its JSON; it must be of schema version 1 and of
+/// the point `expected` of the plan. The error names the field that is
+/// missing or invalid, or says that the point is another. The prediction's
+/// rows are not in a record and stay empty.
 [[nodiscard]] inline result<sweep::point_record, std::string> record_from(const json::value& doc,
                                                                           const sweep::sweep_point& expected) {
   if (as_u64(member(&doc, "schema_version")) != std::uint64_t{1}) {
@@ -454,8 +491,9 @@ namespace detail {
   return r;
 }
 
-// A prediction file: the predicted phase rows of one point, labelled as a
-// prediction.
+/// A prediction file: the predicted phase rows of one point, labelled as a
+/// prediction, with the settings that gave them and the peaks (no time is
+/// predicted).
 [[nodiscard]] inline json::object prediction_json(const sweep::point_record& r) {
   json::object o;
   o["schema_version"] = record_schema_version;
@@ -492,20 +530,30 @@ namespace detail {
 
 // ---- the point runners -----------------------------------------------------------
 
-// Runs each point as a fresh process: `PROGRAM environment --device D`
-// reads the device just before, then `PROGRAM measure ... --output
-// FOLDER/point-N.measurement.json` measures it. PROGRAM is this program
-// (/proc/self/exe) unless --point-program names another with the same
-// two subcommands.
+/// The point runner of a measurement sweep (a sweep::point_runner): each
+/// point is a fresh process. `PROGRAM environment --device D` reads the
+/// device just before, then `PROGRAM measure ... --output
+/// FOLDER/point-N.measurement.json` measures it. PROGRAM is this program
+/// (/proc/self/exe) unless --point-program names another with the same
+/// two subcommands.
 class process_runner {
  public:
+  /// `program`: the program to start; `folder`: the sweep's folder, where
+  /// the results go; `plan_size`: the points of its plan, for the file
+  /// names; `host_rule`: whether host_available() reads the host's memory.
   process_runner(std::string program, std::filesystem::path folder, std::size_t plan_size, bool host_rule = true)
       : program_(std::move(program)), folder_(std::move(folder)), plan_size_(plan_size), host_rule_(host_rule) {}
 
+  /// The host's available memory now (sweep::read_mem_available()); nothing
+  /// without the host rule, or when /proc/meminfo cannot be read.
   [[nodiscard]] std::optional<std::uint64_t> host_available() const {
     return host_rule_ ? sweep::read_mem_available() : std::nullopt;
   }
 
+  /// Runs `PROGRAM environment --device D` and reads the device from its
+  /// JSON output (sweep_json::device_from()). The error says why the device
+  /// cannot be read: the process could not start, was interrupted, exited
+  /// with a code other than 0, printed no JSON, or reports no free memory.
   [[nodiscard]] result<sweep::device_reading, std::string> read_device(device_index d) const {
     auto child = sweep::child_process::spawn(program_, {"environment", "--device", device_name(d)}, true);
     if (!child.has_value()) {
@@ -534,6 +582,9 @@ class process_runner {
     return reading;
   }
 
+  /// Starts `PROGRAM measure --device D` with the point's flags and
+  /// `--output FOLDER/point-N.measurement.json`, its output discarded, and
+  /// returns at once; the error says why it could not be started.
   [[nodiscard]] result<void, std::string> start(const sweep::sweep_point& p, device_index d) {
     std::vector<std::string> args{"measure", "--device", device_name(d)};
     for (auto& word : sweep::measure_flags(p)) {
@@ -549,6 +600,12 @@ class process_runner {
     return {};
   }
 
+  /// Waits, polling every 10 ms, until a started point's process ends, and
+  /// returns it with its partial files removed and, after exit 0, its
+  /// result read (or why it could not be). Nothing when no point runs or the
+  /// sweep is interrupted; a process ended by SIGINT or SIGTERM is taken for
+  /// the user's interruption when the sweep's own signal follows within half
+  /// a second, and is not returned.
   [[nodiscard]] std::optional<sweep::finished_run> wait_any() {
     while (!running_.empty() && !sweep::interrupt_requested()) {
       for (auto it = running_.begin(); it != running_.end(); ++it) {
@@ -568,6 +625,8 @@ class process_runner {
     return std::nullopt;
   }
 
+  /// Stops every started point's process (sweep::child_process::stop()) and
+  /// removes its partial files.
   void stop_all() {
     for (auto& r : running_) {
       static_cast<void>(r.child.stop());
@@ -576,6 +635,7 @@ class process_runner {
     running_.clear();
   }
 
+  /// Whether the sweep was asked to stop (sweep::interrupt_requested()).
   [[nodiscard]] static bool interrupted() { return sweep::interrupt_requested(); }
 
  private:
@@ -621,22 +681,28 @@ class process_runner {
   std::list<running> running_;
 };
 
-// --predict-only: nothing runs; the device is the capacity given with
-// --memory-gib (none without it), the host the one given with
-// --host-memory-gib (no host rule without it).
+/// The point runner of --predict-only (a sweep::point_runner): nothing runs;
+/// the device is the capacity given with --memory-gib (none without it), the
+/// host the one given with --host-memory-gib (no host rule without it).
 class prediction_runner {
  public:
+  /// `capacity` and `host` in bytes; nothing: no device limit, no host rule.
   prediction_runner(std::optional<std::uint64_t> capacity, std::optional<std::uint64_t> host)
       : capacity_(capacity), host_(host) {}
 
+  /// The host memory given; nothing: no host rule.
   [[nodiscard]] std::optional<std::uint64_t> host_available() const { return host_; }
+  /// The capacity given as the device's free and total memory, with no GPU name.
   [[nodiscard]] result<sweep::device_reading, std::string> read_device(device_index /*device*/) const {
     return sweep::device_reading{std::nullopt, capacity_, capacity_};
   }
+  /// Notes the point; nothing runs, and nothing fails.
   [[nodiscard]] result<void, std::string> start(const sweep::sweep_point& p, device_index /*device*/) {
     started_.push_back(p.index);
     return {};
   }
+  /// The first point noted and not yet returned, with no figures; nothing
+  /// when none is left or the sweep was interrupted.
   [[nodiscard]] std::optional<sweep::finished_run> wait_any() {
     if (started_.empty() || sweep::interrupt_requested()) {
       return std::nullopt;
@@ -646,7 +712,9 @@ class prediction_runner {
     started_.erase(started_.begin());
     return run;
   }
+  /// Forgets the points noted.
   void stop_all() { started_.clear(); }
+  /// Whether the sweep was asked to stop (sweep::interrupt_requested()).
   [[nodiscard]] static bool interrupted() { return sweep::interrupt_requested(); }
 
  private:
@@ -658,14 +726,19 @@ class prediction_runner {
 static_assert(sweep::point_runner<process_runner>);
 static_assert(sweep::point_runner<prediction_runner>);
 
-// Keeps each record as a new file in the sweep's folder; a predicted point
-// gets its prediction file first. A prediction file left by a run that was
-// killed between the two writes is kept when it holds exactly what would be
-// written (predictions are deterministic), refused otherwise.
+/// The record sink of a sweep (a sweep::record_sink): keeps each record as a
+/// new file in the sweep's folder; a predicted point gets its prediction
+/// file first. A prediction file left by a run that was killed between the
+/// two writes is kept when it holds exactly what would be written
+/// (predictions are deterministic), refused otherwise.
 class folder_sink {
  public:
+  /// `folder`: the sweep's folder; `plan_size`: the points of its plan, for the file names.
   folder_sink(std::filesystem::path folder, std::size_t plan_size) : folder_(std::move(folder)), plan_size_(plan_size) {}
 
+  /// Writes the files of `r` (see folder_sink); nothing is overwritten. The
+  /// error says which file could not be written, or that a prediction file
+  /// exists with other content.
   [[nodiscard]] result<void, std::string> keep(const sweep::point_record& r) const {
     if (r.outcome == sweep::outcome_kind::predicted) {
       const auto file = folder_ / sweep::prediction_name(r.point.index, plan_size_);
@@ -696,21 +769,25 @@ static_assert(sweep::record_sink<folder_sink>);
 
 // ---- a sweep's folder -------------------------------------------------------------
 
-// The plan and the records of one sweep folder.
+/// The plan and the records of one sweep folder.
 struct sweep_folder {
-  std::filesystem::path path;
-  std::vector<sweep::sweep_point> points;
-  std::vector<std::optional<sweep::point_record>> records;  // by index
-  std::optional<boost::json::value> environment;             // of the first measurement found
+  std::filesystem::path path;                               ///< the folder, as given
+  std::vector<sweep::sweep_point> points;                   ///< the plan, from its points.tsv
+  std::vector<std::optional<sweep::point_record>> records;  ///< by index; nothing while a point has no result
+  std::optional<boost::json::value> environment;            ///< of the first measurement found
 };
 
+/// Whether anything exists at `p`, a dangling symbolic link included; false
+/// when its status cannot be read.
 [[nodiscard]] inline bool file_exists(const std::filesystem::path& p) {
   std::error_code ec;
   return std::filesystem::exists(std::filesystem::symlink_status(p, ec));
 }
 
-// Reads points.tsv and every record of `folder`. A record that cannot be
-// read is an error (it names the file): a folder is never half-understood.
+/// Reads points.tsv and every record of `folder`. A record that cannot be
+/// read is an error (it names the file): a folder is never half-understood.
+/// The environment is that of the first measured point whose measurement
+/// file can be read.
 [[nodiscard]] inline result<sweep_folder, std::string> load_folder(const std::filesystem::path& folder) {
   sweep_folder f;
   f.path = folder;
@@ -749,7 +826,8 @@ struct sweep_folder {
   return f;
 }
 
-// The folder's last component, as the summary names its source.
+/// The folder's last component, as the summary names its source; "sweep"
+/// when it has none (the current folder, ".").
 [[nodiscard]] inline std::string source_name(const std::filesystem::path& folder) {
   auto p = folder.lexically_normal();
   if (p.filename().empty()) {
@@ -830,8 +908,10 @@ namespace detail {
 
 }  // namespace detail
 
-// summary.csv, plot.svg and index.html of `folders` in `out`, each a new
-// file. Returns the paths written.
+/// summary.csv, plot.svg and index.html of `folders` in `out`, each a new
+/// file. Returns the paths written. The error is the first file that
+/// cannot be written (one that already exists included); the files written
+/// before it stay.
 [[nodiscard]] inline result<std::vector<std::filesystem::path>, std::string> write_report(
     const std::vector<sweep_folder>& folders, const std::filesystem::path& out) {
   std::vector<sweep::summary_entry> entries;
@@ -865,6 +945,8 @@ namespace detail {
 
 // ---- the command line ---------------------------------------------------------------
 
+/// The flags of `mesure_memoire sweep`, with its help: its four forms and
+/// its exit codes.
 [[nodiscard]] inline po::options_description sweep_description() {
   po::options_description d(
       "mesure_memoire sweep: the synthetic network measured over lists of shapes, one fresh `measure` process per "
@@ -907,18 +989,26 @@ namespace detail {
   return d;
 }
 
+/// The validated options of `mesure_memoire sweep`.
 struct sweep_options {
-  enum class mode { full, plan_only, run_point, resume } what{mode::full};
-  std::filesystem::path folder;
-  sweep::sweep_axes axes;
-  std::optional<std::size_t> point;  // --run-point
-  bool predict_only{false};
-  std::vector<device_index> devices;
-  std::optional<std::uint64_t> memory_bytes;
-  std::optional<std::uint64_t> host_memory_bytes;
+  /// Which of the command's four forms was given.
+  enum class mode {
+    full,       ///< a new folder: plan it, then run every point
+    plan_only,  ///< --plan-only: write points.tsv and nothing else
+    run_point,  ///< --run-point N: run one point of a planned folder
+    resume      ///< --resume DIR: run the points of a folder that have no result yet
+  } what{mode::full};  ///< the form given
+  std::filesystem::path folder;                    ///< --output-dir, or the folder of --resume
+  sweep::sweep_axes axes;                          ///< the lists of full and plan_only; the others read points.tsv
+  std::optional<std::size_t> point;                ///< --run-point
+  bool predict_only{false};                        ///< --predict-only
+  std::vector<device_index> devices;               ///< --device or --devices; empty with --predict-only
+  std::optional<std::uint64_t> memory_bytes;       ///< --memory-gib in whole bytes, rounded down; predictions only
+  std::optional<std::uint64_t> host_memory_bytes;  ///< --host-memory-gib, as memory_bytes; predictions only
+  /// --workspace-bytes, split as prediction::split_workspace_total() does.
   prediction::blas_workspaces workspaces{prediction::default_workspaces()};
-  byte_count outside{prediction::memory_outside_allocator_default};
-  std::optional<std::string> program;
+  byte_count outside{prediction::memory_outside_allocator_default};  ///< --outside-bytes
+  std::optional<std::string> program;                                ///< --point-program; nothing: this program
 };
 
 namespace detail {
@@ -1084,8 +1174,8 @@ inline void parse_settings(const po::variables_map& values, sweep_options& o) {
 
 }  // namespace detail
 
-// Validated options. Every combination that makes no sense is refused with
-// the flags named.
+/// Validated options. Every combination that makes no sense is refused with
+/// the flags named: a usage_error, as is a value that is not accepted.
 [[nodiscard]] inline sweep_options parse_sweep_options(const po::variables_map& values) {
   sweep_options o;
   detail::parse_mode(values, o);
@@ -1100,7 +1190,8 @@ inline void parse_settings(const po::variables_map& values, sweep_options& o) {
   return o;
 }
 
-// The terminal's width when stderr is one, nothing otherwise.
+/// The terminal's width in columns when stderr is one (80 when its width
+/// cannot be read), nothing otherwise.
 [[nodiscard]] inline std::optional<std::size_t> stderr_terminal_columns() {
   if (::isatty(STDERR_FILENO) == 0) {
     return std::nullopt;
@@ -1365,8 +1456,14 @@ struct sweep_work {
 
 }  // namespace detail
 
-// The sweep command with the progress display chosen by the caller:
-// `terminal` is the terminal's width when stderr is one.
+/// The sweep command with the progress display chosen by the caller:
+/// `terminal` is the terminal's width when stderr is one (the bar), nothing
+/// for one line per point. A new sweep or --plan-only plans a new folder;
+/// then the points without a result run (with --run-point, that point
+/// alone, whose outcome is printed), and once every point has a result the
+/// report is written in the folder (unless summary.csv is already there).
+/// Exit 0 when the sweep ran to its end, 2 for bad input, 1 for a file that
+/// could not be written, 128 + the signal's number when interrupted.
 [[nodiscard]] inline int run_sweep_with(std::span<const std::string> args, std::ostream& out, std::ostream& err,
                                         std::optional<std::size_t> terminal) {
   return guarded(detail::sweep_command, out, err, [&]() -> int {
@@ -1392,8 +1489,8 @@ struct sweep_work {
   });
 }
 
-// The sweep command as the program runs it: the bar when stderr is a
-// terminal.
+/// The sweep command as the program runs it: the bar when stderr is a
+/// terminal (run_sweep_with() with stderr_terminal_columns()).
 [[nodiscard]] inline int run_sweep(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   return run_sweep_with(args, out, err, stderr_terminal_columns());
 }

@@ -16,18 +16,21 @@
 #include "iteragpu/sweep/summary.hpp"
 #include "iteragpu/sweep/svg.hpp"
 
-// index.html: the plot, the summary table and the environment in one
-// self-contained page. Nothing is fetched: no script, no style sheet, no
-// font or image from elsewhere, and a Content-Security-Policy that forbids
-// every load besides the page's own inline style.
+/// \file
+/// index.html: the plot, the summary table and the environment in one
+/// self-contained page. Nothing is fetched: no script, no style sheet, no
+/// font or image from elsewhere, and a Content-Security-Policy that forbids
+/// every load besides the page's own inline style.
 namespace iteragpu::sweep {
 
+/// What index.html shows.
 struct page_input {
-  std::string title;
-  bool predictions_only{false};
-  std::string svg;  // the plot, without its XML declaration
-  std::vector<summary_entry> entries;
-  std::vector<std::pair<std::string, std::string>> environment;  // label, value
+  std::string title;                   ///< the page's title and first heading
+  bool predictions_only{false};        ///< nothing was measured: the page says so above the plot
+  std::string svg;                     ///< the plot, without its XML declaration (plot_svg())
+  std::vector<summary_entry> entries;  ///< the points, one row of the table each
+  /// The rows of the environment table: label, value.
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 namespace detail {
@@ -92,6 +95,12 @@ inline constexpr std::array<page_column, 17> page_columns{{
 
 }  // namespace detail
 
+/// The text of index.html: the title, a warning when every figure is a
+/// prediction, the plot, a table of the points (17 of summary.csv's
+/// columns; skipped points in grey, failed points and points without a
+/// result in red, predictions in italics) and the environment. Every text
+/// of `in` is escaped with xml_text(), but the SVG, which is inserted as it
+/// is.
 [[nodiscard]] inline std::string index_html(const page_input& in) {
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -14,14 +14,18 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
-// The values of one axis of a sweep, as the command line gives them: a
-// comma-separated list whose items are values or doubling ranges. Every
-// message names the item at fault; the command line puts the flag in front.
+/// \file
+/// The values of one axis of a sweep, as the command line gives them: a
+/// comma-separated list whose items are values or doubling ranges. Every
+/// message names the item at fault; the command line puts the flag in front.
 namespace iteragpu::sweep {
 
+/// What a size list accepts, as usage errors say it after "expected".
 inline constexpr std::string_view accepted_size_list =
     "comma-separated positive integers or doubling ranges A..B (B = A x 2^k), e.g. 8,16 or 64..8192";
+/// What a dtype list accepts, as usage errors say it after "expected".
 inline constexpr std::string_view accepted_dtype_list = "comma-separated float32, float16 or bfloat16";
+/// What `--repeats` accepts, as parse_repeats() says it.
 inline constexpr std::string_view accepted_repeats = "a positive integer or auto";
 
 namespace detail {
@@ -68,10 +72,12 @@ namespace detail {
 
 }  // namespace detail
 
-// The values of a size axis (batch, context, width), smallest first. An
-// item is N or A..B, the doubling range A, 2A, 4A, ..., B, which must end
-// exactly on B. Values are positive; one given twice is refused (a point
-// would be measured twice).
+/// The values of a size axis (batch, context, width), smallest first. An
+/// item is N or A..B, the doubling range A, 2A, 4A, ..., B, which must end
+/// exactly on B. Values are positive integers in 64 bits; one given twice
+/// is refused (a point would be measured twice). The error says what is
+/// wrong: an empty list or item, an item that is no such value or range, or
+/// a value given twice.
 [[nodiscard]] inline result<std::vector<std::uint64_t>, std::string> parse_size_list(std::string_view text) {
   const auto items = detail::list_items(text);
   if (!items.has_value()) {
@@ -116,8 +122,10 @@ namespace detail {
   return values;
 }
 
-// The dtypes of a sweep, fewest bytes per element first (float16 and
-// bfloat16 in the order given, then float32), each once.
+/// The dtypes of a sweep, fewest bytes per element first (float16 and
+/// bfloat16 in the order given, then float32). The error names an item that
+/// is not float32, float16 or bfloat16, or one given twice, or says that the
+/// list or an item is empty.
 [[nodiscard]] inline result<std::vector<element_type>, std::string> parse_dtype_list(std::string_view text) {
   const auto items = detail::list_items(text);
   if (!items.has_value()) {
@@ -139,14 +147,18 @@ namespace detail {
   return dtypes;
 }
 
-// `--repeats`: a count, or `auto` (the measuring program's stopping rule).
+/// `--repeats`: a count, or `auto` (the measuring program's stopping rule).
 struct repeat_setting {
-  std::optional<std::uint64_t> count;  // nothing: auto
+  std::optional<std::uint64_t> count;  ///< the measured passes; nothing: auto
 
+  /// The count in decimal, or "auto": how points.tsv and `measure` write it.
   [[nodiscard]] std::string text() const { return count ? to_decimal_string(*count) : std::string("auto"); }
+  /// Equal when both are auto or both have the same count.
   friend bool operator==(const repeat_setting&, const repeat_setting&) = default;
 };
 
+/// `auto`, or a positive integer in digits; the error quotes the text and
+/// says accepted_repeats.
 [[nodiscard]] inline result<repeat_setting, std::string> parse_repeats(std::string_view text) {
   if (text == "auto") {
     return repeat_setting{};

@@ -17,38 +17,48 @@
 #include "iteragpu/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 
-// The plan of a sweep: the product of its axes in a stable order, each
-// point numbered from 0, and the file points.tsv that carries it from the
-// planning machine to the ones that run the points (a job array's task N
-// runs point N).
+/// \file
+/// The plan of a sweep: the product of its axes in a stable order, each
+/// point numbered from 0, and the file points.tsv that carries it from the
+/// planning machine to the ones that run the points (a job array's task N
+/// runs point N).
 namespace iteragpu::sweep {
 
+/// One point of a plan: a shape of the synthetic network, its element type
+/// and its passes, measured (or predicted) by one process.
 struct sweep_point {
-  std::size_t index{0};
-  synthetic_shape shape;
-  element_type dtype{element_type::float32};
-  std::uint64_t warmup{1};
-  repeat_setting repeats{2};
+  std::size_t index{0};                       ///< its place in the plan, from 0; names its files
+  synthetic_shape shape;                      ///< batch, context and width
+  element_type dtype{element_type::float32};  ///< the element type
+  std::uint64_t warmup{1};                    ///< warm-up passes, 0 or more
+  repeat_setting repeats{2};                  ///< measured passes, a count or auto
+  /// Equal when every member is equal.
   friend bool operator==(const sweep_point&, const sweep_point&) = default;
 };
 
+/// The axes of a sweep, as the command line gives them: the values of each
+/// size axis and the dtypes (every list sorted and without repeats, as
+/// parse_size_list() and parse_dtype_list() give them), and the passes
+/// shared by every point. make_plan() makes their product.
 struct sweep_axes {
-  std::vector<std::uint64_t> batch{1};
-  std::vector<std::uint64_t> context{16};
-  std::vector<std::uint64_t> width{64};
-  std::vector<element_type> dtype{element_type::float32};
-  std::uint64_t warmup{1};
-  repeat_setting repeats{2};
+  std::vector<std::uint64_t> batch{1};                     ///< batch sizes, smallest first
+  std::vector<std::uint64_t> context{16};                  ///< positions per input, smallest first
+  std::vector<std::uint64_t> width{64};                    ///< model widths, smallest first
+  std::vector<element_type> dtype{element_type::float32};  ///< element types, fewest bytes first
+  std::uint64_t warmup{1};                                 ///< warm-up passes of every point
+  repeat_setting repeats{2};                               ///< measured passes of every point
 };
 
-// A bound on the plan, so that a typing slip (1..2^60 on three axes) is
-// refused instead of filling a disk with records.
+/// The most points a plan may have, so that a typing slip (1..2^60 on three
+/// axes) is refused instead of filling a disk with records.
 inline constexpr std::size_t max_points = 100'000;
 
-// Every combination of the axes: dtype outermost, then width, context, and
-// batch innermost, each smallest first. In this order a point comes after
-// every point that is no larger on any axis, which the out-of-memory
-// cut-off relies on.
+/// Every combination of the axes, numbered from 0: dtype outermost, then
+/// width, context, and batch innermost, each in the order of its list. With
+/// the lists in order (smallest first, fewest bytes first), a point comes
+/// after every point that is no larger on any axis, which the out-of-memory
+/// cut-off (cut_off_reason()) relies on. The error, when a list is empty or
+/// the product passes max_points, says so.
 [[nodiscard]] inline result<std::vector<sweep_point>, std::string> make_plan(const sweep_axes& axes) {
   std::size_t count = 1;
   for (const std::size_t n : {axes.batch.size(), axes.context.size(), axes.width.size(), axes.dtype.size()}) {
@@ -76,30 +86,39 @@ inline constexpr std::size_t max_points = 100'000;
   return points;
 }
 
-// File names of a point, all in the sweep's folder: `point-0007.json` is its
-// record (the result of the point, whatever its outcome), beside which a
-// measured point has `point-0007.measurement.json` (written by `measure`)
-// and a predicted one `point-0007.prediction.json`. Indices take at least
-// four digits, more when the plan needs them, so that names sort.
+/// `point-0007`: the file names of point `index` of a plan of `count` points,
+/// without their suffix. The files are all in the sweep's folder:
+/// `point-0007.json` is its record (the result of the point, whatever its
+/// outcome), beside which a measured point has `point-0007.measurement.json`
+/// (written by `measure`) and a predicted one `point-0007.prediction.json`.
+/// Indices take at least four digits, more when the plan needs them, so that
+/// names sort.
 [[nodiscard]] inline std::string point_stem(std::size_t index, std::size_t count) {
   const std::string digits = to_decimal_string(index);
   const std::size_t width = std::max<std::size_t>(4, to_decimal_string(count == 0 ? 0 : count - 1).size());
   return "point-" + std::string(width > digits.size() ? width - digits.size() : 0, '0') + digits;
 }
+/// `point-0007.json`: the point's record (see point_stem()).
 [[nodiscard]] inline std::string record_name(std::size_t index, std::size_t count) {
   return point_stem(index, count) + ".json";
 }
+/// `point-0007.measurement.json`: the result `measure` writes for the point (see point_stem()).
 [[nodiscard]] inline std::string measurement_name(std::size_t index, std::size_t count) {
   return point_stem(index, count) + ".measurement.json";
 }
+/// `point-0007.prediction.json`: the predicted phase rows of a predicted point (see point_stem()).
 [[nodiscard]] inline std::string prediction_name(std::size_t index, std::size_t count) {
   return point_stem(index, count) + ".prediction.json";
 }
 
+/// The plan's file name in the sweep's folder.
 inline constexpr std::string_view points_file = "points.tsv";
+/// The first line of points.tsv, the names of its tab-separated fields.
 inline constexpr std::string_view points_header = "index\tbatch\tcontext\twidth\tdtype\twarmup\trepeats\tresult";
 
-// points.tsv: a header, then one line per point, tab-separated.
+/// The text of points.tsv: points_header, then one line per point with its
+/// fields separated by tabs, the last one its record's name; every line ends
+/// with a line feed.
 [[nodiscard]] inline std::string points_tsv(const std::vector<sweep_point>& points) {
   std::string text(points_header);
   text += '\n';
@@ -178,10 +197,11 @@ namespace detail {
 
 }  // namespace detail
 
-// Reads points.tsv back, strictly: the header as written, one line per
-// point numbered 0, 1, 2, ... with valid values, the result names that
-// points_tsv() gives (no other path is ever taken from the file), and the
-// same warm-up and repeats on every line. Messages name the line.
+/// Reads points.tsv back, strictly: the header as written, one line per
+/// point numbered 0, 1, 2, ... with valid values, the result names that
+/// points_tsv() gives (no other path is ever taken from the file), the same
+/// warm-up and repeats on every line, and a line end after the last line.
+/// The error names the line at fault, or says that the plan has no point.
 [[nodiscard]] inline result<std::vector<sweep_point>, std::string> parse_points_tsv(std::string_view text) {
   const auto lines = detail::complete_lines(text);
   if (!lines.has_value()) {
@@ -217,14 +237,16 @@ namespace detail {
   return points;
 }
 
-// The words a point gives `mesure_memoire measure` after `--device`.
+/// The words a point gives `mesure_memoire measure` after `--device`:
+/// `--batch`, `--context`, `--width`, `--dtype`, `--warmup` and `--repeats`
+/// with their values.
 [[nodiscard]] inline std::vector<std::string> measure_flags(const sweep_point& p) {
   return {"--batch",  to_decimal_string(p.shape.batch), "--context", to_decimal_string(p.shape.context),
           "--width",  to_decimal_string(p.shape.width), "--dtype",   std::string(name_of(p.dtype)),
           "--warmup", to_decimal_string(p.warmup),      "--repeats", p.repeats.text()};
 }
 
-// "batch 8, context 4096, width 8192, bfloat16": how messages name a point.
+/// "batch 8, context 4096, width 8192, bfloat16": how messages name a point.
 [[nodiscard]] inline std::string describe(const sweep_point& p) {
   return "batch " + to_decimal_string(p.shape.batch) + ", context " + to_decimal_string(p.shape.context) + ", width " +
          to_decimal_string(p.shape.width) + ", " + std::string(name_of(p.dtype));

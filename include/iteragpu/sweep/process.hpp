@@ -25,26 +25,32 @@
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
-// The sweep's processes (POSIX, Linux): a fresh child per point, started
-// with posix_spawnp, its standard error (and, when asked, its output) kept in
-// an anonymous in-memory file so that nothing is left on disk and no pipe
-// can fill up; and the interruption by SIGINT or SIGTERM, which only sets
-// a flag that the sweep's loop reads. The children inherit the environment
-// (`environ`, which <unistd.h> declares under _GNU_SOURCE, as g++ and clang
-// define it for C++).
+/// \file
+/// The sweep's processes (POSIX, Linux): a fresh child per point, started
+/// with posix_spawnp, its standard error (and, when asked, its output) kept in
+/// an anonymous in-memory file so that nothing is left on disk and no pipe
+/// can fill up; and the interruption by SIGINT or SIGTERM, which only sets
+/// a flag that the sweep's loop reads. The children inherit the environment
+/// (`environ`, which `<unistd.h>` declares under _GNU_SOURCE, as g++ and clang
+/// define it for C++).
 namespace iteragpu::sweep {
 
-// The signal that asked the sweep to stop, 0 while none did. A plain
-// sig_atomic_t: the one thing a signal handler may write.
+/// The signal that asked the sweep to stop, 0 while none did. A plain
+/// sig_atomic_t: the one thing a signal handler may write.
 inline volatile std::sig_atomic_t interrupt_signal = 0;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
 
+/// The handler interrupt_guard installs for SIGINT and SIGTERM (C linkage):
+/// stores `signal` in interrupt_signal and does nothing else.
 extern "C" inline void iteragpu_sweep_on_signal(int signal) { interrupt_signal = signal; }
 
-// While alive, SIGINT and SIGTERM set interrupt_signal instead of ending the
-// process; the previous handlers come back when it goes. The handlers are
-// installed without SA_RESTART, so that a blocking wait returns at once.
+/// While alive, SIGINT and SIGTERM set interrupt_signal instead of ending the
+/// process; the previous handlers come back when it goes. The handlers are
+/// installed without SA_RESTART, so that a blocking wait returns at once.
+/// Neither copied nor moved.
 class interrupt_guard {
  public:
+  /// Sets interrupt_signal to 0, then installs the handler for SIGINT and
+  /// SIGTERM, keeping the handlers it replaces.
   interrupt_guard() noexcept {
     interrupt_signal = 0;
     struct sigaction action {};
@@ -58,6 +64,8 @@ class interrupt_guard {
   interrupt_guard& operator=(const interrupt_guard&) = delete;
   interrupt_guard(interrupt_guard&&) = delete;
   interrupt_guard& operator=(interrupt_guard&&) = delete;
+  /// Puts the previous handlers of SIGINT and SIGTERM back; interrupt_signal
+  /// keeps its value.
   ~interrupt_guard() {
     sigaction(SIGINT, &previous_int_, nullptr);
     sigaction(SIGTERM, &previous_term_, nullptr);
@@ -68,21 +76,27 @@ class interrupt_guard {
   struct sigaction previous_term_ {};
 };
 
+/// Whether SIGINT or SIGTERM arrived while an interrupt_guard was alive
+/// (interrupt_signal is not 0).
 [[nodiscard]] inline bool interrupt_requested() noexcept { return interrupt_signal != 0; }
 
-// The shell's convention for a process ended by a signal: 128 + its number
-// (130 for SIGINT, 143 for SIGTERM).
+/// The exit code of an interrupted sweep, by the shell's convention for a
+/// process ended by a signal: 128 + its number (130 for SIGINT, 143 for
+/// SIGTERM).
 [[nodiscard]] inline int interrupted_exit_code() noexcept { return 128 + static_cast<int>(interrupt_signal); }
 
-// Sleeps a little; a signal ends the sleep early.
+/// Sleeps 10 ms, the step of every wait of the sweep; a signal ends the
+/// sleep early.
 inline void pause_briefly() noexcept {
   const timespec step{0, 10'000'000};  // 10 ms
   nanosleep(&step, nullptr);
 }
 
+/// How a child process ended. Both are nothing when it could not be waited
+/// for (waitpid() found no such child).
 struct child_exit {
-  std::optional<int> exit_code;
-  std::optional<int> signal;
+  std::optional<int> exit_code;  ///< its exit status, when it exited
+  std::optional<int> signal;     ///< the signal that ended it, when one did
 };
 
 namespace detail {
@@ -117,13 +131,15 @@ namespace detail {
 
 }  // namespace detail
 
-// A child process started by the sweep. Destroyed while still running, it
-// is stopped first: no child outlives its owner.
+/// A child process started by the sweep. Destroyed while still running, it
+/// is stopped first: no child outlives its owner. Movable, not copyable.
 class child_process {
  public:
-  // Starts `program` with `args` (argv[1...]); stdin reads /dev/null;
-  // stdout goes to /dev/null or, with keep_output, to memory; stderr to
-  // memory.
+  /// Starts `program` with `args` (argv[1...]); a program named without a
+  /// folder is looked for in PATH. stdin reads /dev/null; stdout goes to
+  /// /dev/null or, with keep_output, to memory; stderr to memory. The child
+  /// inherits the environment and starts with the default dispositions of
+  /// SIGINT and SIGTERM. The error says why it could not be started.
   [[nodiscard]] static result<child_process, std::string> spawn(const std::string& program,
                                                                 const std::vector<std::string>& args,
                                                                 bool keep_output) {
@@ -178,6 +194,7 @@ class child_process {
 
   child_process(const child_process&) = delete;
   child_process& operator=(const child_process&) = delete;
+  /// Takes the other's process and files; the other holds nothing after.
   child_process(child_process&& other) noexcept
       : pid_(std::exchange(other.pid_, -1)),
         errors_(std::exchange(other.errors_, -1)),
@@ -186,6 +203,7 @@ class child_process {
         ended_(other.ended_),
         exit_(other.exit_) {}
   child_process& operator=(child_process&&) = delete;
+  /// Stops the process when it still runs (stop()), then closes its files in memory.
   ~child_process() {
     if (pid_ > 0 && !exit_) {
       static_cast<void>(stop());
@@ -197,9 +215,10 @@ class child_process {
     }
   }
 
+  /// Its process id; -1 once moved from.
   [[nodiscard]] pid_t pid() const noexcept { return pid_; }
 
-  // Its exit once it has ended (reaped here), nothing while it runs.
+  /// Its exit once it has ended (reaped here), nothing while it runs. Does not block.
   [[nodiscard]] std::optional<child_exit> poll() {
     if (!exit_) {
       int status = 0;
@@ -215,7 +234,8 @@ class child_process {
     return exit_;
   }
 
-  // Waits for its end; nothing when the sweep is interrupted first.
+  /// Waits for its end, polling every 10 ms; nothing when the sweep is
+  /// interrupted first (interrupt_requested()), the process left running.
   [[nodiscard]] std::optional<child_exit> wait_unless_interrupted() {
     while (!poll()) {
       if (interrupt_requested()) {
@@ -226,7 +246,8 @@ class child_process {
     return exit_;
   }
 
-  // SIGTERM, then SIGKILL after five seconds; reaps it.
+  /// Stops it: SIGTERM, then SIGKILL after five seconds; reaps it and
+  /// returns how it ended (at once when it already has).
   child_exit stop() {
     if (poll()) {
       return *exit_;
@@ -247,13 +268,14 @@ class child_process {
     return *exit_;
   }
 
-  // From the spawn to the reaping (or to now, while it runs).
+  /// Seconds from the spawn to the reaping (or to now, while it runs).
   [[nodiscard]] double seconds() const {
     const auto end = exit_ ? ended_ : std::chrono::steady_clock::now();
     return std::chrono::duration<double>(end - started_).count();
   }
 
-  // The first line it wrote on stderr (at most 4 KiB of it), if any.
+  /// The first line it wrote on stderr (within its first 4 KiB), without
+  /// the line end; nothing when it wrote nothing or that line is empty.
   [[nodiscard]] std::optional<std::string> first_error_line() const {
     std::string text = detail::read_back(errors_, 4096);
     text.resize(std::min(text.find('\n'), text.size()));
@@ -263,7 +285,7 @@ class child_process {
     return text;
   }
 
-  // What it wrote on stdout, up to `limit` bytes (with keep_output).
+  /// What it wrote on stdout, up to `limit` bytes; empty without keep_output.
   [[nodiscard]] std::string output(std::size_t limit) const { return detail::read_back(output_, limit); }
 
  private:
@@ -277,10 +299,11 @@ class child_process {
   std::optional<child_exit> exit_;
 };
 
-// Removes the temporary files that a stopped process of the library left
-// in `folder`: a killed `measure` leaves `.iteragpu-<pid>-<n>.partial` (and,
-// killed at the wrong instant, its `-link` probe), which io.hpp's new_file
-// removes only when it runs to its end. Returns how many were removed.
+/// Removes the temporary files that a stopped process of the library left
+/// in `folder`: a killed `measure` leaves `.iteragpu-<pid>-<n>.partial` (and,
+/// killed at the wrong instant, its `-link` probe), which io.hpp's new_file
+/// removes only when it runs to its end. Returns how many were removed; a
+/// folder that cannot be read gives 0.
 inline std::size_t remove_partial_files(const std::filesystem::path& folder, pid_t pid) {
   const std::string prefix = ".iteragpu-" + to_decimal_string(static_cast<std::uint64_t>(pid)) + "-";
   std::vector<std::filesystem::path> found;
@@ -301,8 +324,9 @@ inline std::size_t remove_partial_files(const std::filesystem::path& folder, pid
   return removed;
 }
 
-// The path of the running program (/proc/self/exe), to start its own
-// `measure` and `environment` subcommands as fresh processes.
+/// The path of the running program (/proc/self/exe), to start its own
+/// `measure` and `environment` subcommands as fresh processes; nothing when
+/// the link cannot be read.
 [[nodiscard]] inline std::optional<std::string> running_program() {
   std::error_code ec;
   const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);

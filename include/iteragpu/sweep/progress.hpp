@@ -15,13 +15,15 @@
 #include "iteragpu/sweep/summary.hpp"
 #include "iteragpu/text.hpp"
 
-// The sweep's progress on stderr: on a terminal, one bar redrawn in place
-// (point i of N, elapsed and remaining time, the last point's outcome);
-// elsewhere (a file, a pipe, a batch system's log), one plain line per
-// point.
+/// \file
+/// The sweep's progress on stderr: on a terminal, one bar redrawn in place
+/// (point i of N, elapsed and remaining time, the last point's outcome);
+/// elsewhere (a file, a pipe, a batch system's log), one plain line per
+/// point.
 namespace iteragpu::sweep {
 
-// "0s", "59s", "1m02s", "1h02m03s" (whole seconds, rounded).
+/// "0s", "59s", "1m02s", "1h02m03s" (whole seconds, rounded); a negative or
+/// non-finite time reads "0s".
 [[nodiscard]] inline std::string format_duration(double seconds) {
   const auto total = seconds > 0 && std::isfinite(seconds) ? static_cast<std::uint64_t>(std::llround(seconds)) : 0U;
   const std::uint64_t h = total / 3600;
@@ -37,8 +39,9 @@ namespace iteragpu::sweep {
   return to_decimal_string(s) + "s";
 }
 
-// One line about a point's outcome, labelled so that a prediction never
-// reads as a measurement.
+/// One line about a point's outcome, labelled so that a prediction never
+/// reads as a measurement: the peak reserved of a measured or predicted
+/// point, the reason of a skip, the outcome and reason of a failure.
 [[nodiscard]] inline std::string outcome_text(const point_record& r) {
   switch (r.outcome) {
     case outcome_kind::measured:
@@ -55,7 +58,7 @@ namespace iteragpu::sweep {
   }
 }
 
-// `text` cut to `columns` bytes, never inside a UTF-8 sequence.
+/// `text` cut to `columns` bytes, never inside a UTF-8 sequence.
 [[nodiscard]] inline std::string fit_to(std::string text, std::size_t columns) {
   if (text.size() <= columns) {
     return text;
@@ -68,14 +71,16 @@ namespace iteragpu::sweep {
   return text;
 }
 
-// "[######--------------] 3/10": a bar of `width` cells.
+/// "[######--------------] 3/10": `done` of `total` points as a bar of
+/// `width` cells (full when `total` is 0).
 [[nodiscard]] inline std::string bar_text(std::size_t done, std::size_t total, std::size_t width) {
   const std::size_t filled = total == 0 ? width : done * width / total;
   return "[" + std::string(filled, '#') + std::string(width - filled, '-') + "] " + to_decimal_string(done) + "/" +
          to_decimal_string(total);
 }
 
-// The remaining time, from the mean time per finished point so far.
+/// The remaining time, from the mean time per finished point so far:
+/// "~1m02s", "?" before a point has finished, "0s" once every one has.
 [[nodiscard]] inline std::string remaining_text(double elapsed, std::size_t done, std::size_t total) {
   if (done == 0) {
     return "?";
@@ -86,19 +91,28 @@ namespace iteragpu::sweep {
   return "~" + format_duration(elapsed / static_cast<double>(done) * static_cast<double>(total - done));
 }
 
+/// The sweep's progress on a stream (a progress_observer): on a terminal,
+/// one bar redrawn in place; elsewhere, one line per finished point. The
+/// stream must outlive it.
 class progress_display {
  public:
-  // `total`: the points this run will record; `columns`: the terminal's
-  // width (the bar never wraps).
+  /// `terminal`: whether `out` is a terminal; `total`: the points this run
+  /// will record; `columns`: the terminal's width, 20 at least (the bar never
+  /// wraps).
   progress_display(std::ostream& out, bool terminal, std::size_t total, std::size_t columns = 80)
       : out_(&out), terminal_(terminal), total_(total), columns_(columns < 20 ? 20 : columns) {}
 
+  /// On a terminal, redraws the bar with point `p` running on device `d`;
+  /// elsewhere, writes nothing.
   void started(const sweep_point& p, device_index d) {
     if (terminal_) {
       draw("running point " + to_decimal_string(p.index) + " on " + device_name(d) + " (" + describe(p) + ")");
     }
   }
 
+  /// Counts the point of `r` as done: on a terminal the bar shows it as the
+  /// last; elsewhere one line with its outcome, the elapsed and the remaining
+  /// time.
   void finished(const point_record& r) {
     ++done_;
     const std::string what = "point " + to_decimal_string(r.point.index) + " (" + describe(r.point) + ")" +
@@ -112,7 +126,8 @@ class progress_display {
     out_->flush();
   }
 
-  // Ends the bar's line, so that what follows starts on a line of its own.
+  /// Ends the bar's line, so that what follows starts on a line of its own
+  /// (nothing when no bar was drawn).
   void close() {
     if (terminal_ && drawn_) {
       *out_ << '\n';

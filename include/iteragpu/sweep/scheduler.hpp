@@ -19,33 +19,36 @@
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 
-// The sweep itself, written once over three policy objects: a point runner
-// (the real one starts a fresh `mesure_memoire measure` per point; the
-// prediction one runs nothing; a test's returns chosen outcomes), a sink
-// that keeps each record, and a progress observer. Points run in plan
-// order, at most one at a time on each device.
+/// \file
+/// The sweep itself, written once over three policy objects: a point runner
+/// (the real one starts a fresh `mesure_memoire measure` per point; the
+/// prediction one runs nothing; a test's returns chosen outcomes), a sink
+/// that keeps each record, and a progress observer. Points run in plan
+/// order, at most one at a time on each device.
 namespace iteragpu::sweep {
 
-// The device as a fresh process described it just before a point.
+/// The device as a fresh process described it just before a point (for a
+/// prediction, the capacity given).
 struct device_reading {
-  std::optional<std::string> gpu_name;
-  std::optional<std::uint64_t> free_bytes;  // nothing: no limit is known (a prediction without --memory-gib)
-  std::optional<std::uint64_t> total_bytes;
+  std::optional<std::string> gpu_name;       ///< the GPU's name; nothing when none is reported
+  std::optional<std::uint64_t> free_bytes;   ///< nothing: no limit is known (a prediction without --memory-gib)
+  std::optional<std::uint64_t> total_bytes;  ///< the device's memory; nothing when none is reported
 };
 
-// A point's process that has ended.
+/// A point's process that has ended.
 struct finished_run {
-  std::size_t index{0};  // of the point
-  process_figures process;
-  std::optional<measured_figures> measured;  // exit 0: its result, read back
-  std::string problem;                       // exit 0 with a result that could not be read: why
+  std::size_t index{0};                      ///< the index of its point
+  process_figures process;                   ///< how it ended, its first line on stderr, its wall time
+  std::optional<measured_figures> measured;  ///< exit 0: its result, read back
+  std::string problem;                       ///< exit 0 with a result that could not be read: why
 };
 
-// start() launches a point on a device and returns at once; wait_any()
-// blocks until one launched point ends, or returns nothing when the sweep
-// was interrupted; stop_all() stops what still runs and removes its partial
-// files. host_available() is the host's available memory now (nothing: no
-// host rule), read_device() the device's state now.
+/// What the sweep asks of a point runner. start() launches a point on a
+/// device and returns at once; wait_any() blocks until one launched point
+/// ends, or returns nothing when the sweep was interrupted; stop_all() stops
+/// what still runs and removes its partial files. host_available() is the
+/// host's available memory now (nothing: no host rule), read_device() the
+/// device's state now, interrupted() whether the sweep was asked to stop.
 template <class R>
 concept point_runner = requires(R& r, const sweep_point& p, device_index d) {
   { r.host_available() } -> std::same_as<std::optional<std::uint64_t>>;
@@ -56,27 +59,36 @@ concept point_runner = requires(R& r, const sweep_point& p, device_index d) {
   { r.interrupted() } -> std::same_as<bool>;
 };
 
+/// What the sweep asks of a record sink: keep() stores a record; its error
+/// stops the sweep.
 template <class S>
 concept record_sink = requires(S& s, const point_record& r) {
   { s.keep(r) } -> std::same_as<result<void, std::string>>;
 };
 
+/// What the sweep asks of a progress observer: started() hears of each point
+/// started on a device, finished() of each record before it is kept.
 template <class P>
 concept progress_observer = requires(P& p, const sweep_point& point, device_index d, const point_record& r) {
   p.started(point, d);
   p.finished(r);
 };
 
+/// What every point of a run shares: the kind of its records, the devices
+/// it runs on, and the figures of the prediction and the device rule.
 struct sweep_settings {
-  record_kind kind{record_kind::measurement};
-  std::vector<device_index> devices{device_index{0}};  // one point at a time on each
+  record_kind kind{record_kind::measurement};          ///< measured or predicted records
+  std::vector<device_index> devices{device_index{0}};  ///< one point at a time on each
+  /// The GPU libraries' workspaces the prediction assumes.
   prediction::blas_workspaces workspaces{prediction::default_workspaces()};
+  /// The memory outside the allocator that the device rule adds to the predicted peak reserved.
   byte_count outside_allocator{prediction::memory_outside_allocator_default};
 };
 
+/// How a run of run_points() ended.
 struct sweep_summary {
-  std::size_t recorded{0};   // records kept by this run
-  bool interrupted{false};   // stopped by a signal; the points not recorded stay to run
+  std::size_t recorded{0};  ///< records kept by this run
+  bool interrupted{false};  ///< stopped by a signal; the points not recorded stay to run
 };
 
 namespace detail {
@@ -298,16 +310,18 @@ class sweep_loop {
 
 }  // namespace detail
 
-// Runs `pending` (points of the plan, in plan order) and keeps one record
-// per point. Before each point, in this order: a shape past what can be
-// indexed is skipped; a point at least as large on every axis as one that
-// failed with exit 3 (`failures` holds earlier ones) is skipped; then its
-// prediction against the host's available memory less what the points
-// still running are predicted to take on the host, and against the
-// device's free memory, decides whether it can fit. A point whose device
-// cannot be read is recorded as failed. An interruption stops the running
-// points (the runner removes their partial files); what was recorded stays.
-// The error is a record that could not be kept: the sweep stops there.
+/// Runs `pending` (points of the plan, in plan order) and keeps one record
+/// per point. Before each point, in this order: a shape past what can be
+/// indexed is skipped; a point at least as large on every axis as one that
+/// failed with exit 3 (`failures` holds earlier ones) is skipped; then its
+/// prediction against the host's available memory less what the points
+/// still running are predicted to take on the host, and against the
+/// device's free memory, decides whether it can fit. A point whose device
+/// cannot be read, or that cannot be started, is recorded as failed. An
+/// interruption stops the running points (the runner removes their partial
+/// files); what was recorded stays. The error is a record that could not be
+/// kept (or a runner that reported a point that was not running): the
+/// sweep stops there, its running points stopped.
 template <point_runner R, record_sink S, progress_observer P>
 [[nodiscard]] result<sweep_summary, std::string> run_points(const std::vector<sweep_point>& pending,
                                                             std::vector<point_record> failures,

@@ -19,31 +19,33 @@
 #include "iteragpu/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 
-// summary.csv: one row per point of one or more sweeps, with its
-// parameters, its outcome, the measured and predicted figures side by side
-// (a prediction's row leaves the measured columns empty and says
-// `prediction` in its kind column), the timing and the process's overhead.
+/// \file
+/// summary.csv: one row per point of one or more sweeps, with its
+/// parameters, its outcome, the measured and predicted figures side by side
+/// (a prediction's row leaves the measured columns empty and says
+/// `prediction` in its kind column), the timing and the process's overhead.
 namespace iteragpu::sweep {
 
-// A point of a plan and its record, if it has one yet; `source` names the
-// sweep's folder (its last component: no path of the user's is written).
+/// A point of a plan and its record, if it has one yet; `source` names the
+/// sweep's folder (its last component: no path of the user's is written).
 struct summary_entry {
-  std::string source;
-  std::size_t plan_size{0};  // the points of its plan (for its file names)
-  sweep_point point;
-  std::optional<point_record> record;
+  std::string source;                  ///< the sweep folder's last component
+  std::size_t plan_size{0};            ///< the points of its plan (for its file names)
+  sweep_point point;                   ///< the point of the plan
+  std::optional<point_record> record;  ///< its record; nothing while it has no result
 };
 
-// Floating-point operations of one forward pass: two matrix products of
-// rows x width x 4 width multiply-adds each (2 operations per
-// multiply-add); the bias additions and GELU are left out.
+/// Floating-point operations of one forward pass: two matrix products of
+/// rows x width x 4 width multiply-adds each (2 operations per
+/// multiply-add); the bias additions and GELU are left out.
 [[nodiscard]] inline double forward_flops(const synthetic_shape& s) {
   const auto rows = static_cast<double>(s.batch) * static_cast<double>(s.context);
   const auto w = static_cast<double>(s.width);
   return 2.0 * 2.0 * rows * w * static_cast<double>(hidden_multiplier) * w;
 }
 
-// TFLOP/s at the median warm pass's GPU time (10^12 operations per second).
+/// TFLOP/s at the median warm pass's GPU time (10^12 operations per
+/// second, from forward_flops()); nothing without a positive median GPU time.
 [[nodiscard]] inline std::optional<double> tflops(const point_record& r) {
   if (!r.measured || !r.measured->warm_gpu_seconds || !(r.measured->warm_gpu_seconds->median > 0)) {
     return std::nullopt;
@@ -51,9 +53,10 @@ struct summary_entry {
   return forward_flops(r.point.shape) / r.measured->warm_gpu_seconds->median / 1e12;
 }
 
-// The process's wall time less the time of its phases: starting the
-// program, loading its libraries, describing the environment, writing the
-// result.
+/// The process's wall time less the time of its phases: starting the
+/// program, loading its libraries, describing the environment, writing the
+/// result. Nothing unless the record has both its process and its measured
+/// figures.
 [[nodiscard]] inline std::optional<double> overhead_seconds(const point_record& r) {
   if (!r.process || !r.measured) {
     return std::nullopt;
@@ -61,7 +64,7 @@ struct summary_entry {
   return r.process->wall_seconds - r.measured->phase_seconds;
 }
 
-// Bytes in GiB (2^30) with one decimal, rounded half up: "23.4 GiB".
+/// Bytes in GiB (2^30) with one decimal, rounded half up: "23.4 GiB".
 [[nodiscard]] inline std::string gib_text(std::uint64_t bytes) {
   std::uint64_t whole = bytes >> 30U;
   const std::uint64_t rest = bytes & ((std::uint64_t{1} << 30U) - 1U);
@@ -73,7 +76,8 @@ struct summary_entry {
   return to_decimal_string(whole) + "." + to_decimal_string(tenth) + " GiB";
 }
 
-// Seconds with two decimals: "12.34 s".
+/// Seconds with two decimals, rounded: "12.34 s"; a negative or non-finite
+/// time reads "0.00 s".
 [[nodiscard]] inline std::string seconds_text(double seconds) {
   const auto hundredths =
       seconds > 0 && std::isfinite(seconds) ? static_cast<std::uint64_t>(std::llround(seconds * 100)) : 0U;
@@ -81,7 +85,8 @@ struct summary_entry {
          to_decimal_string(hundredths % 100) + " s";
 }
 
-// The shortest text that reads back as the same double.
+/// The shortest text that reads back as the same double; empty for an
+/// infinity or a NaN.
 [[nodiscard]] inline std::string number_text(double v) {
   if (!std::isfinite(v)) {
     return {};
@@ -91,8 +96,8 @@ struct summary_entry {
   return written.ec == std::errc{} ? std::string(buffer.data(), written.ptr) : std::string();
 }
 
-// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
-// end, with its quotes doubled.
+/// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
+/// end, with its quotes doubled.
 [[nodiscard]] inline std::string csv_field(std::string_view text) {
   if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
     return std::string(text);
@@ -107,6 +112,7 @@ struct summary_entry {
   return out + "\"";
 }
 
+/// The header of summary.csv: its 35 columns, in order.
 inline constexpr std::array<std::string_view, 35> summary_columns{
     "source",
     "index",
@@ -145,8 +151,9 @@ inline constexpr std::array<std::string_view, 35> summary_columns{
     "result_file",
 };
 
-// The cells of one row, in the order of summary_columns. A point without a
-// record yet has the outcome `no_result`.
+/// The cells of one row, in the order of summary_columns, not yet quoted
+/// (csv_field()); a figure the record lacks is an empty cell. A point without
+/// a record yet has the outcome `no_result` and its parameters only.
 [[nodiscard]] inline std::vector<std::string> summary_cells(const summary_entry& e) {
   const auto integer = [](const std::optional<std::uint64_t>& v) { return v ? to_decimal_string(*v) : std::string(); };
   const auto real = [](const std::optional<double>& v) { return v ? number_text(*v) : std::string(); };
@@ -201,7 +208,8 @@ inline constexpr std::array<std::string_view, 35> summary_columns{
   return cells;
 }
 
-// The whole file: the header, then one line per entry.
+/// The whole of summary.csv: the header, then one line per entry, each line
+/// ending with a line feed.
 [[nodiscard]] inline std::string summary_csv(const std::vector<summary_entry>& entries) {
   std::string text;
   for (std::size_t c = 0; c < summary_columns.size(); ++c) {

@@ -22,43 +22,54 @@
 #include "iteragpu/sweep/summary.hpp"
 #include "iteragpu/text.hpp"
 
-// plot.svg, written by hand (no plotting dependency): peak memory against
-// the swept axis on log2 scales, measured and predicted, the device's total
-// memory, skipped and failed points marked; below it the median warm pass
-// time. Readable on its own: a title, the configuration, the GPU, axis
-// labels with units and a legend.
+/// \file
+/// plot.svg, written by hand (no plotting dependency): peak memory against
+/// the swept axis on log2 scales, measured and predicted, the device's total
+/// memory, skipped and failed points marked; below it the median warm pass
+/// time. Readable on its own: a title, the configuration, the GPU, axis
+/// labels with units and a legend.
 namespace iteragpu::sweep {
 
-enum class point_mark { none, done, skipped, failed };
+/// How a point is marked on the memory panel, from its record's outcome.
+enum class point_mark {
+  none,     ///< no record yet: nothing is drawn
+  done,     ///< measured or predicted: its figures are drawn
+  skipped,  ///< a skip: a grey cross at its predicted peak reserved (at the bottom without one)
+  failed    ///< a failure: a red triangle at its predicted peak reserved (at the bottom without one)
+};
 
+/// One point of a series: its place on the x axis and its figures.
 struct plot_point {
-  double x{1};
-  std::optional<double> measured_allocated;
-  std::optional<double> measured_reserved;
-  std::optional<double> predicted_allocated;
-  std::optional<double> predicted_reserved;
-  point_mark mark{point_mark::none};
-  std::optional<timing_summary> warm_seconds;
+  double x{1};                                 ///< the swept axis's value (drawn on a log2 scale)
+  std::optional<double> measured_allocated;    ///< measured peak allocated bytes; nothing when not measured
+  std::optional<double> measured_reserved;     ///< measured peak reserved bytes; nothing when not measured
+  std::optional<double> predicted_allocated;   ///< predicted peak allocated bytes; nothing without a prediction
+  std::optional<double> predicted_reserved;    ///< predicted peak reserved bytes; nothing without a prediction
+  point_mark mark{point_mark::none};           ///< how the point is marked
+  std::optional<timing_summary> warm_seconds;  ///< the measured warm pass's host wall time, for the time panel
 };
 
+/// One series of the plot, drawn in one colour: the points of one GPU (the
+/// predictions form their own) at one value of each other axis that varies.
 struct plot_series {
-  std::string label;
-  bool prediction{false};  // its points are predictions only
-  std::optional<double> total_memory;
-  std::vector<plot_point> points;
+  std::string label;                   ///< the GPU, then the values of the other axes that vary
+  bool prediction{false};              ///< every point has a record, and every record is a prediction
+  std::optional<double> total_memory;  ///< the largest device memory its records give, in bytes; nothing without one
+  std::vector<plot_point> points;      ///< its points, by increasing x
 };
 
+/// What plot_svg() draws, as make_plot_input() makes it.
 struct plot_input {
-  std::string axis;           // "batch", "context" or "width"
-  std::string axis_label;     // with its unit
-  std::string configuration;  // the parameters that do not vary
-  std::string devices;        // the GPUs, or that there is none
-  bool predictions_only{false};
-  std::vector<plot_series> series;
+  std::string axis;                 ///< the swept axis: "batch", "context" or "width"
+  std::string axis_label;           ///< the x axis's label, with its unit
+  std::string configuration;        ///< the parameters that do not vary
+  std::string devices;              ///< the GPUs, or that there is none
+  bool predictions_only{false};     ///< no record is a measurement: the plot says every point is a prediction
+  std::vector<plot_series> series;  ///< the series, in the order of their first point
 };
 
-// &, <, >, " and ' as entities, and the text escaped as messages are (no
-// control character reaches the file): safe in XML text and attributes.
+/// &, <, >, " and ' as entities, and the text escaped as messages are (no
+/// control character reaches the file): safe in XML text and attributes.
 [[nodiscard]] inline std::string xml_text(std::string_view raw) {
   const std::string text = escaped(raw);
   std::string out;
@@ -315,10 +326,10 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
 
 }  // namespace detail
 
-// The plot's data from summary entries: the x axis is the first of batch,
-// context and width that takes more than one value; one series per GPU
-// (predictions form their own) and per combination of the other axes that
-// vary.
+/// The plot's data from summary entries: the x axis is the first of batch,
+/// context and width that takes more than one value (batch when none does);
+/// one series per GPU (predictions form their own) and per combination of
+/// the other axes that vary, the dtype included.
 [[nodiscard]] inline plot_input make_plot_input(const std::vector<summary_entry>& entries) {
   plot_input in;
   const auto varies = detail::varying_axes(entries);
@@ -709,8 +720,9 @@ inline void draw_time_panel(svg_writer& w, const plot_frame& f, const plot_input
 
 }  // namespace detail
 
-// The SVG document (with its XML declaration when `standalone`, without it
-// for inclusion in a page).
+/// The SVG document (with its XML declaration when `standalone`, without it
+/// for inclusion in a page): the memory panel with its legend, then the time
+/// panel. Every text of `in` is escaped with xml_text().
 [[nodiscard]] inline std::string plot_svg(const plot_input& in, bool standalone = true) {
   const detail::plot_frame frame = detail::frame_of(in);
   detail::svg_writer w;
