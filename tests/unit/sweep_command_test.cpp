@@ -143,6 +143,9 @@ BOOST_AUTO_TEST_CASE(every_bad_flag_and_combination_is_refused_naming_the_flag_a
        "--device cannot be used with --predict-only: no process runs and no device is used"},
       {{"--device", "cuda:0", "--memory-gib", "80", "--output-dir", out}, "--memory-gib cannot be used with a device"},
       {{"--predict-only", "--memory-gib", "8O", "--output-dir", out}, "--memory-gib: '8O' is not a plain decimal"},
+      {{"--predict-only", "--memory-gib", "0", "--output-dir", out}, "--memory-gib: '0' is less than a byte"},
+      {{"--predict-only", "--host-memory-gib", "0.0000000001", "--output-dir", out},
+       "--host-memory-gib: '0.0000000001' is less than a byte"},
       {{"--plan-only", "--device", "cuda:0", "--output-dir", out}, "--device cannot be used with --plan-only"},
       {{"--plan-only", "--resume", out}, "--plan-only, --run-point and --resume are exclusive"},
       {{"--run-point", "3", "--batch", "8", "--output-dir", out, "--predict-only"},
@@ -218,6 +221,35 @@ BOOST_AUTO_TEST_CASE(a_record_reads_back_as_written_and_only_for_its_own_point) 
   newer.as_object()["schema_version"] = 2;
   BOOST_TEST(cli::sweep_json::record_from(newer, r.point).error() ==
              "its schema_version (expected 1) is missing or invalid");
+}
+
+BOOST_AUTO_TEST_CASE(a_measured_record_reads_back_with_its_timing_intervals) {
+  // The figures that summary.csv and the plot take from the records, the
+  // confidence interval of each median included.
+  sw::point_record r;
+  r.kind = sw::record_kind::measurement;
+  r.point = sw::sweep_point{0, {8, 4096, 8192}, iteragpu::element_type::bfloat16, 1, sw::repeat_setting{}};
+  r.device = iteragpu::device_index{0};
+  r.outcome = sw::outcome_kind::measured;
+  r.measured = sw::measured_figures{5'940'264'960U,
+                                    5'941'231'616U,
+                                    718'077'952U,
+                                    sw::timing_summary{0.25, 0.125, 0.375},
+                                    sw::timing_summary{0.5, std::nullopt, std::nullopt},
+                                    1.5,
+                                    "NVIDIA H200",
+                                    150'109'880'320U};
+  r.process = sw::process_figures{0, std::nullopt, std::nullopt, 2.0};
+  const auto doc = json::value(cli::sweep_json::record_json(r, 10));
+  BOOST_TEST(json::serialize(doc.at("measured").at("warm_seconds")) == R"({"median":2.5E-1,"lower":1.25E-1,"upper":3.75E-1})");
+  const auto back = cli::sweep_json::record_from(doc, r.point);
+  BOOST_TEST_REQUIRE(back.has_value());
+  BOOST_TEST_REQUIRE(back->measured.has_value());
+  BOOST_TEST_REQUIRE(back->measured->warm_seconds.has_value());
+  BOOST_TEST(back->measured->warm_seconds->lower.value_or(-1.0) == 0.125);
+  BOOST_TEST(back->measured->warm_seconds->upper.value_or(-1.0) == 0.375);
+  BOOST_TEST(!back->measured->warm_gpu_seconds->lower.has_value());
+  BOOST_TEST((*back->measured == *r.measured));
 }
 
 BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of_its_rows) {
@@ -328,6 +360,12 @@ BOOST_FIXTURE_TEST_CASE(a_device_that_cannot_be_measured_refuses_the_sweep_befor
   BOOST_TEST(o.err ==
              "mesure_memoire sweep: --device: cuda:0 cannot be measured: fake: no GPU here; nothing was run "
              "(--predict-only plans without a GPU)\n");
+  BOOST_TEST(!fs::exists(dir / "run"));
+  // Given with --devices, the message names that flag.
+  const auto listed = sweep({"--devices", "cuda:0,cuda:1", "--point-program", fake_program, "--output-dir", path("run")});
+  BOOST_TEST(listed.exit_code == 2);
+  BOOST_TEST(listed.err.starts_with("mesure_memoire sweep: --devices: cuda:0 cannot be measured: fake: no GPU here;"),
+             listed.err);
   BOOST_TEST(!fs::exists(dir / "run"));
 }
 

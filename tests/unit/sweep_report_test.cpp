@@ -253,6 +253,19 @@ BOOST_AUTO_TEST_CASE(the_plot_takes_the_axis_that_varies_and_one_series_per_gpu)
   BOOST_TEST(inline_svg.starts_with("<svg "));
 }
 
+BOOST_AUTO_TEST_CASE(a_plot_of_points_without_results_calls_nothing_a_prediction) {
+  // A planned folder (--plan-only) before any point has run.
+  std::vector<sw::summary_entry> entries;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto p = point(i, std::uint64_t{1024} << i);
+    entries.push_back({"plan", 2, p, std::nullopt});
+  }
+  const auto in = sw::make_plot_input(entries);
+  BOOST_TEST(!in.predictions_only);
+  BOOST_TEST(in.devices == "no point has a result yet");
+  BOOST_TEST(sw::plot_svg(in).find("PREDICTION") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(a_plot_of_predictions_says_so_and_has_no_timing) {
   std::vector<sw::summary_entry> entries;
   for (std::size_t i = 0; i < 2; ++i) {

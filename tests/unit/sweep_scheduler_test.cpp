@@ -258,6 +258,7 @@ BOOST_FIXTURE_TEST_CASE(any_other_failure_is_recorded_with_its_exit_and_first_li
   runner.script[0] = scripted{1, std::nullopt, "mesure_memoire: internal error:\tbad"};
   runner.script[1] = scripted{std::nullopt, 9, std::nullopt};
   runner.script[2] = scripted{0, std::nullopt, std::nullopt, false};
+  runner.script[3] = scripted{std::nullopt, std::nullopt, std::nullopt};  // reaped elsewhere: no status
   run(points);
   BOOST_TEST((sink.at(0).outcome == sw::outcome_kind::failed));
   BOOST_TEST(sink.at(0).reason == "exit 1: mesure_memoire: internal error:\\x09bad");  // one line, escaped
@@ -265,7 +266,8 @@ BOOST_FIXTURE_TEST_CASE(any_other_failure_is_recorded_with_its_exit_and_first_li
   BOOST_TEST(sink.at(1).reason == "ended by signal 9");
   BOOST_TEST(*sink.at(1).process->signal == 9);
   BOOST_TEST(sink.at(2).reason == "exit 0, but its result 'x.json' could not be read: it has no phase rows");
-  BOOST_TEST((sink.at(3).outcome == sw::outcome_kind::measured));
+  BOOST_TEST((sink.at(3).outcome == sw::outcome_kind::failed));
+  BOOST_TEST(sink.at(3).reason == "its exit status could not be read (waitpid: no such child)");
 }
 
 BOOST_FIXTURE_TEST_CASE(a_device_that_cannot_be_read_fails_its_point_without_starting_it, sweep_fixture) {

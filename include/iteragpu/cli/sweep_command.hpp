@@ -287,6 +287,16 @@ inline constexpr std::int64_t record_schema_version = 1;
   return json::object{{"median", t->median}, {"lower", optional_value(t->lower)}, {"upper", optional_value(t->upper)}};
 }
 
+/// A timing summary as timing_json() writes it, `{median, lower, upper}`;
+/// nothing when there is no numeric median.
+[[nodiscard]] inline std::optional<sweep::timing_summary> timing_from_record(const json::value* t) {
+  const auto median = as_double(member(t, "median"));
+  if (!median) {
+    return std::nullopt;
+  }
+  return sweep::timing_summary{*median, as_double(member(t, "lower")), as_double(member(t, "upper"))};
+}
+
 /// The workspaces as records write them: `cublas_bytes` and `cublaslt_bytes`.
 [[nodiscard]] inline json::object workspace_json(const prediction::blas_workspaces& w) {
   return {{"cublas_bytes", w.cublas.value}, {"cublaslt_bytes", w.cublaslt.value}};
@@ -397,8 +407,8 @@ namespace detail {
     return missing("measured");
   }
   return std::optional<sweep::measured_figures>{sweep::measured_figures{
-      *allocated, *reserved, as_u64(member(m, "outside_allocator_bytes")), timing_from(member(m, "warm_seconds")),
-      timing_from(member(m, "warm_gpu_seconds")), *phase_seconds, as_string(member(m, "gpu_name")),
+      *allocated, *reserved, as_u64(member(m, "outside_allocator_bytes")),
+      timing_from_record(member(m, "warm_seconds")), timing_from_record(member(m, "warm_gpu_seconds")), *phase_seconds, as_string(member(m, "gpu_name")),
       as_u64(member(m, "device_total_bytes"))}};
 }
 
@@ -567,7 +577,8 @@ class process_runner {
       const auto line = child->first_error_line();
       return unexpected{"`environment` " +
                         (ended->exit_code ? "exited " + std::to_string(*ended->exit_code)
-                                          : "ended by signal " + std::to_string(ended->signal.value_or(0))) +
+                         : ended->signal  ? "ended by signal " + std::to_string(*ended->signal)
+                                          : std::string("ended with an exit status that could not be read")) +
                         (line ? ": " + escaped(*line) : std::string())};
     }
     boost::system::error_code ec;
@@ -1003,6 +1014,7 @@ struct sweep_options {
   std::optional<std::size_t> point;                ///< --run-point
   bool predict_only{false};                        ///< --predict-only
   std::vector<device_index> devices;               ///< --device or --devices; empty with --predict-only
+  bool devices_listed{false};                      ///< the devices came from --devices
   std::optional<std::uint64_t> memory_bytes;       ///< --memory-gib in whole bytes, rounded down; predictions only
   std::optional<std::uint64_t> host_memory_bytes;  ///< --host-memory-gib, as memory_bytes; predictions only
   /// --workspace-bytes, split as prediction::split_workspace_total() does.
@@ -1022,7 +1034,12 @@ namespace detail {
     throw usage_error("--" + std::string(flag) + ": " + quoted(required_text(values, flag, "")) +
                       " GiB passes 2^64 bytes; expected a smaller decimal");
   }
-  return to_gib(*up) == gib || up->value == 0 ? up->value : up->value - 1;
+  const std::uint64_t bytes = to_gib(*up) == gib || up->value == 0 ? up->value : up->value - 1;
+  if (bytes == 0) {
+    throw usage_error("--" + std::string(flag) + ": " + quoted(required_text(values, flag, "")) +
+                      " is less than a byte; expected a positive decimal of GiB (such as 139.8)");
+  }
+  return bytes;
 }
 
 [[nodiscard]] inline std::vector<device_index> devices_flag(std::string_view text) {
@@ -1141,6 +1158,7 @@ inline void parse_target(const po::variables_map& values, sweep_options& o) {
               "--predict-only");
   if (given(values, "devices")) {
     o.devices = devices_flag(required_text(values, "devices", "cuda:0,cuda:1,..."));
+    o.devices_listed = true;
   } else if (given(values, "device")) {
     o.devices = {device_flag(required_text(values, "device", accepted_device))};
   } else {
@@ -1305,7 +1323,8 @@ inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
       if (sweep::interrupt_requested()) {
         return sweep::interrupted_exit_code();
       }
-      throw usage_error("--device: " + reading.error() + "; " + std::string(nothing_done));
+      throw usage_error((o.devices_listed ? "--devices: " : "--device: ") + reading.error() + "; " +
+                        std::string(nothing_done));
     }
   }
   return std::nullopt;

@@ -121,9 +121,12 @@ inline void complete(point_record& r, const finished_run& run) {
   } else if (p.exit_code) {
     r.outcome = outcome_kind::failed;
     r.reason = "exit " + std::to_string(*p.exit_code) + said;
+  } else if (p.signal) {
+    r.outcome = outcome_kind::failed;
+    r.reason = "ended by signal " + std::to_string(*p.signal) + said;
   } else {
     r.outcome = outcome_kind::failed;
-    r.reason = "ended by signal " + std::to_string(p.signal.value_or(0)) + said;
+    r.reason = "its exit status could not be read (waitpid: no such child)" + said;
   }
 }
 

@@ -64,7 +64,7 @@ struct plot_input {
   std::string axis_label;           ///< the x axis's label, with its unit
   std::string configuration;        ///< the parameters that do not vary
   std::string devices;              ///< the GPUs, or that there is none
-  bool predictions_only{false};     ///< no record is a measurement: the plot says every point is a prediction
+  bool predictions_only{false};     ///< records, all predictions: the plot says every point is a prediction
   std::vector<plot_series> series;  ///< the series, in the order of their first point
 };
 
@@ -349,6 +349,7 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
   in.configuration = detail::configuration_text(entries, varies, x_axis, dtypes);
   std::map<std::string, std::size_t> series_of;
   std::set<std::string> devices;
+  bool any_prediction = false;
   for (const auto& e : entries) {
     const std::string device = detail::series_device(entries, e);
     const std::string label = detail::series_label(device, e, varies, x_axis, dtypes.size() > 1);
@@ -360,17 +361,21 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
     if (e.record && e.record->kind == record_kind::measurement) {
       devices.insert(device);
     }
+    any_prediction = any_prediction || (e.record && e.record->kind == record_kind::prediction);
   }
   for (auto& s : in.series) {
     std::stable_sort(s.points.begin(), s.points.end(), [](const plot_point& a, const plot_point& b) { return a.x < b.x; });
   }
-  in.predictions_only = devices.empty();
+  // A folder whose points have no record yet is neither measured nor
+  // predicted: it says so rather than call its empty plot predictions.
+  in.predictions_only = devices.empty() && any_prediction;
   std::string list;
   for (const auto& d : devices) {
     list += (list.empty() ? "" : "; ") + d;
   }
-  in.devices = devices.empty() ? "no GPU: every figure is a prediction (nothing was measured)"
-                               : (devices.size() == 1 ? "GPU: " : "GPUs: ") + list;
+  in.devices = !devices.empty()  ? (devices.size() == 1 ? "GPU: " : "GPUs: ") + list
+                : any_prediction ? "no GPU: every figure is a prediction (nothing was measured)"
+                                 : "no point has a result yet";
   return in;
 }
 
