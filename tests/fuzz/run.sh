@@ -11,6 +11,10 @@ set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:?usage: tests/fuzz/run.sh BUILD_DIR [SECONDS]}
+# Absolute: a harness may change its working folder (gpu_commands works in a
+# scratch folder of its own), and libFuzzer writes new inputs and crashing
+# ones by these paths.
+build=$(cd "$build" && pwd) || exit 1
 seconds=${2:-30}
 jobs=${ITERAGPU_FUZZ_JOBS:-$(nproc)}
 runs="$build/fuzz-runs"
