@@ -149,16 +149,22 @@ namespace json = boost::json;
 
 // ---- measurement files (schema 1, and 2 with statistics) --------------------------
 
-/// A timing summary from a `measure` result's statistics entry: its
-/// `median` and the `lower` and `upper` of its `median_ci`; nothing when
-/// there is no numeric median.
-[[nodiscard]] inline std::optional<sweep::timing_summary> timing_from(const json::value* summary) {
+/// A timing summary of the `median` of `summary` and the `lower` and `upper`
+/// of `ends`; nothing when there is no numeric median.
+[[nodiscard]] inline std::optional<sweep::timing_summary> timing_from(const json::value* summary,
+                                                                      const json::value* ends) {
   const auto median = as_double(member(summary, "median"));
   if (!median) {
     return std::nullopt;
   }
-  const json::value* ci = member(summary, "median_ci");
-  return sweep::timing_summary{*median, as_double(member(ci, "lower")), as_double(member(ci, "upper"))};
+  return sweep::timing_summary{*median, as_double(member(ends, "lower")), as_double(member(ends, "upper"))};
+}
+
+/// A timing summary from a `measure` result's statistics entry: its
+/// `median` and the `lower` and `upper` of its `median_ci`; nothing when
+/// there is no numeric median.
+[[nodiscard]] inline std::optional<sweep::timing_summary> timing_from(const json::value* summary) {
+  return timing_from(summary, member(summary, "median_ci"));
 }
 
 /// The median of `values` (the warm rows' seconds or GPU seconds), with its
@@ -290,11 +296,7 @@ inline constexpr std::int64_t record_schema_version = 1;
 /// A timing summary as timing_json() writes it, `{median, lower, upper}`;
 /// nothing when there is no numeric median.
 [[nodiscard]] inline std::optional<sweep::timing_summary> timing_from_record(const json::value* t) {
-  const auto median = as_double(member(t, "median"));
-  if (!median) {
-    return std::nullopt;
-  }
-  return sweep::timing_summary{*median, as_double(member(t, "lower")), as_double(member(t, "upper"))};
+  return timing_from(t, t);
 }
 
 /// The workspaces as records write them: `cublas_bytes` and `cublaslt_bytes`.
@@ -577,8 +579,7 @@ class process_runner {
       const auto line = child->first_error_line();
       return unexpected{"`environment` " +
                         (ended->exit_code ? "exited " + std::to_string(*ended->exit_code)
-                         : ended->signal  ? "ended by signal " + std::to_string(*ended->signal)
-                                          : std::string("ended with an exit status that could not be read")) +
+                                          : sweep::end_without_exit_text(ended->signal)) +
                         (line ? ": " + escaped(*line) : std::string())};
     }
     boost::system::error_code ec;
@@ -1029,17 +1030,16 @@ namespace detail {
 // the conversion.
 [[nodiscard]] inline std::uint64_t gib_flag(const po::variables_map& values, std::string_view flag) {
   const exact_decimal gib = decimal_flag(flag, required_text(values, flag, "a decimal number of GiB"));
-  const auto up = gib_to_bytes_rounded_up(gib);
-  if (!up) {
+  const auto bytes = gib_to_bytes_rounded_down(gib);
+  if (!bytes) {
     throw usage_error("--" + std::string(flag) + ": " + quoted(required_text(values, flag, "")) +
                       " GiB passes 2^64 bytes; expected a smaller decimal");
   }
-  const std::uint64_t bytes = to_gib(*up) == gib || up->value == 0 ? up->value : up->value - 1;
-  if (bytes == 0) {
+  if (bytes->value == 0) {
     throw usage_error("--" + std::string(flag) + ": " + quoted(required_text(values, flag, "")) +
                       " is less than a byte; expected a positive decimal of GiB (such as 139.8)");
   }
-  return bytes;
+  return bytes->value;
 }
 
 [[nodiscard]] inline std::vector<device_index> devices_flag(std::string_view text) {

@@ -211,6 +211,13 @@ struct measured_figures {
   friend bool operator==(const measured_figures&, const measured_figures&) = default;
 };
 
+/// How a process that has no exit status ended: "ended by signal N", or,
+/// when waitpid() could report nothing (no such child), "ended without a
+/// readable exit status".
+[[nodiscard]] inline std::string end_without_exit_text(std::optional<int> signal) {
+  return signal ? "ended by signal " + std::to_string(*signal) : std::string("ended without a readable exit status");
+}
+
 /// The point's process as the sweep saw it.
 struct process_figures {
   std::optional<int> exit_code;            ///< its exit status; nothing when a signal ended it

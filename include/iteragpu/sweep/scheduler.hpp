@@ -121,12 +121,9 @@ inline void complete(point_record& r, const finished_run& run) {
   } else if (p.exit_code) {
     r.outcome = outcome_kind::failed;
     r.reason = "exit " + std::to_string(*p.exit_code) + said;
-  } else if (p.signal) {
-    r.outcome = outcome_kind::failed;
-    r.reason = "ended by signal " + std::to_string(*p.signal) + said;
   } else {
     r.outcome = outcome_kind::failed;
-    r.reason = "its exit status could not be read (waitpid: no such child)" + said;
+    r.reason = end_without_exit_text(p.signal) + said;
   }
 }
 
