@@ -23,6 +23,7 @@
 #include <iteragpu/cli/gpu_commands.hpp>
 #include <iteragpu/cli/plan_command.hpp>
 #include <iteragpu/cli/programs.hpp>
+#include <iteragpu/cli/replay_command.hpp>
 #include <iteragpu/cli/sweep_command.hpp>
 #include <iteragpu/gpu_runtime.hpp>
 
@@ -123,6 +124,9 @@ cli::command_function runner_of(std::string_view name) {
   }
   if (name == "collect") {
     return &cli::run_collect;
+  }
+  if (name == "replay") {
+    return &cli::run_replay;
   }
   return nullptr;
 }

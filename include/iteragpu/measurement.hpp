@@ -9,19 +9,24 @@
 /// statistics of the repeats and the
 /// stopping rule, the GPU's state through NVML loaded at run time, the
 /// environment report, the synthetic network's description and its
-/// measurement through a GPU runtime, and sweeps over shapes (sweep/: the
+/// measurement through a GPU runtime, the replay of recorded allocator
+/// traces under other settings and capacities (memory/), and sweeps over shapes (sweep/: the
 /// plan, the skip rules, the point processes, the summary, plot and page). The
 /// LibTorch adapters are in iteragpu/torch/ (target iteragpu::torch).
 #include "iteragpu/compare.hpp"
 #include "iteragpu/device.hpp"
 #include "iteragpu/environment.hpp"
 #include "iteragpu/gpu_runtime.hpp"
+#include "iteragpu/memory/replay.hpp"
+#include "iteragpu/memory/replay_study.hpp"
+#include "iteragpu/memory/trace.hpp"
 #include "iteragpu/nvml/session.hpp"
 #include "iteragpu/policies/backend.hpp"
 #include "iteragpu/policies/dtype.hpp"
 #include "iteragpu/policies/gpu_state.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
 #include "iteragpu/policies/workload.hpp"
+#include "iteragpu/prediction/allocator_settings.hpp"
 #include "iteragpu/prediction/caching_allocator.hpp"
 #include "iteragpu/prediction/check.hpp"
 #include "iteragpu/prediction/outside_allocator.hpp"

@@ -16,6 +16,7 @@
 #include "iteragpu/cli/estimate_command.hpp"
 #include "iteragpu/cli/gpu_commands.hpp"
 #include "iteragpu/cli/plan_command.hpp"
+#include "iteragpu/cli/replay_command.hpp"
 #include "iteragpu/cli/sweep_command.hpp"
 #include "iteragpu/version.hpp"
 
@@ -44,6 +45,8 @@ struct command_flags {
       {"compare", "two measurement files side by side: memory, time, environment (no GPU)", &compare_description},
       {"sweep", "measure over lists of shapes, a fresh process per point; or plan, or predict", &sweep_description},
       {"collect", "merge sweep folders into one summary, plot and page", &collect_description},
+      {"replay", "a recorded PyTorch memory trace replayed under other allocator settings and capacities (no GPU)",
+       &replay_description},
   };
 }
 

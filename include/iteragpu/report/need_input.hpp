@@ -28,8 +28,8 @@ namespace iteragpu::report {
 
 /// The documents a need is read from, as messages list them.
 inline constexpr std::string_view need_documents_accepted =
-    "the JSON of `mesure_memoire estimate --json` or `mesure_memoire plan --json`, or a measurement file of "
-    "`mesure_memoire measure --output` (schema_version 1 or 2)";
+    "the JSON of `mesure_memoire estimate --json`, `mesure_memoire plan --json` or `mesure_memoire replay --json`, "
+    "or a measurement file of `mesure_memoire measure --output` (schema_version 1 or 2)";
 
 /// Why a document gives no need: what it holds, in words (text from the
 /// document escaped).
@@ -194,6 +194,11 @@ using need_read = result<memory_need, need_input_error>;
     if (kind->is_string() && kind->get_string() == "plan") {
       return detail::need_of_document(o, "plan --json",
                                       "the predicted peak reserved plus the memory outside the allocator");
+    }
+    if (kind->is_string() && kind->get_string() == "replay") {
+      return detail::need_of_document(o, "replay --json",
+                                      "the least need of the settings replayed: a capacity under which the trace "
+                                      "runs, plus the memory outside the allocator");
     }
     const std::string shown = kind->is_string() ? std::string(kind->get_string()) : boost::json::serialize(*kind);
     return detail::not_a_need("JSON of kind " + quoted_excerpt(shown));

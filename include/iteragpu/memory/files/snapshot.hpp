@@ -1,0 +1,395 @@
+#ifndef ITERAGPU_MEMORY_FILES_SNAPSHOT_HPP
+#define ITERAGPU_MEMORY_FILES_SNAPSHOT_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <boost/json.hpp>
+
+#include "iteragpu/memory/trace.hpp"
+#include "iteragpu/result.hpp"
+
+/// \file
+/// The typed reader of a PyTorch memory snapshot: the plain dict that
+/// `torch.cuda.memory._snapshot()` returns (read from its pickle or JSON
+/// form by memory/files/snapshot_file.hpp) becomes a memory::snapshot.
+///
+/// Fields read (torch/csrc/cuda/memory_snapshot.cpp writes them):
+/// `device_traces[device][i]`: `action`, `addr` (`device_free` for oom),
+/// `size`, `stream`; `segments[i]`: `device`, `address`, `total_size`,
+/// `stream`, `segment_type`, `is_expandable`, `blocks[j]`: `size`,
+/// `requested_size`, `state` and `address` (older versions give no block
+/// address: blocks then follow each other from the segment's address);
+/// `allocator_settings` (PyTorch 2.3 and later). Other keys (`frames`,
+/// `time_us`, `external_annotations`, ...) are not read.
+namespace iteragpu::memory {
+
+/// Why a dict is not a snapshot this reader understands.
+enum class snapshot_errc {
+  not_an_object,    ///< the top level, or an entry that must be a dict, is something else
+  missing_field,    ///< a field the replay needs is absent
+  wrong_type,       ///< a field holds another kind of value
+  out_of_range,     ///< a number outside what the field accepts (a negative size, ...)
+  unknown_value,    ///< a text field holds a word this reader does not know
+};
+
+/// Why a dict is not a snapshot: the kind and where (a path such as
+/// `device_traces[0][17].size`).
+struct snapshot_error {
+  snapshot_errc code{snapshot_errc::not_an_object};  ///< what is wrong
+  std::string path;                                  ///< where in the document
+  /// Equal when every member is equal.
+  friend bool operator==(const snapshot_error&, const snapshot_error&) = default;
+};
+
+namespace detail_snapshot {
+
+using read_error = unexpected<snapshot_error>;
+
+[[nodiscard]] inline read_error fail(snapshot_errc code, std::string path) {
+  return unexpected{snapshot_error{code, std::move(path)}};
+}
+
+[[nodiscard]] inline std::string at(std::string_view path, std::string_view key) {
+  std::string p(path);
+  if (!p.empty()) {
+    p += '.';
+  }
+  p += key;
+  return p;
+}
+
+[[nodiscard]] inline std::string at(std::string_view path, std::size_t index) {
+  return std::string(path) + '[' + std::to_string(index) + ']';
+}
+
+// A non-negative integer (addresses pass 2^63 only as uint64).
+[[nodiscard]] inline result<std::uint64_t, snapshot_error> unsigned_field(const boost::json::object& o,
+                                                                          std::string_view key,
+                                                                          std::string_view path) {
+  const auto* v = o.if_contains(key);
+  if (v == nullptr) {
+    return fail(snapshot_errc::missing_field, at(path, key));
+  }
+  if (v->is_uint64()) {
+    return v->get_uint64();
+  }
+  if (v->is_int64()) {
+    if (v->get_int64() < 0) {
+      return fail(snapshot_errc::out_of_range, at(path, key));
+    }
+    return static_cast<std::uint64_t>(v->get_int64());
+  }
+  return fail(snapshot_errc::wrong_type, at(path, key));
+}
+
+// A stream as PyTorch writes it: the cudaStream_t as an integer, which a
+// negative value may stand for in some versions; kept as its bit pattern.
+[[nodiscard]] inline result<std::uint64_t, snapshot_error> stream_field(const boost::json::object& o,
+                                                                        std::string_view path) {
+  const auto* v = o.if_contains("stream");
+  if (v == nullptr) {
+    return std::uint64_t{0};
+  }
+  if (v->is_uint64()) {
+    return v->get_uint64();
+  }
+  if (v->is_int64()) {
+    return static_cast<std::uint64_t>(v->get_int64());
+  }
+  return fail(snapshot_errc::wrong_type, at(path, "stream"));
+}
+
+[[nodiscard]] inline std::optional<trace_action> action_named(std::string_view name) noexcept {
+  struct entry {
+    std::string_view name;
+    trace_action action;
+  };
+  constexpr entry names[] = {
+      {"alloc", trace_action::alloc},
+      {"free_requested", trace_action::free_requested},
+      {"free_completed", trace_action::free_completed},
+      {"segment_alloc", trace_action::segment_alloc},
+      {"segment_free", trace_action::segment_free},
+      {"segment_map", trace_action::segment_map},
+      {"segment_unmap", trace_action::segment_unmap},
+      {"oom", trace_action::oom},
+      {"snapshot", trace_action::snapshot},
+  };
+  for (const auto& e : names) {
+    if (e.name == name) {
+      return e.action;
+    }
+  }
+  return std::nullopt;
+}
+
+[[nodiscard]] inline result<trace_event, snapshot_error> event_from(const boost::json::value& v,
+                                                                    const std::string& path) {
+  const auto* o = v.if_object();
+  if (o == nullptr) {
+    return fail(snapshot_errc::not_an_object, path);
+  }
+  const auto* action = o->if_contains("action");
+  if (action == nullptr) {
+    return fail(snapshot_errc::missing_field, at(path, "action"));
+  }
+  if (!action->is_string()) {
+    return fail(snapshot_errc::wrong_type, at(path, "action"));
+  }
+  trace_event e;
+  const auto known = action_named(std::string_view(action->get_string()));
+  // An action a later PyTorch adds (`annotate`, ...) changes no memory.
+  e.action = known.value_or(trace_action::other);
+  if (e.action == trace_action::other || e.action == trace_action::snapshot) {
+    return e;
+  }
+  auto address = unsigned_field(*o, e.action == trace_action::oom ? "device_free" : "addr", path);
+  if (!address) {
+    return unexpected{address.error()};
+  }
+  auto size = unsigned_field(*o, "size", path);
+  if (!size) {
+    return unexpected{size.error()};
+  }
+  auto stream = stream_field(*o, path);
+  if (!stream) {
+    return unexpected{stream.error()};
+  }
+  e.address = *address;
+  e.size = *size;
+  e.stream = *stream;
+  return e;
+}
+
+[[nodiscard]] inline result<block_state, snapshot_error> state_from(const boost::json::object& o,
+                                                                   const std::string& path) {
+  const auto* v = o.if_contains("state");
+  if (v == nullptr) {
+    return fail(snapshot_errc::missing_field, at(path, "state"));
+  }
+  if (!v->is_string()) {
+    return fail(snapshot_errc::wrong_type, at(path, "state"));
+  }
+  const std::string_view s(v->get_string());
+  if (s == "active_allocated") {
+    return block_state::active_allocated;
+  }
+  if (s == "active_pending_free") {
+    return block_state::active_pending_free;
+  }
+  if (s == "inactive") {
+    return block_state::inactive;
+  }
+  return fail(snapshot_errc::unknown_value, at(path, "state"));
+}
+
+[[nodiscard]] inline result<recorded_segment, snapshot_error> segment_from(const boost::json::object& o,
+                                                                          const std::string& path) {
+  recorded_segment s;
+  auto address = unsigned_field(o, "address", path);
+  if (!address) {
+    return unexpected{address.error()};
+  }
+  auto total = unsigned_field(o, "total_size", path);
+  if (!total) {
+    return unexpected{total.error()};
+  }
+  auto stream = stream_field(o, path);
+  if (!stream) {
+    return unexpected{stream.error()};
+  }
+  s.address = *address;
+  s.total_size = *total;
+  s.stream = *stream;
+  if (const auto* type = o.if_contains("segment_type"); type != nullptr && type->is_string()) {
+    s.small_pool = type->get_string() == "small";
+  }
+  if (const auto* e = o.if_contains("is_expandable"); e != nullptr && e->is_bool()) {
+    s.expandable = e->get_bool();
+  }
+  const auto* blocks = o.if_contains("blocks");
+  if (blocks == nullptr) {
+    return s;
+  }
+  if (!blocks->is_array()) {
+    return fail(snapshot_errc::wrong_type, at(path, "blocks"));
+  }
+  std::uint64_t next = s.address;
+  for (std::size_t j = 0; j < blocks->get_array().size(); ++j) {
+    const std::string block_path = at(at(path, "blocks"), j);
+    const auto* b = blocks->get_array()[j].if_object();
+    if (b == nullptr) {
+      return fail(snapshot_errc::not_an_object, block_path);
+    }
+    recorded_block block;
+    auto size = unsigned_field(*b, "size", block_path);
+    if (!size) {
+      return unexpected{size.error()};
+    }
+    block.size = *size;
+    block.address = next;
+    if (b->contains("address")) {
+      auto a = unsigned_field(*b, "address", block_path);
+      if (!a) {
+        return unexpected{a.error()};
+      }
+      block.address = *a;
+    }
+    if (b->contains("requested_size")) {
+      auto r = unsigned_field(*b, "requested_size", block_path);
+      if (!r) {
+        return unexpected{r.error()};
+      }
+      block.requested_size = *r;
+    }
+    auto state = state_from(*b, block_path);
+    if (!state) {
+      return unexpected{state.error()};
+    }
+    block.state = *state;
+    next = block.address + block.size;
+    s.blocks.push_back(block);
+  }
+  return s;
+}
+
+[[nodiscard]] inline result<recorded_settings, snapshot_error> settings_from(const boost::json::object& o) {
+  const std::string path = "allocator_settings";
+  recorded_settings s;
+  if (const auto* conf = o.if_contains("PYTORCH_CUDA_ALLOC_CONF"); conf != nullptr && conf->is_string()) {
+    s.alloc_conf = std::string(conf->get_string());
+  }
+  if (const auto* split = o.if_contains("max_split_size"); split != nullptr) {
+    if (split->is_int64() && split->get_int64() < 0) {
+      s.max_split_size = std::nullopt;
+    } else if (split->is_int64()) {
+      s.max_split_size = static_cast<std::uint64_t>(split->get_int64());
+    } else if (split->is_uint64()) {
+      // SIZE_MAX, the unlimited value, where a version writes it unsigned.
+      s.max_split_size = split->get_uint64() == UINT64_MAX ? std::nullopt : std::optional(split->get_uint64());
+    } else {
+      return fail(snapshot_errc::wrong_type, at(path, "max_split_size"));
+    }
+  }
+  if (const auto* gc = o.if_contains("garbage_collection_threshold"); gc != nullptr) {
+    if (gc->is_double()) {
+      s.garbage_collection_threshold = gc->get_double();
+    } else if (gc->is_int64()) {
+      s.garbage_collection_threshold = static_cast<double>(gc->get_int64());
+    } else {
+      return fail(snapshot_errc::wrong_type, at(path, "garbage_collection_threshold"));
+    }
+  }
+  if (const auto* e = o.if_contains("expandable_segments"); e != nullptr) {
+    if (!e->is_bool()) {
+      return fail(snapshot_errc::wrong_type, at(path, "expandable_segments"));
+    }
+    s.expandable_segments = e->get_bool();
+  }
+  if (const auto* r = o.if_contains("roundup_power2_divisions"); r != nullptr) {
+    if (!r->is_object()) {
+      return fail(snapshot_errc::wrong_type, at(path, "roundup_power2_divisions"));
+    }
+    const std::string r_path = at(path, "roundup_power2_divisions");
+    for (const auto& [key, value] : r->get_object()) {
+      std::uint64_t mib = 0;
+      for (const char c : std::string_view(key)) {
+        if (c < '0' || c > '9' || mib > UINT64_MAX / 10) {
+          return fail(snapshot_errc::unknown_value, at(r_path, std::string_view(key)));
+        }
+        mib = mib * 10 + static_cast<std::uint64_t>(c - '0');
+      }
+      auto divisions = unsigned_field(r->get_object(), std::string_view(key), r_path);
+      if (!divisions) {
+        return unexpected{divisions.error()};
+      }
+      s.roundup_power2_divisions.emplace_back(mib, *divisions);
+    }
+  }
+  return s;
+}
+
+}  // namespace detail_snapshot
+
+/// The snapshot a dict holds: every device's events and segments, and the
+/// settings where recorded.
+[[nodiscard]] inline result<snapshot, snapshot_error> snapshot_from(const boost::json::value& document) {
+  namespace d = detail_snapshot;
+  const auto* top = document.if_object();
+  if (top == nullptr) {
+    return d::fail(snapshot_errc::not_an_object, "");
+  }
+  snapshot result_snapshot;
+  const auto* traces = top->if_contains("device_traces");
+  if (traces == nullptr) {
+    return d::fail(snapshot_errc::missing_field, "device_traces");
+  }
+  if (!traces->is_array()) {
+    return d::fail(snapshot_errc::wrong_type, "device_traces");
+  }
+  for (std::size_t device = 0; device < traces->get_array().size(); ++device) {
+    const std::string path = d::at("device_traces", device);
+    const auto* events = traces->get_array()[device].if_array();
+    if (events == nullptr) {
+      return d::fail(snapshot_errc::wrong_type, path);
+    }
+    device_trace trace;
+    trace.events.reserve(events->size());
+    for (std::size_t i = 0; i < events->size(); ++i) {
+      auto e = d::event_from((*events)[i], d::at(path, i));
+      if (!e) {
+        return unexpected{e.error()};
+      }
+      trace.events.push_back(*e);
+    }
+    result_snapshot.devices.push_back(std::move(trace));
+  }
+  if (const auto* segments = top->if_contains("segments"); segments != nullptr) {
+    if (!segments->is_array()) {
+      return d::fail(snapshot_errc::wrong_type, "segments");
+    }
+    for (std::size_t i = 0; i < segments->get_array().size(); ++i) {
+      const std::string path = d::at("segments", i);
+      const auto* o = segments->get_array()[i].if_object();
+      if (o == nullptr) {
+        return d::fail(snapshot_errc::not_an_object, path);
+      }
+      auto device = d::unsigned_field(*o, "device", path);
+      if (!device) {
+        return unexpected{device.error()};
+      }
+      auto segment = d::segment_from(*o, path);
+      if (!segment) {
+        return unexpected{segment.error()};
+      }
+      // A device with segments but no trace list still gets its entry.
+      if (*device >= result_snapshot.devices.size()) {
+        if (*device > traces->get_array().size() + 64) {
+          return d::fail(snapshot_errc::out_of_range, d::at(path, "device"));
+        }
+        result_snapshot.devices.resize(static_cast<std::size_t>(*device) + 1);
+      }
+      result_snapshot.devices[static_cast<std::size_t>(*device)].segments.push_back(std::move(*segment));
+    }
+  }
+  if (const auto* settings = top->if_contains("allocator_settings"); settings != nullptr) {
+    if (!settings->is_object()) {
+      return d::fail(snapshot_errc::wrong_type, "allocator_settings");
+    }
+    auto s = d::settings_from(settings->get_object());
+    if (!s) {
+      return unexpected{s.error()};
+    }
+    result_snapshot.settings = std::move(*s);
+  }
+  return result_snapshot;
+}
+
+}  // namespace iteragpu::memory
+
+#endif  // ITERAGPU_MEMORY_FILES_SNAPSHOT_HPP

@@ -1,0 +1,416 @@
+#ifndef ITERAGPU_MEMORY_REPLAY_HPP
+#define ITERAGPU_MEMORY_REPLAY_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "iteragpu/memory/trace.hpp"
+#include "iteragpu/prediction/allocator_settings.hpp"
+#include "iteragpu/prediction/caching_allocator.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/units.hpp"
+
+/// \file
+/// A recorded allocator trace replayed through the simulated caching
+/// allocator (prediction/caching_allocator.hpp) under any settings and
+/// capacity: the peaks the same program would reach, whether it would run
+/// out of memory and on which request.
+///
+/// The replay feeds the simulation the trace's requests in order: each
+/// `alloc` (its requested size, on its stream) and each `free_completed`
+/// (the block the matching alloc got). The trace's own segment events are
+/// not requests: the simulation makes its own. A segment release the
+/// simulation did not make (the program called `torch.cuda.empty_cache()`,
+/// or its allocator released its cache to retry a request) is replayed as
+/// an emptyCache at that point, counted in `cache_releases`.
+///
+/// With `follow_recorded_addresses` (the self-check, under the recorded
+/// settings) each new segment is placed at the address the trace gave it,
+/// and the segment events the simulation makes are compared with the
+/// recorded ones between two requests; the first difference is returned.
+///
+/// What a replay cannot know: a program that changes its requests under
+/// pressure (cuDNN picks its workspace from what it can get; a cache sized
+/// from free memory) issues other requests under another capacity. The
+/// trace shows such a program by its `oom` events (out-of-memory errors it
+/// caught and went on), counted in `recorded_ooms`.
+namespace iteragpu::memory {
+
+/// How to replay: the allocator's settings, its capacity, the device.
+struct replay_options {
+  prediction::allocator_settings settings{};    ///< the settings replayed
+  std::optional<byte_count> capacity{};         ///< bytes the allocator may reserve; none: unlimited
+  byte_count device_memory{prediction::h200_device_memory};  ///< the device's memory (sizes expandable segments)
+  bool follow_recorded_addresses{false};        ///< the self-check: recorded addresses, segment events compared
+  /// Equal when every member is equal.
+  friend bool operator==(const replay_options&, const replay_options&) = default;
+};
+
+/// The request the allocator could not satisfy.
+struct failed_request {
+  std::uint64_t event{0};    ///< its index in the device's events
+  byte_count size;           ///< bytes asked for
+  std::uint64_t stream{0};   ///< its stream
+  /// Equal when every member is equal.
+  friend bool operator==(const failed_request&, const failed_request&) = default;
+};
+
+/// Where the replay's segment events first differ from the recorded ones.
+struct segment_divergence {
+  std::uint64_t event{0};                  ///< the index of the request after which they differ
+  std::vector<trace_event> recorded;       ///< the recorded segment events before that request
+  std::vector<trace_event> replayed;       ///< the simulation's
+  /// Equal when every member is equal.
+  friend bool operator==(const segment_divergence&, const segment_divergence&) = default;
+};
+
+/// What a replay found.
+struct replay_outcome {
+  byte_count peak_allocated;              ///< the largest allocated bytes
+  std::uint64_t peak_allocated_event{0};  ///< the event at which it was first reached
+  byte_count peak_reserved;               ///< the largest reserved bytes
+  std::uint64_t peak_reserved_event{0};   ///< the event at which it was first reached
+  std::uint64_t alloc_retries{0};         ///< allocations that released the cache and tried again
+  std::optional<failed_request> oom{};    ///< the first request that ran out of memory; the replay stops there
+  std::uint64_t cache_releases{0};        ///< segment releases of the program's own (emptyCache) replayed
+  std::uint64_t recorded_ooms{0};         ///< out-of-memory errors the recorded program caught
+  std::uint64_t requests{0};              ///< allocations and frees replayed
+  std::optional<segment_divergence> divergence{};  ///< with follow_recorded_addresses: the first difference
+  /// Equal when every member is equal.
+  friend bool operator==(const replay_outcome&, const replay_outcome&) = default;
+};
+
+/// Why a trace cannot be replayed.
+enum class replay_errc {
+  starts_late,         ///< it frees a block or segment no earlier event made: the beginning is missing
+  address_reused,      ///< an alloc at the address of a block still in use
+  request_too_large,   ///< a request of 2^60 bytes or more, which PyTorch refuses before any search
+};
+
+/// Why a trace cannot be replayed, and where.
+struct replay_error {
+  replay_errc code{replay_errc::starts_late};  ///< what is wrong
+  std::uint64_t event{0};                      ///< the event at fault
+  std::uint64_t address{0};                    ///< its address
+  /// Equal when every member is equal.
+  friend bool operator==(const replay_error&, const replay_error&) = default;
+};
+
+/// The peaks a trace shows by itself, without the simulation: reserved
+/// bytes from the segment events, allocated bytes from the requests, each
+/// rounded to a block as `settings` round (a block handed out whole, with a
+/// remainder too small to split, counts more in PyTorch's own counter; the
+/// replay counts it).
+struct recorded_peaks {
+  byte_count peak_allocated;  ///< the largest sum of the blocks in use
+  byte_count peak_reserved;   ///< the largest sum of the segments held
+  /// Equal when every member is equal.
+  friend bool operator==(const recorded_peaks&, const recorded_peaks&) = default;
+};
+
+/// Whether the trace starts at the process's first allocation: the first
+/// event that frees a block, or releases a segment, that no earlier event
+/// made; nothing when every one was made before it.
+[[nodiscard]] inline std::optional<replay_error> missing_beginning(std::span<const trace_event> events) {
+  std::unordered_set<std::uint64_t> blocks;
+  std::unordered_set<std::uint64_t> segments;
+  std::uint64_t mapped = 0;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const trace_event& e = events[i];
+    switch (e.action) {
+      case trace_action::alloc:
+        blocks.insert(e.address);
+        break;
+      case trace_action::free_completed:
+        if (blocks.erase(e.address) == 0) {
+          return replay_error{replay_errc::starts_late, i, e.address};
+        }
+        break;
+      case trace_action::free_requested:
+        if (!blocks.contains(e.address)) {
+          return replay_error{replay_errc::starts_late, i, e.address};
+        }
+        break;
+      case trace_action::segment_alloc:
+        segments.insert(e.address);
+        break;
+      case trace_action::segment_free:
+        if (segments.erase(e.address) == 0) {
+          return replay_error{replay_errc::starts_late, i, e.address};
+        }
+        break;
+      case trace_action::segment_map:
+        mapped += e.size;
+        break;
+      case trace_action::segment_unmap:
+        if (e.size > mapped) {
+          return replay_error{replay_errc::starts_late, i, e.address};
+        }
+        mapped -= e.size;
+        break;
+      case trace_action::oom:
+      case trace_action::snapshot:
+      case trace_action::other:
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Whether a device's trace explains every segment the snapshot still held
+/// when it was taken: the first held segment no event reserved, or nothing.
+/// A trace that starts late but frees nothing it did not make shows it here.
+[[nodiscard]] inline std::optional<std::uint64_t> unexplained_segment(const device_trace& trace) {
+  std::unordered_set<std::uint64_t> reserved;
+  std::uint64_t mapped = 0;
+  for (const trace_event& e : trace.events) {
+    if (e.action == trace_action::segment_alloc) {
+      reserved.insert(e.address);
+    } else if (e.action == trace_action::segment_free) {
+      reserved.erase(e.address);
+    } else if (e.action == trace_action::segment_map) {
+      mapped += e.size;
+    } else if (e.action == trace_action::segment_unmap) {
+      mapped = e.size > mapped ? 0 : mapped - e.size;
+    }
+  }
+  std::uint64_t expandable_held = 0;
+  for (const recorded_segment& s : trace.segments) {
+    if (s.expandable) {
+      expandable_held += s.total_size;
+    } else if (!reserved.contains(s.address)) {
+      return s.address;
+    }
+  }
+  if (expandable_held > mapped) {
+    return trace.segments.front().address;
+  }
+  return std::nullopt;
+}
+
+/// The peaks the trace shows by itself (see recorded_peaks).
+[[nodiscard]] inline recorded_peaks peaks_in(std::span<const trace_event> events,
+                                             const prediction::allocator_settings& settings) {
+  std::unordered_map<std::uint64_t, std::uint64_t> live;
+  std::uint64_t allocated = 0;
+  std::uint64_t reserved = 0;
+  recorded_peaks peaks;
+  for (const trace_event& e : events) {
+    switch (e.action) {
+      case trace_action::alloc: {
+        const auto rounded = prediction::block_size::for_request(byte_count{e.size}, settings);
+        const std::uint64_t block = rounded.has_value() ? rounded->bytes().value : e.size;
+        live[e.address] = block;
+        allocated += block;
+        peaks.peak_allocated.value = std::max(peaks.peak_allocated.value, allocated);
+        break;
+      }
+      case trace_action::free_completed:
+        if (const auto it = live.find(e.address); it != live.end()) {
+          allocated -= it->second;
+          live.erase(it);
+        }
+        break;
+      case trace_action::segment_alloc:
+      case trace_action::segment_map:
+        reserved += e.size;
+        peaks.peak_reserved.value = std::max(peaks.peak_reserved.value, reserved);
+        break;
+      case trace_action::segment_free:
+      case trace_action::segment_unmap:
+        reserved = e.size > reserved ? 0 : reserved - e.size;
+        break;
+      case trace_action::free_requested:
+      case trace_action::oom:
+      case trace_action::snapshot:
+      case trace_action::other:
+        break;
+    }
+  }
+  return peaks;
+}
+
+namespace detail_replay {
+
+[[nodiscard]] inline bool is_segment_event(trace_action a) noexcept {
+  return a == trace_action::segment_alloc || a == trace_action::segment_free || a == trace_action::segment_map ||
+         a == trace_action::segment_unmap;
+}
+
+[[nodiscard]] inline trace_action action_of(prediction::segment_action a) noexcept {
+  switch (a) {
+    case prediction::segment_action::segment_alloc:
+      return trace_action::segment_alloc;
+    case prediction::segment_action::segment_free:
+      return trace_action::segment_free;
+    case prediction::segment_action::segment_map:
+      return trace_action::segment_map;
+    case prediction::segment_action::segment_unmap:
+      return trace_action::segment_unmap;
+  }
+  return trace_action::other;
+}
+
+// Segment events compared as sets: the order of the releases of one
+// emptyCache follows the cache's own order, which changes nothing.
+[[nodiscard]] inline bool same_segment_events(std::vector<trace_event> recorded, std::vector<trace_event> replayed) {
+  const auto key = [](const trace_event& e) { return std::tuple(e.action, e.address, e.size); };
+  const auto less = [&key](const trace_event& a, const trace_event& b) { return key(a) < key(b); };
+  std::sort(recorded.begin(), recorded.end(), less);
+  std::sort(replayed.begin(), replayed.end(), less);
+  return std::equal(recorded.begin(), recorded.end(), replayed.begin(), replayed.end(),
+                    [&key](const trace_event& a, const trace_event& b) { return key(a) == key(b); });
+}
+
+}  // namespace detail_replay
+
+/// Replays one device's trace under `options` (see the file's description).
+/// Fails when the trace does not start at the process's first allocation,
+/// or is inconsistent; running out of memory is an outcome, not a failure.
+[[nodiscard]] inline result<replay_outcome, replay_error> replay(const device_trace& trace,
+                                                                 const replay_options& options) {
+  namespace d = detail_replay;
+  if (auto missing = missing_beginning(trace.events)) {
+    return unexpected{*missing};
+  }
+  prediction::caching_allocator allocator(options.settings, options.capacity, options.device_memory);
+  std::unordered_map<std::uint64_t, prediction::block_handle> live;
+  live.reserve(1024);
+  std::vector<trace_event> pending;  // recorded segment events since the last request
+  std::vector<trace_event> made;     // the simulation's, for the comparison
+  replay_outcome outcome;
+
+  const auto take_made = [&allocator, &made]() {
+    for (const auto& s : allocator.segment_events()) {
+      made.push_back({d::action_of(s.action), s.address, s.size.value, s.stream});
+    }
+    allocator.clear_segment_events();
+  };
+  const auto note_peaks = [&allocator, &outcome](std::uint64_t index) {
+    const auto stats = allocator.statistics();
+    if (stats.peak_allocated > outcome.peak_allocated) {
+      outcome.peak_allocated = stats.peak_allocated;
+      outcome.peak_allocated_event = index;
+    }
+    if (stats.peak_reserved > outcome.peak_reserved) {
+      outcome.peak_reserved = stats.peak_reserved;
+      outcome.peak_reserved_event = index;
+    }
+  };
+  // Before a request: a recorded release the simulation has not made is the
+  // program's own emptyCache (or its allocator's release before a retry).
+  const auto releases_pending = [&pending]() {
+    return std::any_of(pending.begin(), pending.end(), [](const trace_event& e) {
+      return e.action == trace_action::segment_free || e.action == trace_action::segment_unmap;
+    });
+  };
+  const auto compare = [&](std::uint64_t index) {
+    take_made();
+    if (options.follow_recorded_addresses && !outcome.divergence && !d::same_segment_events(pending, made)) {
+      outcome.divergence = segment_divergence{index, pending, made};
+    }
+    pending.clear();
+    made.clear();
+  };
+
+  for (std::size_t i = 0; i < trace.events.size(); ++i) {
+    const trace_event& e = trace.events[i];
+    if (d::is_segment_event(e.action)) {
+      pending.push_back(e);
+      continue;
+    }
+    if (e.action == trace_action::oom) {
+      ++outcome.recorded_ooms;
+      continue;
+    }
+    if (e.action != trace_action::alloc && e.action != trace_action::free_completed) {
+      continue;
+    }
+    if (releases_pending()) {
+      allocator.empty_cache();
+      ++outcome.cache_releases;
+    }
+    ++outcome.requests;
+    if (e.action == trace_action::alloc) {
+      if (options.follow_recorded_addresses) {
+        const auto placed = std::find_if(pending.begin(), pending.end(), [](const trace_event& p) {
+          return p.action == trace_action::segment_alloc || p.action == trace_action::segment_map;
+        });
+        if (placed != pending.end()) {
+          allocator.place_next_segment_at(placed->address);
+        }
+      }
+      auto block = allocator.allocate(byte_count{e.size}, e.stream);
+      if (!block) {
+        if (block.error().error == prediction::allocation_error::request_too_large) {
+          return unexpected{replay_error{replay_errc::request_too_large, i, e.address}};
+        }
+        outcome.alloc_retries = allocator.counters().alloc_retries;
+        outcome.oom = failed_request{i, byte_count{e.size}, e.stream};
+        note_peaks(i);
+        return outcome;
+      }
+      if (!live.emplace(e.address, *block).second) {
+        return unexpected{replay_error{replay_errc::address_reused, i, e.address}};
+      }
+    } else {
+      const auto it = live.find(e.address);
+      // missing_beginning has seen every free match an earlier alloc.
+      if (it != live.end()) {
+        static_cast<void>(allocator.free(it->second));
+        live.erase(it);
+      }
+    }
+    compare(i);
+    note_peaks(i);
+  }
+  if (releases_pending()) {
+    allocator.empty_cache();
+    ++outcome.cache_releases;
+  }
+  compare(trace.events.size());
+  outcome.alloc_retries = allocator.counters().alloc_retries;
+  return outcome;
+}
+
+/// The smallest capacity under which the trace runs without running out of
+/// memory, searched between its peak allocated bytes (a lower bound: the
+/// segments hold every block in use) and its peak reserved bytes with no
+/// capacity (enough: nothing is ever refused). Segments are whole multiples
+/// of 2 MiB, so the search runs over those; a capacity between two of them
+/// fits as the lower one does. Nothing when the trace cannot be replayed.
+[[nodiscard]] inline result<byte_count, replay_error> smallest_capacity(const device_trace& trace,
+                                                                       replay_options options) {
+  options.capacity = std::nullopt;
+  options.follow_recorded_addresses = false;
+  const auto unlimited = replay(trace, options);
+  if (!unlimited) {
+    return unexpected{unlimited.error()};
+  }
+  constexpr std::uint64_t step = 2 * prediction::mebibyte;
+  std::uint64_t high = (unlimited->peak_reserved.value + step - 1) / step;  // fits, in steps
+  std::uint64_t low = unlimited->peak_allocated.value / step;               // lower bound, in steps
+  low = low == 0 ? 0 : low - 1;                                              // does not fit (or zero)
+  while (high - low > 1) {
+    const std::uint64_t middle = low + (high - low) / 2;
+    options.capacity = byte_count{middle * step};
+    const auto tried = replay(trace, options);
+    if (!tried) {
+      return unexpected{tried.error()};
+    }
+    (tried->oom ? low : high) = middle;
+  }
+  return byte_count{high * step};
+}
+
+}  // namespace iteragpu::memory
+
+#endif  // ITERAGPU_MEMORY_REPLAY_HPP

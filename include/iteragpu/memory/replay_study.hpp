@@ -1,0 +1,131 @@
+#ifndef ITERAGPU_MEMORY_REPLAY_STUDY_HPP
+#define ITERAGPU_MEMORY_REPLAY_STUDY_HPP
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "iteragpu/checked.hpp"
+#include "iteragpu/memory/replay.hpp"
+#include "iteragpu/memory/trace.hpp"
+#include "iteragpu/prediction/allocator_settings.hpp"
+#include "iteragpu/prediction/outside_allocator.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/units.hpp"
+
+/// \file
+/// One trace replayed under several allocator settings, as `mesure_memoire
+/// replay` reports it: the self-check under the recorded settings first,
+/// then each setting asked, with its smallest capacity and the memory need
+/// that follows (the capacity plus the memory outside the allocator).
+namespace iteragpu::memory {
+
+/// One setting to replay: its text as PyTorch reads PYTORCH_CUDA_ALLOC_CONF
+/// ("" for the recorded settings) and the settings it gives.
+struct setting_request {
+  std::string alloc_conf;                    ///< as given; "" for the recorded settings
+  prediction::allocator_settings settings;  ///< what the text sets (the rest PyTorch's defaults)
+  /// Equal when every member is equal.
+  friend bool operator==(const setting_request&, const setting_request&) = default;
+};
+
+/// What the study asks.
+struct study_request {
+  std::vector<setting_request> settings;         ///< in the order given
+  std::optional<byte_count> capacity{};          ///< the capacity of every replay; none: unlimited
+  bool smallest_capacity{false};                 ///< search the smallest capacity of each setting
+  byte_count outside{prediction::memory_outside_allocator_default};  ///< memory outside the allocator
+  byte_count device_memory{prediction::h200_device_memory};  ///< the device's memory
+};
+
+/// One setting's result.
+struct setting_result {
+  setting_request request;                        ///< the setting
+  replay_outcome outcome;                         ///< under the capacity asked
+  std::optional<byte_count> smallest_capacity{};  ///< with study_request::smallest_capacity
+  /// The memory a GPU needs for this setting: the smallest capacity (or,
+  /// without the search, the peak reserved with no capacity) plus the memory
+  /// outside the allocator; none when it runs out of memory or passes 64 bits.
+  std::optional<byte_count> memory_need{};
+  /// Equal when every member is equal.
+  friend bool operator==(const setting_result&, const setting_result&) = default;
+};
+
+/// The whole study.
+struct study {
+  recorded_peaks recorded;                 ///< the peaks the trace shows by itself
+  replay_outcome self_check;               ///< the recorded settings, recorded addresses, no capacity
+  std::vector<setting_result> settings;    ///< one per setting asked
+  /// Equal when every member is equal.
+  friend bool operator==(const study&, const study&) = default;
+};
+
+/// The settings a snapshot recorded, as the simulation takes them; PyTorch's
+/// defaults when it recorded none (before PyTorch 2.3).
+[[nodiscard]] inline prediction::allocator_settings settings_of(const std::optional<recorded_settings>& recorded) {
+  prediction::allocator_settings s;
+  if (!recorded) {
+    return s;
+  }
+  if (recorded->max_split_size) {
+    s.max_split_size = byte_count{*recorded->max_split_size};
+  }
+  s.garbage_collection_threshold = recorded->garbage_collection_threshold;
+  s.expandable_segments = recorded->expandable_segments;
+  // The snapshot names each bucket by its power of two in MiB (1 to 32768).
+  for (const auto& [mib, divisions] : recorded->roundup_power2_divisions) {
+    const auto bucket = static_cast<std::size_t>(std::bit_width(mib)) - 1U;
+    if (std::has_single_bit(mib) && bucket < s.roundup_power2_divisions.size()) {
+      s.roundup_power2_divisions.at(bucket) = divisions;
+    }
+  }
+  return s;
+}
+
+/// Replays `trace` as `request` asks (see the file's description).
+[[nodiscard]] inline result<study, replay_error> run_study(const device_trace& trace,
+                                                          const prediction::allocator_settings& recorded,
+                                                          const study_request& request) {
+  study s;
+  s.recorded = peaks_in(trace.events, recorded);
+  replay_options check{recorded, std::nullopt, request.device_memory, true};
+  auto self = replay(trace, check);
+  if (!self) {
+    return unexpected{self.error()};
+  }
+  s.self_check = std::move(*self);
+  for (const auto& asked : request.settings) {
+    replay_options options{asked.settings, request.capacity, request.device_memory, false};
+    auto outcome = replay(trace, options);
+    if (!outcome) {
+      return unexpected{outcome.error()};
+    }
+    setting_result r{asked, std::move(*outcome), std::nullopt, std::nullopt};
+    std::optional<byte_count> base;
+    if (request.smallest_capacity) {
+      auto smallest = smallest_capacity(trace, options);
+      if (!smallest) {
+        return unexpected{smallest.error()};
+      }
+      r.smallest_capacity = *smallest;
+      base = *smallest;
+    } else if (!r.outcome.oom) {
+      base = r.outcome.peak_reserved;
+    }
+    if (base) {
+      if (const auto total = checked_add(base->value, request.outside.value)) {
+        r.memory_need = byte_count{*total};
+      }
+    }
+    s.settings.push_back(std::move(r));
+  }
+  return s;
+}
+
+}  // namespace iteragpu::memory
+
+#endif  // ITERAGPU_MEMORY_REPLAY_STUDY_HPP

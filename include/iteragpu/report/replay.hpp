@@ -1,0 +1,298 @@
+#ifndef ITERAGPU_REPORT_REPLAY_HPP
+#define ITERAGPU_REPORT_REPLAY_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "iteragpu/memory/files/snapshot.hpp"
+#include "iteragpu/memory/replay.hpp"
+#include "iteragpu/memory/replay_study.hpp"
+#include "iteragpu/memory/trace.hpp"
+#include "iteragpu/memory_need.hpp"
+#include "iteragpu/memory_rule.hpp"
+#include "iteragpu/report/memory_need.hpp"
+#include "iteragpu/text.hpp"
+#include "iteragpu/units.hpp"
+
+/// \file
+/// A replay study (memory/replay_study.hpp) in words and as JSON
+/// (data/schema/replay.schema.json), and the words for the errors of the
+/// snapshot reader and of the replay.
+namespace iteragpu::report {
+
+/// What the replay is and is not, printed with every result.
+inline constexpr std::string_view replay_statement =
+    "A replay is a prediction: the recorded requests run through PyTorch 2.11's caching allocator, simulated. "
+    "A program that changes its requests under pressure (cuDNN's workspace choice, a cache sized from free "
+    "memory) may ask for other bytes under another capacity or setting.";
+
+/// The name of a trace action, as the snapshot writes it.
+[[nodiscard]] constexpr std::string_view action_name(memory::trace_action a) noexcept {
+  switch (a) {
+    case memory::trace_action::alloc:
+      return "alloc";
+    case memory::trace_action::free_requested:
+      return "free_requested";
+    case memory::trace_action::free_completed:
+      return "free_completed";
+    case memory::trace_action::segment_alloc:
+      return "segment_alloc";
+    case memory::trace_action::segment_free:
+      return "segment_free";
+    case memory::trace_action::segment_map:
+      return "segment_map";
+    case memory::trace_action::segment_unmap:
+      return "segment_unmap";
+    case memory::trace_action::oom:
+      return "oom";
+    case memory::trace_action::snapshot:
+      return "snapshot";
+    case memory::trace_action::other:
+      return "other";
+  }
+  return "other";
+}
+
+/// Why a dict is not a snapshot, in words.
+[[nodiscard]] inline std::string describe(const memory::snapshot_error& e) {
+  const std::string where = e.path.empty() ? std::string("the top level") : escaped(e.path);
+  switch (e.code) {
+    case memory::snapshot_errc::not_an_object:
+      return where + " is not a dict";
+    case memory::snapshot_errc::missing_field:
+      return where + " is missing";
+    case memory::snapshot_errc::wrong_type:
+      return where + " holds another kind of value than the snapshot format gives it";
+    case memory::snapshot_errc::out_of_range:
+      return where + " is out of range (a negative size or address, or a device index far past the traces)";
+    case memory::snapshot_errc::unknown_value:
+      return where + " holds a word this reader does not know";
+  }
+  return where + " is not understood";
+}
+
+/// Why a trace cannot be replayed, in words.
+[[nodiscard]] inline std::string describe(const memory::replay_error& e) {
+  const std::string at = "event " + to_decimal_string(e.event) + " (address " + to_decimal_string(e.address) + ")";
+  switch (e.code) {
+    case memory::replay_errc::starts_late:
+      return "the trace does not start at the process's first allocation: " + at +
+             " frees a block or segment no earlier event made (the ring buffer wrapped, or recording began late); "
+             "record with torch.cuda.memory._record_memory_history() before the first CUDA allocation, with "
+             "max_entries above the number of events";
+    case memory::replay_errc::address_reused:
+      return "the trace is inconsistent: " + at + " allocates at the address of a block still in use";
+    case memory::replay_errc::request_too_large:
+      return "the trace asks for 2^60 bytes or more at " + at + ", which PyTorch refuses";
+  }
+  return "the trace cannot be replayed at " + at;
+}
+
+namespace detail_replay_report {
+
+[[nodiscard]] inline boost::json::value event_json(const memory::trace_event& e) {
+  return boost::json::object{{"action", action_name(e.action)}, {"address", e.address}, {"size", e.size},
+                             {"stream", e.stream}};
+}
+
+[[nodiscard]] inline boost::json::value events_json(const std::vector<memory::trace_event>& events) {
+  boost::json::array a;
+  for (const auto& e : events) {
+    a.push_back(event_json(e));
+  }
+  return a;
+}
+
+[[nodiscard]] inline std::optional<memory_need> need_of(const memory::setting_result& r, bool smallest) {
+  if (!r.memory_need) {
+    return std::nullopt;
+  }
+  const std::string conf = r.request.alloc_conf.empty() ? std::string("the recorded settings")
+                                                        : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(r.request.alloc_conf);
+  return memory_need{*r.memory_need,
+                     "replay under " + conf + ": " +
+                         (smallest ? std::string("the smallest capacity under which the trace runs")
+                                   : std::string("the peak reserved")) +
+                         ", plus the memory outside the allocator"};
+}
+
+// The smallest need of every setting, the one calcul_forfaits --fits reads.
+[[nodiscard]] inline std::optional<memory_need> least_need(const memory::study& s, bool smallest) {
+  std::optional<memory_need> least;
+  for (const auto& r : s.settings) {
+    auto need = need_of(r, smallest);
+    if (need && (!least || need->bytes < least->bytes)) {
+      least = std::move(need);
+    }
+  }
+  return least;
+}
+
+// Bytes, and GiB to two places rounded down (whole GiB and the hundredths
+// of the rest, which stays below 2^37 when multiplied by 100).
+[[nodiscard]] inline std::string bytes_text(byte_count b) {
+  constexpr std::uint64_t hundred = 100;
+  const std::uint64_t hundredths = ((b.value % bytes_per_gib) * hundred) / bytes_per_gib;
+  return to_decimal_string(b.value) + " bytes (" + to_decimal_string(b.value / bytes_per_gib) +
+         (hundredths < 10 ? ".0" : ".") + to_decimal_string(hundredths) + " GiB)";
+}
+
+}  // namespace detail_replay_report
+
+/// How the study was asked, for the reports.
+struct replay_context {
+  std::string file;                        ///< the snapshot's name, as given
+  std::size_t device{0};                   ///< the device index replayed
+  bool settings_recorded{false};           ///< whether the snapshot records its settings
+  std::string recorded_alloc_conf;         ///< PYTORCH_CUDA_ALLOC_CONF as recorded
+  bool smallest_capacity{false};           ///< whether the smallest capacities were searched
+  std::optional<byte_count> capacity{};    ///< the capacity asked
+  byte_count outside;                      ///< the memory outside the allocator counted in a need
+};
+
+/// Whether the self-check passed: the replay under the recorded settings
+/// made the recorded segment events.
+[[nodiscard]] inline bool self_check_passed(const memory::study& s) noexcept { return !s.self_check.divergence; }
+
+/// The study as one JSON object (data/schema/replay.schema.json).
+[[nodiscard]] inline boost::json::value to_json(const memory::study& s, const replay_context& c) {
+  namespace d = detail_replay_report;
+  boost::json::array settings;
+  for (const auto& r : s.settings) {
+    boost::json::object o{{"alloc_conf", r.request.alloc_conf},
+                          {"capacity_bytes", c.capacity ? boost::json::value(c.capacity->value) : nullptr},
+                          {"peak_allocated_bytes", r.outcome.peak_allocated.value},
+                          {"peak_reserved_bytes", r.outcome.peak_reserved.value},
+                          {"alloc_retries", r.outcome.alloc_retries},
+                          {"oom", r.outcome.oom.has_value()},
+                          {"peak_allocated_event", r.outcome.peak_allocated_event},
+                          {"peak_reserved_event", r.outcome.peak_reserved_event},
+                          {"cache_releases", r.outcome.cache_releases}};
+    if (r.outcome.oom) {
+      o["failed_request"] = boost::json::object{{"event", r.outcome.oom->event},
+                                                {"size_bytes", r.outcome.oom->size.value},
+                                                {"stream", r.outcome.oom->stream}};
+    } else {
+      o["failed_request"] = nullptr;
+    }
+    if (c.smallest_capacity) {
+      o["smallest_capacity_bytes"] =
+          r.smallest_capacity ? boost::json::value(r.smallest_capacity->value) : boost::json::value(nullptr);
+    }
+    o["memory_need"] = to_json(d::need_of(r, c.smallest_capacity));
+    settings.push_back(std::move(o));
+  }
+  boost::json::value divergence = nullptr;
+  if (s.self_check.divergence) {
+    divergence = boost::json::object{{"event", s.self_check.divergence->event},
+                                     {"recorded", d::events_json(s.self_check.divergence->recorded)},
+                                     {"replayed", d::events_json(s.self_check.divergence->replayed)}};
+  }
+  return boost::json::object{
+      {"kind", "replay"},
+      {"prediction", true},
+      {"file", c.file},
+      {"device", c.device},
+      {"settings_recorded", c.settings_recorded},
+      {"recorded_alloc_conf", c.recorded_alloc_conf},
+      {"recorded",
+       boost::json::object{{"peak_allocated_bytes", s.recorded.peak_allocated.value},
+                           {"peak_reserved_bytes", s.recorded.peak_reserved.value}}},
+      {"self_check",
+       boost::json::object{{"passed", self_check_passed(s)},
+                           {"peak_allocated_bytes", s.self_check.peak_allocated.value},
+                           {"peak_reserved_bytes", s.self_check.peak_reserved.value},
+                           {"requests", s.self_check.requests},
+                           {"first_divergence", divergence}}},
+      {"recorded_ooms", s.self_check.recorded_ooms},
+      {"cache_releases", s.self_check.cache_releases},
+      {"outside_bytes", c.outside.value},
+      {"settings", std::move(settings)},
+      {"memory_need", to_json(d::least_need(s, c.smallest_capacity))},
+      {"statement", replay_statement},
+  };
+}
+
+/// The study in words: the self-check, then one paragraph per setting with
+/// the GPUs on record whose memory holds its need.
+inline void write_text(std::ostream& out, const memory::study& s, const replay_context& c) {
+  namespace d = detail_replay_report;
+  out << "replay of " << escaped(c.file) << ", device " << c.device << ": " << s.self_check.requests
+      << " requests (a prediction)\n";
+  out << "recorded settings: "
+      << (c.settings_recorded ? (c.recorded_alloc_conf.empty() ? std::string("PyTorch's defaults")
+                                                               : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(c.recorded_alloc_conf))
+                              : std::string("not in the snapshot (before PyTorch 2.3): PyTorch's defaults assumed"))
+      << '\n';
+  out << "in the trace: peak allocated " << d::bytes_text(s.recorded.peak_allocated) << ", peak reserved "
+      << d::bytes_text(s.recorded.peak_reserved) << '\n';
+  if (self_check_passed(s)) {
+    out << "self-check: passed (the replay under the recorded settings makes the recorded segment events; peak "
+           "allocated "
+        << d::bytes_text(s.self_check.peak_allocated) << ", peak reserved " << d::bytes_text(s.self_check.peak_reserved)
+        << ")\n";
+  } else {
+    const auto& div = *s.self_check.divergence;
+    out << "self-check: FAILED at event " << div.event << ": recorded";
+    for (const auto& e : div.recorded) {
+      out << ' ' << action_name(e.action) << '(' << e.address << ", " << e.size << ')';
+    }
+    out << "; replayed";
+    for (const auto& e : div.replayed) {
+      out << ' ' << action_name(e.action) << '(' << e.address << ", " << e.size << ')';
+    }
+    out << " (the figures below are not exact)\n";
+  }
+  if (s.self_check.recorded_ooms > 0) {
+    out << "the recorded program caught " << s.self_check.recorded_ooms
+        << " out-of-memory error(s) and went on: it changes its requests under pressure, so a replay under another "
+           "capacity or setting may be wrong\n";
+  }
+  if (s.self_check.cache_releases > 0) {
+    out << "the trace releases cached segments " << s.self_check.cache_releases
+        << " time(s) of its own (emptyCache, or a release before a retry): replayed as emptyCache at the same "
+           "points\n";
+  }
+  for (const auto& r : s.settings) {
+    out << '\n'
+        << (r.request.alloc_conf.empty() ? std::string("recorded settings")
+                                         : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(r.request.alloc_conf))
+        << (c.capacity ? ", capacity " + d::bytes_text(*c.capacity) : std::string()) << '\n';
+    out << "  peak allocated " << d::bytes_text(r.outcome.peak_allocated) << " (event "
+        << r.outcome.peak_allocated_event << "), peak reserved " << d::bytes_text(r.outcome.peak_reserved)
+        << " (event " << r.outcome.peak_reserved_event << "), " << r.outcome.alloc_retries
+        << " allocation retr" << (r.outcome.alloc_retries == 1 ? "y" : "ies") << '\n';
+    if (r.outcome.oom) {
+      out << "  OUT OF MEMORY at event " << r.outcome.oom->event << ": a request of "
+          << d::bytes_text(r.outcome.oom->size) << " on stream " << r.outcome.oom->stream << '\n';
+    }
+    if (r.smallest_capacity) {
+      out << "  smallest capacity: " << d::bytes_text(*r.smallest_capacity) << '\n';
+    }
+    if (r.memory_need) {
+      out << "  memory need: " << d::bytes_text(*r.memory_need) << " (with " << to_decimal_string(c.outside.value)
+          << " bytes outside the allocator)\n  GPUs on record that hold it:";
+      bool any = false;
+      for (const auto& records : memory_on_record) {
+        const auto memory = runtime_memory_of(records.gpu, records.nominal);
+        if (memory && assess_fit(*r.memory_need, memory->band).verdict == fit_verdict::fits) {
+          out << ' ' << records.gpu;
+          any = true;
+        }
+      }
+      out << (any ? "" : " none") << '\n';
+    }
+  }
+  out << '\n' << replay_statement << '\n';
+}
+
+}  // namespace iteragpu::report
+
+#endif  // ITERAGPU_REPORT_REPLAY_HPP

@@ -1,0 +1,240 @@
+// The replay of recorded allocator traces (memory/replay.hpp) and the typed
+// snapshot reader (memory/files/snapshot.hpp), on traces written by hand:
+// each expected figure follows from PyTorch's rules, worked out in a comment.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "iteragpu/memory/files/snapshot.hpp"
+#include "iteragpu/memory/replay.hpp"
+#include "iteragpu/memory/replay_study.hpp"
+#include "iteragpu/prediction/allocator_settings.hpp"
+#include "iteragpu/report/replay.hpp"
+
+namespace {
+
+using iteragpu::byte_count;
+using namespace iteragpu::memory;
+
+constexpr std::uint64_t mib = std::uint64_t{1} << 20U;
+constexpr std::uint64_t base = std::uint64_t{0x7f00} << 32U;  // an address as CUDA gives them
+
+trace_event ev(trace_action a, std::uint64_t address, std::uint64_t size, std::uint64_t stream = 0) {
+  return trace_event{a, address, size, stream};
+}
+
+// A program that takes a small tensor, a 6 MiB one, frees the small one and
+// takes a 4 MiB one, as PyTorch's allocator records it with default
+// settings: 1000 B -> a 1024-byte block of a new 2 MiB small segment; 6 MiB
+// (under 10 MiB) -> a 20 MiB segment, split; 4 MiB -> the 14 MiB rest of it.
+device_trace small_program() {
+  device_trace t;
+  t.events = {
+      ev(trace_action::segment_alloc, base, 2 * mib),
+      ev(trace_action::alloc, base, 1000),
+      ev(trace_action::segment_alloc, base + 64 * mib, 20 * mib),
+      ev(trace_action::alloc, base + 64 * mib, 6 * mib),
+      ev(trace_action::free_requested, base, 1000),
+      ev(trace_action::free_completed, base, 1000),
+      ev(trace_action::alloc, base + 70 * mib, 4 * mib),
+  };
+  return t;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(replay_of_traces)
+
+BOOST_AUTO_TEST_CASE(a_trace_replays_to_its_blocks_and_segments) {
+  const auto outcome = replay(small_program(), replay_options{});
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  // allocated: 1024, then 1024 + 6 MiB, then 6 MiB, then 10 MiB (the peak).
+  BOOST_TEST(outcome->peak_allocated.value == 10 * mib);
+  BOOST_TEST(outcome->peak_allocated_event == 6U);
+  // reserved: 2 MiB + 20 MiB from event 3 on.
+  BOOST_TEST(outcome->peak_reserved.value == 22 * mib);
+  BOOST_TEST(outcome->peak_reserved_event == 3U);
+  BOOST_TEST(outcome->requests == 4U);
+  BOOST_TEST(!outcome->oom.has_value());
+  BOOST_TEST(outcome->alloc_retries == 0U);
+}
+
+BOOST_AUTO_TEST_CASE(the_self_check_passes_when_the_segments_are_the_recorded_ones) {
+  replay_options o;
+  o.follow_recorded_addresses = true;
+  const auto outcome = replay(small_program(), o);
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  BOOST_TEST(!outcome->divergence.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(the_self_check_names_the_first_request_whose_segments_differ) {
+  auto t = small_program();
+  // The recording says the 6 MiB request took a 22 MiB segment: not what
+  // PyTorch's rules give (20 MiB), so the replay diverges at event 3.
+  t.events[2].size = 22 * mib;
+  replay_options o;
+  o.follow_recorded_addresses = true;
+  const auto outcome = replay(t, o);
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  BOOST_TEST_REQUIRE(outcome->divergence.has_value());
+  BOOST_TEST(outcome->divergence->event == 3U);
+  BOOST_TEST_REQUIRE(outcome->divergence->recorded.size() == 1U);
+  BOOST_TEST(outcome->divergence->recorded[0].size == 22 * mib);
+  BOOST_TEST_REQUIRE(outcome->divergence->replayed.size() == 1U);
+  BOOST_TEST(outcome->divergence->replayed[0].size == 20 * mib);
+}
+
+BOOST_AUTO_TEST_CASE(a_capacity_below_the_need_runs_out_on_the_request_that_does_not_fit) {
+  replay_options o;
+  // 21 MiB holds the 2 MiB small segment but not the 20 MiB one next to it:
+  // nothing is cached to release, so the 6 MiB request (event 3) fails.
+  o.capacity = byte_count{21 * mib};
+  const auto outcome = replay(small_program(), o);
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  BOOST_TEST_REQUIRE(outcome->oom.has_value());
+  BOOST_TEST(outcome->oom->event == 3U);
+  BOOST_TEST(outcome->oom->size.value == 6 * mib);
+  o.capacity = byte_count{22 * mib};
+  const auto fits = replay(small_program(), o);
+  BOOST_TEST_REQUIRE(fits.has_value());
+  BOOST_TEST(!fits->oom.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(the_smallest_capacity_is_the_least_multiple_of_two_mib_that_runs) {
+  const auto smallest = smallest_capacity(small_program(), replay_options{});
+  BOOST_TEST_REQUIRE(smallest.has_value());
+  BOOST_TEST(smallest->value == 22 * mib);
+}
+
+BOOST_AUTO_TEST_CASE(a_release_the_simulation_did_not_make_is_the_programs_empty_cache) {
+  auto t = small_program();
+  // The program frees the 6 MiB and 4 MiB blocks and calls empty_cache():
+  // both segments, now wholly free, go back; the next 6 MiB request
+  // reserves anew.
+  t.events.push_back(ev(trace_action::free_completed, base + 64 * mib, 6 * mib));
+  t.events.push_back(ev(trace_action::free_completed, base + 70 * mib, 4 * mib));
+  t.events.push_back(ev(trace_action::segment_free, base + 64 * mib, 20 * mib));
+  t.events.push_back(ev(trace_action::segment_free, base, 2 * mib));
+  t.events.push_back(ev(trace_action::segment_alloc, base + 128 * mib, 20 * mib));
+  t.events.push_back(ev(trace_action::alloc, base + 128 * mib, 6 * mib));
+  replay_options o;
+  o.follow_recorded_addresses = true;
+  const auto outcome = replay(t, o);
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  BOOST_TEST(outcome->cache_releases == 1U);
+  BOOST_TEST(!outcome->divergence.has_value());
+  BOOST_TEST(outcome->peak_reserved.value == 22 * mib);
+}
+
+BOOST_AUTO_TEST_CASE(a_trace_that_frees_what_it_never_allocated_starts_late) {
+  device_trace t;
+  t.events = {ev(trace_action::alloc, base, 512), ev(trace_action::free_completed, base + 4096, 512)};
+  const auto outcome = replay(t, replay_options{});
+  BOOST_TEST_REQUIRE(!outcome.has_value());
+  BOOST_TEST((outcome.error().code == replay_errc::starts_late));
+  BOOST_TEST(outcome.error().event == 1U);
+  BOOST_TEST(outcome.error().address == base + 4096);
+  BOOST_TEST(iteragpu::report::describe(outcome.error()).find("does not start at the process's first allocation") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_held_segment_no_event_reserved_shows_a_late_start) {
+  auto t = small_program();
+  BOOST_TEST(!unexplained_segment(t).has_value());
+  t.segments.push_back(recorded_segment{base + 512 * mib, 2 * mib, 0, true, false, {}});
+  BOOST_TEST((unexplained_segment(t) == std::optional<std::uint64_t>(base + 512 * mib)));
+}
+
+BOOST_AUTO_TEST_CASE(caught_out_of_memory_errors_are_counted) {
+  auto t = small_program();
+  t.events.insert(t.events.begin() + 3, ev(trace_action::oom, 1000, 64 * mib));
+  const auto outcome = replay(t, replay_options{});
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  BOOST_TEST(outcome->recorded_ooms == 1U);
+}
+
+BOOST_AUTO_TEST_CASE(the_peaks_the_trace_shows_count_blocks_rounded_to_512_bytes) {
+  const auto peaks = peaks_in(small_program().events, iteragpu::prediction::allocator_settings{});
+  BOOST_TEST(peaks.peak_reserved.value == 22 * mib);
+  BOOST_TEST(peaks.peak_allocated.value == 10 * mib);
+}
+
+BOOST_AUTO_TEST_CASE(a_study_gives_each_setting_its_need) {
+  study_request request;
+  request.settings.push_back({"", iteragpu::prediction::allocator_settings{}});
+  request.smallest_capacity = true;
+  request.outside = byte_count{1000};
+  const auto s = run_study(small_program(), iteragpu::prediction::allocator_settings{}, request);
+  BOOST_TEST_REQUIRE(s.has_value());
+  BOOST_TEST(!s->self_check.divergence.has_value());
+  BOOST_TEST_REQUIRE(s->settings.size() == 1U);
+  BOOST_TEST((s->settings[0].smallest_capacity == std::optional(byte_count{22 * mib})));
+  BOOST_TEST((s->settings[0].memory_need == std::optional(byte_count{22 * mib + 1000})));
+  iteragpu::report::replay_context c{"t.pickle", 0, true, "", true, std::nullopt, byte_count{1000}};
+  const auto json = iteragpu::report::to_json(*s, c);
+  BOOST_TEST(json.at("memory_need").at("bytes").to_number<std::uint64_t>() == 22 * mib + 1000);
+  BOOST_TEST(json.at("settings").at(0).at("smallest_capacity_bytes").to_number<std::uint64_t>() == 22 * mib);
+  BOOST_TEST(json.at("settings").at(0).at("capacity_bytes").is_null());
+  BOOST_TEST(json.at("self_check").at("passed").as_bool());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(snapshot_reader)
+
+BOOST_AUTO_TEST_CASE(a_snapshot_dict_becomes_typed_events_segments_and_settings) {
+  const auto document = boost::json::parse(R"({
+    "segments": [{"device": 0, "address": 139637976727552, "total_size": 2097152, "stream": 0,
+                  "segment_type": "small", "is_expandable": false,
+                  "blocks": [{"size": 1024, "requested_size": 1000, "state": "active_allocated"},
+                             {"size": 2096128, "requested_size": 0, "state": "inactive"}]}],
+    "device_traces": [[{"action": "segment_alloc", "addr": 139637976727552, "size": 2097152, "stream": 0},
+                       {"action": "alloc", "addr": 139637976727552, "size": 1000, "stream": 0, "frames": []},
+                       {"action": "oom", "device_free": 12345, "size": 1000000, "stream": 0},
+                       {"action": "annotate", "stream": 0}]],
+    "allocator_settings": {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True", "max_split_size": -1,
+                           "garbage_collection_threshold": 0.0, "expandable_segments": true,
+                           "roundup_power2_divisions": {"1": 0, "2": 4}}
+  })");
+  const auto s = snapshot_from(document);
+  BOOST_TEST_REQUIRE(s.has_value());
+  BOOST_TEST_REQUIRE(s->devices.size() == 1U);
+  const auto& events = s->devices[0].events;
+  BOOST_TEST_REQUIRE(events.size() == 4U);
+  BOOST_TEST((events[1] == trace_event{trace_action::alloc, 139637976727552U, 1000, 0}));
+  BOOST_TEST((events[2] == trace_event{trace_action::oom, 12345, 1000000, 0}));
+  BOOST_TEST((events[3].action == trace_action::other));
+  BOOST_TEST_REQUIRE(s->devices[0].segments.size() == 1U);
+  const auto& segment = s->devices[0].segments[0];
+  BOOST_TEST(segment.small_pool);
+  BOOST_TEST_REQUIRE(segment.blocks.size() == 2U);
+  // Blocks without an address follow each other from the segment's.
+  BOOST_TEST(segment.blocks[1].address == 139637976727552U + 1024U);
+  BOOST_TEST((segment.blocks[1].state == block_state::inactive));
+  BOOST_TEST_REQUIRE(s->settings.has_value());
+  BOOST_TEST(s->settings->expandable_segments);
+  BOOST_TEST(!s->settings->max_split_size.has_value());
+  BOOST_TEST(s->settings->roundup_power2_divisions.size() == 2U);
+  BOOST_TEST(s->settings->alloc_conf == "expandable_segments:True");
+}
+
+BOOST_AUTO_TEST_CASE(a_malformed_snapshot_is_refused_with_the_path_of_the_fault) {
+  const auto refused = [](const char* text) { return snapshot_from(boost::json::parse(text)).error(); };
+  BOOST_TEST((refused("[]") == snapshot_error{snapshot_errc::not_an_object, ""}));
+  BOOST_TEST((refused("{}") == snapshot_error{snapshot_errc::missing_field, "device_traces"}));
+  BOOST_TEST((refused(R"({"device_traces": [[{"action": "alloc", "addr": 1, "size": -5}]]})") ==
+              snapshot_error{snapshot_errc::out_of_range, "device_traces[0][0].size"}));
+  BOOST_TEST((refused(R"({"device_traces": [[{"action": "alloc", "addr": "x", "size": 5}]]})") ==
+              snapshot_error{snapshot_errc::wrong_type, "device_traces[0][0].addr"}));
+  BOOST_TEST((refused(R"({"device_traces": [[{"addr": 1}]]})") ==
+              snapshot_error{snapshot_errc::missing_field, "device_traces[0][0].action"}));
+  BOOST_TEST((refused(R"({"device_traces": [], "segments": [{"device": 0, "address": 1, "total_size": 2,
+                "blocks": [{"size": 2, "state": "weird"}]}]})") ==
+              snapshot_error{snapshot_errc::unknown_value, "segments[0].blocks[0].state"}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
