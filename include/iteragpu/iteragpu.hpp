@@ -11,6 +11,9 @@
 #include "iteragpu/core.hpp"
 #include "iteragpu/measurement.hpp"
 
+#include "iteragpu/memory/files/pickle.hpp"
+#include "iteragpu/memory/files/snapshot_file.hpp"
+
 #include "iteragpu/report/catalog.hpp"
 #include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/environment.hpp"
@@ -22,5 +25,6 @@
 #include "iteragpu/report/plan.hpp"
 #include "iteragpu/report/statistics.hpp"
 #include "iteragpu/report/quote.hpp"
+#include "iteragpu/report/snapshot_errors.hpp"
 
 #endif  // ITERAGPU_ITERAGPU_HPP
