@@ -245,6 +245,9 @@ class pickle_machine {
                                std::uint64_t{std::numeric_limits<std::uint32_t>::max() - 1U}})) {}
 
   [[nodiscard]] result<boost::json::value, pickle_error> read(const boost::json::storage_ptr& sp) {
+    // Most opcodes of a large pickle make a value of a few bytes: room for
+    // that many up front spares the copies of a growing table.
+    nodes_.reserve(static_cast<std::size_t>(std::min(std::uint64_t{bytes_.size() / 4}, max_entries_)));
     std::uint32_t root = 0;
     if (!run(root)) {
       return unexpected{error_};
