@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.max_entries = 100'000;
   const auto read = iteragpu::memory::read_pickle(bytes, limits);
   if (read) {
-    fuzz::require(size > 0 && data[size - 1] == '.', "a pickle read ends at its STOP");
+    fuzz::require(!bytes.empty() && bytes.back() == '.', "a pickle read ends at its STOP");
   } else {
     check_error(bytes, read.error());
   }
@@ -85,7 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!snapshot) {
     fuzz::require(one_line(iteragpu::report::describe(snapshot.error())), "a snapshot error has one line of words");
   }
-  if (size > 0 && data[0] == iteragpu::memory::pickle_first_byte) {
+  if (!bytes.empty() && bytes.front() == iteragpu::memory::pickle_first_byte) {
     if (read && read->is_object()) {
       fuzz::require(snapshot.has_value() && boost::json::serialize(*snapshot) == boost::json::serialize(*read),
                     "a snapshot pickle reads as the pickle does");
