@@ -1,6 +1,6 @@
 # The library's targets, all INTERFACE (header-only):
 #   iteragpu::iteragpu  estimate, units, money, catalog, measurement over policies, files; no dependency
-#   iteragpu::json      JSON reports (Boost.JSON), and the umbrella iteragpu.hpp
+#   iteragpu::json      JSON reports and the snapshot file readers (Boost.JSON), and the umbrella iteragpu.hpp
 #   iteragpu::cli       the example programs' command lines (Boost.Program_options)
 #   iteragpu::torch     the LibTorch adapters: dtypes, GPU backend, allocator counters, model
 # Each asks for its dependency only when it is defined.
@@ -13,7 +13,8 @@ function(iteragpu_header_group header out)
     set(${out} torch PARENT_SCOPE)
   elseif(header MATCHES "^iteragpu/cli/")
     set(${out} cli PARENT_SCOPE)
-  elseif(header MATCHES "^iteragpu/report/" OR header STREQUAL "iteragpu/iteragpu.hpp")
+  elseif(header MATCHES "^iteragpu/report/" OR header MATCHES "^iteragpu/memory/files/"
+         OR header STREQUAL "iteragpu/iteragpu.hpp")
     set(${out} json PARENT_SCOPE)
   else()
     set(${out} core PARENT_SCOPE)

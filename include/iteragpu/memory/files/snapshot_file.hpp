@@ -1,0 +1,125 @@
+#ifndef ITERAGPU_MEMORY_FILES_SNAPSHOT_FILE_HPP
+#define ITERAGPU_MEMORY_FILES_SNAPSHOT_FILE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include <boost/json.hpp>
+
+#include "iteragpu/memory/files/pickle.hpp"
+#include "iteragpu/result.hpp"
+
+/// \file
+/// The bytes of a PyTorch memory snapshot file, in either form it is
+/// written: the pickle of `torch.cuda.memory._dump_snapshot(path)`, or the
+/// same dict as JSON (`json.dump(torch.cuda.memory._snapshot(), f)`), read
+/// into one JSON value whose top level is an object. The form is told from
+/// the first bytes: the byte 0x80 (PROTO, which opens every pickle of
+/// protocol 2 and later) first, or `{` as the first byte that is not JSON
+/// white space. What the keys mean is read elsewhere.
+namespace iteragpu::memory {
+
+/// The two forms of a snapshot file.
+enum class snapshot_format : std::uint8_t {
+  pickle,  ///< `pickle.dump` of the dict, protocol 2 to 5
+  json,    ///< the dict as JSON
+};
+
+/// Why snapshot bytes were not read.
+enum class snapshot_file_errc : std::uint8_t {
+  empty,           ///< no bytes, or only white space
+  neither_format,  ///< neither 0x80 first nor `{` first after white space (first_byte, offset)
+  too_large,       ///< JSON longer than pickle_limits::max_bytes (offset: max_bytes)
+  pickle,          ///< the pickle was refused (pickle says why)
+  json_syntax,     ///< the JSON is malformed or nested too deep (json says why, offset where)
+  not_a_dict,      ///< the top level is not a dict (format, top)
+};
+
+/// Why snapshot bytes were not read; the members that a kind names carry
+/// its data, the others keep their defaults.
+struct snapshot_file_error {
+  snapshot_file_errc kind{snapshot_file_errc::empty};  ///< what is wrong
+  pickle_error pickle{};                                 ///< pickle: the pickle reader's reason
+  std::error_code json{};                                ///< json_syntax: Boost.JSON's reason
+  std::uint64_t offset{0};  ///< json_syntax: the byte where parsing stopped; neither_format: the first non-blank byte
+  std::uint8_t first_byte{0};                       ///< neither_format: the value of that byte
+  snapshot_format format{snapshot_format::pickle};  ///< not_a_dict: the form the file was in
+  boost::json::kind top{boost::json::kind::null};   ///< not_a_dict: what the top level is
+  /// Equal when every member is equal.
+  friend bool operator==(const snapshot_file_error&, const snapshot_file_error&) = default;
+};
+
+/// The first byte of every pickle of protocol 2 and later (PROTO).
+inline constexpr std::uint8_t pickle_first_byte = 0x80;
+
+/// Reads snapshot bytes, a pickle or JSON (see the file's description),
+/// into a JSON object allocated from `sp`. `limits` bound both forms: the
+/// bytes and the nesting depth (for JSON, Boost.JSON's max_depth); the
+/// entries only the pickle (JSON cannot repeat a value without spelling it
+/// out). A key given twice in the JSON keeps its last value, as Boost.JSON
+/// and Python's json module read it. Throws only what allocation throws.
+[[nodiscard]] inline result<boost::json::value, snapshot_file_error> read_snapshot_bytes(
+    std::span<const unsigned char> bytes, const pickle_limits& limits = {}, const boost::json::storage_ptr& sp = {}) {
+  std::size_t first = 0;
+  while (first < bytes.size() &&
+         (bytes[first] == ' ' || bytes[first] == '\t' || bytes[first] == '\n' || bytes[first] == '\r')) {
+    ++first;
+  }
+  snapshot_file_error error{};
+  if (first == bytes.size()) {
+    error.kind = snapshot_file_errc::empty;
+    return unexpected{error};
+  }
+  boost::json::value top(sp);
+  if (bytes[0] == pickle_first_byte) {
+    auto read = read_pickle(bytes, limits, sp);
+    if (!read) {
+      error.kind = snapshot_file_errc::pickle;
+      error.pickle = read.error();
+      return unexpected{error};
+    }
+    top = std::move(*read);
+    error.format = snapshot_format::pickle;
+  } else if (bytes[first] == '{') {
+    if (bytes.size() > limits.max_bytes) {
+      error.kind = snapshot_file_errc::too_large;
+      error.offset = limits.max_bytes;
+      return unexpected{error};
+    }
+    boost::json::parse_options options;
+    options.max_depth = limits.max_depth;
+    boost::json::parser parser({}, options);
+    parser.reset(sp);
+    boost::system::error_code ec;
+    // Reading unsigned char as char is allowed aliasing.
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+    const std::size_t used = parser.write(text, ec);
+    if (ec) {
+      error.kind = snapshot_file_errc::json_syntax;
+      error.json = ec;
+      error.offset = used;
+      return unexpected{error};
+    }
+    top = parser.release();
+    error.format = snapshot_format::json;
+  } else {
+    error.kind = snapshot_file_errc::neither_format;
+    error.offset = first;
+    error.first_byte = bytes[first];
+    return unexpected{error};
+  }
+  if (!top.is_object()) {
+    error.kind = snapshot_file_errc::not_a_dict;
+    error.top = top.kind();
+    return unexpected{error};
+  }
+  return top;
+}
+
+}  // namespace iteragpu::memory
+
+#endif  // ITERAGPU_MEMORY_FILES_SNAPSHOT_FILE_HPP
