@@ -11,6 +11,7 @@
 #include "iteragpu/core.hpp"
 #include "iteragpu/measurement.hpp"
 
+#include "iteragpu/report/alloc_conf_errors.hpp"
 #include "iteragpu/report/catalog.hpp"
 #include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/environment.hpp"

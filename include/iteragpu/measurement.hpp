@@ -22,6 +22,7 @@
 #include "iteragpu/policies/gpu_state.hpp"
 #include "iteragpu/policies/memory_counter.hpp"
 #include "iteragpu/policies/workload.hpp"
+#include "iteragpu/prediction/allocator_settings.hpp"
 #include "iteragpu/prediction/caching_allocator.hpp"
 #include "iteragpu/prediction/check.hpp"
 #include "iteragpu/prediction/outside_allocator.hpp"
