@@ -23,76 +23,129 @@
 #include "iteragpu/units.hpp"
 
 /// \file
-/// PyTorch's CUDA caching allocator for one device and one stream, with its
-/// default settings, simulated byte for byte: what LibTorch's counters
-/// (allocated, reserved, and the peak of each) read after any sequence of
-/// allocations and frees.
+/// PyTorch's CUDA caching allocator for one device, simulated byte for byte:
+/// what LibTorch's counters (allocated, reserved, and the peak of each) read
+/// after any sequence of allocations and frees, under the settings of
+/// PYTORCH_CUDA_ALLOC_CONF that shape reserved memory (allocator_settings.hpp),
+/// on any number of streams, with or without a capacity; and the segment
+/// events (segment_alloc, segment_free, segment_map, segment_unmap) that
+/// PyTorch's memory history would record, so that a recorded trace can be
+/// replayed under other settings and capacities and checked event by event.
 ///
 /// Source: c10/cuda/CUDACachingAllocator.cpp of pytorch/pytorch at commit
 /// 001074d25084fdb87a799823e395a50f5ec044d3 (the newest stored main-branch
-/// snapshot at hand; the rules below read the same at the older snapshot
-/// eb42ad6eca0ce61e7c581212b4bf32f991425571), and the defaults of
-/// CUDAAllocatorConfig (c10/cuda/CUDAAllocatorConfig.{h,cpp}): max_split_size
-/// = SIZE_MAX, roundup_power2_divisions = 0, garbage_collection_threshold =
-/// 0, expandable_segments = false. PyTorch 2.11.0+cu130 on an H200 reads the
+/// snapshot at hand; the default-settings rules read the same at the older
+/// snapshot eb42ad6eca0ce61e7c581212b4bf32f991425571), checked against the
+/// newer main branch where the device allocator became a template shared by
+/// backends (get_free_block compares with max_non_split_rounding_size instead
+/// of kLargeBuffer; release_available_cached_blocks and
+/// garbage_collect_cached_blocks skip expandable blocks; those are the rules
+/// here). With the default settings (max_split_size = SIZE_MAX,
+/// roundup_power2_divisions = 0, garbage_collection_threshold = 0,
+/// expandable_segments = false) PyTorch 2.11.0+cu130 on an H200 reads the
 /// bytes this model predicts in every row of every shape of the synthetic
-/// network pinned in tests/unit/synthetic_prediction_test.cpp.
+/// network pinned in tests/unit/synthetic_prediction_test.cpp; the other
+/// settings' rules are checked against hand-worked cases
+/// (tests/unit/allocator_settings_test.cpp), not yet against a GPU.
 ///
 /// Modelled, with the names of the functions they come from:
 ///   round_size            a request becomes a block of at least 512 bytes, a
-///                         multiple of 512 (block_size::for_request)
+///                         multiple of 512, or with roundup_power2_divisions
+///                         the next division between powers of two
+///                         (roundup_power2_next_division) above 512 x the
+///                         divisions (block_size::for_request)
 ///   get_pool              blocks of at most 1 MiB live in the small pool, the
-///                         others in the large pool (block_size::pool)
+///                         others in the large pool (block_size::pool); the
+///                         pools keep blocks per stream: a free block serves
+///                         only its own stream (BlockComparatorSize orders
+///                         by stream, size, address)
 ///   get_allocation_size   the segment reserved (cudaMalloc) when no cached
 ///                         block fits: 2 MiB for a small block, 20 MiB for a
 ///                         large one under 10 MiB, else the block rounded up
 ///                         to 2 MiB (block_size::segment_size)
 ///   get_free_block        best fit: the smallest cached free block of the
-///                         pool that is large enough, the lowest address
-///                         among equal sizes
+///                         stream and pool that is large enough, the lowest
+///                         address among equal sizes; a cached block of
+///                         max_split_size or more serves no request below
+///                         it, and an oversize request only a block less
+///                         than max_non_split_rounding larger; in expandable
+///                         segments, the fit that can grow least
 ///   should_split          the rest of the chosen block becomes a free block
 ///                         of its own when it is at least 512 bytes (small
-///                         pool) or more than 1 MiB (large pool); otherwise
-///                         the whole block is handed out and counted
+///                         pool, or any pool with expandable segments) or,
+///                         for a request below max_split_size, more than
+///                         1 MiB (large pool); otherwise the whole block is
+///                         handed out and counted
 ///   alloc_found_block     allocated bytes grow by the block's size, not the
 ///                         request's
 ///   free_block, try_merge_blocks
 ///                         a freed block merges with its free neighbours of
-///                         the same segment; segments stay reserved
-///   malloc's out-of-memory path
-///                         when a new segment would take the reserved bytes
-///                         past the capacity, every cached segment with no
-///                         block in use is released (release_cached_blocks)
-///                         and the reservation tried once more; then the
-///                         request fails (release_available_cached_blocks
-///                         frees nothing with the default max_split_size).
-///                         The capacity is checked as alloc_block checks
-///                         set_per_process_memory_fraction's allowance; it
-///                         also stands for the memory cudaMalloc finds free.
+///                         the same segment (and the same mapped state);
+///                         segments stay reserved
+///   malloc                short of a cached block: garbage collection (with
+///                         a threshold and a capacity), alloc_block, then
+///                         release_available_cached_blocks and alloc_block,
+///                         then release_cached_blocks and alloc_block (one
+///                         num_alloc_retries), then out of memory (num_ooms)
+///   alloc_block           refused when the reserved bytes plus
+///                         get_allocation_size would pass the capacity
+///                         (set_per_process_memory_fraction's allowance,
+///                         also standing for the memory cudaMalloc finds
+///                         free), also with expandable segments
+///   release_available_cached_blocks
+///                         with a max_split_size: the smallest cached
+///                         oversize block of at least max(request,
+///                         max_split_size), else the largest ones of the
+///                         stream until as many bytes are released
+///   release_cached_blocks, release_blocks, release_block
+///                         every cached block that is a whole segment is
+///                         released, the large pool first (also emptyCache:
+///                         empty_cache())
+///   garbage_collect_cached_blocks, get_free_blocks_call_count
+///                         above threshold x capacity reserved, whole cached
+///                         large blocks at least as old as the mean (in
+///                         get_free_block calls since cached) are released
+///                         in the pool's order until the excess is reclaimed;
+///                         only with a capacity, as PyTorch only with
+///                         set_fraction
+///   find_expandable_block, try_allocate_expandable_block, map_block
+///                         expandable segments: one segment per stream and
+///                         pool with an address space of 9/8 of the device's
+///                         memory, grown at the lowest free range by pages of
+///                         2 MiB (small) or 20 MiB (large); reserved counts
+///                         the mapped bytes; a page that would pass the
+///                         capacity is not mapped (cuMemCreate out of memory)
+///   unmap_block, release_expandable_segment
+///                         on release, the whole free pages are unmapped and
+///                         a segment left with none mapped is dropped
+///   record_trace          segment_alloc, segment_free, segment_map and
+///                         segment_unmap with the segment's or the range's
+///                         address and size, in PyTorch's order
 ///   NativeCachingAllocator::allocate
 ///                         a zero-byte request touches nothing; a request of
 ///                         2^60 bytes (1 EiB) or more fails at once
 ///   resetPeakStats        each peak becomes its current value
 ///
-/// Not modelled (a run with any of these set may read other bytes):
-///   expandable segments (expandable_segments:True), max_split_size_mb and
-///   max_non_split_rounding_mb (oversize blocks, release_available_cached_
-///   blocks), roundup_power2_divisions, the garbage collection threshold
-///   (garbage_collect_cached_blocks), several streams (record_stream, events
-///   that delay a free), CUDA graph private pools and memory pools, the free
-///   memory callbacks (IPC), emptyCache() called by the program, and
-///   PYTORCH_NO_CUDA_MEMORY_CACHING. Device addresses are simulated: a new
-///   segment is placed above every earlier one, so a tie between two free
-///   blocks of the same size goes to the older segment, where cudaMalloc may
-///   order them otherwise.
+/// Not modelled (see replay_not_modelled): events that delay a free
+/// (record_stream, insert_events, process_events), CUDA graph private pools
+/// and memory pools, the free memory callbacks (IPC), the device's own
+/// memory apart from the capacity (without one, cudaMalloc never fails),
+/// large_segment_size_mb, per_process_memory_fraction given in the text,
+/// PYTORCH_NO_CUDA_MEMORY_CACHING and the cudaMallocAsync backend. Device
+/// addresses are simulated: a new segment is placed above every earlier one
+/// unless place_next_segment_at names a free address, so without that hint a
+/// tie between two free blocks of the same size goes to the older segment,
+/// where cudaMalloc may order them otherwise.
 namespace iteragpu::prediction {
 
 /// 2^20 bytes.
 inline constexpr std::uint64_t mebibyte = std::uint64_t{1} << 20U;
 
-/// The allocator settings the simulation does not model, as the outputs name
-/// them wherever a prediction is printed: a run with any of them set may read
-/// other bytes.
+/// What the synthetic prediction does not account for, as the outputs name
+/// it wherever a prediction is printed (the prediction runs the allocator
+/// with its default settings on one stream, without emptyCache): a run with
+/// any of these set may read other bytes. The words are pinned by the
+/// measurement files and their schema.
 inline constexpr std::array<std::string_view, 8> not_modelled{
     "expandable_segments",
     "max_split_size_mb and max_non_split_rounding_mb",
@@ -102,6 +155,19 @@ inline constexpr std::array<std::string_view, 8> not_modelled{
     "CUDA graph pools and memory pools",
     "emptyCache() called by the program",
     "PYTORCH_NO_CUDA_MEMORY_CACHING",
+};
+
+/// What a replay of a recorded trace through the simulation does not
+/// account for (every setting of allocator_settings is modelled): a run that
+/// depends on any of these may read other bytes than the replay.
+inline constexpr std::array<std::string_view, 7> replay_not_modelled{
+    "events that delay a free (record_stream on another stream)",
+    "CUDA graph pools and memory pools",
+    "the free memory callbacks (IPC)",
+    "the device's own memory apart from the capacity",
+    "large_segment_size_mb, per_process_memory_fraction and expandable_segments_reserve",
+    "PYTORCH_NO_CUDA_MEMORY_CACHING",
+    "backend:cudaMallocAsync",
 };
 
 inline constexpr byte_count minimum_block{512};                  ///< kMinBlockSize
