@@ -385,51 +385,57 @@ class alloc_conf_reader {
       if (tokens_[at_] == "]") {
         return {};
       }
-      const std::string bound = tokens_[at_];
-      if (is_separator(bound)) {
-        return fail(alloc_conf_error_code::missing_value, bound);
-      }
-      const auto n = number();
-      if (!n.has_value()) {
-        return unexpected{n.error()};
-      }
-      if (*n != 0 && !std::has_single_bit(*n)) {
-        return fail(alloc_conf_error_code::not_a_power_of_two, tokens_[at_]);
-      }
-      if (bound == ">") {
-        for (std::size_t b = last_bucket + 1; b < buckets.size(); ++b) {
-          buckets.at(b) = *n;
-        }
-      } else {
-        const auto bound_mib = decimal_digits(bound);
-        if (!bound_mib) {
-          return fail(alloc_conf_error_code::not_a_number, bound);
-        }
-        if (!std::has_single_bit(*bound_mib)) {
-          return fail(alloc_conf_error_code::not_a_power_of_two, bound);
-        }
-        const auto log_bound = static_cast<std::size_t>(std::bit_width(*bound_mib)) - 1;
-        const std::size_t bucket = log_bound < buckets.size() ? log_bound : buckets.size() - 1;
-        if (first) {
-          for (std::size_t b = 0; b < bucket; ++b) {
-            buckets.at(b) = *n;
-          }
-          first = false;
-        }
-        buckets.at(bucket) = *n;
-        last_bucket = bucket;
+      if (auto entry = division_entry(buckets, first, last_bucket); !entry.has_value()) {
+        return entry;
       }
       if (at_ + 1 < tokens_.size() && tokens_[at_ + 1] == "]") {
         continue;
       }
       ++at_;
-      if (at_ >= tokens_.size()) {
-        return fail(alloc_conf_error_code::missing_separator, "");
-      }
-      if (tokens_[at_] != ",") {
-        return fail(alloc_conf_error_code::missing_separator, tokens_[at_]);
+      if (at_ >= tokens_.size() || tokens_[at_] != ",") {
+        return fail(alloc_conf_error_code::missing_separator, at_ < tokens_.size() ? tokens_[at_] : "");
       }
     }
+  }
+
+  // One `bound:n` of the list, the bound at the current token.
+  [[nodiscard]] step division_entry(std::array<std::uint64_t, roundup_power2_buckets>& buckets, bool& first,
+                                    std::size_t& last_bucket) {
+    const std::string bound = tokens_[at_];
+    if (is_separator(bound)) {
+      return fail(alloc_conf_error_code::missing_value, bound);
+    }
+    const auto n = number();
+    if (!n.has_value()) {
+      return unexpected{n.error()};
+    }
+    if (*n != 0 && !std::has_single_bit(*n)) {
+      return fail(alloc_conf_error_code::not_a_power_of_two, tokens_[at_]);
+    }
+    if (bound == ">") {
+      for (std::size_t b = last_bucket + 1; b < buckets.size(); ++b) {
+        buckets.at(b) = *n;
+      }
+      return {};
+    }
+    const auto bound_mib = decimal_digits(bound);
+    if (!bound_mib) {
+      return fail(alloc_conf_error_code::not_a_number, bound);
+    }
+    if (!std::has_single_bit(*bound_mib)) {
+      return fail(alloc_conf_error_code::not_a_power_of_two, bound);
+    }
+    const auto log_bound = static_cast<std::size_t>(std::bit_width(*bound_mib)) - 1;
+    const std::size_t bucket = log_bound < buckets.size() ? log_bound : buckets.size() - 1;
+    if (first) {
+      for (std::size_t b = 0; b < bucket; ++b) {
+        buckets.at(b) = *n;
+      }
+      first = false;
+    }
+    buckets.at(bucket) = *n;
+    last_bucket = bucket;
+    return {};
   }
 
   std::vector<std::string> tokens_;
