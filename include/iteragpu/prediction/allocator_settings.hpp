@@ -179,8 +179,8 @@ class alloc_conf_reader {
     allocator_settings settings;
     for (; at_ < tokens_.size(); ++at_) {
       key_ = tokens_[at_];
-      if (auto read = item(settings); !read.has_value()) {
-        return unexpected{read.error()};
+      if (auto outcome = item(settings); !outcome.has_value()) {
+        return unexpected{outcome.error()};
       }
       if (at_ + 1 < tokens_.size()) {
         ++at_;

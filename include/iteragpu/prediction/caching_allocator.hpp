@@ -376,7 +376,7 @@ class caching_allocator {
   /// PyTorch's allocator does (malloc); the failure carries the figures of
   /// PyTorch's out-of-memory message.
   [[nodiscard]] result<block_handle, allocation_failure> allocate(byte_count request, std::uint64_t stream = 0) {
-    auto taken = malloc(request, stream);
+    auto taken = find_or_reserve(request, stream);
     placement_hint_.reset();
     return taken;
   }
@@ -554,7 +554,8 @@ class caching_allocator {
     peak_reserved_ = reserved_ > peak_reserved_ ? reserved_ : peak_reserved_;
   }
 
-  [[nodiscard]] result<block_handle, allocation_failure> malloc(byte_count request, std::uint64_t stream) {
+  // malloc: a cached block, else a new reservation, else out of memory.
+  [[nodiscard]] result<block_handle, allocation_failure> find_or_reserve(byte_count request, std::uint64_t stream) {
     if (request.value == 0) {
       return block_handle{};
     }
@@ -732,6 +733,9 @@ class caching_allocator {
     }
     while (blocks_.at(*candidate).size < wanted) {
       const auto after = next_in_segment(blocks_.find(*candidate));
+      if (after == blocks_.end() || after->second.mapped) {
+        return std::nullopt;  // cannot happen: find_expandable_block counted only free and unmapped room
+      }
       const std::uint64_t remaining = wanted - blocks_.at(*candidate).size;
       candidate = map_block(after->first, std::min(remaining, after->second.size));
       if (!candidate) {
@@ -897,7 +901,7 @@ class caching_allocator {
     if (!settings_.max_split_size) {
       return false;
     }
-    auto& cached = free_.at(index(size.pool()));
+    const auto& cached = free_.at(index(size.pool()));
     const std::uint64_t target = size.bytes().value < max_split() ? max_split() : size.bytes().value;
     auto it = cached.lower_bound({stream, target, 0});
     if (it != cached.end() && std::get<0>(*it) == stream && !blocks_.at(std::get<2>(*it)).expandable) {
