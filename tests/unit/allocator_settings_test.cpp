@@ -362,6 +362,28 @@ BOOST_AUTO_TEST_CASE(short_of_memory_an_oversize_block_is_released_before_everyt
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
 }
 
+// No single cached oversize block reaches max(50, 20) MiB: the largest
+// oversize blocks of the stream go, largest first, until 50 MiB are released
+// (30 + 24 = 54); the 10 MiB block, below the limit, stays. Capacity 100 MiB:
+// 64 + 50 did not fit, 10 + 50 does, with no retry counted.
+BOOST_AUTO_TEST_CASE(short_of_memory_the_largest_oversize_blocks_go_until_enough_is_released) {
+  caching_allocator a(settings("max_split_size_mb:20"), byte_count{100 * MiB});
+  const block_handle ten = take(a, 10 * MiB);
+  const block_handle thirty = take(a, 30 * MiB);
+  const block_handle twenty_four = take(a, 24 * MiB);
+  give_back(a, ten);
+  give_back(a, thirty);
+  give_back(a, twenty_four);
+  a.clear_segment_events();
+  take(a, 50 * MiB);
+  BOOST_TEST(reserved(a) == 60 * MiB);
+  BOOST_TEST((a.counters() == allocator_counters{0, 0}));
+  const std::vector<segment_event> expected{event(segment_action::segment_free, first_address + 10 * MiB, 30 * MiB),
+                                            event(segment_action::segment_free, first_address + 40 * MiB, 24 * MiB),
+                                            event(segment_action::segment_alloc, first_address + 64 * MiB, 50 * MiB)};
+  BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
+}
+
 // ---- garbage_collection_threshold ------------------------------------------
 
 // Capacity 100 MiB, threshold 0.5: collection starts above 50 MiB reserved.
