@@ -133,11 +133,18 @@ BOOST_AUTO_TEST_CASE(a_release_the_simulation_did_not_make_is_the_programs_empty
 BOOST_AUTO_TEST_CASE(a_trace_that_frees_what_it_never_allocated_starts_late) {
   device_trace t;
   t.events = {ev(trace_action::alloc, base, 512), ev(trace_action::free_completed, base + 4096, 512)};
+  const auto missing = missing_beginning(t.events);
+  BOOST_TEST_REQUIRE(missing.has_value());
+  BOOST_TEST((missing->code == replay_errc::starts_late));
+  BOOST_TEST(missing->event == 1U);
+  BOOST_TEST(missing->address == base + 4096);
+  // With no segment in the snapshot, rewinding fails at the alloc whose
+  // block the end state does not hold: the start cannot be rebuilt.
   const auto outcome = replay(t, replay_options{});
   BOOST_TEST_REQUIRE(!outcome.has_value());
-  BOOST_TEST((outcome.error().code == replay_errc::starts_late));
-  BOOST_TEST(outcome.error().event == 1U);
-  BOOST_TEST(outcome.error().address == base + 4096);
+  BOOST_TEST((outcome.error().code == replay_errc::cannot_rebuild));
+  BOOST_TEST(outcome.error().event == 0U);
+  BOOST_TEST(outcome.error().address == base);
   BOOST_TEST(iteragpu::report::describe(outcome.error()).find("does not start at the process's first allocation") !=
              std::string::npos);
 }
@@ -147,6 +154,61 @@ BOOST_AUTO_TEST_CASE(a_held_segment_no_event_reserved_shows_a_late_start) {
   BOOST_TEST(!unexplained_segment(t).has_value());
   t.segments.push_back(recorded_segment{base + 512 * mib, 2 * mib, 0, true, false, {}});
   BOOST_TEST((unexplained_segment(t) == std::optional<std::uint64_t>(base + 512 * mib)));
+}
+
+// small_program without its first two events, as a ring buffer that wrapped
+// would keep it, with the segments the snapshot holds at its end.
+device_trace late_program() {
+  auto t = small_program();
+  t.events.erase(t.events.begin(), t.events.begin() + 2);
+  t.segments = {
+      recorded_segment{base, 2 * mib, 0, true, false, {{base, 2 * mib, 0, block_state::inactive}}},
+      recorded_segment{base + 64 * mib,
+                       20 * mib,
+                       0,
+                       false,
+                       false,
+                       {{base + 64 * mib, 6 * mib, 6 * mib, block_state::active_allocated},
+                        {base + 70 * mib, 4 * mib, 4 * mib, block_state::active_allocated},
+                        {base + 74 * mib, 10 * mib, 0, block_state::inactive}}},
+  };
+  return t;
+}
+
+BOOST_AUTO_TEST_CASE(a_late_trace_starts_from_the_state_rewound_from_the_snapshot) {
+  // Rewinding: the 4 MiB and 6 MiB blocks were allocated in the trace, the
+  // 20 MiB segment reserved in it; the 1000-byte block freed in it was in
+  // use at the start (a 1024-byte block), in the 2 MiB segment.
+  const auto start = state_at_start(late_program(), iteragpu::prediction::allocator_settings{});
+  BOOST_TEST_REQUIRE(start.has_value());
+  BOOST_TEST_REQUIRE(start->size() == 1U);
+  BOOST_TEST((*start)[0].address == base);
+  BOOST_TEST((*start)[0].small_pool);
+  BOOST_TEST_REQUIRE((*start)[0].in_use.size() == 1U);
+  BOOST_TEST((*start)[0].in_use[0].size.value == 1024U);
+  replay_options o;
+  o.follow_recorded_addresses = true;
+  const auto outcome = replay(late_program(), o);
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  BOOST_TEST(outcome->adopted_segments == 1U);
+  BOOST_TEST(!outcome->divergence.has_value());
+  BOOST_TEST(outcome->peak_allocated.value == 10 * mib);
+  BOOST_TEST(outcome->peak_reserved.value == 22 * mib);
+  const auto peaks = peaks_in(late_program().events, iteragpu::prediction::allocator_settings{}, *start);
+  BOOST_TEST(peaks.peak_allocated.value == 10 * mib);
+  BOOST_TEST(peaks.peak_reserved.value == 22 * mib);
+}
+
+BOOST_AUTO_TEST_CASE(a_late_trace_that_does_not_fit_its_snapshot_is_refused) {
+  auto t = late_program();
+  t.segments.clear();  // the snapshot says nothing was held at the end
+  const auto outcome = replay(t, replay_options{});
+  BOOST_TEST_REQUIRE(!outcome.has_value());
+  BOOST_TEST((outcome.error().code == replay_errc::cannot_rebuild));
+  BOOST_TEST(outcome.error().event == 4U);  // the last alloc, whose block the snapshot does not hold
+  t = late_program();
+  t.segments[1].expandable = true;
+  BOOST_TEST((replay(t, replay_options{}).error().code == replay_errc::expandable_start));
 }
 
 BOOST_AUTO_TEST_CASE(caught_out_of_memory_errors_are_counted) {

@@ -228,12 +228,6 @@ inline constexpr int exit_self_check = 4;
     request.capacity = options.capacity;
     request.smallest_capacity = options.smallest_capacity;
     request.outside = options.outside;
-    if (const auto late = memory::unexplained_segment(trace)) {
-      throw usage_error(quoted(options.file) + ": the trace does not start at the process's first allocation: the "
-                        "snapshot holds the segment at address " + to_decimal_string(*late) +
-                        " that no event of the trace reserved (recording began late, or the ring buffer wrapped); "
-                        "record with torch.cuda.memory._record_memory_history() before the first CUDA allocation");
-    }
     const auto study = memory::run_study(trace, recorded, request);
     if (!study) {
       throw usage_error(quoted(options.file) + ": " + report::describe(study.error()));

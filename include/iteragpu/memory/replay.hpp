@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -50,6 +52,9 @@ struct replay_options {
   std::optional<byte_count> capacity{};         ///< bytes the allocator may reserve; none: unlimited
   byte_count device_memory{prediction::h200_device_memory};  ///< the device's memory (sizes expandable segments)
   bool follow_recorded_addresses{false};        ///< the self-check: recorded addresses, segment events compared
+  /// The settings the trace was recorded under, which round the blocks of a
+  /// late trace's rebuilt start; none: `settings`.
+  std::optional<prediction::allocator_settings> recorded_settings{};
   /// Equal when every member is equal.
   friend bool operator==(const replay_options&, const replay_options&) = default;
 };
@@ -83,6 +88,7 @@ struct replay_outcome {
   std::uint64_t cache_releases{0};        ///< segment releases of the program's own (emptyCache) replayed
   std::uint64_t recorded_ooms{0};         ///< out-of-memory errors the recorded program caught
   std::uint64_t requests{0};              ///< allocations and frees replayed
+  std::uint64_t adopted_segments{0};      ///< segments held where a late trace starts, rebuilt from the snapshot
   std::optional<segment_divergence> divergence{};  ///< with follow_recorded_addresses: the first difference
   /// Equal when every member is equal.
   friend bool operator==(const replay_outcome&, const replay_outcome&) = default;
@@ -93,6 +99,8 @@ enum class replay_errc {
   starts_late,         ///< it frees a block or segment no earlier event made: the beginning is missing
   address_reused,      ///< an alloc at the address of a block still in use
   request_too_large,   ///< a request of 2^60 bytes or more, which PyTorch refuses before any search
+  cannot_rebuild,      ///< it starts late, and the state where it starts cannot be rebuilt from the snapshot
+  expandable_start,    ///< it starts late with expandable segments, whose state is not rebuilt
 };
 
 /// Why a trace cannot be replayed, and where.
@@ -196,13 +204,114 @@ struct recorded_peaks {
   return std::nullopt;
 }
 
+/// A segment the allocator held where a trace begins, with its blocks in use.
+struct held_segment {
+  std::uint64_t address{0};                           ///< its address
+  std::uint64_t size{0};                              ///< its size
+  std::uint64_t stream{0};                            ///< the stream it serves
+  bool small_pool{false};                             ///< a segment of the small pool (2 MiB)
+  std::vector<prediction::block_view> in_use;         ///< its blocks in use, in address order
+  /// Equal when every member is equal.
+  friend bool operator==(const held_segment&, const held_segment&) = default;
+};
+
+/// The allocator's state where a trace begins: nothing for a trace recorded
+/// from the process's first allocation; for one that starts late (recording
+/// began late, or the ring buffer wrapped), the segments and blocks in use
+/// rebuilt by rewinding the trace from the segments the snapshot held at
+/// its end, as PyTorch's _memory_viz rewinds it. A block in use at the start
+/// and freed in the trace is known by its requested size only: its block is
+/// that size rounded as `settings` round it. Refused where it cannot be
+/// done: expandable segments, or a trace that does not fit the snapshot.
+[[nodiscard]] inline result<std::vector<held_segment>, replay_error> state_at_start(
+    const device_trace& trace, const prediction::allocator_settings& settings) {
+  struct held {
+    std::uint64_t size{0};
+    std::uint64_t stream{0};
+    bool small_pool{false};
+  };
+  std::map<std::uint64_t, held> segments;
+  std::map<std::uint64_t, std::uint64_t> live;  // block address -> block size
+  for (const recorded_segment& s : trace.segments) {
+    if (s.expandable) {
+      return unexpected{replay_error{replay_errc::expandable_start, 0, s.address}};
+    }
+    segments[s.address] = held{s.total_size, s.stream, s.small_pool};
+    for (const recorded_block& b : s.blocks) {
+      if (b.state != block_state::inactive) {
+        live[b.address] = b.size;
+      }
+    }
+  }
+  for (std::size_t n = trace.events.size(); n > 0; --n) {
+    const std::uint64_t i = n - 1;
+    const trace_event& e = trace.events[i];
+    switch (e.action) {
+      case trace_action::alloc:
+        if (live.erase(e.address) == 0) {
+          return unexpected{replay_error{replay_errc::cannot_rebuild, i, e.address}};
+        }
+        break;
+      case trace_action::free_completed: {
+        const auto rounded = prediction::block_size::for_request(byte_count{e.size}, settings);
+        if (!rounded || !live.emplace(e.address, rounded->bytes().value).second) {
+          return unexpected{replay_error{replay_errc::cannot_rebuild, i, e.address}};
+        }
+        break;
+      }
+      case trace_action::segment_alloc:
+        if (segments.erase(e.address) == 0) {
+          return unexpected{replay_error{replay_errc::cannot_rebuild, i, e.address}};
+        }
+        break;
+      case trace_action::segment_free:
+        // Small-pool segments are 2 MiB; large-pool ones at least 10 MiB.
+        if (!segments.emplace(e.address, held{e.size, e.stream, e.size == prediction::small_segment.value}).second) {
+          return unexpected{replay_error{replay_errc::cannot_rebuild, i, e.address}};
+        }
+        break;
+      case trace_action::segment_map:
+      case trace_action::segment_unmap:
+        return unexpected{replay_error{replay_errc::expandable_start, i, e.address}};
+      case trace_action::free_requested:
+      case trace_action::oom:
+      case trace_action::snapshot:
+      case trace_action::other:
+        break;
+    }
+  }
+  std::vector<held_segment> start;
+  for (const auto& [address, s] : segments) {
+    start.push_back(held_segment{address, s.size, s.stream, s.small_pool, {}});
+  }
+  for (const auto& [address, size] : live) {
+    // The segment holding the block: the last one starting at or below it.
+    const auto above = std::upper_bound(start.begin(), start.end(), address,
+                                        [](std::uint64_t a, const held_segment& s) { return a < s.address; });
+    if (above == start.begin() || address + size > std::prev(above)->address + std::prev(above)->size) {
+      return unexpected{replay_error{replay_errc::cannot_rebuild, 0, address}};
+    }
+    std::prev(above)->in_use.push_back(prediction::block_view{address, byte_count{size}, true});
+  }
+  return start;
+}
+
 /// The peaks the trace shows by itself (see recorded_peaks).
+/// A late trace counts from the state where it starts (state_at_start).
 [[nodiscard]] inline recorded_peaks peaks_in(std::span<const trace_event> events,
-                                             const prediction::allocator_settings& settings) {
+                                             const prediction::allocator_settings& settings,
+                                             std::span<const held_segment> start = {}) {
   std::unordered_map<std::uint64_t, std::uint64_t> live;
   std::uint64_t allocated = 0;
   std::uint64_t reserved = 0;
-  recorded_peaks peaks;
+  for (const held_segment& s : start) {
+    reserved += s.size;
+    for (const auto& b : s.in_use) {
+      live[b.address] = b.size.value;
+      allocated += b.size.value;
+    }
+  }
+  recorded_peaks peaks{byte_count{allocated}, byte_count{reserved}};
   for (const trace_event& e : events) {
     switch (e.action) {
       case trace_action::alloc: {
@@ -278,15 +387,28 @@ namespace detail_replay {
 [[nodiscard]] inline result<replay_outcome, replay_error> replay(const device_trace& trace,
                                                                  const replay_options& options) {
   namespace d = detail_replay;
-  if (auto missing = missing_beginning(trace.events)) {
-    return unexpected{*missing};
-  }
   prediction::caching_allocator allocator(options.settings, options.capacity, options.device_memory);
   std::unordered_map<std::uint64_t, prediction::block_handle> live;
   live.reserve(1024);
+  replay_outcome outcome;
+  if (missing_beginning(trace.events) || unexplained_segment(trace)) {
+    auto start = state_at_start(trace, options.recorded_settings.value_or(options.settings));
+    if (!start) {
+      return unexpected{start.error()};
+    }
+    for (const held_segment& s : *start) {
+      const auto pool = s.small_pool ? prediction::pool_kind::small : prediction::pool_kind::large;
+      if (!allocator.adopt_segment(s.address, byte_count{s.size}, s.stream, pool, s.in_use)) {
+        return unexpected{replay_error{replay_errc::cannot_rebuild, 0, s.address}};
+      }
+      for (const auto& b : s.in_use) {
+        live.emplace(b.address, prediction::block_handle{b.address});
+      }
+      ++outcome.adopted_segments;
+    }
+  }
   std::vector<trace_event> pending;  // recorded segment events since the last request
   std::vector<trace_event> made;     // the simulation's, for the comparison
-  replay_outcome outcome;
 
   const auto take_made = [&allocator, &made]() {
     for (const auto& s : allocator.segment_events()) {

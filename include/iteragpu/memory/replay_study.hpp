@@ -91,15 +91,23 @@ struct study {
                                                           const prediction::allocator_settings& recorded,
                                                           const study_request& request) {
   study s;
-  s.recorded = peaks_in(trace.events, recorded);
-  replay_options check{recorded, std::nullopt, request.device_memory, true};
+  std::vector<held_segment> start;
+  if (missing_beginning(trace.events) || unexplained_segment(trace)) {
+    auto rebuilt = state_at_start(trace, recorded);
+    if (!rebuilt) {
+      return unexpected{rebuilt.error()};
+    }
+    start = std::move(*rebuilt);
+  }
+  s.recorded = peaks_in(trace.events, recorded, start);
+  replay_options check{recorded, std::nullopt, request.device_memory, true, recorded};
   auto self = replay(trace, check);
   if (!self) {
     return unexpected{self.error()};
   }
   s.self_check = std::move(*self);
   for (const auto& asked : request.settings) {
-    replay_options options{asked.settings, request.capacity, request.device_memory, false};
+    replay_options options{asked.settings, request.capacity, request.device_memory, false, recorded};
     auto outcome = replay(trace, options);
     if (!outcome) {
       return unexpected{outcome.error()};

@@ -407,6 +407,54 @@ class caching_allocator {
   /// blocks of equal size are chosen by address as the recorded run chose.
   void place_next_segment_at(std::uint64_t address) noexcept { placement_hint_ = address; }
 
+  /// Takes over a segment the allocator already held where a recorded trace
+  /// begins (recording began late, or the ring buffer wrapped): `size`
+  /// bytes at `address`, serving `stream` in `pool`, with the blocks in use
+  /// listed (in address order, inside the segment); the rest of it becomes
+  /// cached free blocks, as free neighbours always merge. The segment and
+  /// its blocks count in reserved and allocated; no segment event is made.
+  /// Refused, with nothing changed, when it overlaps a segment already held,
+  /// is empty, or a block lies outside it, overlaps another or is empty.
+  [[nodiscard]] bool adopt_segment(std::uint64_t address, byte_count size, std::uint64_t stream, pool_kind pool,
+                                   std::span<const block_view> in_use) {
+    const auto end = checked_add(address, size.value);
+    if (address == 0 || size.value == 0 || !end || !free_range(address, size.value)) {
+      return false;
+    }
+    std::uint64_t cursor = address;
+    for (const block_view& b : in_use) {
+      const auto block_end = checked_add(b.address, b.size.value);
+      if (b.size.value == 0 || b.address < cursor || !block_end || *block_end > *end) {
+        return false;
+      }
+      cursor = *block_end;
+    }
+    segments_.emplace(address, segment{size.value, pool});
+    const auto add_block = [&](std::uint64_t at, std::uint64_t bytes, bool allocated) {
+      blocks_.emplace(at, block{bytes, address, stream, 0, pool, allocated, true, false});
+      if (allocated) {
+        allocated_ += bytes;
+      } else {
+        insert_free(at);
+      }
+    };
+    cursor = address;
+    for (const block_view& b : in_use) {
+      if (b.address > cursor) {
+        add_block(cursor, b.address - cursor, false);
+      }
+      add_block(b.address, b.size.value, true);
+      cursor = b.address + b.size.value;
+    }
+    if (cursor < *end) {
+      add_block(cursor, *end - cursor, false);
+    }
+    grow_reserved(size.value);
+    peak_allocated_ = allocated_ > peak_allocated_ ? allocated_ : peak_allocated_;
+    next_segment_address_ = *end > next_segment_address_ ? *end : next_segment_address_;
+    return true;
+  }
+
   /// The counters now.
   [[nodiscard]] allocator_statistics statistics() const noexcept {
     return {byte_count{allocated_}, byte_count{reserved_}, byte_count{peak_allocated_}, byte_count{peak_reserved_}};

@@ -84,13 +84,20 @@ inline constexpr std::string_view replay_statement =
   switch (e.code) {
     case memory::replay_errc::starts_late:
       return "the trace does not start at the process's first allocation: " + at +
-             " frees a block or segment no earlier event made (the ring buffer wrapped, or recording began late); "
-             "record with torch.cuda.memory._record_memory_history() before the first CUDA allocation, with "
-             "max_entries above the number of events";
+             " frees a block or segment no earlier event made (the ring buffer wrapped, or recording began late)";
     case memory::replay_errc::address_reused:
       return "the trace is inconsistent: " + at + " allocates at the address of a block still in use";
     case memory::replay_errc::request_too_large:
       return "the trace asks for 2^60 bytes or more at " + at + ", which PyTorch refuses";
+    case memory::replay_errc::cannot_rebuild:
+      return "the trace does not start at the process's first allocation (the ring buffer wrapped, or recording "
+             "began late) and the state where it starts cannot be rebuilt from the snapshot's segments: " +
+             at + " does not fit them; record with torch.cuda.memory._record_memory_history() before the first "
+             "CUDA allocation, with max_entries above the number of events";
+    case memory::replay_errc::expandable_start:
+      return "the trace does not start at the process's first allocation, and its expandable segments' state "
+             "where it starts is not rebuilt (" + at + "); record with torch.cuda.memory._record_memory_history() "
+             "before the first CUDA allocation";
   }
   return "the trace cannot be replayed at " + at;
 }
@@ -212,6 +219,8 @@ struct replay_context {
                            {"requests", s.self_check.requests},
                            {"first_divergence", divergence}}},
       {"recorded_ooms", s.self_check.recorded_ooms},
+      {"starts_late", s.self_check.adopted_segments > 0},
+      {"rebuilt_segments", s.self_check.adopted_segments},
       {"cache_releases", s.self_check.cache_releases},
       {"outside_bytes", c.outside.value},
       {"settings", std::move(settings)},
@@ -249,6 +258,12 @@ inline void write_text(std::ostream& out, const memory::study& s, const replay_c
       out << ' ' << action_name(e.action) << '(' << e.address << ", " << e.size << ')';
     }
     out << " (the figures below are not exact)\n";
+  }
+  if (s.self_check.adopted_segments > 0) {
+    out << "the trace starts late (the ring buffer wrapped, or recording began late): the allocator's state where it "
+           "starts was rebuilt from the snapshot's segments ("
+        << s.self_check.adopted_segments
+        << " segment(s)); under other settings that state keeps the recorded layout\n";
   }
   if (s.self_check.recorded_ooms > 0) {
     out << "the recorded program caught " << s.self_check.recorded_ooms
