@@ -69,8 +69,8 @@ struct replay_command_options {
   bool json{false};                              ///< --json
 };
 
-/// The largest snapshot read: 4 GiB (a trace of tens of millions of events).
-inline constexpr std::size_t largest_snapshot_file = std::size_t{4} << 30U;
+/// The largest snapshot read: 2 GiB, the pickle reader's own limit (tens of millions of events).
+inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
 
 /// The words of `mesure_memoire replay` as options, or a usage_error.
 [[nodiscard]] inline replay_command_options parse_replay_options(std::span<const std::string> args) {
@@ -163,7 +163,7 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{4} << 30U;
   }
   auto bytes = read_file_within(path, largest_snapshot_file);
   if (!bytes) {
-    throw usage_error(shown + (bytes.error() == read_error::too_large ? " is larger than 4 GiB"
+    throw usage_error(shown + (bytes.error() == read_error::too_large ? " is larger than 2 GiB"
                                                                       : " cannot be read") +
                       "; expected a snapshot file");
   }
