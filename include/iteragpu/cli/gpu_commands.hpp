@@ -126,6 +126,37 @@ struct measure_options {
   std::optional<torchscript_run> torchscript{};  ///< --torchscript: a module of the user's instead of the synthetic network
 };
 
+/// A flag that may be repeated, each word kept as text in order (a
+/// std::vector<std::string>): Boost's typed_value of a vector trips GCC 12's
+/// -Wnull-dereference, as its typed_value<std::string> does.
+class text_list_value : public po::value_semantic_codecvt_helper<char> {
+ public:
+  /// The argument's name in the help.
+  [[nodiscard]] std::string name() const override { return "arg"; }
+  /// One word per occurrence.
+  [[nodiscard]] unsigned min_tokens() const override { return 1; }
+  /// One word per occurrence.
+  [[nodiscard]] unsigned max_tokens() const override { return 1; }
+  /// Occurrences add up rather than conflict.
+  [[nodiscard]] bool is_composing() const override { return true; }
+  /// Never required by the parser itself.
+  [[nodiscard]] bool is_required() const override { return false; }
+  /// No default.
+  bool apply_default(boost::any&) const override { return false; }
+  /// Nothing to notify.
+  void notify(const boost::any&) const override {}
+
+ protected:
+  /// Appends the occurrence's words.
+  void xparse(boost::any& value, const std::vector<std::string>& tokens) const override {
+    if (value.empty()) {
+      value = std::vector<std::string>{};
+    }
+    auto& words = boost::any_cast<std::vector<std::string>&>(value);
+    words.insert(words.end(), tokens.begin(), tokens.end());
+  }
+};
+
 /// The flags of `mesure_memoire measure`, with its help.
 [[nodiscard]] inline po::options_description measure_description() {
   po::options_description d(
@@ -154,7 +185,7 @@ struct measure_options {
        "phase fails (LibTorch 2.1 or newer)")  //
       ("torchscript", text_value(),
        "measure this TorchScript file (torch.jit.save) instead of the synthetic network; with --input")  //
-      ("input", po::value<std::vector<std::string>>()->composing(),
+      ("input", new text_list_value(),
        "with --torchscript: one input of forward, in order, as SIZExSIZE...:DTYPE (e.g. 8x512:int64); repeat the "
        "flag for each input")  //
       ("train", po::bool_switch(),
