@@ -281,8 +281,8 @@ inline void check_torchscript_file(torchscript_run& run) {
 
 /// The TorchScript run of `--torchscript`, its inputs and file checked; the flags of the synthetic network are
 /// refused beside it.
-/// The device and the plan are set by the caller: the file and the inputs are checked first, so that their
-/// mistakes are reported whatever else is missing.
+/// The device and the plan are set by the caller: the file, then the inputs, are checked first, so that
+/// their mistakes are reported whatever else is missing.
 [[nodiscard]] inline torchscript_run torchscript_flags(const po::variables_map& values) {
   for (const char* flag : {"batch", "context", "width", "dtype", "workspace-bytes"}) {
     if (given(values, flag)) {
@@ -293,6 +293,7 @@ inline void check_torchscript_file(torchscript_run& run) {
   }
   torchscript_run run;
   run.path = required_text(values, "torchscript", accepted_torchscript);
+  check_torchscript_file(run);
   run.inputs = input_flags(values);
   run.train = given(values, "train");
   run.input_high = integer_flag("input-high", optional_text(values, "input-high", "2"), 1, accepted_positive);
@@ -304,7 +305,6 @@ inline void check_torchscript_file(torchscript_run& run) {
                         std::to_string(*largest));
     }
   }
-  check_torchscript_file(run);
   return run;
 }
 
