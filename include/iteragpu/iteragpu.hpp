@@ -22,5 +22,6 @@
 #include "iteragpu/report/plan.hpp"
 #include "iteragpu/report/statistics.hpp"
 #include "iteragpu/report/quote.hpp"
+#include "iteragpu/report/torchscript.hpp"
 
 #endif  // ITERAGPU_ITERAGPU_HPP

@@ -16,6 +16,9 @@
 #include "iteragpu/device.hpp"
 #include "iteragpu/environment.hpp"
 #include "iteragpu/gpu_runtime.hpp"
+#include "iteragpu/memory/input_spec.hpp"
+#include "iteragpu/memory/sha256.hpp"
+#include "iteragpu/memory/torchscript_archive.hpp"
 #include "iteragpu/nvml/session.hpp"
 #include "iteragpu/policies/backend.hpp"
 #include "iteragpu/policies/dtype.hpp"
@@ -41,5 +44,6 @@
 #include "iteragpu/sweep/svg.hpp"
 #include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/torchscript_measurement.hpp"
 
 #endif  // ITERAGPU_MEASUREMENT_HPP

@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include <torch/torch.h>
 
 #include <iteragpu/cli/gpu_commands.hpp>
+#include <iteragpu/io.hpp>
 #include <iteragpu/memory/sha256.hpp>
 #include <iteragpu/protocol.hpp>
 #include <iteragpu/torch/runtime.hpp>
@@ -298,8 +298,7 @@ BOOST_AUTO_TEST_CASE(a_saved_module_passes_the_cheap_checks_with_its_name_and_di
   iteragpu::torchscript_run run;
   run.path = path;
   iteragpu::cli::check_torchscript_file(run);
-  std::ifstream file(path, std::ios::binary);
-  const std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  const auto bytes = iteragpu::read_whole_file(path).value();
   BOOST_TEST(run.file_name == "linear.pt");
   BOOST_TEST(run.sha256 == mem::to_hex(mem::sha256(bytes)));
   BOOST_TEST(run.sha256.size() == 64U);

@@ -142,9 +142,9 @@ class text_list_value : public po::value_semantic_codecvt_helper<char> {
   /// Never required by the parser itself.
   [[nodiscard]] bool is_required() const override { return false; }
   /// No default.
-  bool apply_default(boost::any&) const override { return false; }
+  bool apply_default(boost::any& /*value*/) const override { return false; }
   /// Nothing to notify.
-  void notify(const boost::any&) const override {}
+  void notify(const boost::any& /*value*/) const override {}
 
  protected:
   /// Appends the occurrence's words.
@@ -156,6 +156,9 @@ class text_list_value : public po::value_semantic_codecvt_helper<char> {
     words.insert(words.end(), tokens.begin(), tokens.end());
   }
 };
+
+/// A repeatable flag whose words are kept in order (text_list_value).
+[[nodiscard]] inline const po::value_semantic* text_list() { return new text_list_value(); }
 
 /// The flags of `mesure_memoire measure`, with its help.
 [[nodiscard]] inline po::options_description measure_description() {
@@ -185,7 +188,7 @@ class text_list_value : public po::value_semantic_codecvt_helper<char> {
        "phase fails (LibTorch 2.1 or newer)")  //
       ("torchscript", text_value(),
        "measure this TorchScript file (torch.jit.save) instead of the synthetic network; with --input")  //
-      ("input", new text_list_value(),
+      ("input", text_list(),
        "with --torchscript: one input of forward, in order, as SIZExSIZE...:DTYPE (e.g. 8x512:int64); repeat the "
        "flag for each input")  //
       ("train", po::bool_switch(),

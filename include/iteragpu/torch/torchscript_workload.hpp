@@ -53,6 +53,10 @@ namespace iteragpu::torch_adapter {
   return c10::ScalarType::Byte;
 }
 
+// GCC 12 sees a null table in the begin() of c10's ordered hash map (c10::Dict's
+// storage) once it is inlined here: a false positive inside a LibTorch header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
 /// Every floating tensor of a module's output, in order: a tensor, the
 /// elements of a tuple or list, the values of a dict, at any depth.
 inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch::Tensor>& found) {
@@ -74,6 +78,7 @@ inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch
     }
   }
 }
+#pragma GCC diagnostic pop
 
 /// forward's arguments after `self`, as `name: Type`, with `(optional)` after
 /// those that have a default.
