@@ -51,7 +51,8 @@ std::string saved_module(const scratch& s, const std::string& name,
                          const std::string& source) {
   torch::jit::Module m("m");
   for (const auto& [parameter, value] : parameters) {
-    m.register_parameter(parameter, value, false);
+    // Trainable, as nn.Parameter makes them; the flag is saved with the module.
+    m.register_parameter(parameter, value.clone().requires_grad_(), false);
   }
   m.define(source);
   const auto path = (s.folder / name).string();
@@ -150,7 +151,10 @@ BOOST_AUTO_TEST_CASE(inference_rows_hold_the_weights_then_the_inputs) {
 
 BOOST_AUTO_TEST_CASE(the_workload_loads_evaluates_and_fills_inputs_from_the_seed) {
   const scratch s;
-  const auto path = saved_module(s, "linear.pt", {{"w", torch::ones({4, 3})}, {"b", torch::zeros({3})}}, linear_source);
+  const auto path = saved_module(s, "linear.pt", {{"w", torch::ones({4, 3})}, {"b", torch::zeros({3})}}, R"(
+def forward(self, x, ids):
+    return x.matmul(self.w) + self.b
+)");
   ta::torchscript_workload a(torch::Device(torch::kCPU), path, {mem::parse_input_spec("2x4:float32").value(),
                                                                 mem::parse_input_spec("5:int64").value()},
                              false, 7);
