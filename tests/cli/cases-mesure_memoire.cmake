@@ -68,7 +68,7 @@ iteragpu_cli_case(measure_torchscript_not_an_archive PROGRAM mesure_memoire EXIT
   ARGS measure --torchscript "${CMAKE_CURRENT_LIST_FILE}" --input 8x512:int64 --device cuda:0
   --output "${_out}/ts.json")
 iteragpu_cli_case(measure_torchscript_weights_only PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "'weights-only.pt' holds weights saved by torch.save, not a module saved by torch.jit.save"
+  STDERR "/weights-only.pt' holds weights saved by torch.save, not a module saved by torch.jit.save"
   ABSENT "${_out}/ts.json"
   ARGS measure --torchscript "${_torchscript_data}/weights-only.pt" --input 8x512:int64 --device cuda:0
   --output "${_out}/ts.json")

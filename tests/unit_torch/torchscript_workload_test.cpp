@@ -50,6 +50,8 @@ std::string saved_module(const scratch& s, const std::string& name,
                          const std::vector<std::pair<std::string, torch::Tensor>>& parameters,
                          const std::string& source) {
   torch::jit::Module m("m");
+  // What every module saved from Python has, and what train()/eval() set.
+  m.register_attribute("training", c10::BoolType::get(), true);
   for (const auto& [parameter, value] : parameters) {
     // Trainable, as nn.Parameter makes them; the flag is saved with the module.
     m.register_parameter(parameter, value.clone().requires_grad_(), false);
