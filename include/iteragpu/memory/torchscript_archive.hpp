@@ -22,7 +22,7 @@ namespace iteragpu::memory {
 enum class archive_problem {
   not_a_zip,              ///< the file does not start with a zip local header (`PK\3\4`)
   no_end_record,          ///< no end-of-central-directory record in the last zip_tail_bytes
-  bad_central_directory,  ///< the central directory lies outside the file or its entries are cut
+  bad_central_directory,  ///< the central directory lies outside the file, is past 64 MiB, or its entries are cut
   weights_only,           ///< a data.pkl without constants.pkl: torch.save's weights, not a module
   not_torchscript,        ///< a zip archive without a data.pkl record
 };
@@ -39,6 +39,10 @@ struct archive_error {
 /// record (22 bytes and a comment of at most 65535) and the zip64 locator
 /// and record before it (20 + 56 bytes).
 inline constexpr std::uint64_t zip_tail_bytes = 22 + 65'535 + 20 + 56;
+
+/// The largest central directory read: 64 MiB, the entries of about a
+/// million records (a module's tensors are one record each).
+inline constexpr std::uint64_t largest_central_directory = std::uint64_t{64} << 20U;
 
 /// Where the central directory is, in bytes from the file's start.
 struct central_directory_location {
@@ -126,7 +130,7 @@ inline constexpr std::size_t central_header_bytes = 46;
     const auto in_tail = static_cast<std::size_t>(record - tail_start);
     where = {detail::read_le(tail, in_tail + 48, 8), detail::read_le(tail, in_tail + 40, 8)};
   }
-  if (where.offset > file_size || where.size > file_size - where.offset) {
+  if (where.offset > file_size || where.size > file_size - where.offset || where.size > largest_central_directory) {
     return unexpected{archive_error{archive_problem::bad_central_directory, tail_start + at}};
   }
   return where;
