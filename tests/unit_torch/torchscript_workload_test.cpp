@@ -294,6 +294,11 @@ def forward(self, x):
   BOOST_TEST((m.error().refusal == iteragpu::torchscript_refusal::nothing_to_train));
 }
 
+BOOST_AUTO_TEST_CASE(running_out_of_memory_is_a_failure_of_the_gpu_not_a_refusal) {
+  BOOST_TEST(ta::is_out_of_memory(std::runtime_error("CUDA out of memory. Tried to allocate 2.00 GiB")));
+  BOOST_TEST(!ta::is_out_of_memory(std::runtime_error("expected scalar type Float but found Long")));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(measure_torchscript_command_here)

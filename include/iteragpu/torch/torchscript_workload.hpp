@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,14 @@ inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch
   return "(" + text + ")";
 }
 
+/// Whether an error is the device running out of memory: LibTorch's
+/// OutOfMemoryError, or an error whose message says so (an allocation
+/// failure wrapped by the code that met it, as a deserialiser may).
+[[nodiscard]] inline bool is_out_of_memory(const std::exception& e) noexcept {
+  return dynamic_cast<const c10::OutOfMemoryError*>(&e) != nullptr ||
+         std::string_view(e.what()).find("out of memory") != std::string_view::npos;
+}
+
 /// A user's TorchScript module as a workload of iteragpu::measure(). A
 /// refusal (a file LibTorch cannot load, inputs forward's schema does not
 /// take, a first pass that fails on the inputs for another reason than
@@ -110,9 +119,10 @@ class torchscript_workload {
   void load_model() {
     try {
       module_ = torch::jit::load(path_, device_);
-    } catch (const c10::OutOfMemoryError&) {
-      throw;
     } catch (const std::exception& e) {
+      if (is_out_of_memory(e)) {
+        throw;
+      }
       refuse(torchscript_refusal::not_loadable, detail::first_line(e.what()));
     }
     module_->train(train_);
@@ -164,10 +174,8 @@ class torchscript_workload {
       }
       loss.backward();
       return output;
-    } catch (const c10::OutOfMemoryError&) {
-      throw;
     } catch (const std::exception& e) {
-      if (first && !refusal_) {
+      if (first && !refusal_ && !is_out_of_memory(e)) {
         refuse(torchscript_refusal::inputs_refused, detail::first_line(e.what()));
       }
       throw;
