@@ -7,7 +7,8 @@
 # row must be equal. Builds nothing.
 #
 # usage: torchscript_check.sh PATH/TO/mesure_memoire WORK_FOLDER [PYTHON]
-# exit 0 when every row is equal, 1 when one differs, 2 on bad usage.
+# exit 0 when every row is equal (or the check is skipped: no GPU, no
+# PyTorch), 1 when one differs, 2 on bad usage.
 set -eu
 if [ $# -lt 2 ]; then
   echo "usage: torchscript_check.sh PATH/TO/mesure_memoire WORK_FOLDER [PYTHON]" >&2
@@ -19,6 +20,15 @@ python=${3:-python3}
 here=$(cd "$(dirname "$0")" && pwd)
 reference="$here/torchscript_reference.py"
 mkdir -p "$work"
+# Skipped, visibly, where cuda:0 cannot be measured or Python has no PyTorch.
+if ! "$program" environment --device cuda:0 | grep -q '"requested":"cuda:0","available":true'; then
+  echo "ITERAGPU-SKIP: cuda:0 cannot be measured here"
+  exit 0
+fi
+if ! "$python" -c "import torch" 2> /dev/null; then
+  echo "ITERAGPU-SKIP: $python has no PyTorch for the reference"
+  exit 0
+fi
 "$python" "$reference" export "$work" > "$work/exported.json"
 
 status=0
@@ -29,10 +39,19 @@ run_case() {  # name file train(0|1) input flags...
   [ "$train" = 1 ] && train_flag="--train"
   rm -f "$work/$name.json" "$work/$name.pickle" "$work/$name-reference.json"
   # shellcheck disable=SC2086
-  "$program" measure --torchscript "$work/$file" "$@" $train_flag --device cuda:0 --warmup 1 --repeats 2 \
-    --memory-snapshot "$work/$name.pickle" --output "$work/$name.json" > "$work/$name.txt"
+  if ! "$program" measure --torchscript "$work/$file" "$@" $train_flag --device cuda:0 --warmup 1 --repeats 2 \
+    --memory-snapshot "$work/$name.pickle" --output "$work/$name.json" > "$work/$name.txt"; then
+    echo "$name: FAILED: mesure_memoire measure did not finish"
+    status=1
+    return 0
+  fi
   # shellcheck disable=SC2086
-  "$python" "$reference" measure "$work/$file" "$@" $train_flag --warmup 1 --repeats 2 > "$work/$name-reference.json"
+  if ! "$python" "$reference" measure "$work/$file" "$@" $train_flag --warmup 1 --repeats 2 \
+    > "$work/$name-reference.json"; then
+    echo "$name: FAILED: the Python reference did not finish"
+    status=1
+    return 0
+  fi
   if ! "$python" - "$work/$name.json" "$work/$name-reference.json" "$name" <<'PY'
 import json, sys
 fields = ["baseline_allocated_bytes", "baseline_reserved_bytes", "end_allocated_bytes",

@@ -249,6 +249,7 @@ inline void check_torchscript_file(torchscript_run& run) {
     refuse(report::describe(archive.error()));
   }
   memory::sha256_hasher hasher;
+  file.clear();
   file.seekg(0);
   constexpr std::size_t block = std::size_t{1} << 20U;
   std::vector<std::uint8_t> bytes(block);
@@ -282,10 +283,9 @@ inline void check_torchscript_file(torchscript_run& run) {
   return inputs;
 }
 
-/// The TorchScript run of `--torchscript`, its inputs and file checked; the flags of the synthetic network are
-/// refused beside it.
-/// The device and the plan are set by the caller: the file, then the inputs, are checked first, so that
-/// their mistakes are reported whatever else is missing.
+/// The TorchScript run of `--torchscript`, the flags of the synthetic network refused beside it, then
+/// the file and the inputs checked, so that their mistakes are reported whatever else is missing. The
+/// device and the plan are set by the caller.
 [[nodiscard]] inline torchscript_run torchscript_flags(const po::variables_map& values) {
   for (const char* flag : {"batch", "context", "width", "dtype", "workspace-bytes"}) {
     if (given(values, flag)) {
