@@ -29,5 +29,6 @@
 #include "iteragpu/report/quote.hpp"
 #include "iteragpu/report/replay.hpp"
 #include "iteragpu/report/snapshot_errors.hpp"
+#include "iteragpu/report/torchscript.hpp"
 
 #endif  // ITERAGPU_ITERAGPU_HPP

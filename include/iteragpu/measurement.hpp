@@ -17,8 +17,11 @@
 #include "iteragpu/device.hpp"
 #include "iteragpu/environment.hpp"
 #include "iteragpu/gpu_runtime.hpp"
+#include "iteragpu/memory/input_spec.hpp"
 #include "iteragpu/memory/replay.hpp"
 #include "iteragpu/memory/replay_study.hpp"
+#include "iteragpu/memory/sha256.hpp"
+#include "iteragpu/memory/torchscript_archive.hpp"
 #include "iteragpu/memory/trace.hpp"
 #include "iteragpu/nvml/session.hpp"
 #include "iteragpu/policies/backend.hpp"
@@ -46,5 +49,6 @@
 #include "iteragpu/sweep/svg.hpp"
 #include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/torchscript_measurement.hpp"
 
 #endif  // ITERAGPU_MEASUREMENT_HPP

@@ -54,6 +54,42 @@ iteragpu_cli_case(measure_trailing_junk PROGRAM mesure_memoire EXIT 2 STDOUT_EMP
   STDERR "--batch: '2x'" ABSENT "${_out}/junk.json"
   ARGS measure --device cuda:0 --batch 2x --output "${_out}/junk.json")
 
+# measure --torchscript: the file and the inputs are checked without LibTorch
+# and before any GPU is touched, so a machine without a GPU reports them.
+set(_torchscript_data "${PROJECT_SOURCE_DIR}/tests/data/torchscript")
+iteragpu_cli_case(measure_torchscript_missing_file PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--torchscript: 'missing.pt' does not exist; expected a TorchScript file" ABSENT "${_out}/ts.json"
+  ARGS measure --torchscript missing.pt --input 8x512:int64 --device cuda:0 --output "${_out}/ts.json")
+iteragpu_cli_case(measure_torchscript_missing_file_alone PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--torchscript: 'missing.pt' does not exist" ARGS measure --torchscript missing.pt)
+iteragpu_cli_case(measure_torchscript_not_an_archive PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--torchscript: '[^']*cases-mesure_memoire.cmake' is not a TorchScript archive .not a zip file."
+  ABSENT "${_out}/ts.json"
+  ARGS measure --torchscript "${CMAKE_CURRENT_LIST_FILE}" --input 8x512:int64 --device cuda:0
+  --output "${_out}/ts.json")
+iteragpu_cli_case(measure_torchscript_weights_only PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "/weights-only.pt' holds weights saved by torch.save, not a module saved by torch.jit.save"
+  ABSENT "${_out}/ts.json"
+  ARGS measure --torchscript "${_torchscript_data}/weights-only.pt" --input 8x512:int64 --device cuda:0
+  --output "${_out}/ts.json")
+iteragpu_cli_case(measure_torchscript_bad_input PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--input: '8x512:long' has an unknown dtype at column 7; expected SIZExSIZE...:DTYPE"
+  ABSENT "${_out}/ts.json"
+  ARGS measure --torchscript "${_torchscript_data}/layout-only.pt" --input 8x512:long --device cuda:0
+  --output "${_out}/ts.json")
+iteragpu_cli_case(measure_torchscript_without_input PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--torchscript needs --input" ABSENT "${_out}/ts.json"
+  ARGS measure --torchscript "${_torchscript_data}/layout-only.pt" --device cuda:0 --output "${_out}/ts.json")
+iteragpu_cli_case(measure_input_without_torchscript PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--input goes with --torchscript only" ABSENT "${_out}/ts.json"
+  ARGS measure --input 8x512:int64 --device cuda:0 --output "${_out}/ts.json")
+if(NOT ITERAGPU_HAS_TORCH_CUDA)
+  iteragpu_cli_case(measure_torchscript_without_gpu_exits_2 PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+    STDERR "cuda:0 cannot be measured: .*(${_why}).*no file was written" ABSENT "${_out}/ts.json"
+    ARGS measure --torchscript "${_torchscript_data}/layout-only.pt" --input 8x512:int64 --device cuda:0
+    --output "${_out}/ts.json")
+endif()
+
 # plan: the reference configuration of the H200 (anchors/reference-h200.md),
 # predicted with no GPU: cold_forward peak allocated 5,940,264,960 and peak
 # reserved 5,941,231,616, the warm baseline 1,645,297,664 (weights + input +

@@ -18,12 +18,14 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <iteragpu/cli/gpu_commands.hpp>
 #include <iteragpu/prediction/outside_allocator.hpp>
 #include <iteragpu/prediction/synthetic_prediction.hpp>
 #include <iteragpu/prediction/workspace.hpp>
+#include <iteragpu/torchscript_measurement.hpp>
 
 namespace {
 
@@ -113,6 +115,17 @@ struct fake_runtime {
     return m;
   }
 
+  // A TorchScript module's rows: those of the small synthetic network stand
+  // in for them (the module file is checked by the command line, never loaded).
+  [[nodiscard]] iteragpu::result<iteragpu::measurement, iteragpu::torchscript_error> measure_torchscript(
+      const iteragpu::torchscript_run& run) const {
+    auto rows = measure_synthetic(iteragpu::synthetic_run{run.device, {1, 16, 64}, iteragpu::element_type::float32, run.plan});
+    if (!rows) {
+      return iteragpu::unexpected{iteragpu::torchscript_error{std::nullopt, rows.error().phase, rows.error().message}};
+    }
+    return std::move(*rows);
+  }
+
  private:
   // The row with its wall time, device memory and GPU state.
   [[nodiscard]] static iteragpu::phase_row finished(iteragpu::phase_row row) {
@@ -135,7 +148,7 @@ struct fake_runtime {
     return s;
   }
 };
-static_assert(iteragpu::synthetic_runtime<fake_runtime>);
+static_assert(iteragpu::synthetic_runtime<fake_runtime> && iteragpu::torchscript_runtime<fake_runtime>);
 
 // The value of a --fake-* flag, which must come first.
 bool take_flag(std::vector<std::string>& args, std::string_view flag, std::string& value) {

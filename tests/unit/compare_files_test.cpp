@@ -447,4 +447,13 @@ BOOST_AUTO_TEST_CASE(the_other_outputs_of_the_programs_are_named) {
   BOOST_TEST(problem_of(quote).starts_with("it is the package quote calcul_forfaits --json prints;"));
 }
 
+BOOST_AUTO_TEST_CASE(a_torchscript_measurement_is_refused_by_name) {
+  const auto run = iteragpu::report::measurement_from_text(
+      R"({"schema_version": 2, "workload": {"kind": "torchscript"}, "configuration": {"device": "cuda:0"}})");
+  BOOST_REQUIRE(!run.has_value());
+  BOOST_TEST(run.error() ==
+             "is the measurement of a TorchScript module (it has a workload); compare reads measurements of the "
+             "synthetic network only");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -413,7 +413,12 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
     return unexpected{"is not JSON (" + error.message() + " at byte " + to_decimal_string(used) + " of " +
                       to_decimal_string(text.size()) + "); " + std::string(expected_measurement)};
   }
-  auto run = measurement_from_json(parser.release());
+  const auto document = parser.release();
+  if (const auto* o = document.if_object(); o != nullptr && o->contains("workload")) {
+    return unexpected{std::string("is the measurement of a TorchScript module (it has a workload); compare reads "
+                                  "measurements of the synthetic network only")};
+  }
+  auto run = measurement_from_json(document);
   if (!run) {
     return unexpected{"is not a measurement: " + run.error()};
   }

@@ -119,20 +119,9 @@ inline constexpr std::string_view device_used_note =
   return o;
 }
 
-/// `output_name` is the result file's name, without its folder: no path of
-/// the user's is recorded.
-[[nodiscard]] inline boost::json::object to_json(const measurement_record& m, std::string_view output_name) {
-  boost::json::object o;
-  o["schema_version"] = measurement_schema_version;
-  o["environment"] = to_json(m.environment);
-  const auto& plan = m.run.plan;
-  boost::json::object configuration{{"device", device_name(m.run.device)},
-                                    {"batch", m.run.shape.batch},
-                                    {"context", m.run.shape.context},
-                                    {"width", m.run.shape.width},
-                                    {"hidden", m.model.hidden},
-                                    {"dtype", name_of(m.model.dtype)},
-                                    {"warmup", plan.warmup}};
+/// The plan's warm-up, repeats and stopping rule, added to a configuration object.
+inline void add_plan(boost::json::object& configuration, const protocol_plan& plan) {
+  configuration["warmup"] = plan.warmup;
   if (plan.until) {
     const auto& p = plan.until->parameters();
     configuration["repeats"] = "auto";
@@ -146,6 +135,46 @@ inline constexpr std::string_view device_used_note =
     configuration["repeats"] = plan.repeats;
     configuration["stopping"] = nullptr;
   }
+}
+
+/// The statistics object of a record: the warm_forward summaries, their methods and why the repeats stopped.
+[[nodiscard]] inline boost::json::object statistics_json(const warm_statistics& statistics,
+                                                         const std::optional<stop_reason>& stopped_by) {
+  return {{"warm_forward", {{"seconds", to_json(statistics.seconds)}, {"gpu_seconds", to_json(statistics.gpu_seconds)}}},
+          {"percentile_method", percentile_method},
+          {"median_ci_method", median_interval_method},
+          {"noise_thresholds", noise_thresholds_json()},
+          {"repeats_with_gpu_state", statistics.repeats_with_state},
+          {"repeats_under_throttling", statistics.repeats_under_throttling},
+          {"stopped_by", stopped_by ? boost::json::value(name_of(*stopped_by)) : boost::json::value(nullptr)}};
+}
+
+/// The allocator's settings as an object of name -> value, or null.
+[[nodiscard]] inline boost::json::value allocator_settings_json(
+    const std::optional<std::vector<allocator_setting>>& settings) {
+  if (!settings) {
+    return nullptr;
+  }
+  boost::json::object o;
+  for (const auto& s : *settings) {
+    o[s.name] = s.value;
+  }
+  return o;
+}
+
+/// `output_name` is the result file's name, without its folder: no path of
+/// the user's is recorded.
+[[nodiscard]] inline boost::json::object to_json(const measurement_record& m, std::string_view output_name) {
+  boost::json::object o;
+  o["schema_version"] = measurement_schema_version;
+  o["environment"] = to_json(m.environment);
+  boost::json::object configuration{{"device", device_name(m.run.device)},
+                                    {"batch", m.run.shape.batch},
+                                    {"context", m.run.shape.context},
+                                    {"width", m.run.shape.width},
+                                    {"hidden", m.model.hidden},
+                                    {"dtype", name_of(m.model.dtype)}};
+  add_plan(configuration, m.run.plan);
   configuration["output"] = output_name;
   o["configuration"] = std::move(configuration);
   boost::json::array layers;
@@ -163,25 +192,9 @@ inline constexpr std::string_view device_used_note =
     phases.push_back(to_json(row));
   }
   o["phases"] = std::move(phases);
-  o["statistics"] = {{"warm_forward", {{"seconds", to_json(m.statistics.seconds)},
-                                       {"gpu_seconds", to_json(m.statistics.gpu_seconds)}}},
-                     {"percentile_method", percentile_method},
-                     {"median_ci_method", median_interval_method},
-                     {"noise_thresholds", noise_thresholds_json()},
-                     {"repeats_with_gpu_state", m.statistics.repeats_with_state},
-                     {"repeats_under_throttling", m.statistics.repeats_under_throttling},
-                     {"stopped_by", m.stopped_by ? boost::json::value(name_of(*m.stopped_by))
-                                                 : boost::json::value(nullptr)}};
+  o["statistics"] = statistics_json(m.statistics, m.stopped_by);
   o["prediction"] = to_json(m.prediction);
-  if (m.allocator_settings) {
-    boost::json::object settings;
-    for (const auto& s : *m.allocator_settings) {
-      settings[s.name] = s.value;
-    }
-    o["allocator_settings"] = std::move(settings);
-  } else {
-    o["allocator_settings"] = nullptr;
-  }
+  o["allocator_settings"] = allocator_settings_json(m.allocator_settings);
   o["memory_outside_allocator_bytes"] = optional_json(memory_outside_allocator(m.phases), nullptr);
   o["memory_need"] = to_json(need_of(m.phases));
   o["notes"] = boost::json::array{device_used_note};

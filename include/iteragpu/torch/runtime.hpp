@@ -37,6 +37,8 @@
 #include "iteragpu/torch/cuda_backend.hpp"
 #include "iteragpu/torch/hip_backend.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
+#include "iteragpu/torch/torchscript_workload.hpp"
+#include "iteragpu/torchscript_measurement.hpp"
 
 /// \file
 /// The GPU runtime of a LibTorch build, for the `environment` and `measure`
@@ -58,8 +60,8 @@ struct probe_only_runtime {
 };
 
 #if defined(ITERAGPU_TORCH_CUDA) || defined(ITERAGPU_TORCH_HIP)
-/// A GPU runtime that measures: the environment through `Backend`, and the synthetic network on a
-/// device through iteragpu::measure() with `Backend` and `Counter`.
+/// A GPU runtime that measures: the environment through `Backend`, and the synthetic network or a
+/// TorchScript module on a device through iteragpu::measure() with `Backend` and `Counter`.
 template <class Backend, class Counter>
   requires measuring_backend<Backend> && memory_counter<Counter> && device_inventory<Backend> &&
            requires { Backend::initialise(); }
@@ -86,6 +88,19 @@ struct gpu_measuring_runtime {
       synthetic_workload<D> work(device, run.shape);
       return iteragpu::measure(backend, counter, work, run.device, run.plan);
     });
+  }
+
+  /// A user's TorchScript module through iteragpu::measure(), on the
+  /// measured device made current for the whole run.
+  [[nodiscard]] result<measurement, torchscript_error> measure_torchscript(const torchscript_run& run) {
+    try {
+      Backend::initialise();
+    } catch (const std::exception& e) {
+      return unexpected{torchscript_error{std::nullopt, phase_kind::model_load, detail::first_line(e.what())}};
+    }
+    const torch::Device device(torch::kCUDA, to_c10(run.device));
+    const c10::DeviceGuard guard(device);
+    return measure_torchscript_module(backend, counter, device, run);
   }
 };
 #endif

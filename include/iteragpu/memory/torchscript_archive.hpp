@@ -1,0 +1,175 @@
+#ifndef ITERAGPU_MEMORY_TORCHSCRIPT_ARCHIVE_HPP
+#define ITERAGPU_MEMORY_TORCHSCRIPT_ARCHIVE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "iteragpu/result.hpp"
+
+/// \file
+/// Whether a file has the layout of a TorchScript archive, read cheaply and
+/// without LibTorch: a zip file (PyTorch's serialisation writes one) whose
+/// central directory names a `<folder>/data.pkl` (the module's state) and a
+/// `<folder>/constants.pkl` (the code's constants; torch.save's archives of
+/// weights have no such record). The library reads bytes it is given; the
+/// command line reads them from the file: its first bytes, its last
+/// zip_tail_bytes, then the central directory they locate.
+namespace iteragpu::memory {
+
+/// What keeps a file from being read as a TorchScript archive.
+enum class archive_problem {
+  not_a_zip,              ///< the file does not start with a zip local header (`PK\3\4`)
+  no_end_record,          ///< no end-of-central-directory record in the last zip_tail_bytes
+  bad_central_directory,  ///< the central directory lies outside the file, is past 64 MiB, or its entries are cut
+  weights_only,           ///< a data.pkl without constants.pkl: torch.save's weights, not a module
+  not_torchscript,        ///< a zip archive without a data.pkl record
+};
+
+/// The problem, and the byte offset in the file where it was seen.
+struct archive_error {
+  archive_problem problem{archive_problem::not_a_zip};  ///< what is wrong
+  std::uint64_t offset{0};                              ///< where in the file
+  /// Equal when both members are.
+  friend bool operator==(const archive_error&, const archive_error&) = default;
+};
+
+/// How many bytes from the file's end hold the end-of-central-directory
+/// record (22 bytes and a comment of at most 65535) and the zip64 locator
+/// and record before it (20 + 56 bytes).
+inline constexpr std::uint64_t zip_tail_bytes = 22 + 65'535 + 20 + 56;
+
+/// The largest central directory read: 64 MiB, the entries of about a
+/// million records (a module's tensors are one record each).
+inline constexpr std::uint64_t largest_central_directory = std::uint64_t{64} << 20U;
+
+/// Where the central directory is, in bytes from the file's start.
+struct central_directory_location {
+  std::uint64_t offset{0};  ///< its first byte
+  std::uint64_t size{0};    ///< its length
+};
+
+namespace detail {
+
+inline constexpr std::uint32_t local_header_signature = 0x04034b50;
+inline constexpr std::uint32_t central_header_signature = 0x02014b50;
+inline constexpr std::uint32_t end_record_signature = 0x06054b50;
+inline constexpr std::uint32_t zip64_locator_signature = 0x07064b50;
+inline constexpr std::uint32_t zip64_end_record_signature = 0x06064b50;
+inline constexpr std::size_t end_record_bytes = 22;
+inline constexpr std::size_t zip64_locator_bytes = 20;
+inline constexpr std::size_t zip64_end_record_bytes = 56;
+inline constexpr std::size_t central_header_bytes = 46;
+
+// Little-endian fields, as zip stores every number.
+[[nodiscard]] constexpr std::uint64_t read_le(std::span<const std::uint8_t> bytes, std::size_t at,
+                                              std::size_t width) noexcept {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < width; ++i) {
+    value |= std::uint64_t{bytes[at + i]} << (8U * i);
+  }
+  return value;
+}
+
+[[nodiscard]] constexpr bool has_signature(std::span<const std::uint8_t> bytes, std::size_t at,
+                                           std::uint32_t signature) noexcept {
+  return at + 4 <= bytes.size() && read_le(bytes, at, 4) == signature;
+}
+
+// Whether an entry's name is `record` or ends with `/record`.
+[[nodiscard]] constexpr bool names_record(std::span<const std::uint8_t> name, std::string_view record) noexcept {
+  if (name.size() < record.size()) {
+    return false;
+  }
+  const std::size_t start = name.size() - record.size();
+  for (std::size_t i = 0; i < record.size(); ++i) {
+    if (name[start + i] != static_cast<std::uint8_t>(record[i])) {
+      return false;
+    }
+  }
+  return start == 0 || name[start - 1] == static_cast<std::uint8_t>('/');
+}
+
+}  // namespace detail
+
+/// Whether the file's first bytes are a zip local file header.
+[[nodiscard]] constexpr result<void, archive_error> check_zip_start(std::span<const std::uint8_t> head) noexcept {
+  if (!detail::has_signature(head, 0, detail::local_header_signature)) {
+    return unexpected{archive_error{archive_problem::not_a_zip, 0}};
+  }
+  return {};
+}
+
+/// The central directory, from the file's last bytes (`tail`, at most
+/// zip_tail_bytes of a file of `file_size` bytes): the last
+/// end-of-central-directory record, and the zip64 record when its locator
+/// precedes it.
+[[nodiscard]] constexpr result<central_directory_location, archive_error> find_central_directory(
+    std::span<const std::uint8_t> tail, std::uint64_t file_size) noexcept {
+  if (tail.size() > file_size || tail.size() < detail::end_record_bytes) {
+    return unexpected{archive_error{archive_problem::no_end_record, file_size}};
+  }
+  const std::uint64_t tail_start = file_size - tail.size();
+  std::size_t at = tail.size() - detail::end_record_bytes;
+  while (!detail::has_signature(tail, at, detail::end_record_signature)) {
+    if (at == 0) {
+      return unexpected{archive_error{archive_problem::no_end_record, tail_start}};
+    }
+    --at;
+  }
+  central_directory_location where{detail::read_le(tail, at + 16, 4), detail::read_le(tail, at + 12, 4)};
+  if (at >= detail::zip64_locator_bytes &&
+      detail::has_signature(tail, at - detail::zip64_locator_bytes, detail::zip64_locator_signature)) {
+    const std::uint64_t record = detail::read_le(tail, at - detail::zip64_locator_bytes + 8, 8);
+    if (record < tail_start || record - tail_start + detail::zip64_end_record_bytes > tail.size() ||
+        !detail::has_signature(tail, static_cast<std::size_t>(record - tail_start),
+                               detail::zip64_end_record_signature)) {
+      return unexpected{archive_error{archive_problem::bad_central_directory, record}};
+    }
+    const auto in_tail = static_cast<std::size_t>(record - tail_start);
+    where = {detail::read_le(tail, in_tail + 48, 8), detail::read_le(tail, in_tail + 40, 8)};
+  }
+  if (where.offset > file_size || where.size > file_size - where.offset || where.size > largest_central_directory) {
+    return unexpected{archive_error{archive_problem::bad_central_directory, tail_start + at}};
+  }
+  return where;
+}
+
+/// Whether the entries of the central directory (its bytes, read from
+/// `location`) have TorchScript's layout: a `<folder>/data.pkl` and a
+/// `<folder>/constants.pkl`.
+[[nodiscard]] constexpr result<void, archive_error> check_torchscript_entries(
+    std::span<const std::uint8_t> central_directory, const central_directory_location& location) noexcept {
+  bool data = false;
+  bool constants = false;
+  std::size_t at = 0;
+  while (at < central_directory.size()) {
+    if (!detail::has_signature(central_directory, at, detail::central_header_signature) ||
+        at + detail::central_header_bytes > central_directory.size()) {
+      return unexpected{archive_error{archive_problem::bad_central_directory, location.offset + at}};
+    }
+    const auto name_length = static_cast<std::size_t>(detail::read_le(central_directory, at + 28, 2));
+    const auto extra_length = static_cast<std::size_t>(detail::read_le(central_directory, at + 30, 2));
+    const auto comment_length = static_cast<std::size_t>(detail::read_le(central_directory, at + 32, 2));
+    const std::size_t name_at = at + detail::central_header_bytes;
+    if (name_at + name_length + extra_length + comment_length > central_directory.size()) {
+      return unexpected{archive_error{archive_problem::bad_central_directory, location.offset + at}};
+    }
+    const auto name = central_directory.subspan(name_at, name_length);
+    data = data || detail::names_record(name, "data.pkl");
+    constants = constants || detail::names_record(name, "constants.pkl");
+    at = name_at + name_length + extra_length + comment_length;
+  }
+  if (!data) {
+    return unexpected{archive_error{archive_problem::not_torchscript, location.offset}};
+  }
+  if (!constants) {
+    return unexpected{archive_error{archive_problem::weights_only, location.offset}};
+  }
+  return {};
+}
+
+}  // namespace iteragpu::memory
+
+#endif  // ITERAGPU_MEMORY_TORCHSCRIPT_ARCHIVE_HPP
