@@ -215,6 +215,64 @@ struct held_segment {
   friend bool operator==(const held_segment&, const held_segment&) = default;
 };
 
+namespace detail_rewind {
+
+// The state being rewound: segments held and blocks in use, by address.
+struct rewound {
+  struct held {
+    std::uint64_t size{0};
+    std::uint64_t stream{0};
+    bool small_pool{false};
+  };
+  std::map<std::uint64_t, held> segments;
+  std::map<std::uint64_t, std::uint64_t> live;  // block address -> block size
+
+  // Undoes event `e`: true when the state allows it.
+  [[nodiscard]] bool undo(const trace_event& e, const prediction::allocator_settings& settings) {
+    switch (e.action) {
+      case trace_action::alloc:
+        return live.erase(e.address) == 1;
+      case trace_action::free_completed: {
+        const auto rounded = prediction::block_size::for_request(byte_count{e.size}, settings);
+        return rounded.has_value() && live.emplace(e.address, rounded->bytes().value).second;
+      }
+      case trace_action::segment_alloc:
+        return segments.erase(e.address) == 1;
+      case trace_action::segment_free:
+        // Small-pool segments are 2 MiB; large-pool ones at least 10 MiB.
+        return segments.emplace(e.address, held{e.size, e.stream, e.size == prediction::small_segment.value}).second;
+      case trace_action::segment_map:
+      case trace_action::segment_unmap:
+      case trace_action::free_requested:
+      case trace_action::oom:
+      case trace_action::snapshot:
+      case trace_action::other:
+        return true;
+    }
+    return true;
+  }
+
+  // The segments with their blocks in use; false when a block lies in none.
+  [[nodiscard]] bool collect(std::vector<held_segment>& start) const {
+    start.reserve(segments.size());
+    for (const auto& [address, s] : segments) {
+      start.push_back(held_segment{address, s.size, s.stream, s.small_pool, {}});
+    }
+    for (const auto& [address, size] : live) {
+      // The segment holding the block: the last one starting at or below it.
+      const auto above = std::upper_bound(start.begin(), start.end(), address,
+                                          [](std::uint64_t a, const held_segment& h) { return a < h.address; });
+      if (above == start.begin() || address + size > std::prev(above)->address + std::prev(above)->size) {
+        return false;
+      }
+      std::prev(above)->in_use.push_back(prediction::block_view{address, byte_count{size}, true});
+    }
+    return true;
+  }
+};
+
+}  // namespace detail_rewind
+
 /// The allocator's state where a trace begins: nothing for a trace recorded
 /// from the process's first allocation; for one that starts late (recording
 /// began late, or the ring buffer wrapped), the segments and blocks in use
@@ -225,73 +283,30 @@ struct held_segment {
 /// done: expandable segments, or a trace that does not fit the snapshot.
 [[nodiscard]] inline result<std::vector<held_segment>, replay_error> state_at_start(
     const device_trace& trace, const prediction::allocator_settings& settings) {
-  struct held {
-    std::uint64_t size{0};
-    std::uint64_t stream{0};
-    bool small_pool{false};
-  };
-  std::map<std::uint64_t, held> segments;
-  std::map<std::uint64_t, std::uint64_t> live;  // block address -> block size
+  detail_rewind::rewound state;
   for (const recorded_segment& s : trace.segments) {
     if (s.expandable) {
       return unexpected{replay_error{replay_errc::expandable_start, 0, s.address}};
     }
-    segments[s.address] = held{s.total_size, s.stream, s.small_pool};
+    state.segments[s.address] = {s.total_size, s.stream, s.small_pool};
     for (const recorded_block& b : s.blocks) {
       if (b.state != block_state::inactive) {
-        live[b.address] = b.size;
+        state.live[b.address] = b.size;
       }
     }
   }
   for (std::size_t n = trace.events.size(); n > 0; --n) {
-    const std::uint64_t i = n - 1;
-    const trace_event& e = trace.events[i];
-    switch (e.action) {
-      case trace_action::alloc:
-        if (live.erase(e.address) == 0) {
-          return unexpected{replay_error{replay_errc::cannot_rebuild, i, e.address}};
-        }
-        break;
-      case trace_action::free_completed: {
-        const auto rounded = prediction::block_size::for_request(byte_count{e.size}, settings);
-        if (!rounded || !live.emplace(e.address, rounded->bytes().value).second) {
-          return unexpected{replay_error{replay_errc::cannot_rebuild, i, e.address}};
-        }
-        break;
-      }
-      case trace_action::segment_alloc:
-        if (segments.erase(e.address) == 0) {
-          return unexpected{replay_error{replay_errc::cannot_rebuild, i, e.address}};
-        }
-        break;
-      case trace_action::segment_free:
-        // Small-pool segments are 2 MiB; large-pool ones at least 10 MiB.
-        if (!segments.emplace(e.address, held{e.size, e.stream, e.size == prediction::small_segment.value}).second) {
-          return unexpected{replay_error{replay_errc::cannot_rebuild, i, e.address}};
-        }
-        break;
-      case trace_action::segment_map:
-      case trace_action::segment_unmap:
-        return unexpected{replay_error{replay_errc::expandable_start, i, e.address}};
-      case trace_action::free_requested:
-      case trace_action::oom:
-      case trace_action::snapshot:
-      case trace_action::other:
-        break;
+    const trace_event& e = trace.events[n - 1];
+    if (e.action == trace_action::segment_map || e.action == trace_action::segment_unmap) {
+      return unexpected{replay_error{replay_errc::expandable_start, n - 1, e.address}};
+    }
+    if (!state.undo(e, settings)) {
+      return unexpected{replay_error{replay_errc::cannot_rebuild, n - 1, e.address}};
     }
   }
   std::vector<held_segment> start;
-  for (const auto& [address, s] : segments) {
-    start.push_back(held_segment{address, s.size, s.stream, s.small_pool, {}});
-  }
-  for (const auto& [address, size] : live) {
-    // The segment holding the block: the last one starting at or below it.
-    const auto above = std::upper_bound(start.begin(), start.end(), address,
-                                        [](std::uint64_t a, const held_segment& s) { return a < s.address; });
-    if (above == start.begin() || address + size > std::prev(above)->address + std::prev(above)->size) {
-      return unexpected{replay_error{replay_errc::cannot_rebuild, 0, address}};
-    }
-    std::prev(above)->in_use.push_back(prediction::block_view{address, byte_count{size}, true});
+  if (!state.collect(start)) {
+    return unexpected{replay_error{replay_errc::cannot_rebuild, 0, 0}};
   }
   return start;
 }
@@ -381,126 +396,170 @@ namespace detail_replay {
 
 }  // namespace detail_replay
 
+namespace detail_replay {
+
+// One replay's state: the simulated allocator, the blocks the trace's
+// addresses stand for, the recorded segment events since the last request
+// and the outcome so far.
+class replayer {
+ public:
+  explicit replayer(const replay_options& options)
+      : options_(options), allocator_(options.settings, options.capacity, options.device_memory) {
+    live_.reserve(1024);
+  }
+
+  // The state where a late trace starts, taken over.
+  [[nodiscard]] std::optional<replay_error> adopt(std::span<const held_segment> start) {
+    for (const held_segment& s : start) {
+      const auto pool = s.small_pool ? prediction::pool_kind::small : prediction::pool_kind::large;
+      if (!allocator_.adopt_segment(s.address, byte_count{s.size}, s.stream, pool, s.in_use)) {
+        return replay_error{replay_errc::cannot_rebuild, 0, s.address};
+      }
+      for (const auto& b : s.in_use) {
+        live_.emplace(b.address, prediction::block_handle{b.address});
+      }
+      ++outcome_.adopted_segments;
+    }
+    return std::nullopt;
+  }
+
+  // One event; an error ends the replay, an out of memory too (done()).
+  [[nodiscard]] std::optional<replay_error> step(std::uint64_t index, const trace_event& e) {
+    if (is_segment_event(e.action)) {
+      pending_.push_back(e);
+      return std::nullopt;
+    }
+    if (e.action == trace_action::oom) {
+      ++outcome_.recorded_ooms;
+      return std::nullopt;
+    }
+    if (e.action != trace_action::alloc && e.action != trace_action::free_completed) {
+      return std::nullopt;
+    }
+    release_if_recorded();
+    ++outcome_.requests;
+    if (e.action == trace_action::alloc) {
+      if (auto failed = allocate(index, e)) {
+        return failed;
+      }
+      if (outcome_.oom) {
+        return std::nullopt;
+      }
+    } else if (const auto it = live_.find(e.address); it != live_.end()) {
+      // A free of a block no event made was refused before the replay.
+      static_cast<void>(allocator_.free(it->second));
+      live_.erase(it);
+    }
+    compare(index);
+    note_peaks(index);
+    return std::nullopt;
+  }
+
+  [[nodiscard]] bool done() const noexcept { return outcome_.oom.has_value(); }
+
+  // The outcome once every event was replayed.
+  [[nodiscard]] replay_outcome finish(std::uint64_t events) {
+    if (!done()) {
+      release_if_recorded();
+      compare(events);
+    }
+    outcome_.alloc_retries = allocator_.counters().alloc_retries;
+    return std::move(outcome_);
+  }
+
+ private:
+  [[nodiscard]] std::optional<replay_error> allocate(std::uint64_t index, const trace_event& e) {
+    if (options_.follow_recorded_addresses) {
+      const auto placed = std::find_if(pending_.begin(), pending_.end(), [](const trace_event& p) {
+        return p.action == trace_action::segment_alloc || p.action == trace_action::segment_map;
+      });
+      if (placed != pending_.end()) {
+        allocator_.place_next_segment_at(placed->address);
+      }
+    }
+    auto block = allocator_.allocate(byte_count{e.size}, e.stream);
+    if (!block) {
+      if (block.error().error == prediction::allocation_error::request_too_large) {
+        return replay_error{replay_errc::request_too_large, index, e.address};
+      }
+      outcome_.oom = failed_request{index, byte_count{e.size}, e.stream};
+      note_peaks(index);
+      return std::nullopt;
+    }
+    if (!live_.emplace(e.address, *block).second) {
+      return replay_error{replay_errc::address_reused, index, e.address};
+    }
+    return std::nullopt;
+  }
+
+  // Before a request: a recorded release the simulation has not made is the
+  // program's own emptyCache (or its allocator's release before a retry).
+  void release_if_recorded() {
+    const bool released = std::any_of(pending_.begin(), pending_.end(), [](const trace_event& e) {
+      return e.action == trace_action::segment_free || e.action == trace_action::segment_unmap;
+    });
+    if (released) {
+      allocator_.empty_cache();
+      ++outcome_.cache_releases;
+    }
+  }
+
+  void compare(std::uint64_t index) {
+    made_.clear();
+    for (const auto& s : allocator_.segment_events()) {
+      made_.push_back({action_of(s.action), s.address, s.size.value, s.stream});
+    }
+    allocator_.clear_segment_events();
+    if (options_.follow_recorded_addresses && !outcome_.divergence && !same_segment_events(pending_, made_)) {
+      outcome_.divergence = segment_divergence{index, pending_, made_};
+    }
+    pending_.clear();
+  }
+
+  void note_peaks(std::uint64_t index) {
+    const auto stats = allocator_.statistics();
+    if (stats.peak_allocated > outcome_.peak_allocated) {
+      outcome_.peak_allocated = stats.peak_allocated;
+      outcome_.peak_allocated_event = index;
+    }
+    if (stats.peak_reserved > outcome_.peak_reserved) {
+      outcome_.peak_reserved = stats.peak_reserved;
+      outcome_.peak_reserved_event = index;
+    }
+  }
+
+  const replay_options& options_;
+  prediction::caching_allocator allocator_;
+  std::unordered_map<std::uint64_t, prediction::block_handle> live_;
+  std::vector<trace_event> pending_;  // recorded segment events since the last request
+  std::vector<trace_event> made_;     // the simulation's, for the comparison
+  replay_outcome outcome_;
+};
+
+}  // namespace detail_replay
+
 /// Replays one device's trace under `options` (see the file's description).
-/// Fails when the trace does not start at the process's first allocation,
-/// or is inconsistent; running out of memory is an outcome, not a failure.
+/// A trace that starts late starts from the state rewound from the
+/// snapshot (state_at_start). Fails when that state cannot be rebuilt or the
+/// trace is inconsistent; running out of memory is an outcome, not a failure.
 [[nodiscard]] inline result<replay_outcome, replay_error> replay(const device_trace& trace,
                                                                  const replay_options& options) {
-  namespace d = detail_replay;
-  prediction::caching_allocator allocator(options.settings, options.capacity, options.device_memory);
-  std::unordered_map<std::uint64_t, prediction::block_handle> live;
-  live.reserve(1024);
-  replay_outcome outcome;
+  detail_replay::replayer r(options);
   if (missing_beginning(trace.events) || unexplained_segment(trace)) {
     auto start = state_at_start(trace, options.recorded_settings.value_or(options.settings));
     if (!start) {
       return unexpected{start.error()};
     }
-    for (const held_segment& s : *start) {
-      const auto pool = s.small_pool ? prediction::pool_kind::small : prediction::pool_kind::large;
-      if (!allocator.adopt_segment(s.address, byte_count{s.size}, s.stream, pool, s.in_use)) {
-        return unexpected{replay_error{replay_errc::cannot_rebuild, 0, s.address}};
-      }
-      for (const auto& b : s.in_use) {
-        live.emplace(b.address, prediction::block_handle{b.address});
-      }
-      ++outcome.adopted_segments;
+    if (auto failed = r.adopt(*start)) {
+      return unexpected{*failed};
     }
   }
-  std::vector<trace_event> pending;  // recorded segment events since the last request
-  std::vector<trace_event> made;     // the simulation's, for the comparison
-
-  const auto take_made = [&allocator, &made]() {
-    for (const auto& s : allocator.segment_events()) {
-      made.push_back({d::action_of(s.action), s.address, s.size.value, s.stream});
+  for (std::size_t i = 0; i < trace.events.size() && !r.done(); ++i) {
+    if (auto failed = r.step(i, trace.events[i])) {
+      return unexpected{*failed};
     }
-    allocator.clear_segment_events();
-  };
-  const auto note_peaks = [&allocator, &outcome](std::uint64_t index) {
-    const auto stats = allocator.statistics();
-    if (stats.peak_allocated > outcome.peak_allocated) {
-      outcome.peak_allocated = stats.peak_allocated;
-      outcome.peak_allocated_event = index;
-    }
-    if (stats.peak_reserved > outcome.peak_reserved) {
-      outcome.peak_reserved = stats.peak_reserved;
-      outcome.peak_reserved_event = index;
-    }
-  };
-  // Before a request: a recorded release the simulation has not made is the
-  // program's own emptyCache (or its allocator's release before a retry).
-  const auto releases_pending = [&pending]() {
-    return std::any_of(pending.begin(), pending.end(), [](const trace_event& e) {
-      return e.action == trace_action::segment_free || e.action == trace_action::segment_unmap;
-    });
-  };
-  const auto compare = [&](std::uint64_t index) {
-    take_made();
-    if (options.follow_recorded_addresses && !outcome.divergence && !d::same_segment_events(pending, made)) {
-      outcome.divergence = segment_divergence{index, pending, made};
-    }
-    pending.clear();
-    made.clear();
-  };
-
-  for (std::size_t i = 0; i < trace.events.size(); ++i) {
-    const trace_event& e = trace.events[i];
-    if (d::is_segment_event(e.action)) {
-      pending.push_back(e);
-      continue;
-    }
-    if (e.action == trace_action::oom) {
-      ++outcome.recorded_ooms;
-      continue;
-    }
-    if (e.action != trace_action::alloc && e.action != trace_action::free_completed) {
-      continue;
-    }
-    if (releases_pending()) {
-      allocator.empty_cache();
-      ++outcome.cache_releases;
-    }
-    ++outcome.requests;
-    if (e.action == trace_action::alloc) {
-      if (options.follow_recorded_addresses) {
-        const auto placed = std::find_if(pending.begin(), pending.end(), [](const trace_event& p) {
-          return p.action == trace_action::segment_alloc || p.action == trace_action::segment_map;
-        });
-        if (placed != pending.end()) {
-          allocator.place_next_segment_at(placed->address);
-        }
-      }
-      auto block = allocator.allocate(byte_count{e.size}, e.stream);
-      if (!block) {
-        if (block.error().error == prediction::allocation_error::request_too_large) {
-          return unexpected{replay_error{replay_errc::request_too_large, i, e.address}};
-        }
-        outcome.alloc_retries = allocator.counters().alloc_retries;
-        outcome.oom = failed_request{i, byte_count{e.size}, e.stream};
-        note_peaks(i);
-        return outcome;
-      }
-      if (!live.emplace(e.address, *block).second) {
-        return unexpected{replay_error{replay_errc::address_reused, i, e.address}};
-      }
-    } else {
-      const auto it = live.find(e.address);
-      // missing_beginning has seen every free match an earlier alloc.
-      if (it != live.end()) {
-        static_cast<void>(allocator.free(it->second));
-        live.erase(it);
-      }
-    }
-    compare(i);
-    note_peaks(i);
   }
-  if (releases_pending()) {
-    allocator.empty_cache();
-    ++outcome.cache_releases;
-  }
-  compare(trace.events.size());
-  outcome.alloc_retries = allocator.counters().alloc_retries;
-  return outcome;
+  return r.finish(trace.events.size());
 }
 
 /// The smallest capacity under which the trace runs without running out of

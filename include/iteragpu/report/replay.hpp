@@ -229,41 +229,35 @@ struct replay_context {
   };
 }
 
-/// The study in words: the self-check, then one paragraph per setting with
-/// the GPUs on record whose memory holds its need.
-inline void write_text(std::ostream& out, const memory::study& s, const replay_context& c) {
-  namespace d = detail_replay_report;
-  out << "replay of " << escaped(c.file) << ", device " << c.device << ": " << s.self_check.requests
-      << " requests (a prediction)\n";
-  out << "recorded settings: "
-      << (c.settings_recorded ? (c.recorded_alloc_conf.empty() ? std::string("PyTorch's defaults")
-                                                               : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(c.recorded_alloc_conf))
-                              : std::string("not in the snapshot (before PyTorch 2.3): PyTorch's defaults assumed"))
-      << '\n';
-  out << "in the trace: peak allocated " << d::bytes_text(s.recorded.peak_allocated) << ", peak reserved "
-      << d::bytes_text(s.recorded.peak_reserved) << '\n';
-  if (self_check_passed(s)) {
+namespace detail_replay_report {
+
+inline void write_events(std::ostream& out, const std::vector<memory::trace_event>& events) {
+  for (const auto& e : events) {
+    out << ' ' << action_name(e.action) << '(' << e.address << ", " << e.size << ')';
+  }
+}
+
+inline void write_self_check(std::ostream& out, const memory::study& s) {
+  if (!s.self_check.divergence) {
     out << "self-check: passed (the replay under the recorded settings makes the recorded segment events; peak "
            "allocated "
-        << d::bytes_text(s.self_check.peak_allocated) << ", peak reserved " << d::bytes_text(s.self_check.peak_reserved)
+        << bytes_text(s.self_check.peak_allocated) << ", peak reserved " << bytes_text(s.self_check.peak_reserved)
         << ")\n";
-  } else {
-    const auto& div = *s.self_check.divergence;
-    out << "self-check: FAILED at event " << div.event << ": recorded";
-    for (const auto& e : div.recorded) {
-      out << ' ' << action_name(e.action) << '(' << e.address << ", " << e.size << ')';
-    }
-    out << "; replayed";
-    for (const auto& e : div.replayed) {
-      out << ' ' << action_name(e.action) << '(' << e.address << ", " << e.size << ')';
-    }
-    out << " (the figures below are not exact)\n";
+    return;
   }
+  const auto& div = *s.self_check.divergence;
+  out << "self-check: FAILED at event " << div.event << ": recorded";
+  write_events(out, div.recorded);
+  out << "; replayed";
+  write_events(out, div.replayed);
+  out << " (the figures below are not exact)\n";
+}
+
+inline void write_cautions(std::ostream& out, const memory::study& s) {
   if (s.self_check.adopted_segments > 0) {
     out << "the trace starts late (the ring buffer wrapped, or recording began late): the allocator's state where it "
            "starts was rebuilt from the snapshot's segments ("
-        << s.self_check.adopted_segments
-        << " segment(s)); under other settings that state keeps the recorded layout\n";
+        << s.self_check.adopted_segments << " segment(s)); under other settings that state keeps the recorded layout\n";
   }
   if (s.self_check.recorded_ooms > 0) {
     out << "the recorded program caught " << s.self_check.recorded_ooms
@@ -275,35 +269,65 @@ inline void write_text(std::ostream& out, const memory::study& s, const replay_c
         << " time(s) of its own (emptyCache, or a release before a retry): replayed as emptyCache at the same "
            "points\n";
   }
+}
+
+// The GPUs on record whose memory holds `need`, by the memory rule.
+inline void write_gpus_holding(std::ostream& out, byte_count need) {
+  out << "  GPUs on record that hold it:";
+  bool any = false;
+  for (const auto& records : memory_on_record) {
+    const auto memory = runtime_memory_of(records.gpu, records.nominal);
+    if (memory && assess_fit(need, memory->band).verdict == fit_verdict::fits) {
+      out << ' ' << records.gpu;
+      any = true;
+    }
+  }
+  out << (any ? "" : " none") << '\n';
+}
+
+inline void write_setting(std::ostream& out, const memory::setting_result& r, const replay_context& c) {
+  out << '\n'
+      << (r.request.alloc_conf.empty() ? std::string("recorded settings")
+                                       : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(r.request.alloc_conf))
+      << (c.capacity ? ", capacity " + bytes_text(*c.capacity) : std::string()) << '\n';
+  out << "  peak allocated " << bytes_text(r.outcome.peak_allocated) << " (event " << r.outcome.peak_allocated_event
+      << "), peak reserved " << bytes_text(r.outcome.peak_reserved) << " (event " << r.outcome.peak_reserved_event
+      << "), " << r.outcome.alloc_retries << " allocation retr" << (r.outcome.alloc_retries == 1 ? "y" : "ies")
+      << '\n';
+  if (r.outcome.oom) {
+    out << "  OUT OF MEMORY at event " << r.outcome.oom->event << ": a request of " << bytes_text(r.outcome.oom->size)
+        << " on stream " << r.outcome.oom->stream << '\n';
+  }
+  if (r.smallest_capacity) {
+    out << "  smallest capacity: " << bytes_text(*r.smallest_capacity) << '\n';
+  }
+  if (r.memory_need) {
+    out << "  memory need: " << bytes_text(*r.memory_need) << " (with " << to_decimal_string(c.outside.value)
+        << " bytes outside the allocator)\n";
+    write_gpus_holding(out, *r.memory_need);
+  }
+}
+
+}  // namespace detail_replay_report
+
+/// The study in words: the self-check, then one paragraph per setting with
+/// the GPUs on record whose memory holds its need.
+inline void write_text(std::ostream& out, const memory::study& s, const replay_context& c) {
+  namespace d = detail_replay_report;
+  out << "replay of " << escaped(c.file) << ", device " << c.device << ": " << s.self_check.requests
+      << " requests (a prediction)\n";
+  std::string recorded = "not in the snapshot (before PyTorch 2.3): PyTorch's defaults assumed";
+  if (c.settings_recorded) {
+    recorded = c.recorded_alloc_conf.empty() ? std::string("PyTorch's defaults")
+                                             : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(c.recorded_alloc_conf);
+  }
+  out << "recorded settings: " << recorded << '\n';
+  out << "in the trace: peak allocated " << d::bytes_text(s.recorded.peak_allocated) << ", peak reserved "
+      << d::bytes_text(s.recorded.peak_reserved) << '\n';
+  d::write_self_check(out, s);
+  d::write_cautions(out, s);
   for (const auto& r : s.settings) {
-    out << '\n'
-        << (r.request.alloc_conf.empty() ? std::string("recorded settings")
-                                         : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(r.request.alloc_conf))
-        << (c.capacity ? ", capacity " + d::bytes_text(*c.capacity) : std::string()) << '\n';
-    out << "  peak allocated " << d::bytes_text(r.outcome.peak_allocated) << " (event "
-        << r.outcome.peak_allocated_event << "), peak reserved " << d::bytes_text(r.outcome.peak_reserved)
-        << " (event " << r.outcome.peak_reserved_event << "), " << r.outcome.alloc_retries
-        << " allocation retr" << (r.outcome.alloc_retries == 1 ? "y" : "ies") << '\n';
-    if (r.outcome.oom) {
-      out << "  OUT OF MEMORY at event " << r.outcome.oom->event << ": a request of "
-          << d::bytes_text(r.outcome.oom->size) << " on stream " << r.outcome.oom->stream << '\n';
-    }
-    if (r.smallest_capacity) {
-      out << "  smallest capacity: " << d::bytes_text(*r.smallest_capacity) << '\n';
-    }
-    if (r.memory_need) {
-      out << "  memory need: " << d::bytes_text(*r.memory_need) << " (with " << to_decimal_string(c.outside.value)
-          << " bytes outside the allocator)\n  GPUs on record that hold it:";
-      bool any = false;
-      for (const auto& records : memory_on_record) {
-        const auto memory = runtime_memory_of(records.gpu, records.nominal);
-        if (memory && assess_fit(*r.memory_need, memory->band).verdict == fit_verdict::fits) {
-          out << ' ' << records.gpu;
-          any = true;
-        }
-      }
-      out << (any ? "" : " none") << '\n';
-    }
+    d::write_setting(out, r, c);
   }
   out << '\n' << replay_statement << '\n';
 }

@@ -1,16 +1,19 @@
 #ifndef ITERAGPU_MEMORY_FILES_SNAPSHOT_HPP
 #define ITERAGPU_MEMORY_FILES_SNAPSHOT_HPP
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <boost/json.hpp>
 
 #include "iteragpu/memory/trace.hpp"
+#include "iteragpu/parse.hpp"
 #include "iteragpu/result.hpp"
 
 /// \file
@@ -109,7 +112,7 @@ using read_error = unexpected<snapshot_error>;
     std::string_view name;
     trace_action action;
   };
-  constexpr entry names[] = {
+  constexpr std::array<entry, 9> names{{
       {"alloc", trace_action::alloc},
       {"free_requested", trace_action::free_requested},
       {"free_completed", trace_action::free_completed},
@@ -119,7 +122,7 @@ using read_error = unexpected<snapshot_error>;
       {"segment_unmap", trace_action::segment_unmap},
       {"oom", trace_action::oom},
       {"snapshot", trace_action::snapshot},
-  };
+  }};
   for (const auto& e : names) {
     if (e.name == name) {
       return e.action;
@@ -142,7 +145,8 @@ using read_error = unexpected<snapshot_error>;
     return fail(snapshot_errc::wrong_type, at(path, "action"));
   }
   trace_event e;
-  const auto known = action_named(std::string_view(action->get_string()));
+  const auto& name = action->get_string();
+  const auto known = action_named(std::string_view{name.data(), name.size()});
   // An action a later PyTorch adds (`annotate`, ...) changes no memory.
   e.action = known.value_or(trace_action::other);
   if (e.action == trace_action::other || e.action == trace_action::snapshot) {
@@ -175,7 +179,7 @@ using read_error = unexpected<snapshot_error>;
   if (!v->is_string()) {
     return fail(snapshot_errc::wrong_type, at(path, "state"));
   }
-  const std::string_view s(v->get_string());
+  const std::string_view s{v->get_string().data(), v->get_string().size()};
   if (s == "active_allocated") {
     return block_state::active_allocated;
   }
@@ -186,6 +190,41 @@ using read_error = unexpected<snapshot_error>;
     return block_state::inactive;
   }
   return fail(snapshot_errc::unknown_value, at(path, "state"));
+}
+
+[[nodiscard]] inline result<recorded_block, snapshot_error> block_from(const boost::json::value& v, std::uint64_t next,
+                                                                      const std::string& path) {
+  const auto* b = v.if_object();
+  if (b == nullptr) {
+    return fail(snapshot_errc::not_an_object, path);
+  }
+  recorded_block block;
+  auto size = unsigned_field(*b, "size", path);
+  if (!size) {
+    return unexpected{size.error()};
+  }
+  block.size = *size;
+  block.address = next;
+  if (b->contains("address")) {
+    auto a = unsigned_field(*b, "address", path);
+    if (!a) {
+      return unexpected{a.error()};
+    }
+    block.address = *a;
+  }
+  if (b->contains("requested_size")) {
+    auto r = unsigned_field(*b, "requested_size", path);
+    if (!r) {
+      return unexpected{r.error()};
+    }
+    block.requested_size = *r;
+  }
+  auto state = state_from(*b, path);
+  if (!state) {
+    return unexpected{state.error()};
+  }
+  block.state = *state;
+  return block;
 }
 
 [[nodiscard]] inline result<recorded_segment, snapshot_error> segment_from(const boost::json::object& o,
@@ -219,43 +258,54 @@ using read_error = unexpected<snapshot_error>;
   if (!blocks->is_array()) {
     return fail(snapshot_errc::wrong_type, at(path, "blocks"));
   }
+  // Older versions give no block address: blocks follow each other.
   std::uint64_t next = s.address;
+  s.blocks.reserve(blocks->get_array().size());
   for (std::size_t j = 0; j < blocks->get_array().size(); ++j) {
-    const std::string block_path = at(at(path, "blocks"), j);
-    const auto* b = blocks->get_array()[j].if_object();
-    if (b == nullptr) {
-      return fail(snapshot_errc::not_an_object, block_path);
+    auto block = block_from(blocks->get_array()[j], next, at(at(path, "blocks"), j));
+    if (!block) {
+      return unexpected{block.error()};
     }
-    recorded_block block;
-    auto size = unsigned_field(*b, "size", block_path);
-    if (!size) {
-      return unexpected{size.error()};
-    }
-    block.size = *size;
-    block.address = next;
-    if (b->contains("address")) {
-      auto a = unsigned_field(*b, "address", block_path);
-      if (!a) {
-        return unexpected{a.error()};
-      }
-      block.address = *a;
-    }
-    if (b->contains("requested_size")) {
-      auto r = unsigned_field(*b, "requested_size", block_path);
-      if (!r) {
-        return unexpected{r.error()};
-      }
-      block.requested_size = *r;
-    }
-    auto state = state_from(*b, block_path);
-    if (!state) {
-      return unexpected{state.error()};
-    }
-    block.state = *state;
-    next = block.address + block.size;
-    s.blocks.push_back(block);
+    next = block->address + block->size;
+    s.blocks.push_back(*block);
   }
   return s;
+}
+
+// max_split_size: -1 (or SIZE_MAX where a version writes it unsigned) is
+// unlimited.
+[[nodiscard]] inline result<std::optional<std::uint64_t>, snapshot_error> split_limit(const boost::json::value& v,
+                                                                                     const std::string& path) {
+  if (v.is_int64()) {
+    return v.get_int64() < 0 ? std::nullopt : std::optional(static_cast<std::uint64_t>(v.get_int64()));
+  }
+  if (v.is_uint64()) {
+    return v.get_uint64() == UINT64_MAX ? std::nullopt : std::optional(v.get_uint64());
+  }
+  return fail(snapshot_errc::wrong_type, path);
+}
+
+// roundup_power2_divisions: {"1": n, "2": n, ..., "32768": n}, MiB keys.
+[[nodiscard]] inline result<std::vector<std::pair<std::uint64_t, std::uint64_t>>, snapshot_error> divisions_from(
+    const boost::json::value& v, const std::string& path) {
+  if (!v.is_object()) {
+    return fail(snapshot_errc::wrong_type, path);
+  }
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> divisions;
+  divisions.reserve(v.get_object().size());
+  for (const auto& [key, value] : v.get_object()) {
+    const std::string_view name{key.data(), key.size()};
+    const auto mib = parse_unsigned(name);
+    if (!mib) {
+      return fail(snapshot_errc::unknown_value, at(path, name));
+    }
+    auto count = unsigned_field(v.get_object(), name, path);
+    if (!count) {
+      return unexpected{count.error()};
+    }
+    divisions.emplace_back(*mib, *count);
+  }
+  return divisions;
 }
 
 [[nodiscard]] inline result<recorded_settings, snapshot_error> settings_from(const boost::json::object& o) {
@@ -265,25 +315,17 @@ using read_error = unexpected<snapshot_error>;
     s.alloc_conf = std::string(conf->get_string());
   }
   if (const auto* split = o.if_contains("max_split_size"); split != nullptr) {
-    if (split->is_int64() && split->get_int64() < 0) {
-      s.max_split_size = std::nullopt;
-    } else if (split->is_int64()) {
-      s.max_split_size = static_cast<std::uint64_t>(split->get_int64());
-    } else if (split->is_uint64()) {
-      // SIZE_MAX, the unlimited value, where a version writes it unsigned.
-      s.max_split_size = split->get_uint64() == UINT64_MAX ? std::nullopt : std::optional(split->get_uint64());
-    } else {
-      return fail(snapshot_errc::wrong_type, at(path, "max_split_size"));
+    auto limit = split_limit(*split, at(path, "max_split_size"));
+    if (!limit) {
+      return unexpected{limit.error()};
     }
+    s.max_split_size = *limit;
   }
   if (const auto* gc = o.if_contains("garbage_collection_threshold"); gc != nullptr) {
-    if (gc->is_double()) {
-      s.garbage_collection_threshold = gc->get_double();
-    } else if (gc->is_int64()) {
-      s.garbage_collection_threshold = static_cast<double>(gc->get_int64());
-    } else {
+    if (!gc->is_number()) {
       return fail(snapshot_errc::wrong_type, at(path, "garbage_collection_threshold"));
     }
+    s.garbage_collection_threshold = gc->to_number<double>();
   }
   if (const auto* e = o.if_contains("expandable_segments"); e != nullptr) {
     if (!e->is_bool()) {
@@ -292,26 +334,64 @@ using read_error = unexpected<snapshot_error>;
     s.expandable_segments = e->get_bool();
   }
   if (const auto* r = o.if_contains("roundup_power2_divisions"); r != nullptr) {
-    if (!r->is_object()) {
-      return fail(snapshot_errc::wrong_type, at(path, "roundup_power2_divisions"));
+    auto divisions = divisions_from(*r, at(path, "roundup_power2_divisions"));
+    if (!divisions) {
+      return unexpected{divisions.error()};
     }
-    const std::string r_path = at(path, "roundup_power2_divisions");
-    for (const auto& [key, value] : r->get_object()) {
-      std::uint64_t mib = 0;
-      for (const char c : std::string_view(key)) {
-        if (c < '0' || c > '9' || mib > UINT64_MAX / 10) {
-          return fail(snapshot_errc::unknown_value, at(r_path, std::string_view(key)));
-        }
-        mib = mib * 10 + static_cast<std::uint64_t>(c - '0');
-      }
-      auto divisions = unsigned_field(r->get_object(), std::string_view(key), r_path);
-      if (!divisions) {
-        return unexpected{divisions.error()};
-      }
-      s.roundup_power2_divisions.emplace_back(mib, *divisions);
-    }
+    s.roundup_power2_divisions = std::move(*divisions);
   }
   return s;
+}
+
+[[nodiscard]] inline result<device_trace, snapshot_error> events_from(const boost::json::value& v,
+                                                                     const std::string& path) {
+  const auto* events = v.if_array();
+  if (events == nullptr) {
+    return fail(snapshot_errc::wrong_type, path);
+  }
+  device_trace trace;
+  trace.events.reserve(events->size());
+  for (std::size_t i = 0; i < events->size(); ++i) {
+    auto e = event_from((*events)[i], at(path, i));
+    if (!e) {
+      return unexpected{e.error()};
+    }
+    trace.events.push_back(*e);
+  }
+  return trace;
+}
+
+// Each segment joins its device's entry; a device with segments and no
+// trace list still gets one (within 64 past the traces).
+[[nodiscard]] inline result<void, snapshot_error> add_segments(const boost::json::value& v, snapshot& into) {
+  if (!v.is_array()) {
+    return fail(snapshot_errc::wrong_type, "segments");
+  }
+  const std::size_t traced = into.devices.size();
+  for (std::size_t i = 0; i < v.get_array().size(); ++i) {
+    const std::string path = at("segments", i);
+    const auto* o = v.get_array()[i].if_object();
+    if (o == nullptr) {
+      return fail(snapshot_errc::not_an_object, path);
+    }
+    auto device = unsigned_field(*o, "device", path);
+    if (!device) {
+      return unexpected{device.error()};
+    }
+    if (*device > traced + 64) {
+      return fail(snapshot_errc::out_of_range, at(path, "device"));
+    }
+    auto segment = segment_from(*o, path);
+    if (!segment) {
+      return unexpected{segment.error()};
+    }
+    const auto index = static_cast<std::size_t>(*device);
+    if (index >= into.devices.size()) {
+      into.devices.resize(index + 1);
+    }
+    into.devices[index].segments.push_back(std::move(*segment));
+  }
+  return {};
 }
 
 }  // namespace detail_snapshot
@@ -324,7 +404,6 @@ using read_error = unexpected<snapshot_error>;
   if (top == nullptr) {
     return d::fail(snapshot_errc::not_an_object, "");
   }
-  snapshot result_snapshot;
   const auto* traces = top->if_contains("device_traces");
   if (traces == nullptr) {
     return d::fail(snapshot_errc::missing_field, "device_traces");
@@ -332,49 +411,18 @@ using read_error = unexpected<snapshot_error>;
   if (!traces->is_array()) {
     return d::fail(snapshot_errc::wrong_type, "device_traces");
   }
+  snapshot read;
+  read.devices.reserve(traces->get_array().size());
   for (std::size_t device = 0; device < traces->get_array().size(); ++device) {
-    const std::string path = d::at("device_traces", device);
-    const auto* events = traces->get_array()[device].if_array();
-    if (events == nullptr) {
-      return d::fail(snapshot_errc::wrong_type, path);
+    auto trace = d::events_from(traces->get_array()[device], d::at("device_traces", device));
+    if (!trace) {
+      return unexpected{trace.error()};
     }
-    device_trace trace;
-    trace.events.reserve(events->size());
-    for (std::size_t i = 0; i < events->size(); ++i) {
-      auto e = d::event_from((*events)[i], d::at(path, i));
-      if (!e) {
-        return unexpected{e.error()};
-      }
-      trace.events.push_back(*e);
-    }
-    result_snapshot.devices.push_back(std::move(trace));
+    read.devices.push_back(std::move(*trace));
   }
   if (const auto* segments = top->if_contains("segments"); segments != nullptr) {
-    if (!segments->is_array()) {
-      return d::fail(snapshot_errc::wrong_type, "segments");
-    }
-    for (std::size_t i = 0; i < segments->get_array().size(); ++i) {
-      const std::string path = d::at("segments", i);
-      const auto* o = segments->get_array()[i].if_object();
-      if (o == nullptr) {
-        return d::fail(snapshot_errc::not_an_object, path);
-      }
-      auto device = d::unsigned_field(*o, "device", path);
-      if (!device) {
-        return unexpected{device.error()};
-      }
-      auto segment = d::segment_from(*o, path);
-      if (!segment) {
-        return unexpected{segment.error()};
-      }
-      // A device with segments but no trace list still gets its entry.
-      if (*device >= result_snapshot.devices.size()) {
-        if (*device > traces->get_array().size() + 64) {
-          return d::fail(snapshot_errc::out_of_range, d::at(path, "device"));
-        }
-        result_snapshot.devices.resize(static_cast<std::size_t>(*device) + 1);
-      }
-      result_snapshot.devices[static_cast<std::size_t>(*device)].segments.push_back(std::move(*segment));
+    if (auto added = d::add_segments(*segments, read); !added) {
+      return unexpected{added.error()};
     }
   }
   if (const auto* settings = top->if_contains("allocator_settings"); settings != nullptr) {
@@ -385,9 +433,9 @@ using read_error = unexpected<snapshot_error>;
     if (!s) {
       return unexpected{s.error()};
     }
-    result_snapshot.settings = std::move(*s);
+    read.settings = std::move(*s);
   }
-  return result_snapshot;
+  return read;
 }
 
 }  // namespace iteragpu::memory
