@@ -81,7 +81,7 @@ iteragpu_cli_case(measure_min_repeats_without_auto PROGRAM mesure_memoire EXIT 2
   STDERR "--min-repeats goes with --repeats auto only" ABSENT "${_out}/auto.json"
   ARGS measure --device cuda:0 --min-repeats 5 --output "${_out}/auto.json")
 iteragpu_cli_case(measure_bad_repeats_word PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--repeats: 'automatic' is not a whole number in digits; expected a positive integer, or auto"
+  STDERR "--repeats: 'automatic' is not a whole number in digits; expected an integer from 1 to 10000 \\(the most passes a command runs\\), or auto"
   ABSENT "${_out}/auto.json" ARGS measure --device cuda:0 --repeats automatic --output "${_out}/auto.json")
 iteragpu_cli_case(measure_bad_max_noise PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "--max-noise: '0' is not above 0" ABSENT "${_out}/auto.json"
@@ -89,3 +89,57 @@ iteragpu_cli_case(measure_bad_max_noise PROGRAM mesure_memoire EXIT 2 STDOUT_EMP
 iteragpu_cli_case(measure_max_below_min PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "max_repeats must be at least min_repeats" ABSENT "${_out}/auto.json"
   ARGS measure --device cuda:0 --repeats auto --min-repeats 20 --max-repeats 10 --output "${_out}/auto.json")
+
+# Every count of passes has the limit of `measure --repeats auto`
+# (pass_limit, 10000): above it, plan and sweep would simulate passes
+# without end (a huge --warmup) or grow until the host runs out (a huge
+# --repeats). The limit is in the message; the run is capped in memory and
+# time so that a regression fails instead of taking the machine.
+set(_passes "an integer from 1 to 10000, the most passes a command runs")
+iteragpu_cli_case(plan_repeats_above_the_pass_limit PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  LIMIT_AS 4294967296 TIMEOUT 30
+  STDERR "^mesure_memoire plan: --repeats: '18446744073709551615' is too large; expected ${_passes}\n$"
+  ARGS plan --repeats 18446744073709551615)
+iteragpu_cli_case(plan_warmup_above_the_pass_limit PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  LIMIT_AS 4294967296 TIMEOUT 30
+  STDERR "^mesure_memoire plan: --warmup: '18446744073709551615' is too large; expected an integer from 0 to 10000, the most passes a command runs\n$"
+  ARGS plan --warmup 18446744073709551615)
+iteragpu_cli_case(plan_warmup_one_above_the_pass_limit PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 30 STDERR "--warmup: '10001' is too large" ARGS plan --warmup 10001)
+iteragpu_cli_case(plan_at_the_pass_limit PROGRAM mesure_memoire EXIT 0 LIMIT_AS 4294967296 TIMEOUT 60
+  STDOUT "\"phase\":\"warm_forward\",\"repeat\":9999,"
+  ARGS plan --warmup 10000 --repeats 10000 --json)
+iteragpu_cli_case(sweep_repeats_above_the_pass_limit PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 30 ABSENT "${_out}/sweep-repeats"
+  STDERR "--repeats: '18446744073709551615' is not a positive integer up to 10000, or auto"
+  ARGS sweep --predict-only --output-dir "${_out}/sweep-repeats" --repeats 18446744073709551615)
+iteragpu_cli_case(sweep_warmup_above_the_pass_limit PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 30 ABSENT "${_out}/sweep-warmup"
+  STDERR "--warmup: '18446744073709551615' is too large; expected an integer from 0 to 10000"
+  ARGS sweep --predict-only --output-dir "${_out}/sweep-warmup" --warmup 18446744073709551615)
+iteragpu_cli_case(measure_repeats_above_the_pass_limit PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--repeats: '10001' is too large; expected an integer from 1 to 10000" ABSENT "${_out}/passes.json"
+  ARGS measure --device cuda:0 --repeats 10001 --output "${_out}/passes.json")
+iteragpu_cli_case(measure_max_repeats_above_the_pass_limit PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--max-repeats: '10001' is too large; expected ${_passes}" ABSENT "${_out}/passes.json"
+  ARGS measure --device cuda:0 --repeats auto --max-repeats 10001 --output "${_out}/passes.json")
+
+# A workspace total whose cuBLAS part the caching allocator refuses (2^60
+# bytes or more) is the fault of --workspace-bytes, not of the shape.
+set(_workspace "a non-negative integer up to 1152921504607895551")
+foreach(_total IN ITEMS 18446744073709551615 2305843009213693952 1152921504607895552)
+  iteragpu_cli_case(plan_workspace_bytes_${_total} PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+    STDERR "^mesure_memoire plan: --workspace-bytes: '${_total}' is too large; expected ${_workspace} "
+    ARGS plan --workspace-bytes ${_total})
+endforeach()
+iteragpu_cli_case(plan_workspace_bytes_largest_accepted PROGRAM mesure_memoire EXIT 0
+  STDOUT "workspaces assumed: cuBLAS 1152921504606846975 \\+ cuBLASLt 1048576 bytes"
+  ARGS plan --workspace-bytes 1152921504607895551)
+iteragpu_cli_case(sweep_workspace_bytes_too_large PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  ABSENT "${_out}/sweep-workspace"
+  STDERR "--workspace-bytes: '18446744073709551615' is too large; expected ${_workspace} "
+  ARGS sweep --predict-only --output-dir "${_out}/sweep-workspace" --workspace-bytes 18446744073709551615)
+iteragpu_cli_case(measure_workspace_bytes_too_large PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  ABSENT "${_out}/workspace.json"
+  STDERR "--workspace-bytes: '2305843009213693952' is too large; expected ${_workspace} "
+  ARGS measure --device cuda:0 --workspace-bytes 2305843009213693952 --output "${_out}/workspace.json")

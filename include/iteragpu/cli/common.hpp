@@ -177,7 +177,8 @@ inline void refuse_flags_as_values(const po::options_description& options, std::
 
 /// The value of `--flag` as an unsigned integer no smaller than `minimum`.
 [[nodiscard]] inline std::uint64_t integer_flag(std::string_view flag, std::string_view text, std::uint64_t minimum,
-                                                std::string_view accepted) {
+                                                std::string_view accepted,
+                                                std::uint64_t maximum = std::numeric_limits<std::uint64_t>::max()) {
   const auto parsed = parse_unsigned(text);
   std::string reason;
   if (!parsed) {
@@ -194,6 +195,8 @@ inline void refuse_flags_as_values(const po::options_description& options, std::
     }
   } else if (parsed.value() < minimum) {
     reason = quoted(text) + " is too small";
+  } else if (parsed.value() > maximum) {
+    reason = quoted(text) + " is too large";
   } else {
     return parsed.value();
   }

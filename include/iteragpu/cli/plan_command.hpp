@@ -31,8 +31,8 @@ namespace iteragpu::cli {
       ("context", text_value(), "positions per input, a positive integer (default 16)")             //
       ("width", text_value(), "model width, a positive integer (default 64; hidden = 4 x width)")   //
       ("dtype", text_value(), "float32, float16 or bfloat16 (default float32)")                     //
-      ("warmup", text_value(), "warm-up passes, 0 or more (default 1)")                              //
-      ("repeats", text_value(), "measured passes, 1 or more (default 2)")                            //
+      ("warmup", text_value(), "warm-up passes, 0 to 10000 (default 1)")                             //
+      ("repeats", text_value(), "measured passes, 1 to 10000 (default 2)")                           //
       ("workspace-bytes", text_value(),
        "the GPU library's workspace in bytes (default 34603008: cuBLAS 32 MiB + cuBLASLt 1 MiB, an H200 with "
        "PyTorch 2.11)")  //
@@ -65,10 +65,11 @@ struct plan_options {
   o.request.shape.context = integer("context", "16", 1);
   o.request.shape.width = integer("width", "64", 1);
   o.request.dtype = dtype_flag(optional_text(values, "dtype", "float32"));
-  o.request.passes.warmup = integer("warmup", "1", 0);
-  o.request.passes.repeats = integer("repeats", "2", 1);
+  o.request.passes.warmup = warmup_flag(optional_text(values, "warmup", "1"));
+  o.request.passes.repeats =
+      integer_flag("repeats", optional_text(values, "repeats", "2"), 1, accepted_repeat_count, pass_limit);
   if (given(values, "workspace-bytes")) {
-    o.request.workspaces = prediction::split_workspace_total(byte_count{integer("workspace-bytes", "0", 0)});
+    o.request.workspaces = workspace_total_flag(required_text(values, "workspace-bytes", accepted_workspace_total));
   }
   if (given(values, "outside-bytes")) {
     o.request.outside_allocator = byte_count{integer("outside-bytes", "0", 0)};

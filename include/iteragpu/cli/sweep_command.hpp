@@ -979,8 +979,8 @@ namespace detail {
       ("context", text_value(), "LIST of positions per input (default 16)")                                      //
       ("width", text_value(), "LIST of model widths (default 64)")                                               //
       ("dtype", text_value(), "comma-separated float32, float16, bfloat16 (default float32)")                    //
-      ("warmup", text_value(), "warm-up passes of each point, 0 or more (default 1)")                            //
-      ("repeats", text_value(), "measured passes of each point, a positive integer or auto (default 2)")         //
+      ("warmup", text_value(), "warm-up passes of each point, 0 to 10000 (default 1)")                           //
+      ("repeats", text_value(), "measured passes of each point, 1 to 10000 or auto (default 2)")                  //
       ("plan-only", po::bool_switch(), "write points.tsv and nothing else")                                       //
       ("run-point", text_value(), "run point N of the plan in --output-dir alone; a point with a result is left alone")  //
       ("resume", text_value(), "run the points of this sweep folder that have no result yet")                    //
@@ -1133,7 +1133,7 @@ inline void parse_mode(const po::variables_map& values, sweep_options& o) {
     throw usage_error("--dtype: " + dtypes.error() + "; expected " + std::string(sweep::accepted_dtype_list));
   }
   axes.dtype = std::move(*dtypes);
-  axes.warmup = integer_flag("warmup", optional_text(values, "warmup", "1"), 0, accepted_non_negative);
+  axes.warmup = warmup_flag(optional_text(values, "warmup", "1"));
   auto repeats = sweep::parse_repeats(optional_text(values, "repeats", "2"));
   if (!repeats.has_value()) {
     throw usage_error("--repeats: " + repeats.error());
@@ -1180,7 +1180,7 @@ inline void parse_settings(const po::variables_map& values, sweep_options& o) {
     o.host_memory_bytes = gib_flag(values, "host-memory-gib");
   }
   if (given(values, "workspace-bytes")) {
-    o.workspaces = prediction::split_workspace_total(byte_count{bytes_flag(values, "workspace-bytes")});
+    o.workspaces = workspace_total_flag(required_text(values, "workspace-bytes", accepted_workspace_total));
   }
   if (given(values, "outside-bytes")) {
     o.outside = byte_count{bytes_flag(values, "outside-bytes")};
