@@ -143,3 +143,45 @@ iteragpu_cli_case(measure_workspace_bytes_too_large PROGRAM mesure_memoire EXIT 
   ABSENT "${_out}/workspace.json"
   STDERR "--workspace-bytes: '2305843009213693952' is too large; expected ${_workspace} "
   ARGS measure --device cuda:0 --workspace-bytes 2305843009213693952 --output "${_out}/workspace.json")
+
+# Non-regular files are refused and never waited on: every file the
+# programs read is opened without blocking and refused unless it is a
+# regular file, with the message --fits gives. Each case has a timeout, so
+# that a regression (an open that waits for a FIFO's writer) fails.
+set(_fifos "${CMAKE_CURRENT_BINARY_DIR}/fifos")
+add_test(NAME cli.make_fifos
+  COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:mesure_memoire>" "-DDIR=${_fifos}"
+          -P "${CMAKE_CURRENT_SOURCE_DIR}/make_fifos.cmake")
+set_tests_properties(cli.make_fifos PROPERTIES FIXTURES_SETUP iteragpu_fifos LABELS cli)
+set(_not_regular "is not a regular file")
+iteragpu_cli_case(compare_operand_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR TIMEOUT 20
+  STDERR "'${_fifos}/fifo' ${_not_regular}; expected a measurement"
+  ARGS compare "${PROJECT_SOURCE_DIR}/tests/data/measurements/fake-small-float32-repeats20.json" "${_fifos}/fifo")
+iteragpu_cli_case(sweep_run_point_points_tsv_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 20 STDERR "'${_fifos}/points-fifo/points.tsv' ${_not_regular}; expected the folder of a sweep"
+  ARGS sweep --run-point 0 --output-dir "${_fifos}/points-fifo" --predict-only)
+iteragpu_cli_case(sweep_resume_points_tsv_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 20 STDERR "'${_fifos}/points-fifo/points.tsv' ${_not_regular}; expected the folder of a sweep"
+  ARGS sweep --resume "${_fifos}/points-fifo" --predict-only)
+iteragpu_cli_case(collect_points_tsv_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 20 STDERR "'${_fifos}/points-fifo/points.tsv' ${_not_regular}; expected the folder of a sweep"
+  ABSENT "${_fifos}/collected-1"
+  ARGS collect "${_fifos}/points-fifo" --output-dir "${_fifos}/collected-1")
+iteragpu_cli_case(sweep_run_point_record_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 20 STDERR "'${_fifos}/record-fifo/point-0000.json' ${_not_regular}"
+  ARGS sweep --run-point 0 --output-dir "${_fifos}/record-fifo" --predict-only)
+iteragpu_cli_case(sweep_resume_record_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 20 STDERR "'${_fifos}/record-fifo/point-0000.json' ${_not_regular}"
+  ARGS sweep --resume "${_fifos}/record-fifo" --predict-only)
+iteragpu_cli_case(collect_record_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 20 STDERR "'${_fifos}/record-fifo/point-0000.json' ${_not_regular}" ABSENT "${_fifos}/collected-2"
+  ARGS collect "${_fifos}/record-fifo" --output-dir "${_fifos}/collected-2")
+iteragpu_cli_case(calcul_forfaits_fits_fifo PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR TIMEOUT 20
+  STDERR "^calcul_forfaits: --fits: '${_fifos}/fifo' ${_not_regular}; expected " ARGS --fits "${_fifos}/fifo")
+iteragpu_cli_case(calcul_forfaits_catalog_fifo PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR TIMEOUT 20
+  STDERR "^calcul_forfaits: --catalog: '${_fifos}/fifo' ${_not_regular}; expected " ARGS --list --catalog "${_fifos}/fifo")
+set_tests_properties(cli.calcul_forfaits_fits_fifo cli.calcul_forfaits_catalog_fifo
+  cli.compare_operand_fifo cli.sweep_run_point_points_tsv_fifo cli.sweep_resume_points_tsv_fifo
+  cli.collect_points_tsv_fifo cli.sweep_run_point_record_fifo cli.sweep_resume_record_fifo cli.collect_record_fifo
+  PROPERTIES FIXTURES_REQUIRED iteragpu_fifos)
+

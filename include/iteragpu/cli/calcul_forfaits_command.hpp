@@ -327,9 +327,7 @@ struct catalog_choice {
   }
   auto text = read_file_within(path, largest_catalog_bytes);
   if (!text) {
-    throw usage_error("--catalog: " + shown +
-                      (text.error() == read_error::too_large ? " is larger than 16 MiB" : " cannot be read") +
-                      std::string(accepted));
+    throw usage_error("--catalog: " + shown + describe(text.error(), "16 MiB") + std::string(accepted));
   }
   return std::move(*text);
 }
@@ -397,8 +395,7 @@ struct catalog_choice {
   }
   const auto text = read_file_within(path, largest_need_file_bytes);
   if (!text) {
-    throw usage_error("--fits: " + shown +
-                      (text.error() == read_error::too_large ? " is larger than 16 MiB" : " cannot be read") + accepted);
+    throw usage_error("--fits: " + shown + describe(text.error(), "16 MiB") + accepted);
   }
   auto need = report::need_from_json(*text);
   if (!need) {

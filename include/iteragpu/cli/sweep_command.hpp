@@ -136,8 +136,7 @@ namespace json = boost::json;
 [[nodiscard]] inline result<json::value, std::string> read_json(const std::filesystem::path& file) {
   const auto text = read_file_within(file, std::size_t{64} << 20U);
   if (!text.has_value()) {
-    return unexpected{quoted(file.string()) + (text.error() == read_error::too_large ? " is larger than 64 MiB"
-                                                                                     : " cannot be read")};
+    return unexpected{quoted(file.string()) + describe(text.error(), "64 MiB")};
   }
   boost::system::error_code ec;
   auto value = json::parse(*text, ec);
@@ -806,7 +805,8 @@ struct sweep_folder {
   const auto tsv = folder / sweep::points_file;
   const auto text = read_file_within(tsv, std::size_t{64} << 20U);
   if (!text.has_value()) {
-    return unexpected{quoted(tsv.string()) + " cannot be read; expected the folder of a sweep (its points.tsv)"};
+    return unexpected{quoted(tsv.string()) + describe(text.error(), "64 MiB") +
+                      "; expected the folder of a sweep (its points.tsv)"};
   }
   auto points = sweep::parse_points_tsv(*text);
   if (!points.has_value()) {

@@ -438,6 +438,8 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
       case read_error::too_large:
         return unexpected{name + " is larger than 16 MiB (" + to_decimal_string(measurement_file_limit) +
                           " bytes), more than compare reads; " + std::string(expected_measurement)};
+      case read_error::not_a_regular_file:
+        return unexpected{name + describe(text.error(), "") + "; " + std::string(expected_measurement)};
       case read_error::cannot_open:
       case read_error::cannot_read:
         break;
