@@ -148,40 +148,69 @@ iteragpu_cli_case(measure_workspace_bytes_too_large PROGRAM mesure_memoire EXIT 
 # programs read is opened without blocking and refused unless it is a
 # regular file, with the message --fits gives. Each case has a timeout, so
 # that a regression (an open that waits for a FIFO's writer) fails.
-set(_fifos "${CMAKE_CURRENT_BINARY_DIR}/fifos")
-add_test(NAME cli.make_fifos
-  COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:mesure_memoire>" "-DDIR=${_fifos}"
-          -P "${CMAKE_CURRENT_SOURCE_DIR}/make_fifos.cmake")
-set_tests_properties(cli.make_fifos PROPERTIES FIXTURES_SETUP iteragpu_fifos LABELS cli)
+set(_inputs "${CMAKE_CURRENT_BINARY_DIR}/refused-inputs")
+add_test(NAME cli.make_refused_inputs
+  COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:mesure_memoire>" "-DDIR=${_inputs}"
+          -P "${CMAKE_CURRENT_SOURCE_DIR}/make_refused_inputs.cmake")
+set_tests_properties(cli.make_refused_inputs PROPERTIES FIXTURES_SETUP iteragpu_refused_inputs LABELS cli)
 set(_not_regular "is not a regular file")
 iteragpu_cli_case(compare_operand_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR TIMEOUT 20
-  STDERR "'${_fifos}/fifo' ${_not_regular}; expected a measurement"
-  ARGS compare "${PROJECT_SOURCE_DIR}/tests/data/measurements/fake-small-float32-repeats20.json" "${_fifos}/fifo")
+  STDERR "'${_inputs}/fifo' ${_not_regular}; expected a measurement"
+  ARGS compare "${PROJECT_SOURCE_DIR}/tests/data/measurements/fake-small-float32-repeats20.json" "${_inputs}/fifo")
 iteragpu_cli_case(sweep_run_point_points_tsv_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  TIMEOUT 20 STDERR "'${_fifos}/points-fifo/points.tsv' ${_not_regular}; expected the folder of a sweep"
-  ARGS sweep --run-point 0 --output-dir "${_fifos}/points-fifo" --predict-only)
+  TIMEOUT 20 STDERR "'${_inputs}/points-fifo/points.tsv' ${_not_regular}; expected the folder of a sweep"
+  ARGS sweep --run-point 0 --output-dir "${_inputs}/points-fifo" --predict-only)
 iteragpu_cli_case(sweep_resume_points_tsv_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  TIMEOUT 20 STDERR "'${_fifos}/points-fifo/points.tsv' ${_not_regular}; expected the folder of a sweep"
-  ARGS sweep --resume "${_fifos}/points-fifo" --predict-only)
+  TIMEOUT 20 STDERR "'${_inputs}/points-fifo/points.tsv' ${_not_regular}; expected the folder of a sweep"
+  ARGS sweep --resume "${_inputs}/points-fifo" --predict-only)
 iteragpu_cli_case(collect_points_tsv_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  TIMEOUT 20 STDERR "'${_fifos}/points-fifo/points.tsv' ${_not_regular}; expected the folder of a sweep"
-  ABSENT "${_fifos}/collected-1"
-  ARGS collect "${_fifos}/points-fifo" --output-dir "${_fifos}/collected-1")
+  TIMEOUT 20 STDERR "'${_inputs}/points-fifo/points.tsv' ${_not_regular}; expected the folder of a sweep"
+  ABSENT "${_inputs}/collected-1"
+  ARGS collect "${_inputs}/points-fifo" --output-dir "${_inputs}/collected-1")
 iteragpu_cli_case(sweep_run_point_record_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  TIMEOUT 20 STDERR "'${_fifos}/record-fifo/point-0000.json' ${_not_regular}"
-  ARGS sweep --run-point 0 --output-dir "${_fifos}/record-fifo" --predict-only)
+  TIMEOUT 20 STDERR "'${_inputs}/record-fifo/point-0000.json' ${_not_regular}"
+  ARGS sweep --run-point 0 --output-dir "${_inputs}/record-fifo" --predict-only)
 iteragpu_cli_case(sweep_resume_record_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  TIMEOUT 20 STDERR "'${_fifos}/record-fifo/point-0000.json' ${_not_regular}"
-  ARGS sweep --resume "${_fifos}/record-fifo" --predict-only)
+  TIMEOUT 20 STDERR "'${_inputs}/record-fifo/point-0000.json' ${_not_regular}"
+  ARGS sweep --resume "${_inputs}/record-fifo" --predict-only)
 iteragpu_cli_case(collect_record_fifo PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  TIMEOUT 20 STDERR "'${_fifos}/record-fifo/point-0000.json' ${_not_regular}" ABSENT "${_fifos}/collected-2"
-  ARGS collect "${_fifos}/record-fifo" --output-dir "${_fifos}/collected-2")
+  TIMEOUT 20 STDERR "'${_inputs}/record-fifo/point-0000.json' ${_not_regular}" ABSENT "${_inputs}/collected-2"
+  ARGS collect "${_inputs}/record-fifo" --output-dir "${_inputs}/collected-2")
 iteragpu_cli_case(calcul_forfaits_fits_fifo PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR TIMEOUT 20
-  STDERR "^calcul_forfaits: --fits: '${_fifos}/fifo' ${_not_regular}; expected " ARGS --fits "${_fifos}/fifo")
+  STDERR "^calcul_forfaits: --fits: '${_inputs}/fifo' ${_not_regular}; expected " ARGS --fits "${_inputs}/fifo")
 iteragpu_cli_case(calcul_forfaits_catalog_fifo PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR TIMEOUT 20
-  STDERR "^calcul_forfaits: --catalog: '${_fifos}/fifo' ${_not_regular}; expected " ARGS --list --catalog "${_fifos}/fifo")
+  STDERR "^calcul_forfaits: --catalog: '${_inputs}/fifo' ${_not_regular}; expected " ARGS --list --catalog "${_inputs}/fifo")
 set_tests_properties(cli.calcul_forfaits_fits_fifo cli.calcul_forfaits_catalog_fifo
   cli.compare_operand_fifo cli.sweep_run_point_points_tsv_fifo cli.sweep_resume_points_tsv_fifo
   cli.collect_points_tsv_fifo cli.sweep_run_point_record_fifo cli.sweep_resume_record_fifo cli.collect_record_fifo
-  PROPERTIES FIXTURES_REQUIRED iteragpu_fifos)
+  PROPERTIES FIXTURES_REQUIRED iteragpu_refused_inputs)
 
+# collect given one folder twice, under two spellings, is refused: each
+# point would be counted twice.
+iteragpu_cli_case(collect_same_folder_twice PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR TIMEOUT 20
+  STDERR "^mesure_memoire collect: '${_inputs}/planned/' is the folder '${_inputs}/planned' given again; expected each sweep folder once\n$"
+  ABSENT "${_inputs}/collected-twice"
+  ARGS collect "${_inputs}/planned" "${_inputs}/planned/" --output-dir "${_inputs}/collected-twice")
+iteragpu_cli_case(collect_same_folder_through_dot_dot PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  TIMEOUT 20 STDERR "given again; expected each sweep folder once" ABSENT "${_inputs}/collected-twice"
+  ARGS collect "${_inputs}/planned" "${_inputs}/points-fifo/../planned" --output-dir "${_inputs}/collected-twice")
+set_tests_properties(cli.collect_same_folder_twice cli.collect_same_folder_through_dot_dot
+  PROPERTIES FIXTURES_REQUIRED iteragpu_refused_inputs)
+
+# A key given twice in one object of any JSON input is refused with its
+# place (Boost.JSON alone would keep the last).
+iteragpu_cli_case(compare_duplicate_key PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "'${_inputs}/duplicate-key.json' is refused: the key at '/environment/a' is given twice in its object; expected a measurement"
+  ARGS compare "${PROJECT_SOURCE_DIR}/tests/data/measurements/fake-small-float32-repeats20.json" "${_inputs}/duplicate-key.json")
+iteragpu_cli_case(calcul_forfaits_fits_duplicate_key PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^calcul_forfaits: --fits: '${_inputs}/duplicate-key.json': the key at '/environment/a' is given twice in its object \\(each key once\\); expected "
+  ARGS --fits "${_inputs}/duplicate-key.json")
+iteragpu_cli_case(collect_record_duplicate_key PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "'${_inputs}/record-duplicate-key/point-0000.json': the key at '/index' is given twice in its object; expected each key once"
+  ABSENT "${_inputs}/collected-duplicate"
+  ARGS collect "${_inputs}/record-duplicate-key" --output-dir "${_inputs}/collected-duplicate")
+iteragpu_cli_case(sweep_resume_record_duplicate_key PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "'${_inputs}/record-duplicate-key/point-0000.json': the key at '/index' is given twice"
+  ARGS sweep --resume "${_inputs}/record-duplicate-key" --predict-only)
+set_tests_properties(cli.compare_duplicate_key cli.calcul_forfaits_fits_duplicate_key cli.collect_record_duplicate_key
+  cli.sweep_resume_record_duplicate_key PROPERTIES FIXTURES_REQUIRED iteragpu_refused_inputs)

@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_CLI_COLLECT_COMMAND_HPP
 #define ITERAGPU_CLI_COLLECT_COMMAND_HPP
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <filesystem>
@@ -120,6 +121,22 @@ inline void make_new_folder(const std::filesystem::path& output) {
     const std::filesystem::path output = required_text(values, "output-dir", "a new folder for the merged files");
     if (folders.empty()) {
       throw usage_error("no sweep folder given; expected collect DIR [DIR...] --output-dir NEW_DIR");
+    }
+    // One folder given twice (under any spelling: a trailing slash, a
+    // link) would count each of its points twice.
+    std::vector<std::pair<std::filesystem::path, std::string_view>> seen;
+    for (const auto& folder : folders) {
+      std::error_code ec;
+      auto canonical = std::filesystem::canonical(folder, ec);
+      if (ec) {
+        continue;  // load_folder() says what is wrong with it
+      }
+      const auto same = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == canonical; });
+      if (same != seen.end()) {
+        throw usage_error(quoted(folder) + " is the folder " + quoted(same->second) +
+                          " given again; expected each sweep folder once");
+      }
+      seen.emplace_back(std::move(canonical), folder);
     }
     std::vector<sweep_folder> loaded;
     for (const auto& folder : folders) {

@@ -34,6 +34,7 @@
 #include "iteragpu/prediction/outside_allocator.hpp"
 #include "iteragpu/prediction/workspace.hpp"
 #include "iteragpu/protocol.hpp"
+#include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/statistics.hpp"
 #include "iteragpu/sweep/html.hpp"
@@ -142,6 +143,10 @@ namespace json = boost::json;
   auto value = json::parse(*text, ec);
   if (ec) {
     return unexpected{quoted(file.string()) + " is not JSON: " + ec.message()};
+  }
+  if (const auto duplicate = report::first_duplicate_key(*text)) {
+    return unexpected{quoted(file.string()) + ": " + report::duplicate_key_message(*duplicate) +
+                      "; expected each key once"};
   }
   return value;
 }

@@ -23,6 +23,7 @@
 #include "iteragpu/io.hpp"
 #include "iteragpu/prediction/check.hpp"
 #include "iteragpu/protocol.hpp"
+#include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/text.hpp"
@@ -412,6 +413,10 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
   if (error) {
     return unexpected{"is not JSON (" + error.message() + " at byte " + to_decimal_string(used) + " of " +
                       to_decimal_string(text.size()) + "); " + std::string(expected_measurement)};
+  }
+  if (const auto duplicate = first_duplicate_key(text)) {
+    return unexpected{"is refused: " + duplicate_key_message(*duplicate) + "; " +
+                      std::string(expected_measurement) + ", each key once"};
   }
   auto run = measurement_from_json(parser.release());
   if (!run) {
