@@ -214,3 +214,8 @@ iteragpu_cli_case(calcul_forfaits_fits_plan PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"memory_need\":\\{\"bytes\":[0-9]+,[^}]*\"source\":\"plan --json: its memory_need\\.bytes, the predicted peak reserved plus the memory outside the allocator[^}]*\\},\"memory_rule\":\"Memory rule[^\"]*\",\"gpus\":1,\"days\":3,.*\"packages\":\\[\\{\"gpu\":\"rtx-4090\",[^]]*\\{\"gpu\":\"b200\",[^]]*\\]"
   ARGS --fits "${_cf_plan}" --days 3 --json)
 set_tests_properties(cli.calcul_forfaits_fits_plan PROPERTIES FIXTURES_REQUIRED fits_plan)
+
+# --fits-gib is echoed as typed, beside the whole bytes it rounds up to.
+iteragpu_cli_case(calcul_forfaits_fits_gib_echoed_as_typed PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\nPackages for a need of 139\\.8 GiB \\(150109106996 bytes\\) on each of 1 GPU, every duration: "
+  ARGS --fits-gib 139.8)

@@ -214,3 +214,12 @@ iteragpu_cli_case(sweep_resume_record_duplicate_key PROGRAM mesure_memoire EXIT 
   ARGS sweep --resume "${_inputs}/record-duplicate-key" --predict-only)
 set_tests_properties(cli.compare_duplicate_key cli.calcul_forfaits_fits_duplicate_key cli.collect_record_duplicate_key
   cli.sweep_resume_record_duplicate_key PROPERTIES FIXTURES_REQUIRED iteragpu_refused_inputs)
+
+# GiB typed by a person are echoed as typed, not as the GiB of the whole
+# bytes they round to (139.799999999813735485076904296875).
+iteragpu_cli_case(plan_memory_gib_echoed_as_typed PROGRAM mesure_memoire EXIT 0
+  STDOUT "\nfits 139\\.8 GiB \\(150109106995 bytes\\): fits, "
+  ARGS plan --memory-gib 139.8)
+iteragpu_cli_case(plan_largest_memory_gib_echoed_as_typed PROGRAM mesure_memoire EXIT 0
+  STDOUT "; batch [0-9]+ on 139\\.8 GiB \\(150109106995 bytes\\): does not fit"
+  ARGS plan --largest batch --memory-gib 139.8 --context 4096 --width 8192 --dtype bfloat16)

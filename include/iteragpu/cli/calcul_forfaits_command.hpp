@@ -377,7 +377,8 @@ struct catalog_choice {
       throw usage_error("--fits-gib: " + quoted(gib) +
                         " GiB is 2^64 bytes or more; expected less than 17179869184 GiB (64 bits of bytes)");
     }
-    return memory_need{*bytes, "--fits-gib " + gib + ": the GiB given, rounded up to a whole byte"};
+    return memory_need{*bytes, "--fits-gib " + gib + ": the GiB given, rounded up to a whole byte",
+                       *search.fits_gib};
   }
   if (!search.fits_file) {
     return std::nullopt;

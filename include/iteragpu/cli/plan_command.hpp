@@ -50,6 +50,7 @@ namespace iteragpu::cli {
 struct plan_options {
   prediction::plan_request request;                     ///< the run to predict
   std::optional<byte_count> memory{};                   ///< --memory-gib, rounded down to a whole byte
+  std::optional<exact_decimal> memory_gib{};            ///< --memory-gib as typed
   std::optional<prediction::plan_dimension> largest{};  ///< --largest
   bool json{false};                                     ///< --json
 };
@@ -76,12 +77,14 @@ struct plan_options {
   }
   if (given(values, "memory-gib")) {
     const std::string text = required_text(values, "memory-gib", "a decimal number of GiB");
-    const auto bytes = gib_to_bytes_rounded_down(decimal_flag("memory-gib", text));
+    const exact_decimal typed = decimal_flag("memory-gib", text);
+    const auto bytes = gib_to_bytes_rounded_down(typed);
     if (!bytes || bytes->value == 0) {
       throw usage_error("--memory-gib: " + quoted(text) +
                         " is not a memory size; expected a positive decimal of GiB below 2^34 (such as 139.8)");
     }
     o.memory = *bytes;
+    o.memory_gib = typed;
   }
   if (given(values, "largest")) {
     const std::string text = required_text(values, "largest", "batch, context or width");
@@ -114,6 +117,7 @@ struct plan_options {
       throw usage_error("--batch/--context/--width: " + rows.error().message + "; expected smaller positive integers");
     }
     report::plan_outcome outcome{r, std::move(*rows)};
+    outcome.memory_gib = options.memory_gib;
     if (options.memory) {
       outcome.fit = prediction::check_fit(r, *options.memory);
     }
