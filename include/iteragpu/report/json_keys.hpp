@@ -33,8 +33,8 @@ class duplicate_key_finder {
   static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);  // no limit beyond the parser's
   static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);     // no limit beyond the parser's
 
-  bool on_document_begin(boost::json::error_code& /*ec*/) { return true; }
-  bool on_document_end(boost::json::error_code& /*ec*/) { return true; }
+  static bool on_document_begin(boost::json::error_code& /*ec*/) { return true; }
+  static bool on_document_end(boost::json::error_code& /*ec*/) { return true; }
   bool on_array_begin(boost::json::error_code& /*ec*/) {
     open_.push_back(container{false, 0, {}, {}});
     return true;
@@ -45,7 +45,7 @@ class duplicate_key_finder {
     return true;
   }
   bool on_object_end(std::size_t /*n*/, boost::json::error_code& /*ec*/) { return close(); }
-  bool on_string_part(boost::json::string_view /*s*/, std::size_t /*n*/, boost::json::error_code& /*ec*/) {
+  static bool on_string_part(boost::json::string_view /*s*/, std::size_t /*n*/, boost::json::error_code& /*ec*/) {
     return true;
   }
   bool on_string(boost::json::string_view /*s*/, std::size_t /*n*/, boost::json::error_code& /*ec*/) {
@@ -65,7 +65,7 @@ class duplicate_key_finder {
     key_.clear();
     return true;
   }
-  bool on_number_part(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
+  static bool on_number_part(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
   bool on_int64(std::int64_t /*i*/, boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) {
     return value_done();
   }
@@ -77,8 +77,8 @@ class duplicate_key_finder {
   }
   bool on_bool(bool /*b*/, boost::json::error_code& /*ec*/) { return value_done(); }
   bool on_null(boost::json::error_code& /*ec*/) { return value_done(); }
-  bool on_comment_part(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
-  bool on_comment(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
+  static bool on_comment_part(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
+  static bool on_comment(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
 
   // The JSON Pointer of the first duplicate key, when there is one.
   [[nodiscard]] const std::optional<std::string>& duplicate() const noexcept { return duplicate_; }
