@@ -219,3 +219,12 @@ set_tests_properties(cli.calcul_forfaits_fits_plan PROPERTIES FIXTURES_REQUIRED 
 iteragpu_cli_case(calcul_forfaits_fits_gib_echoed_as_typed PROGRAM calcul_forfaits EXIT 0
   STDOUT "\nPackages for a need of 139\\.8 GiB \\(150109106996 bytes\\) on each of 1 GPU, every duration: "
   ARGS --fits-gib 139.8)
+
+# Without any argument, the modes are named; both programs' help names --version.
+iteragpu_cli_case(calcul_forfaits_no_arguments_names_its_modes PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^calcul_forfaits: no mode given; expected a quote \\(--gpu ID --days N --lots N\\), a search \\(--fits FILE, --fits-gib X or --gpu-hours H\\), a comparison \\(--gpu ID --compare-days\\) or --list; --help shows every flag\n$")
+iteragpu_cli_case(calcul_forfaits_help_names_version PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\ncalcul_forfaits --version prints the version of the library\\.\n" ARGS --help)
+iteragpu_cli_case(program_help_names_version PROGRAM mesure_memoire EXIT 0
+  STDOUT "\nmesure_memoire COMMAND --help shows the flags of one command; mesure_memoire --version the versions it was built with\\.\n"
+  ARGS --help)

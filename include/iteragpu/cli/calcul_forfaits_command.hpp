@@ -101,6 +101,11 @@ inline constexpr std::string_view accepted_results_text =
     "counted)";
 /// What `--gpu` accepts, as messages say it.
 inline constexpr std::string_view accepted_gpu = "a GPU id of the catalog, such as b200 (see --list)";
+
+/// The message for a command line without any flag: the modes, by their flags.
+inline constexpr std::string_view no_mode_message =
+    "no mode given; expected a quote (--gpu ID --days N --lots N), a search (--fits FILE, --fits-gib X or "
+    "--gpu-hours H), a comparison (--gpu ID --compare-days) or --list; --help shows every flag";
 /// What `--days` accepts with a search, as messages say it.
 inline constexpr std::string_view accepted_search_days = "3, 7 or 30 (the durations of every package)";
 /// What `--gpus` accepts, as messages say it.
@@ -209,6 +214,9 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
   if (help_requested(args)) {
     o.help = true;
     return o;
+  }
+  if (args.empty()) {
+    throw usage_error(std::string(no_mode_message));
   }
   const auto values = parse_arguments(calcul_forfaits_description(), args);
   if (given(values, "catalog")) {
@@ -496,6 +504,7 @@ inline void write_calcul_forfaits_help(std::ostream& out) {
       << "--accepted-results, rounded half to even to 4 decimal places of a cent, as are the prices per\n"
       << "GPU-hour and per GPU-day. A need fits a GPU under the memory rule of data/README.md (section\n"
       << "\"Memory per GPU\"), which every search by memory prints.\n"
+      << "calcul_forfaits --version prints the version of the library.\n"
       << "exit codes: 0 success, 2 bad input or an invalid catalog (one line on stderr), 1 internal error\n";
 }
 
