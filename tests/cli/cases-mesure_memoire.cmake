@@ -223,3 +223,7 @@ iteragpu_cli_case(plan_memory_gib_echoed_as_typed PROGRAM mesure_memoire EXIT 0
 iteragpu_cli_case(plan_largest_memory_gib_echoed_as_typed PROGRAM mesure_memoire EXIT 0
   STDOUT "; batch [0-9]+ on 139\\.8 GiB \\(150109106995 bytes\\): does not fit"
   ARGS plan --largest batch --memory-gib 139.8 --context 4096 --width 8192 --dtype bfloat16)
+# One byte of headroom reads "1 byte" (753729537 bytes, the need plus one).
+iteragpu_cli_case(plan_one_byte_of_headroom PROGRAM mesure_memoire EXIT 0
+  STDOUT "\nfits 0\\.701965332962572574615478515625 GiB \\(753729537 bytes\\): fits, 1 byte of headroom\n"
+  ARGS plan --memory-gib 0.701965332962572574615478515625)

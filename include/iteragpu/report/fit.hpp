@@ -202,8 +202,7 @@ namespace detail {
   std::string title = "Packages for ";
   if (s.need) {
     const exact_decimal gib = s.need->stated_gib ? *s.need->stated_gib : to_gib(s.need->bytes);
-    title += "a need of " + gib.to_string() + " GiB (" + to_decimal_string(s.need->bytes.value) +
-             " bytes) on each of ";
+    title += "a need of " + gib.to_string() + " GiB (" + bytes_text(s.need->bytes.value) + ") on each of ";
   }
   title += plural(s.gpus.value, "GPU", "GPUs");
   if (s.hours) {

@@ -90,9 +90,9 @@ struct plan_outcome {
 /// when given (what the person typed), else that of its bytes.
 inline void write_fit(std::ostream& out, const prediction::fit_check& f,
                       const std::optional<exact_decimal>& typed_gib = std::nullopt) {
-  out << (typed_gib ? *typed_gib : to_gib(f.memory)).to_string() << " GiB (" << f.memory.value << " bytes): ";
+  out << (typed_gib ? *typed_gib : to_gib(f.memory)).to_string() << " GiB (" << bytes_text(f.memory.value) << "): ";
   if (f.fits) {
-    out << "fits, " << *f.headroom_bytes << " bytes of headroom\n";
+    out << "fits, " << bytes_text(*f.headroom_bytes) << " of headroom\n";
   } else {
     out << "does not fit";
     if (f.failed_phase) {

@@ -46,12 +46,12 @@ namespace iteragpu::sweep {
   switch (r.outcome) {
     case outcome_kind::measured:
       return "measured, peak reserved " + to_decimal_string(r.measured ? r.measured->peak_reserved_bytes : 0) +
-             " bytes (" + gib_text(r.measured ? r.measured->peak_reserved_bytes : 0) + "), process " +
+             " bytes (" + size_text(r.measured ? r.measured->peak_reserved_bytes : 0) + "), process " +
              seconds_text(r.process ? r.process->wall_seconds : 0);
     case outcome_kind::predicted:
       return "predicted (nothing measured), peak reserved " +
              to_decimal_string(r.prediction ? r.prediction->peak_reserved_bytes : 0) + " bytes (" +
-             gib_text(r.prediction ? r.prediction->peak_reserved_bytes : 0) + ")";
+             size_text(r.prediction ? r.prediction->peak_reserved_bytes : 0) + ")";
     default:
       // A skip's reason starts with "skipped:"; a failure's says what ended it.
       return is_skip(r.outcome) ? r.reason : std::string(name_of(r.outcome)) + ": " + r.reason;
