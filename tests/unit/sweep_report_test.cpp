@@ -164,6 +164,13 @@ BOOST_AUTO_TEST_CASE(on_a_terminal_one_bar_is_redrawn_in_place_within_its_width)
   small.started(r.point, device_index{0});
   // 22 + 4 + 10 + 2 + 1 = 39 bytes.
   BOOST_TEST(narrow.str() == "\r\x1b[K[--------------------] 0/2  elapsed 0s ");
+
+  // A predict-only sweep says that it predicts, and names no device.
+  std::ostringstream predicting;
+  sw::progress_display predicted(predicting, true, 2, 200, true);
+  predicted.started(r.point, device_index{0});
+  BOOST_TEST(predicting.str() == "\r\x1b[K[--------------------] 0/2  elapsed 0s  remaining ?  predicting point 0 "
+                                 "(batch 1, context 1024, width 1024, bfloat16)");
 }
 
 BOOST_AUTO_TEST_CASE(a_prediction_never_reads_as_a_measurement) {

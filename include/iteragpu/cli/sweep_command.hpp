@@ -1248,7 +1248,7 @@ template <class Runner>
   settings.workspaces = o.workspaces;
   settings.outside_allocator = o.outside;
   folder_sink sink(folder.path, folder.points.size());
-  sweep::progress_display progress(err, terminal.has_value(), pending.size(), terminal.value_or(80));
+  sweep::progress_display progress(err, terminal.has_value(), pending.size(), terminal.value_or(80), o.predict_only);
   const auto ran = sweep::run_points(pending, std::move(failures), settings, runner, sink, progress);
   progress.close();
   if (!ran.has_value()) {
