@@ -227,3 +227,14 @@ iteragpu_cli_case(plan_largest_memory_gib_echoed_as_typed PROGRAM mesure_memoire
 iteragpu_cli_case(plan_one_byte_of_headroom PROGRAM mesure_memoire EXIT 0
   STDOUT "\nfits 0\\.701965332962572574615478515625 GiB \\(753729537 bytes\\): fits, 1 byte of headroom\n"
   ARGS plan --memory-gib 0.701965332962572574615478515625)
+
+# A sweep or a collect whose standard output cannot be written (a full
+# disk) still wrote its files: the message names them, complete.
+iteragpu_cli_case(sweep_to_a_full_stdout_names_its_files PROGRAM mesure_memoire EXIT 1 STDOUT_FILE /dev/full
+  STDERR "\nmesure_memoire sweep: the output could not be written to standard output; what was written is complete: the files of the sweep folder '${_inputs}/swept-full' \\(points\\.tsv, "
+  ARGS sweep --predict-only --output-dir "${_inputs}/swept-full" --batch 1,2)
+iteragpu_cli_case(collect_to_a_full_stdout_names_its_files PROGRAM mesure_memoire EXIT 1 STDOUT_FILE /dev/full
+  STDERR "mesure_memoire collect: the output could not be written to standard output; what was written is complete: the files of '${_inputs}/collected-full' \\(summary\\.csv, plot\\.svg and index\\.html\\)\n$"
+  ARGS collect "${_inputs}/planned" --output-dir "${_inputs}/collected-full")
+set_tests_properties(cli.sweep_to_a_full_stdout_names_its_files cli.collect_to_a_full_stdout_names_its_files
+  PROPERTIES FIXTURES_REQUIRED iteragpu_refused_inputs)

@@ -109,7 +109,8 @@ inline void make_new_folder(const std::filesystem::path& output) {
 /// written.
 [[nodiscard]] inline int run_collect(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire collect";
-  return guarded(command, out, err, [&]() -> int {
+  std::string kept;
+  return guarded(command, out, err, kept, [&]() -> int {
     const auto description = collect_description();
     if (help_requested(args)) {
       out << description << '\n';
@@ -147,6 +148,7 @@ inline void make_new_folder(const std::filesystem::path& output) {
       loaded.push_back(std::move(*f));
     }
     detail::make_new_folder(output);
+    kept = "the files of " + quoted(output.string()) + " (summary.csv, plot.svg and index.html)";
     for (const auto& f : loaded) {
       detail::say_missing(f, err);
     }

@@ -1490,15 +1490,24 @@ struct sweep_work {
 /// could not be written, 128 + the signal's number when interrupted.
 [[nodiscard]] inline int run_sweep_with(std::span<const std::string> args, std::ostream& out, std::ostream& err,
                                         std::optional<std::size_t> terminal) {
-  return guarded(detail::sweep_command, out, err, [&]() -> int {
+  // Once the folder is settled, the files a run writes there are complete
+  // whatever becomes of standard output: the message of a failed one names it.
+  std::string kept;
+  return guarded(detail::sweep_command, out, err, kept, [&]() -> int {
     const auto description = sweep_description();
     if (help_requested(args)) {
       out << description << '\n';
       return exit_success;
     }
     const sweep_options o = parse_sweep_options(parse_arguments(description, args));
+    const std::string folder_files =
+        "the files of the sweep folder " + quoted(o.folder.string()) +
+        " (points.tsv, the point records and, once every point has one, summary.csv, plot.svg and index.html)";
     if (o.what == sweep_options::mode::plan_only || o.what == sweep_options::mode::full) {
       if (auto done = detail::plan_new_folder(o, out, err)) {
+        if (*done == exit_success) {
+          kept = folder_files;
+        }
         return *done;
       }
     }
@@ -1506,6 +1515,7 @@ struct sweep_work {
     if (!work.has_value()) {
       return work.error();
     }
+    kept = folder_files;
     if (auto stopped = detail::run_work(o, *work, terminal, err)) {
       return *stopped;
     }
