@@ -1,5 +1,7 @@
 # Install rules and the CMake config package:
 #   find_package(iteragpu CONFIG [COMPONENTS json cli torch])
+# sets iteragpu_DATA_DIR (the shipped data) and iteragpu_CATALOG (the
+# shipped rental catalog, a file of that folder).
 # The core target needs nothing; a component asks for its own dependency.
 set(ITERAGPU_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/iteragpu")
 
@@ -17,11 +19,18 @@ if(ITERAGPU_HAS_TORCH)
   export(EXPORT iteragpu-torch-targets NAMESPACE iteragpu:: FILE "${PROJECT_BINARY_DIR}/iteragpu-torch-targets.cmake")
 endif()
 
+# Two configs: the installed one finds the data beside itself under the
+# prefix; the build tree's (find_package from a build folder) finds it in
+# the source tree.
+set(ITERAGPU_CONFIG_DATA_DIR "${CMAKE_INSTALL_DATADIR}/iteragpu")
+configure_package_config_file(cmake/iteragpu-config.cmake.in "${PROJECT_BINARY_DIR}/install-config/iteragpu-config.cmake"
+  INSTALL_DESTINATION "${ITERAGPU_CMAKE_DIR}" PATH_VARS ITERAGPU_CONFIG_DATA_DIR)
+set(ITERAGPU_CONFIG_DATA_DIR "${PROJECT_SOURCE_DIR}/data")
 configure_package_config_file(cmake/iteragpu-config.cmake.in "${PROJECT_BINARY_DIR}/iteragpu-config.cmake"
-  INSTALL_DESTINATION "${ITERAGPU_CMAKE_DIR}")
+  INSTALL_DESTINATION "${PROJECT_BINARY_DIR}" INSTALL_PREFIX "${PROJECT_BINARY_DIR}" PATH_VARS ITERAGPU_CONFIG_DATA_DIR)
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/iteragpu-config-version.cmake"
   COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
-install(FILES "${PROJECT_BINARY_DIR}/iteragpu-config.cmake" "${PROJECT_BINARY_DIR}/iteragpu-config-version.cmake"
+install(FILES "${PROJECT_BINARY_DIR}/install-config/iteragpu-config.cmake" "${PROJECT_BINARY_DIR}/iteragpu-config-version.cmake"
   DESTINATION "${ITERAGPU_CMAKE_DIR}")
 install(FILES LICENSE.txt README.md DESTINATION "${CMAKE_INSTALL_DOCDIR}")
 # The shipped catalog, results grid and quality protocol; calcul_forfaits

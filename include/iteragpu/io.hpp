@@ -52,21 +52,52 @@ struct new_file_problem {
 
 /// Why a file could not be read.
 enum class read_error {
-  cannot_open,  ///< it does not exist or may not be read
-  too_large,    ///< more than the limit
-  cannot_read,  ///< reading failed part-way
+  cannot_open,          ///< it does not exist or may not be read
+  not_a_regular_file,   ///< a FIFO, a device, a socket or a folder: never read, never waited on
+  too_large,            ///< more than the limit
+  cannot_read,          ///< reading failed part-way
 };
 
-/// The whole content of a file of at most `limit` bytes. Reading stops as
-/// soon as more than `limit` bytes have come, whatever size the file system
-/// reports (files of /proc report 0), so memory stays within the limit and
-/// one block. Blocks are of 64 KiB, a size every file accepts (/proc's
-/// pagemap takes only multiples of 8).
+/// What follows a file's quoted name in a message about `e`; `limit` is the
+/// reader's size limit in words ("16 MiB").
+[[nodiscard]] inline std::string describe(read_error e, std::string_view limit) {
+  switch (e) {
+    case read_error::not_a_regular_file:
+      return " is not a regular file";
+    case read_error::too_large:
+      return " is larger than " + std::string(limit);
+    case read_error::cannot_open:
+    case read_error::cannot_read:
+      break;
+  }
+  return " cannot be read";
+}
+
+/// The whole content of a regular file of at most `limit` bytes. The file
+/// is opened without blocking and refused unless it is a regular file, so a
+/// FIFO (whose open waits for a writer) or a device never holds the program.
+/// Reading stops as soon as more than `limit` bytes have come, whatever size
+/// the file system reports (files of /proc report 0), so memory stays within
+/// the limit and one block. Blocks are of 64 KiB, a size every file accepts
+/// (/proc's pagemap takes only multiples of 8).
 [[nodiscard]] inline result<std::string, read_error> read_file_within(const std::filesystem::path& file,
                                                                       std::size_t limit) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg,hicpp-vararg,hicpp-signed-bitwise)
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     return unexpected{read_error::cannot_open};
+  }
+  // The type is that of the file opened, not of a name that may change
+  // meanwhile. A regular file reads the same with O_NONBLOCK (it never
+  // blocks), so the flag stays.
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) {
+    ::close(fd);
+    return unexpected{read_error::cannot_read};
+  }
+  if ((status.st_mode & S_IFMT) != S_IFREG) {
+    ::close(fd);
+    return unexpected{read_error::not_a_regular_file};
   }
   std::string text;
   constexpr std::size_t block = std::size_t{1} << 16U;

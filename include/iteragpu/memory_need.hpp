@@ -19,6 +19,10 @@ namespace iteragpu {
 struct memory_need {
   byte_count bytes;    ///< the need
   std::string source;  ///< which figure was taken, in words
+  /// The need in GiB as the person gave it (--fits-gib), which `bytes`
+  /// rounds up; shown in place of the GiB of `bytes`. Nothing for a need
+  /// read from a file.
+  std::optional<exact_decimal> stated_gib{};
   /// Equal when every member is equal.
   friend bool operator==(const memory_need&, const memory_need&) = default;
 };

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <concepts>
 #include <cstdint>
+#include <algorithm>
 #include <exception>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -182,13 +184,16 @@ class phase_runner {
 /// the next pass. Weights and inputs live in the workload across passes; the
 /// allocator's cache is never emptied. A policy that throws ends the
 /// measurement: the error names the phase and keeps the first line of the
-/// exception's message.
+/// exception's message. std::bad_alloc, the host out of memory, is no
+/// failure of a phase and passes through to the caller.
 template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
 [[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,
                                                          const protocol_plan& plan, Clock& clock) {
   detail::phase_runner<B, C, Clock> runner(backend, counter, clock, device);
   measurement m;
-  m.phases.reserve(4 + static_cast<std::size_t>(plan.until ? plan.until->parameters().min_repeats : plan.repeats));
+  // A hint only, bounded so that a plan's count never asks for memory up front.
+  m.phases.reserve(4 + static_cast<std::size_t>(
+                           std::min(plan.until ? plan.until->parameters().min_repeats : plan.repeats, pass_limit)));
   phase_kind current = phase_kind::model_load;
   try {
     m.phases.push_back(runner.run(current, std::nullopt, [&] {
@@ -227,6 +232,9 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
         m.phases.push_back(runner.run(current, r, [&] { return work.forward(); }));
       }
     }
+  } catch (const std::bad_alloc&) {
+    // The host ran out of memory: no phase of the workload failed.
+    throw;
   } catch (const std::exception& e) {
     return unexpected{measure_error{current, detail::first_line(e.what())}};
   }

@@ -353,11 +353,17 @@ enum class stop_reason {
   return "unknown";
 }
 
+/// The most passes of one kind a measurement or a prediction runs: the
+/// warm-up passes, the repeats, and the stopping rule's default repeat
+/// budget. The command lines (`measure`, `plan`, `sweep`) refuse more, so
+/// that no count given by a person makes work without bound.
+inline constexpr std::uint64_t pass_limit{10'000};
+
 /// The budgets and the noise target of the stopping rule (`--min-repeats`,
 /// `--max-repeats`, `--max-noise`, `--max-seconds`).
 struct stopping_parameters {
-  std::uint64_t min_repeats{10};      ///< repeats before convergence is tested
-  std::uint64_t max_repeats{10'000};  ///< the repeat budget
+  std::uint64_t min_repeats{10};          ///< repeats before convergence is tested
+  std::uint64_t max_repeats{pass_limit};  ///< the repeat budget
   /// The interval of the median must lie within +-max_noise x median of the
   /// median, both ends: median_interval_reach(summary) <= max_noise.
   double max_noise{0.01};

@@ -87,6 +87,11 @@ inline constexpr std::size_t max_decimal_digits = std::numeric_limits<std::uint6
 /// decimal_text() as a std::string.
 [[nodiscard]] inline std::string to_decimal_string(std::uint64_t value) { return decimal_text(value).to_string(); }
 
+/// A count of bytes in words, singular for one: "1 byte", "0 bytes", "512 bytes".
+[[nodiscard]] inline std::string bytes_text(std::uint64_t n) {
+  return to_decimal_string(n) + (n == 1 ? " byte" : " bytes");
+}
+
 /// The largest 64-bit unsigned integer, as messages print it.
 inline constexpr std::string_view largest_u64_text = "18446744073709551615";
 

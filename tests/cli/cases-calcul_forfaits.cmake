@@ -214,3 +214,17 @@ iteragpu_cli_case(calcul_forfaits_fits_plan PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"memory_need\":\\{\"bytes\":[0-9]+,[^}]*\"source\":\"plan --json: its memory_need\\.bytes, the predicted peak reserved plus the memory outside the allocator[^}]*\\},\"memory_rule\":\"Memory rule[^\"]*\",\"gpus\":1,\"days\":3,.*\"packages\":\\[\\{\"gpu\":\"rtx-4090\",[^]]*\\{\"gpu\":\"b200\",[^]]*\\]"
   ARGS --fits "${_cf_plan}" --days 3 --json)
 set_tests_properties(cli.calcul_forfaits_fits_plan PROPERTIES FIXTURES_REQUIRED fits_plan)
+
+# --fits-gib is echoed as typed, beside the whole bytes it rounds up to.
+iteragpu_cli_case(calcul_forfaits_fits_gib_echoed_as_typed PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\nPackages for a need of 139\\.8 GiB \\(150109106996 bytes\\) on each of 1 GPU, every duration: "
+  ARGS --fits-gib 139.8)
+
+# Without any argument, the modes are named; both programs' help names --version.
+iteragpu_cli_case(calcul_forfaits_no_arguments_names_its_modes PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^calcul_forfaits: no mode given; expected a quote \\(--gpu ID --days N --lots N\\), a search \\(--fits FILE, --fits-gib X or --gpu-hours H\\), a comparison \\(--gpu ID --compare-days\\) or --list; --help shows every flag\n$")
+iteragpu_cli_case(calcul_forfaits_help_names_version PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\ncalcul_forfaits --version prints the version of the library\\.\n" ARGS --help)
+iteragpu_cli_case(program_help_names_version PROGRAM mesure_memoire EXIT 0
+  STDOUT "\nmesure_memoire COMMAND --help shows the flags of one command; mesure_memoire --version the versions it was built with\\.\n"
+  ARGS --help)

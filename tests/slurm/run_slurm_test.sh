@@ -8,6 +8,13 @@
 # stopped on every way out (and again by the CTest fixture's cleanup).
 # Prints "ITERAGPU-SKIP: why" (a CTest skip) only when Slurm cannot start
 # for a reason of the machine (packages missing, not root).
+#
+# The daemons' sockets and state live in a short folder of their own
+# (mktemp -d /tmp/iteragpu-slurm.XXXXXX), never under WORK_DIR: munged
+# refuses a socket path of more than 108 bytes, which a build folder deep
+# enough reaches. WORK_DIR/cluster-dir names that folder for the CTest
+# cleanup (slurm.sh remove-named); it is removed on every way out, its logs
+# copied into WORK_DIR/logs first.
 set -uo pipefail
 
 program=${1:?usage: run_slurm_test.sh MESURE_MEMOIRE WORK_DIR SBATCH_SCRIPT}
@@ -17,13 +24,18 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 rm -rf "$work"
 mkdir -p "$work/logs"
 work=$(cd "$work" && pwd)
-cluster=$work/cluster
 
 fail() {
   echo "FAILED: $*"
   exit 1
 }
-trap '"$here/slurm.sh" stop "$cluster"' EXIT
+cluster=$(mktemp -d /tmp/iteragpu-slurm.XXXXXX) || fail "no folder for the cluster under /tmp"
+echo "$cluster" >"$work/cluster-dir"
+finish() {
+  cp "$cluster"/*.log "$work/logs/" 2>/dev/null
+  "$here/slurm.sh" remove-named "$work/cluster-dir"
+}
+trap finish EXIT
 
 started=$("$here/slurm.sh" start "$cluster" 2>"$work/start.err")
 rc=$?

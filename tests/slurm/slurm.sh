@@ -1,6 +1,8 @@
 #!/bin/bash
-# tests/slurm/slurm.sh start|stop|status DIR: a single-node Slurm cluster
-# (Debian's slurm-wlm and munge) with every file under DIR, for the tests.
+# tests/slurm/slurm.sh start|stop|status DIR | remove-named FILE: a
+# single-node Slurm cluster (Debian's slurm-wlm and munge) with every file
+# under DIR, for the tests. DIR's path must be short: munged refuses a
+# socket path of more than 108 bytes.
 #
 #   start   writes a munge key and slurm.conf under DIR, starts munged,
 #           slurmctld and slurmd, and waits until the node is idle. Prints
@@ -9,6 +11,10 @@
 #           then SIGKILL after 10 s) and waits until they are gone. Safe to
 #           run at any time, twice, or on a DIR that never started.
 #   status  exits 0 when the three daemons of DIR run.
+#   remove-named FILE
+#           when FILE exists, it names a DIR made by mktemp -d
+#           /tmp/iteragpu-slurm.XXXXXX: stops its daemons as stop does,
+#           removes DIR, then FILE. Nothing else is ever removed.
 #
 # Runs as root, with no systemd and no cgroups: process tracking by
 # /proc (proctrack/linuxproc), no task plugin, no accounting. The ports are
@@ -20,8 +26,25 @@ set -uo pipefail
 what=${1:-}
 dir=${2:-}
 if [ -z "$what" ] || [ -z "$dir" ]; then
-  echo "usage: slurm.sh start|stop|status DIR" >&2
+  echo "usage: slurm.sh start|stop|status DIR | remove-named FILE" >&2
   exit 2
+fi
+if [ "$what" = remove-named ]; then
+  [ -e "$dir" ] || exit 0
+  named=$(cat "$dir")
+  case "$named" in
+    /tmp/iteragpu-slurm.??????) ;;
+    *)
+      echo "slurm.sh: $dir names '$named', not a folder of /tmp/iteragpu-slurm.XXXXXX; left alone" >&2
+      exit 1
+      ;;
+  esac
+  if [ -d "$named" ]; then
+    bash "${BASH_SOURCE[0]}" stop "$named" || exit 1
+    rm -rf "$named"
+  fi
+  rm -f "$dir"
+  exit 0
 fi
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)

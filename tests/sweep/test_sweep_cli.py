@@ -389,7 +389,7 @@ def bad_lists(c):
                           (["--context", "0"], "--context: '0' is not positive"),
                           (["--width", "64,,128"], "--width: '64,,128' has an empty item"),
                           (["--dtype", "fp16"], "--dtype: 'fp16' is not float32, float16 or bfloat16"),
-                          (["--repeats", "many"], "--repeats: 'many' is not a positive integer or auto")):
+                          (["--repeats", "many"], "--repeats: 'many' is not a positive integer up to 10000, or auto")):
         done = c.run("sweep", "--predict-only", "--output-dir", c.path("run"), *args, expect=2)
         check(done.stdout == "" and done.stderr.count("\n") == 1 and message in done.stderr, done.stderr)
         check(not os.path.exists(c.path("run")), "a folder was made")

@@ -2,6 +2,8 @@
 // on the CPU: no LibTorch, no GPU.
 #include <chrono>
 #include <cstdint>
+#include <limits>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -27,6 +29,7 @@ struct fake_device {
   std::uint64_t peak = 0;
   int passes = 0;
   int fail_on_pass = -1;
+  int host_out_of_memory_on_pass = -1;
 
   void allocate(std::uint64_t n) {
     allocated += n;
@@ -109,6 +112,9 @@ struct fake_workload {
     const int pass = ++device.passes;
     if (pass == device.fail_on_pass) {
       throw std::runtime_error("out of memory on pass " + std::to_string(pass) + "\nstack trace line");
+    }
+    if (pass == device.host_out_of_memory_on_pass) {
+      throw std::bad_alloc();
     }
     return fake_output(device, pass);
   }
@@ -260,6 +266,23 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
   const auto in_repeat = repeat.run(0, {.warmup = 1, .repeats = 3});
   BOOST_REQUIRE(!in_repeat.has_value());
   BOOST_TEST((in_repeat.error().phase == phase_kind::warm_forward));
+}
+
+BOOST_AUTO_TEST_CASE(the_host_out_of_memory_is_no_failure_of_a_phase_and_passes_through) {
+  bench host;
+  host.device.host_out_of_memory_on_pass = 2;
+  BOOST_CHECK_THROW(static_cast<void>(host.run(0, {.warmup = 1, .repeats = 1})), std::bad_alloc);
+}
+
+BOOST_AUTO_TEST_CASE(a_huge_count_of_repeats_asks_for_no_memory_up_front) {
+  // The workload fails on its second pass, so the count is never run: only
+  // the reservation of the rows could fail on the count.
+  bench huge;
+  huge.device.fail_on_pass = 2;
+  const auto failed = huge.run(0, {.warmup = 0, .repeats = std::numeric_limits<std::uint64_t>::max() - 4});
+  BOOST_REQUIRE(!failed.has_value());
+  BOOST_TEST((failed.error().phase == phase_kind::warm_forward));
+  BOOST_TEST(failed.error().message == "out of memory on pass 2");
 }
 
 // A backend that also reports the device's memory: used = total - free is

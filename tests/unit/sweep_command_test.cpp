@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(every_bad_flag_and_combination_is_refused_naming_the_flag_a
       {{"--predict-only", "--output-dir", out, "--width", "0"}, "--width: '0' is not positive"},
       {{"--predict-only", "--output-dir", out, "--width", "64,64"}, "--width: 64 is given twice"},
       {{"--predict-only", "--output-dir", out, "--dtype", "half"}, "--dtype: 'half' is not float32, float16 or bfloat16"},
-      {{"--predict-only", "--output-dir", out, "--repeats", "0"}, "--repeats: '0' is not a positive integer or auto"},
+      {{"--predict-only", "--output-dir", out, "--repeats", "0"}, "--repeats: '0' is not a positive integer up to 10000, or auto"},
       {{"--predict-only", "--output-dir", out, "--warmup", "-1"}, "--warmup: '-1' is not a whole number in digits"},
       // 63 x 63 x 31 = 123,039 points.
       {{"--predict-only", "--output-dir", out, "--batch", "1..4611686018427387904", "--context",

@@ -95,8 +95,16 @@ BOOST_AUTO_TEST_CASE(repeats_are_a_positive_count_or_auto) {
   BOOST_TEST(sw::parse_repeats("auto")->text() == "auto");
   BOOST_TEST(!sw::parse_repeats("auto")->count.has_value());
   BOOST_TEST(*sw::parse_repeats("7")->count == 7U);
-  BOOST_TEST(sw::parse_repeats("0").error() == "'0' is not a positive integer or auto");
-  BOOST_TEST(sw::parse_repeats("Auto").error() == "'Auto' is not a positive integer or auto");
+  BOOST_TEST(sw::parse_repeats("0").error() == "'0' is not a positive integer up to 10000, or auto");
+  BOOST_TEST(sw::parse_repeats("Auto").error() == "'Auto' is not a positive integer up to 10000, or auto");
+}
+
+BOOST_AUTO_TEST_CASE(repeats_stop_at_the_pass_limit) {
+  BOOST_TEST(iteragpu::pass_limit == 10'000U);
+  BOOST_TEST(*sw::parse_repeats("10000")->count == 10'000U);
+  BOOST_TEST(sw::parse_repeats("10001").error() == "'10001' is not a positive integer up to 10000, or auto");
+  BOOST_TEST(sw::parse_repeats("18446744073709551615").error() ==
+             "'18446744073709551615' is not a positive integer up to 10000, or auto");
 }
 
 BOOST_AUTO_TEST_CASE(the_plan_is_the_product_with_batch_innermost_and_dtype_outermost) {
@@ -198,6 +206,37 @@ BOOST_AUTO_TEST_CASE(a_damaged_points_tsv_is_refused_with_its_line) {
              "line 2: the result '../etc/passwd' is not 'point-0000.json'");
   BOOST_TEST(error(header + "0\t8\t16\t64\tfloat32\t1\t2\tpoint-0000.json\n1\t8\t16\t64\tfloat32\t0\t2\tpoint-0001.json\n") ==
              "line 3: warmup and repeats differ from line 2's; a plan has one of each");
+  // Counts of passes past the limit every command has.
+  BOOST_TEST(error(header + "0\t8\t16\t64\tfloat32\t10001\t2\tpoint-0000.json\n") ==
+             "line 2: a value is not valid (batch, context and width positive integers, dtype float32, float16 or "
+             "bfloat16, warmup 0 to 10000, repeats 1 to 10000 or auto)");
+  BOOST_TEST(error(header + "0\t8\t16\t64\tfloat32\t1\t18446744073709551615\tpoint-0000.json\n")
+                 .starts_with("line 2: a value is not valid"));
+  BOOST_TEST(sw::parse_points_tsv(header + "0\t8\t16\t64\tfloat32\t10000\t10000\tpoint-0000.json\n").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_points_tsv_of_more_than_100000_points_is_refused_as_the_command_line_is) {
+  sw::sweep_axes axes;
+  axes.batch.resize(1000);
+  axes.context.resize(100);
+  for (std::size_t i = 0; i < 1000; ++i) {
+    axes.batch[i] = i + 1;
+  }
+  for (std::size_t i = 0; i < 100; ++i) {
+    axes.context[i] = i + 1;
+  }
+  const auto plan = sw::make_plan(axes);
+  BOOST_TEST_REQUIRE(plan.has_value());
+  BOOST_TEST_REQUIRE(plan->size() == sw::max_points);
+  std::string text = sw::points_tsv(*plan);
+  BOOST_TEST(sw::parse_points_tsv(text).has_value());
+  // One line more, numbered and named as the next point of a larger plan
+  // (whose names take six digits: the names of every line are rewritten).
+  std::vector<sw::sweep_point> larger = *plan;
+  larger.push_back(sw::sweep_point{sw::max_points, iteragpu::synthetic_shape{1, 1, 1}, element_type::float32, 1,
+                                   sw::repeat_setting{2}});
+  text = sw::points_tsv(larger);
+  BOOST_TEST(sw::parse_points_tsv(text).error() == "the plan has 100001 points; expected 1 to 100000");
 }
 
 BOOST_AUTO_TEST_CASE(a_point_gives_measure_its_flags) {

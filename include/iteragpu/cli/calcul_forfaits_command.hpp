@@ -101,6 +101,11 @@ inline constexpr std::string_view accepted_results_text =
     "counted)";
 /// What `--gpu` accepts, as messages say it.
 inline constexpr std::string_view accepted_gpu = "a GPU id of the catalog, such as b200 (see --list)";
+
+/// The message for a command line without any flag: the modes, by their flags.
+inline constexpr std::string_view no_mode_message =
+    "no mode given; expected a quote (--gpu ID --days N --lots N), a search (--fits FILE, --fits-gib X or "
+    "--gpu-hours H), a comparison (--gpu ID --compare-days) or --list; --help shows every flag";
 /// What `--days` accepts with a search, as messages say it.
 inline constexpr std::string_view accepted_search_days = "3, 7 or 30 (the durations of every package)";
 /// What `--gpus` accepts, as messages say it.
@@ -209,6 +214,9 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
   if (help_requested(args)) {
     o.help = true;
     return o;
+  }
+  if (args.empty()) {
+    throw usage_error(std::string(no_mode_message));
   }
   const auto values = parse_arguments(calcul_forfaits_description(), args);
   if (given(values, "catalog")) {
@@ -327,9 +335,7 @@ struct catalog_choice {
   }
   auto text = read_file_within(path, largest_catalog_bytes);
   if (!text) {
-    throw usage_error("--catalog: " + shown +
-                      (text.error() == read_error::too_large ? " is larger than 16 MiB" : " cannot be read") +
-                      std::string(accepted));
+    throw usage_error("--catalog: " + shown + describe(text.error(), "16 MiB") + std::string(accepted));
   }
   return std::move(*text);
 }
@@ -379,7 +385,8 @@ struct catalog_choice {
       throw usage_error("--fits-gib: " + quoted(gib) +
                         " GiB is 2^64 bytes or more; expected less than 17179869184 GiB (64 bits of bytes)");
     }
-    return memory_need{*bytes, "--fits-gib " + gib + ": the GiB given, rounded up to a whole byte"};
+    return memory_need{*bytes, "--fits-gib " + gib + ": the GiB given, rounded up to a whole byte",
+                       *search.fits_gib};
   }
   if (!search.fits_file) {
     return std::nullopt;
@@ -397,8 +404,7 @@ struct catalog_choice {
   }
   const auto text = read_file_within(path, largest_need_file_bytes);
   if (!text) {
-    throw usage_error("--fits: " + shown +
-                      (text.error() == read_error::too_large ? " is larger than 16 MiB" : " cannot be read") + accepted);
+    throw usage_error("--fits: " + shown + describe(text.error(), "16 MiB") + accepted);
   }
   auto need = report::need_from_json(*text);
   if (!need) {
@@ -498,6 +504,7 @@ inline void write_calcul_forfaits_help(std::ostream& out) {
       << "--accepted-results, rounded half to even to 4 decimal places of a cent, as are the prices per\n"
       << "GPU-hour and per GPU-day. A need fits a GPU under the memory rule of data/README.md (section\n"
       << "\"Memory per GPU\"), which every search by memory prints.\n"
+      << "calcul_forfaits --version prints the version of the library.\n"
       << "exit codes: 0 success, 2 bad input or an invalid catalog (one line on stderr), 1 internal error\n";
 }
 

@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_CLI_COLLECT_COMMAND_HPP
 #define ITERAGPU_CLI_COLLECT_COMMAND_HPP
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <filesystem>
@@ -108,7 +109,8 @@ inline void make_new_folder(const std::filesystem::path& output) {
 /// written.
 [[nodiscard]] inline int run_collect(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire collect";
-  return guarded(command, out, err, [&]() -> int {
+  std::string kept;
+  return guarded(command, out, err, kept, [&]() -> int {
     const auto description = collect_description();
     if (help_requested(args)) {
       out << description << '\n';
@@ -121,6 +123,22 @@ inline void make_new_folder(const std::filesystem::path& output) {
     if (folders.empty()) {
       throw usage_error("no sweep folder given; expected collect DIR [DIR...] --output-dir NEW_DIR");
     }
+    // One folder given twice (under any spelling: a trailing slash, a
+    // link) would count each of its points twice.
+    std::vector<std::pair<std::filesystem::path, std::string_view>> seen;
+    for (const auto& folder : folders) {
+      std::error_code ec;
+      auto canonical = std::filesystem::canonical(folder, ec);
+      if (ec) {
+        continue;  // load_folder() says what is wrong with it
+      }
+      const auto same = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == canonical; });
+      if (same != seen.end()) {
+        throw usage_error(quoted(folder) + " is the folder " + quoted(same->second) +
+                          " given again; expected each sweep folder once");
+      }
+      seen.emplace_back(std::move(canonical), folder);
+    }
     std::vector<sweep_folder> loaded;
     for (const auto& folder : folders) {
       auto f = load_folder(folder);
@@ -130,6 +148,7 @@ inline void make_new_folder(const std::filesystem::path& output) {
       loaded.push_back(std::move(*f));
     }
     detail::make_new_folder(output);
+    kept = "the files of " + quoted(output.string()) + " (summary.csv, plot.svg and index.html)";
     for (const auto& f : loaded) {
       detail::say_missing(f, err);
     }

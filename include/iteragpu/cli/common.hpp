@@ -177,7 +177,8 @@ inline void refuse_flags_as_values(const po::options_description& options, std::
 
 /// The value of `--flag` as an unsigned integer no smaller than `minimum`.
 [[nodiscard]] inline std::uint64_t integer_flag(std::string_view flag, std::string_view text, std::uint64_t minimum,
-                                                std::string_view accepted) {
+                                                std::string_view accepted,
+                                                std::uint64_t maximum = std::numeric_limits<std::uint64_t>::max()) {
   const auto parsed = parse_unsigned(text);
   std::string reason;
   if (!parsed) {
@@ -194,6 +195,8 @@ inline void refuse_flags_as_values(const po::options_description& options, std::
     }
   } else if (parsed.value() < minimum) {
     reason = quoted(text) + " is too small";
+  } else if (parsed.value() > maximum) {
+    reason = quoted(text) + " is too large";
   } else {
     return parsed.value();
   }
@@ -259,27 +262,42 @@ inline constexpr std::string_view accepted_non_negative =
 
 /// Output that could not be delivered is an error: flushes `out` and, when
 /// the stream failed (a full disk, /dev/full, a closed pipe), says so on
-/// `err` and turns the exit code into exit_internal_error.
-[[nodiscard]] inline int delivered(std::string_view command, std::ostream& out, std::ostream& err, int code) {
+/// `err` and turns the exit code into exit_internal_error. `kept` names
+/// what the command wrote elsewhere and is complete (a folder of files);
+/// empty: nothing usable was delivered.
+[[nodiscard]] inline int delivered(std::string_view command, std::ostream& out, std::ostream& err, int code,
+                                   std::string_view kept = {}) {
   out.flush();
   if (!out) {
-    err << command << ": the output could not be written to standard output; nothing usable was delivered\n";
+    err << command << ": the output could not be written to standard output; "
+        << (kept.empty() ? std::string("nothing usable was delivered") : "what was written is complete: " +
+                                                                              std::string(kept))
+        << '\n';
     return exit_internal_error;
   }
   return code;
 }
 
 /// Runs `body`, turning a usage error into one line on `err` and exit 2, and
-/// checking that what it printed on `out` was delivered.
+/// checking that what it printed on `out` was delivered; `kept`, which the
+/// body may fill, names the files it wrote (see delivered()).
 template <class Body>
-[[nodiscard]] int guarded(std::string_view command, std::ostream& out, std::ostream& err, Body&& body) {
+[[nodiscard]] int guarded(std::string_view command, std::ostream& out, std::ostream& err, const std::string& kept,
+                          Body&& body) {
   int code = exit_usage;
   try {
     code = body();
   } catch (const usage_error& e) {
     err << command << ": " << e.what() << '\n';
   }
-  return delivered(command, out, err, code);
+  return delivered(command, out, err, code, kept);
+}
+
+/// guarded() for a command that writes no file: a failed standard output
+/// means nothing usable was delivered.
+template <class Body>
+[[nodiscard]] int guarded(std::string_view command, std::ostream& out, std::ostream& err, Body&& body) {
+  return guarded(command, out, err, std::string(), std::forward<Body>(body));
 }
 
 }  // namespace iteragpu::cli

@@ -171,12 +171,12 @@ class text_list_value : public po::value_semantic_codecvt_helper<char> {
       ("context", text_value(), "positions per input, a positive integer (default 16; no attention)")     //
       ("width", text_value(), "model width, a positive integer (default 64; hidden = 4 x width)")         //
       ("dtype", text_value(), "float32, float16 or bfloat16 for weights and inputs (default float32)")    //
-      ("warmup", text_value(), "warm-up passes, 0 or more, measured together (default 1)")                //
+      ("warmup", text_value(), "warm-up passes, 0 to 10000, measured together (default 1)")               //
       ("repeats", text_value(),
-       "measured passes after the warm-up: 1 or more, or auto (until the 95 % confidence interval of the median "
+       "measured passes after the warm-up: 1 to 10000, or auto (until the 95 % confidence interval of the median "
        "GPU time is within --max-noise of it; default 2)")  //
       ("min-repeats", text_value(), "with --repeats auto: at least this many passes (default 10)")  //
-      ("max-repeats", text_value(), "with --repeats auto: at most this many passes (default 10000)")  //
+      ("max-repeats", text_value(), "with --repeats auto: at most this many passes, up to 10000 (default 10000)")  //
       ("max-noise", text_value(),
        "with --repeats auto: how far the interval may reach from the median, as a fraction of it (default 0.01)")  //
       ("max-seconds", text_value(), "with --repeats auto: stop once the repeats have taken this long (default 15)")  //
@@ -324,6 +324,31 @@ inline void check_torchscript_file(torchscript_run& run) {
   return std::stod(parsed.to_string());
 }
 
+/// What `--warmup` accepts, as messages say it (pass_limit).
+inline constexpr std::string_view accepted_warmup = "an integer from 0 to 10000, the most passes a command runs";
+/// What a count of repeats accepts, as messages say it (pass_limit).
+inline constexpr std::string_view accepted_repeat_count =
+    "an integer from 1 to 10000, the most passes a command runs";
+/// What `--workspace-bytes` accepts, as messages say it (prediction::largest_workspace_total).
+inline constexpr std::string_view accepted_workspace_total =
+    "a non-negative integer up to 1152921504607895551 (2^60 + 1 MiB - 1: from there the cuBLAS workspace is a "
+    "request the caching allocator refuses)";
+static_assert(pass_limit == 10'000, "accepted_warmup and accepted_repeat_count quote pass_limit");
+static_assert(prediction::largest_workspace_total.value == 1'152'921'504'607'895'551U,
+              "accepted_workspace_total quotes largest_workspace_total");
+
+/// `--warmup`: 0 to pass_limit passes, or a usage_error naming the flag.
+[[nodiscard]] inline std::uint64_t warmup_flag(std::string_view text) {
+  return integer_flag("warmup", text, 0, accepted_warmup, pass_limit);
+}
+
+/// `--workspace-bytes` split as prediction::split_workspace_total() does, or
+/// a usage_error naming the flag for a total whose workspaces cannot be allocated.
+[[nodiscard]] inline prediction::blas_workspaces workspace_total_flag(std::string_view text) {
+  return prediction::split_workspace_total(byte_count{
+      integer_flag("workspace-bytes", text, 0, accepted_workspace_total, prediction::largest_workspace_total.value)});
+}
+
 /// The element type of `--dtype`, or a usage_error naming the flag.
 [[nodiscard]] inline element_type dtype_flag(std::string_view text) {
   const auto element = parse_element_type(text);
@@ -348,12 +373,15 @@ inline void check_torchscript_file(torchscript_run& run) {
   o.run.shape.context = integer("context", "16", 1);
   o.run.shape.width = integer("width", "64", 1);
   o.run.dtype = dtype_flag(optional_text(values, "dtype", "float32"));
-  o.run.plan.warmup = integer("warmup", "1", 0);
+  o.run.plan.warmup = warmup_flag(optional_text(values, "warmup", "1"));
   const std::string repeats = optional_text(values, "repeats", "2");
   if (repeats == "auto") {
     stopping_parameters p;
-    p.min_repeats = integer("min-repeats", "10", 1);
-    p.max_repeats = integer("max-repeats", "10000", 1);
+    const auto count = [&](std::string_view flag, std::string_view fallback) {
+      return integer_flag(flag, optional_text(values, flag, fallback), 1, accepted_repeat_count, pass_limit);
+    };
+    p.min_repeats = count("min-repeats", "10");
+    p.max_repeats = count("max-repeats", "10000");
     p.max_noise = positive_decimal_flag(values, "max-noise", "0.01");
     p.max_seconds = std::chrono::duration<double>(positive_decimal_flag(values, "max-seconds", "15"));
     auto rule = stopping_rule::make(p);
@@ -364,7 +392,8 @@ inline void check_torchscript_file(torchscript_run& run) {
     o.run.plan.until = *rule;
     o.run.plan.repeats = 0;
   } else {
-    o.run.plan.repeats = integer_flag("repeats", repeats, 1, "a positive integer, or auto");
+    o.run.plan.repeats = integer_flag("repeats", repeats, 1, "an integer from 1 to 10000 (the most passes a command "
+                                      "runs), or auto", pass_limit);
     for (const char* flag : {"min-repeats", "max-repeats", "max-noise", "max-seconds"}) {
       if (given(values, flag)) {
         throw usage_error("--" + std::string(flag) + " goes with --repeats auto only; expected --repeats auto");
@@ -372,9 +401,7 @@ inline void check_torchscript_file(torchscript_run& run) {
     }
   }
   if (given(values, "workspace-bytes")) {
-    o.workspaces = prediction::split_workspace_total(
-        byte_count{integer_flag("workspace-bytes", required_text(values, "workspace-bytes", accepted_non_negative), 0,
-                                accepted_non_negative)});
+    o.workspaces = workspace_total_flag(required_text(values, "workspace-bytes", accepted_workspace_total));
   }
   if (given(values, "memory-snapshot")) {
     o.memory_snapshot = required_text(values, "memory-snapshot", "a path to a new file");

@@ -31,8 +31,8 @@ namespace iteragpu::cli {
       ("context", text_value(), "positions per input, a positive integer (default 16)")             //
       ("width", text_value(), "model width, a positive integer (default 64; hidden = 4 x width)")   //
       ("dtype", text_value(), "float32, float16 or bfloat16 (default float32)")                     //
-      ("warmup", text_value(), "warm-up passes, 0 or more (default 1)")                              //
-      ("repeats", text_value(), "measured passes, 1 or more (default 2)")                            //
+      ("warmup", text_value(), "warm-up passes, 0 to 10000 (default 1)")                             //
+      ("repeats", text_value(), "measured passes, 1 to 10000 (default 2)")                           //
       ("workspace-bytes", text_value(),
        "the GPU library's workspace in bytes (default 34603008: cuBLAS 32 MiB + cuBLASLt 1 MiB, an H200 with "
        "PyTorch 2.11)")  //
@@ -50,6 +50,7 @@ namespace iteragpu::cli {
 struct plan_options {
   prediction::plan_request request;                     ///< the run to predict
   std::optional<byte_count> memory{};                   ///< --memory-gib, rounded down to a whole byte
+  std::optional<exact_decimal> memory_gib{};            ///< --memory-gib as typed
   std::optional<prediction::plan_dimension> largest{};  ///< --largest
   bool json{false};                                     ///< --json
 };
@@ -65,22 +66,25 @@ struct plan_options {
   o.request.shape.context = integer("context", "16", 1);
   o.request.shape.width = integer("width", "64", 1);
   o.request.dtype = dtype_flag(optional_text(values, "dtype", "float32"));
-  o.request.passes.warmup = integer("warmup", "1", 0);
-  o.request.passes.repeats = integer("repeats", "2", 1);
+  o.request.passes.warmup = warmup_flag(optional_text(values, "warmup", "1"));
+  o.request.passes.repeats =
+      integer_flag("repeats", optional_text(values, "repeats", "2"), 1, accepted_repeat_count, pass_limit);
   if (given(values, "workspace-bytes")) {
-    o.request.workspaces = prediction::split_workspace_total(byte_count{integer("workspace-bytes", "0", 0)});
+    o.request.workspaces = workspace_total_flag(required_text(values, "workspace-bytes", accepted_workspace_total));
   }
   if (given(values, "outside-bytes")) {
     o.request.outside_allocator = byte_count{integer("outside-bytes", "0", 0)};
   }
   if (given(values, "memory-gib")) {
     const std::string text = required_text(values, "memory-gib", "a decimal number of GiB");
-    const auto bytes = gib_to_bytes_rounded_down(decimal_flag("memory-gib", text));
+    const exact_decimal typed = decimal_flag("memory-gib", text);
+    const auto bytes = gib_to_bytes_rounded_down(typed);
     if (!bytes || bytes->value == 0) {
       throw usage_error("--memory-gib: " + quoted(text) +
                         " is not a memory size; expected a positive decimal of GiB below 2^34 (such as 139.8)");
     }
     o.memory = *bytes;
+    o.memory_gib = typed;
   }
   if (given(values, "largest")) {
     const std::string text = required_text(values, "largest", "batch, context or width");
@@ -113,6 +117,7 @@ struct plan_options {
       throw usage_error("--batch/--context/--width: " + rows.error().message + "; expected smaller positive integers");
     }
     report::plan_outcome outcome{r, std::move(*rows)};
+    outcome.memory_gib = options.memory_gib;
     if (options.memory) {
       outcome.fit = prediction::check_fit(r, *options.memory);
     }

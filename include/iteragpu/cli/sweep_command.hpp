@@ -34,6 +34,7 @@
 #include "iteragpu/prediction/outside_allocator.hpp"
 #include "iteragpu/prediction/workspace.hpp"
 #include "iteragpu/protocol.hpp"
+#include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/statistics.hpp"
 #include "iteragpu/sweep/html.hpp"
@@ -136,13 +137,16 @@ namespace json = boost::json;
 [[nodiscard]] inline result<json::value, std::string> read_json(const std::filesystem::path& file) {
   const auto text = read_file_within(file, std::size_t{64} << 20U);
   if (!text.has_value()) {
-    return unexpected{quoted(file.string()) + (text.error() == read_error::too_large ? " is larger than 64 MiB"
-                                                                                     : " cannot be read")};
+    return unexpected{quoted(file.string()) + describe(text.error(), "64 MiB")};
   }
   boost::system::error_code ec;
   auto value = json::parse(*text, ec);
   if (ec) {
     return unexpected{quoted(file.string()) + " is not JSON: " + ec.message()};
+  }
+  if (const auto duplicate = report::first_duplicate_key(*text)) {
+    return unexpected{quoted(file.string()) + ": " + report::duplicate_key_message(*duplicate) +
+                      "; expected each key once"};
   }
   return value;
 }
@@ -806,7 +810,8 @@ struct sweep_folder {
   const auto tsv = folder / sweep::points_file;
   const auto text = read_file_within(tsv, std::size_t{64} << 20U);
   if (!text.has_value()) {
-    return unexpected{quoted(tsv.string()) + " cannot be read; expected the folder of a sweep (its points.tsv)"};
+    return unexpected{quoted(tsv.string()) + describe(text.error(), "64 MiB") +
+                      "; expected the folder of a sweep (its points.tsv)"};
   }
   auto points = sweep::parse_points_tsv(*text);
   if (!points.has_value()) {
@@ -979,8 +984,8 @@ namespace detail {
       ("context", text_value(), "LIST of positions per input (default 16)")                                      //
       ("width", text_value(), "LIST of model widths (default 64)")                                               //
       ("dtype", text_value(), "comma-separated float32, float16, bfloat16 (default float32)")                    //
-      ("warmup", text_value(), "warm-up passes of each point, 0 or more (default 1)")                            //
-      ("repeats", text_value(), "measured passes of each point, a positive integer or auto (default 2)")         //
+      ("warmup", text_value(), "warm-up passes of each point, 0 to 10000 (default 1)")                           //
+      ("repeats", text_value(), "measured passes of each point, 1 to 10000 or auto (default 2)")                  //
       ("plan-only", po::bool_switch(), "write points.tsv and nothing else")                                       //
       ("run-point", text_value(), "run point N of the plan in --output-dir alone; a point with a result is left alone")  //
       ("resume", text_value(), "run the points of this sweep folder that have no result yet")                    //
@@ -1133,7 +1138,7 @@ inline void parse_mode(const po::variables_map& values, sweep_options& o) {
     throw usage_error("--dtype: " + dtypes.error() + "; expected " + std::string(sweep::accepted_dtype_list));
   }
   axes.dtype = std::move(*dtypes);
-  axes.warmup = integer_flag("warmup", optional_text(values, "warmup", "1"), 0, accepted_non_negative);
+  axes.warmup = warmup_flag(optional_text(values, "warmup", "1"));
   auto repeats = sweep::parse_repeats(optional_text(values, "repeats", "2"));
   if (!repeats.has_value()) {
     throw usage_error("--repeats: " + repeats.error());
@@ -1180,7 +1185,7 @@ inline void parse_settings(const po::variables_map& values, sweep_options& o) {
     o.host_memory_bytes = gib_flag(values, "host-memory-gib");
   }
   if (given(values, "workspace-bytes")) {
-    o.workspaces = prediction::split_workspace_total(byte_count{bytes_flag(values, "workspace-bytes")});
+    o.workspaces = workspace_total_flag(required_text(values, "workspace-bytes", accepted_workspace_total));
   }
   if (given(values, "outside-bytes")) {
     o.outside = byte_count{bytes_flag(values, "outside-bytes")};
@@ -1243,7 +1248,7 @@ template <class Runner>
   settings.workspaces = o.workspaces;
   settings.outside_allocator = o.outside;
   folder_sink sink(folder.path, folder.points.size());
-  sweep::progress_display progress(err, terminal.has_value(), pending.size(), terminal.value_or(80));
+  sweep::progress_display progress(err, terminal.has_value(), pending.size(), terminal.value_or(80), o.predict_only);
   const auto ran = sweep::run_points(pending, std::move(failures), settings, runner, sink, progress);
   progress.close();
   if (!ran.has_value()) {
@@ -1485,15 +1490,24 @@ struct sweep_work {
 /// could not be written, 128 + the signal's number when interrupted.
 [[nodiscard]] inline int run_sweep_with(std::span<const std::string> args, std::ostream& out, std::ostream& err,
                                         std::optional<std::size_t> terminal) {
-  return guarded(detail::sweep_command, out, err, [&]() -> int {
+  // Once the folder is settled, the files a run writes there are complete
+  // whatever becomes of standard output: the message of a failed one names it.
+  std::string kept;
+  return guarded(detail::sweep_command, out, err, kept, [&]() -> int {
     const auto description = sweep_description();
     if (help_requested(args)) {
       out << description << '\n';
       return exit_success;
     }
     const sweep_options o = parse_sweep_options(parse_arguments(description, args));
+    const std::string folder_files =
+        "the files of the sweep folder " + quoted(o.folder.string()) +
+        " (points.tsv, the point records and, once every point has one, summary.csv, plot.svg and index.html)";
     if (o.what == sweep_options::mode::plan_only || o.what == sweep_options::mode::full) {
       if (auto done = detail::plan_new_folder(o, out, err)) {
+        if (*done == exit_success) {
+          kept = folder_files;
+        }
         return *done;
       }
     }
@@ -1501,6 +1515,7 @@ struct sweep_work {
     if (!work.has_value()) {
       return work.error();
     }
+    kept = folder_files;
     if (auto stopped = detail::run_work(o, *work, terminal, err)) {
       return *stopped;
     }

@@ -83,6 +83,13 @@ inline constexpr std::array<known_workspace, 2> known_workspace_sizes{{
   return {byte_count{total.value - cublaslt}, byte_count{cublaslt}};
 }
 
+/// The largest total (--workspace-bytes) whose two workspaces the caching
+/// allocator can allocate: from one byte more, the cuBLAS part is a request
+/// of 2^60 bytes or more, which NativeCachingAllocator::allocate refuses.
+inline constexpr byte_count largest_workspace_total{first_refused_request.value + mebibyte - 1};
+static_assert(split_workspace_total(largest_workspace_total).cublas.value < first_refused_request.value);
+static_assert(split_workspace_total(byte_count{largest_workspace_total.value + 1}).cublas == first_refused_request);
+
 /// Whether at::addmm(bias, mat1, mat2) with a one-dimensional bias takes the
 /// cuBLASLt path, which alone asks for the cuBLASLt workspace (the plain
 /// cuBLAS path asks for the cuBLAS one only): for float32, float16 and

@@ -23,6 +23,7 @@
 #include "iteragpu/io.hpp"
 #include "iteragpu/prediction/check.hpp"
 #include "iteragpu/protocol.hpp"
+#include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/synthetic_measurement.hpp"
 #include "iteragpu/text.hpp"
@@ -413,6 +414,10 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
     return unexpected{"is not JSON (" + error.message() + " at byte " + to_decimal_string(used) + " of " +
                       to_decimal_string(text.size()) + "); " + std::string(expected_measurement)};
   }
+  if (const auto duplicate = first_duplicate_key(text)) {
+    return unexpected{"is refused: " + duplicate_key_message(*duplicate) + "; " +
+                      std::string(expected_measurement) + ", each key once"};
+  }
   const auto document = parser.release();
   if (const auto* o = document.if_object(); o != nullptr && o->contains("workload")) {
     return unexpected{std::string("is the measurement of a TorchScript module (it has a workload); compare reads "
@@ -443,6 +448,8 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
       case read_error::too_large:
         return unexpected{name + " is larger than 16 MiB (" + to_decimal_string(measurement_file_limit) +
                           " bytes), more than compare reads; " + std::string(expected_measurement)};
+      case read_error::not_a_regular_file:
+        return unexpected{name + describe(text.error(), "") + "; " + std::string(expected_measurement)};
       case read_error::cannot_open:
       case read_error::cannot_read:
         break;

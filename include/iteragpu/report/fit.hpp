@@ -201,8 +201,8 @@ namespace detail {
   const auto& s = list.search;
   std::string title = "Packages for ";
   if (s.need) {
-    title += "a need of " + to_gib(s.need->bytes).to_string() + " GiB (" + to_decimal_string(s.need->bytes.value) +
-             " bytes) on each of ";
+    const exact_decimal gib = s.need->stated_gib ? *s.need->stated_gib : to_gib(s.need->bytes);
+    title += "a need of " + gib.to_string() + " GiB (" + bytes_text(s.need->bytes.value) + ") on each of ";
   }
   title += plural(s.gpus.value, "GPU", "GPUs");
   if (s.hours) {

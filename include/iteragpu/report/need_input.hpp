@@ -14,6 +14,7 @@
 
 #include "iteragpu/checked.hpp"
 #include "iteragpu/memory_need.hpp"
+#include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
@@ -185,6 +186,9 @@ using need_read = result<memory_need, need_input_error>;
   const boost::json::value document = boost::json::parse(boost::json::string_view(text.data(), text.size()), error);
   if (error) {
     return detail::not_a_need("not valid JSON (" + error.message() + ")");
+  }
+  if (const auto duplicate = first_duplicate_key(text)) {
+    return detail::not_a_need(duplicate_key_message(*duplicate) + " (each key once)");
   }
   if (!document.is_object()) {
     return detail::not_a_need("JSON that is not an object");

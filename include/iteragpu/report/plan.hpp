@@ -35,6 +35,9 @@ struct plan_outcome {
   std::vector<phase_row> rows;                         ///< the predicted rows
   std::optional<prediction::fit_check> fit{};          ///< with --memory-gib: whether the run fits
   std::optional<prediction::largest_value> largest{};  ///< with --largest: the largest value that fits
+  /// --memory-gib as typed, shown in the text in place of the GiB of its
+  /// whole bytes (139.8, not 139.799999999813735485076904296875).
+  std::optional<exact_decimal> memory_gib{};
 };
 
 /// A fit check: the card's memory in bytes and GiB, whether it fits, the headroom or the phase that
@@ -83,11 +86,13 @@ struct plan_outcome {
   return o;
 }
 
-/// One fit check in a line for people.
-inline void write_fit(std::ostream& out, const prediction::fit_check& f) {
-  out << to_gib(f.memory).to_string() << " GiB (" << f.memory.value << " bytes): ";
+/// One fit check in a line for people; the memory in GiB is `typed_gib`
+/// when given (what the person typed), else that of its bytes.
+inline void write_fit(std::ostream& out, const prediction::fit_check& f,
+                      const std::optional<exact_decimal>& typed_gib = std::nullopt) {
+  out << (typed_gib ? *typed_gib : to_gib(f.memory)).to_string() << " GiB (" << bytes_text(f.memory.value) << "): ";
   if (f.fits) {
-    out << "fits, " << *f.headroom_bytes << " bytes of headroom\n";
+    out << "fits, " << bytes_text(*f.headroom_bytes) << " of headroom\n";
   } else {
     out << "does not fit";
     if (f.failed_phase) {
@@ -122,12 +127,12 @@ inline void write_text(std::ostream& out, const plan_outcome& p) {
   }
   if (p.fit) {
     out << "fits ";
-    write_fit(out, *p.fit);
+    write_fit(out, *p.fit, p.memory_gib);
   }
   if (p.largest) {
     out << "largest " << name_of(p.largest->dimension) << " that fits: " << p.largest->value << "; "
         << name_of(p.largest->dimension) << " " << p.largest->value + 1 << " on ";
-    write_fit(out, p.largest->next);
+    write_fit(out, p.largest->next, p.memory_gib);
   }
   out << "not modelled (a run with any of these set may differ):";
   const char* separator = " ";

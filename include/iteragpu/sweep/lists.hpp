@@ -12,6 +12,7 @@
 #include "iteragpu/parse.hpp"
 #include "iteragpu/policies/dtype.hpp"
 #include "iteragpu/result.hpp"
+#include "iteragpu/statistics.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file
@@ -26,7 +27,8 @@ inline constexpr std::string_view accepted_size_list =
 /// What a dtype list accepts, as usage errors say it after "expected".
 inline constexpr std::string_view accepted_dtype_list = "comma-separated float32, float16 or bfloat16";
 /// What `--repeats` accepts, as parse_repeats() says it.
-inline constexpr std::string_view accepted_repeats = "a positive integer or auto";
+inline constexpr std::string_view accepted_repeats = "a positive integer up to 10000, or auto";
+static_assert(pass_limit == 10'000, "accepted_repeats quotes pass_limit");
 
 namespace detail {
 
@@ -157,14 +159,14 @@ struct repeat_setting {
   friend bool operator==(const repeat_setting&, const repeat_setting&) = default;
 };
 
-/// `auto`, or a positive integer in digits; the error quotes the text and
-/// says accepted_repeats.
+/// `auto`, or a positive integer in digits up to pass_limit; the error
+/// quotes the text and says accepted_repeats.
 [[nodiscard]] inline result<repeat_setting, std::string> parse_repeats(std::string_view text) {
   if (text == "auto") {
     return repeat_setting{};
   }
   const auto parsed = parse_unsigned(text);
-  if (!parsed.has_value() || *parsed == 0) {
+  if (!parsed.has_value() || *parsed == 0 || *parsed > pass_limit) {
     return unexpected{quoted(text) + " is not " + std::string(accepted_repeats)};
   }
   return repeat_setting{*parsed};

@@ -187,9 +187,9 @@ namespace detail {
   const auto dtype = parse_element_type(fields[4]);
   const auto warmup = at_least(fields[5], 0);
   const auto repeats = parse_repeats(fields[6]);
-  if (!batch || !context || !width || !dtype || !warmup || !repeats.has_value()) {
+  if (!batch || !context || !width || !dtype || !warmup || *warmup > pass_limit || !repeats.has_value()) {
     return unexpected{where + "a value is not valid (batch, context and width positive integers, dtype float32, "
-                              "float16 or bfloat16, warmup 0 or more, repeats positive or auto)"};
+                              "float16 or bfloat16, warmup 0 to 10000, repeats 1 to 10000 or auto)"};
   }
   return std::pair{sweep_point{expected, synthetic_shape{*batch, *context, *width}, *dtype, *warmup, *repeats},
                    fields[7]};
@@ -212,6 +212,11 @@ namespace detail {
   }
   if (lines->size() == 1) {
     return unexpected{std::string("the plan has no point")};
+  }
+  if (lines->size() - 1 > max_points) {
+    // The limit of the command line (make_plan) holds for a file edited by hand.
+    return unexpected{"the plan has " + to_decimal_string(lines->size() - 1) + " points; expected 1 to " +
+                      to_decimal_string(max_points)};
   }
   std::vector<sweep_point> points;
   std::vector<std::string_view> names;

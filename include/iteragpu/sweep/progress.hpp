@@ -46,12 +46,12 @@ namespace iteragpu::sweep {
   switch (r.outcome) {
     case outcome_kind::measured:
       return "measured, peak reserved " + to_decimal_string(r.measured ? r.measured->peak_reserved_bytes : 0) +
-             " bytes (" + gib_text(r.measured ? r.measured->peak_reserved_bytes : 0) + "), process " +
+             " bytes (" + size_text(r.measured ? r.measured->peak_reserved_bytes : 0) + "), process " +
              seconds_text(r.process ? r.process->wall_seconds : 0);
     case outcome_kind::predicted:
       return "predicted (nothing measured), peak reserved " +
              to_decimal_string(r.prediction ? r.prediction->peak_reserved_bytes : 0) + " bytes (" +
-             gib_text(r.prediction ? r.prediction->peak_reserved_bytes : 0) + ")";
+             size_text(r.prediction ? r.prediction->peak_reserved_bytes : 0) + ")";
     default:
       // A skip's reason starts with "skipped:"; a failure's says what ended it.
       return is_skip(r.outcome) ? r.reason : std::string(name_of(r.outcome)) + ": " + r.reason;
@@ -98,15 +98,22 @@ class progress_display {
  public:
   /// `terminal`: whether `out` is a terminal; `total`: the points this run
   /// will record; `columns`: the terminal's width, 20 at least (the bar never
-  /// wraps).
-  progress_display(std::ostream& out, bool terminal, std::size_t total, std::size_t columns = 80)
-      : out_(&out), terminal_(terminal), total_(total), columns_(columns < 20 ? 20 : columns) {}
+  /// wraps); `predicting`: the points are predicted, nothing runs on a device.
+  progress_display(std::ostream& out, bool terminal, std::size_t total, std::size_t columns = 80,
+                   bool predicting = false)
+      : out_(&out),
+        terminal_(terminal),
+        predicting_(predicting),
+        total_(total),
+        columns_(columns < 20 ? 20 : columns) {}
 
-  /// On a terminal, redraws the bar with point `p` running on device `d`;
-  /// elsewhere, writes nothing.
+  /// On a terminal, redraws the bar with point `p` running on device `d`
+  /// (or being predicted); elsewhere, writes nothing.
   void started(const sweep_point& p, device_index d) {
     if (terminal_) {
-      draw("running point " + to_decimal_string(p.index) + " on " + device_name(d) + " (" + describe(p) + ")");
+      draw(predicting_ ? "predicting point " + to_decimal_string(p.index) + " (" + describe(p) + ")"
+                       : "running point " + to_decimal_string(p.index) + " on " + device_name(d) + " (" +
+                             describe(p) + ")");
     }
   }
 
@@ -153,6 +160,7 @@ class progress_display {
 
   std::ostream* out_;
   bool terminal_;
+  bool predicting_;
   std::size_t total_;
   std::size_t columns_;
   std::size_t done_{0};

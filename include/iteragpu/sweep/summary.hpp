@@ -76,6 +76,27 @@ struct summary_entry {
   return to_decimal_string(whole) + "." + to_decimal_string(tenth) + " GiB";
 }
 
+/// A size for people: gib_text() from 0.1 GiB on, so that no size reads
+/// "0.0 GiB"; below, MiB (2^20) with one decimal rounded half up ("34.0
+/// MiB"); below 0.1 MiB, whole bytes ("1 byte", "512 bytes").
+[[nodiscard]] inline std::string size_text(std::uint64_t bytes) {
+  constexpr std::uint64_t gib = std::uint64_t{1} << 30U;
+  constexpr std::uint64_t mib = std::uint64_t{1} << 20U;
+  if (bytes >= gib / 10U + 1U) {  // 0.1 GiB is 107374182.4 bytes
+    return gib_text(bytes);
+  }
+  if (bytes >= mib / 10U + 1U) {  // 0.1 MiB is 104857.6 bytes
+    std::uint64_t whole = bytes >> 20U;
+    std::uint64_t tenth = ((bytes & (mib - 1U)) * 10U + (mib >> 1U)) >> 20U;
+    if (tenth == 10) {
+      ++whole;
+      tenth = 0;
+    }
+    return to_decimal_string(whole) + "." + to_decimal_string(tenth) + " MiB";
+  }
+  return bytes_text(bytes);
+}
+
 /// Seconds with two decimals, rounded: "12.34 s"; a negative or non-finite
 /// time reads "0.00 s".
 [[nodiscard]] inline std::string seconds_text(double seconds) {
