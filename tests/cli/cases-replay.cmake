@@ -34,3 +34,8 @@ iteragpu_cli_case(replay_self_check_fails_with_exit_4 PROGRAM mesure_memoire EXI
   STDOUT "\"self_check\":\\{\"passed\":false,.*\"first_divergence\":\\{\"event\":1,\"recorded\":\\[\\{\"action\":\"segment_alloc\""
   STDERR "the self-check failed: the replay under the recorded settings does not make the recorded segment events at event 1"
   ARGS replay "${_snapshots}/snapshot.json" --json)
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate.json"
+  "{\"device_traces\": [[]], \"device_traces\": [[]]}")
+iteragpu_cli_case(replay_duplicate_key PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "replay-duplicate\\.json' is refused: .*device_traces"
+  ARGS replay "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate.json")
