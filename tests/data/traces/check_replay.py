@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Replays the recorded traces of this folder and compares them with the runs.
+
+    python3 check_replay.py MESURE_MEMOIRE [FOLDER] [--table]
+
+For each model of FOLDER/ground-truth.json (written by record.py on a GPU):
+  - the trace recorded under the default settings is replayed under those
+    settings: its peaks must equal the run's max_memory_allocated and
+    max_memory_reserved to the byte, and the self-check must pass;
+  - the same trace is replayed under each other setting recorded
+    (expandable_segments:True, max_split_size_mb:64,
+    roundup_power2_divisions:4): its peaks are compared with the fresh run
+    under that setting;
+  - the same trace is replayed under the capacity of each capped run
+    (set_per_process_memory_fraction of 0.95 and 1.05 times the peak
+    allocated): the out-of-memory verdict is compared with the run's.
+A model whose recorded program caught out-of-memory errors (cuDNN choosing
+its workspace) is replayed too, but its differences under other settings and
+capacities are reported as expected, not as failures: the program asks for
+other bytes under pressure. Prints one line per comparison (--table: a
+Markdown table); exit 0 when every exact comparison holds, 1 otherwise.
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def replay(program, snapshot, conf=None, capacity=None):
+    args = [program, "replay", snapshot, "--json"]
+    if conf is not None:
+        args += ["--alloc-conf", conf]
+    if capacity is not None:
+        args += ["--capacity-bytes", str(capacity)]
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode not in (0, 4):
+        raise SystemExit(f"{' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout), p.returncode
+
+
+def main():
+    words = [w for w in sys.argv[1:] if not w.startswith("--")]
+    table = "--table" in sys.argv
+    if not words:
+        raise SystemExit("usage: check_replay.py MESURE_MEMOIRE [FOLDER] [--table]")
+    program = words[0]
+    folder = words[1] if len(words) > 1 else os.path.dirname(os.path.abspath(__file__))
+    truth = json.load(open(os.path.join(folder, "ground-truth.json")))
+    rows = []
+    failures = 0
+    for model, runs in sorted(truth.items()):
+        if "recorded" not in runs:
+            continue
+        recorded = runs["recorded"]
+        snapshot = os.path.join(folder, f"{model}.recorded.pickle")
+        if not os.path.exists(snapshot):
+            continue
+        base, code = replay(program, snapshot)
+        caught = base["recorded_ooms"] > 0
+        s = base["settings"][0]
+        exact = (s["peak_allocated_bytes"] == recorded["peak_allocated_bytes"] and
+                 s["peak_reserved_bytes"] == recorded["peak_reserved_bytes"] and code == 0)
+        failures += not exact
+        rows.append((model, "recorded", recorded["peak_allocated_bytes"], s["peak_allocated_bytes"],
+                     recorded["peak_reserved_bytes"], s["peak_reserved_bytes"],
+                     "self-check " + ("passed" if code == 0 else "FAILED"), exact))
+        for conf, run in sorted(runs.items()):
+            if conf in ("recorded",) or conf.startswith("cap-") or "peak_allocated_bytes" not in run:
+                continue
+            out, _ = replay(program, snapshot, conf=conf)
+            r = out["settings"][0]
+            same = (r["peak_allocated_bytes"] == run["peak_allocated_bytes"] and
+                    r["peak_reserved_bytes"] == run["peak_reserved_bytes"])
+            if not same and not caught:
+                failures += 1
+            rows.append((model, conf, run["peak_allocated_bytes"], r["peak_allocated_bytes"],
+                         run["peak_reserved_bytes"], r["peak_reserved_bytes"],
+                         "" if same else ("caught OOMs: requests change" if caught else "DIFFERENT"), same))
+        for conf, run in sorted(runs.items()):
+            if not conf.startswith("cap-") or run.get("capacity_bytes") is None:
+                continue
+            out, _ = replay(program, snapshot, capacity=run["capacity_bytes"])
+            r = out["settings"][0]
+            same = r["oom"] == run["oom_raised"]
+            if not same and not caught:
+                failures += 1
+            rows.append((model, f"{conf} ({run['capacity_bytes']} B)", "oom" if run["oom_raised"] else "fits",
+                         "oom" if r["oom"] else "fits", run["peak_reserved_bytes"], r["peak_reserved_bytes"],
+                         f"retries {run['alloc_retries']} / {r['alloc_retries']}" +
+                         ("" if same else (" caught OOMs" if caught else " DIFFERENT")), same))
+    if table:
+        print("| model | setting | allocated (run) | allocated (replay) | reserved (run) | reserved (replay) | note |")
+        print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+        for row in rows:
+            print("| " + " | ".join(str(c) for c in row[:7]) + " |")
+    else:
+        for row in rows:
+            print(("OK   " if row[7] else "DIFF ") + " ".join(str(c) for c in row[:7]))
+    print(f"{len(rows)} comparisons, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
