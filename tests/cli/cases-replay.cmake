@@ -39,3 +39,44 @@ file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate.json"
 iteragpu_cli_case(replay_duplicate_key PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "replay-duplicate\\.json' is refused: .*device_traces"
   ARGS replay "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate.json")
+
+# The traces recorded on the H200 (tests/data/traces/record.py): every one
+# replays under its recorded settings to the run's own peaks with a passing
+# self-check, under expandable_segments:True, max_split_size_mb:64 and
+# roundup_power2_divisions:4 to the peaks of a fresh run under that setting,
+# and under the capacities of the capped runs to their out-of-memory verdict;
+# the snapshots of measure --torchscript replay to their measured peaks; the
+# trace whose ring buffer wrapped replays from the rebuilt state.
+set(_traces "${PROJECT_SOURCE_DIR}/tests/data/traces")
+find_program(_replay_python NAMES python3)
+if(_replay_python)
+  add_test(NAME cli.replay_recorded_traces_match_the_runs
+    COMMAND "${_replay_python}" "${_traces}/check_replay.py" "$<TARGET_FILE:mesure_memoire>" "${_traces}")
+  set_tests_properties(cli.replay_recorded_traces_match_the_runs PROPERTIES LABELS cli
+    PASS_REGULAR_EXPRESSION "29 comparisons, 0 failed")
+endif()
+# The smallest capacity of each setting, and the least need, from a
+# convolutional network's training steps: the recorded settings fit in
+# 213,909,504 bytes (less than their peak reserved, 255,852,544, since the
+# allocator releases its cache when short), expandable segments in their
+# peak, 216,006,656.
+iteragpu_cli_case(replay_smallest_capacity PROGRAM mesure_memoire EXIT 0
+  STDOUT "\"alloc_conf\":\"\",\"capacity_bytes\":null,\"peak_allocated_bytes\":187175936,\"peak_reserved_bytes\":255852544,.*\"smallest_capacity_bytes\":213909504,.*\"alloc_conf\":\"expandable_segments:True\",.*\"smallest_capacity_bytes\":216006656,.*\"memory_need\":\\{\"bytes\":931987456,"
+  ARGS replay "${_traces}/conv_train.recorded.pickle" --alloc-conf= --alloc-conf expandable_segments:True
+       --smallest-capacity --json)
+iteragpu_cli_case(replay_out_of_memory_names_the_request PROGRAM mesure_memoire EXIT 0
+  STDOUT "OUT OF MEMORY at event [0-9]+: a request of [0-9]+ bytes"
+  ARGS replay "${_traces}/transformer_train.recorded.pickle" --capacity-bytes 219037107)
+iteragpu_cli_case(replay_text_names_the_gpus PROGRAM mesure_memoire EXIT 0
+  STDOUT "self-check: passed.*GPUs on record that hold it: .*h200"
+  ARGS replay "${_traces}/mlp_infer.recorded.pickle")
+iteragpu_cli_case(replay_starts_late PROGRAM mesure_memoire EXIT 0
+  STDOUT "\"starts_late\":true,\"rebuilt_segments\":18,"
+  ARGS replay "${_traces}/transformer_train.wrapped.pickle" --json)
+# calcul_forfaits --fits reads a replay's JSON: the packages that hold it.
+add_test(NAME cli.fits_reads_a_replay
+  COMMAND "${CMAKE_COMMAND}" "-DMESURE=$<TARGET_FILE:mesure_memoire>" "-DCALCUL=$<TARGET_FILE:calcul_forfaits>"
+          "-DSNAPSHOT=${_traces}/conv_train.recorded.pickle" "-DOUT=${CMAKE_CURRENT_BINARY_DIR}/fits-replay"
+          -P "${CMAKE_CURRENT_SOURCE_DIR}/replay_fits.cmake")
+set_tests_properties(cli.fits_reads_a_replay PROPERTIES LABELS cli
+  PASS_REGULAR_EXPRESSION "Packages for a need of 0\\.86798095703125 GiB \\(931987456 bytes\\).*need +replay --json: its memory_need\\.bytes.*rtx-4090")

@@ -64,6 +64,11 @@ struct failed_request {
   std::uint64_t event{0};    ///< its index in the device's events
   byte_count size;           ///< bytes asked for
   std::uint64_t stream{0};   ///< its stream
+  /// The recorded program freed that block before its next allocation: a
+  /// scratch buffer, as a library's workspace is (cuDNN and cuBLAS take a
+  /// smaller workspace, or another algorithm, when theirs cannot be had), so
+  /// the real program may well go on where the replay stops.
+  bool scratch{false};
   /// Equal when every member is equal.
   friend bool operator==(const failed_request&, const failed_request&) = default;
 };
@@ -403,8 +408,8 @@ namespace detail_replay {
 // and the outcome so far.
 class replayer {
  public:
-  explicit replayer(const replay_options& options)
-      : options_(options), allocator_(options.settings, options.capacity, options.device_memory) {
+  replayer(const replay_options& options, std::span<const trace_event> events)
+      : options_(options), events_(events), allocator_(options.settings, options.capacity, options.device_memory) {
     live_.reserve(1024);
   }
 
@@ -482,7 +487,7 @@ class replayer {
       if (block.error().error == prediction::allocation_error::request_too_large) {
         return replay_error{replay_errc::request_too_large, index, e.address};
       }
-      outcome_.oom = failed_request{index, byte_count{e.size}, e.stream};
+      outcome_.oom = failed_request{index, byte_count{e.size}, e.stream, freed_before_next_alloc(index, e.address)};
       note_peaks(index);
       return std::nullopt;
     }
@@ -490,6 +495,22 @@ class replayer {
       return replay_error{replay_errc::address_reused, index, e.address};
     }
     return std::nullopt;
+  }
+
+  // Whether the recorded program freed the block of event `index` before
+  // its next allocation.
+  [[nodiscard]] bool freed_before_next_alloc(std::uint64_t index, std::uint64_t address) const {
+    for (std::size_t i = static_cast<std::size_t>(index) + 1; i < events_.size(); ++i) {
+      const trace_event& e = events_[i];
+      if (e.action == trace_action::alloc) {
+        return false;
+      }
+      if ((e.action == trace_action::free_requested || e.action == trace_action::free_completed) &&
+          e.address == address) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // Before a request: a recorded release the simulation has not made is the
@@ -529,6 +550,7 @@ class replayer {
   }
 
   const replay_options& options_;
+  std::span<const trace_event> events_;
   prediction::caching_allocator allocator_;
   std::unordered_map<std::uint64_t, prediction::block_handle> live_;
   std::vector<trace_event> pending_;  // recorded segment events since the last request
@@ -544,7 +566,7 @@ class replayer {
 /// trace is inconsistent; running out of memory is an outcome, not a failure.
 [[nodiscard]] inline result<replay_outcome, replay_error> replay(const device_trace& trace,
                                                                  const replay_options& options) {
-  detail_replay::replayer r(options);
+  detail_replay::replayer r(options, trace.events);
   if (missing_beginning(trace.events) || unexplained_segment(trace)) {
     auto start = state_at_start(trace, options.recorded_settings.value_or(options.settings));
     if (!start) {

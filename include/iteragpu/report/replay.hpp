@@ -185,7 +185,8 @@ struct replay_context {
     if (r.outcome.oom) {
       o["failed_request"] = boost::json::object{{"event", r.outcome.oom->event},
                                                 {"size_bytes", r.outcome.oom->size.value},
-                                                {"stream", r.outcome.oom->stream}};
+                                                {"stream", r.outcome.oom->stream},
+                                                {"scratch", r.outcome.oom->scratch}};
     } else {
       o["failed_request"] = nullptr;
     }
@@ -297,6 +298,10 @@ inline void write_setting(std::ostream& out, const memory::setting_result& r, co
   if (r.outcome.oom) {
     out << "  OUT OF MEMORY at event " << r.outcome.oom->event << ": a request of " << bytes_text(r.outcome.oom->size)
         << " on stream " << r.outcome.oom->stream << '\n';
+    if (r.outcome.oom->scratch) {
+      out << "  (a scratch buffer, freed before the next allocation, as a library's workspace is: cuDNN and cuBLAS "
+             "take a smaller one when theirs cannot be had, so the program may go on where the replay stops)\n";
+    }
   }
   if (r.smallest_capacity) {
     out << "  smallest capacity: " << bytes_text(*r.smallest_capacity) << '\n';
