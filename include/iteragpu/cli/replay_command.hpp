@@ -76,7 +76,7 @@ inline constexpr std::uint64_t max_device_index = 1023;
 /// The largest snapshot read: 2 GiB, the pickle reader's own limit (tens of millions of events).
 inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
 
-namespace detail_replay_command {
+namespace detail::replay_flags {
 
 // --alloc-conf may repeat, which the common parser refuses for every other
 // flag: its values are taken out first; the other words are returned.
@@ -154,11 +154,11 @@ namespace detail_replay_command {
   return *bytes;
 }
 
-}  // namespace detail_replay_command
+}  // namespace detail::replay_flags
 
 /// The words of `mesure_memoire replay` as options, or a usage_error.
 [[nodiscard]] inline replay_command_options parse_replay_options(std::span<const std::string> args) {
-  namespace d = detail_replay_command;
+  namespace d = detail::replay_flags;
   replay_command_options o;
   const auto rest = d::take_alloc_confs(args, o.alloc_confs);
   const auto values = parse_arguments(replay_description(), d::take_file(rest, o.file));

@@ -220,7 +220,7 @@ struct held_segment {
   friend bool operator==(const held_segment&, const held_segment&) = default;
 };
 
-namespace detail_rewind {
+namespace detail::rewind {
 
 // The state being rewound: segments held and blocks in use, by address.
 struct rewound {
@@ -276,7 +276,7 @@ struct rewound {
   }
 };
 
-}  // namespace detail_rewind
+}  // namespace detail::rewind
 
 /// The allocator's state where a trace begins: nothing for a trace recorded
 /// from the process's first allocation; for one that starts late (recording
@@ -288,7 +288,7 @@ struct rewound {
 /// done: expandable segments, or a trace that does not fit the snapshot.
 [[nodiscard]] inline result<std::vector<held_segment>, replay_error> state_at_start(
     const device_trace& trace, const prediction::allocator_settings& settings) {
-  detail_rewind::rewound state;
+  detail::rewind::rewound state;
   for (const recorded_segment& s : trace.segments) {
     if (s.expandable) {
       return unexpected{replay_error{replay_errc::expandable_start, 0, s.address}};
@@ -367,7 +367,7 @@ struct rewound {
   return peaks;
 }
 
-namespace detail_replay {
+namespace detail::replaying {
 
 [[nodiscard]] inline bool is_segment_event(trace_action a) noexcept {
   return a == trace_action::segment_alloc || a == trace_action::segment_free || a == trace_action::segment_map ||
@@ -399,9 +399,9 @@ namespace detail_replay {
                     [&key](const trace_event& a, const trace_event& b) { return key(a) == key(b); });
 }
 
-}  // namespace detail_replay
+}  // namespace detail::replaying
 
-namespace detail_replay {
+namespace detail::replaying {
 
 // One replay's state: the simulated allocator, the blocks the trace's
 // addresses stand for, the recorded segment events since the last request
@@ -558,7 +558,7 @@ class replayer {
   replay_outcome outcome_;
 };
 
-}  // namespace detail_replay
+}  // namespace detail::replaying
 
 /// Replays one device's trace under `options` (see the file's description).
 /// A trace that starts late starts from the state rewound from the
@@ -566,7 +566,7 @@ class replayer {
 /// trace is inconsistent; running out of memory is an outcome, not a failure.
 [[nodiscard]] inline result<replay_outcome, replay_error> replay(const device_trace& trace,
                                                                  const replay_options& options) {
-  detail_replay::replayer r(options, trace.events);
+  detail::replaying::replayer r(options, trace.events);
   if (missing_beginning(trace.events) || unexplained_segment(trace)) {
     auto start = state_at_start(trace, options.recorded_settings.value_or(options.settings));
     if (!start) {

@@ -102,7 +102,7 @@ inline constexpr std::string_view replay_statement =
   return "the trace cannot be replayed at " + at;
 }
 
-namespace detail_replay_report {
+namespace detail::replay_text {
 
 [[nodiscard]] inline boost::json::value event_json(const memory::trace_event& e) {
   return boost::json::object{{"action", action_name(e.action)}, {"address", e.address}, {"size", e.size},
@@ -151,7 +151,7 @@ namespace detail_replay_report {
          (hundredths < 10 ? ".0" : ".") + to_decimal_string(hundredths) + " GiB)";
 }
 
-}  // namespace detail_replay_report
+}  // namespace detail::replay_text
 
 /// How the study was asked, for the reports.
 struct replay_context {
@@ -170,7 +170,7 @@ struct replay_context {
 
 /// The study as one JSON object (data/schema/replay.schema.json).
 [[nodiscard]] inline boost::json::value to_json(const memory::study& s, const replay_context& c) {
-  namespace d = detail_replay_report;
+  namespace d = detail::replay_text;
   boost::json::array settings;
   for (const auto& r : s.settings) {
     boost::json::object o{{"alloc_conf", r.request.alloc_conf},
@@ -230,7 +230,7 @@ struct replay_context {
   };
 }
 
-namespace detail_replay_report {
+namespace detail::replay_text {
 
 inline void write_events(std::ostream& out, const std::vector<memory::trace_event>& events) {
   for (const auto& e : events) {
@@ -313,12 +313,12 @@ inline void write_setting(std::ostream& out, const memory::setting_result& r, co
   }
 }
 
-}  // namespace detail_replay_report
+}  // namespace detail::replay_text
 
 /// The study in words: the self-check, then one paragraph per setting with
 /// the GPUs on record whose memory holds its need.
 inline void write_text(std::ostream& out, const memory::study& s, const replay_context& c) {
-  namespace d = detail_replay_report;
+  namespace d = detail::replay_text;
   out << "replay of " << escaped(c.file) << ", device " << c.device << ": " << s.self_check.requests
       << " requests (a prediction)\n";
   std::string recorded = "not in the snapshot (before PyTorch 2.3): PyTorch's defaults assumed";

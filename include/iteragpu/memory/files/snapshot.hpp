@@ -49,7 +49,7 @@ struct snapshot_error {
   friend bool operator==(const snapshot_error&, const snapshot_error&) = default;
 };
 
-namespace detail_snapshot {
+namespace detail::snapshot_fields {
 
 using read_error = unexpected<snapshot_error>;
 
@@ -394,12 +394,12 @@ using read_error = unexpected<snapshot_error>;
   return {};
 }
 
-}  // namespace detail_snapshot
+}  // namespace detail::snapshot_fields
 
 /// The snapshot a dict holds: every device's events and segments, and the
 /// settings where recorded.
 [[nodiscard]] inline result<snapshot, snapshot_error> snapshot_from(const boost::json::value& document) {
-  namespace d = detail_snapshot;
+  namespace d = detail::snapshot_fields;
   const auto* top = document.if_object();
   if (top == nullptr) {
     return d::fail(snapshot_errc::not_an_object, "");
