@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <dirent.h>
 #include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
@@ -43,9 +44,20 @@ struct scratch {
   scratch() { std::filesystem::create_directories(folder); }
   scratch(const scratch&) = delete;
   scratch& operator=(const scratch&) = delete;
+  // Removed with POSIX calls: the pip build of LibTorch 2.11 exports a
+  // std::filesystem::remove_all of its own that crashes when called from
+  // here (seen on the GPU host); the folder holds plain files only.
   ~scratch() {
-    std::error_code ignored;
-    std::filesystem::remove_all(folder, ignored);
+    if (DIR* d = ::opendir(folder.c_str())) {
+      while (const dirent* entry = ::readdir(d)) {
+        const std::string name = entry->d_name;
+        if (name != "." && name != "..") {
+          static_cast<void>(::unlink((folder / name).c_str()));
+        }
+      }
+      ::closedir(d);
+    }
+    static_cast<void>(::rmdir(folder.c_str()));
   }
 };
 
