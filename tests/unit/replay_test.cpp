@@ -18,7 +18,24 @@
 namespace {
 
 using iteragpu::byte_count;
-using namespace iteragpu::memory;
+using iteragpu::memory::block_state;
+using iteragpu::memory::device_trace;
+using iteragpu::memory::missing_beginning;
+using iteragpu::memory::peaks_in;
+using iteragpu::memory::recorded_segment;
+using iteragpu::memory::replay;
+using iteragpu::memory::replay_errc;
+using iteragpu::memory::replay_options;
+using iteragpu::memory::run_study;
+using iteragpu::memory::smallest_capacity;
+using iteragpu::memory::snapshot_errc;
+using iteragpu::memory::snapshot_error;
+using iteragpu::memory::snapshot_from;
+using iteragpu::memory::state_at_start;
+using iteragpu::memory::study_request;
+using iteragpu::memory::trace_action;
+using iteragpu::memory::trace_event;
+using iteragpu::memory::unexplained_segment;
 
 constexpr std::uint64_t mib = std::uint64_t{1} << 20U;
 constexpr std::uint64_t base = std::uint64_t{0x7f00} << 32U;  // an address as CUDA gives them
