@@ -188,14 +188,10 @@ namespace detail::replay_flags {
   if (error || !std::filesystem::exists(status)) {
     throw usage_error(shown + " does not exist; expected a snapshot file");
   }
-  if (!std::filesystem::is_regular_file(status)) {
-    throw usage_error(shown + " is not a regular file; expected a snapshot file");
-  }
+  // read_file_within refuses a folder, a FIFO or a device without waiting on it.
   auto bytes = read_file_within(path, largest_snapshot_file);
   if (!bytes) {
-    throw usage_error(shown + (bytes.error() == read_error::too_large ? " is larger than 2 GiB"
-                                                                      : " cannot be read") +
-                      "; expected a snapshot file");
+    throw usage_error(shown + describe(bytes.error(), "2 GiB") + "; expected a snapshot file");
   }
   // The JSON form: a key given twice is refused, as in every JSON the programs read.
   if (const auto first = bytes->find_first_not_of(" \t\r\n"); first != std::string::npos && (*bytes)[first] == '{') {

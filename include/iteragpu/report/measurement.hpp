@@ -283,27 +283,34 @@ inline void write_prediction_line(std::ostream& out, const prediction::predictio
   out << (total - check.exact_rows > shown ? "; ..." : "") << " (measured minus predicted bytes)\n";
 }
 
-/// The measurement for people: the rows, the GPU's state, the statistics, the memory outside the
-/// allocator and the prediction in one line.
-inline void write_text(std::ostream& out, const measurement_record& m) {
-  write_phase_table(out, m.phases);
-  write_state_table(out, m.phases);
+/// What every measurement prints, whatever its workload: the rows, the GPU's state, the statistics
+/// of the warm passes (and why the repeats stopped) and the memory outside the allocator.
+inline void write_measured(std::ostream& out, const std::vector<phase_row>& phases,
+                           const std::optional<stop_reason>& stopped_by, const warm_statistics& statistics) {
+  write_phase_table(out, phases);
+  write_state_table(out, phases);
   out << "warm_forward statistics (noisy above " << noisy_above_percent << " % IQR/median, very noisy above "
       << very_noisy_above_percent << " %):\n";
-  write_summary(out, "seconds    ", m.statistics.seconds);
-  write_summary(out, "gpu_seconds", m.statistics.gpu_seconds);
-  if (m.stopped_by) {
-    out << "  repeats: " << m.statistics.seconds.value_or(sample_summary{}).count << ", stopped by "
-        << name_of(*m.stopped_by) << '\n';
+  write_summary(out, "seconds    ", statistics.seconds);
+  write_summary(out, "gpu_seconds", statistics.gpu_seconds);
+  if (stopped_by) {
+    out << "  repeats: " << statistics.seconds.value_or(sample_summary{}).count << ", stopped by "
+        << name_of(*stopped_by) << '\n';
   }
-  if (m.statistics.repeats_with_state > 0) {
-    out << "  repeats under a throttle reason other than gpu_idle: " << m.statistics.repeats_under_throttling
-        << " of " << m.statistics.repeats_with_state << '\n';
+  if (statistics.repeats_with_state > 0) {
+    out << "  repeats under a throttle reason other than gpu_idle: " << statistics.repeats_under_throttling
+        << " of " << statistics.repeats_with_state << '\n';
   }
-  if (const auto outside = memory_outside_allocator(m.phases)) {
+  if (const auto outside = memory_outside_allocator(phases)) {
     out << "memory outside the allocator: " << *outside
         << " bytes (device used minus reserved, whole GPU: CUDA context, libraries, other processes)\n";
   }
+}
+
+/// The measurement for people: the rows, the GPU's state, the statistics, the memory outside the
+/// allocator and the prediction in one line.
+inline void write_text(std::ostream& out, const measurement_record& m) {
+  write_measured(out, m.phases, m.stopped_by, m.statistics);
   write_prediction_line(out, m.prediction, m.phases);
 }
 

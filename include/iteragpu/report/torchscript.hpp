@@ -115,24 +115,7 @@ inline constexpr std::string_view accepted_input_spec =
 inline void write_text(std::ostream& out, const torchscript_record& m) {
   out << "TorchScript module " << escaped(m.run.file_name) << " (sha256 " << m.run.sha256 << "), inputs "
       << inputs_text(m.run.inputs) << (m.run.train ? ", training (forward and backward)" : ", inference") << '\n';
-  write_phase_table(out, m.phases);
-  write_state_table(out, m.phases);
-  out << "warm_forward statistics (noisy above " << noisy_above_percent << " % IQR/median, very noisy above "
-      << very_noisy_above_percent << " %):\n";
-  write_summary(out, "seconds    ", m.statistics.seconds);
-  write_summary(out, "gpu_seconds", m.statistics.gpu_seconds);
-  if (m.stopped_by) {
-    out << "  repeats: " << m.statistics.seconds.value_or(sample_summary{}).count << ", stopped by "
-        << name_of(*m.stopped_by) << '\n';
-  }
-  if (m.statistics.repeats_with_state > 0) {
-    out << "  repeats under a throttle reason other than gpu_idle: " << m.statistics.repeats_under_throttling
-        << " of " << m.statistics.repeats_with_state << '\n';
-  }
-  if (const auto outside = memory_outside_allocator(m.phases)) {
-    out << "memory outside the allocator: " << *outside
-        << " bytes (device used minus reserved, whole GPU: CUDA context, libraries, other processes)\n";
-  }
+  write_measured(out, m.phases, m.stopped_by, m.statistics);
   out << "prediction: " << no_torchscript_prediction << '\n';
 }
 
