@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <iteragpu/catalog.hpp>
+#include <iteragpu/pricing/catalog.hpp>
 
 namespace {
 

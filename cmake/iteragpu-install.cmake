@@ -1,5 +1,5 @@
 # Install rules and the CMake config package:
-#   find_package(iteragpu CONFIG [COMPONENTS json cli torch])
+#   find_package(iteragpu CONFIG [COMPONENTS json torch])
 # sets iteragpu_DATA_DIR (the shipped data) and iteragpu_CATALOG (the
 # shipped rental catalog, a file of that folder).
 # The core target needs nothing; a component asks for its own dependency.
@@ -7,7 +7,7 @@ set(ITERAGPU_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/iteragpu")
 
 set(_iteragpu_exported iteragpu)
 if(ITERAGPU_HAS_BOOST)
-  list(APPEND _iteragpu_exported iteragpu_json iteragpu_cli)
+  list(APPEND _iteragpu_exported iteragpu_json)
 endif()
 install(TARGETS ${_iteragpu_exported} EXPORT iteragpu-targets FILE_SET HEADERS)
 install(EXPORT iteragpu-targets NAMESPACE iteragpu:: DESTINATION "${ITERAGPU_CMAKE_DIR}")

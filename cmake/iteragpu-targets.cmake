@@ -1,18 +1,17 @@
 # The library's targets, all INTERFACE (header-only):
 #   iteragpu::iteragpu  estimate, units, money, catalog, measurement over policies, files; no dependency
 #   iteragpu::json      JSON reports and the snapshot file readers (Boost.JSON), and the umbrella iteragpu.hpp
-#   iteragpu::cli       the example programs' command lines (Boost.Program_options)
+#   iteragpu::cli       the programs' command lines (examples/cli/, Boost.Program_options):
+#                       defined for this project's own programs and tests only, never installed
 #   iteragpu::torch     the LibTorch adapters: dtypes, GPU backend, allocator counters, model
 # Each asks for its dependency only when it is defined.
 
 # iteragpu_header_group(HEADER OUT): the target a header (a path relative to
-# include/) belongs to: core, json, cli or torch. The one place that says
+# include/) belongs to: core, json or torch. The one place that says
 # so; tests/headers uses it too.
 function(iteragpu_header_group header out)
   if(header MATCHES "^iteragpu/torch/")
     set(${out} torch PARENT_SCOPE)
-  elseif(header MATCHES "^iteragpu/cli/")
-    set(${out} cli PARENT_SCOPE)
   elseif(header MATCHES "^iteragpu/report/" OR header MATCHES "^iteragpu/memory/files/"
          OR header STREQUAL "iteragpu/iteragpu.hpp")
     set(${out} json PARENT_SCOPE)
@@ -25,7 +24,6 @@ file(GLOB_RECURSE _iteragpu_all_headers CONFIGURE_DEPENDS
   RELATIVE "${PROJECT_SOURCE_DIR}/include" "${PROJECT_SOURCE_DIR}/include/iteragpu/*.hpp")
 set(_iteragpu_core_headers "")
 set(_iteragpu_json_headers "")
-set(_iteragpu_cli_headers "")
 set(_iteragpu_torch_headers "")
 foreach(_h IN LISTS _iteragpu_all_headers)
   iteragpu_header_group("${_h}" _group)
@@ -58,10 +56,15 @@ if(Boost_FOUND)
     FILE_SET HEADERS BASE_DIRS "${PROJECT_SOURCE_DIR}/include" FILES ${_iteragpu_json_headers})
   target_link_libraries(iteragpu_json INTERFACE iteragpu Boost::json)
 
-  _iteragpu_interface(iteragpu_cli cli)
-  target_sources(iteragpu_cli INTERFACE
-    FILE_SET HEADERS BASE_DIRS "${PROJECT_SOURCE_DIR}/include" FILES ${_iteragpu_cli_headers})
-  target_link_libraries(iteragpu_cli INTERFACE iteragpu_json Boost::program_options)
+  # The command line of the two programs lives beside them in examples/cli/:
+  # an application, not part of the installed library.
+  if(ITERAGPU_BUILD_PROGRAMS)
+    add_library(iteragpu_cli INTERFACE)
+    add_library(iteragpu::cli ALIAS iteragpu_cli)
+    target_compile_features(iteragpu_cli INTERFACE cxx_std_20)
+    target_include_directories(iteragpu_cli INTERFACE "${PROJECT_SOURCE_DIR}/examples")
+    target_link_libraries(iteragpu_cli INTERFACE iteragpu_json Boost::program_options)
+  endif()
   set(ITERAGPU_HAS_BOOST ON)
 else()
   message(STATUS "iteragpu: Boost 1.81 (json, program_options) not found; only iteragpu::iteragpu is defined")

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <iteragpu/cli/calcul_forfaits_command.hpp>
-#include <iteragpu/cli/programs.hpp>
+#include <cli/calcul_forfaits_command.hpp>
+#include <cli/programs.hpp>
 
 int main(int argc, char** argv) {
   namespace cli = iteragpu::cli;

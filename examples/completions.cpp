@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include <iteragpu/cli/programs.hpp>
+#include <cli/programs.hpp>
 
 int main(int argc, char** argv) {
   namespace cli = iteragpu::cli;

@@ -17,15 +17,15 @@
 
 #include <dlfcn.h>
 
-#include <iteragpu/cli/collect_command.hpp>
-#include <iteragpu/cli/dispatch.hpp>
-#include <iteragpu/cli/estimate_command.hpp>
-#include <iteragpu/cli/gpu_commands.hpp>
-#include <iteragpu/cli/plan_command.hpp>
-#include <iteragpu/cli/programs.hpp>
-#include <iteragpu/cli/replay_command.hpp>
-#include <iteragpu/cli/sweep_command.hpp>
-#include <iteragpu/gpu_runtime.hpp>
+#include <cli/collect_command.hpp>
+#include <cli/dispatch.hpp>
+#include <cli/estimate_command.hpp>
+#include <cli/gpu_commands.hpp>
+#include <cli/plan_command.hpp>
+#include <cli/programs.hpp>
+#include <cli/replay_command.hpp>
+#include <cli/sweep_command.hpp>
+#include <iteragpu/memory/gpu_runtime.hpp>
 
 namespace {
 

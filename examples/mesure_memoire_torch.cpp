@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include <iteragpu/cli/gpu_commands.hpp>
+#include <cli/gpu_commands.hpp>
 #include <iteragpu/torch/runtime.hpp>
 
 extern "C" __attribute__((visibility("default"))) int iteragpu_mesure_memoire_torch(const char* command, int argc,

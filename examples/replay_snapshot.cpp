@@ -19,7 +19,7 @@
 #include <iteragpu/memory/replay.hpp>
 #include <iteragpu/memory/replay_study.hpp>
 #include <iteragpu/parse.hpp>
-#include <iteragpu/prediction/allocator_settings.hpp>
+#include <iteragpu/memory/prediction/allocator_settings.hpp>
 #include <iteragpu/report/replay.hpp>
 #include <iteragpu/report/snapshot_errors.hpp>
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <iteragpu/cli/gpu_commands.hpp>
+#include <cli/gpu_commands.hpp>
 #include <iteragpu/memory/input_spec.hpp>
 #include <iteragpu/report/measurement.hpp>
 #include <iteragpu/torch/torchscript_workload.hpp>

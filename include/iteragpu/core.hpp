@@ -2,17 +2,14 @@
 #define ITERAGPU_CORE_HPP
 
 /// \file
-/// The arithmetic core, with no dependency (target iteragpu::iteragpu): the
-/// weight estimate, exact decimals and units, money, the package catalog and
-/// its quotes, the error model, text and files.
-#include "iteragpu/catalog.hpp"
-#include "iteragpu/estimate.hpp"
-#include "iteragpu/fit.hpp"
-#include "iteragpu/io.hpp"
-#include "iteragpu/memory_need.hpp"
-#include "iteragpu/memory_rule.hpp"
-#include "iteragpu/money.hpp"
-#include "iteragpu/package.hpp"
+/// The common ground of both domains, arithmetic and text only, with no
+/// dependency (target iteragpu::iteragpu): the error model (result.hpp),
+/// text rules (text.hpp), byte counts and exact decimals (units.hpp),
+/// checked arithmetic (checked.hpp), the strict reading of an unsigned
+/// integer (parse.hpp) and the version. The domains gather
+/// themselves: pricing.hpp, memory.hpp, sweep.hpp; iteragpu.hpp gathers all.
+#include "iteragpu/checked.hpp"
+#include "iteragpu/parse.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "iteragpu/estimate.hpp"
+#include "iteragpu/memory/estimate.hpp"
 #include "iteragpu/units.hpp"
 
 /// \file

@@ -1,7 +1,7 @@
 // Twin of estimate_overflow.fail.cpp: the largest byte count that fits.
 #include <cstdint>
 
-#include <iteragpu/estimate.hpp>
+#include <iteragpu/memory/estimate.hpp>
 
 constexpr auto largest = iteragpu::estimate_weights(iteragpu::parameter_count{UINT64_MAX / 2},
                                                     iteragpu::storage_bits{16});

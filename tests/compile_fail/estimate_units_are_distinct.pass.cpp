@@ -1,5 +1,5 @@
 // Twin of estimate_units_are_distinct.fail.cpp: the arguments in their order.
-#include <iteragpu/estimate.hpp>
+#include <iteragpu/memory/estimate.hpp>
 
 constexpr auto ordered = iteragpu::estimate_weights(iteragpu::parameter_count{7}, iteragpu::storage_bits{16});
 static_assert(ordered.weight_bytes.value == 14);

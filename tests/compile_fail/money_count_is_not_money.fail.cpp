@@ -2,7 +2,7 @@
 // A count is not money: adding lots to a price does not compile.
 #include <cstdint>
 
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 constexpr auto price = iteragpu::money::from_cents(std::uint64_t{168000});
 constexpr auto wrong = price + std::uint64_t{2};

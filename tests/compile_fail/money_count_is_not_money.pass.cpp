@@ -1,7 +1,7 @@
 // Twin of money_count_is_not_money.fail.cpp: a price times a count of lots.
 #include <cstdint>
 
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 constexpr auto price = iteragpu::money::from_cents(std::uint64_t{168000});
 constexpr auto total = price * std::uint64_t{2};

@@ -2,6 +2,6 @@
 // A unit cost over zero accepted results cannot be a constant.
 #include <cstdint>
 
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 constexpr auto unit_cost = iteragpu::divide(iteragpu::money::from_cents(std::uint64_t{336000}), 0U);

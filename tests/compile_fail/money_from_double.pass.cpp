@@ -2,7 +2,7 @@
 // from text.
 #include <cstdint>
 
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 constexpr auto from_integer = iteragpu::money::from_cents(std::uint64_t{1250});
 static_assert(from_integer == iteragpu::money::parse_dollars("12.50").value());

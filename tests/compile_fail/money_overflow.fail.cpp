@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <limits>
 
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 constexpr auto lot = iteragpu::money::from_cents(std::numeric_limits<std::uint64_t>::max() / 2 + 1);
 constexpr auto total = lot * 2U;

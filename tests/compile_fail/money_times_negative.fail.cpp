@@ -2,7 +2,7 @@
 // A price times a signed factor does not compile: -2 lots are no count.
 #include <cstdint>
 
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 constexpr auto price = iteragpu::money::from_cents(std::uint64_t{168000});
 const auto wrong = price * -2;

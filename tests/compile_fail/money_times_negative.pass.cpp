@@ -1,7 +1,7 @@
 // Twin of money_times_negative.fail.cpp: the same price times an unsigned count.
 #include <cstdint>
 
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 constexpr auto price = iteragpu::money::from_cents(std::uint64_t{168000});
 constexpr auto total = price * 2U;

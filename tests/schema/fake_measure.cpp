@@ -21,11 +21,11 @@
 #include <utility>
 #include <vector>
 
-#include <iteragpu/cli/gpu_commands.hpp>
-#include <iteragpu/prediction/outside_allocator.hpp>
-#include <iteragpu/prediction/synthetic_prediction.hpp>
-#include <iteragpu/prediction/workspace.hpp>
-#include <iteragpu/torchscript_measurement.hpp>
+#include <cli/gpu_commands.hpp>
+#include <iteragpu/memory/prediction/outside_allocator.hpp>
+#include <iteragpu/memory/prediction/synthetic_prediction.hpp>
+#include <iteragpu/memory/prediction/workspace.hpp>
+#include <iteragpu/memory/torchscript_measurement.hpp>
 
 namespace {
 

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <limits>
 
-#include <iteragpu/prediction/caching_allocator.hpp>
-#include <iteragpu/prediction/synthetic_prediction.hpp>
-#include <iteragpu/prediction/workspace.hpp>
+#include <iteragpu/memory/prediction/caching_allocator.hpp>
+#include <iteragpu/memory/prediction/synthetic_prediction.hpp>
+#include <iteragpu/memory/prediction/workspace.hpp>
 
 namespace {
 

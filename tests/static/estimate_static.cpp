@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <limits>
 
-#include <iteragpu/estimate.hpp>
+#include <iteragpu/memory/estimate.hpp>
 
 namespace {
 

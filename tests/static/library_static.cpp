@@ -8,14 +8,14 @@
 #include <optional>
 #include <string_view>
 
-#include <iteragpu/catalog.hpp>
+#include <iteragpu/pricing/catalog.hpp>
 #include <iteragpu/checked.hpp>
-#include <iteragpu/device.hpp>
-#include <iteragpu/estimate.hpp>
-#include <iteragpu/money.hpp>
-#include <iteragpu/package.hpp>
-#include <iteragpu/policies/dtype.hpp>
-#include <iteragpu/protocol.hpp>
+#include <iteragpu/memory/device.hpp>
+#include <iteragpu/memory/estimate.hpp>
+#include <iteragpu/pricing/money.hpp>
+#include <iteragpu/pricing/package.hpp>
+#include <iteragpu/memory/policies/dtype.hpp>
+#include <iteragpu/memory/protocol.hpp>
 #include <iteragpu/result.hpp>
 #include <iteragpu/text.hpp>
 #include <iteragpu/units.hpp>

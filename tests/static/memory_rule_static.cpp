@@ -7,7 +7,7 @@
 #include <limits>
 #include <string_view>
 
-#include <iteragpu/memory_rule.hpp>
+#include <iteragpu/pricing/memory_rule.hpp>
 
 namespace {
 

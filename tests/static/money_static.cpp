@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <limits>
 
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <span>
 
-#include <iteragpu/statistics.hpp>
+#include <iteragpu/memory/statistics.hpp>
 
 namespace {
 

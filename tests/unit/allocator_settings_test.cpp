@@ -13,8 +13,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/prediction/allocator_settings.hpp>
-#include <iteragpu/prediction/caching_allocator.hpp>
+#include <iteragpu/memory/prediction/allocator_settings.hpp>
+#include <iteragpu/memory/prediction/caching_allocator.hpp>
 #include <iteragpu/report/alloc_conf_errors.hpp>
 
 // Found by argument-dependent lookup, so that a failed comparison prints

@@ -8,7 +8,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/prediction/caching_allocator.hpp>
+#include <iteragpu/memory/prediction/caching_allocator.hpp>
 
 // Found by argument-dependent lookup, so that a failed comparison prints
 // both sides.

@@ -1,4 +1,4 @@
-#include <iteragpu/cli/calcul_forfaits_command.hpp>
+#include <cli/calcul_forfaits_command.hpp>
 
 #include <array>
 #include <cstddef>
@@ -13,7 +13,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/memory_rule.hpp>
+#include <iteragpu/pricing/memory_rule.hpp>
 
 #include "run_command.hpp"
 

@@ -1,4 +1,4 @@
-#include <iteragpu/cli/calcul_forfaits_command.hpp>
+#include <cli/calcul_forfaits_command.hpp>
 
 #include <array>
 #include <cstddef>

@@ -9,7 +9,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/catalog.hpp>
+#include <iteragpu/pricing/catalog.hpp>
 #include <iteragpu/io.hpp>
 
 namespace {

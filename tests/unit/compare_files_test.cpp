@@ -14,7 +14,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/cli/compare_command.hpp>
+#include <cli/compare_command.hpp>
 #include <iteragpu/io.hpp>
 #include <iteragpu/report/compare.hpp>
 

@@ -10,8 +10,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/compare.hpp>
-#include <iteragpu/statistics.hpp>
+#include <iteragpu/memory/compare.hpp>
+#include <iteragpu/memory/statistics.hpp>
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/cli/estimate_command.hpp>
-#include <iteragpu/estimate.hpp>
+#include <cli/estimate_command.hpp>
+#include <iteragpu/memory/estimate.hpp>
 
 #include "run_command.hpp"
 

@@ -11,10 +11,10 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/cli/calcul_forfaits_command.hpp>
-#include <iteragpu/cli/estimate_command.hpp>
-#include <iteragpu/cli/gpu_commands.hpp>
-#include <iteragpu/gpu_runtime.hpp>
+#include <cli/calcul_forfaits_command.hpp>
+#include <cli/estimate_command.hpp>
+#include <cli/gpu_commands.hpp>
+#include <iteragpu/memory/gpu_runtime.hpp>
 
 #include "run_command.hpp"
 

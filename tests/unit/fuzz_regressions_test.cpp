@@ -3,7 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/cli/estimate_command.hpp>
+#include <cli/estimate_command.hpp>
 #include <iteragpu/parse.hpp>
 
 #include "run_command.hpp"

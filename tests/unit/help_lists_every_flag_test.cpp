@@ -9,7 +9,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/cli/programs.hpp>
+#include <cli/programs.hpp>
 
 #include "run_command.hpp"
 

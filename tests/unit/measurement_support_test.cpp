@@ -15,10 +15,10 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/cli/gpu_commands.hpp>
-#include <iteragpu/device.hpp>
+#include <cli/gpu_commands.hpp>
+#include <iteragpu/memory/device.hpp>
 #include <iteragpu/io.hpp>
-#include <iteragpu/synthetic_model.hpp>
+#include <iteragpu/memory/synthetic_model.hpp>
 #include <iteragpu/torch/allocator_stats.hpp>
 
 #include "run_command.hpp"

@@ -6,9 +6,9 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/catalog.hpp>
+#include <iteragpu/pricing/catalog.hpp>
 #include <iteragpu/io.hpp>
-#include <iteragpu/memory_rule.hpp>
+#include <iteragpu/pricing/memory_rule.hpp>
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 namespace {
 

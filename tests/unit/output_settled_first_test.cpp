@@ -15,7 +15,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/cli/gpu_commands.hpp>
+#include <cli/gpu_commands.hpp>
 #include <iteragpu/io.hpp>
 
 #include "run_command.hpp"

@@ -6,8 +6,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/catalog.hpp>
-#include <iteragpu/package.hpp>
+#include <iteragpu/pricing/catalog.hpp>
+#include <iteragpu/pricing/package.hpp>
 #include <iteragpu/io.hpp>
 
 namespace {

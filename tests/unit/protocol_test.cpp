@@ -12,7 +12,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/protocol.hpp>
+#include <iteragpu/memory/protocol.hpp>
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "iteragpu/memory/files/snapshot.hpp"
 #include "iteragpu/memory/replay.hpp"
 #include "iteragpu/memory/replay_study.hpp"
-#include "iteragpu/prediction/allocator_settings.hpp"
+#include "iteragpu/memory/prediction/allocator_settings.hpp"
 #include "iteragpu/report/replay.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <iteragpu/cli/dispatch.hpp>
+#include <cli/dispatch.hpp>
 
 // Runs a command function in-process and keeps what it printed.
 struct command_outcome {

@@ -12,7 +12,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/statistics.hpp>
+#include <iteragpu/memory/statistics.hpp>
 
 namespace {
 

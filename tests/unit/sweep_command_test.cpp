@@ -16,8 +16,8 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/cli/collect_command.hpp>
-#include <iteragpu/cli/sweep_command.hpp>
+#include <cli/collect_command.hpp>
+#include <cli/sweep_command.hpp>
 
 #include "run_command.hpp"
 

@@ -6,7 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <iteragpu/sweep/lists.hpp>
-#include <iteragpu/sweep/plan.hpp>
+#include <iteragpu/sweep/points.hpp>
 
 namespace sw = iteragpu::sweep;
 using iteragpu::element_type;

@@ -10,7 +10,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/prediction/workspace.hpp>
+#include <iteragpu/memory/prediction/workspace.hpp>
 #include <iteragpu/sweep/outcome.hpp>
 
 namespace sw = iteragpu::sweep;

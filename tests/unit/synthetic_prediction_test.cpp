@@ -25,7 +25,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/prediction/synthetic_prediction.hpp>
+#include <iteragpu/memory/prediction/synthetic_prediction.hpp>
 
 namespace {
 

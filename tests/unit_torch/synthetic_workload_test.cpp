@@ -9,9 +9,9 @@
 #include <boost/test/unit_test.hpp>
 #include <torch/torch.h>
 
-#include <iteragpu/cli/gpu_commands.hpp>
-#include <iteragpu/protocol.hpp>
-#include <iteragpu/synthetic_model.hpp>
+#include <cli/gpu_commands.hpp>
+#include <iteragpu/memory/protocol.hpp>
+#include <iteragpu/memory/synthetic_model.hpp>
 #include <iteragpu/torch/dtype.hpp>
 #include <iteragpu/torch/runtime.hpp>
 #include <iteragpu/torch/synthetic_workload.hpp>

@@ -25,10 +25,10 @@
 #include <torch/script.h>
 #include <torch/torch.h>
 
-#include <iteragpu/cli/gpu_commands.hpp>
+#include <cli/gpu_commands.hpp>
 #include <iteragpu/io.hpp>
 #include <iteragpu/memory/sha256.hpp>
-#include <iteragpu/protocol.hpp>
+#include <iteragpu/memory/protocol.hpp>
 #include <iteragpu/torch/runtime.hpp>
 #include <iteragpu/torch/torchscript_workload.hpp>
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "iteragpu/memory/trace.hpp"
-#include "iteragpu/prediction/allocator_settings.hpp"
-#include "iteragpu/prediction/caching_allocator.hpp"
+#include "iteragpu/memory/prediction/allocator_settings.hpp"
+#include "iteragpu/memory/prediction/caching_allocator.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 

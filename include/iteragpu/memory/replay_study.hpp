@@ -12,8 +12,8 @@
 #include "iteragpu/checked.hpp"
 #include "iteragpu/memory/replay.hpp"
 #include "iteragpu/memory/trace.hpp"
-#include "iteragpu/prediction/allocator_settings.hpp"
-#include "iteragpu/prediction/outside_allocator.hpp"
+#include "iteragpu/memory/prediction/allocator_settings.hpp"
+#include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 

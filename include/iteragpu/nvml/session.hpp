@@ -10,7 +10,7 @@
 
 #include "iteragpu/nvml/api.hpp"
 #include "iteragpu/nvml/library.hpp"
-#include "iteragpu/policies/gpu_state.hpp"
+#include "iteragpu/memory/policies/gpu_state.hpp"
 
 /// \file
 /// A session with NVML, the NVIDIA management library, opened at run time:

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "iteragpu/prediction/allocator_settings.hpp"
+#include "iteragpu/memory/prediction/allocator_settings.hpp"
 
 /// \file
 /// Words for a refused PYTORCH_CUDA_ALLOC_CONF text: one line naming the key,

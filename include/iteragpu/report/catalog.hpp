@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "iteragpu/catalog.hpp"
+#include "iteragpu/pricing/catalog.hpp"
 #include "iteragpu/report/quote.hpp"
 #include "iteragpu/text.hpp"
 

@@ -19,13 +19,13 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/compare.hpp"
+#include "iteragpu/memory/compare.hpp"
 #include "iteragpu/io.hpp"
-#include "iteragpu/prediction/check.hpp"
-#include "iteragpu/protocol.hpp"
+#include "iteragpu/memory/prediction/check.hpp"
+#include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/result.hpp"
-#include "iteragpu/synthetic_measurement.hpp"
+#include "iteragpu/memory/synthetic_measurement.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file

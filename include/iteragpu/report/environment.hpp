@@ -9,7 +9,7 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/environment.hpp"
+#include "iteragpu/memory/environment.hpp"
 #include "iteragpu/version.hpp"
 
 /// \file

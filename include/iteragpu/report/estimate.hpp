@@ -5,7 +5,7 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/estimate.hpp"
+#include "iteragpu/memory/estimate.hpp"
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/report/memory_need.hpp"
 

@@ -13,9 +13,9 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/catalog.hpp"
-#include "iteragpu/fit.hpp"
-#include "iteragpu/memory_rule.hpp"
+#include "iteragpu/pricing/catalog.hpp"
+#include "iteragpu/pricing/fit.hpp"
+#include "iteragpu/pricing/memory_rule.hpp"
 #include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/report/quote.hpp"
 #include "iteragpu/text.hpp"

@@ -12,16 +12,16 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/environment.hpp"
-#include "iteragpu/policies/dtype.hpp"
-#include "iteragpu/prediction/caching_allocator.hpp"
-#include "iteragpu/prediction/check.hpp"
-#include "iteragpu/protocol.hpp"
+#include "iteragpu/memory/environment.hpp"
+#include "iteragpu/memory/policies/dtype.hpp"
+#include "iteragpu/memory/prediction/caching_allocator.hpp"
+#include "iteragpu/memory/prediction/check.hpp"
+#include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/report/statistics.hpp"
-#include "iteragpu/synthetic_measurement.hpp"
-#include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/memory/synthetic_measurement.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file

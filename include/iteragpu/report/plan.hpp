@@ -11,8 +11,8 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/prediction/caching_allocator.hpp"
-#include "iteragpu/prediction/plan.hpp"
+#include "iteragpu/memory/prediction/caching_allocator.hpp"
+#include "iteragpu/memory/prediction/plan.hpp"
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/text.hpp"

@@ -8,7 +8,7 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/package.hpp"
+#include "iteragpu/pricing/package.hpp"
 
 /// \file
 /// A package quote as JSON (data/schema/quote.schema.json) and as text, with the notes every reader

@@ -16,7 +16,7 @@
 #include "iteragpu/memory/replay_study.hpp"
 #include "iteragpu/memory/trace.hpp"
 #include "iteragpu/memory_need.hpp"
-#include "iteragpu/memory_rule.hpp"
+#include "iteragpu/pricing/memory_rule.hpp"
 #include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"

@@ -9,8 +9,8 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/policies/gpu_state.hpp"
-#include "iteragpu/statistics.hpp"
+#include "iteragpu/memory/policies/gpu_state.hpp"
+#include "iteragpu/memory/statistics.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file

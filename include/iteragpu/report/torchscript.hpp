@@ -13,7 +13,7 @@
 #include "iteragpu/memory/torchscript_archive.hpp"
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/text.hpp"
-#include "iteragpu/torchscript_measurement.hpp"
+#include "iteragpu/memory/torchscript_measurement.hpp"
 
 /// \file
 /// A TorchScript module's measurement as JSON (data/schema/measurement.schema.json,

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "iteragpu/parse.hpp"
-#include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/result.hpp"
-#include "iteragpu/statistics.hpp"
+#include "iteragpu/memory/statistics.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file

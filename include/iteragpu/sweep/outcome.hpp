@@ -13,16 +13,16 @@
 #include <vector>
 
 #include "iteragpu/checked.hpp"
-#include "iteragpu/device.hpp"
+#include "iteragpu/memory/device.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/parse.hpp"
-#include "iteragpu/policies/dtype.hpp"
-#include "iteragpu/prediction/synthetic_prediction.hpp"
-#include "iteragpu/prediction/workspace.hpp"
-#include "iteragpu/protocol.hpp"
+#include "iteragpu/memory/policies/dtype.hpp"
+#include "iteragpu/memory/prediction/synthetic_prediction.hpp"
+#include "iteragpu/memory/prediction/workspace.hpp"
+#include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/result.hpp"
-#include "iteragpu/sweep/plan.hpp"
-#include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/sweep/points.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <string_view>
 
-#include "iteragpu/device.hpp"
+#include "iteragpu/memory/device.hpp"
 #include "iteragpu/sweep/outcome.hpp"
-#include "iteragpu/sweep/plan.hpp"
+#include "iteragpu/sweep/points.hpp"
 #include "iteragpu/sweep/summary.hpp"
 #include "iteragpu/text.hpp"
 

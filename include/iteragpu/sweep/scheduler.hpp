@@ -10,12 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "iteragpu/device.hpp"
-#include "iteragpu/prediction/outside_allocator.hpp"
-#include "iteragpu/prediction/workspace.hpp"
+#include "iteragpu/memory/device.hpp"
+#include "iteragpu/memory/prediction/outside_allocator.hpp"
+#include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/outcome.hpp"
-#include "iteragpu/sweep/plan.hpp"
+#include "iteragpu/sweep/points.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 

@@ -12,11 +12,11 @@
 #include <system_error>
 #include <vector>
 
-#include "iteragpu/device.hpp"
-#include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/memory/device.hpp"
+#include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/sweep/outcome.hpp"
-#include "iteragpu/sweep/plan.hpp"
-#include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/sweep/points.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/summary.hpp"
 #include "iteragpu/text.hpp"

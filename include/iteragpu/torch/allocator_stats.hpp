@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "iteragpu/checked.hpp"
-#include "iteragpu/policies/memory_counter.hpp"
+#include "iteragpu/memory/policies/memory_counter.hpp"
 
 /// \file
 /// LibTorch's caching-allocator statistics as an allocator_reading, for the

@@ -26,12 +26,12 @@
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 
-#include "iteragpu/environment.hpp"
+#include "iteragpu/memory/environment.hpp"
 #include "iteragpu/nvml/session.hpp"
-#include "iteragpu/policies/backend.hpp"
-#include "iteragpu/policies/gpu_state.hpp"
-#include "iteragpu/policies/memory_counter.hpp"
-#include "iteragpu/protocol.hpp"
+#include "iteragpu/memory/policies/backend.hpp"
+#include "iteragpu/memory/policies/gpu_state.hpp"
+#include "iteragpu/memory/policies/memory_counter.hpp"
+#include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/torch/allocator_stats.hpp"
 #include "iteragpu/torch/device.hpp"
 

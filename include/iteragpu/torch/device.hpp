@@ -5,7 +5,7 @@
 #include <c10/core/DeviceType.h>
 
 #include "iteragpu/checked.hpp"
-#include "iteragpu/device.hpp"
+#include "iteragpu/memory/device.hpp"
 
 /// \file
 /// The library's device index as LibTorch's, and LibTorch's lazy GPU

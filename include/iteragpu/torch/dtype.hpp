@@ -3,7 +3,7 @@
 
 #include <c10/core/ScalarType.h>
 
-#include "iteragpu/policies/dtype.hpp"
+#include "iteragpu/memory/policies/dtype.hpp"
 
 /// \file
 /// LibTorch's scalar type for each dtype policy.

@@ -30,8 +30,8 @@
 #include <c10/hip/HIPStream.h>
 #include <hip/hip_runtime_api.h>
 
-#include "iteragpu/policies/backend.hpp"
-#include "iteragpu/policies/memory_counter.hpp"
+#include "iteragpu/memory/policies/backend.hpp"
+#include "iteragpu/memory/policies/memory_counter.hpp"
 #include "iteragpu/torch/allocator_stats.hpp"
 #include "iteragpu/torch/device.hpp"
 

@@ -27,18 +27,18 @@
 #endif
 #endif
 
-#include "iteragpu/environment.hpp"
-#include "iteragpu/gpu_runtime.hpp"
-#include "iteragpu/policies/backend.hpp"
-#include "iteragpu/policies/dtype.hpp"
-#include "iteragpu/protocol.hpp"
-#include "iteragpu/synthetic_measurement.hpp"
-#include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/memory/environment.hpp"
+#include "iteragpu/memory/gpu_runtime.hpp"
+#include "iteragpu/memory/policies/backend.hpp"
+#include "iteragpu/memory/policies/dtype.hpp"
+#include "iteragpu/memory/protocol.hpp"
+#include "iteragpu/memory/synthetic_measurement.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/torch/cuda_backend.hpp"
 #include "iteragpu/torch/hip_backend.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
 #include "iteragpu/torch/torchscript_workload.hpp"
-#include "iteragpu/torchscript_measurement.hpp"
+#include "iteragpu/memory/torchscript_measurement.hpp"
 
 /// \file
 /// The GPU runtime of a LibTorch build, for the `environment` and `measure`

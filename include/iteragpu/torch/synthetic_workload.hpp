@@ -13,9 +13,9 @@
 #endif
 
 #include "iteragpu/checked.hpp"
-#include "iteragpu/policies/dtype.hpp"
-#include "iteragpu/policies/workload.hpp"
-#include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/memory/policies/dtype.hpp"
+#include "iteragpu/memory/policies/workload.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/torch/dtype.hpp"
 
 /// \file

@@ -15,11 +15,11 @@
 
 #include "iteragpu/checked.hpp"
 #include "iteragpu/memory/input_spec.hpp"
-#include "iteragpu/policies/workload.hpp"
-#include "iteragpu/protocol.hpp"
-#include "iteragpu/synthetic_model.hpp"
+#include "iteragpu/memory/policies/workload.hpp"
+#include "iteragpu/memory/protocol.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
-#include "iteragpu/torchscript_measurement.hpp"
+#include "iteragpu/memory/torchscript_measurement.hpp"
 
 /// \file
 /// A user's TorchScript module (torch::jit::load) and the inputs the user

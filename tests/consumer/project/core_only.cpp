@@ -1,4 +1,4 @@
-#include <iteragpu/core.hpp>
+#include <iteragpu/memory/estimate.hpp>
 
 int main() {
   constexpr auto estimate = iteragpu::estimate_weights(iteragpu::parameter_count{7'000'000'000}, iteragpu::storage_bits{16});

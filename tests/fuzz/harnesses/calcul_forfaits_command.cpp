@@ -14,8 +14,8 @@
 
 #include <boost/json.hpp>
 
-#include <iteragpu/cli/calcul_forfaits_command.hpp>
-#include <iteragpu/cli/common.hpp>
+#include <cli/calcul_forfaits_command.hpp>
+#include <cli/common.hpp>
 
 #include "command_contract.hpp"
 #include "fuzz_input.hpp"

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include <iteragpu/catalog.hpp>
+#include <iteragpu/pricing/catalog.hpp>
 #include <iteragpu/text.hpp>
 
 #include "fuzz_input.hpp"

@@ -10,7 +10,7 @@
 #include <boost/json.hpp>
 #include <boost/program_options.hpp>
 
-#include <iteragpu/cli/common.hpp>
+#include <cli/common.hpp>
 #include <iteragpu/text.hpp>
 
 #include "fuzz_input.hpp"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <iteragpu/cli/common.hpp>
-#include <iteragpu/cli/estimate_command.hpp>
+#include <cli/common.hpp>
+#include <cli/estimate_command.hpp>
 #include <iteragpu/units.hpp>
 
 #include "command_contract.hpp"

@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <vector>
 
-#include <iteragpu/cli/gpu_commands.hpp>
-#include <iteragpu/cli/plan_command.hpp>
-#include <iteragpu/gpu_runtime.hpp>
+#include <cli/gpu_commands.hpp>
+#include <cli/plan_command.hpp>
+#include <iteragpu/memory/gpu_runtime.hpp>
 
 #include "command_contract.hpp"
 #include "fuzz_input.hpp"

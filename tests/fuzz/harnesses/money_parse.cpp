@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include <iteragpu/parse.hpp>
-#include <iteragpu/money.hpp>
+#include <iteragpu/pricing/money.hpp>
 
 #include "fuzz_input.hpp"
 

@@ -1,0 +1,125 @@
+#ifndef ITERAGPU_CLI_PROGRAMS_HPP
+#define ITERAGPU_CLI_PROGRAMS_HPP
+
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "cli/calcul_forfaits_command.hpp"
+#include "cli/common.hpp"
+#include "cli/collect_command.hpp"
+#include "cli/compare_command.hpp"
+#include "cli/estimate_command.hpp"
+#include "cli/gpu_commands.hpp"
+#include "cli/plan_command.hpp"
+#include "cli/replay_command.hpp"
+#include "cli/sweep_command.hpp"
+#include "iteragpu/version.hpp"
+
+/// \file
+/// The two programs' commands and flags in one place: the help, the
+/// `--version` text and the bash completion are all written from it.
+namespace iteragpu::cli {
+
+/// A function that returns a command's flags with its help.
+using description_function = po::options_description (*)();
+
+/// One command of a program, as its help, `--version` and completion describe it.
+struct command_flags {
+  std::string_view name;             ///< empty for a program without subcommands
+  std::string_view summary;          ///< one line for the program's help
+  description_function description;  ///< its flags
+};
+
+/// mesure_memoire's subcommands, in the order its help lists them.
+[[nodiscard]] inline std::vector<command_flags> mesure_memoire_commands() {
+  return {
+      {"estimate", "weight memory from a parameter count (no GPU)", &estimate_description},
+      {"plan", "every phase of a measurement predicted to the byte (no GPU)", &plan_description},
+      {"environment", "versions and visible GPUs, as JSON (a diagnostic)", &environment_description},
+      {"measure", "memory and time of the synthetic network, phase by phase, on one GPU", &measure_description},
+      {"compare", "two measurement files side by side: memory, time, environment (no GPU)", &compare_description},
+      {"sweep", "measure over lists of shapes, a fresh process per point; or plan, or predict", &sweep_description},
+      {"collect", "merge sweep folders into one summary, plot and page", &collect_description},
+      {"replay", "a recorded PyTorch memory trace replayed under other allocator settings and capacities (no GPU)",
+       &replay_description},
+  };
+}
+
+/// calcul_forfaits, a program without subcommands, as one entry.
+[[nodiscard]] inline std::vector<command_flags> calcul_forfaits_commands() {
+  return {{"", "the whole price of a fixed-duration GPU package", &calcul_forfaits_description}};
+}
+
+/// What a build was made with, for --version: known at build time, so that
+/// printing it loads no LibTorch.
+struct build_facts {
+  std::string_view libtorch;     ///< "2.11.0", or "none"
+  std::string_view gpu_runtime;  ///< "CUDA 13.0", "HIP", or "none"
+};
+
+/// The `--version` text: the program, the library's version, the LibTorch and GPU runtime it was built
+/// with.
+inline void write_version(std::ostream& out, std::string_view program, const build_facts& facts) {
+  out << program << " (" << library_name << ") " << library_version << '\n'
+      << "LibTorch: " << facts.libtorch << '\n'
+      << "GPU runtime: " << facts.gpu_runtime << '\n';
+}
+
+/// `--version` or `version` as the only word.
+[[nodiscard]] inline bool version_requested(std::span<const std::string> args) {
+  return args.size() == 1 && (args.front() == "--version" || args.front() == "version");
+}
+
+/// Every long flag of a description, as `--name`.
+[[nodiscard]] inline std::vector<std::string> long_flags(const po::options_description& d) {
+  std::vector<std::string> flags;
+  for (const auto& option : d.options()) {
+    flags.push_back("--" + option->long_name());
+  }
+  return flags;
+}
+
+/// A bash completion script for `program`: its subcommands first (when it
+/// has any), then the flags of the command being typed. Written from the
+/// option descriptions, so a new flag completes without editing it.
+[[nodiscard]] inline std::string bash_completion(std::string_view program, std::span<const command_flags> commands) {
+  const std::string function = "_iteragpu_" + std::string(program);
+  std::string script = "# bash completion for " + std::string(program) +
+                       ", written by the program's build from its option descriptions\n" + function + "() {\n" +
+                       "  local current=${COMP_WORDS[COMP_CWORD]} words=''\n";
+  const bool subcommands = !commands.empty() && !commands.front().name.empty();
+  if (subcommands) {
+    std::string names;
+    for (const auto& c : commands) {
+      names += (names.empty() ? "" : " ") + std::string(c.name);
+    }
+    script += "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n    words='" + names + " --help --version version'\n" +
+              "  else\n    case ${COMP_WORDS[1]} in\n";
+    for (const auto& c : commands) {
+      std::string flags;
+      for (const auto& f : long_flags(c.description())) {
+        flags += (flags.empty() ? "" : " ") + f;
+      }
+      script += "      " + std::string(c.name) + ") words='" + flags + " -h' ;;\n";
+    }
+    script += "    esac\n  fi\n";
+  } else {
+    std::string flags;
+    for (const auto& f : long_flags(commands.front().description())) {
+      flags += (flags.empty() ? "" : " ") + f;
+    }
+    script += "  words='" + flags + " -h --version'\n";
+  }
+  script += "  COMPREPLY=($(compgen -W \"$words\" -- \"$current\"))\n}\ncomplete -o default -F " + function + " " +
+            std::string(program) + "\n";
+  return script;
+}
+
+}  // namespace iteragpu::cli
+
+#endif  // ITERAGPU_CLI_PROGRAMS_HPP

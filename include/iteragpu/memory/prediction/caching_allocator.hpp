@@ -1,0 +1,1051 @@
+#ifndef ITERAGPU_MEMORY_PREDICTION_CACHING_ALLOCATOR_HPP
+#define ITERAGPU_MEMORY_PREDICTION_CACHING_ALLOCATOR_HPP
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "iteragpu/checked.hpp"
+#include "iteragpu/memory/prediction/allocator_settings.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/units.hpp"
+
+/// \file
+/// PyTorch's CUDA caching allocator for one device, simulated byte for byte:
+/// what LibTorch's counters (allocated, reserved, and the peak of each) read
+/// after any sequence of allocations and frees, under the settings of
+/// PYTORCH_CUDA_ALLOC_CONF that shape reserved memory (allocator_settings.hpp),
+/// on any number of streams, with or without a capacity; and the segment
+/// events (segment_alloc, segment_free, segment_map, segment_unmap) that
+/// PyTorch's memory history would record, so that a recorded trace can be
+/// replayed under other settings and capacities and checked event by event.
+///
+/// Source: c10/cuda/CUDACachingAllocator.cpp of pytorch/pytorch at commit
+/// 001074d25084fdb87a799823e395a50f5ec044d3 (the newest stored main-branch
+/// snapshot at hand; the default-settings rules read the same at the older
+/// snapshot eb42ad6eca0ce61e7c581212b4bf32f991425571), checked against the
+/// newer main branch where the device allocator became a template shared by
+/// backends (get_free_block compares with max_non_split_rounding_size instead
+/// of kLargeBuffer; release_available_cached_blocks and
+/// garbage_collect_cached_blocks skip expandable blocks; those are the rules
+/// here). With the default settings (max_split_size = SIZE_MAX,
+/// roundup_power2_divisions = 0, garbage_collection_threshold = 0,
+/// expandable_segments = false) PyTorch 2.11.0+cu130 on an H200 reads the
+/// bytes this model predicts in every row of every shape of the synthetic
+/// network pinned in tests/unit/synthetic_prediction_test.cpp; the other
+/// settings' rules are checked against hand-worked cases
+/// (tests/unit/allocator_settings_test.cpp), not yet against a GPU.
+///
+/// Modelled, with the names of the functions they come from:
+///   round_size            a request becomes a block of at least 512 bytes, a
+///                         multiple of 512, or with roundup_power2_divisions
+///                         the next division between powers of two
+///                         (roundup_power2_next_division) above 512 x the
+///                         divisions (block_size::for_request)
+///   get_pool              blocks of at most 1 MiB live in the small pool, the
+///                         others in the large pool (block_size::pool); the
+///                         pools keep blocks per stream: a free block serves
+///                         only its own stream (BlockComparatorSize orders
+///                         by stream, size, address)
+///   get_allocation_size   the segment reserved (cudaMalloc) when no cached
+///                         block fits: 2 MiB for a small block, 20 MiB for a
+///                         large one under 10 MiB, else the block rounded up
+///                         to 2 MiB (block_size::segment_size)
+///   get_free_block        best fit: the smallest cached free block of the
+///                         stream and pool that is large enough, the lowest
+///                         address among equal sizes; a cached block of
+///                         max_split_size or more serves no request below
+///                         it, and an oversize request only a block less
+///                         than max_non_split_rounding larger; in expandable
+///                         segments, the fit that can grow least
+///   should_split          the rest of the chosen block becomes a free block
+///                         of its own when it is at least 512 bytes (small
+///                         pool, or any pool with expandable segments) or,
+///                         for a request below max_split_size, more than
+///                         1 MiB (large pool); otherwise the whole block is
+///                         handed out and counted
+///   alloc_found_block     allocated bytes grow by the block's size, not the
+///                         request's
+///   free_block, try_merge_blocks
+///                         a freed block merges with its free neighbours of
+///                         the same segment (and the same mapped state);
+///                         segments stay reserved
+///   malloc                short of a cached block: garbage collection (with
+///                         a threshold and a capacity), alloc_block, then
+///                         release_available_cached_blocks and alloc_block,
+///                         then release_cached_blocks and alloc_block (one
+///                         num_alloc_retries), then out of memory (num_ooms)
+///   alloc_block           refused when the reserved bytes plus
+///                         get_allocation_size would pass the capacity
+///                         (set_per_process_memory_fraction's allowance,
+///                         also standing for the memory cudaMalloc finds
+///                         free), also with expandable segments
+///   release_available_cached_blocks
+///                         with a max_split_size: the smallest cached
+///                         oversize block of at least max(request,
+///                         max_split_size), else the largest ones of the
+///                         stream until as many bytes are released
+///   release_cached_blocks, release_blocks, release_block
+///                         every cached block that is a whole segment is
+///                         released, the large pool first (also emptyCache:
+///                         empty_cache())
+///   garbage_collect_cached_blocks, get_free_blocks_call_count
+///                         above threshold x capacity reserved, whole cached
+///                         large blocks at least as old as the mean (in
+///                         get_free_block calls since cached) are released
+///                         in the pool's order until the excess is reclaimed;
+///                         only with a capacity, as PyTorch only with
+///                         set_fraction
+///   find_expandable_block, try_allocate_expandable_block, map_block
+///                         expandable segments: one segment per stream and
+///                         pool with an address space of 9/8 of the device's
+///                         memory, grown at the lowest free range by pages of
+///                         2 MiB (small) or 20 MiB (large); reserved counts
+///                         the mapped bytes; a page that would pass the
+///                         capacity is not mapped (cuMemCreate out of memory)
+///   unmap_block, release_expandable_segment
+///                         on release, the whole free pages are unmapped and
+///                         a segment left with none mapped is dropped
+///   record_trace          segment_alloc, segment_free, segment_map and
+///                         segment_unmap with the segment's or the range's
+///                         address and size, in PyTorch's order
+///   NativeCachingAllocator::allocate
+///                         a zero-byte request touches nothing; a request of
+///                         2^60 bytes (1 EiB) or more fails at once
+///   resetPeakStats        each peak becomes its current value
+///
+/// Not modelled (see replay_not_modelled): events that delay a free
+/// (record_stream, insert_events, process_events), CUDA graph private pools
+/// and memory pools, the free memory callbacks (IPC), the device's own
+/// memory apart from the capacity (without one, cudaMalloc never fails),
+/// large_segment_size_mb, per_process_memory_fraction given in the text,
+/// PYTORCH_NO_CUDA_MEMORY_CACHING and the cudaMallocAsync backend. Device
+/// addresses are simulated: a new segment is placed above every earlier one
+/// unless place_next_segment_at names a free address, so without that hint a
+/// tie between two free blocks of the same size goes to the older segment,
+/// where cudaMalloc may order them otherwise.
+namespace iteragpu::prediction {
+
+/// 2^20 bytes.
+inline constexpr std::uint64_t mebibyte = std::uint64_t{1} << 20U;
+
+/// What the synthetic prediction does not account for, as the outputs name
+/// it wherever a prediction is printed (the prediction runs the allocator
+/// with its default settings on one stream, without emptyCache): a run with
+/// any of these set may read other bytes. The words are pinned by the
+/// measurement files and their schema.
+inline constexpr std::array<std::string_view, 8> not_modelled{
+    "expandable_segments",
+    "max_split_size_mb and max_non_split_rounding_mb",
+    "roundup_power2_divisions",
+    "garbage_collection_threshold",
+    "several streams (record_stream)",
+    "CUDA graph pools and memory pools",
+    "emptyCache() called by the program",
+    "PYTORCH_NO_CUDA_MEMORY_CACHING",
+};
+
+/// What a replay of a recorded trace through the simulation does not
+/// account for (every setting of allocator_settings is modelled): a run that
+/// depends on any of these may read other bytes than the replay.
+inline constexpr std::array<std::string_view, 7> replay_not_modelled{
+    "events that delay a free (record_stream on another stream)",
+    "CUDA graph pools and memory pools",
+    "the free memory callbacks (IPC)",
+    "the device's own memory apart from the capacity",
+    "large_segment_size_mb, per_process_memory_fraction and expandable_segments_reserve",
+    "PYTORCH_NO_CUDA_MEMORY_CACHING",
+    "backend:cudaMallocAsync",
+};
+
+inline constexpr byte_count minimum_block{512};                  ///< kMinBlockSize
+inline constexpr byte_count largest_small_block{mebibyte};       ///< kSmallSize
+inline constexpr byte_count small_segment{2 * mebibyte};         ///< kSmallBuffer
+inline constexpr byte_count shared_large_segment{20 * mebibyte}; ///< kLargeBuffer
+inline constexpr byte_count smallest_own_segment{10 * mebibyte}; ///< kMinLargeAlloc
+inline constexpr byte_count large_segment_rounding{2 * mebibyte}; ///< kRoundLarge
+/// NativeCachingAllocator::allocate refuses a request of 1 EiB or more.
+inline constexpr byte_count first_refused_request{std::uint64_t{1} << 60U};
+
+/// The allocator's two pools: blocks of at most 1 MiB, and the others.
+enum class pool_kind { small, large };
+
+/// Why an allocation failed.
+enum class allocation_error {
+  request_too_large,  ///< 2^60 bytes or more, refused before any search
+  out_of_memory,      ///< no cached block fits and no new segment fits in the capacity
+};
+
+/// A block size as the allocator rounds a request: at least 512 bytes, a
+/// multiple of 512 (or of a power-of-two division step, itself a multiple
+/// of 512), at most 2^60. Only for_request builds one, so the arithmetic on
+/// it cannot overflow.
+class block_size {
+ public:
+  /// The block a request of `request` bytes takes, or request_too_large from 2^60 bytes on.
+  [[nodiscard]] static constexpr result<block_size, allocation_error> for_request(byte_count request) noexcept {
+    if (request >= first_refused_request) {
+      return unexpected{allocation_error::request_too_large};
+    }
+    if (request < minimum_block) {
+      return block_size{minimum_block.value};
+    }
+    const std::uint64_t remainder = request.value % minimum_block.value;
+    return block_size{remainder == 0 ? request.value : request.value - remainder + minimum_block.value};
+  }
+
+  /// The block a request takes under `settings` (round_size): below 512
+  /// bytes, 512; when the request's bucket has n > 1 divisions and the
+  /// request is above 512 x n bytes, the next of n equal steps between the
+  /// powers of two around it (roundup_power2_next_division; a power of two
+  /// stays); else a multiple of 512. request_too_large from 2^60 bytes on.
+  [[nodiscard]] static constexpr result<block_size, allocation_error> for_request(
+      byte_count request, const allocator_settings& settings) noexcept {
+    const auto plain = for_request(request);
+    if (!plain.has_value() || request < minimum_block) {
+      return plain;
+    }
+    const std::uint64_t divisions = settings.divisions_for(request.value);
+    // divisions <= (request - 1) / 512 is 512 x divisions < request, without overflow.
+    if (divisions <= 1 || divisions > (request.value - 1) / minimum_block.value || std::has_single_bit(request.value)) {
+      return plain;
+    }
+    // The power of two below the request is at least 512 x divisions, so a
+    // step is at least 512 bytes (PyTorch's zero-step case cannot arise).
+    const std::uint64_t floor = std::bit_floor(request.value);
+    const std::uint64_t step = floor >> (static_cast<unsigned>(std::bit_width(divisions)) - 1U);
+    const std::uint64_t below = request.value & ~(step - 1);
+    return block_size{below == request.value ? below : below + step};
+  }
+
+  /// The rounded size.
+  [[nodiscard]] constexpr byte_count bytes() const noexcept { return byte_count{bytes_}; }
+
+  /// The pool a block of this size lives in.
+  [[nodiscard]] constexpr pool_kind pool() const noexcept {
+    return bytes_ <= largest_small_block.value ? pool_kind::small : pool_kind::large;
+  }
+
+  /// The segment reserved for this block when no cached block fits.
+  [[nodiscard]] constexpr byte_count segment_size() const noexcept {
+    if (pool() == pool_kind::small) {
+      return small_segment;
+    }
+    if (bytes_ < smallest_own_segment.value) {
+      return shared_large_segment;
+    }
+    const std::uint64_t remainder = bytes_ % large_segment_rounding.value;
+    return byte_count{remainder == 0 ? bytes_ : bytes_ - remainder + large_segment_rounding.value};
+  }
+
+  /// Whether a free block of `chosen` bytes (at least this size) is split,
+  /// the rest staying cached as a free block; written as sums so that a
+  /// block smaller than this size reads "no split" instead of wrapping.
+  [[nodiscard]] constexpr bool splits(byte_count chosen) const noexcept {
+    if (pool() == pool_kind::small) {
+      return chosen.value >= bytes_ + minimum_block.value;
+    }
+    return chosen.value > bytes_ + largest_small_block.value;
+  }
+
+  /// Equal when every member is equal.
+  friend constexpr bool operator==(block_size, block_size) = default;
+
+ private:
+  constexpr explicit block_size(std::uint64_t bytes) noexcept : bytes_(bytes) {}
+
+  std::uint64_t bytes_;
+};
+
+/// A block handed out, named by its simulated device address. Address 0 is
+/// the empty allocation of a zero-byte request, as PyTorch's null pointer.
+struct block_handle {
+  std::uint64_t address{0};  ///< 0 for the empty allocation
+  /// Equal when every member is equal.
+  friend constexpr bool operator==(block_handle, block_handle) = default;
+};
+
+/// The allocator's counters as LibTorch's DeviceStats aggregate them.
+struct allocator_statistics {
+  byte_count allocated;       ///< bytes of the blocks in use
+  byte_count reserved;        ///< bytes of the reserved segments
+  byte_count peak_allocated;  ///< the largest allocated since the last reset
+  byte_count peak_reserved;   ///< the largest reserved since the last reset
+  /// Equal when every member is equal.
+  friend constexpr bool operator==(const allocator_statistics&, const allocator_statistics&) = default;
+};
+
+/// Why an allocation failed, with the figures PyTorch's message carries.
+struct allocation_failure {
+  /// Out of memory, or a request of 2^60 bytes or more.
+  allocation_error error{allocation_error::out_of_memory};
+  byte_count requested;                  ///< as asked, before rounding
+  byte_count segment;                    ///< the reservation that did not fit (0 for request_too_large)
+  byte_count allocated;                  ///< after the cached segments were released
+  byte_count reserved;                   ///< the reserved bytes at the failure
+  std::optional<byte_count> capacity{};  ///< the allocator's capacity, when it has one
+  /// Equal when every member is equal.
+  friend bool operator==(const allocation_failure&, const allocation_failure&) = default;
+};
+
+/// Why a free was refused.
+enum class free_error {
+  not_allocated,  ///< no block in use starts at that address (PyTorch: "invalid device pointer")
+};
+
+/// One block of a segment, as PyTorch's memory snapshot lists it.
+struct block_view {
+  std::uint64_t address{0};  ///< its simulated device address
+  byte_count size;           ///< its size
+  bool allocated{false};     ///< in use, or free and cached
+  /// Equal when every member is equal.
+  friend bool operator==(const block_view&, const block_view&) = default;
+};
+
+/// One reserved segment, as PyTorch's memory snapshot lists it.
+struct segment_view {
+  std::uint64_t address{0};          ///< its simulated device address
+  byte_count size;                   ///< its size
+  pool_kind pool{pool_kind::small};  ///< the pool it serves
+  std::vector<block_view> blocks;    ///< in address order, covering the segment
+  /// Equal when every member is equal.
+  friend bool operator==(const segment_view&, const segment_view&) = default;
+};
+
+/// What a segment event did to the device memory, as PyTorch's trace names it.
+enum class segment_action {
+  segment_alloc,  ///< a segment reserved with cudaMalloc (alloc_block)
+  segment_free,   ///< a segment given back with cudaFree (release_block)
+  segment_map,    ///< pages mapped into an expandable segment (map_block)
+  segment_unmap,  ///< pages of an expandable segment unmapped (unmap_block)
+};
+
+/// One reservation or release, with the fields PyTorch's record_trace gives
+/// it: the address and size of the segment or of the mapped range.
+struct segment_event {
+  segment_action action{segment_action::segment_alloc};  ///< what happened
+  std::uint64_t address{0};                              ///< the segment's or the range's simulated address
+  byte_count size;                                       ///< its size
+  std::uint64_t stream{0};                               ///< the stream the segment serves
+  /// Equal when every member is equal.
+  friend bool operator==(const segment_event&, const segment_event&) = default;
+};
+
+/// The allocator's event counts, as DeviceStats keeps them.
+struct allocator_counters {
+  std::uint64_t alloc_retries{0};  ///< num_alloc_retries: reservations tried again after release_cached_blocks
+  std::uint64_t ooms{0};           ///< num_ooms: allocations that failed for lack of memory
+  /// Equal when every member is equal.
+  friend bool operator==(const allocator_counters&, const allocator_counters&) = default;
+};
+
+/// An H200's totalGlobalMem, which sizes an expandable segment's address space by default.
+inline constexpr byte_count h200_device_memory{150'109'880'320};
+
+/// The simulated allocator of one device (see the file's description for what it models).
+class caching_allocator {
+ public:
+  /// A device whose memory never runs out, with PyTorch's default settings.
+  caching_allocator() = default;
+  /// A device on which the segments reserved together may not pass
+  /// `capacity` bytes (the memory left to the allocator: the card's memory
+  /// less the CUDA context, the libraries' handles and other processes).
+  explicit caching_allocator(byte_count capacity) : capacity_(capacity) {}
+  /// The allocator under `settings`; `capacity`, when given, is the
+  /// allowance of set_per_process_memory_fraction (allowed_memory_maximum),
+  /// which also turns the garbage collection threshold on, as in PyTorch;
+  /// `device_memory` (totalGlobalMem) only sizes the address space of an
+  /// expandable segment (9/8 of it).
+  caching_allocator(const allocator_settings& settings, std::optional<byte_count> capacity,
+                    byte_count device_memory = h200_device_memory)
+      : settings_(settings), capacity_(capacity), device_memory_(device_memory.value) {}
+
+  /// A block for `request` bytes on `stream`, found, split or reserved as
+  /// PyTorch's allocator does (malloc); the failure carries the figures of
+  /// PyTorch's out-of-memory message.
+  [[nodiscard]] result<block_handle, allocation_failure> allocate(byte_count request, std::uint64_t stream = 0) {
+    auto taken = find_or_reserve(request, stream);
+    placement_hint_.reset();
+    return taken;
+  }
+
+  /// Frees the block in use at that address (free, free_block); the empty handle frees nothing.
+  [[nodiscard]] result<void, free_error> free(block_handle handle) {
+    if (handle.address == 0) {
+      return {};
+    }
+    auto it = blocks_.find(handle.address);
+    if (it == blocks_.end() || !it->second.allocated) {
+      return unexpected{free_error::not_allocated};
+    }
+    it->second.allocated = false;
+    allocated_ -= it->second.size;
+    insert_free(merge_with_neighbours(it->first));
+    return {};
+  }
+
+  /// Gives every cached block that is a whole segment back to the device,
+  /// and unmaps the free pages of expandable segments (emptyCache).
+  void empty_cache() { release_cached_blocks(); }
+
+  /// Makes the segment the next allocate() call reserves, if it reserves
+  /// one, start at `address` when the segment would overlap no other there
+  /// (else the simulation places it as usual); the hint lasts for that one
+  /// call. A replay passes the address a recorded trace shows, so that
+  /// blocks of equal size are chosen by address as the recorded run chose.
+  void place_next_segment_at(std::uint64_t address) noexcept { placement_hint_ = address; }
+
+  /// Takes over a segment the allocator already held where a recorded trace
+  /// begins (recording began late, or the ring buffer wrapped): `size`
+  /// bytes at `address`, serving `stream` in `pool`, with the blocks in use
+  /// listed (in address order, inside the segment); the rest of it becomes
+  /// cached free blocks, as free neighbours always merge. The segment and
+  /// its blocks count in reserved and allocated; no segment event is made.
+  /// Refused, with nothing changed, when it overlaps a segment already held,
+  /// is empty, or a block lies outside it, overlaps another or is empty.
+  [[nodiscard]] bool adopt_segment(std::uint64_t address, byte_count size, std::uint64_t stream, pool_kind pool,
+                                   std::span<const block_view> in_use) {
+    const auto end = checked_add(address, size.value);
+    if (address == 0 || size.value == 0 || !end || !free_range(address, size.value)) {
+      return false;
+    }
+    std::uint64_t cursor = address;
+    for (const block_view& b : in_use) {
+      const auto block_end = checked_add(b.address, b.size.value);
+      if (b.size.value == 0 || b.address < cursor || !block_end || *block_end > *end) {
+        return false;
+      }
+      cursor = *block_end;
+    }
+    segments_.emplace(address, segment{size.value, pool});
+    const auto add_block = [&](std::uint64_t at, std::uint64_t bytes, bool allocated) {
+      blocks_.emplace(at, block{bytes, address, stream, 0, pool, allocated, true, false});
+      if (allocated) {
+        allocated_ += bytes;
+      } else {
+        insert_free(at);
+      }
+    };
+    cursor = address;
+    for (const block_view& b : in_use) {
+      if (b.address > cursor) {
+        add_block(cursor, b.address - cursor, false);
+      }
+      add_block(b.address, b.size.value, true);
+      cursor = b.address + b.size.value;
+    }
+    if (cursor < *end) {
+      add_block(cursor, *end - cursor, false);
+    }
+    grow_reserved(size.value);
+    peak_allocated_ = allocated_ > peak_allocated_ ? allocated_ : peak_allocated_;
+    next_segment_address_ = *end > next_segment_address_ ? *end : next_segment_address_;
+    return true;
+  }
+
+  /// The counters now.
+  [[nodiscard]] allocator_statistics statistics() const noexcept {
+    return {byte_count{allocated_}, byte_count{reserved_}, byte_count{peak_allocated_}, byte_count{peak_reserved_}};
+  }
+
+  /// The retries and failures so far.
+  [[nodiscard]] allocator_counters counters() const noexcept { return counters_; }
+
+  /// Every reservation and release since the start or the last clear, in order.
+  [[nodiscard]] std::span<const segment_event> segment_events() const noexcept { return events_; }
+
+  /// Forgets the segment events recorded so far.
+  void clear_segment_events() noexcept { events_.clear(); }
+
+  /// Sets each peak to its current value (resetPeakStats).
+  void reset_peaks() noexcept {
+    peak_allocated_ = allocated_;
+    peak_reserved_ = reserved_;
+  }
+
+  /// Every reserved segment with its blocks, in address order; an expandable
+  /// segment is listed as one segment per mapped range, as PyTorch's
+  /// snapshot lists it.
+  [[nodiscard]] std::vector<segment_view> segments() const {
+    std::vector<segment_view> views;
+    views.reserve(segments_.size());
+    for (const auto& [address, s] : segments_) {
+      std::optional<segment_view> open;
+      for (auto it = blocks_.find(address); it != blocks_.end() && it->second.segment == address; ++it) {
+        if (!it->second.mapped) {
+          if (open) {
+            views.push_back(std::move(*open));
+            open.reset();
+          }
+          continue;
+        }
+        if (!open) {
+          open = segment_view{it->first, byte_count{}, s.pool, {}};
+        }
+        open->size.value += it->second.size;
+        open->blocks.push_back({it->first, byte_count{it->second.size}, it->second.allocated});
+      }
+      if (open) {
+        views.push_back(std::move(*open));
+      }
+    }
+    return views;
+  }
+
+ private:
+  struct block {
+    std::uint64_t size{0};
+    std::uint64_t segment{0};  // the address of the segment it belongs to
+    std::uint64_t stream{0};
+    std::uint64_t gc_count_base{0};  // the pool's get_free_blocks_call_count when cached
+    pool_kind pool{pool_kind::small};
+    bool allocated{false};
+    bool mapped{true};       // false for the unmapped address space of an expandable segment
+    bool expandable{false};  // part of an expandable segment
+  };
+  struct segment {
+    std::uint64_t size{0};  // an expandable segment's: its whole address space
+    pool_kind pool{pool_kind::small};
+  };
+  using block_map = std::map<std::uint64_t, block>;
+  // Cached free blocks ordered as BlockComparatorSize: stream, size, address.
+  using free_key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>;
+  // Unmapped ranges ordered as BlockComparatorAddress: stream, address.
+  using unmapped_key = std::pair<std::uint64_t, std::uint64_t>;
+  static constexpr std::size_t pool_count = 2;
+
+  // Segments are placed from 2 MiB up, so that no block sits at address 0.
+  static constexpr std::uint64_t first_segment_address = 2 * mebibyte;
+
+  [[nodiscard]] static constexpr std::size_t index(pool_kind pool) noexcept { return pool == pool_kind::small ? 0 : 1; }
+  // ExpandableSegment's segment_size_: 2 MiB pages for the small pool, 20 MiB for the large one.
+  [[nodiscard]] static constexpr std::uint64_t page_size(pool_kind pool) noexcept {
+    return pool == pool_kind::small ? small_segment.value : shared_large_segment.value;
+  }
+  [[nodiscard]] std::uint64_t max_split() const noexcept {
+    return settings_.max_split_size ? settings_.max_split_size->value : UINT64_MAX;
+  }
+  [[nodiscard]] bool collects_garbage() const noexcept {
+    return capacity_.has_value() && settings_.garbage_collection_threshold > 0.0;
+  }
+  [[nodiscard]] static free_key key_of(std::uint64_t address, const block& b) noexcept {
+    return {b.stream, b.size, address};
+  }
+
+  // pool.insert_into_blocks: cached, its age counted from now.
+  void insert_free(std::uint64_t address) {
+    block& b = blocks_.at(address);
+    b.gc_count_base = gc_calls_.at(index(b.pool));
+    free_.at(index(b.pool)).insert(key_of(address, b));
+  }
+  void erase_free(std::uint64_t address, const block& b) { free_.at(index(b.pool)).erase(key_of(address, b)); }
+
+  [[nodiscard]] block_map::iterator previous_in_segment(block_map::iterator it) {
+    if (it == blocks_.begin()) {
+      return blocks_.end();
+    }
+    const auto before = std::prev(it);
+    return before->second.segment == it->second.segment ? before : blocks_.end();
+  }
+  [[nodiscard]] block_map::iterator next_in_segment(block_map::iterator it) {
+    const auto after = std::next(it);
+    return after != blocks_.end() && after->second.segment == it->second.segment ? after : blocks_.end();
+  }
+  // Block::is_split: it has a neighbour in its segment.
+  [[nodiscard]] bool is_split(block_map::iterator it) {
+    return previous_in_segment(it) != blocks_.end() || next_in_segment(it) != blocks_.end();
+  }
+
+  // try_merge_blocks with the block before, then the one after: a free
+  // neighbour in the same mapped state is absorbed. The neighbours leave the
+  // sets they were in; returns the merged block's address.
+  std::uint64_t merge_with_neighbours(std::uint64_t address) {
+    auto it = blocks_.find(address);
+    const auto mergeable = [&](block_map::iterator n) {
+      return n != blocks_.end() && !n->second.allocated && n->second.mapped == it->second.mapped;
+    };
+    const auto forget = [&](block_map::iterator n) {
+      if (n->second.mapped) {
+        erase_free(n->first, n->second);
+      } else {
+        unmapped_.at(index(n->second.pool)).erase({n->second.stream, n->first});
+      }
+    };
+    if (const auto before = previous_in_segment(it); mergeable(before)) {
+      forget(before);
+      before->second.size += it->second.size;
+      blocks_.erase(it);
+      it = before;
+    }
+    if (const auto after = next_in_segment(it); mergeable(after)) {
+      forget(after);
+      it->second.size += after->second.size;
+      blocks_.erase(after);
+    }
+    return it->first;
+  }
+
+  void grow_reserved(std::uint64_t bytes) noexcept {
+    reserved_ += bytes;
+    peak_reserved_ = reserved_ > peak_reserved_ ? reserved_ : peak_reserved_;
+  }
+
+  // malloc: a cached block, else a new reservation, else out of memory.
+  [[nodiscard]] result<block_handle, allocation_failure> find_or_reserve(byte_count request, std::uint64_t stream) {
+    if (request.value == 0) {
+      return block_handle{};
+    }
+    const auto rounded = block_size::for_request(request, settings_);
+    if (!rounded.has_value()) {
+      return unexpected{failure(rounded.error(), request, byte_count{})};
+    }
+    const block_size size = *rounded;
+    auto chosen = get_free_block(size, stream);
+    if (!chosen) {
+      if (collects_garbage()) {
+        garbage_collect_cached_blocks();
+      }
+      chosen = alloc_block(size, stream, false);
+      if (!chosen && release_available_cached_blocks(size, stream)) {
+        chosen = alloc_block(size, stream, false);
+      }
+      if (!chosen) {
+        release_cached_blocks();
+        chosen = alloc_block(size, stream, true);
+      }
+      if (!chosen) {
+        ++counters_.ooms;
+        return unexpected{failure(allocation_error::out_of_memory, request, size.segment_size())};
+      }
+    }
+    alloc_found_block(*chosen, size);
+    return block_handle{*chosen};
+  }
+
+  // alloc_found_block: the rest of the chosen block stays cached when
+  // should_split says so; allocated bytes grow by the block's size.
+  void alloc_found_block(std::uint64_t address, block_size size) {
+    block& taken = blocks_.at(address);
+    if (should_split(taken, size)) {
+      block rest = taken;
+      rest.size = taken.size - size.bytes().value;
+      taken.size = size.bytes().value;
+      const std::uint64_t rest_address = address + size.bytes().value;
+      blocks_.emplace(rest_address, rest);
+      insert_free(rest_address);
+    }
+    block& in_use = blocks_.at(address);
+    in_use.allocated = true;
+    allocated_ += in_use.size;
+    peak_allocated_ = allocated_ > peak_allocated_ ? allocated_ : peak_allocated_;
+  }
+
+  // should_split: with expandable segments, or in the small pool, a rest of
+  // 512 bytes or more; otherwise a request below max_split_size leaving a
+  // rest of more than 1 MiB.
+  [[nodiscard]] bool should_split(const block& b, block_size size) const noexcept {
+    const std::uint64_t remaining = b.size - size.bytes().value;
+    if (size.pool() == pool_kind::small || settings_.expandable_segments) {
+      return remaining >= minimum_block.value;
+    }
+    return size.bytes().value < max_split() && remaining > largest_small_block.value;
+  }
+
+  // get_free_block: the smallest cached block of the request's stream and
+  // pool that is large enough (the lowest address among equal sizes); in an
+  // expandable segment, the block that can grow least among those; an
+  // oversize block serves no request below max_split_size, and an oversize
+  // request only a block less than max_non_split_rounding larger.
+  [[nodiscard]] std::optional<std::uint64_t> get_free_block(block_size size, std::uint64_t stream) {
+    const std::size_t pool = index(size.pool());
+    if (collects_garbage()) {
+      ++gc_calls_.at(pool);
+    }
+    auto& cached = free_.at(pool);
+    auto it = cached.lower_bound({stream, size.bytes().value, 0});
+    if (it == cached.end() || std::get<0>(*it) != stream) {
+      return std::nullopt;
+    }
+    if (blocks_.at(std::get<2>(*it)).expandable) {
+      auto next = std::next(it);
+      while (next != cached.end() && std::get<0>(*next) == stream && blocks_.at(std::get<2>(*it)).expandable &&
+             expandable_size(std::get<2>(*next)) < expandable_size(std::get<2>(*it))) {
+        it = next++;
+      }
+    }
+    const std::uint64_t found = std::get<1>(*it);
+    const std::uint64_t wanted = size.bytes().value;
+    if (wanted < max_split() && found >= max_split()) {
+      return std::nullopt;
+    }
+    if (wanted >= max_split() && found - wanted >= settings_.max_non_split_rounding.value) {
+      return std::nullopt;
+    }
+    const std::uint64_t address = std::get<2>(*it);
+    cached.erase(it);
+    return address;
+  }
+
+  // get_free_block's expandable_size: the block plus the unmapped range after it.
+  [[nodiscard]] std::uint64_t expandable_size(std::uint64_t address) {
+    const auto it = blocks_.find(address);
+    const auto after = next_in_segment(it);
+    return it->second.size + (after != blocks_.end() && !after->second.mapped ? after->second.size : 0);
+  }
+
+  // alloc_block: refused when the reservation (get_allocation_size, also
+  // with expandable segments) would pass the capacity; else a new segment
+  // holding one block, or pages mapped into an expandable segment. The
+  // retry after release_cached_blocks counts in num_alloc_retries.
+  [[nodiscard]] std::optional<std::uint64_t> alloc_block(block_size size, std::uint64_t stream, bool retry) {
+    if (retry) {
+      ++counters_.alloc_retries;
+    }
+    const std::uint64_t bytes = size.segment_size().value;
+    const auto reserved = checked_add(reserved_, bytes);
+    if (!reserved || (capacity_ && *reserved > capacity_->value)) {
+      return std::nullopt;
+    }
+    if (settings_.expandable_segments) {
+      return try_allocate_expandable_block(size, stream);
+    }
+    const auto address = place(bytes);
+    if (!address) {
+      return std::nullopt;
+    }
+    segments_.emplace(*address, segment{bytes, size.pool()});
+    blocks_.emplace(*address, block{bytes, *address, stream, 0, size.pool(), false, true, false});
+    grow_reserved(bytes);
+    events_.push_back({segment_action::segment_alloc, *address, byte_count{bytes}, stream});
+    return address;
+  }
+
+  // Where a new segment of `bytes` starts: the hint when it overlaps no
+  // segment, else above every segment placed so far.
+  [[nodiscard]] std::optional<std::uint64_t> place(std::uint64_t bytes) {
+    const auto hint = std::exchange(placement_hint_, std::nullopt);
+    if (hint && *hint != 0 && free_range(*hint, bytes)) {
+      const std::uint64_t end = *hint + bytes;  // free_range checked it
+      next_segment_address_ = end > next_segment_address_ ? end : next_segment_address_;
+      return hint;
+    }
+    const auto end = checked_add(next_segment_address_, bytes);
+    if (!end) {
+      return std::nullopt;
+    }
+    return std::exchange(next_segment_address_, *end);
+  }
+
+  [[nodiscard]] bool free_range(std::uint64_t address, std::uint64_t bytes) const {
+    const auto end = checked_add(address, bytes);
+    if (!end) {
+      return false;
+    }
+    const auto above = segments_.lower_bound(address);
+    if (above != segments_.end() && above->first < *end) {
+      return false;
+    }
+    if (above == segments_.begin()) {
+      return true;
+    }
+    const auto below = std::prev(above);
+    return below->first + below->second.size <= address;
+  }
+
+  // try_allocate_expandable_block: the lowest range of the stream's
+  // expandable segments with room for the block, mapped page by page where
+  // needed; a mapping that fails leaves the pages mapped before it.
+  [[nodiscard]] std::optional<std::uint64_t> try_allocate_expandable_block(block_size size, std::uint64_t stream) {
+    const std::uint64_t wanted = size.bytes().value;
+    auto candidate = find_expandable_block(size.pool(), stream, wanted);
+    if (!candidate) {
+      return std::nullopt;
+    }
+    if (!blocks_.at(*candidate).mapped) {
+      candidate = map_block(*candidate, std::min(blocks_.at(*candidate).size, wanted));
+      if (!candidate) {
+        return std::nullopt;
+      }
+    }
+    while (blocks_.at(*candidate).size < wanted) {
+      const auto after = next_in_segment(blocks_.find(*candidate));
+      if (after == blocks_.end() || after->second.mapped) {
+        return std::nullopt;  // cannot happen: find_expandable_block counted only free and unmapped room
+      }
+      const std::uint64_t remaining = wanted - blocks_.at(*candidate).size;
+      candidate = map_block(after->first, std::min(remaining, after->second.size));
+      if (!candidate) {
+        return std::nullopt;
+      }
+    }
+    erase_free(*candidate, blocks_.at(*candidate));
+    return candidate;
+  }
+
+  // find_expandable_block: the lowest unmapped range of the stream and pool
+  // (with the free block just before it) that, with the free blocks after
+  // it, holds `wanted` bytes; else a new expandable segment whose address
+  // space is 9/8 of the device's memory, in whole pages.
+  [[nodiscard]] std::optional<std::uint64_t> find_expandable_block(pool_kind pool, std::uint64_t stream,
+                                                                   std::uint64_t wanted) {
+    const auto& unmapped = unmapped_.at(index(pool));
+    for (auto u = unmapped.lower_bound({stream, 0}); u != unmapped.end() && u->first == stream; ++u) {
+      auto start = blocks_.find(u->second);
+      if (const auto before = previous_in_segment(start); before != blocks_.end() && !before->second.allocated) {
+        start = before;
+      }
+      std::uint64_t room = 0;
+      for (auto it = start; room < wanted && it != blocks_.end() && !it->second.allocated; it = next_in_segment(it)) {
+        room += it->second.size;
+      }
+      if (room >= wanted) {
+        return start->first;
+      }
+    }
+    const std::uint64_t page = page_size(pool);
+    const std::uint64_t space = device_memory_ + device_memory_ / 8;
+    const std::uint64_t pages = space / page + (space % page == 0 ? 0 : 1);
+    const auto bytes = checked_mul(pages, page);
+    if (!bytes) {
+      return std::nullopt;
+    }
+    const auto address = place(*bytes);
+    if (!address) {
+      return std::nullopt;
+    }
+    segments_.emplace(*address, segment{*bytes, pool});
+    blocks_.emplace(*address, block{*bytes, *address, stream, 0, pool, false, false, true});
+    unmapped_.at(index(pool)).insert({stream, *address});
+    return address;
+  }
+
+  // map_block: the first `bytes` of an unmapped range, rounded up to whole
+  // pages, become a free block merged with its free neighbours; fails when
+  // the pages would pass the capacity (cuMemCreate out of memory).
+  [[nodiscard]] std::optional<std::uint64_t> map_block(std::uint64_t address, std::uint64_t bytes) {
+    block& b = blocks_.at(address);
+    const std::uint64_t page = page_size(b.pool);
+    const std::uint64_t mapped = (bytes / page + (bytes % page == 0 ? 0 : 1)) * page;
+    if (capacity_ && reserved_ + mapped > capacity_->value) {
+      return std::nullopt;
+    }
+    unmapped_.at(index(b.pool)).erase({b.stream, address});
+    b.mapped = true;
+    const std::uint64_t stream = b.stream;
+    if (mapped < b.size) {
+      block rest = b;
+      rest.size = b.size - mapped;
+      rest.mapped = false;
+      b.size = mapped;
+      blocks_.emplace(address + mapped, rest);
+      unmapped_.at(index(rest.pool)).insert({stream, address + mapped});
+    }
+    const std::uint64_t merged = merge_with_neighbours(address);
+    insert_free(merged);
+    grow_reserved(mapped);
+    events_.push_back({segment_action::segment_map, address, byte_count{mapped}, stream});
+    return merged;
+  }
+
+  // unmap_block: the whole pages inside a free block of an expandable
+  // segment are unmapped; the parts before and after them stay cached.
+  // Returns the address of the unmapped range after merging, if any.
+  std::optional<std::uint64_t> unmap_block(std::uint64_t address) {
+    const block b = blocks_.at(address);
+    const std::uint64_t page = page_size(b.pool);
+    const std::uint64_t offset = address - b.segment;
+    const std::uint64_t begin = b.segment + (offset / page + (offset % page == 0 ? 0 : 1)) * page;
+    const std::uint64_t end = b.segment + (offset + b.size) / page * page;
+    if (begin >= end) {
+      return std::nullopt;
+    }
+    erase_free(address, b);
+    blocks_.erase(address);
+    if (begin > address) {
+      block before = b;
+      before.size = begin - address;
+      blocks_.emplace(address, before);
+      insert_free(address);
+    }
+    if (address + b.size > end) {
+      block after = b;
+      after.size = address + b.size - end;
+      blocks_.emplace(end, after);
+      insert_free(end);
+    }
+    block gap = b;
+    gap.size = end - begin;
+    gap.mapped = false;
+    blocks_.emplace(begin, gap);
+    const std::uint64_t merged = merge_with_neighbours(begin);
+    unmapped_.at(index(b.pool)).insert({b.stream, merged});
+    reserved_ -= end - begin;
+    events_.push_back({segment_action::segment_unmap, begin, byte_count{end - begin}, b.stream});
+    return merged;
+  }
+
+  // release_block: a cached block that is a whole segment goes back to the device.
+  void release_block(std::uint64_t address) {
+    const auto it = blocks_.find(address);
+    const block b = it->second;
+    erase_free(address, b);
+    blocks_.erase(it);
+    segments_.erase(address);
+    reserved_ -= b.size;
+    events_.push_back({segment_action::segment_free, address, byte_count{b.size}, b.stream});
+  }
+
+  // release_cached_blocks (release_blocks on the large pool, then the small
+  // one): every whole-segment cached block is released, then the free pages
+  // of expandable segments are unmapped, and an expandable segment left
+  // with no page mapped is dropped (release_expandable_segment).
+  void release_cached_blocks() {
+    for (const pool_kind pool : {pool_kind::large, pool_kind::small}) {
+      std::vector<std::uint64_t> whole;
+      std::vector<std::uint64_t> to_unmap;
+      for (const auto& key : free_.at(index(pool))) {
+        const auto it = blocks_.find(std::get<2>(key));
+        if (it->second.expandable) {
+          to_unmap.push_back(it->first);
+        } else if (!is_split(it)) {
+          whole.push_back(it->first);
+        }
+      }
+      for (const std::uint64_t address : whole) {
+        release_block(address);
+      }
+      for (const std::uint64_t address : to_unmap) {
+        const auto unmapped = unmap_block(address);
+        if (!unmapped) {
+          continue;
+        }
+        const auto it = blocks_.find(*unmapped);
+        if (!is_split(it)) {
+          unmapped_.at(index(pool)).erase({it->second.stream, it->first});
+          segments_.erase(it->first);
+          blocks_.erase(it);
+        }
+      }
+    }
+  }
+
+  // release_available_cached_blocks: with a max_split_size, the smallest
+  // cached oversize block of at least max(request, max_split_size) is
+  // released; failing one, the largest oversize blocks of the stream until
+  // as many bytes are released (expandable ones skipped).
+  [[nodiscard]] bool release_available_cached_blocks(block_size size, std::uint64_t stream) {
+    if (!settings_.max_split_size) {
+      return false;
+    }
+    const auto& cached = free_.at(index(size.pool()));
+    const std::uint64_t target = size.bytes().value < max_split() ? max_split() : size.bytes().value;
+    auto it = cached.lower_bound({stream, target, 0});
+    if (it != cached.end() && std::get<0>(*it) == stream && !blocks_.at(std::get<2>(*it)).expandable) {
+      release_block(std::get<2>(*it));
+      return true;
+    }
+    if (it == cached.begin()) {
+      return false;
+    }
+    std::uint64_t released = 0;
+    --it;
+    while (released < target && std::get<1>(*it) >= max_split() && std::get<0>(*it) == stream) {
+      const auto current = it;
+      const bool first = current == cached.begin();
+      if (!first) {
+        --it;
+      }
+      const std::uint64_t address = std::get<2>(*current);
+      if (!blocks_.at(address).expandable) {
+        released += std::get<1>(*current);
+        release_block(address);
+      }
+      if (first) {
+        break;
+      }
+    }
+    return released >= target;
+  }
+
+  // garbage_collect_cached_blocks: above threshold x capacity reserved,
+  // whole cached blocks of the large pool whose age (get_free_block calls
+  // since they were cached) is at least the mean age are released, in the
+  // pool's order, the mean taken again after each pass, until the excess is
+  // reclaimed or no block goes.
+  void garbage_collect_cached_blocks() {
+    const auto limit = static_cast<std::uint64_t>(settings_.garbage_collection_threshold *
+                                                  static_cast<double>(capacity_.value_or(byte_count{}).value));
+    if (reserved_ <= limit) {
+      return;
+    }
+    const std::uint64_t target = reserved_ - limit;
+    const std::size_t pool = index(pool_kind::large);
+    auto& cached = free_.at(pool);
+    const auto age = [&](std::uint64_t address) { return gc_calls_.at(pool) - blocks_.at(address).gc_count_base; };
+    const auto freeable = [&](std::uint64_t address) {
+      const auto it = blocks_.find(address);
+      return !it->second.expandable && !is_split(it);
+    };
+    std::uint64_t total_age = 0;
+    std::uint64_t count = 0;
+    for (const auto& key : cached) {
+      if (freeable(std::get<2>(key))) {
+        total_age += age(std::get<2>(key));
+        ++count;
+      }
+    }
+    std::uint64_t reclaimed = 0;
+    bool freed = true;
+    while (reclaimed < target && freed && count > 0) {
+      const double threshold = static_cast<double>(total_age) / static_cast<double>(count);
+      freed = false;
+      for (auto it = cached.begin(); it != cached.end();) {
+        const std::uint64_t address = std::get<2>(*it++);
+        if (freeable(address) && static_cast<double>(age(address)) >= threshold) {
+          freed = true;
+          reclaimed += blocks_.at(address).size;
+          total_age -= age(address);
+          --count;
+          release_block(address);
+        }
+      }
+    }
+  }
+
+  [[nodiscard]] allocation_failure failure(allocation_error error, byte_count requested, byte_count segment_bytes) const {
+    return {error, requested, segment_bytes, byte_count{allocated_}, byte_count{reserved_}, capacity_};
+  }
+
+  allocator_settings settings_{};
+  std::optional<byte_count> capacity_{};
+  std::uint64_t device_memory_{h200_device_memory.value};
+  block_map blocks_;  // every block, by address
+  std::map<std::uint64_t, segment> segments_;
+  std::array<std::set<free_key>, pool_count> free_{};
+  std::array<std::set<unmapped_key>, pool_count> unmapped_{};
+  std::array<std::uint64_t, pool_count> gc_calls_{};  // get_free_blocks_call_count of each pool
+  std::vector<segment_event> events_;
+  std::optional<std::uint64_t> placement_hint_{};
+  allocator_counters counters_{};
+  std::uint64_t next_segment_address_{first_segment_address};
+  std::uint64_t allocated_{0};
+  std::uint64_t reserved_{0};
+  std::uint64_t peak_allocated_{0};
+  std::uint64_t peak_reserved_{0};
+};
+
+}  // namespace iteragpu::prediction
+
+#endif  // ITERAGPU_MEMORY_PREDICTION_CACHING_ALLOCATOR_HPP

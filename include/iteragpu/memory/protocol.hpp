@@ -1,0 +1,255 @@
+#ifndef ITERAGPU_MEMORY_PROTOCOL_HPP
+#define ITERAGPU_MEMORY_PROTOCOL_HPP
+
+#include <chrono>
+#include <concepts>
+#include <cstdint>
+#include <algorithm>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "iteragpu/memory/device.hpp"
+#include "iteragpu/memory/policies/backend.hpp"
+#include "iteragpu/memory/policies/gpu_state.hpp"
+#include "iteragpu/memory/policies/memory_counter.hpp"
+#include "iteragpu/memory/policies/workload.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/memory/statistics.hpp"
+
+/// \file
+/// The phase protocol: the order of operations of one bounded measurement,
+/// written once over three policy objects (a backend, a memory counter, a
+/// workload) and a clock. It includes no LibTorch header: the same function
+/// measures on a GPU through LibTorch, predicts through a simulated
+/// allocator, and runs on the CPU with an integrator's own policies.
+namespace iteragpu {
+
+/// The phases of a measurement, in the order they run.
+enum class phase_kind { model_load, inputs, cold_forward, warmup, warm_forward };
+
+/// The phase's name in JSON and text.
+[[nodiscard]] constexpr std::string_view name_of(phase_kind p) noexcept {
+  switch (p) {
+    case phase_kind::model_load:
+      return "model_load";
+    case phase_kind::inputs:
+      return "inputs";
+    case phase_kind::cold_forward:
+      return "cold_forward";
+    case phase_kind::warmup:
+      return "warmup";
+    case phase_kind::warm_forward:
+      return "warm_forward";
+  }
+  return "unknown";
+}
+
+/// One row of a measurement. `seconds` is host wall time around the
+/// synchronised operation (host overhead and synchronisation included);
+/// `gpu_seconds` is the device-event time of the same work. The byte fields
+/// are the memory counter's. The device's used memory (total minus free, the
+/// whole device as the runtime reports it: this process's CUDA context and
+/// libraries, and other processes, included) is there when the backend
+/// reports device memory; the GPU's state at the end of the phase (clocks,
+/// power, temperature, throttle reasons) when it samples it.
+struct phase_row {
+  phase_kind phase{phase_kind::model_load};   ///< which phase
+  std::optional<std::uint64_t> repeat{};      ///< 0-based for warm_forward only
+  double seconds{0};                          ///< host wall time of the phase, synchronisation included
+  double gpu_seconds{0};                      ///< device-event time of the same work
+  std::uint64_t baseline_allocated_bytes{0};  ///< the counter's allocated bytes before the phase
+  std::uint64_t baseline_reserved_bytes{0};   ///< the counter's reserved bytes before the phase
+  std::uint64_t end_allocated_bytes{0};       ///< allocated bytes at the end, the pass's output still held
+  std::uint64_t end_reserved_bytes{0};        ///< reserved bytes at the end
+  std::uint64_t peak_allocated_bytes{0};      ///< the largest allocated during the phase (reset at its start)
+  std::uint64_t peak_reserved_bytes{0};       ///< the largest reserved during the phase
+  /// Total minus free before the phase, where the backend reports device memory.
+  std::optional<std::uint64_t> baseline_device_used_bytes{};
+  std::optional<std::uint64_t> end_device_used_bytes{};  ///< total minus free at the end
+  std::optional<gpu_state> state_at_end{};               ///< where the backend samples it (gpu_state_reporting)
+};
+
+/// How many passes a measurement makes after its cold_forward row.
+struct protocol_plan {
+  std::uint64_t warmup{0};   ///< passes, all in one `warmup` row
+  std::uint64_t repeats{1};  ///< one `warm_forward` row each, when `until` is empty
+  /// `--repeats auto`: warm_forward rows until the rule stops, fed with the
+  /// rows' gpu_seconds and the clock's time since the first repeat started.
+  std::optional<stopping_rule> until{};
+};
+
+/// The rows of a measurement, and why the repeats stopped.
+struct measurement {
+  std::vector<phase_row> phases;            ///< one row per phase, in order; one per repeat for warm_forward
+  std::optional<stop_reason> stopped_by{};  ///< with a plan's `until`
+};
+
+/// Optional: the GPU's state (clocks, power, temperature, throttle reasons),
+/// sampled at the end of each phase, outside the timed window.
+template <class B>
+concept gpu_state_reporting = requires(B& b, device_index device) {
+  { b.gpu_state(device) } -> std::same_as<gpu_state>;
+};
+
+/// A failure inside a phase (a GPU out-of-memory error above all). The
+/// message is the first line of the cause: LibTorch appends a C++ stack
+/// trace to its errors, which is no message for a person.
+struct measure_error {
+  phase_kind phase{phase_kind::model_load};  ///< the phase that failed
+  std::string message;                       ///< the first line of the cause
+};
+
+/// What measure() asks of a clock: now(), whose differences convert to
+/// seconds. std::chrono's clocks qualify (now() is static); a test's clock
+/// may keep its time in a member.
+template <class Clock>
+concept phase_clock = requires(Clock& clock) {
+  { std::chrono::duration<double>(clock.now() - clock.now()) };
+};
+
+namespace detail {
+
+[[nodiscard]] inline std::string first_line(std::string_view text) { return std::string(text.substr(0, text.find('\n'))); }
+
+template <measuring_backend B, memory_counter C, phase_clock Clock>
+class phase_runner {
+ public:
+  phase_runner(B& backend, C& counter, Clock& clock, device_index device) noexcept
+      : backend_(backend), counter_(counter), clock_(clock), device_(device) {}
+
+  // synchronise, baselines, peak reset, operation, synchronise, end values
+  // and peaks. The operation's result is destroyed only after the end
+  // reading, when this function returns, before the next phase starts.
+  template <class Operation>
+  [[nodiscard]] phase_row run(phase_kind phase, std::optional<std::uint64_t> repeat, Operation&& operation) {
+    phase_row row;
+    row.phase = phase;
+    row.repeat = repeat;
+    backend_.synchronize(device_);
+    const allocator_reading baseline = counter_.read(device_);
+    if constexpr (device_memory_reporting<B>) {
+      row.baseline_device_used_bytes = used(backend_.memory(device_));
+    }
+    counter_.reset_peaks(device_);
+    auto timer = backend_.make_timer(device_);
+    const auto started = clock_.now();
+    timer.start();
+    auto kept = std::forward<Operation>(operation)();
+    timer.stop();
+    backend_.synchronize(device_);
+    const auto finished = clock_.now();
+    const allocator_reading end = counter_.read(device_);
+    if constexpr (device_memory_reporting<B>) {
+      row.end_device_used_bytes = used(backend_.memory(device_));
+    }
+    if constexpr (gpu_state_reporting<B>) {
+      row.state_at_end = backend_.gpu_state(device_);
+    }
+    row.seconds = std::chrono::duration<double>(finished - started).count();
+    row.gpu_seconds = timer.elapsed_seconds();
+    row.baseline_allocated_bytes = baseline.allocated_bytes;
+    row.baseline_reserved_bytes = baseline.reserved_bytes;
+    row.end_allocated_bytes = end.allocated_bytes;
+    row.end_reserved_bytes = end.reserved_bytes;
+    row.peak_allocated_bytes = end.peak_allocated_bytes;
+    row.peak_reserved_bytes = end.peak_reserved_bytes;
+    static_cast<void>(kept);
+    return row;
+  }
+
+ private:
+  [[nodiscard]] static std::uint64_t used(const device_memory& m) noexcept {
+    return m.total_bytes >= m.free_bytes ? m.total_bytes - m.free_bytes : 0;
+  }
+
+  B& backend_;
+  C& counter_;
+  Clock& clock_;
+  device_index device_;
+};
+
+}  // namespace detail
+
+/// Runs every phase in order on `device`: model_load, inputs, cold_forward,
+/// warmup (all plan.warmup passes in one row), then one warm_forward row
+/// per repeat (plan.repeats of them, or as many as plan.until asks). Each phase synchronises the device, reads the baselines,
+/// resets the peaks, runs, synchronises, and reads the end values and peaks;
+/// a pass's output still exists at the end reading and is released before
+/// the next pass. Weights and inputs live in the workload across passes; the
+/// allocator's cache is never emptied. A policy that throws ends the
+/// measurement: the error names the phase and keeps the first line of the
+/// exception's message. std::bad_alloc, the host out of memory, is no
+/// failure of a phase and passes through to the caller.
+template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
+[[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,
+                                                         const protocol_plan& plan, Clock& clock) {
+  detail::phase_runner<B, C, Clock> runner(backend, counter, clock, device);
+  measurement m;
+  // A hint only, bounded so that a plan's count never asks for memory up front.
+  m.phases.reserve(4 + static_cast<std::size_t>(
+                           std::min(plan.until ? plan.until->parameters().min_repeats : plan.repeats, pass_limit)));
+  phase_kind current = phase_kind::model_load;
+  try {
+    m.phases.push_back(runner.run(current, std::nullopt, [&] {
+      work.load_model();
+      return std::monostate{};
+    }));
+    current = phase_kind::inputs;
+    m.phases.push_back(runner.run(current, std::nullopt, [&] {
+      work.make_inputs();
+      return std::monostate{};
+    }));
+    current = phase_kind::cold_forward;
+    m.phases.push_back(runner.run(current, std::nullopt, [&] { return work.forward(); }));
+    current = phase_kind::warmup;
+    m.phases.push_back(runner.run(current, std::nullopt, [&] {
+      // Each pass's output is released before the next pass; the last one
+      // is kept until the phase's end reading.
+      std::optional<decltype(work.forward())> last{};
+      for (std::uint64_t i = 0; i < plan.warmup; ++i) {
+        last.reset();
+        last.emplace(work.forward());
+      }
+      return last;
+    }));
+    current = phase_kind::warm_forward;
+    if (plan.until) {
+      std::vector<double> series;
+      const auto started = clock.now();
+      while (!m.stopped_by) {
+        m.phases.push_back(runner.run(current, series.size(), [&] { return work.forward(); }));
+        series.push_back(m.phases.back().gpu_seconds);
+        m.stopped_by = plan.until->decide(series, std::chrono::duration<double>(clock.now() - started));
+      }
+    } else {
+      for (std::uint64_t r = 0; r < plan.repeats; ++r) {
+        m.phases.push_back(runner.run(current, r, [&] { return work.forward(); }));
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    // The host ran out of memory: no phase of the workload failed.
+    throw;
+  } catch (const std::exception& e) {
+    return unexpected{measure_error{current, detail::first_line(e.what())}};
+  }
+  return m;
+}
+
+/// measure() with a clock of type `Clock` built for the call (std::chrono::steady_clock by default).
+template <measuring_backend B, memory_counter C, workload W, class Clock = std::chrono::steady_clock>
+  requires phase_clock<Clock> && std::default_initializable<Clock>
+[[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,
+                                                         const protocol_plan& plan) {
+  Clock clock;
+  return measure(backend, counter, work, device, plan, clock);
+}
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_MEMORY_PROTOCOL_HPP

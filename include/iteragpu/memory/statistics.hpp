@@ -1,0 +1,482 @@
+#ifndef ITERAGPU_MEMORY_STATISTICS_HPP
+#define ITERAGPU_MEMORY_STATISTICS_HPP
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "iteragpu/result.hpp"
+
+/// \file
+/// Statistics of the repeats of a measurement: order statistics, a
+/// distribution-free confidence interval of the median, a noise verdict, and
+/// the rule that stops `--repeats auto`. Every result depends on the sorted
+/// sample only, so the same values in any order give the same bits.
+namespace iteragpu {
+
+// ---------------------------------------------------------------------------
+// Percentiles
+
+/// The p-th percentile (p an integer from 0 to 100) of values sorted in
+/// ascending order, by linear interpolation between the closest ranks: the
+/// method "linear" of NumPy's percentile (its default; Hyndman and Fan's
+/// type 7). With x[0] <= ... <= x[n-1] and h = (n - 1) p / 100,
+///   percentile = x[floor(h)] + (h - floor(h)) (x[floor(h) + 1] - x[floor(h)]).
+/// h is computed in integers, so an exact rank (h whole) returns that value
+/// itself. Nothing when the span is empty, p > 100, a value is not finite,
+/// or the values are not sorted.
+[[nodiscard]] constexpr std::optional<double> percentile_of_sorted(std::span<const double> sorted,
+                                                                   unsigned percent) noexcept {
+  if (sorted.empty() || percent > 100U) {
+    return std::nullopt;
+  }
+  // NaN and the infinities fail both comparisons.
+  constexpr double lowest = std::numeric_limits<double>::lowest();
+  constexpr double highest = std::numeric_limits<double>::max();
+  if (!std::all_of(sorted.begin(), sorted.end(), [&](double v) { return lowest <= v && v <= highest; }) ||
+      !std::is_sorted(sorted.begin(), sorted.end())) {
+    return std::nullopt;
+  }
+  // (n - 1) p in integers; no span holds enough values to overflow it, but
+  // the bound costs one comparison.
+  if (sorted.size() - 1U > std::numeric_limits<std::size_t>::max() / 100U) {
+    return std::nullopt;
+  }
+  const std::size_t scaled = (sorted.size() - 1U) * percent;
+  const std::size_t below = scaled / 100U;
+  const std::size_t hundredths = scaled % 100U;
+  if (hundredths == 0U) {
+    return sorted[below];
+  }
+  const double weight = static_cast<double>(hundredths) / 100.0;
+  return sorted[below] + weight * (sorted[below + 1U] - sorted[below]);
+}
+
+// ---------------------------------------------------------------------------
+// The confidence interval of the median
+
+/// The interval [X_(l), X_(u)] between two order statistics (ranks counted
+/// from 1) covers the population median with probability
+/// P(l <= B <= n - l) = 1 - 2 P(B <= l - 1), B ~ Binomial(n, 1/2), whatever
+/// the (continuous) distribution: B counts the values below the median. The
+/// ranks are symmetric, u = n + 1 - l, with l the largest rank for which
+/// P(B <= l - 1) <= median_interval_tail, so the coverage is at least
+/// median_confidence_level. For n <= 5 even [X_(1), X_(n)] covers less
+/// (1 - 2 / 2^5 = 93.75 % at n = 5): there is no interval.
+inline constexpr double median_confidence_level = 0.95;
+inline constexpr double median_interval_tail = 0.025;  ///< (1 - 0.95) / 2, on each side
+
+/// The ranks of the confidence interval of the median, and the coverage they give.
+struct median_ranks {
+  std::size_t lower{0};  ///< l, 1-based
+  std::size_t upper{0};  ///< u = n + 1 - l
+  double coverage{0};    ///< 1 - 2 P(B <= l - 1), >= median_confidence_level
+  /// Equal when every member is equal.
+  friend constexpr bool operator==(const median_ranks&, const median_ranks&) = default;
+};
+
+namespace detail {
+
+// P(B <= k) for k = 0 .. floor(n / 2), B ~ Binomial(n, 1/2), element k.
+//
+// How, without underflow: the central probability C(n, m) / 2^n (m =
+// floor(n / 2)) is the product prod_{i=1..m} (2i - 1) / (2i), times
+// n / (2 (m + 1)) when n = 2m + 1; it is at least 1 / (n + 1), never
+// small. The others follow downwards, P(B = k - 1) = P(B = k) k / (n - k + 1),
+// and the cumulative sums are taken upwards, smallest terms first. No
+// factorial, power of two or logarithm is formed, so nothing overflows, and
+// the only terms that underflow are those below 2^-1022, which cannot move
+// a comparison with 0.025.
+//
+// Accuracy: every term is a product of at most 2n + 2 correctly rounded
+// operations, and each cumulative sum adds at most n / 2 more, so each
+// element is within a relative (3n + 2) 2^-53 of its exact value: 3.4e-11
+// at n = 100 000. The ranks below can therefore differ from the exact ones
+// only if an exact P(B <= k) lay that close to 0.025; for every n from 6
+// to 100 000 the nearest one lies 2.6e-7 away, relatively (n = 79 608;
+// checked once, exhaustively, when this was written, and the ranks at
+// n = 10^3, 10^4, 10^5 against exact integer sums; the unit tests check
+// every tail against exact integer sums for n <= 62).
+[[nodiscard]] inline std::vector<double> binomial_half_lower_tails(std::size_t n) {
+  const std::size_t centre = n / 2U;
+  double central = 1.0;
+  for (std::size_t i = 1; i <= centre; ++i) {
+    central *= static_cast<double>(2U * i - 1U) / static_cast<double>(2U * i);
+  }
+  if (n % 2U == 1U) {
+    central *= static_cast<double>(n) / static_cast<double>(2U * (centre + 1U));
+  }
+  std::vector<double> tails(centre + 1U);
+  tails[centre] = central;
+  for (std::size_t k = centre; k > 0; --k) {
+    tails[k - 1U] = tails[k] * (static_cast<double>(k) / static_cast<double>(n - k + 1U));
+  }
+  for (std::size_t k = 1; k <= centre; ++k) {
+    tails[k] += tails[k - 1U];
+  }
+  return tails;
+}
+
+}  // namespace detail
+
+/// The ranks of the 95 % interval for a sample of `count` values, or nothing
+/// when count <= 5. O(count) time and memory.
+[[nodiscard]] inline std::optional<median_ranks> median_confidence_ranks(std::size_t count) {
+  if (count == 0U) {
+    return std::nullopt;
+  }
+  const std::vector<double> tails = detail::binomial_half_lower_tails(count);
+  // tails.back() = P(B <= floor(n / 2)) >= 1/2, so the search always stops
+  // inside the vector.
+  const auto first_above = std::upper_bound(tails.begin(), tails.end(), median_interval_tail);
+  if (first_above == tails.begin()) {
+    return std::nullopt;
+  }
+  const auto below = static_cast<std::size_t>(first_above - tails.begin()) - 1U;  // l - 1
+  return median_ranks{below + 1U, count - below, 1.0 - 2.0 * tails[below]};
+}
+
+// ---------------------------------------------------------------------------
+// The noise verdict
+
+/// How noisy a sample is, from its IQR / median.
+enum class noise_verdict { steady, noisy, very_noisy };
+
+/// IQR / median above these percentages is noisy, very noisy (the thresholds
+/// of torch.utils.benchmark's warnings).
+inline constexpr unsigned noisy_above_percent = 10;
+inline constexpr unsigned very_noisy_above_percent = 25;  ///< see noisy_above_percent
+
+/// The verdict on an IQR / median ratio (0.1 is 10 %): steady up to and
+/// including 10 %, noisy above, very noisy above 25 %. Nothing for a ratio
+/// that is negative or NaN.
+[[nodiscard]] constexpr std::optional<noise_verdict> noise_of(double iqr_over_median) noexcept {
+  if (!(iqr_over_median >= 0.0)) {
+    return std::nullopt;
+  }
+  if (iqr_over_median > static_cast<double>(very_noisy_above_percent) / 100.0) {
+    return noise_verdict::very_noisy;
+  }
+  if (iqr_over_median > static_cast<double>(noisy_above_percent) / 100.0) {
+    return noise_verdict::noisy;
+  }
+  return noise_verdict::steady;
+}
+
+/// The name in JSON.
+[[nodiscard]] constexpr std::string_view name_of(noise_verdict v) noexcept {
+  switch (v) {
+    case noise_verdict::steady:
+      return "steady";
+    case noise_verdict::noisy:
+      return "noisy";
+    case noise_verdict::very_noisy:
+      return "very_noisy";
+  }
+  return "unknown";
+}
+
+/// The verdict with its threshold, for a person: "noisy (IQR/median above 10 %)".
+[[nodiscard]] inline std::string describe(noise_verdict v) {
+  switch (v) {
+    case noise_verdict::steady:
+      return "steady (IQR/median at most " + std::to_string(noisy_above_percent) + " %)";
+    case noise_verdict::noisy:
+      return "noisy (IQR/median above " + std::to_string(noisy_above_percent) + " %, at most " +
+             std::to_string(very_noisy_above_percent) + " %)";
+    case noise_verdict::very_noisy:
+      return "very noisy (IQR/median above " + std::to_string(very_noisy_above_percent) + " %)";
+  }
+  return "unknown noise verdict";
+}
+
+// ---------------------------------------------------------------------------
+// The summary of a sample
+
+/// The confidence interval of the median: its ranks and the values at them.
+struct median_interval {
+  median_ranks ranks;  ///< l, u and the coverage
+  double lower{0};     ///< X_(l)
+  double upper{0};     ///< X_(u)
+  /// Equal when every member is equal.
+  friend constexpr bool operator==(const median_interval&, const median_interval&) = default;
+};
+
+/// Order statistics, mean and spread of a sample of seconds (see summarize()).
+struct sample_summary {
+  std::size_t count{0};  ///< values in the sample
+  double min{0};         ///< the smallest value
+  double p10{0};         ///< 10th percentile (percentile_of_sorted)
+  double p25{0};         ///< 25th percentile
+  double median{0};      ///< 50th percentile
+  double p75{0};         ///< 75th percentile
+  double p90{0};         ///< 90th percentile
+  double max{0};         ///< the largest value
+  double mean{0};        ///< arithmetic mean
+  /// The sample standard deviation, sqrt(sum (x - mean)^2 / (n - 1));
+  /// nothing for a single value.
+  std::optional<double> standard_deviation{};
+  /// (p75 - p25) / median; nothing when the median is 0.
+  std::optional<double> iqr_over_median{};
+  std::optional<noise_verdict> noise{};  ///< of iqr_over_median
+  std::optional<median_interval> median_ci{};  ///< nothing when count <= 5
+  /// Equal when every member is equal.
+  friend constexpr bool operator==(const sample_summary&, const sample_summary&) = default;
+};
+
+/// Why a sample cannot be summarised.
+enum class sample_problem {
+  empty,       ///< no value at all
+  not_finite,  ///< NaN or an infinity
+  negative,    ///< seconds cannot be negative
+};
+
+/// Why a sample cannot be summarised, and where.
+struct sample_error {
+  sample_problem problem{sample_problem::empty};  ///< what is wrong
+  std::size_t index{0};                           ///< of the first offending value (0-based); 0 when empty
+  /// Equal when every member is equal.
+  friend constexpr bool operator==(const sample_error&, const sample_error&) = default;
+};
+
+/// The problem in a sentence that names the value at fault.
+[[nodiscard]] inline std::string describe(const sample_error& e) {
+  switch (e.problem) {
+    case sample_problem::empty:
+      return "the sample is empty: a summary needs at least one value";
+    case sample_problem::not_finite:
+      return "value " + std::to_string(e.index) + " (0-based) of the sample is not a finite number";
+    case sample_problem::negative:
+      return "value " + std::to_string(e.index) + " (0-based) of the sample is negative: seconds are at least 0";
+  }
+  return "unknown sample error";
+}
+
+/// The summary of a sample of seconds: at least one value, every value finite
+/// and >= 0. -0.0 counts as 0.0 (so that a permutation cannot flip the sign
+/// of a result). The mean is a running mean and the standard deviation is
+/// scaled by the maximum, so neither overflows for any finite input.
+[[nodiscard]] inline result<sample_summary, sample_error> summarize(std::span<const double> seconds) {
+  if (seconds.empty()) {
+    return unexpected{sample_error{sample_problem::empty, 0}};
+  }
+  std::vector<double> sorted;
+  sorted.reserve(seconds.size());
+  for (std::size_t i = 0; i < seconds.size(); ++i) {
+    const double v = seconds[i];
+    if (!std::isfinite(v)) {
+      return unexpected{sample_error{sample_problem::not_finite, i}};
+    }
+    if (v < 0.0) {
+      return unexpected{sample_error{sample_problem::negative, i}};
+    }
+    sorted.push_back(v == 0.0 ? 0.0 : v);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  // Valid for every percent: the values are finite, sorted and n >= 1.
+  const auto at = [&](unsigned percent) { return percentile_of_sorted(sorted, percent).value_or(0.0); };
+
+  sample_summary s;
+  s.count = n;
+  s.min = sorted.front();
+  s.p10 = at(10);
+  s.p25 = at(25);
+  s.median = at(50);
+  s.p75 = at(75);
+  s.p90 = at(90);
+  s.max = sorted.back();
+  double mean = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    mean += (sorted[i] - mean) / static_cast<double>(i + 1U);
+  }
+  s.mean = mean;
+  if (n > 1U) {
+    double scaled_squares = 0.0;
+    if (s.max > 0.0) {
+      for (const double v : sorted) {
+        const double d = (v - mean) / s.max;  // |d| <= 1
+        scaled_squares += d * d;
+      }
+    }
+    s.standard_deviation = s.max * std::sqrt(scaled_squares / static_cast<double>(n - 1U));
+  }
+  if (s.median > 0.0) {
+    s.iqr_over_median = (s.p75 - s.p25) / s.median;
+    s.noise = noise_of(*s.iqr_over_median);
+  }
+  if (const auto ranks = median_confidence_ranks(n)) {
+    s.median_ci = median_interval{*ranks, sorted[ranks->lower - 1U], sorted[ranks->upper - 1U]};
+  }
+  return s;
+}
+
+/// How far the confidence interval of the median reaches from the median,
+/// relative to it: max(median - X_(l), X_(u) - median) / median. Nothing
+/// without an interval or with a median of 0.
+[[nodiscard]] inline std::optional<double> median_interval_reach(const sample_summary& s) noexcept {
+  if (!s.median_ci || !(s.median > 0.0)) {
+    return std::nullopt;
+  }
+  return std::max(s.median - s.median_ci->lower, s.median_ci->upper - s.median) / s.median;
+}
+
+// ---------------------------------------------------------------------------
+// The stopping rule of `--repeats auto`
+
+/// Why the stopping rule ended the repeats.
+enum class stop_reason {
+  converged,    ///< the interval of the median is within max_noise of it
+  max_seconds,  ///< the time budget is spent
+  max_repeats,  ///< the repeat budget is spent
+};
+
+/// The name in JSON.
+[[nodiscard]] constexpr std::string_view name_of(stop_reason r) noexcept {
+  switch (r) {
+    case stop_reason::converged:
+      return "converged";
+    case stop_reason::max_seconds:
+      return "max_seconds";
+    case stop_reason::max_repeats:
+      return "max_repeats";
+  }
+  return "unknown";
+}
+
+/// The most passes of one kind a measurement or a prediction runs: the
+/// warm-up passes, the repeats, and the stopping rule's default repeat
+/// budget. The command lines (`measure`, `plan`, `sweep`) refuse more, so
+/// that no count given by a person makes work without bound.
+inline constexpr std::uint64_t pass_limit{10'000};
+
+/// The budgets and the noise target of the stopping rule (`--min-repeats`,
+/// `--max-repeats`, `--max-noise`, `--max-seconds`).
+struct stopping_parameters {
+  std::uint64_t min_repeats{10};          ///< repeats before convergence is tested
+  std::uint64_t max_repeats{pass_limit};  ///< the repeat budget
+  /// The interval of the median must lie within +-max_noise x median of the
+  /// median, both ends: median_interval_reach(summary) <= max_noise.
+  double max_noise{0.01};
+  std::chrono::duration<double> max_seconds{15.0};  ///< the time budget of the repeats
+  /// Equal when every member is equal.
+  friend constexpr bool operator==(const stopping_parameters&, const stopping_parameters&) = default;
+};
+
+/// Why stopping parameters were refused.
+enum class stopping_error {
+  zero_min_repeats,
+  max_repeats_below_min,
+  max_noise_not_positive,
+  max_seconds_not_positive,
+};
+
+/// The rule each refusal broke, in a sentence.
+[[nodiscard]] constexpr std::string_view describe(stopping_error e) noexcept {
+  switch (e) {
+    case stopping_error::zero_min_repeats:
+      return "min_repeats must be at least 1";
+    case stopping_error::max_repeats_below_min:
+      return "max_repeats must be at least min_repeats";
+    case stopping_error::max_noise_not_positive:
+      return "max_noise must be a finite number above 0 (0.01 is 1 % of the median)";
+    case stopping_error::max_seconds_not_positive:
+      return "max_seconds must be a finite number of seconds above 0";
+  }
+  return "unknown stopping-rule error";
+}
+
+/// Whether the rule tests convergence after `count` samples: after each of
+/// the first 1024, then after every 2^(floor(log2 count) - 6)-th, 64 tests
+/// per doubling. A test sorts the sample, so testing after every repeat
+/// would make a long run quadratic; this way a run converges at most
+/// 1/64 (1.6 %) of its repeats after the first count at which it could have.
+[[nodiscard]] constexpr bool convergence_tested_at(std::uint64_t count) noexcept {
+  if (count <= 1024U) {
+    return true;
+  }
+  const auto step = std::uint64_t{1} << (static_cast<unsigned>(std::bit_width(count)) - 7U);
+  return count % step == 0U;
+}
+
+/// Decides, after each repeat, whether to go on. A pure function of the
+/// samples so far and the time spent, which the caller measures: no clock.
+class stopping_rule {
+ public:
+  /// A rule over checked parameters: at least one repeat, max_repeats >= min_repeats,
+  /// max_noise and max_seconds finite and above 0.
+  [[nodiscard]] static result<stopping_rule, stopping_error> make(const stopping_parameters& p) noexcept {
+    if (p.min_repeats == 0U) {
+      return unexpected{stopping_error::zero_min_repeats};
+    }
+    if (p.max_repeats < p.min_repeats) {
+      return unexpected{stopping_error::max_repeats_below_min};
+    }
+    if (!std::isfinite(p.max_noise) || !(p.max_noise > 0.0)) {
+      return unexpected{stopping_error::max_noise_not_positive};
+    }
+    if (!std::isfinite(p.max_seconds.count()) || !(p.max_seconds.count() > 0.0)) {
+      return unexpected{stopping_error::max_seconds_not_positive};
+    }
+    return stopping_rule(p);
+  }
+
+  /// The parameters the rule was made with.
+  [[nodiscard]] const stopping_parameters& parameters() const noexcept { return parameters_; }
+
+  /// Nothing to go on, or the reason to stop. In order:
+  ///  - never before the first sample;
+  ///  - `converged` once there are at least min_repeats samples and the
+  ///    interval of the median is within max_noise (tested at the counts of
+  ///    convergence_tested_at, and always when a budget is spent, so that a
+  ///    run stopped by a budget says converged if it had);
+  ///  - `max_repeats` at max_repeats samples;
+  ///  - `max_seconds` once `elapsed` reaches max_seconds, even before
+  ///    min_repeats. An elapsed time that is negative or not a number is a
+  ///    broken clock and counts as spent, so that the run ends.
+  /// A sample that cannot be summarised (a value negative or not finite)
+  /// never converges: the budgets end the run.
+  [[nodiscard]] std::optional<stop_reason> decide(std::span<const double> seconds,
+                                                  std::chrono::duration<double> elapsed) const {
+    const std::uint64_t count = seconds.size();
+    if (count == 0U) {
+      return std::nullopt;
+    }
+    const bool repeats_spent = count >= parameters_.max_repeats;
+    const bool time_spent = !(elapsed.count() >= 0.0 && elapsed < parameters_.max_seconds);
+    if (count >= parameters_.min_repeats && (repeats_spent || time_spent || convergence_tested_at(count))) {
+      const auto summary = summarize(seconds);
+      if (summary.has_value()) {
+        const auto reach = median_interval_reach(*summary);
+        if (reach && *reach <= parameters_.max_noise) {
+          return stop_reason::converged;
+        }
+      }
+    }
+    if (repeats_spent) {
+      return stop_reason::max_repeats;
+    }
+    if (time_spent) {
+      return stop_reason::max_seconds;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  constexpr explicit stopping_rule(const stopping_parameters& p) noexcept : parameters_(p) {}
+
+  stopping_parameters parameters_;
+};
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_MEMORY_STATISTICS_HPP

@@ -1,0 +1,206 @@
+#ifndef ITERAGPU_MEMORY_SYNTHETIC_MEASUREMENT_HPP
+#define ITERAGPU_MEMORY_SYNTHETIC_MEASUREMENT_HPP
+
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "iteragpu/memory/device.hpp"
+#include "iteragpu/checked.hpp"
+#include "iteragpu/memory/environment.hpp"
+#include "iteragpu/memory/gpu_runtime.hpp"
+#include "iteragpu/memory_need.hpp"
+#include "iteragpu/memory/prediction/check.hpp"
+#include "iteragpu/memory/prediction/workspace.hpp"
+#include "iteragpu/memory/protocol.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/memory/statistics.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
+
+/// \file
+/// The measurement the `measure` command makes: the synthetic network on
+/// one GPU, with the environment it ran in. One library call, so that a
+/// program is parse -> measure_synthetic() -> render -> write.
+namespace iteragpu {
+
+/// A setting of the GPU allocator as the runtime itself reports it (never
+/// read from the environment by this library).
+struct allocator_setting {
+  std::string name;   ///< "expandable_segments", "max_split_size_bytes", "cublas_workspace_bytes", ...
+  std::string value;  ///< as the runtime reports it
+  /// Equal when every member is equal.
+  friend bool operator==(const allocator_setting&, const allocator_setting&) = default;
+};
+
+/// The statistics of the warm_forward rows.
+struct warm_statistics {
+  std::optional<sample_summary> seconds{};      ///< of the host-time series; nothing without a warm_forward row
+  std::optional<sample_summary> gpu_seconds{};  ///< of the GPU-time series; nothing without a warm_forward row
+  std::size_t repeats_with_state{0};            ///< rows with a readable throttle state
+  std::size_t repeats_under_throttling{0};      ///< of those, rows with a reason other than gpu_idle
+};
+
+/// The summaries of the warm_forward rows' two series, and how many rows ran throttled.
+[[nodiscard]] inline warm_statistics statistics_of(const std::vector<phase_row>& rows) {
+  warm_statistics s;
+  std::vector<double> seconds;
+  std::vector<double> gpu_seconds;
+  for (const auto& row : rows) {
+    if (row.phase != phase_kind::warm_forward) {
+      continue;
+    }
+    seconds.push_back(row.seconds);
+    gpu_seconds.push_back(row.gpu_seconds);
+    if (row.state_at_end && row.state_at_end->clock_events) {
+      ++s.repeats_with_state;
+      s.repeats_under_throttling += row.state_at_end->clock_events->any_besides_idle() ? 1U : 0U;
+    }
+  }
+  if (auto summary = summarize(seconds)) {
+    s.seconds = *summary;
+  }
+  if (auto summary = summarize(gpu_seconds)) {
+    s.gpu_seconds = *summary;
+  }
+  return s;
+}
+
+/// The memory outside the allocator in a measurement: at the end of the row
+/// with the largest device use, that use minus the allocator's reserved
+/// bytes (the CUDA context, libraries, other processes), floored at 0.
+/// Nothing when the backend did not report device memory.
+[[nodiscard]] inline std::optional<std::uint64_t> memory_outside_allocator(const std::vector<phase_row>& rows) {
+  const phase_row* largest = nullptr;
+  for (const auto& row : rows) {
+    if (row.end_device_used_bytes && (largest == nullptr || *row.end_device_used_bytes > *largest->end_device_used_bytes)) {
+      largest = &row;
+    }
+  }
+  if (largest == nullptr) {
+    return std::nullopt;
+  }
+  return *largest->end_device_used_bytes >= largest->end_reserved_bytes
+             ? *largest->end_device_used_bytes - largest->end_reserved_bytes
+             : 0U;
+}
+
+/// The source of a measured need with the memory outside the allocator, as memory_need::source.
+inline constexpr std::string_view measured_need_source =
+    "measurement: the largest peak reserved of the allocator, plus the memory outside it (device used minus "
+    "reserved at the end of the row of largest device use)";
+/// The source of a measured need without it (the backend did not report device memory).
+inline constexpr std::string_view measured_need_without_outside_source =
+    "measurement: the largest peak reserved of the allocator (the memory outside it was not recorded)";
+
+/// What the measured run needs on a GPU; nothing past 64 bits.
+[[nodiscard]] inline std::optional<memory_need> need_of(const std::vector<phase_row>& rows) {
+  std::uint64_t peak = 0;
+  for (const auto& row : rows) {
+    peak = std::max(peak, row.peak_reserved_bytes);
+  }
+  const auto outside = memory_outside_allocator(rows);
+  if (!outside) {
+    return memory_need{byte_count{peak}, std::string(measured_need_without_outside_source)};
+  }
+  const auto total = checked_add(peak, *outside);
+  if (!total) {
+    return std::nullopt;
+  }
+  return memory_need{byte_count{*total}, std::string(measured_need_source)};
+}
+
+/// Everything one run records, in the order the JSON holds it.
+struct measurement_record {
+  environment_report environment;  ///< where it ran
+  synthetic_run run;  ///< what was asked
+  synthetic_model_summary model;  ///< the network measured
+  std::vector<phase_row> phases;  ///< the phase rows, in the protocol's order
+  std::optional<stop_reason> stopped_by{};  ///< why the repeats stopped, with `--repeats auto`
+  warm_statistics statistics;  ///< of the warm_forward rows
+  prediction::prediction_check prediction;  ///< the rows against their prediction
+  std::optional<std::vector<allocator_setting>> allocator_settings{};  ///< where the runtime reports them
+};
+
+/// Optional runtime capabilities: the GPU library's workspaces as the
+/// runtime chose them, and the allocator's effective settings.
+template <class R>
+concept workspace_reporting = requires(R& r) {
+  { r.blas_workspaces() } -> std::same_as<std::optional<prediction::blas_workspaces>>;
+};
+/// Optional runtime capability: the allocator's effective settings, as the runtime reports them.
+template <class R>
+concept allocator_settings_reporting = requires(R& r) {
+  { r.allocator_settings() } -> std::same_as<std::vector<allocator_setting>>;
+};
+
+/// Why measure_synthetic() gave no measurement.
+enum class synthetic_failure_kind {
+  shape_too_large,     ///< a count past what LibTorch indexes
+  device_unavailable,  ///< no GPU runtime, or not that device
+  cannot_measure,      ///< a runtime that only describes the environment
+  phase_failed,        ///< a phase failed (out of memory above all)
+};
+
+/// Why measure_synthetic() gave no measurement, in a sentence.
+struct synthetic_failure {
+  synthetic_failure_kind kind{synthetic_failure_kind::device_unavailable};  ///< what failed
+  std::string message;                                                      ///< one line, as the program prints it
+  std::optional<phase_kind> phase{};                                        ///< for phase_failed
+};
+
+/// Checks the shape, describes the environment, then measures when the
+/// device is available, and sets the measurement beside its prediction (with
+/// the workspaces the runtime reports, else `workspaces`). Nothing is
+/// measured when any check fails.
+template <environment_runtime R>
+[[nodiscard]] result<measurement_record, synthetic_failure> measure_synthetic(
+    R& runtime, const synthetic_run& run,
+    const prediction::blas_workspaces& workspaces = prediction::default_workspaces()) {
+  const auto model = summarise(run.shape, run.dtype);
+  if (!model) {
+    return unexpected{synthetic_failure{synthetic_failure_kind::shape_too_large,
+                                        "the model or its activations would have more than 2^63-1 elements or bytes",
+                                        std::nullopt}};
+  }
+  measurement_record record{{}, {}, {}, {}, {}, {}, {workspaces, std::vector<phase_row>{}, {}, 0, std::nullopt}, {}};
+  record.environment = runtime.environment(run.device);
+  if (!record.environment.device.available) {
+    return unexpected{synthetic_failure{synthetic_failure_kind::device_unavailable,
+                                        device_name(run.device) + " cannot be measured: " +
+                                            record.environment.device.reason.value_or("unavailable"),
+                                        std::nullopt}};
+  }
+  if constexpr (synthetic_runtime<R>) {
+    record.run = run;
+    record.model = *model;
+    auto measured = runtime.measure_synthetic(run);
+    if (!measured) {
+      auto e = std::move(measured).error();
+      return unexpected{synthetic_failure{synthetic_failure_kind::phase_failed, std::move(e.message), e.phase}};
+    }
+    record.phases = std::move(measured->phases);
+    record.stopped_by = measured->stopped_by;
+    record.statistics = statistics_of(record.phases);
+    auto assumed = workspaces;
+    if constexpr (workspace_reporting<R>) {
+      assumed = runtime.blas_workspaces().value_or(workspaces);
+    }
+    record.prediction = prediction::check_prediction(run, record.phases, assumed);
+    if constexpr (allocator_settings_reporting<R>) {
+      record.allocator_settings = runtime.allocator_settings();
+    }
+    return record;
+  } else {
+    return unexpected{
+        synthetic_failure{synthetic_failure_kind::cannot_measure, "this build cannot measure", std::nullopt}};
+  }
+}
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_MEMORY_SYNTHETIC_MEASUREMENT_HPP

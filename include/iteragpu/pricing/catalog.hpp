@@ -1,0 +1,569 @@
+#ifndef ITERAGPU_PRICING_CATALOG_HPP
+#define ITERAGPU_PRICING_CATALOG_HPP
+
+#include <algorithm>
+#include <array>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "iteragpu/pricing/detail/csv.hpp"
+#include "iteragpu/parse.hpp"
+#include "iteragpu/pricing/money.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/text.hpp"
+
+/// \file
+/// The package catalog: GPUs sold in lots for 3, 7 or 30 days at a lot price, read from a CSV file
+/// and validated whole (parse_catalog()), with the line and column of the first fault.
+namespace iteragpu {
+
+/// The length of a package in days. Packages are billed whole: there is no
+/// proration by the hour, so only the durations a catalog lists exist.
+struct package_days {
+  std::uint64_t value{0};  ///< whole days
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
+  friend constexpr auto operator<=>(package_days, package_days) = default;
+};
+
+/// Every GPU of a catalog comes in exactly these durations, shortest first.
+inline constexpr std::array<package_days, 3> package_durations{package_days{3}, package_days{7}, package_days{30}};
+
+/// The position of `days` in package_durations, or nothing for a duration
+/// no catalog has.
+[[nodiscard]] constexpr std::optional<std::size_t> duration_index(package_days days) noexcept {
+  for (std::size_t i = 0; i < package_durations.size(); ++i) {
+    if (package_durations[i] == days) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+/// A number of GPUs.
+struct gpu_count {
+  std::uint64_t value{0};  ///< GPUs
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
+  friend constexpr auto operator<=>(gpu_count, gpu_count) = default;
+};
+
+/// Memory per GPU in decimal GB (10^9 bytes), as the vendor's datasheet states it.
+struct memory_gb {
+  std::uint64_t value{0};  ///< whole GB
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
+  friend constexpr auto operator<=>(memory_gb, memory_gb) = default;
+};
+
+/// The first line of every catalog file, exactly.
+inline constexpr std::string_view catalog_header =
+    "provider,currency,snapshot_date,gpu,name,memory_gb_per_gpu,gpus_per_lot,days,lot_price_cents";
+/// The catalog's columns, in the order of catalog_header.
+inline constexpr std::array<std::string_view, 9> catalog_columns{
+    "provider", "currency", "snapshot_date", "gpu", "name", "memory_gb_per_gpu", "gpus_per_lot", "days", "lot_price_cents"};
+/// The one currency a catalog is priced in.
+inline constexpr std::string_view catalog_currency = "USD";
+/// A catalog whose provider is this is derived from public list prices, not
+/// taken from a provider's offer; every result computed from it says so.
+inline constexpr std::string_view illustrative_provider = "illustrative";
+
+/// Who priced the packages, in which currency, on which day: one per catalog.
+struct catalog_snapshot {
+  std::string provider;  ///< who priced the packages; illustrative_provider for public list prices
+  std::string currency;  ///< always catalog_currency
+  std::string date;      ///< ISO 8601, YYYY-MM-DD
+  /// Equal when every member is equal.
+  friend bool operator==(const catalog_snapshot&, const catalog_snapshot&) = default;
+};
+
+/// One GPU of a catalog: its packages of 3, 7 and 30 days, each a lot of
+/// `gpus_per_lot` GPUs at a lot price.
+struct gpu_offer {
+  std::string id;                                             ///< the id a search names it by: `[a-z0-9][a-z0-9-]*`
+  std::string name;                                           ///< its name, as printed
+  memory_gb memory_per_gpu;                                   ///< its memory, as the datasheet states it
+  gpu_count gpus_per_lot;                                     ///< the GPUs in one lot of each package
+  std::array<money, package_durations.size()> lot_prices;     ///< in the order of package_durations
+  std::array<std::size_t, package_durations.size()> lines{};  ///< where each package is in its file
+
+  /// The lot price of a duration the catalog lists, or nothing.
+  [[nodiscard]] std::optional<money> lot_price(package_days days) const noexcept {
+    const auto i = duration_index(days);
+    if (!i) {
+      return std::nullopt;
+    }
+    return lot_prices[*i];
+  }
+};
+
+namespace detail {
+class catalog_builder;
+}  // namespace detail
+
+/// A validated price catalog. It is built only by parse_catalog(), so every
+/// catalog holds its rules: one snapshot, every GPU with exactly the three
+/// durations, one memory size and lot size per GPU, positive prices.
+class catalog {
+ public:
+  /// Who priced the packages, in which currency, on which day.
+  [[nodiscard]] const catalog_snapshot& snapshot() const noexcept { return snapshot_; }
+  /// How the catalog's file is named in messages.
+  [[nodiscard]] const std::string& file() const noexcept { return file_; }
+  /// Whether the prices are derived from public list prices (see illustrative_provider).
+  [[nodiscard]] bool illustrative() const noexcept { return snapshot_.provider == illustrative_provider; }
+
+  /// The GPUs in the order of their first row in the file.
+  [[nodiscard]] std::span<const gpu_offer> offers() const noexcept { return offers_; }
+  /// The packages in the catalog: three per GPU.
+  [[nodiscard]] std::size_t package_count() const noexcept { return offers_.size() * package_durations.size(); }
+
+  /// The GPU with this id, or null; a binary search.
+  [[nodiscard]] const gpu_offer* find(std::string_view id) const noexcept {
+    const auto at = std::ranges::lower_bound(by_id_, id, {}, [&](std::size_t i) { return std::string_view{offers_[i].id}; });
+    return at != by_id_.end() && offers_[*at].id == id ? &offers_[*at] : nullptr;
+  }
+
+ private:
+  friend class detail::catalog_builder;
+  catalog() = default;
+
+  std::string file_;
+  catalog_snapshot snapshot_;
+  std::vector<gpu_offer> offers_;
+  std::vector<std::size_t> by_id_;  // indices into offers_, sorted by id
+};
+
+/// Why a catalog was refused, at the line and column of the fault.
+struct catalog_error {
+  std::string file;               ///< the file's name in messages
+  detail::csv_position position;  ///< the line and column of the fault (1-based)
+  std::string found;              ///< what was found there
+  std::string expected;           ///< what is accepted there
+
+  /// `FILE:LINE:COLUMN: what was found; expected ...`
+  [[nodiscard]] std::string message() const {
+    return file + ":" + to_decimal_string(position.line) + ":" + to_decimal_string(position.column) + ": " + found +
+           "; expected " + expected;
+  }
+};
+
+/// `3, 7 and 30` or `3, 7 or 30`.
+[[nodiscard]] inline std::string join_days(std::span<const package_days> days, std::string_view conjunction) {
+  std::string text;
+  for (std::size_t i = 0; i < days.size(); ++i) {
+    if (i != 0) {
+      text += i + 1 == days.size() ? " " + std::string(conjunction) + " " : std::string(", ");
+    }
+    text += to_decimal_string(days[i].value);
+  }
+  return text.empty() ? std::string("none") : text;
+}
+
+namespace detail {
+
+[[nodiscard]] constexpr bool is_leap_year(std::uint64_t year) noexcept {
+  return (year % 4U == 0U && year % 100U != 0U) || year % 400U == 0U;
+}
+
+// YYYY-MM-DD, a real calendar day.
+[[nodiscard]] constexpr bool is_iso_date(std::string_view text) noexcept {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
+    return false;
+  }
+  const auto year = parse_unsigned(text.substr(0, 4));
+  const auto month = parse_unsigned(text.substr(5, 2));
+  const auto day = parse_unsigned(text.substr(8, 2));
+  if (!year || !month || !day || *month < 1 || *month > 12 || *day < 1) {
+    return false;
+  }
+  constexpr std::array<std::uint64_t, 12> month_days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const std::uint64_t last = month_days[*month - 1] + (*month == 2 && is_leap_year(*year) ? 1U : 0U);
+  return *day <= last;
+}
+
+// [a-z0-9][a-z0-9-]*
+[[nodiscard]] constexpr bool is_gpu_id(std::string_view text) noexcept {
+  const auto lower_or_digit = [](char c) { return (c >= 'a' && c <= 'z') || is_digit(c); };
+  if (text.empty() || !lower_or_digit(text.front())) {
+    return false;
+  }
+  return std::ranges::all_of(text, [&](char c) { return lower_or_digit(c) || c == '-'; });
+}
+
+// `3`, `7` or `30` exactly (no leading zero, no sign).
+[[nodiscard]] constexpr std::optional<package_days> duration_named(std::string_view text) noexcept {
+  const auto n = parse_unsigned(text);
+  if (!n || text.front() == '0' || !duration_index(package_days{*n})) {
+    return std::nullopt;
+  }
+  return package_days{*n};
+}
+
+inline constexpr std::string_view positive_integer_text =
+    "a positive whole number in digits (no sign, point or space, 1 to 18446744073709551615)";
+
+// Builds a catalog from its records, one rule family per step; each step
+// gives the first fault it finds, or nothing. Every look-up is a map search,
+// so a catalog of n rows is validated in O(n log n).
+class catalog_builder {
+ public:
+  using fault = std::optional<catalog_error>;
+
+  catalog_builder(std::string_view file_name, const csv_record& first_row)
+      : first_line_(first_row.position.line), file_(file_name) {
+    const auto& f = first_row.fields;
+    snapshot_.provider = !f.empty() ? f[0].text : std::string();
+    snapshot_.currency = f.size() > 1 ? f[1].text : std::string();
+    snapshot_.date = f.size() > 2 ? f[2].text : std::string();
+  }
+
+  [[nodiscard]] catalog_error fail(csv_position at, std::string found, std::string expected) const {
+    return catalog_error{file_, at, std::move(found), std::move(expected)};
+  }
+
+  [[nodiscard]] fault add(const csv_record& record) {
+    const auto& f = record.fields;
+    if (is_empty_line(record)) {
+      return fail(record.position, "an empty line", "a row of 9 fields (" + std::string(catalog_header) + ")");
+    }
+    if (f.size() != catalog_columns.size()) {
+      return fail(f.size() > catalog_columns.size() ? f[catalog_columns.size()].position : record.end,
+                  "a row of " + to_decimal_string(f.size()) + " fields",
+                  "9 fields (" + std::string(catalog_header) + ")");
+    }
+    if (auto e = check_snapshot_fields(f)) {
+      return e;
+    }
+    row_values row;
+    if (auto e = read_values(f, row)) {
+      return e;
+    }
+    return place(f, record.position.line, row);
+  }
+
+  // Every GPU has exactly the three durations.
+  [[nodiscard]] fault check_complete() const {
+    for (std::size_t i = 0; i < offers_.size(); ++i) {
+      std::vector<package_days> days;
+      for (std::size_t d = 0; d < package_durations.size(); ++d) {
+        if (offers_[i].lines[d] != 0) {
+          days.push_back(package_durations[d]);
+        }
+      }
+      if (days.size() != package_durations.size()) {
+        return fail(first_gpu_field_[i], offers_[i].id + " with rows for " + join_days(days, "and") + " days only",
+                    "one row each for 3, 7 and 30 days per GPU");
+      }
+    }
+    return std::nullopt;
+  }
+
+  [[nodiscard]] catalog take() && {
+    catalog c;
+    c.file_ = std::move(file_);
+    c.snapshot_ = std::move(snapshot_);
+    c.offers_ = std::move(offers_);
+    c.by_id_.reserve(index_.size());
+    for (const auto& entry : index_) {  // the map is sorted by id
+      c.by_id_.push_back(entry.second);
+    }
+    return c;
+  }
+
+ private:
+  struct row_values {
+    memory_gb memory;
+    gpu_count per_lot;
+    package_days days;
+    money price;
+  };
+
+  [[nodiscard]] static std::string found(const std::vector<csv_field>& f, std::size_t column) {
+    return std::string(catalog_columns[column]) + " " + quoted_excerpt(f[column].text);
+  }
+
+  // Text a catalog keeps and prints again: non-empty, no space at either
+  // end, valid UTF-8 without control or bidirectional control characters.
+  // The faults of earlier versions (empty, spaces, C0 controls) keep their
+  // message; the others point at the offending character.
+  [[nodiscard]] fault check_display_text(const csv_field& field, std::size_t column, std::string_view what) const {
+    const std::string plain = std::string(what) + ": printable, non-empty, no space at either end";
+    const auto& text = field.text;
+    if (text.empty() || text.front() == ' ' || text.back() == ' ') {
+      return fail(field.position, std::string(catalog_columns[column]) + " " + quoted_excerpt(text), plain);
+    }
+    const auto bad = first_display_fault(text);
+    if (!bad) {
+      return std::nullopt;
+    }
+    const auto byte = static_cast<unsigned char>(text[bad->offset]);
+    if (bad->what == display_text_fault::kind::control && (byte < 0x20U || byte == 0x7FU)) {
+      return fail(field.position, std::string(catalog_columns[column]) + " " + quoted_excerpt(text), plain);
+    }
+    return fail(column_of(field, bad->offset),
+                std::string(describe(bad->what)) + " in " + std::string(catalog_columns[column]) + " " +
+                    quoted_excerpt(text),
+                std::string(what) + " of valid UTF-8 without control or bidirectional control characters");
+  }
+
+  // Where byte `offset` of a field's text is in the file, for a field on one
+  // line: past the opening quote, and past the doubled quotes before it.
+  [[nodiscard]] static csv_position column_of(const csv_field& field, std::size_t offset) {
+    csv_position at = field.position;
+    if (field.quoted) {
+      const auto quotes = static_cast<std::size_t>(std::ranges::count(field.text.substr(0, offset), '"'));
+      at.column += 1 + quotes;
+    }
+    at.column += offset;
+    return at;
+  }
+
+  // provider, currency, snapshot_date: one catalog, one snapshot.
+  [[nodiscard]] fault check_snapshot_fields(const std::vector<csv_field>& f) const {
+    const auto first_row_line = to_decimal_string(first_line_);
+    if (auto e = check_display_text(f[0], 0, "a provider name")) {
+      return e;
+    }
+    if (f[0].text != snapshot_.provider) {
+      return fail(f[0].position, found(f, 0),
+                  quoted_excerpt(snapshot_.provider) + " as on line " + first_row_line + " (one provider per catalog)");
+    }
+    if (f[1].text != catalog_currency) {
+      return fail(f[1].position, found(f, 1), "USD (prices are US cents; there is no currency conversion)");
+    }
+    if (!is_iso_date(f[2].text)) {
+      return fail(f[2].position, found(f, 2), "an ISO 8601 calendar date YYYY-MM-DD");
+    }
+    if (f[2].text != snapshot_.date) {
+      return fail(f[2].position, found(f, 2),
+                  quoted_excerpt(snapshot_.date) + " as on line " + first_row_line + " (one snapshot per catalog)");
+    }
+    return std::nullopt;
+  }
+
+  [[nodiscard]] static std::optional<std::uint64_t> positive(const csv_field& field) noexcept {
+    const auto n = parse_unsigned(field.text);
+    if (!n || *n == 0) {
+      return std::nullopt;
+    }
+    return *n;
+  }
+
+  // gpu, name, memory_gb_per_gpu, gpus_per_lot, days, lot_price_cents.
+  [[nodiscard]] fault read_values(const std::vector<csv_field>& f, row_values& row) const {
+    if (!is_gpu_id(f[3].text)) {
+      return fail(f[3].position, found(f, 3), "a GPU id of lower-case letters, digits and '-', not starting with '-'");
+    }
+    if (auto e = check_display_text(f[4], 4, "a name")) {
+      return e;
+    }
+    const auto memory = positive(f[5]);
+    if (!memory) {
+      return fail(f[5].position, found(f, 5), std::string(positive_integer_text) + " of GB per GPU");
+    }
+    row.memory = memory_gb{*memory};
+    const auto per_lot = positive(f[6]);
+    if (!per_lot) {
+      return fail(f[6].position, found(f, 6), std::string(positive_integer_text) + " of GPUs in one lot");
+    }
+    row.per_lot = gpu_count{*per_lot};
+    const auto duration = duration_named(f[7].text);
+    if (!duration) {
+      return fail(f[7].position, found(f, 7), "3, 7 or 30 (days of a package)");
+    }
+    row.days = *duration;
+    const auto price = money::parse_cents(f[8].text);
+    if (!price) {
+      return fail(f[8].position, found(f, 8),
+                  price.error() == money_error::too_large
+                      ? "a price that fits 64 bits (at most " + std::string(largest_u64_text) + " cents)"
+                      : std::string(positive_integer_text) + " of US cents");
+    }
+    if (price->cents() == 0) {
+      return fail(f[8].position, found(f, 8), std::string(positive_integer_text) + " of US cents");
+    }
+    row.price = *price;
+    return std::nullopt;
+  }
+
+  // A GPU's rows do not repeat a duration and agree with its first row.
+  [[nodiscard]] fault place(const std::vector<csv_field>& f, std::size_t line, const row_values& row) {
+    const std::string& id = f[3].text;
+    const std::size_t d = *duration_index(row.days);
+    const auto known = index_.find(id);
+    if (known == index_.end()) {
+      gpu_offer offer;
+      offer.id = id;
+      offer.name = f[4].text;
+      offer.memory_per_gpu = row.memory;
+      offer.gpus_per_lot = row.per_lot;
+      offer.lot_prices[d] = row.price;
+      offer.lines[d] = line;
+      index_.emplace(id, offers_.size());
+      offers_.push_back(std::move(offer));
+      first_gpu_field_.push_back(f[3].position);
+      first_line_of_.push_back(line);
+      return std::nullopt;
+    }
+    const std::size_t i = known->second;
+    gpu_offer& offer = offers_[i];
+    if (offer.lines[d] != 0) {
+      return fail(f[7].position, "a second " + id + " row for " + f[7].text + " days",
+                  "one row per GPU and duration (the first is on line " + to_decimal_string(offer.lines[d]) + ")");
+    }
+    const auto as_on = [&](std::uint64_t value) {
+      return to_decimal_string(value) + " as on line " + to_decimal_string(first_line_of_[i]) +
+             " (the same on a GPU's three rows)";
+    };
+    if (offer.gpus_per_lot != row.per_lot) {
+      return fail(f[6].position, found(f, 6) + " for " + id, as_on(offer.gpus_per_lot.value));
+    }
+    if (offer.memory_per_gpu != row.memory) {
+      return fail(f[5].position, found(f, 5) + " for " + id, as_on(offer.memory_per_gpu.value));
+    }
+    if (offer.name != f[4].text) {
+      return fail(f[4].position, found(f, 4) + " for " + id,
+                  quoted_excerpt(offer.name) + " as on line " + to_decimal_string(first_line_of_[i]) +
+                      " (the same on a GPU's three rows)");
+    }
+    offer.lot_prices[d] = row.price;
+    offer.lines[d] = line;
+    return std::nullopt;
+  }
+
+  std::size_t first_line_;
+  std::string file_;
+  catalog_snapshot snapshot_;
+  std::vector<gpu_offer> offers_;
+  std::map<std::string, std::size_t, std::less<>> index_;  // id -> position in offers_
+  std::vector<csv_position> first_gpu_field_;              // per offer: its first row's gpu field
+  std::vector<std::size_t> first_line_of_;                 // per offer: its first row's line
+};
+
+// The header, exactly: the first field that differs, or a wrong count.
+[[nodiscard]] inline std::optional<catalog_error> check_header(const std::string& file, const csv_record& header) {
+  const std::string hint = "the header " + std::string(catalog_header);
+  for (std::size_t i = 0; i < header.fields.size() && i < catalog_columns.size(); ++i) {
+    if (header.fields[i].text != catalog_columns[i]) {
+      return catalog_error{file, header.fields[i].position,
+                           "header field " + to_decimal_string(i + 1) + " " + quoted_excerpt(header.fields[i].text),
+                           quoted_excerpt(catalog_columns[i]) + " (" + hint + ")"};
+    }
+  }
+  if (header.fields.size() != catalog_columns.size()) {
+    return catalog_error{
+        file,
+        header.fields.size() > catalog_columns.size() ? header.fields[catalog_columns.size()].position : header.end,
+        "a header of " + to_decimal_string(header.fields.size()) + " fields", "9 fields: " + hint};
+  }
+  return std::nullopt;
+}
+
+// The records of a catalog in file order: the header, then the rows given to
+// the builder. Empty lines are ignored at the end only: the first of a run
+// is kept until a record after it shows that the run was not at the end.
+class catalog_records {
+ public:
+  explicit catalog_records(std::string file) : file_(std::move(file)) {}
+
+  [[nodiscard]] std::optional<catalog_error> take(csv_record record) {
+    if (is_empty_line(record)) {
+      if (!pending_empty_) {
+        pending_empty_ = std::move(record);
+      }
+      return std::nullopt;
+    }
+    if (pending_empty_) {
+      if (auto e = place(*pending_empty_)) {
+        return e;
+      }
+    }
+    return place(record);
+  }
+
+  [[nodiscard]] result<catalog, catalog_error> finish(const std::string& header_hint) && {
+    if (!header_seen_) {
+      return unexpected{catalog_error{file_, {1, 1}, "only empty lines", header_hint}};
+    }
+    if (!builder_) {
+      return unexpected{catalog_error{file_, {2, 1}, "no price rows after the header",
+                                      "at least one GPU with rows for 3, 7 and 30 days"}};
+    }
+    if (auto e = builder_->check_complete()) {
+      return unexpected{std::move(*e)};
+    }
+    return std::move(*builder_).take();
+  }
+
+ private:
+  [[nodiscard]] std::optional<catalog_error> place(const csv_record& record) {
+    if (!header_seen_) {
+      header_seen_ = true;
+      return check_header(file_, record);
+    }
+    if (!builder_) {
+      builder_.emplace(file_, record);
+    }
+    return builder_->add(record);
+  }
+
+  std::string file_;
+  bool header_seen_{false};
+  std::optional<catalog_builder> builder_{};
+  std::optional<csv_record> pending_empty_{};
+};
+
+}  // namespace detail
+
+/// Parses and validates a catalog. `file_name` only labels the messages, so
+/// the function works on any text (a file's content, a fuzzer's input). The
+/// rules: the header exactly `catalog_header`; 9 fields on every row; one
+/// provider, currency (USD) and ISO snapshot date on every row; gpu ids
+/// [a-z0-9][a-z0-9-]*; a provider and a name of valid UTF-8, non-empty,
+/// without control or bidirectional control characters or a space at either
+/// end; memory_gb_per_gpu and gpus_per_lot positive integers, the same on a
+/// GPU's rows, as is the name; days 3, 7 or 30, each exactly once per GPU; lot_price_cents a
+/// positive integer of cents within 64 bits. Fields may be quoted as RFC 4180
+/// says; line ends LF or CRLF; empty lines at the end are ignored. Time and
+/// memory are linear in the text's length (up to a log factor for the id
+/// look-ups), whatever it holds.
+[[nodiscard]] inline result<catalog, catalog_error> parse_catalog(std::string_view text, std::string_view file_name) {
+  const std::string file(file_name);
+  const std::string header_hint = "the header " + std::string(catalog_header);
+  const auto failure = [&](detail::csv_position at, std::string found, std::string expected) {
+    return unexpected{catalog_error{file, at, std::move(found), std::move(expected)}};
+  };
+  if (text.empty()) {
+    return failure({1, 1}, "an empty file", header_hint);
+  }
+  if (text.starts_with("\xEF\xBB\xBF")) {
+    return failure({1, 1}, "a UTF-8 byte order mark",
+                   header_hint + " at the very start of the file (UTF-8 without byte order mark)");
+  }
+  detail::catalog_records records(file);
+  detail::csv_reader reader(text);
+  while (true) {
+    auto next = reader.next();
+    if (!next) {
+      auto e = std::move(next).error();
+      return failure(e.position, std::move(e.found), std::move(e.expected));
+    }
+    if (!next->has_value()) {
+      break;
+    }
+    if (auto e = records.take(std::move(**next))) {
+      return unexpected{std::move(*e)};
+    }
+  }
+  return std::move(records).finish(header_hint);
+}
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_PRICING_CATALOG_HPP

@@ -1,0 +1,380 @@
+#ifndef ITERAGPU_PRICING_FIT_HPP
+#define ITERAGPU_PRICING_FIT_HPP
+
+#include <algorithm>
+#include <array>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "iteragpu/pricing/catalog.hpp"
+#include "iteragpu/checked.hpp"
+#include "iteragpu/memory_need.hpp"
+#include "iteragpu/pricing/memory_rule.hpp"
+#include "iteragpu/pricing/money.hpp"
+#include "iteragpu/pricing/package.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/units.hpp"
+
+/// \file
+/// From a need to the packages of a catalog that meet it, cheapest first:
+/// a memory need per GPU (judged by the memory rule of memory_rule.hpp), a
+/// number of GPUs that each hold it, an amount of GPU time, or any of these
+/// together; and the durations of one GPU compared per GPU-day. Every figure
+/// is exact: integer cents and counts with checked arithmetic (a result past
+/// 64 bits is an error, never a wrapped value), quotients rounded once, half
+/// to even, to 4 decimal places of a cent (fractional_cents).
+namespace iteragpu {
+
+/// An amount of GPU time: one GPU for one hour is one GPU-hour.
+struct gpu_hours {
+  std::uint64_t value{0};  ///< whole GPU-hours
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
+  friend constexpr auto operator<=>(gpu_hours, gpu_hours) = default;
+};
+
+/// Hours in a package day.
+inline constexpr std::uint64_t hours_per_day = 24;
+
+/// What a search asks for. Without a need, memory is not looked at (a
+/// search by GPU time alone); without `days`, every duration is listed.
+struct package_search {
+  std::optional<memory_need> need;           ///< per GPU: a model is never split across GPUs
+  gpu_count gpus{1};                         ///< GPUs that each hold the need
+  std::optional<package_days> days;          ///< keep this duration only
+  std::optional<gpu_hours> hours;            ///< at least this many GPU-hours
+  std::optional<accepted_results> accepted;  ///< no default: absent means no unit cost
+};
+
+/// One package that meets a search, bought in the fewest lots that give the
+/// GPUs and the GPU-hours asked for.
+struct package_match {
+  const gpu_offer* offer{nullptr};            ///< the GPU, in the catalog searched
+  package_days days;                          ///< the package's duration
+  lot_count lots;                             ///< max(ceil(gpus / gpus_per_lot), ceil(hours / hours per lot))
+  gpu_count total_gpus;                       ///< lots x gpus_per_lot
+  money lot_price;                            ///< the catalog's price of one lot
+  money total_price;                          ///< lots x lot price
+  std::optional<runtime_memory> memory;       ///< the GPU's band, with a need
+  std::optional<memory_fit> fit;              ///< fits or tight, with a need
+  gpu_hours provided;                         ///< lots x gpus_per_lot x days x 24
+  fractional_cents price_per_gpu_hour;        ///< total_price / provided
+  std::optional<gpu_hours> unused;            ///< provided - the hours asked, when hours were asked
+  std::optional<fractional_cents> unit_cost;  ///< total_price / accepted results
+};
+
+/// The matches of a search, in the order of package_order_rule. It refers
+/// to the catalog, which must outlive it.
+struct package_list {
+  const catalog* from{nullptr};        ///< the catalog searched
+  package_search search;               ///< the search, as asked
+  std::vector<package_match> matches;  ///< the packages that meet it, in order
+};
+
+/// The order of a package list, in words, as outputs quote it.
+inline constexpr std::string_view package_order_rule =
+    "cheapest first (total price); at equal price, fits before tight, then the catalog's order of GPUs (their "
+    "first row), then the shorter duration";
+
+/// What a search or a comparison cannot be made with, or where its arithmetic overflows.
+enum class search_error_kind {
+  zero_gpus,
+  zero_gpu_hours,
+  zero_accepted_results,
+  unknown_duration,      ///< a duration no catalog has (package_durations)
+  unknown_gpu,           ///< compare_durations: the id is not in the catalog
+  memory_band_overflow,  ///< the GPU's nominal figure read as GiB passes 64 bits of bytes
+  total_gpus_overflow,   ///< lots x gpus_per_lot past 64 bits
+  gpu_hours_overflow,    ///< lots x gpus_per_lot x days x 24 past 64 bits
+  total_price_overflow,  ///< lots x lot price past 64 bits of cents
+  comparison_overflow,   ///< a product of compare_durations past 64 bits
+};
+
+/// The failure in a sentence (without the package at fault; see search_error).
+[[nodiscard]] inline std::string_view describe(search_error_kind kind) noexcept {
+  switch (kind) {
+    case search_error_kind::zero_gpus:
+      return "the number of GPUs must be a positive integer";
+    case search_error_kind::zero_gpu_hours:
+      return "the number of GPU-hours must be a positive integer";
+    case search_error_kind::zero_accepted_results:
+      return "the number of accepted results must be a positive integer";
+    case search_error_kind::unknown_duration:
+      return "no package of the catalog lasts that many days";
+    case search_error_kind::unknown_gpu:
+      return "the GPU is not in the catalog";
+    case search_error_kind::memory_band_overflow:
+      return "the GPU's nominal memory read as GiB passes 64 bits of bytes, so the memory rule cannot place it";
+    case search_error_kind::total_gpus_overflow:
+      return "lots x GPUs per lot does not fit in 64 bits";
+    case search_error_kind::gpu_hours_overflow:
+      return "lots x GPUs per lot x days x 24 GPU-hours does not fit in 64 bits";
+    case search_error_kind::total_price_overflow:
+      return "lots x lot price does not fit in 64 bits of cents";
+    case search_error_kind::comparison_overflow:
+      return "the prices are too large to compare within 64 bits";
+  }
+  return "unknown search error";
+}
+
+/// Why a search or a comparison failed; from memory_band_overflow on, the
+/// package at fault (its offer, its duration where one is involved, and the
+/// lots once they are known).
+struct search_error {
+  search_error_kind kind{search_error_kind::unknown_gpu};  ///< what failed
+  const gpu_offer* offer{nullptr};                         ///< the GPU at fault, from memory_band_overflow on
+  std::optional<package_days> days;                        ///< its duration, where one is involved
+  std::optional<lot_count> lots;                           ///< its lots, once they are known
+  /// Equal when every member is equal.
+  friend bool operator==(const search_error&, const search_error&) = default;
+};
+
+namespace detail {
+
+// n / d rounded up, for d > 0 (a catalog's lots hold a GPU at least).
+[[nodiscard]] inline std::uint64_t divide_rounding_up(std::uint64_t n, std::uint64_t d) noexcept {
+  return n / d + (n % d != 0 ? 1U : 0U);
+}
+
+// The package of `offer` for the duration at `index`, in the fewest lots
+// that meet `search`; `memory` is the GPU's band when a need was given.
+[[nodiscard]] inline result<package_match, search_error> match_package(const gpu_offer& offer, std::size_t index,
+                                                                       const package_search& search,
+                                                                       const std::optional<runtime_memory>& memory) {
+  const package_days days = package_durations[index];
+  const auto fail = [&](search_error_kind kind, std::optional<lot_count> lots = std::nullopt) {
+    return unexpected{search_error{kind, &offer, days, lots}};
+  };
+  const std::uint64_t per_lot = offer.gpus_per_lot.value;
+  const auto hours_per_lot = checked_mul(per_lot, days.value * hours_per_day);
+  if (!hours_per_lot) {
+    return fail(search_error_kind::gpu_hours_overflow);
+  }
+  std::uint64_t lots = divide_rounding_up(search.gpus.value, per_lot);
+  if (search.hours) {
+    lots = std::max(lots, divide_rounding_up(search.hours->value, *hours_per_lot));
+  }
+  const auto gpus = checked_mul(lots, per_lot);
+  if (!gpus) {
+    return fail(search_error_kind::total_gpus_overflow, lot_count{lots});
+  }
+  const auto provided = checked_mul(lots, *hours_per_lot);
+  if (!provided) {
+    return fail(search_error_kind::gpu_hours_overflow, lot_count{lots});
+  }
+  const auto total = try_multiply(offer.lot_prices[index], lots);
+  if (!total) {
+    return fail(search_error_kind::total_price_overflow, lot_count{lots});
+  }
+  package_match m;
+  m.offer = &offer;
+  m.days = days;
+  m.lots = lot_count{lots};
+  m.total_gpus = gpu_count{*gpus};
+  m.lot_price = offer.lot_prices[index];
+  m.total_price = *total;
+  if (memory && search.need) {
+    m.memory = *memory;
+    m.fit = assess_fit(search.need->bytes, memory->band);
+  }
+  m.provided = gpu_hours{*provided};
+  // provided >= 72: a lot holds a GPU at least, a package lasts 3 days at least.
+  m.price_per_gpu_hour = *try_divide(*total, *provided);
+  if (search.hours) {
+    m.unused = gpu_hours{*provided - search.hours->value};
+  }
+  if (search.accepted) {
+    m.unit_cost = *try_divide(*total, search.accepted->value);
+  }
+  return m;
+}
+
+// What a search cannot ask for: zero GPUs, hours or results, a duration no
+// catalog has.
+[[nodiscard]] inline std::optional<search_error_kind> search_fault(const package_search& search) noexcept {
+  if (search.gpus.value == 0) {
+    return search_error_kind::zero_gpus;
+  }
+  if (search.hours && search.hours->value == 0) {
+    return search_error_kind::zero_gpu_hours;
+  }
+  if (search.accepted && search.accepted->value == 0) {
+    return search_error_kind::zero_accepted_results;
+  }
+  if (search.days && !duration_index(*search.days)) {
+    return search_error_kind::unknown_duration;
+  }
+  return std::nullopt;
+}
+
+// package_order_rule. Stable: equal keys keep the order in which they were
+// found, the catalog's order of GPUs and, within a GPU, the shorter
+// duration first.
+inline void sort_cheapest_first(std::vector<package_match>& matches) {
+  const auto verdict_rank = [](const package_match& m) { return m.fit ? static_cast<int>(m.fit->verdict) : 0; };
+  std::ranges::stable_sort(matches, [&](const package_match& a, const package_match& b) {
+    if (a.total_price != b.total_price) {
+      return a.total_price < b.total_price;
+    }
+    return verdict_rank(a) < verdict_rank(b);
+  });
+}
+
+}  // namespace detail
+
+/// Every package of `prices` that meets `search`: with a need, the GPUs on
+/// which it fits or is tight under the memory rule (those on which it does
+/// not fit are left out); with `days`, that duration only; each bought in
+/// the fewest lots that give `search.gpus` GPUs and, when asked,
+/// `search.hours` GPU-hours. Sorted by package_order_rule. A failure names
+/// the first package, in the catalog's order, whose figures pass 64 bits.
+[[nodiscard]] inline result<package_list, search_error> find_packages(const catalog& prices,
+                                                                      const package_search& search) {
+  if (const auto fault = detail::search_fault(search)) {
+    return unexpected{search_error{*fault, nullptr, std::nullopt, std::nullopt}};
+  }
+  package_list list;
+  list.from = &prices;
+  list.search = search;
+  for (const auto& offer : prices.offers()) {
+    std::optional<runtime_memory> memory;
+    if (search.need) {
+      memory = runtime_memory_of(offer.id, offer.memory_per_gpu);
+      if (!memory) {
+        return unexpected{search_error{search_error_kind::memory_band_overflow, &offer, std::nullopt, std::nullopt}};
+      }
+      if (assess_fit(search.need->bytes, memory->band).verdict == fit_verdict::does_not_fit) {
+        continue;
+      }
+    }
+    for (std::size_t d = 0; d < package_durations.size(); ++d) {
+      if (search.days && *search.days != package_durations[d]) {
+        continue;
+      }
+      const auto m = detail::match_package(offer, d, search, memory);
+      if (!m) {
+        return unexpected{m.error()};
+      }
+      list.matches.push_back(*m);
+    }
+  }
+  detail::sort_cheapest_first(list.matches);
+  return list;
+}
+
+/// A difference against the shortest package, held as a sign and exact
+/// magnitudes rounded once, half to even, to 4 decimal places.
+struct duration_saving {
+  bool dearer{false};            ///< the package costs more per GPU-day than the shortest; never set on zero
+  fractional_cents per_gpu_day;  ///< |difference| in cents per GPU-day
+  /// |difference| / the shortest's price per GPU-day, a pure ratio (0.1667),
+  /// which is a percentage to 2 places (16.67 %). It is the same long
+  /// division as a sum of cents over a count, hence the type.
+  fractional_cents ratio;
+};
+
+/// One duration of one GPU, bought as one lot.
+struct duration_price {
+  package_days days;                          ///< the package's duration
+  money lot_price;                            ///< the catalog's price of one lot
+  std::uint64_t gpu_days{0};                  ///< gpus_per_lot x days
+  fractional_cents price_per_gpu_day;         ///< lot price / gpu_days
+  duration_saving saving;                     ///< against the shortest duration
+  std::optional<fractional_cents> unit_cost;  ///< lot price / accepted results
+};
+
+/// The durations of one GPU side by side, shortest first. It refers to the
+/// catalog and the offer, which must outlive it.
+struct durations_comparison {
+  const catalog* from{nullptr};  ///< the catalog compared
+  const gpu_offer* offer{nullptr};  ///< the GPU compared
+  std::optional<accepted_results> accepted;  ///< results accepted per lot, for a unit cost; no default
+  std::array<duration_price, package_durations.size()> rows{};  ///< one per duration, in the order of package_durations
+};
+
+/// The 3-, 7- and 30-day packages of one GPU: the price per GPU-day of each
+/// and what it saves against the shortest, exactly. With lot prices P_s and
+/// P_d for s and d days and g GPUs per lot, the saving per GPU-day is
+/// P_s / (g s) - P_d / (g d) = (P_s d - P_d s) / (g s d) and its ratio to
+/// the shortest's price per GPU-day (P_s d - P_d s) / (P_s d), each
+/// computed exactly in integers and rounded once; a product past 64 bits is
+/// comparison_overflow.
+[[nodiscard]] inline result<durations_comparison, search_error> compare_durations(
+    const catalog& prices, std::string_view gpu, std::optional<accepted_results> accepted) {
+  if (accepted && accepted->value == 0) {
+    return unexpected{search_error{search_error_kind::zero_accepted_results, nullptr, std::nullopt, std::nullopt}};
+  }
+  const gpu_offer* offer = prices.find(gpu);
+  if (offer == nullptr) {
+    return unexpected{search_error{search_error_kind::unknown_gpu, nullptr, std::nullopt, std::nullopt}};
+  }
+  durations_comparison c;
+  c.from = &prices;
+  c.offer = offer;
+  c.accepted = accepted;
+  const std::uint64_t per_lot = offer->gpus_per_lot.value;
+  const std::uint64_t shortest_days = package_durations[0].value;
+  const money shortest_price = offer->lot_prices[0];
+  for (std::size_t i = 0; i < package_durations.size(); ++i) {
+    const package_days days = package_durations[i];
+    const auto overflow = unexpected{search_error{search_error_kind::comparison_overflow, offer, days, std::nullopt}};
+    const money price = offer->lot_prices[i];
+    const auto gpu_days = checked_mul(per_lot, days.value);
+    const auto shortest_scaled = checked_mul(shortest_price.cents(), days.value);  // P_s d
+    const auto this_scaled = checked_mul(price.cents(), shortest_days);           // P_d s
+    if (!gpu_days || !shortest_scaled || !this_scaled) {
+      return overflow;
+    }
+    const auto denominator = checked_mul(*gpu_days, shortest_days);  // g s d
+    if (!denominator) {
+      return overflow;
+    }
+    const bool dearer = *this_scaled > *shortest_scaled;
+    const std::uint64_t difference = dearer ? *this_scaled - *shortest_scaled : *shortest_scaled - *this_scaled;
+    duration_price& row = c.rows[i];
+    row.days = days;
+    row.lot_price = price;
+    row.gpu_days = *gpu_days;
+    // Every divisor here is positive: prices, lot sizes and days are.
+    row.price_per_gpu_day = *try_divide(price, *gpu_days);
+    row.saving.dearer = dearer;
+    row.saving.per_gpu_day = *try_divide(money::from_cents(difference), *denominator);
+    row.saving.ratio = *try_divide(money::from_cents(difference), *shortest_scaled);
+    if (accepted) {
+      row.unit_cost = *try_divide(price, accepted->value);
+    }
+  }
+  return c;
+}
+
+/// `-12.3400` for a dearer package, `12.3400` otherwise; a magnitude that
+/// rounds to zero is printed without a sign.
+[[nodiscard]] inline std::string signed_text(bool negative, const fractional_cents& magnitude) {
+  return (negative && magnitude != fractional_cents{} ? "-" : "") + magnitude.to_string();
+}
+
+/// A ratio with 4 decimal places as a percentage with 2: 0.1667 -> `16.67`,
+/// 1.0000 -> `100.00`, with a minus sign for a dearer package. Moving the
+/// point in the text keeps every ratio exact, however large.
+[[nodiscard]] inline std::string percent_text(const duration_saving& saving) {
+  const auto& ratio = saving.ratio;
+  const std::uint64_t hundredths = ratio.ten_thousandths() / 100U;
+  const std::uint64_t rest = ratio.ten_thousandths() % 100U;
+  std::string text = saving.dearer && ratio != fractional_cents{} ? "-" : "";
+  if (ratio.whole_cents() != 0) {
+    text += to_decimal_string(ratio.whole_cents());
+    text += hundredths < 10U ? "0" : "";
+  }
+  text += to_decimal_string(hundredths);
+  text += rest < 10U ? ".0" : ".";
+  text += to_decimal_string(rest);
+  return text;
+}
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_PRICING_FIT_HPP

@@ -1,0 +1,331 @@
+#ifndef ITERAGPU_PRICING_MONEY_HPP
+#define ITERAGPU_PRICING_MONEY_HPP
+
+#include <compare>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "iteragpu/checked.hpp"
+#include "iteragpu/parse.hpp"
+#include "iteragpu/result.hpp"
+#include "iteragpu/text.hpp"
+
+/// \file
+/// US dollars as whole cents in 64 bits, and the quotients of money to four places of a cent, with
+/// checked arithmetic and no way in from floating point.
+namespace iteragpu {
+
+/// Why an amount or an operation on money was refused.
+enum class money_error {
+  empty,                     ///< no characters at all
+  malformed,                 ///< not `digits` (cents) or `digits[.d[d]]` (dollars)
+  fraction_of_a_cent,        ///< more than two digits after the point
+  too_large,                 ///< the amount does not fit 64 bits of cents
+  overflow,                  ///< a sum or product past 64 bits of cents
+  division_by_zero,          ///< a division of money by zero
+};
+
+/// The failure in a sentence, as messages print it.
+[[nodiscard]] constexpr std::string_view describe(money_error error) noexcept {
+  switch (error) {
+    case money_error::empty:
+      return "an empty amount";
+    case money_error::malformed:
+      return "not an amount in digits";
+    case money_error::fraction_of_a_cent:
+      return "more than two digits after the point (a fraction of a cent)";
+    case money_error::too_large:
+      return "an amount past 18446744073709551615 cents (64 bits)";
+    case money_error::overflow:
+      return "a result past 18446744073709551615 cents (64 bits)";
+    case money_error::division_by_zero:
+      return "a division by zero";
+  }
+  return "unknown money error";
+}
+
+namespace detail {
+
+[[noreturn]] inline void throw_money_error(money_error error) {
+  if (error == money_error::division_by_zero) {
+    throw std::domain_error("iteragpu::money: " + std::string(describe(error)));
+  }
+  throw std::overflow_error("iteragpu::money: " + std::string(describe(error)));
+}
+
+}  // namespace detail
+
+/// An amount of US dollars held as a whole number of cents in 64 bits. There
+/// is no way in from floating point (binary fractions cannot hold 0.10
+/// exactly), none from a signed integer (-1 would wrap to 2^64 - 1 cents),
+/// and no implicit way in from an integer (a count is not money).
+/// Sums and products are checked: a result past 64 bits is an error, never a
+/// wrapped value; evaluated in a constant expression the throwing operators
+/// make an overflow fail to compile.
+class money {
+ public:
+  /// Zero cents.
+  constexpr money() = default;
+
+  /// `cents` cents; only an unsigned integer is accepted.
+  [[nodiscard]] static constexpr money from_cents(std::uint64_t cents) noexcept { return money(cents); }
+  ///@{
+  /// No way in from floating point or a signed integer: these do not compile.
+  template <std::floating_point F>
+  static money from_cents(F) = delete;
+  template <std::signed_integral I>
+  static money from_cents(I) = delete;
+  template <std::floating_point F>
+  explicit money(F) = delete;
+  ///@}
+
+  /// Whole cents in digits, as a catalog writes prices: `172800`.
+  [[nodiscard]] static constexpr result<money, money_error> parse_cents(std::string_view text) noexcept {
+    const auto digits = parse_unsigned(text);
+    if (!digits) {
+      switch (digits.error()) {
+        case number_error::empty:
+          return unexpected{money_error::empty};
+        case number_error::not_a_number:
+          return unexpected{money_error::malformed};
+        case number_error::too_large:
+          return unexpected{money_error::too_large};
+      }
+    }
+    return money(*digits);
+  }
+
+  /// Dollars as people write them: `1728`, `1728.5` or `1728.00`; no sign,
+  /// no thousands separator, no currency symbol, no exponent.
+  [[nodiscard]] static constexpr result<money, money_error> parse_dollars(std::string_view text) noexcept {
+    if (text.empty()) {
+      return unexpected{money_error::empty};
+    }
+    const auto point = text.find('.');
+    const std::string_view whole_text = text.substr(0, point);
+    const std::string_view fraction_text =
+        point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
+    if (whole_text.empty() || (point != std::string_view::npos && fraction_text.empty())) {
+      return unexpected{money_error::malformed};
+    }
+    for (const char c : fraction_text) {
+      if (!is_digit(c)) {
+        return unexpected{money_error::malformed};
+      }
+    }
+    const auto dollars = parse_unsigned(whole_text);
+    if (!dollars) {
+      return unexpected{dollars.error() == number_error::too_large ? money_error::too_large
+                                                                          : money_error::malformed};
+    }
+    if (fraction_text.size() > 2) {
+      return unexpected{money_error::fraction_of_a_cent};
+    }
+    std::uint64_t fraction = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+      fraction = fraction * 10U + (i < fraction_text.size() ? static_cast<std::uint64_t>(fraction_text[i] - '0') : 0U);
+    }
+    const auto whole_cents = checked_mul<std::uint64_t>(*dollars, 100);
+    if (!whole_cents) {
+      return unexpected{money_error::too_large};
+    }
+    const auto total = checked_add<std::uint64_t>(*whole_cents, fraction);
+    if (!total) {
+      return unexpected{money_error::too_large};
+    }
+    return money(*total);
+  }
+
+  /// The amount in cents.
+  [[nodiscard]] constexpr std::uint64_t cents() const noexcept { return cents_; }
+
+  /// Dollars with exactly two digits after the point: `1728.00`.
+  [[nodiscard]] constexpr fixed_text<max_decimal_digits + 3> text() const {
+    fixed_text<max_decimal_digits + 3> out;
+    out.append(decimal_text(cents_ / 100U).view());
+    out.push_back('.');
+    out.push_back(static_cast<char>('0' + cents_ % 100U / 10U));
+    out.push_back(static_cast<char>('0' + cents_ % 10U));
+    return out;
+  }
+  /// text() as a std::string.
+  [[nodiscard]] std::string to_string() const { return text().to_string(); }
+
+  /// a + b, or overflow past 64 bits of cents.
+  [[nodiscard]] friend constexpr result<money, money_error> try_add(money a, money b) noexcept {
+    const auto sum = checked_add(a.cents_, b.cents_);
+    if (!sum) {
+      return unexpected{money_error::overflow};
+    }
+    return money(*sum);
+  }
+
+  /// An amount times a count (lots, GPUs): money times money has no meaning.
+  [[nodiscard]] friend constexpr result<money, money_error> try_multiply(money amount, std::uint64_t count) noexcept {
+    const auto product = checked_mul(amount.cents_, count);
+    if (!product) {
+      return unexpected{money_error::overflow};
+    }
+    return money(*product);
+  }
+
+  /// Throwing flavour of try_add(): in a constant expression, an overflow fails to compile.
+  [[nodiscard]] friend constexpr money operator+(money a, money b) {
+    const auto sum = try_add(a, b);
+    if (!sum) {
+      detail::throw_money_error(sum.error());
+    }
+    return *sum;
+  }
+
+  /// Throwing flavour of try_multiply(): in a constant expression, an overflow fails to compile.
+  [[nodiscard]] friend constexpr money operator*(money amount, std::uint64_t count) {
+    const auto product = try_multiply(amount, count);
+    if (!product) {
+      detail::throw_money_error(product.error());
+    }
+    return *product;
+  }
+  ///@{
+  /// A floating-point or signed factor would otherwise convert silently to a
+  /// count (-2 to 2^64 - 2).
+  template <std::floating_point F>
+  friend money operator*(money, F) = delete;
+  template <std::floating_point F>
+  friend result<money, money_error> try_multiply(money, F) = delete;
+  template <std::signed_integral I>
+  friend money operator*(money, I) = delete;
+  template <std::signed_integral I>
+  friend result<money, money_error> try_multiply(money, I) = delete;
+  ///@}
+
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
+  friend constexpr auto operator<=>(money, money) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
+
+ private:
+  constexpr explicit money(std::uint64_t cents) noexcept : cents_(cents) {}
+
+  std::uint64_t cents_{0};
+};
+
+/// A non-negative number of cents with exactly four decimal places: the
+/// quotient of a division of money, such as a cost per accepted result.
+/// Rounding rule: half to even at the fourth place (0.03125 -> 0.0312,
+/// 0.09375 -> 0.0938), applied once, to the exact quotient.
+class fractional_cents {
+ public:
+  static constexpr unsigned places = 4;           ///< digits after the point
+  static constexpr std::uint64_t scale = 10'000;  ///< 10^places
+
+  /// Zero.
+  constexpr fractional_cents() = default;
+  /// No way in from floating point: this does not compile.
+  template <std::floating_point F>
+  explicit fractional_cents(F) = delete;
+
+  /// The whole cents, before the point.
+  [[nodiscard]] constexpr std::uint64_t whole_cents() const noexcept { return whole_; }
+  /// The four digits after the point, as one number in [0, 9999].
+  [[nodiscard]] constexpr std::uint64_t ten_thousandths() const noexcept { return fraction_; }
+
+  /// `0.0312`, `112000.0000`: always four digits after the point.
+  [[nodiscard]] constexpr fixed_text<max_decimal_digits + 1 + places> text() const {
+    fixed_text<max_decimal_digits + 1 + places> out;
+    out.append(decimal_text(whole_).view());
+    out.push_back('.');
+    for (std::uint64_t divisor = scale / 10U; divisor != 0; divisor /= 10U) {
+      out.push_back(static_cast<char>('0' + fraction_ / divisor % 10U));
+    }
+    return out;
+  }
+  /// text() as a std::string.
+  [[nodiscard]] std::string to_string() const { return text().to_string(); }
+
+  /// amount / divisor, rounded half to even to four places of a cent. Long
+  /// division one decimal digit at a time keeps every intermediate value
+  /// below the divisor, so nothing wider than 64 bits is needed.
+  [[nodiscard]] static constexpr result<fractional_cents, money_error> quotient(money amount,
+                                                                              std::uint64_t divisor) noexcept {
+    if (divisor == 0) {
+      return unexpected{money_error::division_by_zero};
+    }
+    fractional_cents q;
+    q.whole_ = amount.cents() / divisor;
+    std::uint64_t remainder = amount.cents() % divisor;
+    for (unsigned i = 0; i < places; ++i) {
+      const auto [digit, next] = next_digit(remainder, divisor);
+      q.fraction_ = q.fraction_ * 10U + digit;
+      remainder = next;
+    }
+    // Compare remainder / divisor with one half without computing 2 x remainder.
+    const std::uint64_t rest_to_one = divisor - remainder;
+    const bool round_up = remainder > rest_to_one || (remainder == rest_to_one && q.fraction_ % 2U == 1U);
+    if (round_up) {
+      ++q.fraction_;
+      if (q.fraction_ == scale) {
+        q.fraction_ = 0;
+        // A fraction exists only when divisor >= 2, so whole_ <= (2^64 - 1) / 2
+        // here and the carry cannot pass 64 bits.
+        ++q.whole_;
+      }
+    }
+    return q;
+  }
+
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
+  friend constexpr auto operator<=>(const fractional_cents&, const fractional_cents&) = default;
+
+ private:
+  struct digit_step {
+    std::uint64_t digit;
+    std::uint64_t remainder;
+  };
+
+  // floor(10 x remainder / divisor) and its remainder, for remainder <
+  // divisor, by ten modular additions that never leave [0, divisor).
+  [[nodiscard]] static constexpr digit_step next_digit(std::uint64_t remainder, std::uint64_t divisor) noexcept {
+    digit_step step{0, 0};
+    for (unsigned i = 0; i < 10; ++i) {
+      if (step.remainder >= divisor - remainder) {
+        step.remainder -= divisor - remainder;
+        ++step.digit;
+      } else {
+        step.remainder += remainder;
+      }
+    }
+    return step;
+  }
+
+  std::uint64_t whole_{0};
+  std::uint64_t fraction_{0};
+};
+
+/// amount / divisor, rounded half to even to four places of a cent, or division_by_zero.
+[[nodiscard]] constexpr result<fractional_cents, money_error> try_divide(money amount, std::uint64_t divisor) noexcept {
+  return fractional_cents::quotient(amount, divisor);
+}
+
+/// A signed divisor would convert silently (-1 to 2^64 - 1).
+template <std::signed_integral I>
+result<fractional_cents, money_error> try_divide(money, I) = delete;
+
+/// Throwing flavour: a division by zero is an error, in a constant
+/// expression a compile error.
+[[nodiscard]] constexpr fractional_cents divide(money amount, std::uint64_t divisor) {
+  const auto q = try_divide(amount, divisor);
+  if (!q) {
+    detail::throw_money_error(q.error());
+  }
+  return *q;
+}
+/// A signed divisor would convert silently (-1 to 2^64 - 1).
+template <std::signed_integral I>
+fractional_cents divide(money, I) = delete;
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_PRICING_MONEY_HPP

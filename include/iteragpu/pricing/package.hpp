@@ -1,0 +1,147 @@
+#ifndef ITERAGPU_PRICING_PACKAGE_HPP
+#define ITERAGPU_PRICING_PACKAGE_HPP
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "iteragpu/pricing/catalog.hpp"
+#include "iteragpu/checked.hpp"
+#include "iteragpu/pricing/money.hpp"
+#include "iteragpu/result.hpp"
+
+/// \file
+/// The quote of a catalog package: the whole price of a number of lots and the cost per accepted
+/// result.
+namespace iteragpu {
+
+/// How many lots of a package are bought. A lot already holds
+/// `gpus_per_lot` GPUs, so two lots of a 2-GPU package are four GPUs at two
+/// lot prices.
+struct lot_count {
+  std::uint64_t value{0};  ///< lots
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
+  friend constexpr auto operator<=>(lot_count, lot_count) = default;
+};
+
+/// Distinct useful units actually accepted under the quality protocol; the
+/// denominator of the unit cost. Repeats of one benchmark are not new units.
+struct accepted_results {
+  std::uint64_t value{0};  ///< results
+  /// Compared as the numbers they hold (`==`, `<` and the rest).
+  friend constexpr auto operator<=>(accepted_results, accepted_results) = default;
+};
+
+/// What a quote is asked for: a GPU of the catalog, a duration, a number of lots.
+struct package_request {
+  std::string gpu;                             ///< the GPU's id in the catalog
+  package_days days;                           ///< one of package_durations
+  lot_count lots;                              ///< at least 1
+  std::optional<accepted_results> accepted{};  ///< no default: absent means no unit cost
+};
+
+/// The price of `lots` lots of one package. It refers to the catalog and the
+/// GPU offer it quotes, which must outlive it; the figures computed here are
+/// its own.
+struct package_quote {
+  const catalog* from{nullptr};                 ///< the catalog quoted
+  const gpu_offer* offer{nullptr};              ///< the GPU quoted
+  package_days days;                            ///< the package's duration
+  lot_count lots;                               ///< lots bought
+  gpu_count total_gpus;                         ///< lots x gpus_per_lot
+  money lot_price;                              ///< the catalog's price of one lot
+  money total_price;                            ///< lots x lot price
+  std::optional<accepted_results> accepted{};   ///< as asked
+  std::optional<fractional_cents> unit_cost{};  ///< total_price / accepted, half to even, 4 places of a cent
+  /// Equal when every member is equal.
+  friend bool operator==(const package_quote&, const package_quote&) = default;
+};
+
+/// Why a request cannot be quoted.
+enum class package_error_kind {
+  zero_lots,
+  zero_accepted_results,
+  unknown_gpu,
+  unknown_duration,      ///< the GPU exists but not for that many days
+  total_gpus_overflow,   ///< lots x gpus_per_lot past 64 bits
+  total_price_overflow,  ///< lots x lot price past 64 bits of cents
+};
+
+/// Why a request cannot be quoted, with what a message needs: the catalog
+/// (its GPU ids) and, once the GPU is known, its offer.
+struct package_error {
+  package_error_kind kind{package_error_kind::unknown_gpu};  ///< what is wrong
+  const catalog* in{nullptr};                                ///< the catalog asked
+  const gpu_offer* offer{nullptr};                           ///< set from unknown_duration on
+};
+
+/// The failure in a sentence, as messages print it.
+[[nodiscard]] constexpr std::string_view describe(package_error_kind error) noexcept {
+  switch (error) {
+    case package_error_kind::zero_lots:
+      return "the number of lots must be a positive integer";
+    case package_error_kind::zero_accepted_results:
+      return "the number of accepted results must be a positive integer";
+    case package_error_kind::unknown_gpu:
+      return "the GPU is not in the catalog";
+    case package_error_kind::unknown_duration:
+      return "the catalog has no package of that many days for the GPU";
+    case package_error_kind::total_gpus_overflow:
+      return "lots x GPUs per lot does not fit in 64 bits";
+    case package_error_kind::total_price_overflow:
+      return "lots x lot price does not fit in 64 bits of cents";
+  }
+  return "unknown package error";
+}
+
+/// The whole price of `lots` lots of one catalog package, and, given a count
+/// of accepted results, the cost of one. Prices are whole packages: no
+/// proration by the hour and no currency conversion.
+[[nodiscard]] inline result<package_quote, package_error> quote_package(const catalog& prices,
+                                                                        const package_request& request) {
+  const auto fail = [&](package_error_kind kind, const gpu_offer* offer = nullptr) {
+    return unexpected{package_error{kind, &prices, offer}};
+  };
+  if (request.lots.value == 0) {
+    return fail(package_error_kind::zero_lots);
+  }
+  if (request.accepted && request.accepted->value == 0) {
+    return fail(package_error_kind::zero_accepted_results);
+  }
+  const gpu_offer* offer = prices.find(request.gpu);
+  if (offer == nullptr) {
+    return fail(package_error_kind::unknown_gpu);
+  }
+  const auto lot_price = offer->lot_price(request.days);
+  if (!lot_price) {
+    return fail(package_error_kind::unknown_duration, offer);
+  }
+  const auto gpus = checked_mul(request.lots.value, offer->gpus_per_lot.value);
+  if (!gpus) {
+    return fail(package_error_kind::total_gpus_overflow, offer);
+  }
+  const auto total = try_multiply(*lot_price, request.lots.value);
+  if (!total) {
+    return fail(package_error_kind::total_price_overflow, offer);
+  }
+  package_quote q;
+  q.from = &prices;
+  q.offer = offer;
+  q.days = request.days;
+  q.lots = request.lots;
+  q.total_gpus = gpu_count{*gpus};
+  q.lot_price = *lot_price;
+  q.total_price = *total;
+  q.accepted = request.accepted;
+  if (request.accepted) {
+    // The divisor is positive (checked above), so the division cannot fail.
+    q.unit_cost = *try_divide(q.total_price, request.accepted->value);
+  }
+  return q;
+}
+
+}  // namespace iteragpu
+
+#endif  // ITERAGPU_PRICING_PACKAGE_HPP
