@@ -12,6 +12,7 @@
 #include "iteragpu/io.hpp"
 #include "iteragpu/parse.hpp"
 #include "iteragpu/pricing.hpp"
+#include "iteragpu/measurement.hpp"
 #include "iteragpu/memory.hpp"
 #include "iteragpu/sweep.hpp"
 #include "iteragpu/memory/files/pickle.hpp"
