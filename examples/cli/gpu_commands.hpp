@@ -188,13 +188,16 @@ class text_list_value : public po::value_semantic_codecvt_helper<char> {
        "phase fails (LibTorch 2.1 or newer)")  //
       ("torchscript", text_value(),
        "measure this TorchScript file (torch.jit.save) instead of the synthetic network; with --input")  //
+      ("aoti", text_value(),
+       "measure this AOTInductor package (.pt2, torch._inductor.aoti_compile_and_package) instead of the synthetic "
+       "network, for inference; with --input; needs a build against LibTorch 2.6 or later")  //
       ("input", text_list(),
-       "with --torchscript: one input of forward, in order, as SIZExSIZE...:DTYPE (e.g. 8x512:int64); repeat the "
+       "with --torchscript or --aoti: one input of forward, in order, as SIZExSIZE...:DTYPE (e.g. 8x512:int64); repeat the "
        "flag for each input")  //
       ("train", po::bool_switch(),
        "with --torchscript: each pass is forward and backward of the sum of the floating outputs")  //
       ("input-high", text_value(),
-       "with --torchscript: integer inputs are uniform in [0, N) (default 2); floating inputs are standard normal")  //
+       "with --torchscript or --aoti: integer inputs are uniform in [0, N) (default 2); floating inputs are standard normal")  //
       ("output", text_value(), "the JSON result, a new file (required; never overwritten)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;
@@ -202,15 +205,25 @@ class text_list_value : public po::value_semantic_codecvt_helper<char> {
 
 /// What `--torchscript` accepts, as messages say it.
 inline constexpr std::string_view accepted_torchscript = "a TorchScript file saved by torch.jit.save";
+/// What `--aoti` accepts, as messages say it.
+inline constexpr std::string_view accepted_aoti =
+    "an AOTInductor package (.pt2) written by torch._inductor.aoti_compile_and_package";
 
-/// The file of `--torchscript`, checked without LibTorch and before any GPU
-/// is touched: a readable regular file with the layout of a TorchScript
-/// archive. Its name (without the folder) and SHA-256 go in `run`.
+/// The flag that names the file of a run, without its dashes.
+[[nodiscard]] inline std::string_view model_flag(model_format format) noexcept {
+  return format == model_format::torchscript ? "torchscript" : "aoti";
+}
+
+/// The file of `--torchscript` (or `--aoti`), checked without LibTorch and
+/// before any GPU is touched: a readable regular file with the layout of a
+/// TorchScript archive (or an AOTInductor package). Its name (without the
+/// folder) and SHA-256 go in `run`.
 inline void check_torchscript_file(torchscript_run& run) {
   const std::filesystem::path path(run.path);
+  const bool aoti = run.format == model_format::aoti_package;
   const auto refuse = [&](const std::string& why) {
-    throw usage_error("--torchscript: " + iteragpu::quoted(run.path) + " " + why + "; expected " +
-                      std::string(accepted_torchscript));
+    throw usage_error("--" + std::string(model_flag(run.format)) + ": " + iteragpu::quoted(run.path) + " " + why +
+                      "; expected " + std::string(aoti ? accepted_aoti : accepted_torchscript));
   };
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
@@ -243,10 +256,12 @@ inline void check_torchscript_file(torchscript_run& run) {
     if (!where) {
       return unexpected{where.error()};
     }
-    return memory::check_torchscript_entries(read_at(where->offset, where->size), *where);
+    const auto entries = read_at(where->offset, where->size);
+    return aoti ? memory::check_aoti_package_entries(entries, *where)
+                : memory::check_torchscript_entries(entries, *where);
   }();
   if (!archive) {
-    refuse(report::describe(archive.error()));
+    refuse(report::describe(archive.error(), run.format));
   }
   memory::sha256_hasher hasher;
   file.clear();
@@ -265,11 +280,12 @@ inline void check_torchscript_file(torchscript_run& run) {
 }
 
 /// The inputs of `--input`, each parsed, or a usage_error naming the first that does not parse.
-[[nodiscard]] inline std::vector<memory::input_spec> input_flags(const po::variables_map& values) {
+[[nodiscard]] inline std::vector<memory::input_spec> input_flags(const po::variables_map& values,
+                                                                std::string_view model) {
   std::vector<memory::input_spec> inputs;
   const auto found = values.find("input");
   if (found == values.end() || found->second.empty()) {
-    throw usage_error("--torchscript needs --input, once per input of forward; expected " +
+    throw usage_error("--" + std::string(model) + " needs --input, once per input of forward; expected " +
                       std::string(report::accepted_input_spec));
   }
   for (const auto& text : found->second.as<std::vector<std::string>>()) {
@@ -286,7 +302,7 @@ inline void check_torchscript_file(torchscript_run& run) {
 /// The TorchScript run of `--torchscript`, the flags of the synthetic network refused beside it, then
 /// the file and the inputs checked, so that their mistakes are reported whatever else is missing. The
 /// device and the plan are set by the caller.
-[[nodiscard]] inline torchscript_run torchscript_flags(const po::variables_map& values) {
+[[nodiscard]] inline torchscript_run torchscript_flags(const po::variables_map& values, model_format format) {
   for (const char* flag : {"batch", "context", "width", "dtype", "workspace-bytes"}) {
     if (given(values, flag)) {
       throw usage_error("--" + std::string(flag) +
@@ -294,10 +310,19 @@ inline void check_torchscript_file(torchscript_run& run) {
                         "input of forward");
     }
   }
+  const bool aoti = format == model_format::aoti_package;
+  if (aoti && given(values, "torchscript")) {
+    throw usage_error("--aoti and --torchscript: one model at a time; expected one of them");
+  }
+  if (aoti && given(values, "train")) {
+    throw usage_error("--train: an AOTInductor package is compiled for inference; expected --torchscript FILE to "
+                      "measure training");
+  }
   torchscript_run run;
-  run.path = required_text(values, "torchscript", accepted_torchscript);
+  run.format = format;
+  run.path = required_text(values, model_flag(format), aoti ? accepted_aoti : accepted_torchscript);
   check_torchscript_file(run);
-  run.inputs = input_flags(values);
+  run.inputs = input_flags(values, model_flag(format));
   run.train = given(values, "train");
   run.input_high = integer_flag("input-high", optional_text(values, "input-high", "2"), 1, accepted_positive);
   for (const auto& spec : run.inputs) {
@@ -361,8 +386,10 @@ static_assert(prediction::largest_workspace_total.value == 1'152'921'504'607'895
 /// Validated options; the output file is not touched here.
 [[nodiscard]] inline measure_options parse_measure_options(const po::variables_map& values) {
   measure_options o;
-  if (given(values, "torchscript")) {
-    o.torchscript = torchscript_flags(values);
+  if (given(values, "aoti")) {
+    o.torchscript = torchscript_flags(values, model_format::aoti_package);
+  } else if (given(values, "torchscript")) {
+    o.torchscript = torchscript_flags(values, model_format::torchscript);
   }
   o.run.device = device_flag(required_text(values, "device", accepted_device));
   const auto integer = [&](std::string_view flag, std::string_view fallback, std::uint64_t minimum) {
@@ -413,7 +440,8 @@ static_assert(prediction::largest_workspace_total.value == 1'152'921'504'607'895
   } else {
     for (const char* flag : {"input", "train", "input-high"}) {
       if (given(values, flag)) {
-        throw usage_error("--" + std::string(flag) + " goes with --torchscript only; expected --torchscript FILE");
+        throw usage_error("--" + std::string(flag) +
+                          " goes with --torchscript or --aoti only; expected --torchscript FILE or --aoti FILE");
       }
     }
   }
@@ -506,7 +534,8 @@ template <environment_runtime Runtime>
     case torchscript_failure_kind::refused:
       switch (e.refusal.value_or(torchscript_refusal::not_loadable)) {
         case torchscript_refusal::not_loadable:
-          err << command << ": --torchscript: " << file << " could not be loaded as a TorchScript module: "
+          err << command << ": --" << model_flag(run.format) << ": " << file << " could not be loaded as "
+              << (run.format == model_format::torchscript ? "a TorchScript module: " : "an AOTInductor package: ")
               << escaped(e.message) << nothing;
           break;
         case torchscript_refusal::wrong_inputs:

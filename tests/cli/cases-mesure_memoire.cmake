@@ -81,13 +81,41 @@ iteragpu_cli_case(measure_torchscript_without_input PROGRAM mesure_memoire EXIT 
   STDERR "--torchscript needs --input" ABSENT "${_out}/ts.json"
   ARGS measure --torchscript "${_torchscript_data}/layout-only.pt" --device cuda:0 --output "${_out}/ts.json")
 iteragpu_cli_case(measure_input_without_torchscript PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--input goes with --torchscript only" ABSENT "${_out}/ts.json"
+  STDERR "--input goes with --torchscript or --aoti only" ABSENT "${_out}/ts.json"
   ARGS measure --input 8x512:int64 --device cuda:0 --output "${_out}/ts.json")
+# measure --aoti: an AOTInductor package, checked the same way before any GPU.
+iteragpu_cli_case(measure_aoti_missing_file PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--aoti: 'missing.pt2' does not exist; expected an AOTInductor package" ABSENT "${_out}/aoti.json"
+  ARGS measure --aoti missing.pt2 --input 8x512:int64 --device cuda:0 --output "${_out}/aoti.json")
+iteragpu_cli_case(measure_aoti_given_a_torchscript_file PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--aoti: '[^']*layout-only.pt' is a zip file without a data/aotinductor/ entry, not an AOTInductor package"
+  ABSENT "${_out}/aoti.json"
+  ARGS measure --aoti "${_torchscript_data}/layout-only.pt" --input 8x512:int64 --device cuda:0
+  --output "${_out}/aoti.json")
+iteragpu_cli_case(measure_aoti_not_an_archive PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--aoti: '[^']*cases-mesure_memoire.cmake' is not an AOTInductor package .not a zip file."
+  ABSENT "${_out}/aoti.json"
+  ARGS measure --aoti "${CMAKE_CURRENT_LIST_FILE}" --input 8x512:int64 --device cuda:0 --output "${_out}/aoti.json")
+iteragpu_cli_case(measure_aoti_refuses_train PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--train: an AOTInductor package is compiled for inference" ABSENT "${_out}/aoti.json"
+  ARGS measure --aoti "${_torchscript_data}/aoti-layout-only.pt2" --input 8x512:int64 --train --device cuda:0
+  --output "${_out}/aoti.json")
+iteragpu_cli_case(measure_aoti_with_torchscript PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--aoti and --torchscript: one model at a time" ABSENT "${_out}/aoti.json"
+  ARGS measure --aoti "${_torchscript_data}/aoti-layout-only.pt2" --torchscript "${_torchscript_data}/layout-only.pt"
+  --input 8x512:int64 --device cuda:0 --output "${_out}/aoti.json")
+iteragpu_cli_case(measure_aoti_without_input PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--aoti needs --input" ABSENT "${_out}/aoti.json"
+  ARGS measure --aoti "${_torchscript_data}/aoti-layout-only.pt2" --device cuda:0 --output "${_out}/aoti.json")
 if(NOT ITERAGPU_HAS_TORCH_CUDA)
   iteragpu_cli_case(measure_torchscript_without_gpu_exits_2 PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
     STDERR "cuda:0 cannot be measured: .*(${_why}).*no file was written" ABSENT "${_out}/ts.json"
     ARGS measure --torchscript "${_torchscript_data}/layout-only.pt" --input 8x512:int64 --device cuda:0
     --output "${_out}/ts.json")
+  iteragpu_cli_case(measure_aoti_without_gpu_exits_2 PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+    STDERR "cuda:0 cannot be measured: .*(${_why}).*no file was written" ABSENT "${_out}/aoti.json"
+    ARGS measure --aoti "${_torchscript_data}/aoti-layout-only.pt2" --input 8x512:int64 --device cuda:0
+    --output "${_out}/aoti.json")
 endif()
 
 # plan: the reference configuration of the H200 (anchors/reference-h200.md),

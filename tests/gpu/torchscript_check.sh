@@ -4,9 +4,12 @@
 # by mesure_memoire and by the Python reference (torchscript_reference.py, the
 # same phases over the same file with torch.jit.load, each in a fresh
 # process), for inference and for training; every allocator field of every
-# row must be equal. Builds nothing.
+# row must be equal. With FORMAT aoti, the same two networks are exported
+# with torch.export and compiled into AOTInductor packages (.pt2), and
+# `measure --aoti` is checked against the reference's
+# torch._inductor.aoti_load_package, for inference. Builds nothing.
 #
-# usage: torchscript_check.sh PATH/TO/mesure_memoire WORK_FOLDER [PYTHON]
+# usage: torchscript_check.sh PATH/TO/mesure_memoire WORK_FOLDER [PYTHON [FORMAT]]
 # exit 0 when every row is equal (or the check is skipped: no GPU, no
 # PyTorch), 1 when one differs, 2 on bad usage.
 set -eu
@@ -17,6 +20,7 @@ fi
 program=$1
 work=$2
 python=${3:-python3}
+format=${4:-torchscript}
 here=$(cd "$(dirname "$0")" && pwd)
 reference="$here/torchscript_reference.py"
 mkdir -p "$work"
@@ -29,7 +33,22 @@ if ! "$python" -c "import torch" 2> /dev/null; then
   echo "ITERAGPU-SKIP: $python has no PyTorch for the reference"
   exit 0
 fi
-"$python" "$reference" export "$work" > "$work/exported.json"
+if [ "$format" = aoti ]; then
+  if ! "$program" measure --help | grep -q -- '--aoti'; then
+    echo "ITERAGPU-SKIP: this mesure_memoire has no --aoti"
+    exit 0
+  fi
+  if ! "$python" -c "import torch._inductor; torch._inductor.aoti_compile_and_package" 2> /dev/null; then
+    echo "ITERAGPU-SKIP: $python's PyTorch cannot write AOTInductor packages"
+    exit 0
+  fi
+  "$python" "$reference" export-aoti "$work" > "$work/exported.json"
+else
+  "$python" "$reference" export "$work" > "$work/exported.json"
+fi
+model_flag=--torchscript
+reference_flag=""
+[ "$format" = aoti ] && model_flag=--aoti && reference_flag=--aoti
 
 status=0
 run_case() {  # name file train(0|1) input flags...
@@ -39,14 +58,14 @@ run_case() {  # name file train(0|1) input flags...
   [ "$train" = 1 ] && train_flag="--train"
   rm -f "$work/$name.json" "$work/$name.pickle" "$work/$name-reference.json"
   # shellcheck disable=SC2086
-  if ! "$program" measure --torchscript "$work/$file" "$@" $train_flag --device cuda:0 --warmup 1 --repeats 2 \
+  if ! "$program" measure "$model_flag" "$work/$file" "$@" $train_flag --device cuda:0 --warmup 1 --repeats 2 \
     --memory-snapshot "$work/$name.pickle" --output "$work/$name.json" > "$work/$name.txt"; then
     echo "$name: FAILED: mesure_memoire measure did not finish"
     status=1
     return 0
   fi
   # shellcheck disable=SC2086
-  if ! "$python" "$reference" measure "$work/$file" "$@" $train_flag --warmup 1 --repeats 2 \
+  if ! "$python" "$reference" measure $reference_flag "$work/$file" "$@" $train_flag --warmup 1 --repeats 2 \
     > "$work/$name-reference.json"; then
     echo "$name: FAILED: the Python reference did not finish"
     status=1
@@ -75,6 +94,11 @@ PY
   fi
 }
 
+if [ "$format" = aoti ]; then
+  run_case encoder-aoti encoder.pt2 0 --input 8x128:int64 --input-high 1000
+  run_case conv-aoti conv.pt2 0 --input 16x3x64x64:float32
+  exit $status
+fi
 run_case encoder-inference encoder.pt 0 --input 8x128:int64 --input-high 1000
 run_case encoder-train encoder.pt 1 --input 8x128:int64 --input-high 1000
 run_case conv-inference conv.pt 0 --input 16x3x64x64:float32

@@ -8,7 +8,12 @@ Two commands:
       torch.jit.script) and FOLDER/conv.pt (a small convolutional network,
       torch.jit.trace), and prints the --input flags of each as JSON.
 
-  torchscript_reference.py measure FILE.pt --input SPEC [--input SPEC]...
+  torchscript_reference.py export-aoti FOLDER
+      writes FOLDER/encoder.pt2 and FOLDER/conv.pt2: the same two networks,
+      exported with torch.export and compiled for cuda:0 into AOTInductor
+      packages (torch._inductor.aoti_compile_and_package).
+
+  torchscript_reference.py measure [--aoti] FILE --input SPEC [--input SPEC]...
                            [--train] [--input-high N] [--warmup N] [--repeats N]
       measures FILE.pt on cuda:0 in this fresh process with the phases of the
       C++ protocol (include/iteragpu/protocol.hpp) and of its TorchScript
@@ -39,7 +44,7 @@ def parse_spec(text):
     return [int(s) for s in m.group(1).split("x")], m.group(2)
 
 
-def export(folder):
+def networks():
     import torch
     from torch import nn
 
@@ -87,6 +92,12 @@ def export(folder):
         def forward(self, images):
             return self.classifier(self.features(images))
 
+    return Encoder, Conv
+
+
+def export(folder):
+    import torch
+    Encoder, Conv = networks()
     torch.manual_seed(0)
     os.makedirs(folder, exist_ok=True)
     torch.jit.save(torch.jit.script(Encoder()), os.path.join(folder, "encoder.pt"))
@@ -94,6 +105,23 @@ def export(folder):
     torch.jit.save(torch.jit.trace(conv, torch.randn(2, 3, 64, 64)), os.path.join(folder, "conv.pt"))
     print(json.dumps({"encoder.pt": ["--input", "8x128:int64", "--input-high", "1000"],
                       "conv.pt": ["--input", "16x3x64x64:float32"]}))
+
+
+def export_aoti(folder):
+    import torch
+    Encoder, Conv = networks()
+    torch.manual_seed(0)
+    os.makedirs(folder, exist_ok=True)
+    device = torch.device("cuda:0")
+    examples = {"encoder.pt2": (Encoder(), (torch.randint(0, 1000, (8, 128), device=device),)),
+                "conv.pt2": (Conv(), (torch.randn(16, 3, 64, 64, device=device),))}
+    for name, (model, args) in examples.items():
+        model = model.to(device).eval()
+        with torch.no_grad():
+            program = torch.export.export(model, args)
+        torch._inductor.aoti_compile_and_package(program, package_path=os.path.join(folder, name))
+    print(json.dumps({"encoder.pt2": ["--input", "8x128:int64", "--input-high", "1000"],
+                      "conv.pt2": ["--input", "16x3x64x64:float32"]}))
 
 
 def floating_tensors(value, found):
@@ -142,6 +170,10 @@ def measure(a):
         return row
 
     def load_model():
+        if a.aoti:
+            # The package's C++ loader itself, as mesure_memoire calls it.
+            state["loader"] = torch._inductor.aoti_load_package(a.file).loader
+            return None
         module = torch.jit.load(a.file, map_location=device)
         module.train(a.train)
         state["module"] = module
@@ -158,6 +190,9 @@ def measure(a):
         state["inputs"] = inputs
 
     def forward():
+        if a.aoti:
+            with torch.inference_mode():
+                return state["loader"].run(state["inputs"])
         module = state["module"]
         if not a.train:
             with torch.inference_mode():
@@ -193,6 +228,9 @@ def main():
     e.add_argument("folder")
     m = sub.add_parser("measure")
     m.add_argument("file")
+    m.add_argument("--aoti", action="store_true")
+    x = sub.add_parser("export-aoti")
+    x.add_argument("folder")
     m.add_argument("--input", action="append", required=True)
     m.add_argument("--train", action="store_true")
     m.add_argument("--input-high", type=int, default=2)
@@ -201,6 +239,8 @@ def main():
     a = p.parse_args()
     if a.command == "export":
         export(a.folder)
+    elif a.command == "export-aoti":
+        export_aoti(a.folder)
     else:
         measure(a)
 

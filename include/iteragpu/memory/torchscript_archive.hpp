@@ -25,6 +25,7 @@ enum class archive_problem {
   bad_central_directory,  ///< the central directory lies outside the file, is past 64 MiB, or its entries are cut
   weights_only,           ///< a data.pkl without constants.pkl: torch.save's weights, not a module
   not_torchscript,        ///< a zip archive without a data.pkl record
+  not_aoti_package,       ///< a zip archive with no `data/aotinductor/` entry: not an AOTInductor package
 };
 
 /// The problem, and the byte offset in the file where it was seen.
@@ -136,36 +137,87 @@ inline constexpr std::size_t central_header_bytes = 46;
   return where;
 }
 
-/// Whether the entries of the central directory (its bytes, read from
+namespace detail {
+
+// Calls `visit(name)` for the name of every entry of a central directory,
+// or says where an entry is cut or lacks its signature.
+template <class Visit>
+[[nodiscard]] constexpr result<void, archive_error> for_each_entry(std::span<const std::uint8_t> central_directory,
+                                                                   const central_directory_location& location,
+                                                                   Visit visit) noexcept {
+  std::size_t at = 0;
+  while (at < central_directory.size()) {
+    if (!has_signature(central_directory, at, central_header_signature) ||
+        at + central_header_bytes > central_directory.size()) {
+      return unexpected{archive_error{archive_problem::bad_central_directory, location.offset + at}};
+    }
+    const auto name_length = static_cast<std::size_t>(read_le(central_directory, at + 28, 2));
+    const auto extra_length = static_cast<std::size_t>(read_le(central_directory, at + 30, 2));
+    const auto comment_length = static_cast<std::size_t>(read_le(central_directory, at + 32, 2));
+    const std::size_t name_at = at + central_header_bytes;
+    if (name_at + name_length + extra_length + comment_length > central_directory.size()) {
+      return unexpected{archive_error{archive_problem::bad_central_directory, location.offset + at}};
+    }
+    visit(central_directory.subspan(name_at, name_length));
+    at = name_at + name_length + extra_length + comment_length;
+  }
+  return {};
+}
+
+// Whether an entry's name holds `part` anywhere.
+[[nodiscard]] constexpr bool name_holds(std::span<const std::uint8_t> name, std::string_view part) noexcept {
+  for (std::size_t start = 0; start + part.size() <= name.size(); ++start) {
+    bool same = true;
+    for (std::size_t i = 0; same && i < part.size(); ++i) {
+      same = name[start + i] == static_cast<std::uint8_t>(part[i]);
+    }
+    if (same) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace detail
+
+/// Whether the entries of a central directory (its bytes, read from
 /// `location`) have TorchScript's layout: a `<folder>/data.pkl` and a
 /// `<folder>/constants.pkl`.
 [[nodiscard]] constexpr result<void, archive_error> check_torchscript_entries(
     std::span<const std::uint8_t> central_directory, const central_directory_location& location) noexcept {
   bool data = false;
   bool constants = false;
-  std::size_t at = 0;
-  while (at < central_directory.size()) {
-    if (!detail::has_signature(central_directory, at, detail::central_header_signature) ||
-        at + detail::central_header_bytes > central_directory.size()) {
-      return unexpected{archive_error{archive_problem::bad_central_directory, location.offset + at}};
-    }
-    const auto name_length = static_cast<std::size_t>(detail::read_le(central_directory, at + 28, 2));
-    const auto extra_length = static_cast<std::size_t>(detail::read_le(central_directory, at + 30, 2));
-    const auto comment_length = static_cast<std::size_t>(detail::read_le(central_directory, at + 32, 2));
-    const std::size_t name_at = at + detail::central_header_bytes;
-    if (name_at + name_length + extra_length + comment_length > central_directory.size()) {
-      return unexpected{archive_error{archive_problem::bad_central_directory, location.offset + at}};
-    }
-    const auto name = central_directory.subspan(name_at, name_length);
+  auto walked = detail::for_each_entry(central_directory, location, [&](std::span<const std::uint8_t> name) {
     data = data || detail::names_record(name, "data.pkl");
     constants = constants || detail::names_record(name, "constants.pkl");
-    at = name_at + name_length + extra_length + comment_length;
+  });
+  if (!walked) {
+    return walked;
   }
   if (!data) {
     return unexpected{archive_error{archive_problem::not_torchscript, location.offset}};
   }
   if (!constants) {
     return unexpected{archive_error{archive_problem::weights_only, location.offset}};
+  }
+  return {};
+}
+
+/// Whether the entries of a central directory have the layout of an
+/// AOTInductor package (the `.pt2` file that
+/// torch._inductor.aoti_compile_and_package writes): an entry under a
+/// `data/aotinductor/` folder, where the compiled model lies.
+[[nodiscard]] constexpr result<void, archive_error> check_aoti_package_entries(
+    std::span<const std::uint8_t> central_directory, const central_directory_location& location) noexcept {
+  bool compiled = false;
+  auto walked = detail::for_each_entry(central_directory, location, [&](std::span<const std::uint8_t> name) {
+    compiled = compiled || detail::name_holds(name, "data/aotinductor/");
+  });
+  if (!walked) {
+    return walked;
+  }
+  if (!compiled) {
+    return unexpected{archive_error{archive_problem::not_aoti_package, location.offset}};
   }
   return {};
 }

@@ -27,8 +27,15 @@ namespace iteragpu {
 /// for any embedding table of two rows or more, and a valid mask.
 inline constexpr std::uint64_t default_input_high = 2;
 
-/// One measurement of a TorchScript module, as asked.
+/// The file format of a user's model.
+enum class model_format {
+  torchscript,   ///< torch.jit.save's archive, read by torch::jit::load (every LibTorch)
+  aoti_package,  ///< an AOTInductor package (.pt2), read by AOTIModelPackageLoader (LibTorch 2.6 and later), inference only
+};
+
+/// One measurement of a TorchScript module (or AOTInductor package), as asked.
 struct torchscript_run {
+  model_format format{model_format::torchscript};  ///< what the file is
   device_index device;                      ///< the GPU to measure on
   std::string path;                         ///< where the program loads the file from (never recorded)
   std::string file_name;                    ///< the file's own name, recorded

@@ -49,21 +49,26 @@ inline constexpr std::string_view accepted_input_spec =
   return "is not an input spec";
 }
 
-/// Why a file is not a TorchScript archive, in words.
-[[nodiscard]] inline std::string describe(const memory::archive_error& e) {
+/// Why a file is not a TorchScript archive (or, for `format`
+/// aoti_package, not an AOTInductor package), in words.
+[[nodiscard]] inline std::string describe(const memory::archive_error& e,
+                                          model_format format = model_format::torchscript) {
+  const std::string kind = format == model_format::torchscript ? "a TorchScript archive" : "an AOTInductor package";
   switch (e.problem) {
     case memory::archive_problem::not_a_zip:
-      return "is not a TorchScript archive (not a zip file)";
+      return "is not " + kind + " (not a zip file)";
     case memory::archive_problem::no_end_record:
-      return "is not a TorchScript archive (a zip file without its central directory: cut short?)";
+      return "is not " + kind + " (a zip file without its central directory: cut short?)";
     case memory::archive_problem::bad_central_directory:
-      return "is not a TorchScript archive (its zip directory is damaged at byte " + std::to_string(e.offset) + ")";
+      return "is not " + kind + " (its zip directory is damaged at byte " + std::to_string(e.offset) + ")";
     case memory::archive_problem::weights_only:
       return "holds weights saved by torch.save, not a module saved by torch.jit.save";
     case memory::archive_problem::not_torchscript:
       return "is a zip file without a data.pkl record, not a TorchScript archive";
+    case memory::archive_problem::not_aoti_package:
+      return "is a zip file without a data/aotinductor/ entry, not an AOTInductor package";
   }
-  return "is not a TorchScript archive";
+  return "is not " + kind;
 }
 
 /// The inputs as written, joined by spaces.
@@ -75,13 +80,15 @@ inline constexpr std::string_view accepted_input_spec =
   return text;
 }
 
-/// The workload object: kind "torchscript", the file's name and SHA-256, the inputs, train, input_high.
+/// The workload object: kind "torchscript" (or "aoti_package"), the file's name and SHA-256, the inputs,
+/// train, input_high.
 [[nodiscard]] inline boost::json::object workload_json(const torchscript_run& run) {
   boost::json::array inputs;
   for (const auto& spec : run.inputs) {
     inputs.emplace_back(memory::to_string(spec));
   }
-  return {{"kind", "torchscript"},     {"file", run.file_name}, {"sha256", run.sha256},
+  return {{"kind", run.format == model_format::torchscript ? "torchscript" : "aoti_package"},
+          {"file", run.file_name}, {"sha256", run.sha256},
           {"inputs", std::move(inputs)}, {"train", run.train},  {"input_high", run.input_high}};
 }
 
@@ -113,7 +120,8 @@ inline constexpr std::string_view accepted_input_spec =
 /// The measurement for people: the module, the rows, the GPU's state, the statistics, the memory
 /// outside the allocator, and in place of a prediction the line that says there is none.
 inline void write_text(std::ostream& out, const torchscript_record& m) {
-  out << "TorchScript module " << escaped(m.run.file_name) << " (sha256 " << m.run.sha256 << "), inputs "
+  out << (m.run.format == model_format::torchscript ? "TorchScript module " : "AOTInductor package ")
+      << escaped(m.run.file_name) << " (sha256 " << m.run.sha256 << "), inputs "
       << inputs_text(m.run.inputs) << (m.run.train ? ", training (forward and backward)" : ", inference") << '\n';
   write_measured(out, m.phases, m.stopped_by, m.statistics);
   out << "prediction: " << no_torchscript_prediction << '\n';

@@ -37,6 +37,7 @@
 #include "iteragpu/torch/cuda_backend.hpp"
 #include "iteragpu/torch/hip_backend.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
+#include "iteragpu/torch/aoti_workload.hpp"
 #include "iteragpu/torch/torchscript_workload.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
 
@@ -100,6 +101,14 @@ struct gpu_measuring_runtime {
     }
     const torch::Device device(torch::kCUDA, to_c10(run.device));
     const c10::DeviceGuard guard(device);
+    if (run.format == model_format::aoti_package) {
+#if defined(ITERAGPU_TORCH_HAS_AOTI)
+      return measure_aoti_package(backend, counter, device, run);
+#else
+      return unexpected{torchscript_error{torchscript_refusal::not_loadable, phase_kind::model_load,
+                                          "this LibTorch reads no AOTInductor package (LibTorch 2.6 or later does)"}};
+#endif
+    }
     return measure_torchscript_module(backend, counter, device, run);
   }
 };

@@ -1,0 +1,136 @@
+#ifndef ITERAGPU_TORCH_AOTI_WORKLOAD_HPP
+#define ITERAGPU_TORCH_AOTI_WORKLOAD_HPP
+
+/// \file
+/// A user's AOTInductor package (the `.pt2` file that
+/// torch._inductor.aoti_compile_and_package writes from a torch.export
+/// program) as a workload of iteragpu::measure(), read by LibTorch's
+/// AOTIModelPackageLoader. That loader exists from LibTorch 2.6 on: with an
+/// older LibTorch (Debian 12's 1.13) this header declares nothing and
+/// ITERAGPU_TORCH_HAS_AOTI stays undefined. A package is compiled code for
+/// inference: there is no training pass.
+#include <torch/torch.h>
+
+#if __has_include(<torch/csrc/inductor/aoti_package/model_package_loader.h>)
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "iteragpu/checked.hpp"
+#include "iteragpu/memory/input_spec.hpp"
+#include "iteragpu/memory/policies/workload.hpp"
+#include "iteragpu/memory/protocol.hpp"
+#include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/torch/synthetic_workload.hpp"
+#include "iteragpu/torch/torchscript_workload.hpp"
+
+/// Defined where the LibTorch in use reads AOTInductor packages.
+#define ITERAGPU_TORCH_HAS_AOTI 1
+
+namespace iteragpu::torch_adapter {
+
+/// A user's AOTInductor package as a workload of iteragpu::measure():
+/// model_load loads the package (its compiled model and its constants) for
+/// the current device, inputs are made as for a TorchScript module, and
+/// each pass runs the compiled model under inference mode. A refusal (a
+/// file the loader cannot read, a first pass that fails on the inputs for
+/// another reason than memory) ends the phase with an exception and is kept
+/// in refusal().
+class aoti_workload {
+ public:
+  /// A workload on `device` over the package of `path`; nothing is loaded before load_model().
+  aoti_workload(torch::Device device, std::string path, std::vector<memory::input_spec> inputs,
+                std::uint64_t input_high = default_input_high)
+      : device_(device), path_(std::move(path)), specs_(std::move(inputs)), input_high_(input_high) {}
+
+  /// model_load: the package's model and constants, loaded by AOTIModelPackageLoader.
+  void load_model() {
+    try {
+      loader_ = std::make_unique<torch::inductor::AOTIModelPackageLoader>(path_);
+    } catch (const std::exception& e) {
+      if (is_out_of_memory(e)) {
+        throw;
+      }
+      refuse(torchscript_refusal::not_loadable, detail::first_line(e.what()));
+    }
+  }
+
+  /// inputs: as torchscript_workload makes them (one generator seeded with
+  /// input_seed; floating inputs standard normal, integer inputs uniform in
+  /// [0, input_high)).
+  void make_inputs() {
+    auto generator = seeded_generator(device_, input_seed);
+    inputs_.clear();
+    inputs_.reserve(specs_.size());
+    for (const auto& spec : specs_) {
+      const auto options = torch::TensorOptions().device(device_).dtype(scalar_type_of(spec.dtype));
+      if (memory::is_floating(spec.dtype)) {
+        inputs_.push_back(torch::randn(spec.shape, generator, options));
+      } else {
+        inputs_.push_back(torch::randint(0, narrow<std::int64_t>(input_high_), spec.shape, generator, options));
+      }
+    }
+  }
+
+  /// One pass: the compiled model on the inputs, under inference mode.
+  [[nodiscard]] std::vector<torch::Tensor> forward() {
+    const bool first = !ran_;
+    ran_ = true;
+    try {
+      const c10::InferenceMode inference;
+      return loader_->run(inputs_);
+    } catch (const std::exception& e) {
+      if (first && !refusal_ && !is_out_of_memory(e)) {
+        refuse(torchscript_refusal::inputs_refused, detail::first_line(e.what()));
+      }
+      throw;
+    }
+  }
+
+  /// Why the package refused, once a phase has failed on the user's input.
+  [[nodiscard]] const std::optional<torchscript_refusal>& refusal() const noexcept { return refusal_; }
+
+ private:
+  [[noreturn]] void refuse(torchscript_refusal why, const std::string& message) {
+    refusal_ = why;
+    throw std::invalid_argument(message);
+  }
+
+  torch::Device device_;
+  std::string path_;
+  std::vector<memory::input_spec> specs_;
+  std::uint64_t input_high_{default_input_high};
+  std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader_;
+  std::vector<torch::Tensor> inputs_;
+  bool ran_{false};
+  std::optional<torchscript_refusal> refusal_{};
+};
+
+static_assert(workload<aoti_workload>);
+
+/// Measures the package of `run` through iteragpu::measure() on `device`
+/// with `backend` and `counter`.
+template <measuring_backend B, memory_counter C>
+[[nodiscard]] result<measurement, torchscript_error> measure_aoti_package(B& backend, C& counter,
+                                                                         const torch::Device& device,
+                                                                         const torchscript_run& run) {
+  aoti_workload work(device, run.path, run.inputs, run.input_high);
+  auto measured = iteragpu::measure(backend, counter, work, run.device, run.plan);
+  if (!measured) {
+    auto e = std::move(measured).error();
+    return unexpected{torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
+  }
+  return std::move(*measured);
+}
+
+}  // namespace iteragpu::torch_adapter
+
+#endif  // __has_include AOTIModelPackageLoader
+
+#endif  // ITERAGPU_TORCH_AOTI_WORKLOAD_HPP
