@@ -234,15 +234,54 @@ iteragpu_missing_needs() {
       command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
       command -v python3 >/dev/null 2>&1 || missing+=(python3)
       iteragpu_have_jsonschema || missing+=(jsonschema)
-      { command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged; } >/dev/null 2>&1 ||
+      iteragpu_left_out slurm ||
+        { command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged; } >/dev/null 2>&1 ||
         missing+=(slurm)
       command -v rsvg-convert >/dev/null 2>&1 || missing+=(rsvg)
-      command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+      iteragpu_left_out browser || command -v chromium >/dev/null 2>&1 || missing+=(chromium)
       [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts)
       iteragpu_have_doxygen || missing+=(doxygen)
       ;;
   esac
   printf '%s\n' "${missing[*]}"
+}
+
+# iteragpu_left_out WORD: whether ITERAGPU_LEAVE_OUT (words separated by
+# spaces or commas) names WORD: `browser` leaves out chromium and the test of
+# the sweep's page that needs it, `slurm` leaves out Slurm and munge and the
+# job-array test. Those tests then say they were left out (a visible skip).
+iteragpu_left_out() {
+  [[ " ${ITERAGPU_LEAVE_OUT:-} " =~ [[:space:],]$1[[:space:],] ]]
+}
+
+# iteragpu_need_purpose NEED: what a need is for, as the announcement says it.
+iteragpu_need_purpose() {
+  case "$1" in
+    cxx | cmake | ninja | boost | libtorch) printf 'the toolchain' ;;
+    clang | clang-rt) printf 'the fuzzers and the clang build' ;;
+    clang-tidy | cppcheck) printf 'static analysis' ;;
+    python3) printf 'the scripted tests' ;;
+    jsonschema) printf 'the JSON schema tests' ;;
+    slurm) printf 'the Slurm job-array test (leave out: ITERAGPU_LEAVE_OUT=slurm)' ;;
+    rsvg) printf 'the plot rendering test' ;;
+    chromium) printf 'the page rendering test (leave out: ITERAGPU_LEAVE_OUT=browser)' ;;
+    fonts) printf 'text in the rendered plot and page' ;;
+    doxygen) printf 'the API reference' ;;
+    *) printf '%s' "$1" ;;
+  esac
+}
+
+# iteragpu_announce GROUP NEED...: says, before anything is installed, which
+# packages each need brings and what for, under GROUP.
+iteragpu_announce() {
+  local group=$1 need packages
+  shift
+  [ $# -eq 0 ] && return 0
+  iteragpu_say "to install, $group:"
+  for need in "$@"; do
+    packages=$(iteragpu_packages "$need" 2>/dev/null) || packages="(not packaged here: by hand)"
+    [ -n "$packages" ] && iteragpu_say "  $packages: $(iteragpu_need_purpose "$need")"
+  done
 }
 
 # iteragpu_packages NEED...: prints, space-separated, the packages of this
@@ -532,6 +571,7 @@ iteragpu_prepare() {
   iteragpu_os_detect
   needs=$(iteragpu_missing_needs build)
   packages=$(iteragpu_packages $needs) || return 1
+  iteragpu_announce "for the build (the toolchain)" $needs
   if iteragpu_dry_run; then
     iteragpu_say "dry run: $iteragpu_os_name; would install: ${packages:-nothing}"
   elif ! iteragpu_install $packages; then
@@ -540,6 +580,7 @@ iteragpu_prepare() {
   fi
   if [ "$mode" = test ]; then
     needs=$(iteragpu_missing_needs test)
+    iteragpu_announce "for the tests only" $needs
     if ! packages=$(iteragpu_packages $needs); then
       iteragpu_say "the quality steps that need those tools will be skipped"
     elif iteragpu_dry_run; then

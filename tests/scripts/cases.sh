@@ -234,6 +234,49 @@ case "$case" in
     call iteragpu_packages clang clang-rt clang-tidy cppcheck python3
     expect_out "clang-14 libclang-rt-14-dev clang-tidy-14 cppcheck python3"
     ;;
+  packages_are_announced_grouped_before_any_install)
+    export ITERAGPU_OS_RELEASE="$releases/debian-12"
+    call iteragpu_announce "for the tests only" chromium slurm doxygen rsvg fonts jsonschema
+    expect_rc 0
+    expect_line "to install, for the tests only:"
+    expect_line "  chromium: the page rendering test (leave out: ITERAGPU_LEAVE_OUT=browser)"
+    expect_line "  slurm-wlm munge: the Slurm job-array test (leave out: ITERAGPU_LEAVE_OUT=slurm)"
+    expect_line "  doxygen: the API reference"
+    expect_line "  librsvg2-bin: the plot rendering test"
+    expect_line "  fonts-dejavu-core: text in the rendered plot and page"
+    expect_line "  python3-jsonschema: the JSON schema tests"
+    [ "$(wc -l <"$work/stderr")" = 7 ] || fail "stderr has $(wc -l <"$work/stderr") lines, expected 7"
+    ;;
+  leave_out_drops_the_browser_and_slurm_needs)
+    # An empty PATH for the tools: chromium and Slurm are needs, unless left out.
+    call eval 'PATH=/nonexistent; iteragpu_missing_needs test'
+    [[ " $out " == *" chromium "* && " $out " == *" slurm "* ]] || fail "needs '$out' lack chromium or slurm"
+    export ITERAGPU_LEAVE_OUT="browser, slurm"
+    call eval 'PATH=/nonexistent; iteragpu_missing_needs test'
+    [[ " $out " != *" chromium "* && " $out " != *" slurm "* ]] || fail "needs '$out' keep what was left out"
+    [[ " $out " == *" rsvg "* ]] || fail "needs '$out' lost rsvg"
+    export ITERAGPU_LEAVE_OUT=slurmish
+    call iteragpu_left_out slurm
+    expect_rc 1
+    ;;
+  skipped_tests_allows_gpu_and_left_out_tests_only)
+    cat >"$work/junit.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<testsuite tests="4">
+  <testcase name="unit.ok" status="run"><system-out>fine</system-out></testcase>
+  <testcase name="gpu.small_trial" status="notrun"><skipped message="SKIP_REGULAR_EXPRESSION_MATCHED"/><system-out>ITERAGPU-SKIP: no GPU</system-out></testcase>
+  <testcase name="slurm.sweep_job_array" status="notrun"><skipped/><system-out>ITERAGPU-SKIP: left out by ITERAGPU_LEAVE_OUT=slurm</system-out></testcase>
+  <testcase name="sweep.index_html" status="notrun"><skipped/><system-out>ITERAGPU-SKIP: chromium is missing</system-out></testcase>
+</testsuite>
+XML
+    out=$("${python:-python3}" "$src/tests/scripts/skipped_tests.py" "$work/junit.xml" gpu.small_trial gpu.other 2>"$work/stderr")
+    rc=$?
+    expect_rc 0
+    expect_out "sweep.index_html"
+    out=$("${python:-python3}" "$src/tests/scripts/skipped_tests.py" "$work/missing.xml" 2>"$work/stderr")
+    rc=$?
+    expect_rc 2
+    ;;
   ubuntu_24_04_packages_boost_1_83_and_no_libtorch)
     export ITERAGPU_OS_RELEASE="$releases/ubuntu-24.04"
     call iteragpu_packages cxx cmake ninja boost libtorch

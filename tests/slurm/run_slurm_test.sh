@@ -29,6 +29,10 @@ fail() {
   echo "FAILED: $*"
   exit 1
 }
+if [[ " ${ITERAGPU_LEAVE_OUT:-} " =~ [[:space:],]slurm[[:space:],] ]]; then
+  echo "ITERAGPU-SKIP: left out by ITERAGPU_LEAVE_OUT=slurm"
+  exit 0
+fi
 cluster=$(mktemp -d /tmp/iteragpu-slurm.XXXXXX) || fail "no folder for the cluster under /tmp"
 echo "$cluster" >"$work/cluster-dir"
 finish() {

@@ -242,6 +242,9 @@ def index_html(c):
     text = open(page, encoding="utf-8").read()
     outside = re.findall(r"(?:src|href)\s*=|url\(|@import|https?://(?!www\.w3\.org/2000/svg\")|<script", text)
     check(not outside, f"the page refers outside itself: {outside}")
+    if re.search(r"(^|[\s,])browser($|[\s,])", os.environ.get("ITERAGPU_LEAVE_OUT", "")):
+        print("ITERAGPU-SKIP: left out by ITERAGPU_LEAVE_OUT=browser")
+        return
     browser = shutil.which("chromium")
     if browser is None:
         print("ITERAGPU-SKIP: chromium is missing (Debian package chromium)")
