@@ -28,6 +28,9 @@ inline constexpr int exit_success = 0;
 inline constexpr int exit_internal_error = 1;  ///< a bug, an unexpected system failure, or output not delivered
 inline constexpr int exit_usage = 2;           ///< bad input, or no LibTorch / no GPU for `measure`
 inline constexpr int exit_measurement = 3;     ///< a failure while measuring; the phase is named
+/// The output's name was taken by another process while the command worked:
+/// the result is kept under a new name of its own, which the message gives.
+inline constexpr int exit_output_name_taken = 5;
 
 /// Bad input: the message names the input and what is accepted.
 class usage_error : public std::runtime_error {

@@ -64,10 +64,15 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
 }
 
 /// Writes the reserved file. What fails now (a full disk) is no bad input:
-/// exit 1, and nothing is left at the name.
+/// exit 1, and nothing is left at the name. A name another process took
+/// meanwhile: exit 5, the result kept under the new name the message gives.
 [[nodiscard]] inline int commit_output(std::string_view command, new_file&& file, std::string_view text,
                                        std::ostream& err) {
   if (auto written = std::move(file).commit(text); !written) {
+    if (written.error().kind == new_file_error::name_taken) {
+      err << command << ": --output: " << written.error().message << '\n';
+      return exit_output_name_taken;
+    }
     err << command << ": --output: " << written.error().message << "; nothing was written\n";
     return exit_internal_error;
   }

@@ -42,12 +42,14 @@ enum class new_file_error {
   is_empty_name,    ///< no file name at all
   name_too_long,    ///< longer than the file system takes
   system_error,     ///< creating, writing or linking failed; see the message
+  name_taken,       ///< another process took the name while this one worked: the content is kept under `kept`
 };
 
 /// Why a new file cannot be written, in a message.
 struct new_file_problem {
   new_file_error kind{new_file_error::system_error};  ///< what is wrong
   std::string message;                                ///< names the path (escaped) and what is expected
+  std::filesystem::path kept{};                       ///< for name_taken: the new name of our own the content is under
 };
 
 /// Why a file could not be read.
@@ -249,7 +251,9 @@ class new_file {
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return final_; }
 
   /// Writes `content`, flushes it to disk and links it to the final name.
-  /// On failure nothing is left at the final name and the temporary is gone.
+  /// On failure nothing is left at the final name and the temporary is gone;
+  /// when another process took the final name meanwhile (name_taken), the
+  /// content is kept under a new name of our own beside it, never discarded.
   [[nodiscard]] result<void, new_file_problem> commit(std::string_view content) && {
     if (fd_ < 0) {
       return unexpected{detail::system_problem(final_, "writing", EBADF)};
@@ -274,10 +278,10 @@ class new_file {
     }
     if (::link(temporary_.c_str(), final_.c_str()) != 0) {
       const int error = errno;
-      discard();
       if (error == EEXIST) {
-        return unexpected{detail::already_exists(final_)};
+        return keep_beside();
       }
+      discard();
       return unexpected{detail::system_problem(final_, "linking into place", error)};
     }
     discard();
@@ -286,6 +290,31 @@ class new_file {
 
  private:
   new_file() = default;
+
+  // The final name was taken while the work ran: the content, complete on
+  // disk, is linked to a new name of our own beside it
+  // (<stem>.kept-<pid>-<n><extension>) rather than thrown away.
+  [[nodiscard]] result<void, new_file_problem> keep_beside() {
+    const auto stem = final_.stem().string();
+    const auto extension = final_.extension().string();
+    const auto pid = to_decimal_string(static_cast<std::uint64_t>(::getpid()));
+    for (std::uint64_t n = 1; n <= 100; ++n) {
+      const auto kept = folder_of(final_) / (stem + ".kept-" + pid + "-" + to_decimal_string(n) + extension);
+      if (::link(temporary_.c_str(), kept.c_str()) == 0) {
+        discard();
+        return unexpected{new_file_problem{new_file_error::name_taken,
+                                           quoted(final_.string()) +
+                                               " was taken by another process while this one worked; the result "
+                                               "is kept as " + quoted(kept.string()),
+                                           kept}};
+      }
+      if (errno != EEXIST) {
+        break;
+      }
+    }
+    discard();
+    return unexpected{detail::already_exists(final_)};
+  }
 
   [[nodiscard]] result<void, new_file_problem> fail(std::string_view step, int error) {
     discard();

@@ -183,18 +183,25 @@ BOOST_AUTO_TEST_CASE(a_dangling_symlink_counts_as_an_existing_name) {
   BOOST_TEST(!fs::exists(dir.path / "nowhere"));
 }
 
-BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_its_file_is_complete) {
+BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_no_result_is_lost) {
   const scratch_folder dir;
   const auto file = dir.path / "race.json";
   constexpr int writers = 8;
   std::atomic<int> won{0};
+  std::atomic<int> refused_before_work{0};
   std::vector<std::thread> threads;
+  std::vector<iteragpu::new_file_problem> kept(writers);
   threads.reserve(writers);
   for (int i = 0; i < writers; ++i) {
     threads.emplace_back([&, i] {
       const std::string content(100000, static_cast<char>('a' + i));
-      if (iteragpu::write_new_file(file, content)) {
+      auto written = iteragpu::write_new_file(file, content);
+      if (written) {
         ++won;
+      } else if (written.error().kind == iteragpu::new_file_error::already_exists) {
+        ++refused_before_work;
+      } else {
+        kept[static_cast<std::size_t>(i)] = std::move(written).error();
       }
     });
   }
@@ -205,7 +212,38 @@ BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_its_file_is_complete
   const auto content = read_file(file);
   BOOST_REQUIRE_EQUAL(content.size(), 100000U);
   BOOST_TEST(content.find_first_not_of(content.front()) == std::string::npos);
-  BOOST_TEST(dir.entries() == 1U);
+  // Every writer that lost at the last step kept its whole result beside the name.
+  std::size_t kept_files = 0;
+  for (int i = 0; i < writers; ++i) {
+    const auto& problem = kept[static_cast<std::size_t>(i)];
+    if (problem.kept.empty()) {
+      continue;
+    }
+    ++kept_files;
+    BOOST_TEST((problem.kind == iteragpu::new_file_error::name_taken));
+    BOOST_TEST(read_file(problem.kept) == std::string(100000, static_cast<char>('a' + i)));
+  }
+  BOOST_TEST(kept_files + 1U + static_cast<std::size_t>(refused_before_work.load()) == static_cast<std::size_t>(writers));
+  BOOST_TEST(dir.entries() == 1U + kept_files);
+}
+
+BOOST_AUTO_TEST_CASE(a_name_taken_while_working_keeps_the_result_under_a_new_name) {
+  const scratch_folder dir;
+  const auto file = dir.path / "result.json";
+  auto reserved = iteragpu::new_file::reserve(file);
+  BOOST_REQUIRE(reserved.has_value());
+  { std::ofstream(file) << "another process's"; }
+  const auto written = std::move(*reserved).commit("the finished result");
+  BOOST_REQUIRE(!written.has_value());
+  const auto& problem = written.error();
+  BOOST_TEST((problem.kind == iteragpu::new_file_error::name_taken));
+  BOOST_TEST(read_file(file) == "another process's");
+  BOOST_TEST(problem.kept.parent_path() == dir.path);
+  BOOST_TEST(problem.kept.filename().string().starts_with("result.kept-"));
+  BOOST_TEST(problem.kept.extension() == ".json");
+  BOOST_TEST(read_file(problem.kept) == "the finished result");
+  BOOST_TEST(problem.message.find("is kept as '" + problem.kept.string() + "'") != std::string::npos, problem.message);
+  BOOST_TEST(dir.entries() == 2U);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
