@@ -1,6 +1,7 @@
 # The release archive iteragpu-lab-<version>.zip: one top folder holding the
-# headers, the example sources and the notebook, data/, README.md,
-# LICENSE.txt, the CMake files needed to build, and MANIFEST.json.
+# headers, the example sources (with the programs' command line,
+# examples/cli/) and the notebook, data/, README.md, LICENSE.txt, the CMake
+# files needed to build, the README's quick-start scripts and MANIFEST.json.
 #
 #   cmake --build <build> --target release_archive   -> <build>/iteragpu-lab-<version>.zip
 #
@@ -13,8 +14,9 @@
 
 # Where the members come from, relative to the source tree. data/ and
 # include/ are taken whole, so new files there join the release by themselves.
-set(_iteragpu_release_files README.md LICENSE.txt CMakeLists.txt CMakePresets.json examples/mesure-memoire.ipynb)
-set(_iteragpu_release_trees cmake data include)
+set(_iteragpu_release_files README.md LICENSE.txt CMakeLists.txt CMakePresets.json examples/mesure-memoire.ipynb
+    scripts/run scripts/setup.sh scripts/test)
+set(_iteragpu_release_trees cmake data include examples/cli)
 set(_iteragpu_release_globs examples/CMakeLists.txt examples/*.cpp examples/*.hpp examples/*.ipynb)
 
 if(CMAKE_SCRIPT_MODE_FILE)

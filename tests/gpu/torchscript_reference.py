@@ -16,7 +16,7 @@ Two commands:
   torchscript_reference.py measure [--aoti] FILE --input SPEC [--input SPEC]...
                            [--train] [--input-high N] [--warmup N] [--repeats N]
       measures FILE.pt on cuda:0 in this fresh process with the phases of the
-      C++ protocol (include/iteragpu/protocol.hpp) and of its TorchScript
+      C++ protocol (include/iteragpu/memory/protocol.hpp) and of its TorchScript
       workload (include/iteragpu/torch/torchscript_workload.hpp), in the same
       order of allocations, and prints the rows as JSON: phase, repeat and the
       six allocator fields. Values are not the C++ program's (the allocator's
