@@ -13,7 +13,8 @@ set(_problems "")
 file(GLOB_RECURSE _members LIST_DIRECTORIES false RELATIVE "${UNPACKED}" "${UNPACKED}/*")
 foreach(_required README.md LICENSE.txt CMakeLists.txt CMakePresets.json MANIFEST.json
         cmake/manifest-verify.cmake cmake/iteragpu-targets.cmake examples/CMakeLists.txt
-        examples/mesure_memoire.cpp examples/mesure-memoire.ipynb include/iteragpu/core.hpp)
+        examples/mesure_memoire.cpp examples/mesure-memoire.ipynb include/iteragpu/core.hpp examples/cli/common.hpp
+        scripts/run scripts/setup.sh scripts/test)
   if(NOT _required IN_LIST _members)
     list(APPEND _problems "${_required} is not in the archive")
   endif()
@@ -24,7 +25,8 @@ endforeach()
 # every example source.
 file(GLOB_RECURSE _expected LIST_DIRECTORIES false RELATIVE "${SOURCE_DIR}"
   "${SOURCE_DIR}/include/*" "${SOURCE_DIR}/data/*" "${SOURCE_DIR}/cmake/*")
-file(GLOB _examples LIST_DIRECTORIES false RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/examples/*.cpp")
+file(GLOB _examples LIST_DIRECTORIES false RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/examples/*.cpp"
+  "${SOURCE_DIR}/examples/cli/*.hpp")
 list(APPEND _expected ${_examples})
 list(FILTER _expected EXCLUDE REGEX "(^|/)\\.|~$")
 foreach(_file IN LISTS _expected)
@@ -37,8 +39,8 @@ foreach(_member IN LISTS _members)
   if(_member STREQUAL "MANIFEST.json")
     continue()
   endif()
-  if(NOT _member MATCHES "^(README\\.md|LICENSE\\.txt|CMakeLists\\.txt|CMakePresets\\.json|(cmake|data|include|examples)/.+)$")
-    list(APPEND _problems "${_member} is not a release member (headers, examples, data, CMake files, README, LICENSE)")
+  if(NOT _member MATCHES "^(README\\.md|LICENSE\\.txt|CMakeLists\\.txt|CMakePresets\\.json|scripts/(run|setup\\.sh|test)|(cmake|data|include|examples)/.+)$")
+    list(APPEND _problems "${_member} is not a release member (headers, examples, data, CMake files, README, LICENSE, quick-start scripts)")
   elseif(NOT EXISTS "${SOURCE_DIR}/${_member}")
     list(APPEND _problems "${_member} does not come from the source tree")
   else()
