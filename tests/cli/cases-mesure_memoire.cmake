@@ -33,6 +33,11 @@ iteragpu_cli_case(measure_bad_dtype PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY O
   STDERR "--dtype: 'half'" ABSENT "${_out}/half.json"
   ARGS measure --device cuda:0 --dtype half --output "${_out}/half.json")
 iteragpu_cli_case(measure_help PROGRAM mesure_memoire EXIT 0 STDOUT "--repeats" ARGS measure --help)
+# One byte is "1 byte": 8 bits per parameter, and 16 bits for the plural.
+iteragpu_cli_case(estimate_says_1_byte_per_parameter PROGRAM mesure_memoire EXIT 0
+  STDOUT "8 bits -> 1 byte per parameter" ARGS estimate --parameters 1 --bits 8)
+iteragpu_cli_case(estimate_says_2_bytes_per_parameter PROGRAM mesure_memoire EXIT 0
+  STDOUT "16 bits -> 2 bytes per parameter" ARGS estimate --parameters 1 --bits 16)
 iteragpu_cli_case(environment_malformed_device PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "--device: 'cuda'" ARGS environment --device cuda)
 iteragpu_cli_case(environment_refuses_an_existing_output PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR

@@ -40,7 +40,7 @@ inline void write_text(std::ostream& out, const memory_estimate& estimate) {
   out << "Weight estimate (arithmetic only, no GPU involved)\n"
       << "  parameters           " << w.parameters.value << '\n'
       << "  storage width        " << w.bits.value << " bits -> " << w.bytes_per_parameter
-      << " bytes per parameter (rounded up to whole bytes)\n"
+      << (w.bytes_per_parameter == 1 ? " byte" : " bytes") << " per parameter (rounded up to whole bytes)\n"
       << "  weight bytes         " << w.weight_bytes.value << '\n'
       << "  weights              " << w.weight_gib().to_string() << " GiB (2^30 bytes)  =  "
       << w.weight_gb().to_string() << " GB (10^9 bytes)\n"
