@@ -171,8 +171,7 @@ def measure(a):
 
     def load_model():
         if a.aoti:
-            # The package's C++ loader itself, as mesure_memoire calls it.
-            state["loader"] = torch._inductor.aoti_load_package(a.file).loader
+            state["package"] = torch._inductor.aoti_load_package(a.file)
             return None
         module = torch.jit.load(a.file, map_location=device)
         module.train(a.train)
@@ -192,7 +191,7 @@ def measure(a):
     def forward():
         if a.aoti:
             with torch.inference_mode():
-                return state["loader"].run(state["inputs"])
+                return state["package"](*state["inputs"])
         module = state["module"]
         if not a.train:
             with torch.inference_mode():
