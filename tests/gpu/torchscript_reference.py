@@ -28,6 +28,7 @@ synchronises and reads the end values and peaks while the pass's output
 still exists; the output is released before the next phase.
 """
 import argparse
+import faulthandler
 import json
 import os
 import re
@@ -217,10 +218,16 @@ def measure(a):
     rows = [phase("model_load", None, load_model), phase("inputs", None, make_inputs),
             phase("cold_forward", None, forward), phase("warmup", None, warmup)]
     rows += [phase("warm_forward", r, forward) for r in range(a.repeats)]
-    print(json.dumps({"torch": torch.__version__, "phases": rows}))
+    print(json.dumps({"torch": torch.__version__, "phases": rows}), flush=True)
+    if a.aoti:
+        # The rows are out; the package's runner is not torn down at exit (a
+        # loaded AOTInductor package can crash the interpreter's shutdown).
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def main():
+    faulthandler.enable()
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="command", required=True)
     e = sub.add_parser("export")
