@@ -80,3 +80,9 @@ add_test(NAME cli.fits_reads_a_replay
           -P "${CMAKE_CURRENT_SOURCE_DIR}/replay_fits.cmake")
 set_tests_properties(cli.fits_reads_a_replay PROPERTIES LABELS cli
   PASS_REGULAR_EXPRESSION "Packages for a need of 0\\.86798095703125 GiB \\(931987456 bytes\\).*need +replay --json: its memory_need\\.bytes.*rtx-4090")
+
+# The snapshot of an AOTInductor package measured on the H200 replays to the
+# measured peaks (tests/data/aoti/README.md), its self-check passing.
+iteragpu_cli_case(replay_of_an_aoti_measurement_gives_its_peaks PROGRAM mesure_memoire EXIT 0
+  STDOUT "\"self_check\":\\{\"passed\":true,\"peak_allocated_bytes\":56434688,\"peak_reserved_bytes\":58720256"
+  ARGS replay "${PROJECT_SOURCE_DIR}/tests/data/aoti/h200-conv-aoti.pickle" --json)
