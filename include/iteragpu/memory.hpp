@@ -15,6 +15,7 @@
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/memory/environment.hpp"
 #include "iteragpu/memory/estimate.hpp"
+#include "iteragpu/memory/fwd.hpp"
 #include "iteragpu/memory/gpu_runtime.hpp"
 #include "iteragpu/memory/input_spec.hpp"
 #include "iteragpu/memory/policies/backend.hpp"

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <concepts>
 #include <cstdint>
-#include <algorithm>
 #include <exception>
 #include <new>
 #include <optional>
@@ -192,8 +191,8 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
   detail::phase_runner<B, C, Clock> runner(backend, counter, clock, device);
   measurement m;
   // A hint only, bounded so that a plan's count never asks for memory up front.
-  m.phases.reserve(4 + static_cast<std::size_t>(
-                           std::min(plan.until ? plan.until->parameters().min_repeats : plan.repeats, pass_limit)));
+  const std::uint64_t repeats_hint = plan.until ? plan.until->parameters().min_repeats : plan.repeats;
+  m.phases.reserve(4 + static_cast<std::size_t>(repeats_hint < pass_limit ? repeats_hint : pass_limit));
   phase_kind current = phase_kind::model_load;
   try {
     m.phases.push_back(runner.run(current, std::nullopt, [&] {
