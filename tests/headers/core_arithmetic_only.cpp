@@ -1,4 +1,4 @@
-// core.hpp is arithmetic and text only (issue 22 item 5): it reaches no
+// core.hpp is arithmetic and text only: it reaches no
 // header that declares file-system, process, signal or dynamic-loading
 // calls. Checked through the include guards of glibc and libstdc++, so a
 // core header that starts to include one fails to build here.
