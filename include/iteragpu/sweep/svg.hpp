@@ -467,6 +467,36 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
   s.points.push_back(pp);
 }
 
+// The axis with a panel per value: the last (the plan's outermost) when
+// batch, context and width all vary; nothing otherwise.
+[[nodiscard]] inline std::optional<std::size_t> panel_axis_of(const std::array<bool, 3>& varies) {
+  if (std::all_of(varies.begin(), varies.end(), [](bool v) { return v; })) {
+    return varies.size() - 1;
+  }
+  return std::nullopt;
+}
+
+// The values the entries take on `axis`; none without an axis.
+[[nodiscard]] inline std::set<std::uint64_t> values_of(const std::vector<summary_entry>& entries,
+                                                       std::optional<std::size_t> axis) {
+  std::set<std::uint64_t> values;
+  for (const auto& e : entries) {
+    if (axis) {
+      values.insert(numeric_axes[*axis].value(e.point));
+    }
+  }
+  return values;
+}
+
+[[nodiscard]] inline std::vector<std::string> panel_titles(const std::string& axis,
+                                                           const std::set<std::uint64_t>& values) {
+  std::vector<std::string> titles;
+  for (const auto v : values) {
+    titles.push_back(axis + " " + to_decimal_string(v));
+  }
+  return titles;
+}
+
 }  // namespace detail
 
 /// The plot's data from summary entries: the x axis is the first of batch,
@@ -484,18 +514,12 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
       x_axis = a;
     }
   }
-  std::optional<std::size_t> panel_axis;
-  if (std::all_of(varies.begin(), varies.end(), [](bool v) { return v; })) {
-    panel_axis = varies.size() - 1;
-  }
+  const auto panel_axis = detail::panel_axis_of(varies);
   const auto& axis = detail::numeric_axes[x_axis];
   std::set<element_type> dtypes;
-  std::set<std::uint64_t> panel_values;
+  const auto panel_values = detail::values_of(entries, panel_axis);
   for (const auto& e : entries) {
     dtypes.insert(e.point.dtype);
-    if (panel_axis) {
-      panel_values.insert(detail::numeric_axes[*panel_axis].value(e.point));
-    }
   }
   in.axis = std::string(axis.name);
   in.axis_label = std::string(axis.label);
@@ -503,10 +527,7 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
   in.panels = {std::string()};
   if (panel_axis) {
     in.panel_axis = std::string(detail::numeric_axes[*panel_axis].name);
-    in.panels.clear();
-    for (const auto v : panel_values) {
-      in.panels.push_back(in.panel_axis + " " + to_decimal_string(v));
-    }
+    in.panels = detail::panel_titles(in.panel_axis, panel_values);
   }
   std::map<std::pair<std::size_t, std::string>, std::size_t> series_of;
   std::map<std::string, std::size_t> style_of_label;
@@ -705,7 +726,7 @@ struct text_line {
                        "confidence interval of the median.");
   }
   if (!in.panel_axis.empty()) {
-    notes.push_back("Every panel has the same scales; a series keeps its colour and marker in every panel.");
+    notes.emplace_back("Every panel has the same scales; a series keeps its colour and marker in every panel.");
   }
   std::vector<text_line> lines;
   for (const auto& n : notes) {
@@ -746,7 +767,7 @@ inline void draw_x_ticks(svg_writer& w, const plot_frame& f, double top, double 
 // A chart's frame: its area, its x ticks, its axes and their labels.
 inline void draw_axes(svg_writer& w, const plot_frame& f, const plot_input& in, double top, double bottom,
                       std::initializer_list<std::string_view> y_labels) {
-  w.raw("<rect class=\"plot-area\" x=\"" + fixed1(left) + "\" y=\"" + fixed1(top) + "\" width=\"" +
+  w.raw(R"(<rect class="plot-area" x=")" + fixed1(left) + R"(" y=")" + fixed1(top) + R"(" width=")" +
         fixed1(right - left) + "\" height=\"" + fixed1(bottom - top) + "\" fill=\"none\"/>\n");
   draw_x_ticks(w, f, top, bottom);
   w.line(left, bottom, right, bottom, "black", 1);
@@ -817,7 +838,7 @@ inline void draw_point(svg_writer& w, const plot_frame& f, const scale& memory, 
     if (failed) {
       const bool on_left = px + 9 + text_width(p.status, note_font, true) > right;
       w.text(on_left ? px - 9 : px + 9, py + 4, p.status, note_font, true,
-             std::string("class=\"status\" fill=\"") + std::string(failed_colour) + "\"" +
+             std::string(R"(class="status" fill=")") + std::string(failed_colour) + "\"" +
                  (on_left ? " text-anchor=\"end\"" : ""));
     }
     return;
@@ -838,6 +859,30 @@ inline void draw_point(svg_writer& w, const plot_frame& f, const scale& memory, 
   used.predicted = used.predicted || p.predicted_reserved.has_value();
 }
 
+// The device's total memory (--memory-gib for predictions) as a line with
+// its note, once per GPU and figure; a note at the top when it lies above
+// the chart.
+inline void draw_total(svg_writer& w, const scale& memory, const panel_place& place, const plot_series& s,
+                       const std::string& colour, std::set<std::string>& drawn, legend_use& used) {
+  const std::string what =
+      s.prediction ? std::string("usable memory given (--memory-gib)") : "device total memory, " + s.device;
+  if (!drawn.insert(what + fixed1(*s.total_memory)).second) {
+    return;
+  }
+  const double y = memory(std::log2(*s.total_memory));
+  const bool above = y < place.memory_top;
+  const double note_y = above ? place.memory_top + 14 + 14 * static_cast<double>(drawn.size() - 1) : y - 5;
+  if (!above) {
+    w.line(left, y, right, y, colour, 1.5, "10 3 2 3");
+    used.total = true;
+  }
+  const std::string text =
+      what + ": " + gib_text(static_cast<std::uint64_t>(*s.total_memory)) + (above ? ", above this chart" : "");
+  const auto note = wrap_text(text, note_font, right - left - 12);
+  w.text(left + 6, note_y, note.front() + (note.size() > 1 ? "..." : ""), note_font, false,
+         "fill=\"" + colour + "\"");
+}
+
 inline void draw_memory_chart(svg_writer& w, const plot_frame& f, const plot_input& in, std::size_t panel,
                               const panel_place& place, legend_use& used) {
   const scale memory{static_cast<double>(f.memory_first), static_cast<double>(f.memory_last), place.memory_bottom,
@@ -856,22 +901,9 @@ inline void draw_memory_chart(svg_writer& w, const plot_frame& f, const plot_inp
       continue;
     }
     const std::string colour(style_of(s.style).colour);
-    w.raw("<g class=\"series\" data-style=\"" + std::to_string(s.style) + "\">\n");
-    const std::string what = s.prediction ? "usable memory given (--memory-gib)"
-                                          : "device total memory, " + s.device;
-    if (s.total_memory && totals_drawn.insert(what + fixed1(*s.total_memory)).second) {
-      const double y = memory(std::log2(*s.total_memory));
-      const bool above = y < place.memory_top;
-      const double note_y = above ? place.memory_top + 14 + 14 * static_cast<double>(totals_drawn.size() - 1) : y - 5;
-      if (!above) {
-        w.line(left, y, right, y, colour, 1.5, "10 3 2 3");
-        used.total = true;
-      }
-      const std::string text = what + ": " + gib_text(static_cast<std::uint64_t>(*s.total_memory)) +
-                               (above ? ", above this chart" : "");
-      const auto note = wrap_text(text, note_font, right - left - 12);
-      w.text(left + 6, note_y, note.front() + (note.size() > 1 ? "..." : ""), note_font, false,
-             "fill=\"" + colour + "\"");
+    w.raw(R"(<g class="series" data-style=")" + std::to_string(s.style) + "\">\n");
+    if (s.total_memory) {
+      draw_total(w, memory, place, s, colour, totals_drawn, used);
     }
     // The prediction as lines; hollow markers where it is all there is.
     for (const auto& run : runs_of(f, memory, s, &plot_point::predicted_reserved, false)) {
@@ -966,7 +998,7 @@ class legend_writer {
   // A sample (a line, a marker, or both), then its label on as many lines as it takes.
   void entry(std::string_view label, std::string_view colour, std::optional<marker_shape> marker, double width,
              std::string_view dash, bool filled = true) {
-    w_->raw("<g class=\"legend-entry\" data-colour=\"" + std::string(colour) + "\" data-marker=\"" +
+    w_->raw(R"(<g class="legend-entry" data-colour=")" + std::string(colour) + R"(" data-marker=")" +
             std::string(marker ? name_of(*marker) : "none") + "\" data-line=\"" +
             (width > 0 ? fixed1(width) + " " + std::string(dash) : std::string("none")) + "\">\n");
     if (width > 0) {
@@ -1054,25 +1086,24 @@ inline double draw_legend(svg_writer& w, const plot_input& in, const legend_use&
 /// none runs out of the picture. Every text of `in` is escaped with
 /// xml_text().
 [[nodiscard]] inline std::string plot_svg(const plot_input& in, bool standalone = true) {
-  using namespace detail;
-  const plot_frame frame = frame_of(in);
+  const detail::plot_frame frame = detail::frame_of(in);
   const bool several = in.panels.size() > 1;
   const double memory_height = several ? 260 : 450;
   const double time_height = several ? 190 : 270;
-  svg_writer body;
+  detail::svg_writer body;
   double y = 34;
-  for (const auto& l : header_lines(in)) {
-    body.text(left, y, l.text, l.size, l.bold, l.fill.empty() ? "" : "fill=\"" + l.fill + "\"");
+  for (const auto& l : detail::header_lines(in)) {
+    body.text(detail::left, y, l.text, l.size, l.bold, l.fill.empty() ? "" : "fill=\"" + l.fill + "\"");
     y += 20;
   }
   const double charts_top = y + 22;
-  legend_use used;
+  detail::legend_use used;
   y = charts_top;
   for (std::size_t panel = 0; panel < in.panels.size(); ++panel) {
-    panel_place place;
+    detail::panel_place place;
     if (several) {
       y += 24;
-      body.text(left, y - 12, in.panels[panel], font + 1, true, "class=\"panel-title\"");
+      body.text(detail::left, y - 12, in.panels[panel], detail::font + 1, true, "class=\"panel-title\"");
     }
     place.memory_top = y;
     place.memory_bottom = y + memory_height;
@@ -1083,38 +1114,38 @@ inline double draw_legend(svg_writer& w, const plot_input& in, const legend_use&
       place.bottom = place.time_bottom + 50;
     }
     body.raw("<g class=\"panel\">\n");
-    draw_memory_chart(body, frame, in, panel, place, used);
+    detail::draw_memory_chart(body, frame, in, panel, place, used);
     if (frame.time) {
-      draw_time_chart(body, frame, in, panel, place);
+      detail::draw_time_chart(body, frame, in, panel, place);
     }
     body.raw("</g>\n");
     y = place.bottom + 10;
   }
   if (!frame.time) {
-    body.text(left, y + 10,
+    body.text(detail::left, y + 10,
               in.predictions_only ? "No timing: these points are predictions, nothing ran"
                                   : "No timing: no point was measured",
-              font + 2, false, R"(fill="#7f7f7f")");
+              detail::font + 2, false, R"(fill="#7f7f7f")");
     y += 30;
   }
-  const double legend_bottom = draw_legend(body, in, used, charts_top + 4);
+  const double legend_bottom = detail::draw_legend(body, in, used, charts_top + 4);
   y = std::max(y, legend_bottom) + 16;
-  for (const auto& l : footer_lines(in, frame.time.has_value())) {
-    body.text(left, y, l.text, l.size, l.bold, "fill=\"" + l.fill + "\"");
+  for (const auto& l : detail::footer_lines(in, frame.time.has_value())) {
+    body.text(detail::left, y, l.text, l.size, l.bold, "fill=\"" + l.fill + "\"");
     y += 15;
   }
   const double page_height = std::ceil(y + 10);
-  svg_writer w;
+  detail::svg_writer w;
   if (standalone) {
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   }
   const std::string title = "mesure_memoire sweep: peak memory against " + in.axis;
-  w.raw(R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" + fixed1(page_width) + "\" height=\"" +
-        fixed1(page_height) + "\" viewBox=\"0 0 " + fixed1(page_width) + " " + fixed1(page_height) +
-        R"(" font-family="DejaVu Sans, Arial, sans-serif" font-size="13">)" + "\n");
+  const std::string width = detail::fixed1(detail::page_width);
+  const std::string height = detail::fixed1(page_height);
+  w.raw(R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" + width + "\" height=\"" + height + "\" viewBox=\"0 0 " +
+        width + " " + height + R"(" font-family="DejaVu Sans, Arial, sans-serif" font-size="13">)" + "\n");
   w.raw("<title>" + xml_text(title) + "</title>\n");
-  w.raw(R"(<rect x="0" y="0" width=")" + fixed1(page_width) + R"(" height=")" + fixed1(page_height) +
-        R"(" fill="white"/>)" + "\n");
+  w.raw(R"(<rect x="0" y="0" width=")" + width + R"(" height=")" + height + R"(" fill="white"/>)" + "\n");
   w.raw(body.take());
   w.raw("</svg>\n");
   return w.take();
