@@ -491,6 +491,7 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
 [[nodiscard]] inline std::vector<std::string> panel_titles(const std::string& axis,
                                                            const std::set<std::uint64_t>& values) {
   std::vector<std::string> titles;
+  titles.reserve(values.size());
   for (const auto v : values) {
     titles.push_back(axis + " " + to_decimal_string(v));
   }
