@@ -391,9 +391,9 @@ def index_html(c):
                            "--window-size=1600,2200", "file://" + page], capture_output=True, text=True, timeout=120)
     check(shot.returncode == 0 and os.path.exists(png), shot.stderr[-2000:])
     rows = check_not_blank(png, 1600, 2200)
-    # The plot's blue and the table's heading colour are both on the screen.
+    # The plot's red of failed points and the table's heading colour are both on the screen.
     colours = {p for row in rows for p in row}
-    check((0x1F, 0x77, 0xB4) in colours, "no plot colour in the screenshot")
+    check((0xD6, 0x27, 0x28) in colours, "no plot colour in the screenshot")
     check((0xEE, 0xEE, 0xFF) in colours, "no table heading colour in the screenshot")
 
 
