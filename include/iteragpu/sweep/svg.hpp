@@ -498,6 +498,34 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
   return titles;
 }
 
+// Each series' points by increasing x; with one GPU (or the predictions
+// alone), named in the header, the labels keep only what tells the series
+// apart.
+inline void finish_series(std::vector<plot_series>& series, const std::vector<summary_entry>& entries) {
+  std::set<std::string> devices;
+  for (const auto& e : entries) {
+    devices.insert(series_device(entries, e));
+  }
+  const std::string prefix = devices.size() == 1 ? *devices.begin() + ", " : std::string();
+  for (auto& s : series) {
+    std::stable_sort(s.points.begin(), s.points.end(), [](const plot_point& a, const plot_point& b) { return a.x < b.x; });
+    if (!prefix.empty() && s.label.starts_with(prefix)) {
+      s.label.erase(0, prefix.size());
+    }
+  }
+}
+
+// "GPU: name", "GPUs: a; b", or why there is none.
+[[nodiscard]] inline std::string devices_text(const std::set<std::string>& devices, bool any_prediction) {
+  std::string list;
+  for (const auto& d : devices) {
+    list += (list.empty() ? "" : "; ") + d;
+  }
+  return !devices.empty()  ? (devices.size() == 1 ? "GPU: " : "GPUs: ") + list
+         : any_prediction ? "no GPU: every figure is a prediction (nothing was measured)"
+                          : "no point has a result yet";
+}
+
 }  // namespace detail
 
 /// The plot's data from summary entries: the x axis is the first of batch,
@@ -552,29 +580,11 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
     }
     any_prediction = any_prediction || (e.record && e.record->kind == record_kind::prediction);
   }
-  std::set<std::string> series_devices;
-  for (const auto& e : entries) {
-    series_devices.insert(detail::series_device(entries, e));
-  }
-  for (auto& s : in.series) {
-    std::stable_sort(s.points.begin(), s.points.end(), [](const plot_point& a, const plot_point& b) { return a.x < b.x; });
-    // One GPU (or the predictions alone), named in the header: the labels
-    // keep only what tells the series apart.
-    const std::string prefix = series_devices.size() == 1 ? *series_devices.begin() + ", " : std::string();
-    if (!prefix.empty() && s.label.starts_with(prefix)) {
-      s.label.erase(0, prefix.size());
-    }
-  }
+  detail::finish_series(in.series, entries);
   // A folder whose points have no record yet is neither measured nor
   // predicted: it says so rather than call its empty plot predictions.
   in.predictions_only = devices.empty() && any_prediction;
-  std::string list;
-  for (const auto& d : devices) {
-    list += (list.empty() ? "" : "; ") + d;
-  }
-  in.devices = !devices.empty()  ? (devices.size() == 1 ? "GPU: " : "GPUs: ") + list
-                : any_prediction ? "no GPU: every figure is a prediction (nothing was measured)"
-                                 : "no point has a result yet";
+  in.devices = detail::devices_text(devices, any_prediction);
   return in;
 }
 
