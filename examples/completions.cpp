@@ -1,21 +1,24 @@
 // Writes the bash completion scripts of mesure_memoire and calcul_forfaits
 // from their option descriptions: completions MESURE_MEMOIRE_FILE
-// CALCUL_FORFAITS_FILE. Run by the build; the scripts are installed in
+// CALCUL_FORFAITS_FILE CATALOG (the shipped catalog, whose GPU ids --gpu
+// completes). Run by the build; the scripts are installed in
 // share/bash-completion/completions/.
 #include <cstddef>
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <cli/programs.hpp>
 
 int main(int argc, char** argv) {
   namespace cli = iteragpu::cli;
   const std::span<char*> words(argv, static_cast<std::size_t>(argc));
-  if (words.size() != 3) {
-    std::cerr << "usage: completions MESURE_MEMOIRE_FILE CALCUL_FORFAITS_FILE\n";
+  if (words.size() != 4) {
+    std::cerr << "usage: completions MESURE_MEMOIRE_FILE CALCUL_FORFAITS_FILE CATALOG\n";
     return cli::exit_usage;
   }
   try {
@@ -25,10 +28,20 @@ int main(int argc, char** argv) {
       out.close();
       return static_cast<bool>(out);
     };
+    const auto catalog = iteragpu::parse_catalog(cli::read_catalog_text(words[3]), words[3]);
+    if (!catalog.has_value()) {
+      std::cerr << "completions: " << words[3] << " is not a valid catalog\n";
+      return cli::exit_internal_error;
+    }
+    std::set<std::string> unique;
+    for (const auto& offer : catalog->offers()) {
+      unique.insert(offer.id);
+    }
+    const std::vector<std::string> ids(unique.begin(), unique.end());
     const auto mesure = cli::mesure_memoire_commands();
     const auto forfaits = cli::calcul_forfaits_commands();
     if (!write(words[1], cli::bash_completion("mesure_memoire", mesure)) ||
-        !write(words[2], cli::bash_completion("calcul_forfaits", forfaits))) {
+        !write(words[2], cli::bash_completion("calcul_forfaits", forfaits, ids))) {
       std::cerr << "completions: cannot write the scripts\n";
       return cli::exit_internal_error;
     }

@@ -18,6 +18,7 @@
 #include "cli/plan_command.hpp"
 #include "cli/replay_command.hpp"
 #include "cli/sweep_command.hpp"
+#include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/version.hpp"
 
 /// \file
@@ -84,14 +85,71 @@ inline void write_version(std::ostream& out, std::string_view program, const bui
   return flags;
 }
 
+/// A command's flags as its completion sorts them: those that take a value,
+/// those offered only until given, those offered again (--input repeats).
+struct flag_kinds {
+  std::string valued;      ///< flags followed by a value, "--a|--b"
+  std::string once;        ///< flags offered only while not given yet, "--a --b"
+  std::string repeatable;  ///< flags offered even when given, "--input"
+};
+
+/// The kinds of the flags of `d` (see flag_kinds).
+[[nodiscard]] inline flag_kinds kinds_of(const po::options_description& d) {
+  flag_kinds k;
+  for (const auto& option : d.options()) {
+    const std::string flag = "--" + option->long_name();
+    if (option->semantic()->max_tokens() > 0) {
+      k.valued += (k.valued.empty() ? "" : "|") + flag;
+    }
+    std::string& list = option->semantic()->is_composing() ? k.repeatable : k.once;
+    list += (list.empty() ? "" : " ") + flag;
+  }
+  return k;
+}
+
 /// A bash completion script for `program`: its subcommands first (when it
-/// has any), then the flags of the command being typed. Written from the
-/// option descriptions, so a new flag completes without editing it.
-[[nodiscard]] inline std::string bash_completion(std::string_view program, std::span<const command_flags> commands) {
+/// has any), then the flags of the command being typed, less those already
+/// given; after a flag, its value: file names (--output, --catalog, --fits,
+/// --memory-snapshot, --torchscript, --point-program), folders
+/// (--output-dir, --resume), the dtypes, the axes of --largest, the GPU ids
+/// of --gpu (`gpu_ids`, or those of the --catalog file on the line);
+/// nothing after another flag that takes a value; file names for the
+/// operands of compare and replay, folders for those of collect. No
+/// compgen without a match fails the function (a shell under `set -e`
+/// survives it). Written from the option descriptions, so a new flag
+/// completes without editing it.
+[[nodiscard]] inline std::string bash_completion(std::string_view program, std::span<const command_flags> commands,
+                                                 std::span<const std::string> gpu_ids = {}) {
   const std::string function = "_iteragpu_" + std::string(program);
-  std::string script = "# bash completion for " + std::string(program) +
-                       ", written by the program's build from its option descriptions\n" + function + "() {\n" +
-                       "  local current=${COMP_WORDS[COMP_CWORD]} words=''\n";
+  std::string ids;
+  for (const auto& id : gpu_ids) {
+    ids += (ids.empty() ? "" : " ") + id;
+  }
+  std::string dtypes;
+  for (const auto name : dtype_names) {
+    dtypes += (dtypes.empty() ? "" : " ") + std::string(name);
+  }
+  std::string script =
+      "# bash completion for " + std::string(program) +
+      ", written by the program's build from its option descriptions\n" + function + "() {\n" +
+      "  local current=${COMP_WORDS[COMP_CWORD]} previous='' words='' repeatable='' valued='' given=' ' kept='' w i\n"
+      "  [ \"$COMP_CWORD\" -gt 0 ] && previous=${COMP_WORDS[COMP_CWORD-1]}\n"
+      "  for ((i = 1; i < COMP_CWORD; i++)); do given+=\"${COMP_WORDS[i]} \"; done\n"
+      "  case $previous in\n"
+      "    --output|--catalog|--fits|--memory-snapshot|--torchscript|--point-program)\n"
+      "      COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
+      "    --output-dir|--resume) COMPREPLY=($(compgen -d -- \"$current\" || :)); return ;;\n"
+      "    --dtype) COMPREPLY=($(compgen -W '" + dtypes + "' -- \"$current\" || :)); return ;;\n"
+      "    --largest) COMPREPLY=($(compgen -W 'batch context width' -- \"$current\" || :)); return ;;\n"
+      "    --gpu)\n"
+      "      w='" + ids + "'\n"
+      "      for ((i = 1; i < COMP_CWORD - 1; i++)); do\n"
+      "        if [ \"${COMP_WORDS[i]}\" = --catalog ] && [ -r \"${COMP_WORDS[i+1]}\" ]; then\n"
+      "          w=$(awk -F, 'NR > 1 && $4 != \"\" {print $4}' \"${COMP_WORDS[i+1]}\" 2>/dev/null | sort -u)\n"
+      "        fi\n"
+      "      done\n"
+      "      COMPREPLY=($(compgen -W \"$w\" -- \"$current\" || :)); return ;;\n"
+      "  esac\n";
   const bool subcommands = !commands.empty() && !commands.front().name.empty();
   if (subcommands) {
     std::string names;
@@ -101,22 +159,31 @@ inline void write_version(std::ostream& out, std::string_view program, const bui
     script += "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n    words='" + names + " --help --version version'\n" +
               "  else\n    case ${COMP_WORDS[1]} in\n";
     for (const auto& c : commands) {
-      std::string flags;
-      for (const auto& f : long_flags(c.description())) {
-        flags += (flags.empty() ? "" : " ") + f;
-      }
-      script += "      " + std::string(c.name) + ") words='" + flags + " -h' ;;\n";
+      const auto k = kinds_of(c.description());
+      script += "      " + std::string(c.name) + ") words='" + k.once + " -h' repeatable='" + k.repeatable +
+                "' valued='" + k.valued + "' ;;\n";
     }
     script += "    esac\n  fi\n";
   } else {
-    std::string flags;
-    for (const auto& f : long_flags(commands.front().description())) {
-      flags += (flags.empty() ? "" : " ") + f;
-    }
-    script += "  words='" + flags + " -h --version'\n";
+    const auto k = kinds_of(commands.front().description());
+    script += "  words='" + k.once + " -h --version' repeatable='" + k.repeatable + "' valued='" + k.valued + "'\n";
   }
-  script += "  COMPREPLY=($(compgen -W \"$words\" -- \"$current\"))\n}\ncomplete -o default -F " + function + " " +
-            std::string(program) + "\n";
+  script +=
+      "  # After another flag that takes a value: nothing to offer.\n"
+      "  if [ -n \"$previous\" ] && [[ \"|$valued|\" == *\"|$previous|\"* ]]; then COMPREPLY=(); return; fi\n";
+  if (subcommands) {
+    script +=
+        "  if [ \"$COMP_CWORD\" -gt 1 ] && [[ $current != -* ]]; then\n"
+        "    case ${COMP_WORDS[1]} in\n"
+        "      compare|replay) COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
+        "      collect) COMPREPLY=($(compgen -d -- \"$current\" || :)); return ;;\n"
+        "    esac\n"
+        "  fi\n";
+  }
+  script +=
+      "  for w in $words; do [[ $given == *\" $w \"* ]] || kept+=\"$w \"; done\n"
+      "  COMPREPLY=($(compgen -W \"$kept$repeatable\" -- \"$current\" || :))\n}\ncomplete -o filenames -F " + function + " " +
+      std::string(program) + "\n";
   return script;
 }
 

@@ -210,9 +210,10 @@ def plot_svg(c):
         return
     for folder, axis, needed in (
             ("measured", "batch", ["GPU: Fake H200 & <co>", "peak reserved, measured", "peak allocated, measured",
-                                   "failed (exit 3: out of memory,", "device total memory, Fake H200 & <co>: 140.0 GiB"]),
+                                   "seconds per pass (log10 scale)", "failed, labelled with its", "exit 1", "exit 3",
+                                   "skipped after a failure: a", "device total memory, Fake H200 & <co>: 140.0 GiB"]),
             ("plan", "width", ["Every point below is a PREDICTION", "No timing: these points are predictions, nothing ran",
-                               "usable memory given (--memory-gib): 139.8 GiB"])):
+                               "skipped for device memory:", "usable memory given (--memory-gib): 139.8 GiB"])):
         svg = c.path(folder, "plot.svg")
         root = ElementTree.parse(svg).getroot()  # well-formed XML, or this raises
         check(root.tag == SVG + "svg", root.tag)
@@ -220,19 +221,147 @@ def plot_svg(c):
               root.find(SVG + "title").text)
         texts = ["".join(t.itertext()) for t in root.iter(SVG + "text")]
         for label in [f"mesure_memoire sweep: peak memory against {axis}",
-                      "peak memory on the device (bytes, log2 scale; 1 GiB = 2^30 bytes)",
-                      "seconds per pass (log10 scale)", "Legend", "peak reserved, predicted",
-                      "skipped (predicted not to fit,"] + needed:
+                      "peak memory on the device (log2 scale)", "1 GiB = 2^30 bytes", "Legend",
+                      "peak reserved, predicted"] + needed:
             check(any(label in t for t in texts), f"{svg}: no text {label!r}")
         check(any(t.startswith(axis + " (") and "log2 scale" in t for t in texts), f"{svg}: no {axis} axis label")
         check("Configuration: context 4096, width 8192, bfloat16, warmup 1, repeats 2" in texts or folder == "plan",
               f"{svg}: no configuration line")
         png = c.path(f"plot-{folder}.png")
         subprocess.run(["rsvg-convert", "-o", png, svg], check=True, timeout=60)
-        check_not_blank(png, 1000, 1060)
+        check_not_blank(png, round(float(root.get("width"))), round(float(root.get("height"))))
         # A failed point's red triangle in the measured plot, none among predictions.
         failed = [p for p in root.iter(SVG + "polygon") if p.get("fill") == "#d62728"]
         check(bool(failed) == (folder == "measured"), f"{svg}: {len(failed)} failed markers")
+
+
+# ---- the plot's layout, estimated as plot_svg() estimates it -------------------
+
+def text_width(text, size, bold):
+    """A conservative width in pixels (DejaVu Sans): wide letters 0.95 em, capitals and digits 0.75 em, others
+    0.62 em; bold 12 % more."""
+    ems = sum(0.95 if ch in "mwMW@%" or ord(ch) >= 0x80 else 0.75 if ch.isupper() or ch.isdigit() or ch in "&#"
+              else 0.62 for ch in text)
+    return ems * size * (1.12 if bold else 1.0)
+
+
+def text_box(element):
+    """(left, top, right, bottom) of a <text>, its rotation about a point applied."""
+    size = float(element.get("font-size", "13"))
+    width = text_width("".join(element.itertext()), size, element.get("font-weight") == "bold")
+    x, y = float(element.get("x")), float(element.get("y"))
+    anchor = element.get("text-anchor", "start")
+    start = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
+    corners = [(start, y - 0.8 * size), (start + width, y + 0.25 * size)]
+    rotation = re.fullmatch(r"rotate\((-?[0-9.]+) ([0-9.]+) ([0-9.]+)\)", element.get("transform", "")) \
+        if element.get("transform") else None
+    if element.get("transform"):
+        check(rotation is not None and float(rotation.group(1)) == -90, f"unexpected transform {element.get('transform')}")
+        cx, cy = float(rotation.group(2)), float(rotation.group(3))
+        corners = [(cx + (py - cy), cy - (px - cx)) for px, py in corners]
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def overlaps(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def check_layout(svg, panels):
+    """Every text inside the picture, the legend beside the panels, legend entries told apart."""
+    root = ElementTree.parse(svg).getroot()
+    width, height = float(root.get("width")), float(root.get("height"))
+    check(root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}", root.get("viewBox"))
+    found = [g for g in root.iter(SVG + "g") if g.get("class") == "panel"]
+    check(len(found) == panels, f"{svg}: {len(found)} panels, expected {panels}")
+    areas = [tuple(float(r.get(k)) for k in ("x", "y", "width", "height")) for r in root.iter(SVG + "rect")
+             if r.get("class") == "plot-area"]
+    areas = [(x, y, x + w, y + h) for x, y, w, h in areas]
+    check(len(areas) >= panels, f"{svg}: {len(areas)} charts")
+    texts = list(root.iter(SVG + "text"))
+    for t in texts:
+        box = text_box(t)
+        check(box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height,
+              f"{svg}: text {''.join(t.itertext())!r} at {box} runs out of the {width} x {height} picture")
+    legend = root.find(f".//{SVG}g[@id='legend']")
+    check(legend is not None, f"{svg}: no legend")
+    for t in legend.iter(SVG + "text"):
+        box = text_box(t)
+        for area in areas:
+            check(not overlaps(box, area), f"{svg}: legend text {''.join(t.itertext())!r} lies over a chart {area}")
+    entries = [g for g in legend.iter(SVG + "g") if g.get("class") == "legend-entry"]
+    check(entries, f"{svg}: no legend entries")
+    marked = [(g.get("data-colour"), g.get("data-marker")) for g in entries if g.get("data-marker") != "none"]
+    check(len(marked) == len(set(marked)), f"{svg}: two legend entries share colour and marker: {marked}")
+    lines = [g.get("data-line") for g in entries if g.get("data-marker") == "none"]
+    check(len(lines) == len(set(lines)), f"{svg}: two legend lines look alike: {lines}")
+    for g in entries:  # what an entry records is what it draws
+        drawn = [e for e in g if e.tag != SVG + "text"]
+        check(all(e.get("stroke") == g.get("data-colour") for e in drawn),
+              f"{svg}: a legend entry draws in another colour than {g.get('data-colour')}")
+    return root, marked
+
+
+def check_png(c, svg, name):
+    """The SVG through rsvg-convert: the picture's size, not blank, and nothing drawn on its outermost pixels."""
+    root = ElementTree.parse(svg).getroot()
+    png = c.path(name)
+    subprocess.run(["rsvg-convert", "-o", png, svg], check=True, timeout=120)
+    rows = check_not_blank(png, round(float(root.get("width"))), round(float(root.get("height"))))
+    edge = rows[0] + rows[1] + rows[-1] + rows[-2] + [p for row in rows for p in (row[0], row[1], row[-1], row[-2])]
+    check(all(p == (255, 255, 255) for p in edge), f"{png}: something is drawn on the picture's edge")
+    print(f"rendered {png}")
+
+
+def plot_dimensions(c):
+    """Plots of sweeps of 1, 2 and 3 varying dimensions, predicted and measured (with failures), rendered to PNG."""
+    if shutil.which("rsvg-convert") is None:
+        print("ITERAGPU-SKIP: rsvg-convert is missing (Debian package librsvg2-bin): the plots cannot be rendered")
+        return
+    # 1: width; 65536 predicted past --memory-gib 40 (device), 131072's build past --host-memory-gib 300 (host).
+    c.run("sweep", "--predict-only", "--output-dir", c.path("one"), "--width", "1024..131072", "--batch", "1",
+          "--context", "1024", "--dtype", "bfloat16", "--memory-gib", "40", "--host-memory-gib", "300")
+    # 2: batch x context, some points past 4 GiB.
+    c.run("sweep", "--predict-only", "--output-dir", c.path("two"), "--batch", "1..16", "--context", "64..4096",
+          "--width", "8192", "--dtype", "bfloat16", "--memory-gib", "4")
+    # 3: batch x context x width, the issue's example.
+    c.run("sweep", "--predict-only", "--output-dir", c.path("three"), "--batch", "1..16", "--context", "64..4096",
+          "--width", "64,128,256,512", "--dtype", "bfloat16", "--memory-gib", "139.8")
+    # 3, measured: batch 4 fails (exit 1), activations past 40 MB run out of memory (exit 3), larger points cut off.
+    c.configure({"schema": 2, "oom_above_bytes": 40_000_000, "fail_batch": 4, "free_bytes": 200_000_000_000,
+                 "gpu_names": {"cuda:0": "Fake H200"}})
+    c.sweep_with_fake("measured", "--batch", "1..16", "--context", "256,1024", "--width", "512,1024,2048",
+                      "--dtype", "bfloat16")
+    for folder, panels in (("one", 1), ("two", 1), ("three", 4), ("measured", 3)):
+        svg = c.path(folder, "plot.svg")
+        root, marked = check_layout(svg, panels)
+        check_png(c, svg, f"plot-{folder}.png")
+        texts = ["".join(t.itertext()) for t in root.iter(SVG + "text")]
+        series = [m for m in marked if m[0] not in ("#7f7f7f", "#d62728")]
+        print(f"{folder}: {panels} panel(s), {len(series)} series, legend markers {sorted(set(m[1] for m in marked))}")
+        if folder == "one":
+            check(("#7f7f7f", "cross") in marked and ("#7f7f7f", "plus") in marked,
+                  f"{svg}: host and device skips not drawn apart: {marked}")
+            check("skipped for device memory:" in texts and "skipped for host memory: the" in texts,
+                  f"{svg}: host and device skips not labelled apart")
+        if folder == "two":
+            check(len(series) == 7, f"{svg}: {len(series)} series, expected one per context")
+        if folder == "three":
+            check(len(series) == 7, f"{svg}: {len(series)} series, expected one per context")
+            check([t for t in texts if t.startswith("width ") and " (" not in t] ==
+                  ["width 64", "width 128", "width 256", "width 512"], f"{svg}: panel titles")
+        if folder == "measured":
+            statuses = sorted(set("".join(t.itertext()) for t in root.iter(SVG + "text") if t.get("class") == "status"))
+            check(statuses == ["exit 1", "exit 3"], f"{svg}: failed points labelled {statuses}")
+            # No measured line (solid, 2.5 wide) of a series reaches one of its failed points.
+            for series in (g for g in root.iter(SVG + "g") if g.get("class") == "series"):
+                failed_x = [float(t.get("x")) + (9 if t.get("text-anchor") == "end" else -9)
+                            for t in series.iter(SVG + "text") if t.get("class") == "status"]
+                for line in series.iter(SVG + "polyline"):
+                    if line.get("stroke-width") == "2.5" and line.get("stroke-dasharray") is None:
+                        xs = [float(p.split(",")[0]) for p in line.get("points").split()]
+                        joined = [x for x in xs if any(abs(x - f) < 1 for f in failed_x)]
+                        check(not joined, f"{svg}: a measured line joins a failed point at x {joined}")
 
 
 def index_html(c):
@@ -265,9 +394,9 @@ def index_html(c):
                            "--window-size=1600,2200", "file://" + page], capture_output=True, text=True, timeout=120)
     check(shot.returncode == 0 and os.path.exists(png), shot.stderr[-2000:])
     rows = check_not_blank(png, 1600, 2200)
-    # The plot's blue and the table's heading colour are both on the screen.
+    # The plot's red of failed points and the table's heading colour are both on the screen.
     colours = {p for row in rows for p in row}
-    check((0x1F, 0x77, 0xB4) in colours, "no plot colour in the screenshot")
+    check((0xD6, 0x27, 0x28) in colours, "no plot colour in the screenshot")
     check((0xEE, 0xEE, 0xFF) in colours, "no table heading colour in the screenshot")
 
 
@@ -409,9 +538,9 @@ def run_without_gpu(c):
     check(not os.path.exists(c.path("run")), "a folder was made")
 
 
-CASES = {f.__name__: f for f in (predict_only_100_points, schemas, plot_svg, index_html, progress_plain, progress_bar,
-                                 interrupt_terminal, interrupt_sweep_alone, terminate, devices_concurrently, bad_lists,
-                                 run_without_gpu)}
+CASES = {f.__name__: f for f in (predict_only_100_points, schemas, plot_svg, plot_dimensions, index_html,
+                                 progress_plain, progress_bar, interrupt_terminal, interrupt_sweep_alone, terminate,
+                                 devices_concurrently, bad_lists, run_without_gpu)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 4 or sys.argv[3] not in CASES:

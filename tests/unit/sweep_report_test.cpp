@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE(the_plot_takes_the_axis_that_varies_and_one_series_per_gpu)
   BOOST_TEST(in.series[0].label == "NVIDIA H200");
   BOOST_TEST(in.series[1].label == "NVIDIA <B&200>");
   BOOST_TEST(in.series[1].points.size() == 4U);
-  BOOST_TEST((in.series[1].points.back().mark == sw::point_mark::skipped));
+  BOOST_TEST((in.series[1].points.back().mark == sw::point_mark::skipped_device_memory));
   BOOST_TEST(*in.series[0].total_memory == 150e9);
 
   const std::string svg = sw::plot_svg(in);
@@ -261,9 +261,10 @@ BOOST_AUTO_TEST_CASE(the_plot_takes_the_axis_that_varies_and_one_series_per_gpu)
   BOOST_TEST(count(svg, "<g ") == count(svg, "</g>"));
   for (const char* label :
        {"mesure_memoire sweep: peak memory against width", "Configuration: batch 1, context 1024, bfloat16",
-        "width (model width; hidden = 4 x width; log2 scale)", "peak memory on the device (bytes, log2 scale",
+        "width (model width; hidden = 4 x width; log2 scale)", "peak memory on the device (log2 scale)",
         "Median warm pass time", "seconds per pass (log10 scale)", "peak reserved, measured",
-        "peak reserved, predicted", "device total memory", "skipped (predicted not to fit,", "NVIDIA &lt;B&amp;200&gt;",
+        "peak reserved, predicted", "device total memory, NVIDIA H200: 139.7 GiB",
+        "skipped for device memory", "NVIDIA &lt;B&amp;200&gt;",
         ">1024<", ">2048<", ">4096<", ">8192<", ">4 GiB<"}) {
     BOOST_TEST(svg.find(label) != std::string::npos, "missing: " << label);
   }
@@ -342,6 +343,9 @@ BOOST_AUTO_TEST_CASE(the_page_is_self_contained_and_holds_plot_table_and_environ
   BOOST_TEST(count(page, "<tr") == 1U + 2U + 1U);  // heading, two points, one environment line
   BOOST_TEST(page.find("<td>3221229568<br><span class=\"gib\">3.0 GiB</span></td>") != std::string::npos);
   BOOST_TEST(page.find("<tr class=\"skipped\">") != std::string::npos);
+  BOOST_TEST(page.find("<th>exit status</th><th>signal</th>") != std::string::npos);
+  // The measured point's row: its outcome, then exit 0 and no signal.
+  BOOST_TEST(page.find("<td class=\"text\">measured</td><td>0</td><td></td>") != std::string::npos);
   BOOST_TEST(page.find("NVIDIA H200 &amp; co") != std::string::npos);
   BOOST_TEST(page.find("PREDICTION") == std::string::npos);
   in.predictions_only = true;

@@ -44,7 +44,7 @@ struct page_column {
 };
 
 // The summary's columns the page shows, with their headings.
-inline constexpr std::array<page_column, 17> page_columns{{
+inline constexpr std::array<page_column, 19> page_columns{{
     {1, "point", cell_style::number},
     {0, "source", cell_style::text},
     {5, "GPU", cell_style::text},
@@ -54,6 +54,8 @@ inline constexpr std::array<page_column, 17> page_columns{{
     {10, "dtype", cell_style::text},
     {2, "kind", cell_style::text},
     {3, "outcome", cell_style::text},
+    {32, "exit status", cell_style::number},
+    {33, "signal", cell_style::number},
     {14, "measured peak reserved", cell_style::bytes},
     {16, "predicted peak reserved", cell_style::bytes},
     {13, "measured peak allocated", cell_style::bytes},
@@ -96,9 +98,10 @@ inline constexpr std::array<page_column, 17> page_columns{{
 }  // namespace detail
 
 /// The text of index.html: the title, a warning when every figure is a
-/// prediction, the plot, a table of the points (17 of summary.csv's
-/// columns; skipped points in grey, failed points and points without a
-/// result in red, predictions in italics) and the environment. Every text
+/// prediction, the plot, a table of the points (19 of summary.csv's
+/// columns, a failed point's exit status or signal among them; skipped
+/// points in grey, failed points and points without a result in red,
+/// predictions in italics) and the environment. Every text
 /// of `in` is escaped with xml_text(), but the SVG, which is inserted as it
 /// is.
 [[nodiscard]] inline std::string index_html(const page_input& in) {

@@ -7,7 +7,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <iterator>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <set>
 #include <string>
@@ -19,23 +22,31 @@
 
 #include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/sweep/outcome.hpp"
+#include "iteragpu/sweep/palette.hpp"
 #include "iteragpu/sweep/summary.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file
 /// plot.svg, written by hand (no plotting dependency): peak memory against
 /// the swept axis on log2 scales, measured and predicted, the device's total
-/// memory, skipped and failed points marked; below it the median warm pass
-/// time. Readable on its own: a title, the configuration, the GPU, axis
-/// labels with units and a legend.
+/// memory, skipped points marked by the rule that skipped them and failed
+/// points with their exit status; below it the median warm pass time. When
+/// batch, context and width all vary, one panel per value of the outermost
+/// (small multiples on shared scales). Series differ in colour and marker
+/// (palette.hpp); the legend has a column of its own and the page grows to
+/// hold it. Readable on its own: a title, the configuration, the GPU, axis
+/// labels with units and notes.
 namespace iteragpu::sweep {
 
 /// How a point is marked on the memory panel, from its record's outcome.
 enum class point_mark {
-  none,     ///< no record yet: nothing is drawn
-  done,     ///< measured or predicted: its figures are drawn
-  skipped,  ///< a skip: a grey cross at its predicted peak reserved (at the bottom without one)
-  failed    ///< a failure: a red triangle at its predicted peak reserved (at the bottom without one)
+  none,                   ///< no record yet: nothing is drawn
+  done,                   ///< measured or predicted: its figures are drawn
+  skipped_device_memory,  ///< skipped, predicted not to fit the device's free memory: a grey X
+  skipped_host_memory,    ///< skipped, the model's build predicted not to fit the host's memory: a grey +
+  skipped_after_failure,  ///< skipped, a point no larger failed: a grey bar
+  skipped_unpredictable,  ///< skipped, its shape cannot be predicted: a grey * at the bottom
+  failed                  ///< a failure: a red triangle with its exit status beside it
 };
 
 /// One point of a series: its place on the x axis and its figures.
@@ -46,16 +57,21 @@ struct plot_point {
   std::optional<double> predicted_allocated;   ///< predicted peak allocated bytes; nothing without a prediction
   std::optional<double> predicted_reserved;    ///< predicted peak reserved bytes; nothing without a prediction
   point_mark mark{point_mark::none};           ///< how the point is marked
+  std::string status;                          ///< a failed point's end: "exit 3", "signal 9"; empty otherwise
   std::optional<timing_summary> warm_seconds;  ///< the measured warm pass's host wall time, for the time panel
 };
 
-/// One series of the plot, drawn in one colour: the points of one GPU (the
-/// predictions form their own) at one value of each other axis that varies.
+/// One series of the plot, in one panel: the points of one GPU (the
+/// predictions form their own) at one value of each other axis that varies
+/// (the panel's axis apart).
 struct plot_series {
   std::string label;                   ///< the GPU, then the values of the other axes that vary
   bool prediction{false};              ///< every point has a record, and every record is a prediction
   std::optional<double> total_memory;  ///< the largest device memory its records give, in bytes; nothing without one
   std::vector<plot_point> points;      ///< its points, by increasing x
+  std::string device;                  ///< its GPU, or "prediction (no GPU)", whatever its label keeps
+  std::size_t panel{0};                ///< its panel, in plot_input::panels
+  std::size_t style{0};                ///< its colour and marker (style_of()); one per label, in every panel
 };
 
 /// What plot_svg() draws, as make_plot_input() makes it.
@@ -65,6 +81,8 @@ struct plot_input {
   std::string configuration;        ///< the parameters that do not vary
   std::string devices;              ///< the GPUs, or that there is none
   bool predictions_only{false};     ///< records, all predictions: the plot says every point is a prediction
+  std::string panel_axis;           ///< the axis with one panel per value ("width"); empty for a single panel
+  std::vector<std::string> panels;  ///< each panel's title ("width 512"), by increasing value; one empty title at least
   std::vector<plot_series> series;  ///< the series, in the order of their first point
 };
 
@@ -175,12 +193,67 @@ struct scale {
   }
 };
 
-// Series colours; red and grey are kept for failed and skipped points.
-inline constexpr std::array<std::string_view, 12> palette{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b",
-                                                          "#e377c2", "#17becf", "#bcbd22", "#ff7f0e",
-                                                          "#000000", "#6b6ecf", "#637939", "#e7969c"};
-inline constexpr std::string_view skipped_colour = "#7f7f7f";
-inline constexpr std::string_view failed_colour = "#d62728";
+// A conservative width of `text` in pixels at `size` (DejaVu Sans, the
+// font the plot asks for): wide letters count 0.95 em, capitals and digits
+// 0.75 em, others 0.62 em, bold 12 % more. The layout fits texts with it,
+// so that none runs out of the picture or over a panel.
+[[nodiscard]] inline double text_width(std::string_view raw, double size, bool bold = false) {
+  const std::string text = escaped(raw);
+  double ems = 0;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte & 0xC0U) == 0x80U) {
+      continue;  // a UTF-8 continuation byte: its character is counted once
+    }
+    if (c == 'm' || c == 'w' || c == 'M' || c == 'W' || c == '@' || c == '%' || byte >= 0x80U) {
+      ems += 0.95;
+    } else if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '&' || c == '#') {
+      ems += 0.75;
+    } else {
+      ems += 0.62;
+    }
+  }
+  return ems * size * (bold ? 1.12 : 1.0);
+}
+
+// `text` in lines no wider than `width` (text_width()), broken at spaces; a
+// word wider than a line is broken between its characters.
+[[nodiscard]] inline std::vector<std::string> wrap_text(std::string_view text, double size, double width,
+                                                        bool bold = false) {
+  std::vector<std::string> lines;
+  std::string current;
+  const auto place = [&](const std::string& word) {
+    const std::string joined = current.empty() ? word : current + " " + word;
+    if (text_width(joined, size, bold) <= width) {
+      current = joined;
+      return;
+    }
+    if (!current.empty()) {
+      lines.push_back(current);
+      current.clear();
+    }
+    for (const char c : word) {
+      if (!current.empty() && text_width(current + c, size, bold) > width &&
+          (static_cast<unsigned char>(c) & 0xC0U) != 0x80U) {
+        lines.push_back(current);
+        current.clear();
+      }
+      current += c;
+    }
+  };
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    if (end > at) {
+      place(std::string(text.substr(at, end - at)));
+    }
+    at = end + 1;
+  }
+  if (!current.empty() || lines.empty()) {
+    lines.push_back(current);
+  }
+  return lines;
+}
 
 class svg_writer {
  public:
@@ -203,42 +276,85 @@ class svg_writer {
     }
     out_ += "\"/>\n";
   }
-  void text(double x, double y, std::string_view content, std::string_view attributes = "") {
-    out_ += "<text x=\"" + fixed1(x) + "\" y=\"" + fixed1(y) + "\"" +
+  // A text; `size` and `bold` are written as its attributes, so that its
+  // width (text_width()) is what the layout reckoned with.
+  void text(double x, double y, std::string_view content, double size, bool bold = false,
+            std::string_view attributes = "") {
+    out_ += "<text x=\"" + fixed1(x) + "\" y=\"" + fixed1(y) + "\" font-size=\"" + fixed1(size) + "\"" +
+            (bold ? " font-weight=\"bold\"" : "") +
             (attributes.empty() ? std::string() : " " + std::string(attributes)) + ">" + xml_text(content) +
             "</text>\n";
   }
-  // The marker of a quantity: a square (reserved), a circle (allocated), a
-  // cross (skipped) or a triangle (failed); filled when measured.
-  void marker(std::string_view shape, double x, double y, std::string_view colour, bool filled) {
+  // A marker of `radius` around (x, y): filled with its colour or white.
+  void marker(marker_shape shape, double x, double y, std::string_view colour, bool filled, double radius = 4.5) {
     const std::string fill = filled ? std::string(colour) : std::string("white");
-    if (shape == "square") {
-      out_ += "<rect x=\"" + fixed1(x - 4) + "\" y=\"" + fixed1(y - 4) + R"(" width="8" height="8" fill=")" + fill +
-              "\" stroke=\"" + std::string(colour) + "\" stroke-width=\"1.5\"/>\n";
-    } else if (shape == "circle") {
-      out_ += "<circle cx=\"" + fixed1(x) + "\" cy=\"" + fixed1(y) + R"(" r="3.5" fill=")" + fill + "\" stroke=\"" +
-              std::string(colour) + "\" stroke-width=\"1.5\"/>\n";
-    } else if (shape == "cross") {
-      line(x - 5, y - 5, x + 5, y + 5, colour, 2);
-      line(x - 5, y + 5, x + 5, y - 5, colour, 2);
-    } else {
-      out_ += "<polygon points=\"" + fixed1(x) + "," + fixed1(y - 6) + " " + fixed1(x - 6) + "," + fixed1(y + 5) + " " +
-              fixed1(x + 6) + "," + fixed1(y + 5) + "\" fill=\"" + fill + "\" stroke=\"" + std::string(colour) +
-              "\" stroke-width=\"1.5\"/>\n";
+    const std::string paint = "\" fill=\"" + fill + "\" stroke=\"" + std::string(colour) + "\" stroke-width=\"1.5\"/>\n";
+    const double r = radius;
+    switch (shape) {
+      case marker_shape::circle:
+        out_ += "<circle cx=\"" + fixed1(x) + "\" cy=\"" + fixed1(y) + "\" r=\"" + fixed1(r * 0.9) + paint;
+        return;
+      case marker_shape::square:
+        out_ += "<rect x=\"" + fixed1(x - r * 0.8) + "\" y=\"" + fixed1(y - r * 0.8) + "\" width=\"" + fixed1(r * 1.6) +
+                "\" height=\"" + fixed1(r * 1.6) + paint;
+        return;
+      case marker_shape::cross:
+        line(x - r, y - r, x + r, y + r, colour, 2);
+        line(x - r, y + r, x + r, y - r, colour, 2);
+        return;
+      case marker_shape::plus:
+        line(x - r * 1.2, y, x + r * 1.2, y, colour, 2.5);
+        line(x, y - r * 1.2, x, y + r * 1.2, colour, 2.5);
+        return;
+      case marker_shape::bar:
+        line(x - r * 1.2, y, x + r * 1.2, y, colour, 3.5);
+        return;
+      case marker_shape::asterisk:
+        line(x, y - r, x, y + r, colour, 1.8);
+        line(x - r * 0.87, y - r * 0.5, x + r * 0.87, y + r * 0.5, colour, 1.8);
+        line(x - r * 0.87, y + r * 0.5, x + r * 0.87, y - r * 0.5, colour, 1.8);
+        return;
+      default:
+        break;
     }
+    out_ += "<polygon points=\"";
+    for (const auto& [dx, dy] : outline(shape)) {
+      out_ += fixed1(x + dx * r) + "," + fixed1(y + dy * r) + " ";
+    }
+    out_ += paint;
   }
   [[nodiscard]] std::string take() { return std::move(out_); }
 
  private:
+  // A polygon's corners around (0, 0), for a radius of 1.
+  [[nodiscard]] static std::vector<std::pair<double, double>> outline(marker_shape shape) {
+    switch (shape) {
+      case marker_shape::diamond:
+        return {{0, -1.2}, {1.2, 0}, {0, 1.2}, {-1.2, 0}};
+      case marker_shape::triangle_down:
+        return {{-1.1, -0.9}, {1.1, -0.9}, {0, 1.1}};
+      case marker_shape::triangle_left:
+        return {{-1.1, 0}, {0.9, -1.1}, {0.9, 1.1}};
+      case marker_shape::triangle_right:
+        return {{1.1, 0}, {-0.9, -1.1}, {-0.9, 1.1}};
+      case marker_shape::star: {
+        std::vector<std::pair<double, double>> corners;
+        for (int i = 0; i < 10; ++i) {
+          const double angle = -std::numbers::pi / 2 + i * std::numbers::pi / 5;
+          const double reach = i % 2 == 0 ? 1.3 : 0.55;
+          corners.emplace_back(reach * std::cos(angle), reach * std::sin(angle));
+        }
+        return corners;
+      }
+      default:  // the failed point's triangle
+        return {{0, -1.3}, {-1.3, 1.1}, {1.3, 1.1}};
+    }
+  }
   [[nodiscard]] static std::string dash_attribute(std::string_view dash) {
     return dash.empty() ? std::string() : " stroke-dasharray=\"" + std::string(dash) + "\"";
   }
   std::string out_;
 };
-
-}  // namespace detail
-
-namespace detail {
 
 // Which of batch, context and width take more than one value.
 [[nodiscard]] inline std::array<bool, 3> varying_axes(const std::vector<summary_entry>& entries) {
@@ -274,13 +390,14 @@ namespace detail {
   return text + (runs.size() == 1 ? *runs.begin() : std::string("warmup and repeats differ by source"));
 }
 
-// A series per GPU and per value of each other axis that varies.
+// A series per GPU and per value of each other axis that varies, but the
+// x axis and the panels' axis.
 [[nodiscard]] inline std::string series_label(const std::string& device, const summary_entry& e,
                                               const std::array<bool, 3>& varies, std::size_t x_axis,
-                                              bool dtype_varies) {
+                                              std::optional<std::size_t> panel_axis, bool dtype_varies) {
   std::string label = device;
   for (std::size_t a = 0; a < numeric_axes.size(); ++a) {
-    if (varies[a] && a != x_axis) {
+    if (varies[a] && a != x_axis && a != panel_axis) {
       label += ", " + std::string(numeric_axes[a].name) + " " + to_decimal_string(numeric_axes[a].value(e.point));
     }
   }
@@ -291,10 +408,33 @@ namespace detail {
 }
 
 [[nodiscard]] inline point_mark mark_of(outcome_kind o) noexcept {
-  if (is_skip(o)) {
-    return point_mark::skipped;
+  switch (o) {
+    case outcome_kind::measured:
+    case outcome_kind::predicted:
+      return point_mark::done;
+    case outcome_kind::skipped_device_memory:
+      return point_mark::skipped_device_memory;
+    case outcome_kind::skipped_host_memory:
+      return point_mark::skipped_host_memory;
+    case outcome_kind::skipped_after_failure:
+      return point_mark::skipped_after_failure;
+    case outcome_kind::skipped_unpredictable:
+      return point_mark::skipped_unpredictable;
+    default:
+      return point_mark::failed;
   }
-  return o == outcome_kind::measured || o == outcome_kind::predicted ? point_mark::done : point_mark::failed;
+}
+
+// How a failed point's process ended: "exit 3", "signal 9", or the
+// outcome's name when no process ran or its end is unknown.
+[[nodiscard]] inline std::string status_of(const point_record& r) {
+  if (r.process && r.process->exit_code) {
+    return "exit " + std::to_string(*r.process->exit_code);
+  }
+  if (r.process && r.process->signal) {
+    return "signal " + std::to_string(*r.process->signal);
+  }
+  return std::string(name_of(r.outcome));
 }
 
 // Adds an entry's point to its series.
@@ -321,15 +461,79 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
     s.total_memory = std::max(s.total_memory.value_or(0), static_cast<double>(*r.device_total_bytes));
   }
   pp.mark = mark_of(r.outcome);
+  if (pp.mark == point_mark::failed) {
+    pp.status = status_of(r);
+  }
   s.points.push_back(pp);
+}
+
+// The axis with a panel per value: the last (the plan's outermost) when
+// batch, context and width all vary; nothing otherwise.
+[[nodiscard]] inline std::optional<std::size_t> panel_axis_of(const std::array<bool, 3>& varies) {
+  if (std::all_of(varies.begin(), varies.end(), [](bool v) { return v; })) {
+    return varies.size() - 1;
+  }
+  return std::nullopt;
+}
+
+// The values the entries take on `axis`; none without an axis.
+[[nodiscard]] inline std::set<std::uint64_t> values_of(const std::vector<summary_entry>& entries,
+                                                       std::optional<std::size_t> axis) {
+  std::set<std::uint64_t> values;
+  for (const auto& e : entries) {
+    if (axis) {
+      values.insert(numeric_axes[*axis].value(e.point));
+    }
+  }
+  return values;
+}
+
+[[nodiscard]] inline std::vector<std::string> panel_titles(const std::string& axis,
+                                                           const std::set<std::uint64_t>& values) {
+  std::vector<std::string> titles;
+  titles.reserve(values.size());
+  for (const auto v : values) {
+    titles.push_back(axis + " " + to_decimal_string(v));
+  }
+  return titles;
+}
+
+// Each series' points by increasing x; with one GPU (or the predictions
+// alone), named in the header, the labels keep only what tells the series
+// apart.
+inline void finish_series(std::vector<plot_series>& series, const std::vector<summary_entry>& entries) {
+  std::set<std::string> devices;
+  for (const auto& e : entries) {
+    devices.insert(series_device(entries, e));
+  }
+  const std::string prefix = devices.size() == 1 ? *devices.begin() + ", " : std::string();
+  for (auto& s : series) {
+    std::stable_sort(s.points.begin(), s.points.end(), [](const plot_point& a, const plot_point& b) { return a.x < b.x; });
+    if (!prefix.empty() && s.label.starts_with(prefix)) {
+      s.label.erase(0, prefix.size());
+    }
+  }
+}
+
+// "GPU: name", "GPUs: a; b", or why there is none.
+[[nodiscard]] inline std::string devices_text(const std::set<std::string>& devices, bool any_prediction) {
+  std::string list;
+  for (const auto& d : devices) {
+    list += (list.empty() ? "" : "; ") + d;
+  }
+  return !devices.empty()  ? (devices.size() == 1 ? "GPU: " : "GPUs: ") + list
+         : any_prediction ? "no GPU: every figure is a prediction (nothing was measured)"
+                          : "no point has a result yet";
 }
 
 }  // namespace detail
 
 /// The plot's data from summary entries: the x axis is the first of batch,
 /// context and width that takes more than one value (batch when none does);
-/// one series per GPU (predictions form their own) and per combination of
-/// the other axes that vary, the dtype included.
+/// when all three vary, the last (the plan's outermost) gets one panel per
+/// value, on shared scales; one series per GPU (predictions form their own)
+/// and per combination of the other axes that vary, the dtype included. A
+/// series keeps its colour and marker in every panel.
 [[nodiscard]] inline plot_input make_plot_input(const std::vector<summary_entry>& entries) {
   plot_input in;
   const auto varies = detail::varying_axes(entries);
@@ -339,23 +543,36 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
       x_axis = a;
     }
   }
+  const auto panel_axis = detail::panel_axis_of(varies);
   const auto& axis = detail::numeric_axes[x_axis];
   std::set<element_type> dtypes;
+  const auto panel_values = detail::values_of(entries, panel_axis);
   for (const auto& e : entries) {
     dtypes.insert(e.point.dtype);
   }
   in.axis = std::string(axis.name);
   in.axis_label = std::string(axis.label);
   in.configuration = detail::configuration_text(entries, varies, x_axis, dtypes);
-  std::map<std::string, std::size_t> series_of;
+  in.panels = {std::string()};
+  if (panel_axis) {
+    in.panel_axis = std::string(detail::numeric_axes[*panel_axis].name);
+    in.panels = detail::panel_titles(in.panel_axis, panel_values);
+  }
+  std::map<std::pair<std::size_t, std::string>, std::size_t> series_of;
+  std::map<std::string, std::size_t> style_of_label;
   std::set<std::string> devices;
   bool any_prediction = false;
   for (const auto& e : entries) {
     const std::string device = detail::series_device(entries, e);
-    const std::string label = detail::series_label(device, e, varies, x_axis, dtypes.size() > 1);
-    const auto [it, inserted] = series_of.try_emplace(label, in.series.size());
+    const std::string label = detail::series_label(device, e, varies, x_axis, panel_axis, dtypes.size() > 1);
+    const std::size_t panel =
+        panel_axis ? static_cast<std::size_t>(std::distance(
+                         panel_values.begin(), panel_values.find(detail::numeric_axes[*panel_axis].value(e.point))))
+                   : 0;
+    const auto style = style_of_label.try_emplace(label, style_of_label.size()).first->second;
+    const auto [it, inserted] = series_of.try_emplace({panel, label}, in.series.size());
     if (inserted) {
-      in.series.push_back(plot_series{label, true, std::nullopt, {}});
+      in.series.push_back(plot_series{label, true, std::nullopt, {}, device, panel, style});
     }
     detail::add_point(in.series[it->second], e, static_cast<double>(axis.value(e.point)));
     if (e.record && e.record->kind == record_kind::measurement) {
@@ -363,45 +580,40 @@ inline void add_point(plot_series& s, const summary_entry& e, double x) {
     }
     any_prediction = any_prediction || (e.record && e.record->kind == record_kind::prediction);
   }
-  for (auto& s : in.series) {
-    std::stable_sort(s.points.begin(), s.points.end(), [](const plot_point& a, const plot_point& b) { return a.x < b.x; });
-  }
+  detail::finish_series(in.series, entries);
   // A folder whose points have no record yet is neither measured nor
   // predicted: it says so rather than call its empty plot predictions.
   in.predictions_only = devices.empty() && any_prediction;
-  std::string list;
-  for (const auto& d : devices) {
-    list += (list.empty() ? "" : "; ") + d;
-  }
-  in.devices = !devices.empty()  ? (devices.size() == 1 ? "GPU: " : "GPUs: ") + list
-                : any_prediction ? "no GPU: every figure is a prediction (nothing was measured)"
-                                 : "no point has a result yet";
+  in.devices = detail::devices_text(devices, any_prediction);
   return in;
 }
 
 namespace detail {
 
-// Where the plot's values go on the page.
+// The page: a column of panels on the left, the legend in its own column
+// on the right; the page grows downwards with the panels and the legend.
+inline constexpr double page_width = 1000;
+inline constexpr double left = 110;         // the panels' left edge
+inline constexpr double right = 700;        // the panels' right edge
+inline constexpr double legend_x = 725;     // the legend's column
+inline constexpr double legend_right = 988;
+inline constexpr double header_width = page_width - left - 12;
+inline constexpr double title_font = 17;
+inline constexpr double font = 13;          // texts in general
+inline constexpr double small_font = 12;    // the legend, tick labels
+inline constexpr double note_font = 11;     // notes beside lines and points, the footer
+
+// How far above the largest figure a device's memory still joins the scale.
+inline constexpr double total_reach = 8;
+
+// Where the plot's values go on the page (the vertical scales are made per panel).
 struct plot_frame {
   scale x;
-  scale memory;                  // log2 of bytes
-  int memory_first{20};          // 2^memory_first bytes at the bottom
+  int memory_first{20};  // 2^memory_first bytes at the bottom
   int memory_last{30};
-  std::optional<scale> time;     // log10 of seconds, when a point has a time
-  int time_first{0};
-  int time_last{0};
+  std::optional<std::pair<int, int>> time;  // powers of ten of seconds, when a point has a time
   std::set<double> x_ticks;
 };
-
-inline constexpr double page_width = 1000;
-inline constexpr double page_height = 1060;
-inline constexpr double left = 110;
-inline constexpr double right = 700;
-inline constexpr double memory_top = 120;
-inline constexpr double memory_bottom = 570;
-inline constexpr double time_top = 680;
-inline constexpr double time_bottom = 950;
-inline constexpr double legend_x = 725;
 
 struct value_range {
   std::optional<double> low;
@@ -424,7 +636,7 @@ struct value_range {
 [[nodiscard]] inline double log2_of(double v) { return std::log2(v); }
 [[nodiscard]] inline double log10_of(double v) { return std::log10(v); }
 
-// A point's bytes and times, into the ranges of the two panels.
+// A point's bytes and times, into the ranges of the two charts.
 inline void add_ranges(const plot_point& p, value_range& bytes, value_range& seconds) {
   for (const auto& v : {p.measured_allocated, p.measured_reserved, p.predicted_allocated, p.predicted_reserved}) {
     if (v && *v > 0) {
@@ -448,13 +660,18 @@ inline void add_ranges(const plot_point& p, value_range& bytes, value_range& sec
   value_range bytes;
   value_range seconds;
   for (const auto& s : in.series) {
-    if (s.total_memory) {
-      bytes.add(*s.total_memory);
-    }
     for (const auto& p : s.points) {
       x.add(std::log2(p.x));
       f.x_ticks.insert(p.x);
       add_ranges(p, bytes, seconds);
+    }
+  }
+  // A device's memory joins the scale when it lies within 8 times the
+  // largest figure; further above, it would squeeze the figures to the
+  // bottom of the chart, and a note at the top gives it instead.
+  for (const auto& s : in.series) {
+    if (s.total_memory && (!bytes.high || *s.total_memory <= *bytes.high * total_reach)) {
+      bytes.add(*s.total_memory);
     }
   }
   const double x_low = x.low.value_or(0);
@@ -462,16 +679,89 @@ inline void add_ranges(const plot_point& p, value_range& bytes, value_range& sec
   const double pad = x_high - x_low < 1 ? 1.0 : 0.5;
   f.x = scale{x_low - pad, x_high + pad, left, right};
   std::tie(f.memory_first, f.memory_last) = log_bounds(bytes, &log2_of, 20, 30);
-  f.memory = scale{static_cast<double>(f.memory_first), static_cast<double>(f.memory_last), memory_bottom, memory_top};
   if (seconds.low) {
-    std::tie(f.time_first, f.time_last) = log_bounds(seconds, &log10_of, 0, 1);
-    f.time = scale{static_cast<double>(f.time_first), static_cast<double>(f.time_last), time_bottom, time_top};
+    f.time = log_bounds(seconds, &log10_of, 0, 1);
   }
   return f;
 }
 
-[[nodiscard]] inline std::string colour_of(std::size_t series) { return std::string(palette[series % palette.size()]); }
+// Where one panel lies: its memory chart, and its time chart when a point has a time.
+struct panel_place {
+  double memory_top{0};
+  double memory_bottom{0};
+  std::optional<double> time_top;
+  double time_bottom{0};
+  double bottom{0};  // below its last axis label
+};
 
+// The texts the header writes, each with its size and weight, line by line.
+struct text_line {
+  std::string text;
+  double size{font};
+  bool bold{false};
+  std::string fill;
+};
+
+[[nodiscard]] inline std::vector<text_line> header_lines(const plot_input& in) {
+  std::vector<text_line> lines;
+  std::string title = "mesure_memoire sweep: peak memory against " + in.axis;
+  if (!in.panel_axis.empty()) {
+    title += ", one panel per " + in.panel_axis;
+  }
+  for (auto& l : wrap_text(title, title_font, header_width, true)) {
+    lines.push_back({std::move(l), title_font, true, ""});
+  }
+  for (auto& l : wrap_text("Configuration: " + in.configuration, font, header_width)) {
+    lines.push_back({std::move(l), font, false, ""});
+  }
+  for (auto& l : wrap_text(in.devices, font, header_width)) {
+    lines.push_back({std::move(l), font, false, ""});
+  }
+  if (in.predictions_only) {
+    for (auto& l : wrap_text("Every point below is a PREDICTION of the caching allocator's counters, not a measurement.",
+                             font, header_width, true)) {
+      lines.push_back({std::move(l), font, true, "#d62728"});
+    }
+  }
+  return lines;
+}
+
+[[nodiscard]] inline std::vector<text_line> footer_lines(const plot_input& in, bool timing) {
+  std::vector<std::string> notes{
+      "Filled markers and solid lines: measured by the process's caching allocator counters. Dashed and dotted "
+      "lines, hollow markers: predicted. Memory on log2 scales, 1 GiB = 2^30 bytes.",
+      "Skipped and failed points are drawn at their predicted peak reserved (at the bottom when there is none); "
+      "no line joins a measured point to a failed one; a failed point carries its exit status."};
+  if (timing) {
+    notes.emplace_back("Time: the host wall time of a warm_forward pass, its median over the repeats; bars: the 95 % "
+                       "confidence interval of the median.");
+  }
+  if (!in.panel_axis.empty()) {
+    notes.emplace_back("Every panel has the same scales; a series keeps its colour and marker in every panel.");
+  }
+  std::vector<text_line> lines;
+  for (const auto& n : notes) {
+    for (auto& l : wrap_text(n, note_font, header_width)) {
+      lines.push_back({std::move(l), note_font, false, "#444444"});
+    }
+  }
+  return lines;
+}
+
+// The first of `labels` that fits `room` at `size`, or the last.
+[[nodiscard]] inline std::string_view fitting(std::initializer_list<std::string_view> labels, double size, double room,
+                                              bool bold) {
+  std::string_view chosen;
+  for (const auto label : labels) {
+    chosen = label;
+    if (text_width(label, size, bold) <= room) {
+      break;
+    }
+  }
+  return chosen;
+}
+
+// The x ticks under a chart, and the vertical grid.
 inline void draw_x_ticks(svg_writer& w, const plot_frame& f, double top, double bottom) {
   std::size_t shown = 0;
   const std::size_t every = f.x_ticks.size() > 14 ? (f.x_ticks.size() + 13) / 14 : 1;
@@ -479,272 +769,395 @@ inline void draw_x_ticks(svg_writer& w, const plot_frame& f, double top, double 
     const double px = f.x(std::log2(x));
     w.line(px, top, px, bottom, "#f0f0f0", 1);
     if (shown++ % every == 0) {
-      w.text(px, bottom + 18, to_decimal_string(static_cast<std::uint64_t>(x)), R"(text-anchor="middle")");
+      w.text(px, bottom + 18, to_decimal_string(static_cast<std::uint64_t>(x)), small_font, false,
+             R"(text-anchor="middle")");
     }
   }
 }
 
-// A panel's frame: its x ticks, its axes and the x axis's label.
+// A chart's frame: its area, its x ticks, its axes and their labels.
 inline void draw_axes(svg_writer& w, const plot_frame& f, const plot_input& in, double top, double bottom,
-                      std::string_view y_label) {
+                      std::initializer_list<std::string_view> y_labels) {
+  w.raw(R"(<rect class="plot-area" x=")" + fixed1(left) + R"(" y=")" + fixed1(top) + R"(" width=")" +
+        fixed1(right - left) + "\" height=\"" + fixed1(bottom - top) + "\" fill=\"none\"/>\n");
   draw_x_ticks(w, f, top, bottom);
   w.line(left, bottom, right, bottom, "black", 1);
   w.line(left, top, left, bottom, "black", 1);
-  w.text((left + right) / 2, bottom + 42, in.axis_label, R"(text-anchor="middle" font-weight="bold")");
+  w.text((left + right) / 2, bottom + 40, in.axis_label, small_font, true, R"(text-anchor="middle")");
+  const std::string_view y_label = fitting(y_labels, small_font, bottom - top, true);
   const std::string middle = fixed1((top + bottom) / 2);
-  w.text(28, (top + bottom) / 2, y_label,
-         R"svg(text-anchor="middle" font-weight="bold" transform="rotate(-90 28 )svg" + middle + ")\"");
+  w.text(28, (top + bottom) / 2, y_label, small_font, true,
+         R"svg(text-anchor="middle" transform="rotate(-90 28 )svg" + middle + ")\"");
 }
 
-inline void draw_header(svg_writer& w, const plot_input& in) {
-  const std::string title = "mesure_memoire sweep: peak memory against " + in.axis;
-  w.raw(R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" + fixed1(page_width) + "\" height=\"" +
-        fixed1(page_height) + "\" viewBox=\"0 0 " + fixed1(page_width) + " " + fixed1(page_height) +
-        R"(" font-family="DejaVu Sans, Arial, sans-serif" font-size="13">)" + "\n");
-  w.raw("<title>" + xml_text(title) + "</title>\n");
-  w.raw(R"(<rect x="0" y="0" width=")" + fixed1(page_width) + R"(" height=")" + fixed1(page_height) +
-        R"(" fill="white"/>)" + "\n");
-  w.text(left, 34, title, R"(font-size="19" font-weight="bold")");
-  w.text(left, 58, "Configuration: " + in.configuration);
-  w.text(left, 78, in.devices);
-  if (in.predictions_only) {
-    w.text(left, 98, "Every point below is a PREDICTION of the caching allocator's counters, not a measurement.",
-           R"(fill="#d62728" font-weight="bold")");
+using point_value = std::optional<double> plot_point::*;
+
+// The runs of a series' line: a point without the figure, or a point that
+// was skipped or failed, ends a run (a measured line never reaches a failed
+// point); predictions run on through skipped and failed points, which have
+// their prediction.
+[[nodiscard]] inline std::vector<std::vector<std::pair<double, double>>> runs_of(const plot_frame& f,
+                                                                                const scale& memory,
+                                                                                const plot_series& s, point_value value,
+                                                                                bool measured) {
+  std::vector<std::vector<std::pair<double, double>>> runs(1);
+  for (const auto& p : s.points) {
+    if (p.*value && (!measured || p.mark == point_mark::done)) {
+      runs.back().emplace_back(f.x(std::log2(p.x)), memory(std::log2(*(p.*value))));
+    } else if (!runs.back().empty()) {
+      runs.emplace_back();
+    }
   }
+  return runs;
 }
 
-// Which entries the legend needs.
+// What a legend shows: the line styles and the point marks the plot uses.
 struct legend_use {
   bool measured{false};
   bool predicted{false};
   bool total{false};
-  bool skipped{false};
-  bool failed{false};
+  std::set<point_mark> marks;
 };
 
-using point_value = std::optional<double> plot_point::*;
-
-[[nodiscard]] inline std::vector<std::pair<double, double>> path_of(const plot_frame& f, const plot_series& s,
-                                                                    point_value value) {
-  std::vector<std::pair<double, double>> points;
-  for (const auto& p : s.points) {
-    if (p.*value) {
-      points.emplace_back(f.x(std::log2(p.x)), f.memory(std::log2(*(p.*value))));
-    }
+[[nodiscard]] inline marker_shape shape_of(point_mark m) noexcept {
+  switch (m) {
+    case point_mark::skipped_device_memory:
+      return marker_shape::cross;
+    case point_mark::skipped_host_memory:
+      return marker_shape::plus;
+    case point_mark::skipped_after_failure:
+      return marker_shape::bar;
+    case point_mark::skipped_unpredictable:
+      return marker_shape::asterisk;
+    default:
+      return marker_shape::triangle_up;
   }
-  return points;
 }
 
-// The markers of one point: skipped and failed points at their prediction.
-inline void draw_point(svg_writer& w, const plot_frame& f, const plot_series& s, const plot_point& p,
-                       std::string_view colour, legend_use& used) {
+// The markers of one point: skipped and failed points at their prediction,
+// a failed one with its exit status beside it (on the left near the right edge).
+inline void draw_point(svg_writer& w, const plot_frame& f, const scale& memory, double bottom, const plot_series& s,
+                       const plot_point& p, legend_use& used) {
+  const auto style = style_of(s.style);
   const double px = f.x(std::log2(p.x));
-  const auto y = [&](double bytes) { return f.memory(std::log2(bytes)); };
-  if (p.mark == point_mark::skipped || p.mark == point_mark::failed) {
-    const double py = p.predicted_reserved ? y(*p.predicted_reserved) : memory_bottom - 8;
-    const bool skipped = p.mark == point_mark::skipped;
-    w.marker(skipped ? "cross" : "triangle", px, py, skipped ? skipped_colour : failed_colour, true);
-    (skipped ? used.skipped : used.failed) = true;
+  const auto y = [&](double bytes) { return memory(std::log2(bytes)); };
+  if (p.mark != point_mark::done && p.mark != point_mark::none) {
+    const double py = p.predicted_reserved ? y(*p.predicted_reserved) : bottom - 8;
+    const bool failed = p.mark == point_mark::failed;
+    w.marker(shape_of(p.mark), px, py, failed ? failed_colour : skipped_colour, true, 5);
+    used.marks.insert(p.mark);
+    if (failed) {
+      const bool on_left = px + 9 + text_width(p.status, note_font, true) > right;
+      w.text(on_left ? px - 9 : px + 9, py + 4, p.status, note_font, true,
+             std::string(R"(class="status" fill=")") + std::string(failed_colour) + "\"" +
+                 (on_left ? " text-anchor=\"end\"" : ""));
+    }
     return;
   }
   if (p.measured_reserved) {
-    w.marker("square", px, y(*p.measured_reserved), colour, true);
+    w.marker(style.marker, px, y(*p.measured_reserved), style.colour, true, 5);
     used.measured = true;
   }
   if (p.measured_allocated) {
-    w.marker("circle", px, y(*p.measured_allocated), colour, true);
+    w.marker(style.marker, px, y(*p.measured_allocated), style.colour, true, 3);
   }
   if (s.prediction && p.predicted_reserved) {
-    w.marker("square", px, y(*p.predicted_reserved), colour, false);
+    w.marker(style.marker, px, y(*p.predicted_reserved), style.colour, false, 5);
   }
   if (s.prediction && p.predicted_allocated) {
-    w.marker("circle", px, y(*p.predicted_allocated), colour, false);
+    w.marker(style.marker, px, y(*p.predicted_allocated), style.colour, false, 3);
   }
   used.predicted = used.predicted || p.predicted_reserved.has_value();
 }
 
-[[nodiscard]] inline legend_use draw_memory_panel(svg_writer& w, const plot_frame& f, const plot_input& in) {
-  w.raw("<g id=\"memory-panel\">\n");
+// The device's total memory (--memory-gib for predictions) as a line with
+// its note, once per GPU and figure; a note at the top when it lies above
+// the chart.
+inline void draw_total(svg_writer& w, const scale& memory, const panel_place& place, const plot_series& s,
+                       const std::string& colour, std::set<std::string>& drawn, legend_use& used) {
+  const std::string what =
+      s.prediction ? std::string("usable memory given (--memory-gib)") : "device total memory, " + s.device;
+  if (!drawn.insert(what + fixed1(*s.total_memory)).second) {
+    return;
+  }
+  const double y = memory(std::log2(*s.total_memory));
+  const bool above = y < place.memory_top;
+  const double note_y = above ? place.memory_top + 14 + 14 * static_cast<double>(drawn.size() - 1) : y - 5;
+  if (!above) {
+    w.line(left, y, right, y, colour, 1.5, "10 3 2 3");
+    used.total = true;
+  }
+  const std::string text =
+      what + ": " + gib_text(static_cast<std::uint64_t>(*s.total_memory)) + (above ? ", above this chart" : "");
+  const auto note = wrap_text(text, note_font, right - left - 12);
+  w.text(left + 6, note_y, note.front() + (note.size() > 1 ? "..." : ""), note_font, false,
+         "fill=\"" + colour + "\"");
+}
+
+inline void draw_memory_chart(svg_writer& w, const plot_frame& f, const plot_input& in, std::size_t panel,
+                              const panel_place& place, legend_use& used) {
+  const scale memory{static_cast<double>(f.memory_first), static_cast<double>(f.memory_last), place.memory_bottom,
+                     place.memory_top};
   const int step = std::max(1, (f.memory_last - f.memory_first + 9) / 10);
   for (int k = f.memory_first; k <= f.memory_last; k += step) {
-    const double y = f.memory(k);
+    const double y = memory(k);
     w.line(left, y, right, y, "#e0e0e0", 1);
-    w.text(left - 8, y + 4, power_of_two_bytes(k), R"(text-anchor="end")");
+    w.text(left - 8, y + 4, power_of_two_bytes(k), small_font, false, R"(text-anchor="end")");
   }
-  draw_axes(w, f, in, memory_top, memory_bottom, "peak memory on the device (bytes, log2 scale; 1 GiB = 2^30 bytes)");
-  legend_use used;
+  draw_axes(w, f, in, place.memory_top, place.memory_bottom,
+            {"peak memory on the device (log2 scale)", "peak memory (log2 scale)", "peak memory"});
   std::set<std::string> totals_drawn;  // series of one GPU share its line
-  for (std::size_t i = 0; i < in.series.size(); ++i) {
-    const auto& s = in.series[i];
-    const std::string colour = colour_of(i);
-    const std::string what = s.prediction ? "usable memory given (--memory-gib)"
-                                          : "device total memory, " + s.label.substr(0, s.label.find(", "));
-    if (s.total_memory && totals_drawn.insert(what + fixed1(*s.total_memory)).second) {
-      const double y = f.memory(std::log2(*s.total_memory));
-      w.line(left, y, right, y, colour, 1.5, "10 3 2 3");
-      w.text(left + 6, y - 5, what + ": " + gib_text(static_cast<std::uint64_t>(*s.total_memory)),
-             R"(font-size="11" fill=")" + colour + "\"");
-      used.total = true;
+  for (const auto& s : in.series) {
+    if (s.panel != panel) {
+      continue;
+    }
+    const std::string colour(style_of(s.style).colour);
+    w.raw(R"(<g class="series" data-style=")" + std::to_string(s.style) + "\">\n");
+    if (s.total_memory) {
+      draw_total(w, memory, place, s, colour, totals_drawn, used);
     }
     // The prediction as lines; hollow markers where it is all there is.
-    w.polyline(path_of(f, s, &plot_point::predicted_reserved), colour, 1.5, "7 4");
-    w.polyline(path_of(f, s, &plot_point::predicted_allocated), colour, 1.2, "2 3");
-    w.polyline(path_of(f, s, &plot_point::measured_reserved), colour, 2.5);
-    w.polyline(path_of(f, s, &plot_point::measured_allocated), colour, 1.5);
+    for (const auto& run : runs_of(f, memory, s, &plot_point::predicted_reserved, false)) {
+      w.polyline(run, colour, 1.5, "7 4");
+    }
+    for (const auto& run : runs_of(f, memory, s, &plot_point::predicted_allocated, false)) {
+      w.polyline(run, colour, 1.2, "2 3");
+    }
+    for (const auto& run : runs_of(f, memory, s, &plot_point::measured_reserved, true)) {
+      w.polyline(run, colour, 2.5);
+    }
+    for (const auto& run : runs_of(f, memory, s, &plot_point::measured_allocated, true)) {
+      w.polyline(run, colour, 1.2);
+    }
     for (const auto& p : s.points) {
-      draw_point(w, f, s, p, colour, used);
+      draw_point(w, f, memory, place.memory_bottom, s, p, used);
     }
+    w.raw("</g>\n");
   }
-  w.raw("</g>\n");
-  return used;
 }
 
-class legend_writer {
- public:
-  explicit legend_writer(svg_writer& w) : w_(&w) {}
-  void heading(std::string_view text) {
-    w_->text(legend_x, y_, text, R"(font-weight="bold")");
-    y_ += 20;
-  }
-  // A sample line, optionally with a marker, then its label (and a second line).
-  void line(std::string_view label, double width, std::string_view dash, std::string_view marker = "",
-            std::string_view second = "") {
-    if (width > 0) {
-      w_->line(legend_x, y_ - 4, legend_x + 30, y_ - 4, "black", width, dash);
-    }
-    if (!marker.empty()) {
-      const bool special = marker == "cross" || marker == "triangle";
-      const std::string_view colour = marker == "cross" ? skipped_colour : marker == "triangle" ? failed_colour : "black";
-      w_->marker(marker, legend_x + 15, y_ - 4, special ? colour : std::string_view("black"), true);
-    }
-    w_->text(legend_x + 40, y_, label, R"(font-size="12")");
-    y_ += 20;
-    if (!second.empty()) {
-      w_->text(legend_x + 40, y_ - 4, second, R"(font-size="12")");
-      y_ += 16;
-    }
-  }
-  void swatch(std::string_view label, const std::string& colour) {
-    w_->raw("<rect x=\"" + fixed1(legend_x) + "\" y=\"" + fixed1(y_ - 11) + R"(" width="30" height="10" fill=")" +
-            colour + "\"/>\n");
-    w_->text(legend_x + 40, y_, label, R"(font-size="12")");
-    y_ += 20;
-  }
-  void gap() { y_ += 8; }
-
- private:
-  svg_writer* w_;
-  double y_{memory_top + 4};
-};
-
-inline void draw_legend(svg_writer& w, const plot_input& in, const legend_use& used) {
-  w.raw("<g id=\"legend\">\n");
-  legend_writer legend(w);
-  legend.heading("Legend");
-  if (used.measured) {
-    legend.line("peak reserved, measured", 2.5, "", "square");
-    legend.line("peak allocated, measured", 1.5, "", "circle");
-  }
-  if (used.predicted) {
-    legend.line("peak reserved, predicted", 1.5, "7 4");
-    legend.line("peak allocated, predicted", 1.2, "2 3");
-  }
-  if (used.total) {
-    legend.line(in.predictions_only ? "usable memory given" : "device total memory", 1.5, "10 3 2 3");
-  }
-  if (used.skipped) {
-    legend.line("skipped (predicted not to fit,", 0, "", "cross", "or cut off), at its prediction");
-  }
-  if (used.failed) {
-    legend.line("failed (exit 3: out of memory,", 0, "", "triangle", "or other), at its prediction");
-  }
-  legend.gap();
-  legend.heading("Series (colour)");
-  for (std::size_t i = 0; i < in.series.size(); ++i) {
-    legend.swatch(in.series[i].label, colour_of(i));
-  }
-  w.raw("</g>\n");
-}
-
-// One series' median warm pass times, with the interval's whiskers.
-inline void draw_times(svg_writer& w, const plot_frame& f, const plot_series& s, const std::string& colour) {
-  const auto t = [&](double seconds) { return (*f.time)(std::log10(seconds)); };
-  std::vector<std::pair<double, double>> line;
+// One series' median warm pass times, with the interval's whiskers; a
+// point without a time (failed, skipped) breaks the line.
+inline void draw_times(svg_writer& w, const plot_frame& f, const scale& time, const plot_series& s) {
+  const auto style = style_of(s.style);
+  const auto t = [&](double seconds) { return time(std::log10(seconds)); };
+  std::vector<std::vector<std::pair<double, double>>> runs(1);
   for (const auto& p : s.points) {
     if (!p.warm_seconds || !(p.warm_seconds->median > 0)) {
+      if (!runs.back().empty()) {
+        runs.emplace_back();
+      }
       continue;
     }
     const double px = f.x(std::log2(p.x));
-    line.emplace_back(px, t(p.warm_seconds->median));
+    runs.back().emplace_back(px, t(p.warm_seconds->median));
     const auto& lower = p.warm_seconds->lower;
     const auto& upper = p.warm_seconds->upper;
     if (lower && upper && *lower > 0) {
-      w.line(px, t(*lower), px, t(*upper), colour, 1.2);
-      w.line(px - 4, t(*lower), px + 4, t(*lower), colour, 1.2);
-      w.line(px - 4, t(*upper), px + 4, t(*upper), colour, 1.2);
+      w.line(px, t(*lower), px, t(*upper), style.colour, 1.2);
+      w.line(px - 4, t(*lower), px + 4, t(*lower), style.colour, 1.2);
+      w.line(px - 4, t(*upper), px + 4, t(*upper), style.colour, 1.2);
     }
   }
-  w.polyline(line, colour, 2);
-  for (const auto& [px, py] : line) {
-    w.marker("circle", px, py, colour, true);
+  for (const auto& run : runs) {
+    w.polyline(run, style.colour, 2);
+    for (const auto& [px, py] : run) {
+      w.marker(style.marker, px, py, style.colour, true, 4);
+    }
   }
 }
 
-inline void draw_time_panel(svg_writer& w, const plot_frame& f, const plot_input& in) {
-  w.raw("<g id=\"time-panel\">\n");
-  w.text(left, time_top - 22,
-         "Median warm pass time (host wall time per warm_forward pass; bars: 95 % interval of the median)",
-         R"(font-weight="bold")");
-  draw_axes(w, f, in, time_top, time_bottom, "seconds per pass (log10 scale)");
-  if (!f.time) {
-    w.text((left + right) / 2, (time_top + time_bottom) / 2,
-           in.predictions_only ? "No timing: these points are predictions, nothing ran"
-                               : "No timing: no point was measured",
-           R"(text-anchor="middle" fill="#7f7f7f" font-size="15")");
-    w.raw("</g>\n");
-    return;
-  }
-  const bool minor_ticks = f.time_last - f.time_first <= 2;  // 2 and 5 times each power too
-  for (int k = f.time_first; k <= f.time_last; ++k) {
-    const double y = (*f.time)(k);
+inline void draw_time_chart(svg_writer& w, const plot_frame& f, const plot_input& in, std::size_t panel,
+                            const panel_place& place) {
+  const auto [first, last] = *f.time;
+  const double top = *place.time_top;
+  const scale time{static_cast<double>(first), static_cast<double>(last), place.time_bottom, top};
+  w.text(left, top - 10, "Median warm pass time (bars: 95 % interval)", small_font, true);
+  const bool minor_ticks = last - first <= 2;  // 2 and 5 times each power too
+  for (int k = first; k <= last; ++k) {
+    const double y = time(k);
     w.line(left, y, right, y, "#e0e0e0", 1);
-    w.text(left - 8, y + 4, power_of_ten_seconds(k), R"(text-anchor="end")");
+    w.text(left - 8, y + 4, power_of_ten_seconds(k), small_font, false, R"(text-anchor="end")");
     for (const std::uint64_t times : {std::uint64_t{2}, std::uint64_t{5}}) {
-      if (minor_ticks && k < f.time_last) {
-        const double minor = (*f.time)(k + std::log10(static_cast<double>(times)));
+      if (minor_ticks && k < last) {
+        const double minor = time(k + std::log10(static_cast<double>(times)));
         w.line(left, minor, right, minor, "#f0f0f0", 1);
-        w.text(left - 8, minor + 4, power_of_ten_seconds(k, times), R"(text-anchor="end" font-size="11" fill="#555555")");
+        w.text(left - 8, minor + 4, power_of_ten_seconds(k, times), note_font, false,
+               R"(text-anchor="end" fill="#555555")");
       }
     }
   }
-  for (std::size_t i = 0; i < in.series.size(); ++i) {
-    draw_times(w, f, in.series[i], colour_of(i));
+  draw_axes(w, f, in, top, place.time_bottom, {"seconds per pass (log10 scale)", "seconds per pass", "seconds"});
+  for (const auto& s : in.series) {
+    if (s.panel == panel) {
+      draw_times(w, f, time, s);
+    }
+  }
+}
+
+// The legend's column: entries one below the other, labels wrapped to the
+// column; every entry a group that records its colour, marker and line.
+class legend_writer {
+ public:
+  legend_writer(svg_writer& w, double top) : w_(&w), y_(top) {}
+  void heading(std::string_view text) {
+    for (const auto& l : wrap_text(text, font, legend_right - legend_x, true)) {
+      w_->text(legend_x, y_, l, font, true);
+      y_ += 20;
+    }
+  }
+  // A sample (a line, a marker, or both), then its label on as many lines as it takes.
+  void entry(std::string_view label, std::string_view colour, std::optional<marker_shape> marker, double width,
+             std::string_view dash, bool filled = true) {
+    w_->raw(R"(<g class="legend-entry" data-colour=")" + std::string(colour) + R"(" data-marker=")" +
+            std::string(marker ? name_of(*marker) : "none") + "\" data-line=\"" +
+            (width > 0 ? fixed1(width) + " " + std::string(dash) : std::string("none")) + "\">\n");
+    if (width > 0) {
+      w_->line(legend_x, y_ - 4, legend_x + 30, y_ - 4, colour, width, dash);
+    }
+    if (marker) {
+      w_->marker(*marker, legend_x + 15, y_ - 4, colour, filled, 5);
+    }
+    const auto lines = wrap_text(label, small_font, legend_right - legend_x - 40);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      w_->text(legend_x + 40, y_ + static_cast<double>(i) * 15, lines[i], small_font);
+    }
+    w_->raw("</g>\n");
+    y_ += 20 + static_cast<double>(lines.size() - 1) * 15;
+  }
+  void gap() { y_ += 8; }
+  [[nodiscard]] double bottom() const { return y_; }
+
+ private:
+  svg_writer* w_;
+  double y_;
+};
+
+[[nodiscard]] inline std::string_view mark_label(point_mark m) noexcept {
+  switch (m) {
+    case point_mark::skipped_device_memory:
+      return "skipped for device memory: predicted peak reserved > the GPU's free memory";
+    case point_mark::skipped_host_memory:
+      return "skipped for host memory: the model's build on the CPU > the host's available memory";
+    case point_mark::skipped_after_failure:
+      return "skipped after a failure: a point no larger ran out of memory";
+    case point_mark::skipped_unpredictable:
+      return "skipped: the shape cannot be predicted (drawn at the bottom)";
+    default:
+      return "failed, labelled with its exit status (exit 3: out of memory or another failure while measuring)";
+  }
+}
+
+// The legend; returns its bottom.
+inline double draw_legend(svg_writer& w, const plot_input& in, const legend_use& used, double top) {
+  w.raw("<g id=\"legend\">\n");
+  legend_writer legend(w, top);
+  legend.heading("Legend");
+  constexpr std::string_view ink = "#444444";
+  if (used.measured) {
+    legend.entry("peak reserved, measured", ink, std::nullopt, 2.5, "");
+    legend.entry("peak allocated, measured", ink, std::nullopt, 1.2, "");
+  }
+  if (used.predicted) {
+    legend.entry("peak reserved, predicted", ink, std::nullopt, 1.5, "7 4");
+    legend.entry("peak allocated, predicted", ink, std::nullopt, 1.2, "2 3");
+  }
+  if (used.total) {
+    legend.entry(in.predictions_only ? "usable memory given" : "device total memory", ink, std::nullopt, 1.5,
+                 "10 3 2 3");
+  }
+  for (const auto m : used.marks) {
+    legend.entry(mark_label(m), m == point_mark::failed ? failed_colour : skipped_colour, shape_of(m), 0, "");
+  }
+  legend.gap();
+  legend.heading("Series (colour and marker)");
+  std::vector<std::string> labels;
+  for (const auto& s : in.series) {
+    if (s.style >= labels.size()) {
+      labels.resize(s.style + 1);
+    }
+    labels[s.style] = s.label;
+  }
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const auto style = style_of(i);
+    legend.entry(labels[i], style.colour, style.marker, 1.5, "");
   }
   w.raw("</g>\n");
+  return legend.bottom();
 }
 
 }  // namespace detail
 
 /// The SVG document (with its XML declaration when `standalone`, without it
-/// for inclusion in a page): the memory panel with its legend, then the time
-/// panel. Every text of `in` is escaped with xml_text().
+/// for inclusion in a page): the header, then a panel per value of the
+/// panels' axis (a memory chart, and a time chart when a point has a time),
+/// the legend in its own column on the right, notes at the bottom. The
+/// page is as tall as its panels and legend need; every text is laid out
+/// with a conservative estimate of its width (detail::text_width()), so that
+/// none runs out of the picture. Every text of `in` is escaped with
+/// xml_text().
 [[nodiscard]] inline std::string plot_svg(const plot_input& in, bool standalone = true) {
   const detail::plot_frame frame = detail::frame_of(in);
+  const bool several = in.panels.size() > 1;
+  const double memory_height = several ? 260 : 450;
+  const double time_height = several ? 190 : 270;
+  detail::svg_writer body;
+  double y = 34;
+  for (const auto& l : detail::header_lines(in)) {
+    body.text(detail::left, y, l.text, l.size, l.bold, l.fill.empty() ? "" : "fill=\"" + l.fill + "\"");
+    y += 20;
+  }
+  const double charts_top = y + 22;
+  detail::legend_use used;
+  y = charts_top;
+  for (std::size_t panel = 0; panel < in.panels.size(); ++panel) {
+    detail::panel_place place;
+    if (several) {
+      y += 24;
+      body.text(detail::left, y - 12, in.panels[panel], detail::font + 1, true, "class=\"panel-title\"");
+    }
+    place.memory_top = y;
+    place.memory_bottom = y + memory_height;
+    place.bottom = place.memory_bottom + 50;
+    if (frame.time) {
+      place.time_top = place.bottom + 30;
+      place.time_bottom = *place.time_top + time_height;
+      place.bottom = place.time_bottom + 50;
+    }
+    body.raw("<g class=\"panel\">\n");
+    detail::draw_memory_chart(body, frame, in, panel, place, used);
+    if (frame.time) {
+      detail::draw_time_chart(body, frame, in, panel, place);
+    }
+    body.raw("</g>\n");
+    y = place.bottom + 10;
+  }
+  if (!frame.time) {
+    body.text(detail::left, y + 10,
+              in.predictions_only ? "No timing: these points are predictions, nothing ran"
+                                  : "No timing: no point was measured",
+              detail::font + 2, false, R"(fill="#7f7f7f")");
+    y += 30;
+  }
+  const double legend_bottom = detail::draw_legend(body, in, used, charts_top + 4);
+  y = std::max(y, legend_bottom) + 16;
+  for (const auto& l : detail::footer_lines(in, frame.time.has_value())) {
+    body.text(detail::left, y, l.text, l.size, l.bold, "fill=\"" + l.fill + "\"");
+    y += 15;
+  }
+  const double page_height = std::ceil(y + 10);
   detail::svg_writer w;
   if (standalone) {
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   }
-  detail::draw_header(w, in);
-  const auto used = detail::draw_memory_panel(w, frame, in);
-  detail::draw_legend(w, in, used);
-  detail::draw_time_panel(w, frame, in);
-  w.text(detail::left, detail::page_height - 34,
-         "Filled markers: measured by the process's caching allocator counters. Dashed and dotted lines, hollow "
-         "markers: predicted.",
-         R"(font-size="11" fill="#444444")");
-  w.text(detail::left, detail::page_height - 18,
-         "Skipped and failed points are drawn at their predicted peak reserved (at the bottom when there is none).",
-         R"(font-size="11" fill="#444444")");
+  const std::string title = "mesure_memoire sweep: peak memory against " + in.axis;
+  const std::string width = detail::fixed1(detail::page_width);
+  const std::string height = detail::fixed1(page_height);
+  w.raw(R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" + width + "\" height=\"" + height + "\" viewBox=\"0 0 " +
+        width + " " + height + R"(" font-family="DejaVu Sans, Arial, sans-serif" font-size="13">)" + "\n");
+  w.raw("<title>" + xml_text(title) + "</title>\n");
+  w.raw(R"(<rect x="0" y="0" width=")" + width + R"(" height=")" + height + R"(" fill="white"/>)" + "\n");
+  w.raw(body.take());
   w.raw("</svg>\n");
   return w.take();
 }
