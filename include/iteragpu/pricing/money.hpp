@@ -79,6 +79,7 @@ class cents_constant {
  public:
   /// `value` cents; a negative constant does not compile.
   template <counting_integer I>
+  // cppcheck-suppress noExplicitConstructor ; a literal converts in place: from_cents(168000)
   consteval cents_constant(I value) noexcept  // NOLINT(google-explicit-constructor): a literal converts in place
       : cents_(checked_sign(value)) {}
 
