@@ -11,5 +11,6 @@
 #include "iteragpu/pricing/memory_rule.hpp"
 #include "iteragpu/pricing/money.hpp"
 #include "iteragpu/pricing/package.hpp"
+#include "iteragpu/pricing/text_position.hpp"
 
 #endif  // ITERAGPU_PRICING_HPP

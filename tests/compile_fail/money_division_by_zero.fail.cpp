@@ -1,4 +1,4 @@
-// expect: non-.*constexpr.* function .*throw_money_error
+// expect: non-.*constexpr.* function .*money_constant_divides_by_zero
 // A unit cost over zero accepted results cannot be a constant.
 #include <cstdint>
 

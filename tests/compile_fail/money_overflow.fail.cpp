@@ -1,4 +1,4 @@
-// expect: non-.*constexpr.* function .*throw_money_error
+// expect: non-.*constexpr.* function .*money_constant_overflows_64_bits
 // A total past 64 bits of cents cannot be a constant.
 #include <cstdint>
 #include <limits>

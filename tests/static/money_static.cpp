@@ -110,6 +110,8 @@ static_assert(!std::constructible_from<money, std::uint64_t>);
 static_assert(!std::constructible_from<fractional_cents, double>);
 template <class T>
 concept from_cents_takes = requires(T value) { money::from_cents(value); };
+template <class T>
+concept quotient_takes = requires(T value) { fractional_cents::quotient(money{}, value); };
 template <class A, class B>
 concept addable = requires(A a, B b) { a + b; };
 template <class A, class B>
@@ -119,10 +121,25 @@ static_assert(from_cents_takes<std::uint64_t>);
 static_assert(!from_cents_takes<double>);
 static_assert(!from_cents_takes<float>);
 static_assert(!from_cents_takes<long double>);
+static_assert(!from_cents_takes<bool>);
+static_assert(!from_cents_takes<char>);
+static_assert(!from_cents_takes<char8_t>);
+static_assert(from_cents_takes<unsigned char>);
+// An integer constant is taken whatever its type, its sign checked when
+// compiled (a negative one, or a signed value at run time, is in
+// tests/compile_fail: a requires-expression does not evaluate the check).
+static_assert(money::from_cents(168000).cents() == 168000U);
+static_assert(money::from_cents(std::int64_t{1}) == money::from_cents(1U));
+static_assert(quotient_takes<std::uint64_t>);
+static_assert(!quotient_takes<int>);
+static_assert(!quotient_takes<bool>);
+static_assert(!quotient_takes<double>);
 static_assert(addable<money, money>);
 static_assert(!addable<money, std::uint64_t>);
 static_assert(multipliable<money, std::uint64_t>);
 static_assert(!multipliable<money, money>);
 static_assert(!multipliable<money, double>);
+static_assert(!multipliable<money, int>);
+static_assert(!multipliable<money, bool>);
 
 }  // namespace

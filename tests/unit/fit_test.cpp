@@ -60,7 +60,7 @@ std::ostream& operator<<(std::ostream& out, const row& r) {
 std::vector<row> rows_of(const iteragpu::package_list& list) {
   std::vector<row> rows;
   for (const auto& m : list.matches) {
-    rows.push_back({m.offer->id, m.days.value, m.lots.value, m.total_price.cents()});
+    rows.push_back({m.offer.id, m.days.value, m.lots.value, m.total_price.cents()});
   }
   return rows;
 }
@@ -413,6 +413,34 @@ BOOST_AUTO_TEST_CASE(accepted_results_divide_each_lot_price) {
   BOOST_TEST(d2.rows[1].unit_cost->to_string() == "800.0000");   // 2400 / 3
   BOOST_TEST(d2.rows[2].unit_cost->to_string() == "3000.0000");  // 9000 / 3
   BOOST_TEST(!compared(c, "d2").rows[0].unit_cost.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(results_hold_values_that_outlive_the_catalog_and_compare_by_value) {
+  std::optional<iteragpu::durations_comparison> kept;
+  std::optional<iteragpu::package_list> list;
+  {
+    const auto c = catalog_file("catalog-durations.csv");
+    kept = compared(c, "d2", accepted_results{3});
+    package_search s;
+    s.hours = gpu_hours{72};
+    list = search(c, s);
+  }
+  // Read after the catalog is gone: the offer and the snapshot are copies.
+  BOOST_TEST(kept->offer.id == "d2");
+  BOOST_TEST(kept->rows[2].unit_cost->to_string() == "3000.0000");
+  BOOST_TEST(!list->matches.empty());
+  BOOST_TEST(list->snapshot.currency == "USD");
+  // Another catalog read from the same file gives equal results.
+  const auto again = catalog_file("catalog-durations.csv");
+  BOOST_TEST((compared(again, "d2", accepted_results{3}) == *kept));
+  BOOST_TEST(!(compared(again, "d2", accepted_results{4}) == *kept));
+  package_search s;
+  s.hours = gpu_hours{72};
+  BOOST_TEST((search(again, s) == *list));
+  // And so do the errors: the offer at fault travels by value.
+  const auto z1 = iteragpu::compare_durations(again, "z1", std::nullopt).error();
+  BOOST_TEST((z1.offer == *again.find("z1")));
+  BOOST_TEST((z1 == iteragpu::compare_durations(catalog_file("catalog-durations.csv"), "z1", std::nullopt).error()));
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_gpu_and_products_past_64_bits_are_errors) {

@@ -41,7 +41,7 @@ BOOST_AUTO_TEST_CASE(two_b200_lots_are_four_gpus_at_twice_the_lot_price) {
   const auto c = shipped();
   const auto lot = *c.find("b200")->lot_price(package_days{7});
   const auto q = quote_package(c, request("b200", 7, 2)).value();
-  BOOST_TEST(q.offer->gpus_per_lot.value == 2U);
+  BOOST_TEST(q.offer.gpus_per_lot.value == 2U);
   BOOST_TEST(q.total_gpus.value == 4U);
   BOOST_TEST(q.lot_price.cents() == lot.cents());
   BOOST_TEST(q.total_price.cents() == 2 * lot.cents());
@@ -49,14 +49,33 @@ BOOST_AUTO_TEST_CASE(two_b200_lots_are_four_gpus_at_twice_the_lot_price) {
   BOOST_TEST(q.total_price.to_string() == "3360.00");
   BOOST_TEST(!q.accepted.has_value());
   BOOST_TEST(!q.unit_cost.has_value());
-  // The quote refers to what it quotes: the catalog and its GPU offer.
-  BOOST_TEST(q.from == &c);
-  BOOST_TEST(q.offer == c.find("b200"));
-  BOOST_TEST(q.from->illustrative());
-  BOOST_TEST(q.from->snapshot().provider == "illustrative");
-  BOOST_TEST(q.from->snapshot().date == "2026-09-24");
-  BOOST_TEST(q.offer->name == "NVIDIA B200");
-  BOOST_TEST(q.offer->memory_per_gpu.value == 180U);
+  // The quote holds what it quotes, by value: the catalog's snapshot and its GPU offer.
+  BOOST_TEST((q.snapshot == c.snapshot()));
+  BOOST_TEST((q.offer == *c.find("b200")));
+  BOOST_TEST(q.snapshot.illustrative());
+  BOOST_TEST(q.snapshot.provider == "illustrative");
+  BOOST_TEST(q.snapshot.date == "2026-09-24");
+  BOOST_TEST(q.offer.name == "NVIDIA B200");
+  BOOST_TEST(q.offer.memory_per_gpu.value == 180U);
+}
+
+BOOST_AUTO_TEST_CASE(a_quote_outlives_its_catalog_and_compares_by_value) {
+  std::optional<iteragpu::package_quote> kept;
+  {
+    const auto c = shipped();
+    kept = quote_package(c, request("b200", 7, 2)).value();
+  }
+  // Read after the catalog is gone: nothing in the quote points into it.
+  BOOST_TEST(kept->offer.id == "b200");
+  BOOST_TEST(kept->snapshot.date == "2026-09-24");
+  BOOST_TEST(kept->total_price.cents() == 336000U);
+  // Two catalogs read from the same text give equal quotes, not distinct addresses.
+  const auto first = shipped();
+  const auto second = shipped();
+  BOOST_TEST((quote_package(first, request("b200", 7, 2)).value() == quote_package(second, request("b200", 7, 2)).value()));
+  BOOST_TEST((quote_package(first, request("b200", 7, 2)).value() == *kept));
+  BOOST_TEST(!(quote_package(first, request("b200", 7, 3)).value() == *kept));
+  BOOST_TEST(!(quote_package(first, request("b200", 3, 2)).value() == *kept));
 }
 
 BOOST_AUTO_TEST_CASE(unit_cost_is_the_whole_price_over_accepted_results) {
@@ -82,7 +101,7 @@ BOOST_AUTO_TEST_CASE(unit_cost_ties_round_half_to_even) {
   BOOST_TEST(quote_package(c, request("tiny", 3, 1, 32)).value().unit_cost->to_string() == "0.0312");
   BOOST_TEST(quote_package(c, request("tiny", 7, 1, 32)).value().unit_cost->to_string() == "0.0938");
   BOOST_TEST(quote_package(c, request("tiny", 30, 1, 32)).value().unit_cost->to_string() == "0.1562");
-  BOOST_TEST(!quote_package(c, request("tiny", 3, 1, 32)).value().from->illustrative());
+  BOOST_TEST(!quote_package(c, request("tiny", 3, 1, 32)).value().snapshot.illustrative());
 }
 
 BOOST_AUTO_TEST_CASE(one_gpu_lots_count_one_gpu_each) {
@@ -116,10 +135,10 @@ BOOST_AUTO_TEST_CASE(totals_past_64_bits_are_errors) {
 BOOST_AUTO_TEST_CASE(errors_carry_what_their_message_needs) {
   const auto c = shipped();
   const auto unknown = quote_package(c, request("b201", 7, 1)).error();
-  BOOST_TEST(unknown.in == &c);
-  BOOST_TEST(unknown.offer == nullptr);
+  BOOST_TEST(!unknown.offer.has_value());
   const auto days = quote_package(c, request("b200", 5, 1)).error();
-  BOOST_TEST(days.offer == c.find("b200"));
+  BOOST_TEST((days.offer == *c.find("b200")));
+  BOOST_TEST((days == quote_package(shipped(), request("b200", 5, 1)).error()));
   const auto price = quote_package(c, request("b300", 3, UINT64_MAX)).error();
   BOOST_TEST(price.offer->lot_price(package_days{3})->cents() == 43200U);
 }

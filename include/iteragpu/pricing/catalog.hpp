@@ -17,6 +17,7 @@
 #include "iteragpu/pricing/detail/csv.hpp"
 #include "iteragpu/parse.hpp"
 #include "iteragpu/pricing/money.hpp"
+#include "iteragpu/pricing/text_position.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
@@ -78,6 +79,8 @@ struct catalog_snapshot {
   std::string provider;  ///< who priced the packages; illustrative_provider for public list prices
   std::string currency;  ///< always catalog_currency
   std::string date;      ///< ISO 8601, YYYY-MM-DD
+  /// Whether the prices are derived from public list prices (see illustrative_provider).
+  [[nodiscard]] bool illustrative() const noexcept { return provider == illustrative_provider; }
   /// Equal when every member is equal.
   friend bool operator==(const catalog_snapshot&, const catalog_snapshot&) = default;
 };
@@ -100,6 +103,8 @@ struct gpu_offer {
     }
     return lot_prices[*i];
   }
+  /// Equal when every member is equal: the same GPU, sold the same way, on the same lines.
+  friend bool operator==(const gpu_offer&, const gpu_offer&) = default;
 };
 
 namespace detail {
@@ -116,7 +121,7 @@ class catalog {
   /// How the catalog's file is named in messages.
   [[nodiscard]] const std::string& file() const noexcept { return file_; }
   /// Whether the prices are derived from public list prices (see illustrative_provider).
-  [[nodiscard]] bool illustrative() const noexcept { return snapshot_.provider == illustrative_provider; }
+  [[nodiscard]] bool illustrative() const noexcept { return snapshot_.illustrative(); }
 
   /// The GPUs in the order of their first row in the file.
   [[nodiscard]] std::span<const gpu_offer> offers() const noexcept { return offers_; }
@@ -141,11 +146,13 @@ class catalog {
 
 /// Why a catalog was refused, at the line and column of the fault.
 struct catalog_error {
-  std::string file;               ///< the file's name in messages
-  detail::csv_position position;  ///< the line and column of the fault (1-based)
-  std::string found;              ///< what was found there
-  std::string expected;           ///< what is accepted there
+  std::string file;        ///< the file's name in messages
+  text_position position;  ///< the line and column of the fault (1-based)
+  std::string found;       ///< what was found there
+  std::string expected;    ///< what is accepted there
 
+  /// Equal when every member is equal.
+  friend bool operator==(const catalog_error&, const catalog_error&) = default;
   /// `FILE:LINE:COLUMN: what was found; expected ...`
   [[nodiscard]] std::string message() const {
     return file + ":" + to_decimal_string(position.line) + ":" + to_decimal_string(position.column) + ": " + found +
@@ -223,7 +230,7 @@ class catalog_builder {
     snapshot_.date = f.size() > 2 ? f[2].text : std::string();
   }
 
-  [[nodiscard]] catalog_error fail(csv_position at, std::string found, std::string expected) const {
+  [[nodiscard]] catalog_error fail(text_position at, std::string found, std::string expected) const {
     return catalog_error{file_, at, std::move(found), std::move(expected)};
   }
 
@@ -314,8 +321,8 @@ class catalog_builder {
 
   // Where byte `offset` of a field's text is in the file, for a field on one
   // line: past the opening quote, and past the doubled quotes before it.
-  [[nodiscard]] static csv_position column_of(const csv_field& field, std::size_t offset) {
-    csv_position at = field.position;
+  [[nodiscard]] static text_position column_of(const csv_field& field, std::size_t offset) {
+    text_position at = field.position;
     if (field.quoted) {
       const auto quotes = static_cast<std::size_t>(std::ranges::count(field.text.substr(0, offset), '"'));
       at.column += 1 + quotes;
@@ -442,7 +449,7 @@ class catalog_builder {
   catalog_snapshot snapshot_;
   std::vector<gpu_offer> offers_;
   std::map<std::string, std::size_t, std::less<>> index_;  // id -> position in offers_
-  std::vector<csv_position> first_gpu_field_;              // per offer: its first row's gpu field
+  std::vector<text_position> first_gpu_field_;              // per offer: its first row's gpu field
   std::vector<std::size_t> first_line_of_;                 // per offer: its first row's line
 };
 
@@ -536,7 +543,7 @@ class catalog_records {
 [[nodiscard]] inline result<catalog, catalog_error> parse_catalog(std::string_view text, std::string_view file_name) {
   const std::string file(file_name);
   const std::string header_hint = "the header " + std::string(catalog_header);
-  const auto failure = [&](detail::csv_position at, std::string found, std::string expected) {
+  const auto failure = [&](text_position at, std::string found, std::string expected) {
     return unexpected{catalog_error{file, at, std::move(found), std::move(expected)}};
   };
   if (text.empty()) {

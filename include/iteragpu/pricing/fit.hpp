@@ -48,12 +48,14 @@ struct package_search {
   std::optional<package_days> days;          ///< keep this duration only
   std::optional<gpu_hours> hours;            ///< at least this many GPU-hours
   std::optional<accepted_results> accepted;  ///< no default: absent means no unit cost
+  /// Equal when every member is equal.
+  friend bool operator==(const package_search&, const package_search&) = default;
 };
 
 /// One package that meets a search, bought in the fewest lots that give the
-/// GPUs and the GPU-hours asked for.
+/// GPUs and the GPU-hours asked for; a value that holds a copy of its offer.
 struct package_match {
-  const gpu_offer* offer{nullptr};            ///< the GPU, in the catalog searched
+  gpu_offer offer;                            ///< the GPU, as the catalog searched lists it
   package_days days;                          ///< the package's duration
   lot_count lots;                             ///< max(ceil(gpus / gpus_per_lot), ceil(hours / hours per lot))
   gpu_count total_gpus;                       ///< lots x gpus_per_lot
@@ -65,14 +67,18 @@ struct package_match {
   fractional_cents price_per_gpu_hour;        ///< total_price / provided
   std::optional<gpu_hours> unused;            ///< provided - the hours asked, when hours were asked
   std::optional<fractional_cents> unit_cost;  ///< total_price / accepted results
+  /// Equal when every member is equal.
+  friend bool operator==(const package_match&, const package_match&) = default;
 };
 
-/// The matches of a search, in the order of package_order_rule. It refers
-/// to the catalog, which must outlive it.
+/// The matches of a search, in the order of package_order_rule: a value
+/// that holds the catalog's snapshot, so it outlives the catalog.
 struct package_list {
-  const catalog* from{nullptr};        ///< the catalog searched
+  catalog_snapshot snapshot;           ///< who priced the catalog searched, in which currency, on which day
   package_search search;               ///< the search, as asked
   std::vector<package_match> matches;  ///< the packages that meet it, in order
+  /// Equal when every member is equal.
+  friend bool operator==(const package_list&, const package_list&) = default;
 };
 
 /// The order of a package list, in words, as outputs quote it.
@@ -122,11 +128,11 @@ enum class search_error_kind {
 }
 
 /// Why a search or a comparison failed; from memory_band_overflow on, the
-/// package at fault (its offer, its duration where one is involved, and the
-/// lots once they are known).
+/// package at fault (a copy of its offer, its duration where one is
+/// involved, and the lots once they are known).
 struct search_error {
   search_error_kind kind{search_error_kind::unknown_gpu};  ///< what failed
-  const gpu_offer* offer{nullptr};                         ///< the GPU at fault, from memory_band_overflow on
+  std::optional<gpu_offer> offer;                          ///< the GPU at fault, from memory_band_overflow on
   std::optional<package_days> days;                        ///< its duration, where one is involved
   std::optional<lot_count> lots;                           ///< its lots, once they are known
   /// Equal when every member is equal.
@@ -147,7 +153,7 @@ namespace detail {
                                                                        const std::optional<runtime_memory>& memory) {
   const package_days days = package_durations[index];
   const auto fail = [&](search_error_kind kind, std::optional<lot_count> lots = std::nullopt) {
-    return unexpected{search_error{kind, &offer, days, lots}};
+    return unexpected{search_error{kind, offer, days, lots}};
   };
   const std::uint64_t per_lot = offer.gpus_per_lot.value;
   const auto hours_per_lot = checked_mul(per_lot, days.value * hours_per_day);
@@ -171,7 +177,7 @@ namespace detail {
     return fail(search_error_kind::total_price_overflow, lot_count{lots});
   }
   package_match m;
-  m.offer = &offer;
+  m.offer = offer;
   m.days = days;
   m.lots = lot_count{lots};
   m.total_gpus = gpu_count{*gpus};
@@ -235,17 +241,17 @@ inline void sort_cheapest_first(std::vector<package_match>& matches) {
 [[nodiscard]] inline result<package_list, search_error> find_packages(const catalog& prices,
                                                                       const package_search& search) {
   if (const auto fault = detail::search_fault(search)) {
-    return unexpected{search_error{*fault, nullptr, std::nullopt, std::nullopt}};
+    return unexpected{search_error{*fault, std::nullopt, std::nullopt, std::nullopt}};
   }
   package_list list;
-  list.from = &prices;
+  list.snapshot = prices.snapshot();
   list.search = search;
   for (const auto& offer : prices.offers()) {
     std::optional<runtime_memory> memory;
     if (search.need) {
       memory = runtime_memory_of(offer.id, offer.memory_per_gpu);
       if (!memory) {
-        return unexpected{search_error{search_error_kind::memory_band_overflow, &offer, std::nullopt, std::nullopt}};
+        return unexpected{search_error{search_error_kind::memory_band_overflow, offer, std::nullopt, std::nullopt}};
       }
       if (assess_fit(search.need->bytes, memory->band).verdict == fit_verdict::does_not_fit) {
         continue;
@@ -275,6 +281,8 @@ struct duration_saving {
   /// which is a percentage to 2 places (16.67 %). It is the same long
   /// division as a sum of cents over a count, hence the type.
   fractional_cents ratio;
+  /// Equal when every member is equal.
+  friend constexpr bool operator==(const duration_saving&, const duration_saving&) = default;
 };
 
 /// One duration of one GPU, bought as one lot.
@@ -285,15 +293,19 @@ struct duration_price {
   fractional_cents price_per_gpu_day;         ///< lot price / gpu_days
   duration_saving saving;                     ///< against the shortest duration
   std::optional<fractional_cents> unit_cost;  ///< lot price / accepted results
+  /// Equal when every member is equal.
+  friend bool operator==(const duration_price&, const duration_price&) = default;
 };
 
-/// The durations of one GPU side by side, shortest first. It refers to the
-/// catalog and the offer, which must outlive it.
+/// The durations of one GPU side by side, shortest first: a value that holds
+/// the catalog's snapshot and a copy of the offer, so it outlives the catalog.
 struct durations_comparison {
-  const catalog* from{nullptr};  ///< the catalog compared
-  const gpu_offer* offer{nullptr};  ///< the GPU compared
+  catalog_snapshot snapshot;                 ///< who priced the catalog compared, in which currency, on which day
+  gpu_offer offer;                           ///< the GPU compared, as the catalog lists it
   std::optional<accepted_results> accepted;  ///< results accepted per lot, for a unit cost; no default
   std::array<duration_price, package_durations.size()> rows{};  ///< one per duration, in the order of package_durations
+  /// Equal when every member is equal.
+  friend bool operator==(const durations_comparison&, const durations_comparison&) = default;
 };
 
 /// The 3-, 7- and 30-day packages of one GPU: the price per GPU-day of each
@@ -306,22 +318,22 @@ struct durations_comparison {
 [[nodiscard]] inline result<durations_comparison, search_error> compare_durations(
     const catalog& prices, std::string_view gpu, std::optional<accepted_results> accepted) {
   if (accepted && accepted->value == 0) {
-    return unexpected{search_error{search_error_kind::zero_accepted_results, nullptr, std::nullopt, std::nullopt}};
+    return unexpected{search_error{search_error_kind::zero_accepted_results, std::nullopt, std::nullopt, std::nullopt}};
   }
   const gpu_offer* offer = prices.find(gpu);
   if (offer == nullptr) {
-    return unexpected{search_error{search_error_kind::unknown_gpu, nullptr, std::nullopt, std::nullopt}};
+    return unexpected{search_error{search_error_kind::unknown_gpu, std::nullopt, std::nullopt, std::nullopt}};
   }
   durations_comparison c;
-  c.from = &prices;
-  c.offer = offer;
+  c.snapshot = prices.snapshot();
+  c.offer = *offer;
   c.accepted = accepted;
   const std::uint64_t per_lot = offer->gpus_per_lot.value;
   const std::uint64_t shortest_days = package_durations[0].value;
   const money shortest_price = offer->lot_prices[0];
   for (std::size_t i = 0; i < package_durations.size(); ++i) {
     const package_days days = package_durations[i];
-    const auto overflow = unexpected{search_error{search_error_kind::comparison_overflow, offer, days, std::nullopt}};
+    const auto overflow = unexpected{search_error{search_error_kind::comparison_overflow, *offer, days, std::nullopt}};
     const money price = offer->lot_prices[i];
     const auto gpu_days = checked_mul(per_lot, days.value);
     const auto shortest_scaled = checked_mul(shortest_price.cents(), days.value);  // P_s d

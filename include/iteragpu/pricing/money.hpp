@@ -5,7 +5,6 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -48,37 +47,87 @@ enum class money_error {
   return "unknown money error";
 }
 
+/// An integer type that counts things: neither `bool` nor a character type,
+/// whose values are not amounts or counts even though they convert to one.
+template <class T>
+concept counting_integer = std::integral<T> && !std::same_as<T, bool> && !std::same_as<T, char> &&
+                           !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> && !std::same_as<T, char16_t> &&
+                           !std::same_as<T, char32_t>;
+
+/// What no amount, count or divisor of money is taken from: floating point
+/// (binary fractions cannot hold 0.10), a signed integer at run time (-1
+/// would wrap to 2^64 - 1), `bool` and the character types.
+template <class T>
+concept not_a_money_count =
+    std::floating_point<T> || std::signed_integral<T> || (std::integral<T> && !counting_integer<T>);
+
 namespace detail {
 
-[[noreturn]] inline void throw_money_error(money_error error) {
-  if (error == money_error::division_by_zero) {
-    throw std::domain_error("iteragpu::money: " + std::string(describe(error)));
-  }
-  throw std::overflow_error("iteragpu::money: " + std::string(describe(error)));
-}
+// Deliberately not constexpr: reaching it in a constant evaluation makes
+// the evaluation fail, so the error is a compile error naming it.
+inline void money_constant_is_negative() noexcept {}
+inline void money_constant_overflows_64_bits() noexcept {}
+inline void money_constant_divides_by_zero() noexcept {}
 
 }  // namespace detail
 
+/// A number of cents written in the program as an integer constant of any
+/// integer type, `168000` as well as `168000U`: its sign is checked when the
+/// program is compiled (the constructor is `consteval`), so `-1` and a
+/// signed value known only at run time do not compile.
+class cents_constant {
+ public:
+  /// `value` cents; a negative constant does not compile.
+  template <counting_integer I>
+  // cppcheck-suppress noExplicitConstructor ; a literal converts in place: from_cents(168000)
+  consteval cents_constant(I value) noexcept  // NOLINT(google-explicit-constructor): a literal converts in place
+      : cents_(checked_sign(value)) {}
+
+  /// The cents, as an unsigned number.
+  [[nodiscard]] constexpr std::uint64_t value() const noexcept { return cents_; }
+
+ private:
+  template <counting_integer I>
+  [[nodiscard]] static consteval std::uint64_t checked_sign(I value) noexcept {
+    if constexpr (std::signed_integral<I>) {
+      if (value < 0) {
+        detail::money_constant_is_negative();
+      }
+    }
+    return static_cast<std::uint64_t>(value);
+  }
+
+  std::uint64_t cents_;
+};
+
 /// An amount of US dollars held as a whole number of cents in 64 bits. There
 /// is no way in from floating point (binary fractions cannot hold 0.10
-/// exactly), none from a signed integer (-1 would wrap to 2^64 - 1 cents),
-/// and no implicit way in from an integer (a count is not money).
-/// Sums and products are checked: a result past 64 bits is an error, never a
-/// wrapped value; evaluated in a constant expression the throwing operators
-/// make an overflow fail to compile.
+/// exactly), none from a signed integer known only at run time (-1 would
+/// wrap to 2^64 - 1 cents), none from `bool` or a character, and no implicit
+/// way in from an integer (a count is not money).
+/// Sums and products are checked and never throw: try_add() and
+/// try_multiply() return an error past 64 bits, never a wrapped value; the
+/// operators `+` and `*` are `consteval`, for constants, where an overflow
+/// fails to compile.
 class money {
  public:
   /// Zero cents.
   constexpr money() = default;
 
-  /// `cents` cents; only an unsigned integer is accepted.
-  [[nodiscard]] static constexpr money from_cents(std::uint64_t cents) noexcept { return money(cents); }
+  /// `cents` cents, from an unsigned integer known at run time.
+  template <counting_integer U>
+    requires std::unsigned_integral<U>
+  [[nodiscard]] static constexpr money from_cents(U cents) noexcept {
+    return money(static_cast<std::uint64_t>(cents));
+  }
+  /// `cents` cents, from an integer constant such as `168000`, whose sign is
+  /// checked when the program is compiled.
+  [[nodiscard]] static constexpr money from_cents(cents_constant cents) noexcept { return money(cents.value()); }
   ///@{
-  /// No way in from floating point or a signed integer: these do not compile.
-  template <std::floating_point F>
-  static money from_cents(F) = delete;
-  template <std::signed_integral I>
-  static money from_cents(I) = delete;
+  /// No way in from floating point, `bool` or a character: these do not compile.
+  template <class T>
+    requires std::floating_point<T> || (std::integral<T> && !counting_integer<T>)
+  static money from_cents(T) = delete;
   template <std::floating_point F>
   explicit money(F) = delete;
   ///@}
@@ -173,34 +222,34 @@ class money {
     return money(*product);
   }
 
-  /// Throwing flavour of try_add(): in a constant expression, an overflow fails to compile.
-  [[nodiscard]] friend constexpr money operator+(money a, money b) {
+  /// a + b of two constants; a sum past 64 bits of cents does not compile.
+  /// At run time, try_add() says so instead.
+  [[nodiscard]] friend consteval money operator+(money a, money b) noexcept {
     const auto sum = try_add(a, b);
     if (!sum) {
-      detail::throw_money_error(sum.error());
+      detail::money_constant_overflows_64_bits();
+      return money{};
     }
     return *sum;
   }
 
-  /// Throwing flavour of try_multiply(): in a constant expression, an overflow fails to compile.
-  [[nodiscard]] friend constexpr money operator*(money amount, std::uint64_t count) {
+  /// amount x count of constants; a product past 64 bits of cents does not
+  /// compile. At run time, try_multiply() says so instead.
+  [[nodiscard]] friend consteval money operator*(money amount, std::uint64_t count) noexcept {
     const auto product = try_multiply(amount, count);
     if (!product) {
-      detail::throw_money_error(product.error());
+      detail::money_constant_overflows_64_bits();
+      return money{};
     }
     return *product;
   }
   ///@{
-  /// A floating-point or signed factor would otherwise convert silently to a
-  /// count (-2 to 2^64 - 2).
-  template <std::floating_point F>
-  friend money operator*(money, F) = delete;
-  template <std::floating_point F>
-  friend result<money, money_error> try_multiply(money, F) = delete;
-  template <std::signed_integral I>
-  friend money operator*(money, I) = delete;
-  template <std::signed_integral I>
-  friend result<money, money_error> try_multiply(money, I) = delete;
+  /// A floating-point, signed, `bool` or character factor would otherwise
+  /// convert silently to a count (-2 to 2^64 - 2).
+  template <not_a_money_count T>
+  friend money operator*(money, T) = delete;
+  template <not_a_money_count T>
+  friend result<money, money_error> try_multiply(money, T) = delete;
   ///@}
 
   /// Compared as the numbers they hold (`==`, `<` and the rest).
@@ -275,6 +324,10 @@ class fractional_cents {
     }
     return q;
   }
+  /// A signed, floating-point, `bool` or character divisor would convert
+  /// silently (-1 to 2^64 - 1): this does not compile.
+  template <not_a_money_count T>
+  static result<fractional_cents, money_error> quotient(money, T) = delete;
 
   /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(const fractional_cents&, const fractional_cents&) = default;
@@ -309,22 +362,25 @@ class fractional_cents {
   return fractional_cents::quotient(amount, divisor);
 }
 
-/// A signed divisor would convert silently (-1 to 2^64 - 1).
-template <std::signed_integral I>
-result<fractional_cents, money_error> try_divide(money, I) = delete;
+/// A signed, floating-point, `bool` or character divisor would convert
+/// silently (-1 to 2^64 - 1): this does not compile.
+template <not_a_money_count T>
+result<fractional_cents, money_error> try_divide(money, T) = delete;
 
-/// Throwing flavour: a division by zero is an error, in a constant
-/// expression a compile error.
-[[nodiscard]] constexpr fractional_cents divide(money amount, std::uint64_t divisor) {
+/// amount / divisor of constants; a division by zero does not compile. At
+/// run time, try_divide() says so instead.
+[[nodiscard]] consteval fractional_cents divide(money amount, std::uint64_t divisor) noexcept {
   const auto q = try_divide(amount, divisor);
   if (!q) {
-    detail::throw_money_error(q.error());
+    detail::money_constant_divides_by_zero();
+    return fractional_cents{};
   }
   return *q;
 }
-/// A signed divisor would convert silently (-1 to 2^64 - 1).
-template <std::signed_integral I>
-fractional_cents divide(money, I) = delete;
+/// A signed, floating-point, `bool` or character divisor would convert
+/// silently (-1 to 2^64 - 1): this does not compile.
+template <not_a_money_count T>
+fractional_cents divide(money, T) = delete;
 
 }  // namespace iteragpu
 

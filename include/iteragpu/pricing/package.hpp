@@ -42,12 +42,12 @@ struct package_request {
   std::optional<accepted_results> accepted{};  ///< no default: absent means no unit cost
 };
 
-/// The price of `lots` lots of one package. It refers to the catalog and the
-/// GPU offer it quotes, which must outlive it; the figures computed here are
-/// its own.
+/// The price of `lots` lots of one package: a value that holds what it
+/// quotes (the catalog's snapshot and the GPU's offer, copied), so it
+/// outlives the catalog and compares by value.
 struct package_quote {
-  const catalog* from{nullptr};                 ///< the catalog quoted
-  const gpu_offer* offer{nullptr};              ///< the GPU quoted
+  catalog_snapshot snapshot;                    ///< who priced the catalog quoted, in which currency, on which day
+  gpu_offer offer;                              ///< the GPU quoted, as the catalog lists it
   package_days days;                            ///< the package's duration
   lot_count lots;                               ///< lots bought
   gpu_count total_gpus;                         ///< lots x gpus_per_lot
@@ -69,12 +69,14 @@ enum class package_error_kind {
   total_price_overflow,  ///< lots x lot price past 64 bits of cents
 };
 
-/// Why a request cannot be quoted, with what a message needs: the catalog
-/// (its GPU ids) and, once the GPU is known, its offer.
+/// Why a request cannot be quoted, with what a message needs: once the GPU
+/// is known (from unknown_duration on), a copy of its offer. The GPU ids of
+/// the catalog, for an unknown GPU, are the catalog's: the caller has it.
 struct package_error {
   package_error_kind kind{package_error_kind::unknown_gpu};  ///< what is wrong
-  const catalog* in{nullptr};                                ///< the catalog asked
-  const gpu_offer* offer{nullptr};                           ///< set from unknown_duration on
+  std::optional<gpu_offer> offer{};                          ///< set from unknown_duration on
+  /// Equal when every member is equal.
+  friend bool operator==(const package_error&, const package_error&) = default;
 };
 
 /// The failure in a sentence, as messages print it.
@@ -101,8 +103,8 @@ struct package_error {
 /// proration by the hour and no currency conversion.
 [[nodiscard]] inline result<package_quote, package_error> quote_package(const catalog& prices,
                                                                         const package_request& request) {
-  const auto fail = [&](package_error_kind kind, const gpu_offer* offer = nullptr) {
-    return unexpected{package_error{kind, &prices, offer}};
+  const auto fail = [](package_error_kind kind, const gpu_offer* offer = nullptr) {
+    return unexpected{package_error{kind, offer != nullptr ? std::optional<gpu_offer>(*offer) : std::nullopt}};
   };
   if (request.lots.value == 0) {
     return fail(package_error_kind::zero_lots);
@@ -127,8 +129,8 @@ struct package_error {
     return fail(package_error_kind::total_price_overflow, offer);
   }
   package_quote q;
-  q.from = &prices;
-  q.offer = offer;
+  q.snapshot = prices.snapshot();
+  q.offer = *offer;
   q.days = request.days;
   q.lots = request.lots;
   q.total_gpus = gpu_count{*gpus};

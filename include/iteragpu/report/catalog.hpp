@@ -14,8 +14,17 @@
 #include "iteragpu/text.hpp"
 
 /// \file
-/// The catalog as a table for people (`calcul_forfaits --list`).
+/// The catalog as a table for people (`calcul_forfaits --list`), and its GPU ids for messages.
 namespace iteragpu::report {
+
+/// The catalog's GPU ids in its order, comma-separated, as messages list them.
+[[nodiscard]] inline std::string gpu_ids(const catalog& c) {
+  std::string text;
+  for (const auto& offer : c.offers()) {
+    text += (text.empty() ? "" : ", ") + offer.id;
+  }
+  return text;
+}
 
 /// The whole catalog as an aligned table, one package per line in the
 /// order of the file: text columns left-aligned, numbers right-aligned.

@@ -105,9 +105,8 @@ inline void write_table(std::ostream& out, const std::vector<table_column>& colu
   }
 }
 
-inline void write_catalog_lines(std::ostream& out, const catalog& c, std::string_view source) {
-  out << "  catalog   provider " << c.snapshot().provider << ", snapshot " << c.snapshot().date << " (" << source
-      << ")\n";
+inline void write_catalog_lines(std::ostream& out, const catalog_snapshot& snapshot, std::string_view source) {
+  out << "  catalog   provider " << snapshot.provider << ", snapshot " << snapshot.date << " (" << source << ")\n";
 }
 
 [[nodiscard]] inline std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
@@ -116,10 +115,48 @@ inline void write_catalog_lines(std::ostream& out, const catalog& c, std::string
 
 }  // namespace detail
 
+/// The package at fault of a failed search or comparison and what passes 64
+/// bits there, without the flag or the remedy (the command line adds them):
+/// `b200, 7 days: 3 lots x 2 GPUs per lot does not fit in 64 bits`. An
+/// error without a package at fault is its kind's sentence.
+[[nodiscard]] inline std::string describe(const search_error& error) {
+  if (!error.offer) {
+    return std::string(describe(error.kind));
+  }
+  const gpu_offer& offer = *error.offer;
+  const std::string per_lot = detail::plural(offer.gpus_per_lot.value, "GPU per lot", "GPUs per lot");
+  const std::string days = error.days ? to_decimal_string(error.days->value) : std::string();
+  const std::string package = offer.id + (error.days ? ", " + days + " days" : std::string());
+  const std::string lots = error.lots ? to_decimal_string(error.lots->value) + " lots x " : std::string();
+  switch (error.kind) {
+    case search_error_kind::memory_band_overflow:
+      return offer.id + " has " + to_decimal_string(offer.memory_per_gpu.value) +
+             " GB per GPU, which read as GiB passes 64 bits of bytes, so the memory rule cannot place it";
+    case search_error_kind::total_gpus_overflow:
+      return package + ": " + lots + per_lot + " does not fit in 64 bits";
+    case search_error_kind::gpu_hours_overflow:
+      return package + ": " + lots + per_lot + " x " + days + " days x 24 does not fit in 64 bits of GPU-hours";
+    case search_error_kind::total_price_overflow:
+      return package + ": " + lots +
+             (error.days ? to_decimal_string(offer.lot_price(*error.days).value_or(money{}).cents()) : std::string()) +
+             " cents is past 64 bits of cents (" + std::string(largest_u64_text) + ")";
+    case search_error_kind::comparison_overflow:
+      return "the lot prices of " + offer.id +
+             " are too large to compare within 64 bits (lot price x days, GPUs per lot x days x 3)";
+    case search_error_kind::zero_gpus:
+    case search_error_kind::zero_gpu_hours:
+    case search_error_kind::zero_accepted_results:
+    case search_error_kind::unknown_duration:
+    case search_error_kind::unknown_gpu:
+      break;
+  }
+  return std::string(describe(error.kind));
+}
+
 /// What every reader of a package list must be told, in the order it matters.
 [[nodiscard]] inline std::vector<std::string_view> package_list_notes(const package_list& list) {
   std::vector<std::string_view> notes;
-  if (list.from->illustrative()) {
+  if (list.snapshot.illustrative()) {
     notes.push_back(illustrative_note);
   }
   notes.push_back(availability_note);
@@ -133,10 +170,10 @@ inline void write_catalog_lines(std::ostream& out, const catalog& c, std::string
 [[nodiscard]] inline boost::json::object to_json(const package_match& m) {
   using detail::json_text;
   boost::json::object o;
-  o["gpu"] = json_text(m.offer->id);
-  o["name"] = json_text(m.offer->name);
-  o["memory_gb_per_gpu"] = m.offer->memory_per_gpu.value;
-  o["gpus_per_lot"] = m.offer->gpus_per_lot.value;
+  o["gpu"] = json_text(m.offer.id);
+  o["name"] = json_text(m.offer.name);
+  o["memory_gb_per_gpu"] = m.offer.memory_per_gpu.value;
+  o["gpus_per_lot"] = m.offer.gpus_per_lot.value;
   o["days"] = m.days.value;
   o["lots"] = m.lots.value;
   o["total_gpus"] = m.total_gpus.value;
@@ -165,14 +202,14 @@ inline void write_catalog_lines(std::ostream& out, const catalog& c, std::string
 /// when a need was given, the order, the packages and the notes.
 [[nodiscard]] inline boost::json::object to_json(const package_list& list) {
   using detail::json_text;
-  const auto& snapshot = list.from->snapshot();
+  const auto& snapshot = list.snapshot;
   const auto& s = list.search;
   boost::json::object o;
   o["kind"] = "packages";
   o["provider"] = json_text(snapshot.provider);
   o["currency"] = json_text(snapshot.currency);
   o["snapshot_date"] = json_text(snapshot.date);
-  o["illustrative"] = list.from->illustrative();
+  o["illustrative"] = list.snapshot.illustrative();
   o["memory_need"] = to_json(s.need);
   o["memory_rule"] = s.need ? boost::json::value(json_text(memory_rule_statement)) : boost::json::value(nullptr);
   o["gpus"] = s.gpus.value;
@@ -237,7 +274,7 @@ namespace detail {
 
 // One line of the table, in the order of package_columns().
 [[nodiscard]] inline std::vector<std::string> package_cells(const package_match& m) {
-  std::vector<std::string> cells{m.offer->id, m.offer->name, to_decimal_string(m.offer->memory_per_gpu.value)};
+  std::vector<std::string> cells{m.offer.id, m.offer.name, to_decimal_string(m.offer.memory_per_gpu.value)};
   if (m.fit) {
     const bool fits = m.fit->verdict == fit_verdict::fits;
     cells.emplace_back(verdict_name(m.fit->verdict));
@@ -266,14 +303,14 @@ namespace detail {
 /// quote.
 inline void write_text(std::ostream& out, const package_list& list, std::string_view source) {
   const auto& s = list.search;
-  if (list.from->illustrative()) {
+  if (list.snapshot.illustrative()) {
     out << illustrative_note << '\n';
   }
   out << detail::search_title(list) << '\n';
   if (s.need) {
     out << "  need      " << escaped(s.need->source) << '\n';
   }
-  detail::write_catalog_lines(out, *list.from, source);
+  detail::write_catalog_lines(out, list.snapshot, source);
   if (list.matches.empty()) {
     out << "No package of the catalog meets this search.\n";
   } else {
@@ -282,7 +319,7 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
     for (const auto& m : list.matches) {
       rows.push_back(detail::package_cells(m));
     }
-    detail::write_table(out, detail::package_columns(s, list.from->snapshot().currency), rows);
+    detail::write_table(out, detail::package_columns(s, list.snapshot.currency), rows);
   }
   if (s.need) {
     out << memory_rule_statement << '\n';
@@ -301,7 +338,7 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
 /// What every reader of a durations comparison must be told, in the order it matters.
 [[nodiscard]] inline std::vector<std::string_view> durations_notes(const durations_comparison& c) {
   std::vector<std::string_view> notes;
-  if (c.from->illustrative()) {
+  if (c.snapshot.illustrative()) {
     notes.push_back(illustrative_note);
   }
   notes.push_back(availability_note);
@@ -316,17 +353,17 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
 /// (data/schema/durations.schema.json).
 [[nodiscard]] inline boost::json::object to_json(const durations_comparison& c) {
   using detail::json_text;
-  const auto& snapshot = c.from->snapshot();
+  const auto& snapshot = c.snapshot;
   boost::json::object o;
   o["kind"] = "durations";
   o["provider"] = json_text(snapshot.provider);
   o["currency"] = json_text(snapshot.currency);
   o["snapshot_date"] = json_text(snapshot.date);
-  o["illustrative"] = c.from->illustrative();
-  o["gpu"] = json_text(c.offer->id);
-  o["name"] = json_text(c.offer->name);
-  o["memory_gb_per_gpu"] = c.offer->memory_per_gpu.value;
-  o["gpus_per_lot"] = c.offer->gpus_per_lot.value;
+  o["illustrative"] = c.snapshot.illustrative();
+  o["gpu"] = json_text(c.offer.id);
+  o["name"] = json_text(c.offer.name);
+  o["memory_gb_per_gpu"] = c.offer.memory_per_gpu.value;
+  o["gpus_per_lot"] = c.offer.gpus_per_lot.value;
   o["accepted_results"] = c.accepted ? boost::json::value(c.accepted->value) : boost::json::value(nullptr);
   boost::json::array rows;
   for (const auto& row : c.rows) {
@@ -355,16 +392,16 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
 /// The durations comparison as an aligned table for people, with its notes; `source` names the
 /// catalog.
 inline void write_text(std::ostream& out, const durations_comparison& c, std::string_view source) {
-  const auto& offer = *c.offer;
+  const auto& offer = c.offer;
   const std::string shortest = to_decimal_string(package_durations[0].value);
-  if (c.from->illustrative()) {
+  if (c.snapshot.illustrative()) {
     out << illustrative_note << '\n';
   }
   out << "Durations compared: " << offer.id << " (" << offer.name << ", " << offer.memory_per_gpu.value
       << " GB per GPU), one lot of " << detail::plural(offer.gpus_per_lot.value, "GPU", "GPUs") << '\n';
-  detail::write_catalog_lines(out, *c.from, source);
+  detail::write_catalog_lines(out, c.snapshot, source);
   std::vector<detail::table_column> columns{{"days", true},
-                                            {"lot price (" + c.from->snapshot().currency + ")", true},
+                                            {"lot price (" + c.snapshot.currency + ")", true},
                                             {"GPU-days", true},
                                             {"cents/GPU-day", true},
                                             {"saving vs " + shortest + " days (cents/GPU-day)", true},

@@ -34,7 +34,7 @@ inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (n
 /// What every reader of a quote must be told, in the order it matters.
 [[nodiscard]] inline std::vector<std::string_view> quote_notes(const package_quote& q) {
   std::vector<std::string_view> notes;
-  if (q.from->illustrative()) {
+  if (q.snapshot.illustrative()) {
     notes.push_back(illustrative_note);
   }
   notes.push_back(availability_note);
@@ -48,17 +48,17 @@ inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (n
 /// binary floating point.
 [[nodiscard]] inline boost::json::object to_json(const package_quote& q) {
   const auto str = [](std::string_view s) { return boost::json::string(s.data(), s.size()); };
-  const auto& snapshot = q.from->snapshot();
+  const auto& snapshot = q.snapshot;
   boost::json::object o;
   o["provider"] = str(snapshot.provider);
   o["currency"] = str(snapshot.currency);
   o["snapshot_date"] = str(snapshot.date);
-  o["illustrative"] = q.from->illustrative();
-  o["gpu"] = str(q.offer->id);
-  o["name"] = str(q.offer->name);
+  o["illustrative"] = q.snapshot.illustrative();
+  o["gpu"] = str(q.offer.id);
+  o["name"] = str(q.offer.name);
   o["days"] = q.days.value;
   o["lots"] = q.lots.value;
-  o["gpus_per_lot"] = q.offer->gpus_per_lot.value;
+  o["gpus_per_lot"] = q.offer.gpus_per_lot.value;
   o["total_gpus"] = q.total_gpus.value;
   o["lot_price_cents"] = q.lot_price.cents();
   o["total_price_cents"] = q.total_price.cents();
@@ -84,9 +84,9 @@ inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (n
 /// `source` names the catalog for a reader: the path the user gave, or the
 /// words "the shipped illustrative catalog" (an install's path is not theirs).
 inline void write_text(std::ostream& out, const package_quote& q, std::string_view source) {
-  const auto& snapshot = q.from->snapshot();
-  const auto& offer = *q.offer;
-  out << "Package quote" << (q.from->illustrative() ? " (ILLUSTRATIVE catalog: not a real offer)" : "") << '\n'
+  const auto& snapshot = q.snapshot;
+  const auto& offer = q.offer;
+  out << "Package quote" << (q.snapshot.illustrative() ? " (ILLUSTRATIVE catalog: not a real offer)" : "") << '\n'
       << "  package       " << offer.id << " (" << offer.name << ", " << offer.memory_per_gpu.value << " GB per GPU), "
       << q.days.value << " days\n"
       << "  lots          " << q.lots.value << " x " << offer.gpus_per_lot.value << " GPU"

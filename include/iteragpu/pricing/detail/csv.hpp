@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "iteragpu/pricing/text_position.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
@@ -22,26 +23,20 @@
 // a string_view and compiles with clang as well as g++.
 namespace iteragpu::detail {
 
-struct csv_position {
-  std::size_t line{1};
-  std::size_t column{1};  // 1-based, counted in bytes
-  friend constexpr bool operator==(csv_position, csv_position) = default;
-};
-
 struct csv_field {
   std::string text;       // unquoted: a doubled quote "" stands for one "
-  csv_position position;  // where the field starts (its opening quote, if any)
+  text_position position;  // where the field starts (its opening quote, if any)
   bool quoted{false};
 };
 
 struct csv_record {
   std::vector<csv_field> fields;
-  csv_position position;  // start of the record
-  csv_position end;       // its line end, or the end of the text
+  text_position position;  // start of the record
+  text_position end;       // its line end, or the end of the text
 };
 
 struct csv_error {
-  csv_position position;
+  text_position position;
   std::string found;
   std::string expected;
 };
@@ -208,7 +203,7 @@ class csv_reader {
   std::size_t i_{0};
   bool line_end_{false};    // the current character starts a line end (LF, or CR of CRLF)
   bool ended_line_{false};  // the current character ended a record
-  csv_position here_;
+  text_position here_;
   state state_{state::field_start};
   csv_field field_;
   csv_record record_;

@@ -1,0 +1,5 @@
+// expect: (use of deleted function|deleted)
+// A quotient over -1 would divide by 2^64 - 1; it does not compile.
+#include <iteragpu/pricing/money.hpp>
+
+constexpr auto wrong = iteragpu::fractional_cents::quotient(iteragpu::money::from_cents(336000), -1);
