@@ -15,6 +15,7 @@
 #include "iteragpu/memory.hpp"
 #include "iteragpu/sweep.hpp"
 #include "iteragpu/memory/files/measurement_file.hpp"
+#include "iteragpu/memory/files/memory_need_file.hpp"
 #include "iteragpu/memory/files/pickle.hpp"
 #include "iteragpu/memory/files/snapshot.hpp"
 #include "iteragpu/memory/files/snapshot_file.hpp"

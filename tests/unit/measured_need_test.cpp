@@ -3,6 +3,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,7 @@
 
 #include <iteragpu/io.hpp>
 #include <iteragpu/memory/files/measurement_file.hpp>
+#include <iteragpu/memory/files/memory_need_file.hpp>
 #include <iteragpu/memory/synthetic_measurement.hpp>
 #include <iteragpu/report/need_input.hpp>
 
@@ -148,6 +150,24 @@ BOOST_AUTO_TEST_CASE(a_refused_file_says_which_row_key_and_value) {
   BOOST_TEST((e.kind == measurement_file_errc::field_not_bytes));
   BOOST_TEST(e.field == "peak_reserved_bytes");
   BOOST_TEST(e.row == 0U);
+}
+
+BOOST_AUTO_TEST_CASE(the_memory_need_of_an_estimate_or_a_plan_is_read_with_its_source) {
+  using iteragpu::memory::memory_need_errc;
+  using iteragpu::memory::read_memory_need;
+  const auto read = [](const char* text) { return read_memory_need(boost::json::parse(text).as_object()); };
+  const auto need = read(R"({"memory_need":{"bytes":18446744073709551615,"source":"plan: x"}})");
+  BOOST_REQUIRE(need.has_value());
+  BOOST_TEST(need->bytes == UINT64_MAX);
+  BOOST_TEST((need->source == std::optional<std::string>("plan: x")));
+  BOOST_TEST(!read(R"({"memory_need":{"bytes":0,"source":7}})")->source.has_value());
+  BOOST_TEST((read(R"({})").error().kind == memory_need_errc::missing));
+  BOOST_TEST((read(R"({"memory_need":null})").error().kind == memory_need_errc::null));
+  BOOST_TEST((read(R"({"memory_need":[1]})").error().kind == memory_need_errc::not_an_object));
+  BOOST_TEST((read(R"({"memory_need":{}})").error().kind == memory_need_errc::bytes_missing));
+  const auto negative = read(R"({"memory_need":{"bytes":-1}})");
+  BOOST_TEST((negative.error().kind == memory_need_errc::bytes_not_bytes));
+  BOOST_TEST((negative.error().value == boost::json::value(-1)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -12,6 +12,7 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/memory/files/measurement_file.hpp"
+#include "iteragpu/memory/files/memory_need_file.hpp"
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/result.hpp"
@@ -47,48 +48,34 @@ using need_read = result<memory_need, need_input_error>;
   return unexpected{need_input_error{std::move(found)}};
 }
 
-// The field `key` of `o` as a byte count, or why not; `where` names the
-// object in messages.
-[[nodiscard]] inline result<std::uint64_t, need_input_error> byte_field(const boost::json::object& o,
-                                                                        std::string_view key, std::string_view where) {
-  const auto* v = o.if_contains(key);
-  const std::string name = std::string(where) + std::string(key);
-  if (v == nullptr) {
-    return not_a_need(name + " missing");
-  }
-  const auto bytes = memory::json_byte_count(*v);
-  if (!bytes) {
-    return not_a_need(name + " " + quoted_excerpt(boost::json::serialize(*v)) +
-                      ", not an integer number of bytes from 0 to " + std::string(largest_u64_text));
-  }
-  return *bytes;
-}
-
-// The `memory_need` object of an estimate or a plan: its bytes. The source
-// says in our words which document (`what`) and which figure (`figure`),
-// then quotes the source the document gives.
+// The `memory_need` object of an estimate, a plan or a replay: its bytes.
+// The source says in our words which document (`what`) and which figure
+// (`figure`), then quotes the source the document gives.
 [[nodiscard]] inline need_read need_of_document(const boost::json::object& o, std::string_view what,
                                                 std::string_view figure) {
-  const auto* need = o.if_contains("memory_need");
-  if (need == nullptr) {
-    return not_a_need(std::string(what) + " without memory_need");
-  }
-  if (need->is_null()) {
-    return not_a_need(std::string(what) + " whose memory_need is null (the need passes 64 bits of bytes)");
-  }
-  if (!need->is_object()) {
-    return not_a_need(std::string(what) + " whose memory_need is not an object");
-  }
-  const auto bytes = byte_field(need->get_object(), "bytes", "memory_need.");
-  if (!bytes) {
-    return not_a_need(std::string(what) + " with " + bytes.error().found);
+  const auto need = memory::read_memory_need(o);
+  if (!need) {
+    switch (need.error().kind) {
+      case memory::memory_need_errc::missing:
+        return not_a_need(std::string(what) + " without memory_need");
+      case memory::memory_need_errc::null:
+        return not_a_need(std::string(what) + " whose memory_need is null (the need passes 64 bits of bytes)");
+      case memory::memory_need_errc::not_an_object:
+        return not_a_need(std::string(what) + " whose memory_need is not an object");
+      case memory::memory_need_errc::bytes_missing:
+        return not_a_need(std::string(what) + " with memory_need.bytes missing");
+      case memory::memory_need_errc::bytes_not_bytes:
+        return not_a_need(std::string(what) + " with memory_need.bytes " +
+                          quoted_excerpt(boost::json::serialize(need.error().value)) +
+                          ", not an integer number of bytes from 0 to " + std::string(largest_u64_text));
+    }
+    return not_a_need(std::string(what) + " whose memory_need cannot be read");
   }
   std::string source = std::string(what) + ": its memory_need.bytes, " + std::string(figure);
-  if (const auto* said = need->get_object().if_contains("source"); said != nullptr && said->is_string()) {
-    const auto& text = said->get_string();
-    source += "; the file says " + quoted_excerpt(std::string_view(text.data(), text.size()), 200);
+  if (need->source) {
+    source += "; the file says " + quoted_excerpt(*need->source, 200);
   }
-  return memory_need{byte_count{*bytes}, std::move(source)};
+  return memory_need{byte_count{need->bytes}, std::move(source)};
 }
 
 // The words for a measurement file refused (the messages of
