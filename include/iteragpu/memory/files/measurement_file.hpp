@@ -111,7 +111,7 @@ struct measurement_file_error {
   return std::nullopt;
 }
 
-namespace files_detail {
+namespace detail::measurement_fields {
 
 class row_reader {
  public:
@@ -205,7 +205,7 @@ class row_reader {
   return row;
 }
 
-}  // namespace files_detail
+}  // namespace detail::measurement_fields
 
 /// The memory figures of a measurement file, from its JSON: an object with
 /// schema_version 1 or 2 and a non-empty phases array of objects, each with
@@ -240,7 +240,7 @@ class row_reader {
       return unexpected{
           measurement_file_error{measurement_file_errc::row_not_an_object, file.schema_version, i, {}, {}}};
     }
-    auto row = files_detail::read_row(*o, i, file.schema_version);
+    auto row = detail::measurement_fields::read_row(*o, i, file.schema_version);
     if (!row) {
       return unexpected{std::move(row).error()};
     }
