@@ -95,7 +95,7 @@ struct compare_options {
     for (const auto& file : options.files) {
       auto run = report::read_measurement(file);
       if (!run) {
-        throw usage_error(run.error());
+        throw usage_error(report::describe(run.error()));
       }
       files.push_back(report::compared_file{std::filesystem::path(file).filename().string(), std::move(*run)});
     }

@@ -4,7 +4,7 @@
 /// \file
 /// Every public header that needs neither LibTorch nor Boost.Program_options
 /// (link iteragpu::json, which brings Boost.JSON for the reports and the
-/// snapshot files). The LibTorch adapters (iteragpu/torch/, target
+/// snapshot and measurement files). The LibTorch adapters (iteragpu/torch/, target
 /// iteragpu::torch) are not part of it, and the programs' command line
 /// (examples/cli/) is not part of the library. A test checks that every
 /// public header is reached by the umbrellas it belongs to.
@@ -15,6 +15,8 @@
 #include "iteragpu/measurement.hpp"
 #include "iteragpu/memory.hpp"
 #include "iteragpu/sweep.hpp"
+#include "iteragpu/memory/files/measurement_file.hpp"
+#include "iteragpu/memory/files/memory_need_file.hpp"
 #include "iteragpu/memory/files/pickle.hpp"
 #include "iteragpu/memory/files/snapshot.hpp"
 #include "iteragpu/memory/files/snapshot_file.hpp"

@@ -8,7 +8,8 @@
 /// the statistics of the repeats; the GPU's state through NVML loaded at run
 /// time (nvml/); the prediction of the synthetic network through a simulated
 /// caching allocator (memory/prediction/); the trace and replay of recorded
-/// allocator snapshots. Reading a snapshot file needs Boost.JSON:
+/// allocator snapshots; the figures derived from a measurement
+/// (memory/measured_need.hpp). Reading a snapshot or measurement file needs Boost.JSON:
 /// memory/files/ (target iteragpu::json).
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/memory/compare.hpp"
@@ -18,6 +19,7 @@
 #include "iteragpu/memory/fwd.hpp"
 #include "iteragpu/memory/gpu_runtime.hpp"
 #include "iteragpu/memory/input_spec.hpp"
+#include "iteragpu/memory/measured_need.hpp"
 #include "iteragpu/memory/policies/backend.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/memory/policies/gpu_state.hpp"

@@ -156,6 +156,14 @@ iteragpu_cli_case(calcul_forfaits_gpu_hours_to_64_bits PROGRAM calcul_forfaits E
 iteragpu_cli_case(calcul_forfaits_fits_measurement PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"memory_need\":\\{\"bytes\":2027945984,\"gib\":\"1\\.888671875\",\"gb\":\"2\\.027945984\",\"source\":\"measurement \\(schema_version 2\\): [^\"]*plus the memory outside the allocator, 593494016 bytes"
   ARGS --fits "${_cf_fits}/measurement-v2.json" --days 30 --json)
+# measurement-v2-outside.json: the end of the first row of largest device use
+# gives 200 bytes outside the allocator, the same with ties broken by the
+# larger difference 500, and the largest difference of every sample (the one
+# definition, memory/measured_need.hpp) 700, at model_load's baseline: a
+# need of 1900 + 700 bytes (tests/unit/measured_need_test.cpp has the sums).
+iteragpu_cli_case(calcul_forfaits_fits_measurement_outside_largest_of_every_sample PROGRAM calcul_forfaits EXIT 0
+  STDOUT "\"memory_need\":\\{\"bytes\":2600,[^}]*plus the memory outside the allocator, 700 bytes: the largest device used less reserved at the baseline and end of every row \\(device used 700 less reserved 0\\)"
+  ARGS --fits "${_cf_fits}/measurement-v2-outside.json" --days 30 --json)
 iteragpu_cli_case(calcul_forfaits_compare_days PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"days\":7,\"lot_price_cents\":2400,\"lot_price\":\"24\\.00\",\"gpu_days\":7,\"price_per_gpu_day_cents\":\"342\\.8571\",\"dearer\":true,\"saving_per_gpu_day_cents\":\"-9\\.5238\",\"saving_percent\":\"-2\\.86\",\"unit_cost_cents\":\"800\\.0000\""
   ARGS --catalog "${_cf_fits}/catalog-durations.csv" --gpu d2 --compare-days --accepted-results 3 --json)

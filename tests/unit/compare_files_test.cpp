@@ -30,7 +30,7 @@ std::string fixture(const std::string& name) { return fixtures + name; }
 
 iteragpu::compared_run read(const std::string& name) {
   auto run = iteragpu::report::read_measurement(fixture(name));
-  BOOST_TEST_REQUIRE(run.has_value(), (run.has_value() ? std::string() : run.error()));
+  BOOST_TEST_REQUIRE(run.has_value(), (run.has_value() ? std::string() : iteragpu::report::describe(run.error())));
   return std::move(*run);
 }
 
@@ -70,7 +70,7 @@ boost::json::object schema_2_document() {
 std::string problem_of(const boost::json::object& document) {
   const auto run = iteragpu::report::measurement_from_json(document);
   BOOST_TEST_REQUIRE(!run.has_value());
-  return run.error();
+  return iteragpu::report::describe(run.error());
 }
 
 struct scratch_folder {
@@ -451,7 +451,7 @@ BOOST_AUTO_TEST_CASE(a_torchscript_measurement_is_refused_by_name) {
   const auto run = iteragpu::report::measurement_from_text(
       R"({"schema_version": 2, "workload": {"kind": "torchscript"}, "configuration": {"device": "cuda:0"}})");
   BOOST_REQUIRE(!run.has_value());
-  BOOST_TEST(run.error() ==
+  BOOST_TEST(iteragpu::report::describe(run.error()) ==
              "is the measurement of a TorchScript module (it has a workload); compare reads measurements of the "
              "synthetic network only");
 }

@@ -85,25 +85,25 @@ BOOST_AUTO_TEST_CASE(a_schema_1_measurement_gives_its_largest_peak_and_says_what
 }
 
 BOOST_AUTO_TEST_CASE(a_schema_2_measurement_adds_the_memory_outside_the_allocator) {
-  // Largest end_device_used_bytes: 2025848832, on cold_forward, warmup and
-  // warm_forward 0; less end_reserved 1432354816 (the first two) or
-  // 1434451968 (the third): the larger difference, 593494016, is taken.
+  // The largest device used less reserved of the twelve samples: 2025848832
+  // less 1432354816 = 593494016, first at the end of cold_forward (the
+  // context alone gives 552402944 at model_load's baseline).
   // 1434451968 + 593494016 = 2027945984.
   const auto need = need_of(fixture("measurement-v2.json"));
   BOOST_TEST(need.bytes.value == 2'027'945'984U);
   BOOST_TEST(need.source ==
              "measurement (schema_version 2): the largest peak_reserved_bytes of its 6 rows, 1434451968 bytes, plus "
-             "the memory outside the allocator, 593494016 bytes: the largest end_device_used_bytes, 2025848832, less "
-             "that row's end_reserved_bytes, 1432354816, floored at 0");
+             "the memory outside the allocator, 593494016 bytes: the largest device used less reserved at the baseline "
+             "and end of every row (device used 2025848832 less reserved 1432354816), floored at 0");
   const auto unrecorded = need_of(fixture("measurement-v2-not-recorded.json"));
   BOOST_TEST(unrecorded.bytes.value == 1'434'451'968U);
   BOOST_TEST(contains(unrecorded.source, "was not recorded and is not included"));
 }
 
-BOOST_AUTO_TEST_CASE(the_device_used_memory_is_taken_from_the_row_where_it_is_largest) {
-  // Row 2 has the largest device use (900), not the largest difference
-  // (row 1: 800 - 100 = 700 against 900 - 600 = 300): 1000 + 300.
-  BOOST_TEST(need_of(measurement_v2({{1000, 100, 800}, {500, 600, 900}, {10, 10, -1}})).bytes.value == 1300U);
+BOOST_AUTO_TEST_CASE(the_memory_outside_the_allocator_is_the_largest_difference_of_any_row) {
+  // Row 1's difference (800 - 100 = 700) is the largest, though row 2 has
+  // the largest device use (900 - 600 = 300): 1000 + 700.
+  BOOST_TEST(need_of(measurement_v2({{1000, 100, 800}, {500, 600, 900}, {10, 10, -1}})).bytes.value == 1700U);
   // Device use below the allocator's reserve (another reading moment):
   // floored at 0, so the need is the peak alone.
   BOOST_TEST(need_of(measurement_v2({{1000, 700, 600}})).bytes.value == 1000U);

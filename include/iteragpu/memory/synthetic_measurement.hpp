@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "iteragpu/memory/device.hpp"
-#include "iteragpu/checked.hpp"
 #include "iteragpu/memory/environment.hpp"
 #include "iteragpu/memory/gpu_runtime.hpp"
 #include "iteragpu/memory_need.hpp"
+#include "iteragpu/memory/measured_need.hpp"
 #include "iteragpu/memory/prediction/check.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/memory/protocol.hpp"
@@ -70,48 +70,49 @@ struct warm_statistics {
   return s;
 }
 
-/// The memory outside the allocator in a measurement: at the end of the row
-/// with the largest device use, that use minus the allocator's reserved
-/// bytes (the CUDA context, libraries, other processes), floored at 0.
-/// Nothing when the backend did not report device memory.
-[[nodiscard]] inline std::optional<std::uint64_t> memory_outside_allocator(const std::vector<phase_row>& rows) {
-  const phase_row* largest = nullptr;
+/// The samples of the device's used memory in `rows` (measured_need.hpp):
+/// each row's baseline, then its end, where the backend reported device
+/// memory.
+[[nodiscard]] inline std::vector<device_sample> device_samples(const std::vector<phase_row>& rows) {
+  std::vector<device_sample> samples;
   for (const auto& row : rows) {
-    if (row.end_device_used_bytes && (largest == nullptr || *row.end_device_used_bytes > *largest->end_device_used_bytes)) {
-      largest = &row;
+    if (row.baseline_device_used_bytes) {
+      samples.push_back(device_sample{*row.baseline_device_used_bytes, row.baseline_reserved_bytes});
+    }
+    if (row.end_device_used_bytes) {
+      samples.push_back(device_sample{*row.end_device_used_bytes, row.end_reserved_bytes});
     }
   }
-  if (largest == nullptr) {
-    return std::nullopt;
-  }
-  return *largest->end_device_used_bytes >= largest->end_reserved_bytes
-             ? *largest->end_device_used_bytes - largest->end_reserved_bytes
-             : 0U;
+  return samples;
+}
+
+/// The memory outside the allocator in a measurement (measured_need.hpp):
+/// the largest device used less reserved at the baseline and end of every
+/// row, floored at 0. Nothing when the backend did not report device memory.
+[[nodiscard]] inline std::optional<std::uint64_t> memory_outside_allocator(const std::vector<phase_row>& rows) {
+  return memory_outside_allocator(device_samples(rows));
 }
 
 /// The source of a measured need with the memory outside the allocator, as memory_need::source.
 inline constexpr std::string_view measured_need_source =
-    "measurement: the largest peak reserved of the allocator, plus the memory outside it (device used minus "
-    "reserved at the end of the row of largest device use)";
+    "measurement: the largest peak reserved of the allocator, plus the memory outside it (the largest device used "
+    "minus reserved at the baseline and end of every row)";
 /// The source of a measured need without it (the backend did not report device memory).
 inline constexpr std::string_view measured_need_without_outside_source =
     "measurement: the largest peak reserved of the allocator (the memory outside it was not recorded)";
 
-/// What the measured run needs on a GPU; nothing past 64 bits.
+/// What the measured run needs on a GPU (need_of_measurement()); nothing past 64 bits.
 [[nodiscard]] inline std::optional<memory_need> need_of(const std::vector<phase_row>& rows) {
   std::uint64_t peak = 0;
   for (const auto& row : rows) {
     peak = std::max(peak, row.peak_reserved_bytes);
   }
-  const auto outside = memory_outside_allocator(rows);
-  if (!outside) {
-    return memory_need{byte_count{peak}, std::string(measured_need_without_outside_source)};
-  }
-  const auto total = checked_add(peak, *outside);
-  if (!total) {
+  const auto need = need_of_measurement(peak, device_samples(rows));
+  if (!need) {
     return std::nullopt;
   }
-  return memory_need{byte_count{*total}, std::string(measured_need_source)};
+  return memory_need{byte_count{need->bytes}, std::string(need->outside_sample ? measured_need_source
+                                                                                 : measured_need_without_outside_source)};
 }
 
 /// Everything one run records, in the order the JSON holds it.

@@ -43,6 +43,81 @@ inline constexpr std::size_t measurement_file_limit = std::size_t{16} << 20U;
 inline constexpr std::string_view expected_measurement =
     "expected a measurement, the JSON file mesure_memoire measure --output writes (schema_version 1 or 2)";
 
+/// The other outputs of the two programs, named when one is given to compare.
+enum class other_output_kind : std::uint8_t {
+  plan,         ///< the prediction `mesure_memoire plan --json` prints
+  estimate,     ///< the weight estimate `mesure_memoire estimate --json` prints
+  quote,        ///< the package quote `calcul_forfaits --json` prints
+  environment,  ///< the report `mesure_memoire environment` prints
+};
+
+/// What is wrong inside a measurement document.
+enum class measurement_field_errc : std::uint8_t {
+  missing,                  ///< the object at `path` has no `key` (expected)
+  wrong_value,              ///< `path` holds `found`, not what `expected` says
+  wrong_row,                ///< row `path` is `phase` with repeat `found`, not (row_phase, row_repeat)
+  too_few_rows,             ///< phases has `count` rows, no warm_forward row among them
+  count_mismatch,           ///< `path`.count is `count` but phases has `rows` warm_forward rows
+  interval_without_median,  ///< the interval at `path` does not hold its median
+  throttled_above_state,    ///< more repeats under throttling than repeats with a GPU state
+};
+
+/// What is wrong inside a measurement document, and where; the members
+/// that a kind names carry its data, the others keep their defaults.
+struct measurement_field_error {
+  measurement_field_errc kind{measurement_field_errc::missing};  ///< what is wrong
+  std::string path{};               ///< where: "phases[2]", "configuration.batch"; empty for the top level
+  std::string key{};                ///< missing: the key absent
+  std::string_view expected{};      ///< missing, wrong_value: what is accepted there (a literal of this header)
+  boost::json::value found{};       ///< wrong_value: the value; wrong_row: the row's repeat
+  std::string phase{};              ///< wrong_row: the row's phase, as written
+  phase_kind row_phase{phase_kind::model_load};  ///< wrong_row: the phase expected at that index
+  std::optional<std::uint64_t> row_repeat{};     ///< wrong_row: the repeat expected at that index
+  std::uint64_t count{0};           ///< too_few_rows: the rows; count_mismatch: the count written
+  std::uint64_t rows{0};            ///< count_mismatch: the warm_forward rows
+};
+
+/// Why a measurement was not read for compare.
+enum class measurement_read_errc : std::uint8_t {
+  does_not_exist,          ///< no such file
+  folder,                  ///< the path names a folder
+  too_large,               ///< past measurement_file_limit
+  not_a_regular_file,      ///< a FIFO, a device, a socket
+  unreadable,              ///< it cannot be opened or read
+  empty,                   ///< no text but white space
+  not_json,                ///< malformed JSON (json, offset, size)
+  duplicate_key,           ///< a key twice in one object (duplicate: its JSON pointer)
+  torchscript,             ///< a measurement of a TorchScript module
+  top_level,               ///< the top level is not an object (found)
+  other_output,            ///< another output of the programs (other)
+  no_schema_version,       ///< no schema_version
+  unknown_schema_version,  ///< schema_version is not 1 or 2 (found)
+  bad_field,               ///< a field inside the document (field)
+};
+
+/// The call that refused a measurement, which frames the words: the
+/// document alone, its text, or the file named.
+enum class measurement_read_stage : std::uint8_t {
+  document,  ///< measurement_from_json()
+  text,      ///< measurement_from_text()
+  file,      ///< read_measurement()
+};
+
+/// Why a measurement was not read for compare; the members that a kind
+/// names carry its data, the others keep their defaults.
+struct measurement_read_error {
+  measurement_read_errc kind{measurement_read_errc::bad_field};          ///< what is wrong
+  measurement_read_stage stage{measurement_read_stage::document};       ///< the call that refused it
+  std::string file{};                   ///< stage file: the path as given
+  boost::system::error_code json{};     ///< not_json: Boost.JSON's reason
+  std::size_t offset{0};                ///< not_json: the bytes read when parsing stopped
+  std::size_t size{0};                  ///< not_json: the text's bytes
+  std::string duplicate{};              ///< duplicate_key: the JSON pointer of the key given twice
+  boost::json::value found{};           ///< top_level, unknown_schema_version: the value
+  other_output_kind other{other_output_kind::plan};  ///< other_output: which
+  measurement_field_error field{};      ///< bad_field: what and where
+};
+
 namespace detail {
 
 inline constexpr std::array<phase_kind, 4> leading_phases{phase_kind::model_load, phase_kind::inputs,
@@ -75,12 +150,22 @@ inline constexpr std::array<phase_kind, 4> leading_phases{phase_kind::model_load
 // without checks at every step and the caller looks once at the end.
 class field_reader {
  public:
-  [[nodiscard]] const std::optional<std::string>& problem() const noexcept { return problem_; }
+  [[nodiscard]] const std::optional<measurement_field_error>& problem() const noexcept { return problem_; }
 
-  void fail(std::string message) {
+  void fail(measurement_field_error problem) {
     if (!problem_) {
-      problem_ = std::move(message);
+      problem_ = std::move(problem);
     }
+  }
+
+  // `where` holds `found`, not what `expected` (a literal) says.
+  void fail_value(std::string where, const boost::json::value& found, std::string_view expected) {
+    measurement_field_error e;
+    e.kind = measurement_field_errc::wrong_value;
+    e.path = std::move(where);
+    e.expected = expected;
+    e.found = found;
+    fail(std::move(e));
   }
 
   // The member `key` of `parent`, or nothing (and a problem) when absent.
@@ -88,8 +173,11 @@ class field_reader {
                                                  std::string_view where, std::string_view expected) {
     const auto* found = parent.if_contains(key);
     if (found == nullptr) {
-      fail((where.empty() ? std::string("the document") : std::string(where)) + " has no \"" + std::string(key) +
-           "\"; expected " + std::string(expected));
+      measurement_field_error e;
+      e.path = std::string(where);
+      e.key = std::string(key);
+      e.expected = expected;
+      fail(std::move(e));
     }
     return found;
   }
@@ -99,7 +187,7 @@ class field_reader {
       return v->get_object();
     }
     if (v != nullptr) {
-      fail(std::string(where) + " is " + describe_value(*v) + "; expected an object");
+      fail_value(std::string(where), *v, "an object");
     }
     return empty_object_;
   }
@@ -124,7 +212,7 @@ class field_reader {
         return static_cast<std::uint64_t>(*i);
       }
     }
-    fail(std::string(where) + " is " + describe_value(*v) + "; expected " + std::string(expected));
+    fail_value(std::string(where), *v, expected);
     return minimum;
   }
 
@@ -146,7 +234,7 @@ class field_reader {
         return d;
       }
     }
-    fail(path(where, key) + " is " + describe_value(*v) + "; expected " + std::string(expected));
+    fail_value(path(where, key), *v, expected);
     return 0.0;
   }
 
@@ -156,7 +244,7 @@ class field_reader {
       return {};
     }
     if (!v->is_string()) {
-      fail(path(where, key) + " is " + describe_value(*v) + "; expected a string");
+      fail_value(path(where, key), *v, "a string");
       return {};
     }
     return std::string(v->get_string());
@@ -168,7 +256,7 @@ class field_reader {
   }
 
  private:
-  std::optional<std::string> problem_{};
+  std::optional<measurement_field_error> problem_{};
   boost::json::object empty_object_{};
 };
 
@@ -191,21 +279,28 @@ class field_reader {
 
 // The program that writes a document of this shape, when it is one of the
 // other outputs of the two programs.
-[[nodiscard]] inline std::optional<std::string_view> other_output(const boost::json::object& top) {
+[[nodiscard]] inline std::optional<other_output_kind> other_output(const boost::json::object& top) {
   const auto* kind = top.if_contains("kind");
   if (kind != nullptr && kind->is_string() && kind->get_string() == "plan") {
-    return "the prediction mesure_memoire plan --json prints";
+    return other_output_kind::plan;
   }
   if (top.contains("weight_bytes") && top.contains("bits")) {
-    return "the weight estimate mesure_memoire estimate --json prints";
+    return other_output_kind::estimate;
   }
   if (top.contains("total_price_cents")) {
-    return "the package quote calcul_forfaits --json prints";
+    return other_output_kind::quote;
   }
   if (top.contains("gpus") && top.contains("device") && !top.contains("phases")) {
-    return "the report mesure_memoire environment prints";
+    return other_output_kind::environment;
   }
   return std::nullopt;
+}
+
+// A refusal of kind `kind`, from the document, its data still to fill in.
+[[nodiscard]] inline measurement_read_error refusal(measurement_read_errc kind) {
+  measurement_read_error e;
+  e.kind = kind;
+  return e;
 }
 
 inline void read_configuration(field_reader& r, const boost::json::object& top, std::int64_t schema,
@@ -258,10 +353,14 @@ inline void read_configuration(field_reader& r, const boost::json::object& top, 
     return row;
   }
   if (phase != name_of(row.phase) || !repeat_is(*repeat, row.repeat)) {
-    std::string message = where + " is phase " + quoted_excerpt(phase);
-    message += " with repeat " + describe_value(*repeat);
-    message += "; expected the row " + row_name(row.phase, row.repeat) + " (rows in the protocol's order)";
-    r.fail(std::move(message));
+    measurement_field_error e;
+    e.kind = measurement_field_errc::wrong_row;
+    e.path = where;
+    e.found = *repeat;
+    e.phase = phase;
+    e.row_phase = row.phase;
+    e.row_repeat = row.repeat;
+    r.fail(std::move(e));
     return row;
   }
   row.seconds = r.seconds_at(o, "seconds", where);
@@ -287,13 +386,15 @@ inline void read_phases(field_reader& r, const boost::json::object& top, std::ve
     return;
   }
   if (!phases->is_array()) {
-    r.fail("phases is " + describe_value(*phases) + "; expected an array of phase rows");
+    r.fail_value("phases", *phases, "an array of phase rows");
     return;
   }
   const auto& array = phases->get_array();
   if (array.size() <= leading_phases.size()) {
-    r.fail("phases has " + to_decimal_string(array.size()) +
-           " rows; expected model_load, inputs, cold_forward, warmup and at least one warm_forward row");
+    measurement_field_error e;
+    e.kind = measurement_field_errc::too_few_rows;
+    e.count = array.size();
+    r.fail(std::move(e));
     return;
   }
   rows.reserve(array.size());
@@ -311,8 +412,12 @@ inline void read_phases(field_reader& r, const boost::json::object& top, std::ve
   median_estimate e;
   e.count = r.count_at(o, "count", where, 1, "a positive integer");
   if (!r.problem() && e.count != warm_rows) {
-    r.fail(where + ".count is " + to_decimal_string(e.count) + " but phases has " + to_decimal_string(warm_rows) +
-           " warm_forward rows; expected the two equal");
+    measurement_field_error problem;
+    problem.kind = measurement_field_errc::count_mismatch;
+    problem.path = where;
+    problem.count = e.count;
+    problem.rows = warm_rows;
+    r.fail(std::move(problem));
   }
   e.median = r.seconds_at(o, "median", where);
   const auto* ci = r.member(o, "median_ci", where, "null or an object");
@@ -322,7 +427,10 @@ inline void read_phases(field_reader& r, const boost::json::object& top, std::ve
     e.ci = median_estimate::interval{r.seconds_at(interval, "lower", ci_where),
                                      r.seconds_at(interval, "upper", ci_where)};
     if (!r.problem() && !(e.ci->lower <= e.median && e.median <= e.ci->upper)) {
-      r.fail(ci_where + " does not hold the median; expected lower <= median <= upper");
+      measurement_field_error problem;
+      problem.kind = measurement_field_errc::interval_without_median;
+      problem.path = ci_where;
+      r.fail(std::move(problem));
     }
   }
   return e;
@@ -339,8 +447,9 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
   const std::uint64_t throttled = r.count_at(statistics, "repeats_under_throttling", "statistics", 0,
                                              "an integer, at most repeats_with_gpu_state");
   if (!r.problem() && throttled > with_state) {
-    r.fail("statistics.repeats_under_throttling is larger than statistics.repeats_with_gpu_state; expected at most "
-           "as large");
+    measurement_field_error problem;
+    problem.kind = measurement_field_errc::throttled_above_state;
+    r.fail(std::move(problem));
   }
   run.repeats_with_gpu_state = with_state;
   run.repeats_under_throttling = throttled;
@@ -349,23 +458,29 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
 
 }  // namespace detail
 
-/// A measurement document, read for compare. The problem, when there is
-/// one, says where in the document and what was expected there.
-[[nodiscard]] inline result<compared_run, std::string> measurement_from_json(const boost::json::value& document) {
+/// A measurement document, read for compare. The error says where in the
+/// document and what was expected there (describe()).
+[[nodiscard]] inline result<compared_run, measurement_read_error> measurement_from_json(
+    const boost::json::value& document) {
   if (!document.is_object()) {
-    return unexpected{"the top level is " + detail::describe_value(document) + "; " + std::string(expected_measurement)};
+    auto e = detail::refusal(measurement_read_errc::top_level);
+    e.found = document;
+    return unexpected{std::move(e)};
   }
   const auto& top = document.get_object();
   if (const auto other = detail::other_output(top)) {
-    return unexpected{"it is " + std::string(*other) + "; " + std::string(expected_measurement)};
+    auto e = detail::refusal(measurement_read_errc::other_output);
+    e.other = *other;
+    return unexpected{std::move(e)};
   }
   const auto* version = top.if_contains("schema_version");
   if (version == nullptr) {
-    return unexpected{"it has no schema_version; " + std::string(expected_measurement)};
+    return unexpected{detail::refusal(measurement_read_errc::no_schema_version)};
   }
   if (!version->is_int64() || (version->get_int64() != 1 && version->get_int64() != 2)) {
-    return unexpected{"schema_version is " + detail::describe_value(*version) +
-                      ", not one this program reads; " + std::string(expected_measurement)};
+    auto e = detail::refusal(measurement_read_errc::unknown_schema_version);
+    e.found = *version;
+    return unexpected{std::move(e)};
   }
   compared_run run;
   run.schema_version = version->get_int64();
@@ -385,7 +500,9 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
     }
   }
   if (const auto& problem = r.problem()) {
-    return unexpected{*problem};
+    auto e = detail::refusal(measurement_read_errc::bad_field);
+    e.field = *problem;
+    return unexpected{std::move(e)};
   }
   const auto name = detail::string_in(environment, {"library", "name"});
   const auto version_text = detail::string_in(environment, {"library", "version"});
@@ -399,10 +516,15 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
   return run;
 }
 
-/// The text of a document, parsed: the problem says where the JSON breaks.
-[[nodiscard]] inline result<compared_run, std::string> measurement_from_text(std::string_view text) {
+/// The text of a document, parsed: the error says where the JSON breaks (describe()).
+[[nodiscard]] inline result<compared_run, measurement_read_error> measurement_from_text(std::string_view text) {
+  const auto refusal = [](measurement_read_errc kind) {
+    auto e = detail::refusal(kind);
+    e.stage = measurement_read_stage::text;
+    return e;
+  };
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return unexpected{"is empty; " + std::string(expected_measurement)};
+    return unexpected{refusal(measurement_read_errc::empty)};
   }
   boost::json::stream_parser parser;
   boost::system::error_code error;
@@ -411,56 +533,179 @@ inline void read_statistics(field_reader& r, const boost::json::object& top, com
     parser.finish(error);
   }
   if (error) {
-    return unexpected{"is not JSON (" + error.message() + " at byte " + to_decimal_string(used) + " of " +
-                      to_decimal_string(text.size()) + "); " + std::string(expected_measurement)};
+    auto e = refusal(measurement_read_errc::not_json);
+    e.json = error;
+    e.offset = used;
+    e.size = text.size();
+    return unexpected{std::move(e)};
   }
-  if (const auto duplicate = first_duplicate_key(text)) {
-    return unexpected{"is refused: " + duplicate_key_message(*duplicate) + "; " +
-                      std::string(expected_measurement) + ", each key once"};
+  if (auto duplicate = first_duplicate_key(text)) {
+    auto e = refusal(measurement_read_errc::duplicate_key);
+    e.duplicate = std::move(*duplicate);
+    return unexpected{std::move(e)};
   }
   const auto document = parser.release();
   if (const auto* o = document.if_object(); o != nullptr && o->contains("workload")) {
-    return unexpected{std::string("is the measurement of a TorchScript module (it has a workload); compare reads "
-                                  "measurements of the synthetic network only")};
+    return unexpected{refusal(measurement_read_errc::torchscript)};
   }
   auto run = measurement_from_json(document);
   if (!run) {
-    return unexpected{"is not a measurement: " + run.error()};
+    auto e = std::move(run).error();
+    e.stage = measurement_read_stage::text;
+    return unexpected{std::move(e)};
   }
   return run;
 }
 
-/// The file `path`, read and checked. The problem is one line that names
-/// the file, as given, and says what was expected.
-[[nodiscard]] inline result<compared_run, std::string> read_measurement(const std::filesystem::path& path) {
-  const std::string name = quoted(path.string());
+/// The file `path`, read and checked. The error names the file, as given,
+/// and says what was expected (describe()).
+[[nodiscard]] inline result<compared_run, measurement_read_error> read_measurement(
+    const std::filesystem::path& path) {
+  const auto refused = [&path](measurement_read_errc kind) {
+    auto e = detail::refusal(kind);
+    e.stage = measurement_read_stage::file;
+    e.file = path.string();
+    return unexpected{std::move(e)};
+  };
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) {
-    return unexpected{name + " does not exist; " + std::string(expected_measurement)};
+    return refused(measurement_read_errc::does_not_exist);
   }
   if (std::filesystem::is_directory(status)) {
-    return unexpected{name + " is a folder; " + std::string(expected_measurement)};
+    return refused(measurement_read_errc::folder);
   }
   auto text = read_file_within(path, measurement_file_limit);
   if (!text) {
     switch (text.error()) {
       case read_error::too_large:
-        return unexpected{name + " is larger than 16 MiB (" + to_decimal_string(measurement_file_limit) +
-                          " bytes), more than compare reads; " + std::string(expected_measurement)};
+        return refused(measurement_read_errc::too_large);
       case read_error::not_a_regular_file:
-        return unexpected{name + describe(text.error(), "") + "; " + std::string(expected_measurement)};
+        return refused(measurement_read_errc::not_a_regular_file);
       case read_error::cannot_open:
       case read_error::cannot_read:
         break;
     }
-    return unexpected{name + " cannot be read; " + std::string(expected_measurement)};
+    return refused(measurement_read_errc::unreadable);
   }
   auto run = measurement_from_text(*text);
   if (!run) {
-    return unexpected{name + " " + run.error()};
+    auto e = std::move(run).error();
+    e.stage = measurement_read_stage::file;
+    e.file = path.string();
+    return unexpected{std::move(e)};
   }
   return run;
+}
+
+/// What is wrong inside a document, in a sentence that names the place and
+/// what is accepted there.
+[[nodiscard]] inline std::string describe(const measurement_field_error& e) {
+  switch (e.kind) {
+    case measurement_field_errc::missing:
+      return (e.path.empty() ? std::string("the document") : e.path) + " has no \"" + e.key + "\"; expected " +
+             std::string(e.expected);
+    case measurement_field_errc::wrong_value:
+      return e.path + " is " + detail::describe_value(e.found) + "; expected " + std::string(e.expected);
+    case measurement_field_errc::wrong_row:
+      return e.path + " is phase " + quoted_excerpt(e.phase) + " with repeat " + detail::describe_value(e.found) +
+             "; expected the row " + row_name(e.row_phase, e.row_repeat) + " (rows in the protocol's order)";
+    case measurement_field_errc::too_few_rows:
+      return "phases has " + to_decimal_string(e.count) +
+             " rows; expected model_load, inputs, cold_forward, warmup and at least one warm_forward row";
+    case measurement_field_errc::count_mismatch:
+      return e.path + ".count is " + to_decimal_string(e.count) + " but phases has " + to_decimal_string(e.rows) +
+             " warm_forward rows; expected the two equal";
+    case measurement_field_errc::interval_without_median:
+      return e.path + " does not hold the median; expected lower <= median <= upper";
+    case measurement_field_errc::throttled_above_state:
+      return "statistics.repeats_under_throttling is larger than statistics.repeats_with_gpu_state; expected at "
+             "most as large";
+  }
+  return "a field cannot be read";
+}
+
+/// The program and output an other_output_kind names.
+[[nodiscard]] constexpr std::string_view name_of(other_output_kind k) noexcept {
+  switch (k) {
+    case other_output_kind::plan:
+      return "the prediction mesure_memoire plan --json prints";
+    case other_output_kind::estimate:
+      return "the weight estimate mesure_memoire estimate --json prints";
+    case other_output_kind::quote:
+      return "the package quote calcul_forfaits --json prints";
+    case other_output_kind::environment:
+      return "the report mesure_memoire environment prints";
+  }
+  return "another output";
+}
+
+namespace detail {
+
+// The words of a document's refusal, as measurement_from_json() frames them.
+[[nodiscard]] inline std::string describe_document(const measurement_read_error& e) {
+  const std::string expected(expected_measurement);
+  switch (e.kind) {
+    case measurement_read_errc::top_level:
+      return "the top level is " + describe_value(e.found) + "; " + expected;
+    case measurement_read_errc::other_output:
+      return "it is " + std::string(name_of(e.other)) + "; " + expected;
+    case measurement_read_errc::no_schema_version:
+      return "it has no schema_version; " + expected;
+    case measurement_read_errc::unknown_schema_version:
+      return "schema_version is " + describe_value(e.found) + ", not one this program reads; " + expected;
+    default:
+      return describe(e.field);
+  }
+}
+
+// The words of a text's refusal, as measurement_from_text() frames them.
+[[nodiscard]] inline std::string describe_text(const measurement_read_error& e) {
+  const std::string expected(expected_measurement);
+  switch (e.kind) {
+    case measurement_read_errc::empty:
+      return "is empty; " + expected;
+    case measurement_read_errc::not_json:
+      return "is not JSON (" + e.json.message() + " at byte " + to_decimal_string(e.offset) + " of " +
+             to_decimal_string(e.size) + "); " + expected;
+    case measurement_read_errc::duplicate_key:
+      return "is refused: " + duplicate_key_message(e.duplicate) + "; " + expected + ", each key once";
+    case measurement_read_errc::torchscript:
+      return "is the measurement of a TorchScript module (it has a workload); compare reads measurements of the "
+             "synthetic network only";
+    default:
+      return "is not a measurement: " + describe_document(e);
+  }
+}
+
+}  // namespace detail
+
+/// Why a measurement was not read, in one line: for read_measurement() it
+/// names the file as given and says what was expected.
+[[nodiscard]] inline std::string describe(const measurement_read_error& e) {
+  if (e.stage == measurement_read_stage::document) {
+    return detail::describe_document(e);
+  }
+  if (e.stage == measurement_read_stage::text) {
+    return detail::describe_text(e);
+  }
+  const std::string name = quoted(e.file);
+  const std::string expected(expected_measurement);
+  switch (e.kind) {
+    case measurement_read_errc::does_not_exist:
+      return name + " does not exist; " + expected;
+    case measurement_read_errc::folder:
+      return name + " is a folder; " + expected;
+    case measurement_read_errc::too_large:
+      return name + " is larger than 16 MiB (" + to_decimal_string(measurement_file_limit) +
+             " bytes), more than compare reads; " + expected;
+    case measurement_read_errc::not_a_regular_file:
+      return name + iteragpu::describe(read_error::not_a_regular_file, "") + "; " + expected;
+    case measurement_read_errc::unreadable:
+      return name + " cannot be read; " + expected;
+    default:
+      return name + " " + detail::describe_text(e);
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_REPORT_NEED_INPUT_HPP
 #define ITERAGPU_REPORT_NEED_INPUT_HPP
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -12,7 +11,8 @@
 
 #include <boost/json.hpp>
 
-#include "iteragpu/checked.hpp"
+#include "iteragpu/memory/files/measurement_file.hpp"
+#include "iteragpu/memory/files/memory_need_file.hpp"
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/result.hpp"
@@ -48,131 +48,97 @@ using need_read = result<memory_need, need_input_error>;
   return unexpected{need_input_error{std::move(found)}};
 }
 
-// A JSON integer from 0 to 2^64 - 1 (Boost.JSON keeps those past 2^63 - 1
-// as uint64); a negative number, a fraction or an exponent is not one.
-[[nodiscard]] inline std::optional<std::uint64_t> byte_integer(const boost::json::value& v) noexcept {
-  if (v.is_uint64()) {
-    return v.get_uint64();
-  }
-  if (v.is_int64() && v.get_int64() >= 0) {
-    return static_cast<std::uint64_t>(v.get_int64());
-  }
-  return std::nullopt;
-}
-
-// The field `key` of `o` as a byte count, or why not; `where` names the
-// object in messages.
-[[nodiscard]] inline result<std::uint64_t, need_input_error> byte_field(const boost::json::object& o,
-                                                                        std::string_view key, std::string_view where) {
-  const auto* v = o.if_contains(key);
-  const std::string name = std::string(where) + std::string(key);
-  if (v == nullptr) {
-    return not_a_need(name + " missing");
-  }
-  const auto bytes = byte_integer(*v);
-  if (!bytes) {
-    return not_a_need(name + " " + quoted_excerpt(boost::json::serialize(*v)) +
-                      ", not an integer number of bytes from 0 to " + std::string(largest_u64_text));
-  }
-  return *bytes;
-}
-
-// The `memory_need` object of an estimate or a plan: its bytes. The source
-// says in our words which document (`what`) and which figure (`figure`),
-// then quotes the source the document gives.
+// The `memory_need` object of an estimate, a plan or a replay: its bytes.
+// The source says in our words which document (`what`) and which figure
+// (`figure`), then quotes the source the document gives.
 [[nodiscard]] inline need_read need_of_document(const boost::json::object& o, std::string_view what,
                                                 std::string_view figure) {
-  const auto* need = o.if_contains("memory_need");
-  if (need == nullptr) {
-    return not_a_need(std::string(what) + " without memory_need");
-  }
-  if (need->is_null()) {
-    return not_a_need(std::string(what) + " whose memory_need is null (the need passes 64 bits of bytes)");
-  }
-  if (!need->is_object()) {
-    return not_a_need(std::string(what) + " whose memory_need is not an object");
-  }
-  const auto bytes = byte_field(need->get_object(), "bytes", "memory_need.");
-  if (!bytes) {
-    return not_a_need(std::string(what) + " with " + bytes.error().found);
+  const auto need = memory::read_memory_need(o);
+  if (!need) {
+    switch (need.error().kind) {
+      case memory::memory_need_errc::missing:
+        return not_a_need(std::string(what) + " without memory_need");
+      case memory::memory_need_errc::null:
+        return not_a_need(std::string(what) + " whose memory_need is null (the need passes 64 bits of bytes)");
+      case memory::memory_need_errc::not_an_object:
+        return not_a_need(std::string(what) + " whose memory_need is not an object");
+      case memory::memory_need_errc::bytes_missing:
+        return not_a_need(std::string(what) + " with memory_need.bytes missing");
+      case memory::memory_need_errc::bytes_not_bytes:
+        return not_a_need(std::string(what) + " with memory_need.bytes " +
+                          quoted_excerpt(boost::json::serialize(need.error().value)) +
+                          ", not an integer number of bytes from 0 to " + std::string(largest_u64_text));
+    }
+    return not_a_need(std::string(what) + " whose memory_need cannot be read");
   }
   std::string source = std::string(what) + ": its memory_need.bytes, " + std::string(figure);
-  if (const auto* said = need->get_object().if_contains("source"); said != nullptr && said->is_string()) {
-    const auto& text = said->get_string();
-    source += "; the file says " + quoted_excerpt(std::string_view(text.data(), text.size()), 200);
+  if (need->source) {
+    source += "; the file says " + quoted_excerpt(*need->source, 200);
   }
-  return memory_need{byte_count{*bytes}, std::move(source)};
+  return memory_need{byte_count{need->bytes}, std::move(source)};
 }
 
-// A measurement's need: its largest peak_reserved_bytes, plus, where the
-// file records the device's used memory (schema 2), the memory outside the
-// allocator: the largest end_device_used_bytes less that row's
-// end_reserved_bytes, floored at 0 (of rows sharing the largest, the
-// largest difference).
-[[nodiscard]] inline need_read need_of_measurement(const boost::json::object& o, std::int64_t version) {
-  const auto* phases = o.if_contains("phases");
-  if (phases == nullptr || !phases->is_array() || phases->get_array().empty()) {
-    return not_a_need("a measurement (schema_version " + to_decimal_string(static_cast<std::uint64_t>(version)) +
-                      ") without a non-empty phases array");
+// The words for a measurement file refused (the messages of
+// need_from_json()).
+[[nodiscard]] inline need_input_error measurement_refusal(const memory::measurement_file_error& e) {
+  using memory::measurement_file_errc;
+  const std::string version = to_decimal_string(static_cast<std::uint64_t>(e.schema_version));
+  const std::string field = "phases[" + to_decimal_string(e.row) + "]." + std::string(e.field);
+  const std::string not_bytes = ", not an integer number of bytes from 0 to " + std::string(largest_u64_text);
+  switch (e.kind) {
+    case measurement_file_errc::not_an_object:
+      return {"JSON that is not an object"};
+    case measurement_file_errc::no_schema_version:
+      return {"a JSON object that is neither an estimate, a plan nor a measurement"};
+    case measurement_file_errc::unknown_schema_version:
+      return {"a measurement of schema_version " + quoted_excerpt(boost::json::serialize(e.value))};
+    case measurement_file_errc::no_phases:
+      return {"a measurement (schema_version " + version + ") without a non-empty phases array"};
+    case measurement_file_errc::row_not_an_object:
+      return {"a measurement whose phases[" + to_decimal_string(e.row) + "] is not an object"};
+    case measurement_file_errc::field_missing:
+      if (e.field == "end_device_used_bytes") {
+        return {"a measurement (schema_version " + version + ") with " + field + " missing"};
+      }
+      return {"a measurement with " + field + " missing"};
+    case measurement_file_errc::field_not_bytes:
+      return {"a measurement with " + field + " " + quoted_excerpt(boost::json::serialize(e.value)) + not_bytes};
+    case measurement_file_errc::field_not_bytes_or_null:
+      return {"a measurement with " + field + " " + quoted_excerpt(boost::json::serialize(e.value)) + not_bytes +
+              " or null"};
   }
-  const auto& rows = phases->get_array();
-  std::uint64_t peak = 0;
-  std::optional<std::uint64_t> used;  // the largest end_device_used_bytes
-  std::uint64_t reserved_there = 0;   // that row's end_reserved_bytes
-  std::uint64_t outside = 0;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const std::string where = "phases[" + to_decimal_string(i) + "].";
-    if (!rows[i].is_object()) {
-      return not_a_need("a measurement whose " + where.substr(0, where.size() - 1) + " is not an object");
-    }
-    const auto& row = rows[i].get_object();
-    const auto row_peak = byte_field(row, "peak_reserved_bytes", where);
-    if (!row_peak) {
-      return not_a_need("a measurement with " + row_peak.error().found);
-    }
-    peak = std::max(peak, *row_peak);
-    if (version < 2) {
-      continue;
-    }
-    const auto row_reserved = byte_field(row, "end_reserved_bytes", where);
-    if (!row_reserved) {
-      return not_a_need("a measurement with " + row_reserved.error().found);
-    }
-    const auto* device = row.if_contains("end_device_used_bytes");
-    if (device == nullptr) {
-      return not_a_need("a measurement (schema_version 2) with " + where + "end_device_used_bytes missing");
-    }
-    if (device->is_null()) {
-      continue;
-    }
-    const auto row_used = byte_field(row, "end_device_used_bytes", where);
-    if (!row_used) {
-      return not_a_need("a measurement with " + row_used.error().found + " or null");
-    }
-    const std::uint64_t row_outside = *row_used > *row_reserved ? *row_used - *row_reserved : 0U;
-    if (!used || *row_used > *used || (*row_used == *used && row_outside > outside)) {
-      used = *row_used;
-      reserved_there = *row_reserved;
-      outside = row_outside;
-    }
+  return {"a measurement that cannot be read"};
+}
+
+// A measurement's need (memory/measured_need.hpp): its largest
+// peak_reserved_bytes plus, where the file records the device's used
+// memory (schema 2), the memory outside the allocator: the largest device
+// used less reserved at the baseline and end of every row, floored at 0.
+[[nodiscard]] inline need_read need_of_measurement(const boost::json::value& document) {
+  const auto file = memory::read_measurement_file(document);
+  if (!file) {
+    return unexpected{measurement_refusal(file.error())};
   }
-  const std::string head = "measurement (schema_version " + to_decimal_string(static_cast<std::uint64_t>(version)) +
-                           "): the largest peak_reserved_bytes of its " + to_decimal_string(rows.size()) +
-                           " rows, " + to_decimal_string(peak) + " bytes";
-  if (!used) {
-    return memory_need{byte_count{peak},
+  const auto need = file->need();
+  if (!need) {
+    return not_a_need("a measurement whose peak plus the memory outside the allocator passes 64 bits of bytes");
+  }
+  const std::string head = "measurement (schema_version " +
+                           to_decimal_string(static_cast<std::uint64_t>(file->schema_version)) +
+                           "): the largest peak_reserved_bytes of its " + to_decimal_string(file->phases.size()) +
+                           " rows, " + to_decimal_string(need->peak_reserved_bytes) + " bytes";
+  if (!need->outside_sample) {
+    return memory_need{byte_count{need->bytes},
                        head + "; the memory outside the allocator (CUDA context, libraries) was not recorded and is "
                               "not included"};
   }
-  const auto total = checked_add(peak, outside);
-  if (!total) {
-    return not_a_need("a measurement whose peak plus the memory outside the allocator passes 64 bits of bytes");
-  }
-  return memory_need{byte_count{*total},
-                     head + ", plus the memory outside the allocator, " + to_decimal_string(outside) +
-                         " bytes: the largest end_device_used_bytes, " + to_decimal_string(*used) +
-                         ", less that row's end_reserved_bytes, " + to_decimal_string(reserved_there) +
-                         ", floored at 0"};
+  return memory_need{byte_count{need->bytes},
+                     head + ", plus the memory outside the allocator, " +
+                         to_decimal_string(need->outside_allocator_bytes()) +
+                         " bytes: the largest device used less reserved at the baseline and end of every row ("
+                         "device used " + to_decimal_string(need->outside_sample->device_used_bytes) +
+                         " less reserved " + to_decimal_string(need->outside_sample->reserved_bytes) +
+                         "), floored at 0"};
 }
 
 }  // namespace detail
@@ -207,11 +173,8 @@ using need_read = result<memory_need, need_input_error>;
     const std::string shown = kind->is_string() ? std::string(kind->get_string()) : boost::json::serialize(*kind);
     return detail::not_a_need("JSON of kind " + quoted_excerpt(shown));
   }
-  if (const auto* version = o.if_contains("schema_version")) {
-    if (version->is_int64() && (version->get_int64() == 1 || version->get_int64() == 2)) {
-      return detail::need_of_measurement(o, version->get_int64());
-    }
-    return detail::not_a_need("a measurement of schema_version " + quoted_excerpt(boost::json::serialize(*version)));
+  if (o.contains("schema_version")) {
+    return detail::need_of_measurement(document);
   }
   if (o.contains("weight_bytes") && o.contains("total_gib") && o.contains("memory_need")) {
     return detail::need_of_document(o, "estimate --json", "the estimate's total (weights + reserve)");

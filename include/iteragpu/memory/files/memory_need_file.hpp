@@ -1,0 +1,77 @@
+#ifndef ITERAGPU_MEMORY_FILES_MEMORY_NEED_FILE_HPP
+#define ITERAGPU_MEMORY_FILES_MEMORY_NEED_FILE_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <boost/json.hpp>
+
+#include "iteragpu/memory/files/measurement_file.hpp"
+#include "iteragpu/result.hpp"
+
+/// \file
+/// The `memory_need` object of the JSON that `mesure_memoire estimate
+/// --json`, `plan --json` and `replay --json` print
+/// (data/schema/memory-need.schema.json), read into a typed value: the
+/// bytes and, when the document gives it, its own words for where they come
+/// from. Errors carry the value found; the words are report/need_input.hpp's.
+namespace iteragpu::memory {
+
+/// A document's memory_need, as read.
+struct memory_need_record {
+  std::uint64_t bytes{0};             ///< memory_need.bytes
+  std::optional<std::string> source;  ///< memory_need.source, where it is a string
+  /// Equal when every member is equal.
+  friend bool operator==(const memory_need_record&, const memory_need_record&) = default;
+};
+
+/// Why a document gives no memory_need.
+enum class memory_need_errc : std::uint8_t {
+  missing,          ///< no memory_need
+  null,             ///< memory_need is null: the need passes 64 bits of bytes
+  not_an_object,    ///< memory_need is neither null nor an object
+  bytes_missing,    ///< memory_need has no bytes
+  bytes_not_bytes,  ///< memory_need.bytes is not an integer from 0 to 2^64 - 1 (value)
+};
+
+/// Why a document gives no memory_need; `value` is kept for bytes_not_bytes.
+struct memory_need_error {
+  memory_need_errc kind{memory_need_errc::missing};  ///< what is wrong
+  boost::json::value value{};                        ///< bytes_not_bytes: the value found
+  /// Equal when every member is equal.
+  friend bool operator==(const memory_need_error&, const memory_need_error&) = default;
+};
+
+/// The memory_need of `document` (an estimate, a plan or a replay).
+[[nodiscard]] inline result<memory_need_record, memory_need_error> read_memory_need(
+    const boost::json::object& document) {
+  const auto* need = document.if_contains("memory_need");
+  if (need == nullptr) {
+    return unexpected{memory_need_error{memory_need_errc::missing, {}}};
+  }
+  if (need->is_null()) {
+    return unexpected{memory_need_error{memory_need_errc::null, {}}};
+  }
+  const auto* o = need->if_object();
+  if (o == nullptr) {
+    return unexpected{memory_need_error{memory_need_errc::not_an_object, {}}};
+  }
+  const auto* bytes = o->if_contains("bytes");
+  if (bytes == nullptr) {
+    return unexpected{memory_need_error{memory_need_errc::bytes_missing, {}}};
+  }
+  const auto count = json_byte_count(*bytes);
+  if (!count) {
+    return unexpected{memory_need_error{memory_need_errc::bytes_not_bytes, *bytes}};
+  }
+  memory_need_record record{*count, std::nullopt};
+  if (const auto* said = o->if_contains("source"); said != nullptr && said->is_string()) {
+    record.source = std::string(said->get_string());
+  }
+  return record;
+}
+
+}  // namespace iteragpu::memory
+
+#endif  // ITERAGPU_MEMORY_FILES_MEMORY_NEED_FILE_HPP
