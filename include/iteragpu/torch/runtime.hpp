@@ -151,24 +151,24 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
   }
 
 #if defined(ITERAGPU_TORCH_MEMORY_SNAPSHOT)
-  /// Starts recording the allocator's history, at most `max_entries` trace entries; the error is the
-  /// first line of LibTorch's message.
-  [[nodiscard]] static result<void, std::string> start_memory_history(std::size_t max_entries) {
+  /// Starts recording the allocator's history, at most `max_entries` trace entries; the error keeps
+  /// the first line of LibTorch's message.
+  [[nodiscard]] static result<void, memory_history_error> start_memory_history(std::size_t max_entries) {
     try {
       cuda_backend::initialise();
       torch::cuda::_record_memory_history(std::optional<std::string>("all"), std::optional<std::string>("all"),
                                           std::string("python"), max_entries);
     } catch (const std::exception& e) {
-      return unexpected{detail::first_line(e.what())};
+      return unexpected{memory_history_error{memory_history_step::start, detail::first_line(e.what())}};
     }
     return {};
   }
   /// The history so far, as the pickle PyTorch's memory snapshot writes.
-  [[nodiscard]] static result<std::string, std::string> memory_snapshot() {
+  [[nodiscard]] static result<std::string, memory_history_error> memory_snapshot() {
     try {
       return torch::cuda::_memory_snapshot_pickled();
     } catch (const std::exception& e) {
-      return unexpected{detail::first_line(e.what())};
+      return unexpected{memory_history_error{memory_history_step::snapshot, detail::first_line(e.what())}};
     }
   }
 #endif
