@@ -89,12 +89,12 @@ inline fake_status outcome(const std::string& call) {
 // the SM clock is 1000 + the bus number, the facts' power limit likewise.
 struct fake_reader {
   [[nodiscard]] iteragpu::gpu_state sample(std::string_view pci_bus_id) const {
-    auto state = iteragpu::gpu_state_unavailable("not read by the fake");
+    auto state = iteragpu::gpu_state_unavailable(not_read());
     state.sm_clock = iteragpu::megahertz{1000U + bus_of(pci_bus_id)};
     return state;
   }
   [[nodiscard]] iteragpu::nvml::gpu_facts facts(std::string_view pci_bus_id) const {
-    auto facts = iteragpu::nvml::gpu_facts_unavailable("not read by the fake");
+    auto facts = iteragpu::nvml::gpu_facts_unavailable(not_read());
     facts.power_limit = iteragpu::milliwatts{bus_of(pci_bus_id)};
     return facts;
   }
@@ -102,6 +102,9 @@ struct fake_reader {
   [[nodiscard]] static iteragpu::gpu_reading<std::string> nvml_version() { return std::string("13.580.95.05"); }
 
  private:
+  static iteragpu::reading_error not_read() {
+    return {.kind = iteragpu::reading_failure::not_available, .detail = "not read by the fake"};
+  }
   // "00000000:1B:00.0" -> 0x1B.
   static std::uint32_t bus_of(std::string_view id) {
     return static_cast<std::uint32_t>(std::stoul(std::string(id.substr(9, 2)), nullptr, 16));

@@ -60,22 +60,25 @@ concept gpu_state_reader = gpu_state_sampler<R> && requires(const R& r, std::str
 };
 
 /// The state reader of a runtime for which none is written: every reading is
-/// missing, for `reason`.
+/// missing, not available for `reason`.
 struct unavailable_state_reader {
   std::string_view reason;  ///< why no reading can be made, as the reports print it
 
   /// Every field missing, for the reason.
-  [[nodiscard]] gpu_state sample(std::string_view /*pci_bus_id*/) const {
-    return gpu_state_unavailable(std::string(reason));
-  }
+  [[nodiscard]] gpu_state sample(std::string_view /*pci_bus_id*/) const { return gpu_state_unavailable(why()); }
   /// Every setting missing, for the reason.
   [[nodiscard]] nvml::gpu_facts facts(std::string_view /*pci_bus_id*/) const {
-    return nvml::gpu_facts_unavailable(std::string(reason));
+    return nvml::gpu_facts_unavailable(why());
   }
   /// Missing, for the reason.
-  [[nodiscard]] gpu_reading<std::string> driver_version() const { return unexpected{std::string(reason)}; }
+  [[nodiscard]] gpu_reading<std::string> driver_version() const { return unexpected{why()}; }
   /// Missing, for the reason.
-  [[nodiscard]] gpu_reading<std::string> nvml_version() const { return unexpected{std::string(reason)}; }
+  [[nodiscard]] gpu_reading<std::string> nvml_version() const { return unexpected{why()}; }
+
+ private:
+  [[nodiscard]] reading_error why() const {
+    return reading_error{.kind = reading_failure::not_available, .detail = std::string(reason)};
+  }
 };
 
 static_assert(gpu_state_reader<unavailable_state_reader> && gpu_state_reader<nvml::session>);
@@ -140,7 +143,7 @@ class gpu_backend {
     try {
       return reader_.sample(pci_bus_id(d));
     } catch (const std::exception& e) {
-      return gpu_state_unavailable(std::string(bus_id_unreadable) + e.what());
+      return gpu_state_unavailable(bus_id_unreadable(e));
     }
   }
 
@@ -152,7 +155,7 @@ class gpu_backend {
       try {
         m.gpus.push_back(reader_.facts(pci_bus_id(g.index)));
       } catch (const std::exception& e) {
-        m.gpus.push_back(nvml::gpu_facts_unavailable(std::string(bus_id_unreadable) + e.what()));
+        m.gpus.push_back(nvml::gpu_facts_unavailable(bus_id_unreadable(e)));
       }
     }
     return m;
@@ -287,7 +290,10 @@ class gpu_backend {
  private:
   // Room for "00000000:1B:00.0" and more (the runtimes ask for 13 at least).
   static constexpr std::size_t bus_id_buffer = 32;
-  static constexpr std::string_view bus_id_unreadable = "the device's PCI bus id cannot be read: ";
+
+  [[nodiscard]] static reading_error bus_id_unreadable(const std::exception& e) {
+    return reading_error{.kind = reading_failure::bus_id_unreadable, .detail = e.what()};
+  }
 
   // The text of a buffer the runtime filled (an array of char), up to its
   // NUL, or its end should the runtime leave none.

@@ -36,6 +36,7 @@
 #include "iteragpu/memory/synthetic_measurement.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/torch/cuda_backend.hpp"
+#include "iteragpu/torch/device.hpp"
 #include "iteragpu/torch/hip_backend.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
 #include "iteragpu/torch/torchscript_workload.hpp"
