@@ -34,11 +34,11 @@ struct fake_properties {
 };
 
 struct fake_stream {
-  int device;
+  int device{0};
 };
 
 struct fake_event {
-  int device;
+  int device{0};
   int recorded{0};
   float at_milliseconds{0};
 };
