@@ -188,8 +188,12 @@ class session {
 
   // The code with NVML's name for it ("Not Supported"), where the library can name it.
   [[nodiscard]] static library_code code_of(const detail::functions& f, detail::return_code code) {
-    const char* name = f.error_string != nullptr ? f.error_string(code) : nullptr;
-    return library_code{code, name != nullptr ? std::string(name) : std::string()};
+    library_code named;
+    named.value = code;
+    if (const char* name = f.error_string != nullptr ? f.error_string(code) : nullptr) {
+      named.name = name;
+    }
+    return named;
   }
 
   [[nodiscard]] reading_error failed(const char* function, detail::return_code code) const {
