@@ -17,7 +17,7 @@ extern "C" __attribute__((visibility("default"))) int iteragpu_mesure_memoire_to
   try {
     const std::span<const char* const> words(argv, static_cast<std::size_t>(argc));
     const std::vector<std::string> args(words.begin(), words.end());
-    iteragpu::torch_adapter::libtorch_runtime runtime;
+    auto runtime = iteragpu::torch_adapter::open_libtorch_runtime();
     if (std::string_view(command) == "environment") {
       return cli::run_environment(runtime, args, std::cout, std::cerr);
     }

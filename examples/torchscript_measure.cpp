@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
   }
 #if defined(ITERAGPU_TORCH_CUDA)
   iteragpu::torch_adapter::cuda_backend::initialise();
-  iteragpu::torch_adapter::cuda_backend backend;
+  iteragpu::torch_adapter::cuda_backend backend{iteragpu::nvml::session::open()};
   iteragpu::torch_adapter::cuda_allocator_counter counter;
   const torch::Device device(torch::kCUDA, 0);
 #else

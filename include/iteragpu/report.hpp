@@ -10,6 +10,7 @@
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/estimate.hpp"
 #include "iteragpu/report/fit.hpp"
+#include "iteragpu/report/gpu_state.hpp"
 #include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/report/memory_need.hpp"

@@ -143,7 +143,7 @@ struct fake_runtime {
                           iteragpu::degrees_celsius{warm ? 47U : 38U},
                           iteragpu::clock_event_reasons{warm ? (row.repeat == 3U ? sw_power_cap : 0U) : gpu_idle}};
     if (row.phase == iteragpu::phase_kind::model_load) {
-      s.power_draw = iteragpu::unexpected{std::string("NVML: not supported")};
+      s.power_draw = iteragpu::unexpected{iteragpu::reading_error{.kind = iteragpu::reading_failure::not_available, .detail = "NVML: not supported"}};
     }
     return s;
   }

@@ -3,6 +3,7 @@
 // complete one, one without an entry point in each variant, one whose
 // initialisation fails, and devices whose NVML order differs from CUDA's.
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -13,15 +14,22 @@
 #include <boost/test/unit_test.hpp>
 
 #include <iteragpu/nvml/session.hpp>
+#include <iteragpu/report/gpu_state.hpp>
 
 #include "fake_nvml.hpp"
 
 namespace {
 
 using iteragpu::clock_event_reasons;
+using iteragpu::report::describe;
 using iteragpu::nvml::enablement;
 using iteragpu::nvml::session;
 using iteragpu::nvml::detail::shared_library;
+
+// The session's reason, in the reports' words.
+std::optional<std::string> words(const std::optional<iteragpu::reading_error>& e) {
+  return e ? std::optional<std::string>(describe(*e)) : std::nullopt;
+}
 
 // The fake opened by the test, to configure it and read its call counts;
 // a session opened on the same path shares the loaded copy.
@@ -44,7 +52,7 @@ class fake {
   static shared_library open_or_throw(const std::string& path) {
     auto library = shared_library::open(path);
     if (!library.has_value()) {
-      throw std::runtime_error("the fake NVML did not load: " + library.error());
+      throw std::runtime_error("the fake NVML did not load: " + describe(library.error()));
     }
     return std::move(*library);
   }
@@ -106,7 +114,7 @@ BOOST_AUTO_TEST_CASE(a_complete_library_gives_versions_settings_and_state) {
   f.configure(one_gpu());
   {
     const session s = f.open_session();
-    BOOST_TEST(!s.unavailable_reason().has_value());
+    BOOST_TEST(!words(s.unavailable_reason()).has_value());
     BOOST_TEST(s.driver_version().value() == "580.95.05");
     BOOST_TEST(s.nvml_version().value() == "13.580.95.05");
 
@@ -161,14 +169,18 @@ BOOST_AUTO_TEST_CASE(a_bus_id_that_no_device_has_empties_every_field_and_lists_w
   const std::string reason = "no NVML device has PCI bus id 0000:99:00.0 (NVML sees " + std::string(bus_3d) + ", " +
                              std::string(bus_1b) + ")";
   const auto state = s.sample("0000:99:00.0");
-  BOOST_TEST(state.sm_clock.error() == reason);
-  BOOST_TEST(state.memory_clock.error() == reason);
-  BOOST_TEST(state.power_draw.error() == reason);
-  BOOST_TEST(state.temperature.error() == reason);
-  BOOST_TEST(state.clock_events.error() == reason);
+  // The error carries its data; the words are the report's.
+  BOOST_TEST((state.sm_clock.error().kind == iteragpu::reading_failure::no_device));
+  BOOST_TEST(state.sm_clock.error().subject == "0000:99:00.0");
+  BOOST_TEST((state.sm_clock.error().devices_seen == std::vector<std::string>{bus_3d, bus_1b}));
+  BOOST_TEST(describe(state.sm_clock.error()) == reason);
+  BOOST_TEST(describe(state.memory_clock.error()) == reason);
+  BOOST_TEST(describe(state.power_draw.error()) == reason);
+  BOOST_TEST(describe(state.temperature.error()) == reason);
+  BOOST_TEST(describe(state.clock_events.error()) == reason);
   const auto facts = s.facts("0000:99:00.0");
-  BOOST_TEST(facts.persistence_mode.error() == reason);
-  BOOST_TEST(facts.max_memory_clock.error() == reason);
+  BOOST_TEST(describe(facts.persistence_mode.error()) == reason);
+  BOOST_TEST(describe(facts.max_memory_clock.error()) == reason);
   // The versions do not depend on a device.
   BOOST_TEST(s.driver_version().value() == "580.95.05");
 }
@@ -178,7 +190,7 @@ BOOST_AUTO_TEST_CASE(with_no_device_at_all_the_reason_says_so) {
   auto config = one_gpu();
   config.device_count = 0;
   f.configure(config);
-  BOOST_TEST(f.open_session().sample(bus_1b).sm_clock.error() ==
+  BOOST_TEST(describe(f.open_session().sample(bus_1b).sm_clock.error()) ==
              "no NVML device has PCI bus id 00000000:1B:00.0 (NVML sees no device)");
 }
 
@@ -187,38 +199,38 @@ BOOST_AUTO_TEST_CASE(a_bus_id_that_is_not_one_is_refused_before_nvml_is_asked) {
   f.configure(one_gpu());
   const session s = f.open_session();
   const std::string expected = ": expected domain:bus:device.function, such as 00000000:1B:00.0, at most 31 characters";
-  BOOST_TEST(s.sample("").sm_clock.error() == "''" + std::string(" is not a PCI bus id") + expected);
+  BOOST_TEST(describe(s.sample("").sm_clock.error()) == "''" + std::string(" is not a PCI bus id") + expected);
   const std::string too_long(32, '0');
-  BOOST_TEST(s.sample(too_long).sm_clock.error() == "'" + too_long + "' is not a PCI bus id" + expected);
+  BOOST_TEST(describe(s.sample(too_long).sm_clock.error()) == "'" + too_long + "' is not a PCI bus id" + expected);
   const std::string_view with_nul("0000:1B\0:00.0", 13);
-  BOOST_TEST(s.facts(with_nul).ecc_mode.error() == "'0000:1B\\0:00.0' is not a PCI bus id" + expected);
+  BOOST_TEST(describe(s.facts(with_nul).ecc_mode.error()) == "'0000:1B\\0:00.0' is not a PCI bus id" + expected);
   BOOST_TEST(f.calls().handle_by_bus_id == 0U);
   // Short but malformed: NVML itself refuses it.
-  BOOST_TEST(s.sample("not-a-bus-id").power_draw.error() ==
+  BOOST_TEST(describe(s.sample("not-a-bus-id").power_draw.error()) ==
              "nvmlDeviceGetHandleByPciBusId_v2 failed: Invalid Argument (NVML error 2) for PCI bus id not-a-bus-id");
 }
 
 BOOST_AUTO_TEST_CASE(an_absent_library_leaves_every_field_empty_with_the_reason) {
   const session s = session::open("/nonexistent/libnvidia-ml.so.1");
-  const auto reason = s.unavailable_reason();
+  const auto reason = words(s.unavailable_reason());
   BOOST_TEST_REQUIRE(reason.has_value());
   BOOST_TEST(reason->starts_with("/nonexistent/libnvidia-ml.so.1 could not be loaded: "));
   BOOST_TEST(reason->find("No such file or directory") != std::string::npos);
-  BOOST_TEST(s.driver_version().error() == *reason);
-  BOOST_TEST(s.nvml_version().error() == *reason);
+  BOOST_TEST(describe(s.driver_version().error()) == *reason);
+  BOOST_TEST(describe(s.nvml_version().error()) == *reason);
   const auto facts = s.facts(bus_1b);
   for (const auto* field : {&facts.persistence_mode, &facts.mig_mode, &facts.ecc_mode}) {
-    BOOST_TEST(field->error() == *reason);
+    BOOST_TEST(describe(field->error()) == *reason);
   }
-  BOOST_TEST(facts.power_limit.error() == *reason);
-  BOOST_TEST(facts.max_sm_clock.error() == *reason);
-  BOOST_TEST(facts.max_memory_clock.error() == *reason);
+  BOOST_TEST(describe(facts.power_limit.error()) == *reason);
+  BOOST_TEST(describe(facts.max_sm_clock.error()) == *reason);
+  BOOST_TEST(describe(facts.max_memory_clock.error()) == *reason);
   const auto state = s.sample(bus_1b);
-  BOOST_TEST(state.sm_clock.error() == *reason);
-  BOOST_TEST(state.memory_clock.error() == *reason);
-  BOOST_TEST(state.power_draw.error() == *reason);
-  BOOST_TEST(state.temperature.error() == *reason);
-  BOOST_TEST(state.clock_events.error() == *reason);
+  BOOST_TEST(describe(state.sm_clock.error()) == *reason);
+  BOOST_TEST(describe(state.memory_clock.error()) == *reason);
+  BOOST_TEST(describe(state.power_draw.error()) == *reason);
+  BOOST_TEST(describe(state.temperature.error()) == *reason);
+  BOOST_TEST(describe(state.clock_events.error()) == *reason);
 }
 
 // Where this machine has no NVIDIA driver (the CPU machines that run these
@@ -228,15 +240,15 @@ BOOST_AUTO_TEST_CASE(the_default_library_missing_means_no_nvidia_driver) {
   const bool driver_here = shared_library::open(iteragpu::nvml::default_library).has_value();
   const session s = session::open();
   if (!driver_here) {
-    BOOST_TEST_REQUIRE(s.unavailable_reason().has_value());
-    BOOST_TEST(s.unavailable_reason()->starts_with("libnvidia-ml.so.1 not found (no NVIDIA driver on this machine): "));
+    BOOST_TEST_REQUIRE(words(s.unavailable_reason()).has_value());
+    BOOST_TEST(words(s.unavailable_reason())->starts_with("libnvidia-ml.so.1 not found (no NVIDIA driver on this machine): "));
   } else {
-    BOOST_TEST((!s.unavailable_reason().has_value() || s.unavailable_reason()->starts_with("NVML did not start")));
+    BOOST_TEST((!words(s.unavailable_reason()).has_value() || words(s.unavailable_reason())->starts_with("NVML did not start")));
   }
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_library_path_is_refused) {
-  BOOST_TEST(session::open("").unavailable_reason().value() == "no NVML library path was given");
+  BOOST_TEST(words(session::open("").unavailable_reason()).value() == "no NVML library path was given");
 }
 
 BOOST_AUTO_TEST_CASE(a_library_without_nvml_init_is_not_nvml) {
@@ -244,8 +256,8 @@ BOOST_AUTO_TEST_CASE(a_library_without_nvml_init_is_not_nvml) {
   f.configure(one_gpu());
   const session s = f.open_session();
   const std::string reason = f.path() + " has no nvmlInit_v2: it is not NVML, or an NVML too old for this library";
-  BOOST_TEST(s.unavailable_reason().value() == reason);
-  BOOST_TEST(s.sample(bus_1b).temperature.error() == reason);
+  BOOST_TEST(words(s.unavailable_reason()).value() == reason);
+  BOOST_TEST(describe(s.sample(bus_1b).temperature.error()) == reason);
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_initialisation_is_reported_with_nvml_s_words_and_never_shut_down) {
@@ -256,9 +268,9 @@ BOOST_AUTO_TEST_CASE(a_failed_initialisation_is_reported_with_nvml_s_words_and_n
   {
     const session s = f.open_session();
     const std::string reason = "NVML did not start: nvmlInit_v2 returned Driver Not Loaded (NVML error 9)";
-    BOOST_TEST(s.unavailable_reason().value() == reason);
-    BOOST_TEST(s.driver_version().error() == reason);
-    BOOST_TEST(s.facts(bus_1b).power_limit.error() == reason);
+    BOOST_TEST(words(s.unavailable_reason()).value() == reason);
+    BOOST_TEST(describe(s.driver_version().error()) == reason);
+    BOOST_TEST(describe(s.facts(bus_1b).power_limit.error()) == reason);
   }
   BOOST_TEST(f.calls().init == 1U);
   BOOST_TEST(f.calls().shutdown == 0U);
@@ -269,7 +281,7 @@ BOOST_AUTO_TEST_CASE(a_missing_reading_function_empties_that_field_only) {
   f.configure(one_gpu());
   const session s = f.open_session();
   const auto state = s.sample(bus_1b);
-  BOOST_TEST(state.power_draw.error() == "this NVML library has no nvmlDeviceGetPowerUsage");
+  BOOST_TEST(describe(state.power_draw.error()) == "this NVML library has no nvmlDeviceGetPowerUsage");
   BOOST_TEST(state.sm_clock.value().value == 1755U);
   BOOST_TEST(state.temperature.value().value == 47U);
   BOOST_TEST(state.clock_events.value().mask == 0x4U);
@@ -299,14 +311,14 @@ BOOST_AUTO_TEST_CASE(a_failing_query_is_named_with_nvml_s_error_text_or_its_numb
   f.configure(config);
   {
     const session s = f.open_session();
-    BOOST_TEST(s.sample(bus_1b).power_draw.error() == "nvmlDeviceGetPowerUsage failed: Not Supported (NVML error 3)");
-    BOOST_TEST(s.facts(bus_1b).mig_mode.error() == "nvmlDeviceGetMigMode failed: Not Supported (NVML error 3)");
+    BOOST_TEST(describe(s.sample(bus_1b).power_draw.error()) == "nvmlDeviceGetPowerUsage failed: Not Supported (NVML error 3)");
+    BOOST_TEST(describe(s.facts(bus_1b).mig_mode.error()) == "nvmlDeviceGetMigMode failed: Not Supported (NVML error 3)");
     BOOST_TEST(s.facts(bus_1b).ecc_mode.has_value());
   }
   config.error_strings = 0;  // nvmlErrorString returns NULL
   f.configure(config);
   const session s = f.open_session();
-  BOOST_TEST(s.sample(bus_1b).power_draw.error() == "nvmlDeviceGetPowerUsage failed: NVML error 3");
+  BOOST_TEST(describe(s.sample(bus_1b).power_draw.error()) == "nvmlDeviceGetPowerUsage failed: NVML error 3");
 }
 
 BOOST_AUTO_TEST_CASE(a_mode_outside_nvml_s_documented_values_is_reported_not_guessed) {
@@ -318,9 +330,9 @@ BOOST_AUTO_TEST_CASE(a_mode_outside_nvml_s_documented_values_is_reported_not_gue
   f.configure(config);
   const session s = f.open_session();
   const auto facts = s.facts(bus_1b);
-  BOOST_TEST(facts.persistence_mode.error() == "nvmlDeviceGetPersistenceMode returned the unknown state 7");
-  BOOST_TEST(facts.mig_mode.error() == "nvmlDeviceGetMigMode returned the unknown state 2");
-  BOOST_TEST(facts.ecc_mode.error() == "nvmlDeviceGetEccMode returned the unknown state -1");
+  BOOST_TEST(describe(facts.persistence_mode.error()) == "nvmlDeviceGetPersistenceMode returned the unknown state 7");
+  BOOST_TEST(describe(facts.mig_mode.error()) == "nvmlDeviceGetMigMode returned the unknown state 2");
+  BOOST_TEST(describe(facts.ecc_mode.error()) == "nvmlDeviceGetEccMode returned the unknown state -1");
 }
 
 // NVML writes at most the buffer's 80 bytes; a version that fills them
@@ -345,10 +357,10 @@ BOOST_AUTO_TEST_CASE(nvml_is_shut_down_once_per_session_and_a_moved_from_session
     session a = f.open_session();
     session b = std::move(a);
     // NOLINTNEXTLINE(bugprone-use-after-move): what a moved-from session says is the point
-    BOOST_TEST(a.unavailable_reason().value() == "this NVML session was moved from");
+    BOOST_TEST(words(a.unavailable_reason()).value() == "this NVML session was moved from");
     BOOST_TEST(b.sample(bus_1b).sm_clock.value().value == 1755U);
     session c = f.open_session();
-    BOOST_TEST(!c.unavailable_reason().has_value());
+    BOOST_TEST(!words(c.unavailable_reason()).has_value());
     BOOST_TEST(f.calls().init == 2U);
     c = std::move(b);  // c's own NVML session ends here
     BOOST_TEST(f.calls().shutdown == 1U);
@@ -419,12 +431,12 @@ BOOST_AUTO_TEST_CASE(only_reasons_besides_gpu_idle_flag_a_repeat) {
 }
 
 BOOST_AUTO_TEST_CASE(an_unavailable_state_carries_its_reason_in_every_field) {
-  const auto s = iteragpu::gpu_state_unavailable("why");
-  BOOST_TEST(s.sm_clock.error() == "why");
-  BOOST_TEST(s.memory_clock.error() == "why");
-  BOOST_TEST(s.power_draw.error() == "why");
-  BOOST_TEST(s.temperature.error() == "why");
-  BOOST_TEST(s.clock_events.error() == "why");
+  const iteragpu::reading_error why{.kind = iteragpu::reading_failure::function_missing, .function = "nvmlInit_v2"};
+  const auto s = iteragpu::gpu_state_unavailable(why);
+  BOOST_TEST((s.sm_clock.error() == why));
+  BOOST_TEST((s.clock_events.error() == why));
+  BOOST_TEST(describe(s.sm_clock.error()) == "this NVML library has no nvmlInit_v2");
+  BOOST_TEST(describe(s.temperature.error()) == "this NVML library has no nvmlInit_v2");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

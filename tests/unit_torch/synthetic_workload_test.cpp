@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_SUITE(libtorch_runtime_here)
 // On a machine whose LibTorch has no GPU runtime (the Debian build machine),
 // or that has no GPU, the report is valid and says why.
 BOOST_AUTO_TEST_CASE(environment_reports_libtorch_and_the_device_state) {
-  ta::libtorch_runtime runtime;
+  auto runtime = ta::open_libtorch_runtime();
   const auto report = runtime.environment(iteragpu::device_index{0});
   BOOST_TEST(report.libtorch_available);
   BOOST_TEST(report.libtorch_version.value() == std::string(TORCH_VERSION));

@@ -141,7 +141,7 @@ iteragpu::result<iteragpu::measurement, iteragpu::torchscript_error> measure_on_
 }
 
 int command(const std::vector<std::string>& args, std::string& err_text) {
-  ta::libtorch_runtime runtime;
+  auto runtime = ta::open_libtorch_runtime();
   std::ostringstream out;
   std::ostringstream err;
   const int code = iteragpu::cli::run_measure(runtime, args, out, err);

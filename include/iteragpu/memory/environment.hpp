@@ -37,8 +37,8 @@ struct device_report {
 /// versions, and per visible GPU its modes, power limit and maximum clocks.
 /// No identifier of the machine (no UUID, serial or board id).
 struct management_report {
-  gpu_reading<std::string> driver_version{unexpected{std::string("not asked")}};  ///< "580.95.05", or why not
-  gpu_reading<std::string> nvml_version{unexpected{std::string("not asked")}};    ///< "13.580.95.05", or why not
+  gpu_reading<std::string> driver_version{unexpected{reading_error{}}};  ///< "580.95.05", or why not
+  gpu_reading<std::string> nvml_version{unexpected{reading_error{}}};    ///< "13.580.95.05", or why not
   std::vector<nvml::gpu_facts> gpus{};  ///< in the order of environment_report::gpus
 };
 

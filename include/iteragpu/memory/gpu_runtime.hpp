@@ -43,13 +43,28 @@ concept synthetic_runtime = environment_runtime<R> && requires(R& r, const synth
   { r.measure_synthetic(run) } -> std::same_as<result<measurement, measure_error>>;
 };
 
+/// The step of recording the allocator's history that failed.
+enum class memory_history_step {
+  start,     ///< start_memory_history(): the recording did not start
+  snapshot,  ///< memory_snapshot(): the history could not be read
+};
+
+/// Why the allocator's history could not be recorded or read: the step, and
+/// LibTorch's own message (its first line), which report::describe() shows.
+struct memory_history_error {
+  memory_history_step step{memory_history_step::start};  ///< the step that failed
+  std::string libtorch_message;                           ///< the first line of LibTorch's message
+  /// Equal when every member is equal.
+  friend bool operator==(const memory_history_error&, const memory_history_error&) = default;
+};
+
 /// Optional: the allocator's history, as PyTorch's memory snapshot (the
 /// pickle torch.cuda._memory_viz reads), recorded from start_memory_history()
 /// on, with at most `max_entries` trace entries.
 template <class R>
 concept memory_history_recording = requires(R& r, std::size_t max_entries) {
-  { r.start_memory_history(max_entries) } -> std::same_as<result<void, std::string>>;
-  { r.memory_snapshot() } -> std::same_as<result<std::string, std::string>>;
+  { r.start_memory_history(max_entries) } -> std::same_as<result<void, memory_history_error>>;
+  { r.memory_snapshot() } -> std::same_as<result<std::string, memory_history_error>>;
 };
 
 /// The bound on the snapshot's trace: a whole measurement of the synthetic

@@ -10,8 +10,27 @@
 #include "iteragpu/nvml/api.hpp"
 #include "iteragpu/result.hpp"
 
-// NVML opened at run time: no link-time dependency, so a program built with
-// this library starts on a machine without the NVIDIA driver and says so.
+/// \file
+/// NVML opened at run time: no link-time dependency, so a program built with
+/// this library starts on a machine without the NVIDIA driver and says so.
+namespace iteragpu::nvml {
+
+/// Why a shared library could not be opened.
+enum class load_failure {
+  refused_path,  ///< the path is empty or contains a NUL character: never given to the loader
+  not_loaded,    ///< the loader (dlopen) refused it; see the loader's message
+};
+
+/// A library that could not be opened, with the loader's own message (empty where it gave none).
+struct load_error {
+  load_failure kind{load_failure::not_loaded};  ///< what went wrong
+  std::string loader_message{};                 ///< dlerror()'s text, for not_loaded
+  /// Equal when every member is equal.
+  friend bool operator==(const load_error&, const load_error&) = default;
+};
+
+}  // namespace iteragpu::nvml
+
 namespace iteragpu::nvml::detail {
 
 // A shared object opened with dlopen and closed with dlclose when this
@@ -19,18 +38,18 @@ namespace iteragpu::nvml::detail {
 class shared_library {
  public:
   // The library at `path` (a file name is searched for as dlopen does), or
-  // dlopen's message.
-  [[nodiscard]] static result<shared_library, std::string> open(const std::string& path) {
+  // why not, with dlopen's message.
+  [[nodiscard]] static result<shared_library, load_error> open(const std::string& path) {
     // dlopen("") would return the program itself; a NUL would cut the path.
     if (path.empty() || path.find('\0') != std::string::npos) {
-      return unexpected{std::string("the library path is empty or contains a NUL character")};
+      return unexpected{load_error{load_failure::refused_path}};
     }
     // RTLD_LOCAL: the library's symbols stay out of the process's global scope.
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
       // glibc keeps dlerror's message per thread.
       const char* why = ::dlerror();  // NOLINT(concurrency-mt-unsafe)
-      return unexpected{std::string(why != nullptr ? why : "dlopen failed without a message")};
+      return unexpected{load_error{load_failure::not_loaded, why != nullptr ? std::string(why) : std::string()}};
     }
     return shared_library(handle);
   }

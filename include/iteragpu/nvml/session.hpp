@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "iteragpu/nvml/api.hpp"
 #include "iteragpu/nvml/library.hpp"
@@ -19,7 +20,8 @@
 /// temperature, clock event reasons). A GPU is found by its PCI bus id.
 ///
 /// Nothing here throws for a missing or failing NVML: every reading is a
-/// value or the sentence saying why there is none. Nothing that identifies
+/// value or a reading_error saying why there is none (put into words by
+/// report::describe(), iteragpu/report/gpu_state.hpp). Nothing that identifies
 /// the machine (UUID, serial number, board id) is read.
 namespace iteragpu::nvml {
 
@@ -47,7 +49,7 @@ struct gpu_facts {
 };
 
 /// Facts of which every reading is missing for the same reason.
-[[nodiscard]] inline gpu_facts gpu_facts_unavailable(const std::string& reason) {
+[[nodiscard]] inline gpu_facts gpu_facts_unavailable(const reading_error& reason) {
   return gpu_facts{unexpected{reason}, unexpected{reason}, unexpected{reason},
                    unexpected{reason}, unexpected{reason}, unexpected{reason}};
 }
@@ -64,25 +66,35 @@ class session {
   [[nodiscard]] static session open(const std::string& library_path) {
     session s;
     if (library_path.empty()) {
-      s.reason_ = "no NVML library path was given";
+      s.reason_ = reading_error{reading_failure::no_library_path};
       return s;
     }
     auto library = detail::shared_library::open(library_path);
     if (!library.has_value()) {
-      s.reason_ = library_path == default_library
-                      ? library_path + " not found (no NVIDIA driver on this machine): " + library.error()
-                      : library_path + " could not be loaded: " + library.error();
+      reading_error why{library_path == default_library ? reading_failure::driver_library_missing
+                                                        : reading_failure::library_not_loaded};
+      if (library.error().kind == load_failure::refused_path) {
+        why.kind = reading_failure::library_path_refused;
+      }
+      why.subject = library_path;
+      why.detail = library.error().loader_message;
+      s.reason_ = std::move(why);
       return s;
     }
     const detail::functions f = detail::load_functions(*library);
     if (f.init == nullptr || f.shutdown == nullptr) {
-      s.reason_ = library_path + " has no " + (f.init == nullptr ? detail::init_name : detail::shutdown_name) +
-                  ": it is not NVML, or an NVML too old for this library";
+      reading_error why{reading_failure::not_management_library};
+      why.function = f.init == nullptr ? detail::init_name : detail::shutdown_name;
+      why.subject = library_path;
+      s.reason_ = std::move(why);
       return s;
     }
     const detail::return_code code = f.init();
     if (code != detail::success) {
-      s.reason_ = std::string("NVML did not start: ") + detail::init_name + " returned " + error_text(f, code);
+      reading_error why{reading_failure::did_not_start};
+      why.function = detail::init_name;
+      why.code = code_of(f, code);
+      s.reason_ = std::move(why);
       return s;
     }
     s.library_.emplace(std::move(*library));
@@ -96,29 +108,26 @@ class session {
   session(session&& other) noexcept
       : library_(std::exchange(other.library_, std::nullopt)),
         functions_(std::exchange(other.functions_, detail::functions{})),
-        reason_(std::move(other.reason_)) {
-    other.reason_.clear();
-  }
+        reason_(std::exchange(other.reason_, reading_error{reading_failure::moved_from})) {}
   /// Shuts this session down, then takes the other's library; the other is unavailable after.
   session& operator=(session&& other) noexcept {
     if (this != &other) {
       close();
       library_ = std::exchange(other.library_, std::nullopt);
       functions_ = std::exchange(other.functions_, detail::functions{});
-      reason_ = std::move(other.reason_);
-      other.reason_.clear();
+      reason_ = std::exchange(other.reason_, reading_error{reading_failure::moved_from});
     }
     return *this;
   }
   ~session() { close(); }
 
   /// Nothing when NVML is ready, else why not: the library is absent, is
-  /// not NVML, or did not start.
-  [[nodiscard]] std::optional<std::string> unavailable_reason() const {
+  /// not NVML, or did not start, or the session was moved from.
+  [[nodiscard]] std::optional<reading_error> unavailable_reason() const {
     if (library_.has_value()) {
       return std::nullopt;
     }
-    return reason_.empty() ? std::string("this NVML session was moved from") : reason_;
+    return reason_;
   }
 
   /// "580.95.05", as nvidia-smi prints it.
@@ -177,20 +186,33 @@ class session {
     functions_ = detail::functions{};
   }
 
-  // "Not Supported (NVML error 3)", or "NVML error 3" where the library
-  // cannot name it.
-  [[nodiscard]] static std::string error_text(const detail::functions& f, detail::return_code code) {
-    const char* name = f.error_string != nullptr ? f.error_string(code) : nullptr;
-    const std::string number = "NVML error " + std::to_string(code);
-    return name != nullptr ? std::string(name) + " (" + number + ")" : number;
+  // The code with NVML's name for it ("Not Supported"), where the library can name it.
+  [[nodiscard]] static library_code code_of(const detail::functions& f, detail::return_code code) {
+    library_code named;
+    named.value = code;
+    if (const char* name = f.error_string != nullptr ? f.error_string(code) : nullptr) {
+      named.name = name;
+    }
+    return named;
   }
 
-  [[nodiscard]] std::string failed(const char* function, detail::return_code code) const {
-    return std::string(function) + " failed: " + error_text(functions_, code);
+  [[nodiscard]] reading_error failed(const char* function, detail::return_code code) const {
+    reading_error why{reading_failure::call_failed};
+    why.function = function;
+    why.code = code_of(functions_, code);
+    return why;
   }
 
-  [[nodiscard]] static std::string missing(const char* function) {
-    return std::string("this NVML library has no ") + function;
+  [[nodiscard]] static reading_error missing(const char* function) {
+    reading_error why{reading_failure::function_missing};
+    why.function = function;
+    return why;
+  }
+
+  [[nodiscard]] static reading_error about_device(reading_failure kind, std::string_view pci_bus_id) {
+    reading_error why{kind};
+    why.subject = pci_bus_id;
+    return why;
   }
 
   // The text of a buffer NVML filled, up to its NUL (or its end, should
@@ -222,19 +244,15 @@ class session {
   // The handle of the GPU at `pci_bus_id`, found by NVML itself (it accepts
   // domain:bus:device.function in hexadecimal, either case, with or
   // without leading zeros, as the CUDA runtime prints it).
-  [[nodiscard]] result<detail::device_handle, std::string> find(std::string_view pci_bus_id) const {
+  [[nodiscard]] result<detail::device_handle, reading_error> find(std::string_view pci_bus_id) const {
     if (!library_.has_value()) {
       return unexpected{*unavailable_reason()};
     }
     if (pci_bus_id.empty() || pci_bus_id.size() >= detail::bus_id_buffer_size ||
         pci_bus_id.find('\0') != std::string_view::npos) {
-      std::string shown;
-      for (const char c : pci_bus_id) {
-        shown += c == '\0' ? std::string("\\0") : std::string(1, c);
-      }
-      return unexpected{"'" + shown + "' is not a PCI bus id: expected domain:bus:device.function, such as " +
-                        "00000000:1B:00.0, at most " + std::to_string(detail::bus_id_buffer_size - 1U) +
-                        " characters"};
+      reading_error why = about_device(reading_failure::not_a_bus_id, pci_bus_id);
+      why.value = static_cast<long long>(detail::bus_id_buffer_size - 1U);
+      return unexpected{std::move(why)};
     }
     if (functions_.handle_by_bus_id == nullptr) {
       return unexpected{missing(detail::handle_by_bus_id_name)};
@@ -243,41 +261,44 @@ class session {
     detail::device_handle device = nullptr;
     const detail::return_code code = functions_.handle_by_bus_id(id.c_str(), &device);
     if (code == detail::not_found) {
-      return unexpected{"no NVML device has PCI bus id " + id + devices_seen()};
+      reading_error why = about_device(reading_failure::no_device, id);
+      why.devices_seen = devices_seen();
+      return unexpected{std::move(why)};
     }
     if (code != detail::success) {
-      return unexpected{failed(detail::handle_by_bus_id_name, code) + " for PCI bus id " + id};
+      reading_error why = failed(detail::handle_by_bus_id_name, code);
+      why.subject = id;
+      return unexpected{std::move(why)};
     }
     if (device == nullptr) {
-      return unexpected{std::string(detail::handle_by_bus_id_name) + " returned no device for PCI bus id " + id};
+      reading_error why = about_device(reading_failure::no_handle, id);
+      why.function = detail::handle_by_bus_id_name;
+      return unexpected{std::move(why)};
     }
     return device;
   }
 
-  // " (NVML sees 00000000:1B:00.0, 00000000:3D:00.0)", to help whoever
-  // reads a failed match; empty where NVML cannot list its devices.
-  [[nodiscard]] std::string devices_seen() const {
+  // The PCI bus ids of every device NVML sees, to help whoever reads a
+  // failed match; nothing where NVML cannot list its devices.
+  [[nodiscard]] std::optional<std::vector<std::string>> devices_seen() const {
     if (functions_.device_count == nullptr || functions_.handle_by_index == nullptr || functions_.pci_info == nullptr) {
-      return {};
+      return std::nullopt;
     }
     unsigned int count = 0;
     if (functions_.device_count(&count) != detail::success) {
-      return {};
+      return std::nullopt;
     }
-    if (count == 0U) {
-      return " (NVML sees no device)";
-    }
-    std::string list;
+    std::vector<std::string> ids;
     for (unsigned int i = 0; i < count; ++i) {
       detail::device_handle device = nullptr;
       detail::pci_info pci{};
       if (functions_.handle_by_index(i, &device) != detail::success || device == nullptr ||
           functions_.pci_info(device, &pci) != detail::success) {
-        return {};
+        return std::nullopt;
       }
-      list += (list.empty() ? "" : ", ") + text_of(pci.bus_id);
+      ids.push_back(text_of(pci.bus_id));
     }
-    return " (NVML sees " + list + ")";
+    return ids;
   }
 
   template <class Quantity, class Function, class... Arguments>
@@ -302,7 +323,10 @@ class session {
     if (state == enabled) {
       return enablement::enabled;
     }
-    return unexpected{std::string(name) + " returned the unknown state " + std::to_string(state)};
+    reading_error why{reading_failure::unknown_state};
+    why.function = name;
+    why.value = state;
+    return unexpected{std::move(why)};
   }
 
   [[nodiscard]] gpu_reading<enablement> enabled_state(detail::enable_state_fn* function, const char* name,
@@ -351,8 +375,10 @@ class session {
     detail::clock_reasons_fn* function = newer ? functions_.clocks_event_reasons : functions_.clocks_throttle_reasons;
     const char* name = newer ? detail::clocks_event_reasons_name : detail::clocks_throttle_reasons_name;
     if (function == nullptr) {
-      return unexpected{std::string("this NVML library has neither ") + detail::clocks_event_reasons_name + " nor " +
-                        detail::clocks_throttle_reasons_name};
+      reading_error why{reading_failure::functions_missing};
+      why.function = detail::clocks_event_reasons_name;
+      why.alternative = detail::clocks_throttle_reasons_name;
+      return unexpected{std::move(why)};
     }
     unsigned long long mask = 0;  // NVML's type
     const detail::return_code code = function(device, &mask);
@@ -364,7 +390,7 @@ class session {
 
   std::optional<detail::shared_library> library_{};  // engaged while NVML is initialised
   detail::functions functions_{};
-  std::string reason_;  // why NVML is unavailable; empty in a moved-from session
+  reading_error reason_{reading_failure::moved_from};  // why NVML is unavailable, when it is
 };
 
 static_assert(gpu_state_sampler<session>);

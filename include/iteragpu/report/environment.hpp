@@ -10,6 +10,7 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/memory/environment.hpp"
+#include "iteragpu/report/gpu_state.hpp"
 #include "iteragpu/version.hpp"
 
 /// \file
@@ -61,7 +62,7 @@ inline constexpr std::string_view management_note =
     boost::json::object management{{"driver_version", reading(m.driver_version)},
                                    {"nvml_version", reading(m.nvml_version)}};
     if (!m.driver_version) {
-      management["unavailable"] = m.driver_version.error();
+      management["unavailable"] = describe(m.driver_version.error());
     }
     boost::json::array facts;
     for (std::size_t i = 0; i < m.gpus.size(); ++i) {

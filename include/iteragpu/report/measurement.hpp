@@ -314,6 +314,10 @@ inline void write_text(std::ostream& out, const measurement_record& m) {
   write_prediction_line(out, m.prediction, m.phases);
 }
 
+/// Why --memory-snapshot failed, as the programs print it: LibTorch's own
+/// message (its first line), whichever step failed.
+[[nodiscard]] inline std::string describe(const memory_history_error& e) { return e.libtorch_message; }
+
 }  // namespace iteragpu::report
 
 #endif  // ITERAGPU_REPORT_MEASUREMENT_HPP

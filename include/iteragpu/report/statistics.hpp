@@ -11,6 +11,7 @@
 
 #include "iteragpu/memory/policies/gpu_state.hpp"
 #include "iteragpu/memory/statistics.hpp"
+#include "iteragpu/report/gpu_state.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file
@@ -88,7 +89,7 @@ template <class T, class Value>
   boost::json::object unavailable;
   const auto note = [&](std::string_view key, const auto& reading) {
     if (!reading) {
-      unavailable[key] = reading.error();
+      unavailable[key] = describe(reading.error());
     }
   };
   note("sm_clock_mhz", state->sm_clock);

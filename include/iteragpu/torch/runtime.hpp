@@ -5,6 +5,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <torch/version.h>
@@ -35,11 +36,13 @@
 #include "iteragpu/memory/synthetic_measurement.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/torch/cuda_backend.hpp"
+#include "iteragpu/torch/device.hpp"
 #include "iteragpu/torch/hip_backend.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
 #include "iteragpu/torch/aoti_workload.hpp"
 #include "iteragpu/torch/torchscript_workload.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/nvml/session.hpp"
 
 /// \file
 /// The GPU runtime of a LibTorch build, for the `environment` and `measure`
@@ -60,15 +63,19 @@ struct probe_only_runtime {
   }
 };
 
-#if defined(ITERAGPU_TORCH_CUDA) || defined(ITERAGPU_TORCH_HIP)
 /// A GPU runtime that measures: the environment through `Backend`, and the synthetic network or a
 /// TorchScript module on a device through iteragpu::measure() with `Backend` and `Counter`.
+/// Declared in every build, so that it is compiled (over a runtime of
+/// stand-ins, tests/unit_torch/gpu_runtime_test.cpp) where LibTorch has no GPU.
 template <class Backend, class Counter>
   requires measuring_backend<Backend> && memory_counter<Counter> && device_inventory<Backend> &&
            requires { Backend::initialise(); }
 struct gpu_measuring_runtime {
-  [[no_unique_address]] Backend backend;  ///< synchronises and times on the device
-  [[no_unique_address]] Counter counter;  ///< reads the caching allocator's counters
+  [[no_unique_address]] Backend backend;    ///< synchronizes and times on the device
+  [[no_unique_address]] Counter counter{};  ///< reads the caching allocator's counters
+
+  /// A runtime over `b`, whose GPU state reader the caller opened (see open_libtorch_runtime()).
+  explicit gpu_measuring_runtime(Backend b) : backend(std::move(b)) {}
 
   /// The environment report: versions, the visible GPUs and the device asked for.
   [[nodiscard]] environment_report environment(device_index d) {
@@ -112,7 +119,6 @@ struct gpu_measuring_runtime {
     return measure_torchscript_module(backend, counter, device, run);
   }
 };
-#endif
 
 #if defined(ITERAGPU_TORCH_CUDA)
 /// The CUDA runtime adds what only LibTorch's CUDA build can say: the
@@ -120,6 +126,8 @@ struct gpu_measuring_runtime {
 /// effective settings, and the allocator's history for PyTorch's memory
 /// snapshot.
 struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter> {
+  using gpu_measuring_runtime<cuda_backend, cuda_allocator_counter>::gpu_measuring_runtime;
+
   /// The workspaces LibTorch chose for cuBLAS and cuBLASLt (from LibTorch 2.3 on; nothing before).
   [[nodiscard]] static std::optional<prediction::blas_workspaces> blas_workspaces() {
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
@@ -153,24 +161,24 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
   }
 
 #if defined(ITERAGPU_TORCH_MEMORY_SNAPSHOT)
-  /// Starts recording the allocator's history, at most `max_entries` trace entries; the error is the
-  /// first line of LibTorch's message.
-  [[nodiscard]] static result<void, std::string> start_memory_history(std::size_t max_entries) {
+  /// Starts recording the allocator's history, at most `max_entries` trace entries; the error keeps
+  /// the first line of LibTorch's message.
+  [[nodiscard]] static result<void, memory_history_error> start_memory_history(std::size_t max_entries) {
     try {
       cuda_backend::initialise();
       torch::cuda::_record_memory_history(std::optional<std::string>("all"), std::optional<std::string>("all"),
                                           std::string("python"), max_entries);
     } catch (const std::exception& e) {
-      return unexpected{detail::first_line(e.what())};
+      return unexpected{memory_history_error{memory_history_step::start, detail::first_line(e.what())}};
     }
     return {};
   }
   /// The history so far, as the pickle PyTorch's memory snapshot writes.
-  [[nodiscard]] static result<std::string, std::string> memory_snapshot() {
+  [[nodiscard]] static result<std::string, memory_history_error> memory_snapshot() {
     try {
       return torch::cuda::_memory_snapshot_pickled();
     } catch (const std::exception& e) {
-      return unexpected{detail::first_line(e.what())};
+      return unexpected{memory_history_error{memory_history_step::snapshot, detail::first_line(e.what())}};
     }
   }
 #endif
@@ -186,6 +194,20 @@ using libtorch_runtime = probe_only_runtime;
 #endif
 
 static_assert(environment_runtime<libtorch_runtime>);
+
+/// The runtime the programs use, with its GPU state reader opened here and
+/// nowhere else: the driver's NVML (libnvidia-ml.so.1, by dlopen) in a CUDA
+/// build, none in a ROCm build (hip_traits says why), nothing to open where
+/// LibTorch has no GPU runtime.
+[[nodiscard]] inline libtorch_runtime open_libtorch_runtime() {
+#if defined(ITERAGPU_TORCH_CUDA)
+  return libtorch_runtime{cuda_backend{nvml::session::open()}};
+#elif defined(ITERAGPU_TORCH_HIP)
+  return libtorch_runtime{hip_backend{hip_traits::no_state_reader()}};
+#else
+  return libtorch_runtime{};
+#endif
+}
 
 }  // namespace iteragpu::torch_adapter
 

@@ -23,7 +23,8 @@
 ///   torch_adapter::hip_backend   ROCm/HIP through LibTorch's HIP build, which reuses
 ///                                the `cuda` device name (iteragpu/torch/hip_backend.hpp;
 ///                                no ROCm LibTorch exists where this project is built
-///                                and tested, so that adapter has never been compiled)
+///                                and tested, so HIP's traits have never been compiled)
+///   both are torch_adapter::gpu_backend over a runtime's traits (iteragpu/torch/gpu_backend.hpp)
 ///   unavailable_backend          a build in which no GPU can be reached: it can only
 ///                                say why (below)
 namespace iteragpu {

@@ -5,6 +5,7 @@
 #include <compare>
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,9 +40,54 @@ struct degrees_celsius {
   friend constexpr auto operator<=>(degrees_celsius, degrees_celsius) = default;
 };
 
-/// One reading: its value, or a short sentence saying why there is none.
+/// Why a reading of the GPU's state or settings is missing. The management
+/// library's failures are NVML's (iteragpu/nvml/session.hpp); the words are
+/// report::describe()'s (iteragpu/report/gpu_state.hpp).
+enum class reading_failure {
+  not_asked,              ///< the report did not ask for it
+  no_library_path,        ///< no library path was given
+  driver_library_missing, ///< the driver's library (`subject`) did not load: no driver; `detail` is the loader's message
+  library_not_loaded,     ///< the library at `subject` did not load; `detail` is the loader's message
+  library_path_refused,   ///< `subject` contains a NUL character: never given to the loader
+  not_management_library, ///< the library at `subject` lacks `function`: not NVML, or too old
+  did_not_start,          ///< `function` (the initialisation) returned `code`
+  moved_from,             ///< the session was moved from
+  function_missing,       ///< the library lacks `function`
+  functions_missing,      ///< the library lacks both `function` and `alternative`
+  call_failed,            ///< `function` returned `code`; for the device at `subject` where one is named
+  unknown_state,          ///< `function` returned the unknown state `value`
+  not_a_bus_id,           ///< `subject` is not a PCI bus id of at most `value` characters
+  no_device,              ///< no device has PCI bus id `subject`; `devices_seen`, where they could be listed
+  no_handle,              ///< `function` returned no device for PCI bus id `subject`
+  bus_id_unreadable,      ///< the runtime could not give the device's PCI bus id; `detail` is its message
+  not_available,          ///< no reader is written for this runtime; `detail` says which
+};
+
+/// A return code of the management library, with its own name for it where it has one.
+struct library_code {
+  int value{0};      ///< the code (NVML's nvmlReturn_t)
+  std::string name;  ///< "Not Supported", or empty where the library cannot name it
+  /// Equal when every member is equal.
+  friend bool operator==(const library_code&, const library_code&) = default;
+};
+
+/// Why a reading is missing, with the data its words need.
+struct reading_error {
+  reading_failure kind{reading_failure::not_asked};  ///< what went wrong
+  std::string function{};                           ///< the library function concerned
+  std::string alternative{};                        ///< its older name (functions_missing)
+  std::string subject{};                            ///< the library path or PCI bus id concerned
+  std::string detail{};                             ///< the loader's or runtime's own message
+  library_code code{};                              ///< the function's return code (did_not_start, call_failed)
+  long long value{0};                               ///< the unknown state, or the longest bus id accepted
+  std::optional<std::vector<std::string>> devices_seen{};  ///< the PCI bus ids the library sees (no_device)
+  /// Equal when every member is equal.
+  friend bool operator==(const reading_error&, const reading_error&) = default;
+};
+
+/// One reading: its value, or why there is none.
 template <class T>
-using gpu_reading = result<T, std::string>;
+using gpu_reading = result<T, reading_error>;
 
 /// The names of the clock event ("throttle") reasons, bit i of NVML's mask
 /// named by element i: nvmlClocksEventReason* in nvml.h (NVML 13.3.29,
@@ -96,7 +142,7 @@ struct gpu_state {
 };
 
 /// A state in which every reading is missing for the same reason.
-[[nodiscard]] inline gpu_state gpu_state_unavailable(const std::string& reason) {
+[[nodiscard]] inline gpu_state gpu_state_unavailable(const reading_error& reason) {
   return gpu_state{unexpected{reason}, unexpected{reason}, unexpected{reason}, unexpected{reason}, unexpected{reason}};
 }
 
