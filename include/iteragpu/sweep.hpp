@@ -9,9 +9,11 @@
 #include "iteragpu/sweep/lists.hpp"
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/points.hpp"
+#include "iteragpu/sweep/prediction_runner.hpp"
 #include "iteragpu/sweep/process.hpp"
 #include "iteragpu/sweep/progress.hpp"
 #include "iteragpu/sweep/scheduler.hpp"
+#include "iteragpu/sweep/stop.hpp"
 #include "iteragpu/sweep/summary.hpp"
 #include "iteragpu/sweep/svg.hpp"
 
