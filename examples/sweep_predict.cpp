@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   axes.context = {16, 32};
   auto plan = sw::make_plan(axes);
   if (!plan.has_value()) {
-    std::cerr << "sweep_predict: " << plan.error() << '\n';
+    std::cerr << "sweep_predict: " << iteragpu::report::words_of(plan.error()) << '\n';
     return 1;
   }
 
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   // The folder read back, as `collect` would, and its report.
   auto loaded = sw::load_folder(folder);
   if (!loaded.has_value()) {
-    std::cerr << "sweep_predict: " << loaded.error() << '\n';
+    std::cerr << "sweep_predict: " << iteragpu::report::words_of(loaded.error()) << '\n';
     return 1;
   }
   for (const auto& record : loaded->records) {

@@ -136,7 +136,7 @@ inline void make_new_folder(const std::filesystem::path& output) {
     for (const auto& folder : folders) {
       auto f = sweep::load_folder(folder);
       if (!f.has_value()) {
-        throw usage_error(f.error());
+        throw usage_error(report::words_of(f.error()));
       }
       loaded.push_back(std::move(*f));
     }

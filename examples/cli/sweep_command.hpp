@@ -110,7 +110,7 @@ inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
 [[nodiscard]] inline std::optional<int> plan_new_folder(const sweep_options& o, std::ostream& out, std::ostream& err) {
   auto plan = sweep::make_plan(o.axes);
   if (!plan.has_value()) {
-    throw usage_error("--batch/--context/--width/--dtype: " + plan.error());
+    throw usage_error("--batch/--context/--width/--dtype: " + report::words_of(plan.error()));
   }
   if (auto fresh = sweep::check_new_folder(o.folder); !fresh.has_value()) {
     throw usage_error("--output-dir: " + report::words_of(fresh.error(), "; --resume continues a sweep"));
@@ -145,7 +145,7 @@ struct sweep_work {
   auto loaded = sweep::load_folder(o.folder);
   if (!loaded.has_value()) {
     throw usage_error(std::string(o.what == sweep_options::mode::resume ? "--resume: " : "--output-dir: ") +
-                      loaded.error());
+                      report::words_of(loaded.error()));
   }
   sweep_work work{std::move(*loaded), {}};
   const auto wanted = o.predict_only ? sweep::record_kind::prediction : sweep::record_kind::measurement;
@@ -203,7 +203,7 @@ struct sweep_work {
                                 std::ostream& err) {
   auto reloaded = sweep::load_folder(folder);
   if (!reloaded.has_value()) {
-    err << sweep_command << ": " << reloaded.error() << '\n';
+    err << sweep_command << ": " << report::words_of(reloaded.error()) << '\n';
     return exit_internal_error;
   }
   if (o.point) {

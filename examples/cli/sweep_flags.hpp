@@ -19,6 +19,7 @@
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
+#include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/sweep/lists.hpp"
 #include "iteragpu/sweep/points.hpp"
 #include "iteragpu/text.hpp"
@@ -189,7 +190,7 @@ inline void parse_mode(const po::variables_map& values, sweep_options& o) {
                                                                std::string_view fallback) {
   auto parsed = sweep::parse_size_list(optional_text(values, flag, fallback));
   if (!parsed.has_value()) {
-    throw usage_error("--" + std::string(flag) + ": " + parsed.error() + "; expected " +
+    throw usage_error("--" + std::string(flag) + ": " + report::words_of(parsed.error()) + "; expected " +
                       std::string(sweep::accepted_size_list));
   }
   return std::move(*parsed);
@@ -202,13 +203,13 @@ inline void parse_mode(const po::variables_map& values, sweep_options& o) {
   axes.width = size_list_flag(values, "width", "64");
   auto dtypes = sweep::parse_dtype_list(optional_text(values, "dtype", "float32"));
   if (!dtypes.has_value()) {
-    throw usage_error("--dtype: " + dtypes.error() + "; expected " + std::string(sweep::accepted_dtype_list));
+    throw usage_error("--dtype: " + report::words_of(dtypes.error()) + "; expected " + std::string(sweep::accepted_dtype_list));
   }
   axes.dtype = std::move(*dtypes);
   axes.warmup = warmup_flag(optional_text(values, "warmup", "1"));
   auto repeats = sweep::parse_repeats(optional_text(values, "repeats", "2"));
   if (!repeats.has_value()) {
-    throw usage_error("--repeats: " + repeats.error());
+    throw usage_error("--repeats: " + report::words_of(repeats.error()));
   }
   axes.repeats = *repeats;
   return axes;

@@ -7,6 +7,7 @@
 /// outcomes, progress, and the summary with its SVG and HTML pictures.
 #include "iteragpu/sweep/html.hpp"
 #include "iteragpu/sweep/lists.hpp"
+#include "iteragpu/sweep/new_folder.hpp"
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/points.hpp"
 #include "iteragpu/sweep/prediction_runner.hpp"

@@ -18,6 +18,7 @@
 
 #include <cli/collect_command.hpp>
 #include <cli/sweep_command.hpp>
+#include <iteragpu/report/sweep_errors.hpp>
 
 #include "run_command.hpp"
 
@@ -215,11 +216,13 @@ BOOST_AUTO_TEST_CASE(a_record_reads_back_as_written_and_only_for_its_own_point) 
   // Another point of the plan: refused.
   auto other = r.point;
   other.shape.batch = 16;
-  BOOST_TEST(sw::files::record_from(doc, other).error() ==
+  BOOST_TEST((sw::files::record_from(doc, other).error().kind == sw::files::record_error_kind::other_point));
+  BOOST_TEST((sw::files::record_from(doc, other).error().expected == other));
+  BOOST_TEST(iteragpu::report::words_of(sw::files::record_from(doc, other).error()) ==
              "its point is not point 2 of points.tsv (batch 16, context 4096, width 8192, bfloat16)");
   auto newer = doc;
   newer.as_object()["schema_version"] = 2;
-  BOOST_TEST(sw::files::record_from(newer, r.point).error() ==
+  BOOST_TEST(iteragpu::report::words_of(sw::files::record_from(newer, r.point).error()) ==
              "its schema_version (expected 1) is missing or invalid");
 }
 
@@ -278,8 +281,8 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   BOOST_TEST(m->phase_seconds == 0.5 + 0.021, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(*m->gpu_name == "NVIDIA H200");
   BOOST_TEST(*m->device_total_bytes == 150U);
-  BOOST_TEST(sw::files::measured_from(json::parse(R"({"phases":[]})")).error() == "it has no phase rows");
-  BOOST_TEST(sw::files::measured_from(json::parse(R"({"phases":[{"phase":"inputs"}]})")).error() ==
+  BOOST_TEST(iteragpu::report::words_of(sw::files::measured_from(json::parse(R"({"phases":[]})")).error()) == "it has no phase rows");
+  BOOST_TEST(iteragpu::report::words_of(sw::files::measured_from(json::parse(R"({"phases":[{"phase":"inputs"}]})")).error()) ==
              "a phase row lacks phase, seconds, gpu_seconds or a peak");
 }
 
@@ -312,10 +315,13 @@ BOOST_AUTO_TEST_CASE(the_environment_output_gives_the_free_memory_or_why_there_i
   BOOST_TEST_REQUIRE(ok.has_value());
   BOOST_TEST(*ok->free_bytes == 100U);
   BOOST_TEST(*ok->gpu_name == "NVIDIA H200");
-  BOOST_TEST(sw::files::device_from(
-                 json::parse(R"({"device":{"free_memory_bytes":null,"reason":"this build has no LibTorch\n"}})"))
-                 .error() == "this build has no LibTorch\\x0A");
-  BOOST_TEST(sw::files::device_from(json::parse("[]")).error() == "it reports no free memory");
+  const auto no_torch = sw::files::device_from(
+      json::parse(R"({"device":{"free_memory_bytes":null,"reason":"this build has no LibTorch\n"}})"));
+  BOOST_TEST_REQUIRE(!no_torch.has_value());
+  BOOST_TEST(*no_torch.error().reason == "this build has no LibTorch\n");
+  BOOST_TEST(iteragpu::report::words_of(no_torch.error()) == "this build has no LibTorch\\x0A");
+  BOOST_TEST(iteragpu::report::words_of(sw::files::device_from(json::parse("[]")).error()) ==
+             "it reports no free memory");
 }
 
 BOOST_FIXTURE_TEST_CASE(a_sweep_runs_each_point_as_a_fresh_process_and_writes_its_report, scratch_fixture) {

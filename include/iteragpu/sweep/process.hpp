@@ -82,6 +82,22 @@ namespace detail {
 
 }  // namespace detail
 
+/// Why a child process could not be started (see spawn_error).
+enum class spawn_error_kind {
+  no_memory_file,  ///< memfd_create() failed for its output
+  cannot_start     ///< posix_spawnp() failed
+};
+
+/// A child process that could not be started: why, the program, and the
+/// error number of the call that failed. Words: report/sweep_errors.hpp.
+struct spawn_error {
+  spawn_error_kind kind{spawn_error_kind::cannot_start};  ///< why
+  std::string program;                                    ///< the program asked for
+  int error_number{0};                                    ///< errno of the call that failed
+  /// Equal when every member is equal.
+  friend bool operator==(const spawn_error&, const spawn_error&) = default;
+};
+
 /// A child process started by the sweep. Destroyed while still running, it
 /// is stopped first: no child outlives its owner. Movable, not copyable.
 class child_process {
@@ -91,14 +107,14 @@ class child_process {
   /// /dev/null or, with keep_output, to memory; stderr to memory. The child
   /// inherits the environment and starts with the default dispositions of
   /// SIGINT and SIGTERM. The error says why it could not be started.
-  [[nodiscard]] static result<child_process, std::string> spawn(const std::string& program,
+  [[nodiscard]] static result<child_process, spawn_error> spawn(const std::string& program,
                                                                 const std::vector<std::string>& args,
                                                                 bool keep_output) {
     child_process c;
     c.errors_ = ::memfd_create("iteragpu-stderr", MFD_CLOEXEC);
     c.output_ = keep_output ? ::memfd_create("iteragpu-stdout", MFD_CLOEXEC) : -1;
     if (c.errors_ < 0 || (keep_output && c.output_ < 0)) {
-      return unexpected{"cannot create a file in memory for its output: " + std::generic_category().message(errno)};
+      return unexpected{spawn_error{spawn_error_kind::no_memory_file, program, errno}};
     }
     std::vector<std::string> words;
     words.reserve(args.size() + 1);
@@ -137,7 +153,7 @@ class child_process {
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (failed != 0) {
-      return unexpected{"cannot start " + quoted(program) + ": " + std::generic_category().message(failed)};
+      return unexpected{spawn_error{spawn_error_kind::cannot_start, program, failed}};
     }
     c.pid_ = spawned;
     return c;

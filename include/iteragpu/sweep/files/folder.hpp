@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_SWEEP_FILES_FOLDER_HPP
 #define ITERAGPU_SWEEP_FILES_FOLDER_HPP
 
-#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -11,14 +10,15 @@
 #include <utility>
 #include <vector>
 
-#include <sys/stat.h>
-
 #include <boost/json.hpp>
 
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/result.hpp"
+#include "iteragpu/report/sweep_errors.hpp"
+#include "iteragpu/sweep/files/folder_error.hpp"
 #include "iteragpu/sweep/files/record.hpp"
+#include "iteragpu/sweep/new_folder.hpp"
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/points.hpp"
 #include "iteragpu/sweep/scheduler.hpp"
@@ -81,29 +81,24 @@ struct sweep_folder {
   std::optional<boost::json::value> environment;            ///< of the first measurement found
 };
 
-/// Whether anything exists at `p`, a dangling symbolic link included; false
-/// when its status cannot be read.
-[[nodiscard]] inline bool file_exists(const std::filesystem::path& p) {
-  std::error_code ec;
-  return std::filesystem::exists(std::filesystem::symlink_status(p, ec));
-}
-
 /// Reads points.tsv and every record of `folder`. A record that cannot be
-/// read is an error (it names the file): a folder is never half-understood.
+/// read is an error (folder_error, with the file): a folder is never
+/// half-understood.
 /// The environment is that of the first measured point whose measurement
 /// file can be read.
-[[nodiscard]] inline result<sweep_folder, std::string> load_folder(const std::filesystem::path& folder) {
+[[nodiscard]] inline result<sweep_folder, folder_error> load_folder(const std::filesystem::path& folder) {
   sweep_folder f;
   f.path = folder;
   const auto tsv = folder / points_file;
-  const auto text = read_file_within(tsv, std::size_t{64} << 20U);
+  const auto text = read_file_within(tsv, files::json_file_limit);
   if (!text.has_value()) {
-    return unexpected{quoted(tsv.string()) + describe(text.error(), "64 MiB") +
-                      "; expected the folder of a sweep (its points.tsv)"};
+    folder_error e{folder_error_kind::points_unreadable, tsv, text.error(), {}, std::nullopt, {}};
+    return unexpected{std::move(e)};
   }
   auto points = parse_points_tsv(*text);
   if (!points.has_value()) {
-    return unexpected{quoted(tsv.string()) + ": " + points.error()};
+    return unexpected{folder_error{folder_error_kind::points_invalid, tsv, read_error::cannot_open, points.error(),
+                                   std::nullopt, {}}};
   }
   f.points = std::move(*points);
   f.records.resize(f.points.size());
@@ -114,11 +109,13 @@ struct sweep_folder {
     }
     auto doc = files::read_json(file);
     if (!doc.has_value()) {
-      return unexpected{doc.error()};
+      return unexpected{folder_error{folder_error_kind::record_unreadable, file, read_error::cannot_open, {},
+                                     std::move(doc.error()), {}}};
     }
     auto record = files::record_from(*doc, p);
     if (!record.has_value()) {
-      return unexpected{quoted(file.string()) + ": " + record.error()};
+      return unexpected{folder_error{folder_error_kind::record_invalid, file, read_error::cannot_open, {},
+                                     std::nullopt, std::move(record.error())}};
     }
     if (!f.environment && record->outcome == outcome_kind::measured) {
       auto measurement = files::read_json(folder / measurement_name(p.index, f.points.size()));
@@ -160,7 +157,7 @@ struct sweep_folder {
     }
     auto figures = files::read_measurement(file);
     if (!figures.has_value()) {
-      return unexpected{quoted(file.string()) + " has no record and cannot be read: " + figures.error() +
+      return unexpected{quoted(file.string()) + " has no record and cannot be read: " + report::words_of(figures.error()) +
                         "; move it away to measure the point again"};
     }
     point_record r;
@@ -195,44 +192,6 @@ struct sweep_folder {
     }
   }
   return std::nullopt;
-}
-
-/// Why a new folder for a sweep's files cannot be made.
-enum class new_folder_error {
-  exists,        ///< something is already there (nothing is overwritten)
-  no_parent,     ///< the folder that would hold it does not exist
-  cannot_create  ///< mkdir() failed; the error number says why
-};
-
-/// A new folder that cannot be made: why, the folder concerned (the new
-/// one, or its parent for no_parent), and mkdir()'s error number.
-struct new_folder_problem {
-  new_folder_error kind{new_folder_error::exists};  ///< why
-  std::filesystem::path folder;                     ///< the folder the words name
-  int error_number{0};                              ///< errno of cannot_create, 0 otherwise
-};
-
-/// Whether `folder` can be made: nothing exists there yet and its parent
-/// is a folder. Nothing is made.
-[[nodiscard]] inline result<void, new_folder_problem> check_new_folder(const std::filesystem::path& folder) {
-  if (file_exists(folder)) {
-    return unexpected{new_folder_problem{new_folder_error::exists, folder, 0}};
-  }
-  const auto parent = folder_of(folder);
-  std::error_code ec;
-  if (!std::filesystem::is_directory(parent, ec)) {
-    return unexpected{new_folder_problem{new_folder_error::no_parent, parent, 0}};
-  }
-  return {};
-}
-
-/// Makes the new folder `folder` (mode 0777 less the umask); the error
-/// carries mkdir()'s error number.
-[[nodiscard]] inline result<void, new_folder_problem> create_new_folder(const std::filesystem::path& folder) {
-  if (::mkdir(folder.c_str(), 0777) != 0) {  // NOLINT(cppcoreguidelines-avoid-magic-numbers,readability-magic-numbers)
-    return unexpected{new_folder_problem{new_folder_error::cannot_create, folder, errno}};
-  }
-  return {};
 }
 
 }  // namespace iteragpu::sweep

@@ -14,6 +14,7 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/memory/device.hpp"
+#include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/outcome.hpp"
@@ -63,7 +64,7 @@ class process_runner {
   [[nodiscard]] result<device_reading, std::string> read_device(device_index d) const {
     auto child = child_process::spawn(program_, {"environment", "--device", device_name(d)}, true);
     if (!child.has_value()) {
-      return unexpected{child.error()};
+      return unexpected{report::words_of(child.error())};
     }
     const auto ended = child->wait_unless_stopped(stop_);
     if (!ended) {
@@ -83,9 +84,9 @@ class process_runner {
     }
     auto reading = files::device_from(doc);
     if (!reading.has_value()) {
-      return unexpected{device_name(d) + " cannot be measured: " + reading.error()};
+      return unexpected{device_name(d) + " cannot be measured: " + report::words_of(reading.error())};
     }
-    return reading;
+    return *reading;
   }
 
   /// Starts `PROGRAM measure --device D` with the point's flags and
@@ -100,7 +101,7 @@ class process_runner {
     args.push_back((folder_ / measurement_name(p.index, plan_size_)).string());
     auto child = child_process::spawn(program_, args, false);
     if (!child.has_value()) {
-      return unexpected{child.error()};
+      return unexpected{report::words_of(child.error())};
     }
     running_.push_back(running{p.index, std::move(*child)});
     return {};
@@ -175,7 +176,7 @@ class process_runner {
       if (figures.has_value()) {
         run.measured = std::move(*figures);
       } else {
-        run.problem = "its result " + quoted(file.filename().string()) + " could not be read: " + figures.error();
+        run.problem = "its result " + quoted(file.filename().string()) + " could not be read: " + report::words_of(figures.error());
       }
     }
     return run;

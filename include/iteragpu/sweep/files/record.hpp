@@ -89,37 +89,58 @@ namespace json = boost::json;
   return v->as_object().if_contains(key);
 }
 
-///@{
 /// The value, or JSON null for nothing.
 [[nodiscard]] inline json::value optional_value(const std::optional<std::uint64_t>& v) {
   return v ? json::value(*v) : json::value(nullptr);
 }
+/// The value, or JSON null for nothing.
 [[nodiscard]] inline json::value optional_value(const std::optional<double>& v) {
   return v ? json::value(*v) : json::value(nullptr);
 }
+/// The value, or JSON null for nothing.
 [[nodiscard]] inline json::value optional_value(const std::optional<std::string>& v) {
   return v ? json::value(json::string(*v)) : json::value(nullptr);
 }
+/// The value, or JSON null for nothing.
 [[nodiscard]] inline json::value optional_value(const std::optional<int>& v) {
   return v ? json::value(*v) : json::value(nullptr);
 }
-///@}
 
-/// A JSON document from a file of at most 64 MiB; the error quotes the file
-/// and says that it is larger, cannot be read, or is not JSON.
-[[nodiscard]] inline result<json::value, std::string> read_json(const std::filesystem::path& file) {
-  const auto text = read_file_within(file, std::size_t{64} << 20U);
+/// The largest JSON file the sweep reads, in bytes (64 MiB).
+inline constexpr std::size_t json_file_limit = std::size_t{64} << 20U;
+
+/// Why a JSON file of the sweep cannot be read (see json_file_error).
+enum class json_file_error_kind {
+  unreadable,    ///< read_file_within() refused it (`read` says why)
+  not_json,      ///< Boost.JSON refused it (`detail`: its message)
+  duplicate_key  ///< a key is given twice in one object (`detail`: its JSON pointer)
+};
+
+/// A JSON file of the sweep that cannot be read: why, the file, and what
+/// the reader said. Words: report/sweep_errors.hpp.
+struct json_file_error {
+  json_file_error_kind kind{json_file_error_kind::unreadable};  ///< why
+  std::filesystem::path file;                                  ///< the file, as given
+  read_error read{read_error::cannot_open};                    ///< unreadable: the reason
+  std::string detail;  ///< not_json: the parser's message; duplicate_key: the key's JSON pointer
+};
+
+/// A JSON document from a file of at most json_file_limit bytes; the error
+/// says that it is larger, cannot be read, is not JSON, or gives a key
+/// twice in one object.
+[[nodiscard]] inline result<json::value, json_file_error> read_json(const std::filesystem::path& file) {
+  const auto text = read_file_within(file, json_file_limit);
   if (!text.has_value()) {
-    return unexpected{quoted(file.string()) + describe(text.error(), "64 MiB")};
+    return unexpected{json_file_error{json_file_error_kind::unreadable, file, text.error(), {}}};
   }
   boost::system::error_code ec;
   auto value = json::parse(*text, ec);
   if (ec) {
-    return unexpected{quoted(file.string()) + " is not JSON: " + ec.message()};
+    return unexpected{json_file_error{json_file_error_kind::not_json, file, read_error::cannot_open, ec.message()}};
   }
-  if (const auto duplicate = report::first_duplicate_key(*text)) {
-    return unexpected{quoted(file.string()) + ": " + report::duplicate_key_message(*duplicate) +
-                      "; expected each key once"};
+  if (auto duplicate = report::first_duplicate_key(*text)) {
+    return unexpected{
+        json_file_error{json_file_error_kind::duplicate_key, file, read_error::cannot_open, std::move(*duplicate)}};
   }
   return value;
 }
@@ -184,15 +205,21 @@ namespace json = boost::json;
   return largest;
 }
 
+/// Why a `measure` result gives no figures.
+enum class measurement_error {
+  no_phase_rows,     ///< it has no phase rows
+  incomplete_row     ///< a phase row lacks phase, seconds, gpu_seconds or a peak
+};
+
 /// The figures of a `measure` result: peaks over every row, the memory
 /// outside the allocator where the rows carry the device's used memory, the
 /// warm pass's median times (from its `statistics` when present), the sum of
 /// the phases' seconds, and the GPU. The error says that there is no phase
 /// row, or that a row lacks one of the fields read.
-[[nodiscard]] inline result<sweep::measured_figures, std::string> measured_from(const json::value& doc) {
+[[nodiscard]] inline result<sweep::measured_figures, measurement_error> measured_from(const json::value& doc) {
   const json::value* phases = member(&doc, "phases");
   if (phases == nullptr || !phases->is_array() || phases->as_array().empty()) {
-    return unexpected{std::string("it has no phase rows")};
+    return unexpected{measurement_error::no_phase_rows};
   }
   sweep::measured_figures m;
   std::vector<double> warm;
@@ -204,7 +231,7 @@ namespace json = boost::json;
     const auto gpu_seconds = as_double(member(&row, "gpu_seconds"));
     const auto phase = as_string(member(&row, "phase"));
     if (!peak_allocated || !peak_reserved || !seconds || !gpu_seconds || !phase) {
-      return unexpected{std::string("a phase row lacks phase, seconds, gpu_seconds or a peak")};
+      return unexpected{measurement_error::incomplete_row};
     }
     m.peak_allocated_bytes = std::max(m.peak_allocated_bytes, *peak_allocated);
     m.peak_reserved_bytes = std::max(m.peak_reserved_bytes, *peak_reserved);
@@ -230,22 +257,40 @@ namespace json = boost::json;
   return m;
 }
 
+/// A `measure` result file that gives no figures: it cannot be read
+/// (`file`), or it can and gives none (`figures`).
+struct measurement_file_error {
+  std::optional<json_file_error> file;  ///< why it cannot be read; nothing when it was read
+  measurement_error figures{measurement_error::no_phase_rows};  ///< why it gives no figures, once read
+};
+
 /// The figures of the `measure` result file `file` (read_json(), then
 /// measured_from()); the error says why it cannot be read or used.
-[[nodiscard]] inline result<sweep::measured_figures, std::string> read_measurement(const std::filesystem::path& file) {
+[[nodiscard]] inline result<sweep::measured_figures, measurement_file_error> read_measurement(
+    const std::filesystem::path& file) {
   auto doc = read_json(file);
   if (!doc.has_value()) {
-    return unexpected{doc.error()};
+    return unexpected{measurement_file_error{std::move(doc.error()), measurement_error::no_phase_rows}};
   }
-  return measured_from(*doc);
+  auto figures = measured_from(*doc);
+  if (!figures.has_value()) {
+    return unexpected{measurement_file_error{std::nullopt, figures.error()}};
+  }
+  return std::move(*figures);
 }
 
 // ---- `environment` output ---------------------------------------------------------
 
+/// A device whose free memory `environment` does not report: the reason
+/// its output gives, when it gives one.
+struct device_unreadable {
+  std::optional<std::string> reason;  ///< as `environment` wrote it; nothing: no reason given
+};
+
 /// The device as `mesure_memoire environment` prints it: its name, free and
-/// total memory. Without its free memory, the error is the reason the
-/// output gives (escaped), or says that it reports none.
-[[nodiscard]] inline result<sweep::device_reading, std::string> device_from(const json::value& doc) {
+/// total memory. Without its free memory, the error carries the reason the
+/// output gives, if any.
+[[nodiscard]] inline result<sweep::device_reading, device_unreadable> device_from(const json::value& doc) {
   const json::value* device = member(&doc, "device");
   sweep::device_reading r;
   r.gpu_name = as_string(member(device, "name"));
@@ -253,7 +298,7 @@ namespace json = boost::json;
   r.total_bytes = as_u64(member(device, "total_memory_bytes"));
   if (!r.free_bytes) {
     const auto reason = as_string(member(device, "reason"));
-    return unexpected{reason ? escaped(*reason) : std::string("it reports no free memory")};
+    return unexpected{device_unreadable{reason}};
   }
   return r;
 }
@@ -356,6 +401,20 @@ inline constexpr std::int64_t record_schema_version = 1;
   return o;
 }
 
+/// Why a record file is refused (see record_error).
+enum class record_error_kind {
+  invalid_field,  ///< the field `field` is missing or invalid
+  other_point     ///< its point is not the point `expected` of the plan
+};
+
+/// A record file that is refused: why, the field at fault, or the point of
+/// the plan it should hold. Words: report/sweep_errors.hpp.
+struct record_error {
+  record_error_kind kind{record_error_kind::invalid_field};  ///< why
+  std::string field;                                        ///< invalid_field: the field, as the words name it
+  sweep::sweep_point expected;                              ///< other_point: the point of the plan
+};
+
 namespace detail {
 
 [[nodiscard]] inline bool same_point(const json::value* p, const sweep::sweep_point& expected) {
@@ -368,13 +427,13 @@ namespace detail {
          (expected.repeats.count ? as_u64(repeats) == expected.repeats.count : as_string(repeats) == "auto");
 }
 
-[[nodiscard]] inline unexpected<std::string> missing(std::string_view what) {
-  return unexpected{"its " + std::string(what) + " is missing or invalid"};
+[[nodiscard]] inline unexpected<record_error> missing(std::string_view what) {
+  return unexpected{record_error{record_error_kind::invalid_field, std::string(what), {}}};
 }
 
 [[nodiscard]] inline bool present(const json::value* v) { return v != nullptr && !v->is_null(); }
 
-[[nodiscard]] inline result<std::optional<sweep::point_prediction>, std::string> prediction_from(const json::value* f) {
+[[nodiscard]] inline result<std::optional<sweep::point_prediction>, record_error> prediction_from(const json::value* f) {
   if (!present(f)) {
     return std::optional<sweep::point_prediction>{};
   }
@@ -389,7 +448,7 @@ namespace detail {
   return std::optional<sweep::point_prediction>{sweep::point_prediction{*allocated, *reserved, {*build, *copy, *host}, {}}};
 }
 
-[[nodiscard]] inline result<std::optional<sweep::measured_figures>, std::string> measured_from_record(
+[[nodiscard]] inline result<std::optional<sweep::measured_figures>, record_error> measured_from_record(
     const json::value* m) {
   if (!present(m)) {
     return std::optional<sweep::measured_figures>{};
@@ -417,7 +476,7 @@ namespace detail {
   return std::nullopt;
 }
 
-[[nodiscard]] inline result<std::optional<sweep::process_figures>, std::string> process_from(const json::value* q) {
+[[nodiscard]] inline result<std::optional<sweep::process_figures>, record_error> process_from(const json::value* q) {
   if (!present(q)) {
     return std::optional<sweep::process_figures>{};
   }
@@ -430,7 +489,7 @@ namespace detail {
 }
 
 // The fields every record has: kind, outcome and the settings of the rules.
-[[nodiscard]] inline result<void, std::string> head_from(const json::value& doc, sweep::point_record& r) {
+[[nodiscard]] inline result<void, record_error> head_from(const json::value& doc, sweep::point_record& r) {
   const auto kind = as_string(member(&doc, "kind"));
   if (kind != "measurement" && kind != "prediction") {
     return missing("kind");
@@ -457,10 +516,10 @@ namespace detail {
 
 /// A record read back from its JSON; it must be of schema version 1 and of
 /// the point `expected` of the plan. The error names the field that is
-/// missing or invalid, or says that the point is another. The prediction's
+/// missing or invalid, or carries the point expected. The prediction's
 /// rows are not in a record and stay empty.
-[[nodiscard]] inline result<sweep::point_record, std::string> record_from(const json::value& doc,
-                                                                          const sweep::sweep_point& expected) {
+[[nodiscard]] inline result<sweep::point_record, record_error> record_from(const json::value& doc,
+                                                                           const sweep::sweep_point& expected) {
   if (as_u64(member(&doc, "schema_version")) != std::uint64_t{1}) {
     return detail::missing("schema_version (expected 1)");
   }
@@ -469,8 +528,7 @@ namespace detail {
     return unexpected{head.error()};
   }
   if (!detail::same_point(member(&doc, "point"), expected)) {
-    return unexpected{"its point is not point " + to_decimal_string(expected.index) + " of points.tsv (" +
-                      sweep::describe(expected) + ")"};
+    return unexpected{record_error{record_error_kind::other_point, {}, expected}};
   }
   r.point = expected;
   if (const auto device = as_string(member(&doc, "device"))) {
