@@ -22,7 +22,7 @@ concept stop_request = requires(const S& s) {
 /// The stop request of a sweep that runs to its end: never asks to stop.
 struct never_stop {
   /// Always false.
-  [[nodiscard]] constexpr bool stop_requested() const noexcept { return false; }
+  [[nodiscard]] static constexpr bool stop_requested() noexcept { return false; }
 };
 
 static_assert(stop_request<never_stop>);

@@ -110,12 +110,12 @@ struct sweep_folder {
     auto doc = files::read_json(file);
     if (!doc.has_value()) {
       return unexpected{folder_error{folder_error_kind::record_unreadable, file, read_error::cannot_open, {},
-                                     std::move(doc.error()), {}}};
+                                     doc.error(), {}}};
     }
     auto record = files::record_from(*doc, p);
     if (!record.has_value()) {
       return unexpected{folder_error{folder_error_kind::record_invalid, file, read_error::cannot_open, {},
-                                     std::nullopt, std::move(record.error())}};
+                                     std::nullopt, record.error()}};
     }
     if (!f.environment && record->outcome == outcome_kind::measured) {
       auto measurement = files::read_json(folder / measurement_name(p.index, f.points.size()));

@@ -147,7 +147,7 @@ class process_runner {
 
  private:
   struct running {
-    std::size_t index;
+    std::size_t index{0};
     child_process child;
   };
 

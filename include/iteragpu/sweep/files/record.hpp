@@ -270,7 +270,7 @@ struct measurement_file_error {
     const std::filesystem::path& file) {
   auto doc = read_json(file);
   if (!doc.has_value()) {
-    return unexpected{measurement_file_error{std::move(doc.error()), measurement_error::no_phase_rows}};
+    return unexpected{measurement_file_error{doc.error(), measurement_error::no_phase_rows}};
   }
   auto figures = measured_from(*doc);
   if (!figures.has_value()) {
