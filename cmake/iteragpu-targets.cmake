@@ -13,6 +13,7 @@ function(iteragpu_header_group header out)
   if(header MATCHES "^iteragpu/torch/")
     set(${out} torch PARENT_SCOPE)
   elseif(header MATCHES "^iteragpu/report/" OR header MATCHES "^iteragpu/memory/files/"
+         OR header MATCHES "^iteragpu/sweep/files/"
          OR header STREQUAL "iteragpu/iteragpu.hpp" OR header STREQUAL "iteragpu/report.hpp")
     set(${out} json PARENT_SCOPE)
   else()

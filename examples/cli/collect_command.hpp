@@ -2,7 +2,6 @@
 #define ITERAGPU_CLI_COLLECT_COMMAND_HPP
 
 #include <algorithm>
-#include <cerrno>
 #include <cstddef>
 #include <filesystem>
 #include <ostream>
@@ -13,13 +12,13 @@
 #include <utility>
 #include <vector>
 
-#include <sys/stat.h>
-
 #include <boost/program_options.hpp>
 
 #include "cli/common.hpp"
-#include "cli/sweep_command.hpp"
 #include "iteragpu/io.hpp"
+#include "iteragpu/report/sweep_errors.hpp"
+#include "iteragpu/sweep/files/folder.hpp"
+#include "iteragpu/sweep/files/report_files.hpp"
 #include "iteragpu/sweep/points.hpp"
 #include "iteragpu/text.hpp"
 
@@ -63,7 +62,7 @@ namespace detail {
 }
 
 // One line per folder whose points do not all have a result yet.
-inline void say_missing(const sweep_folder& f, std::ostream& err) {
+inline void say_missing(const sweep::sweep_folder& f, std::ostream& err) {
   std::string missing;
   std::size_t count = 0;
   constexpr std::size_t listed = 20;  // the first ones; the count says the rest
@@ -84,18 +83,12 @@ inline void say_missing(const sweep_folder& f, std::ostream& err) {
 }
 
 inline void make_new_folder(const std::filesystem::path& output) {
-  if (file_exists(output)) {
-    throw usage_error("--output-dir: " + quoted(output.string()) +
-                      " already exists; expected a new folder (nothing is overwritten)");
+  auto made = sweep::check_new_folder(output);
+  if (made.has_value()) {
+    made = sweep::create_new_folder(output);
   }
-  std::error_code ec;
-  if (!std::filesystem::is_directory(folder_of(output), ec)) {
-    throw usage_error("--output-dir: folder " + quoted(folder_of(output).string()) +
-                      " does not exist; expected the new folder's parent to exist");
-  }
-  if (::mkdir(output.c_str(), 0777) != 0) {
-    throw usage_error("--output-dir: cannot create " + quoted(output.string()) + ": " +
-                      std::generic_category().message(errno));
+  if (!made.has_value()) {
+    throw usage_error("--output-dir: " + report::words_of(made.error()));
   }
 }
 
@@ -139,11 +132,11 @@ inline void make_new_folder(const std::filesystem::path& output) {
       }
       seen.emplace_back(std::move(canonical), folder);
     }
-    std::vector<sweep_folder> loaded;
+    std::vector<sweep::sweep_folder> loaded;
     for (const auto& folder : folders) {
-      auto f = load_folder(folder);
+      auto f = sweep::load_folder(folder);
       if (!f.has_value()) {
-        throw usage_error(f.error());
+        throw usage_error(report::words_of(f.error()));
       }
       loaded.push_back(std::move(*f));
     }
@@ -152,7 +145,7 @@ inline void make_new_folder(const std::filesystem::path& output) {
     for (const auto& f : loaded) {
       detail::say_missing(f, err);
     }
-    auto written = write_report(loaded, output);
+    auto written = sweep::write_report(loaded, output, "mesure_memoire");
     if (!written.has_value()) {
       err << command << ": " << written.error() << '\n';
       return exit_internal_error;

@@ -19,6 +19,7 @@
 #include "iteragpu/report/quote.hpp"
 #include "iteragpu/report/replay.hpp"
 #include "iteragpu/report/snapshot_errors.hpp"
+#include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/report/statistics.hpp"
 #include "iteragpu/report/torchscript.hpp"
 

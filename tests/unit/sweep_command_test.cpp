@@ -18,6 +18,7 @@
 
 #include <cli/collect_command.hpp>
 #include <cli/sweep_command.hpp>
+#include <iteragpu/report/sweep_errors.hpp>
 
 #include "run_command.hpp"
 
@@ -199,10 +200,10 @@ BOOST_AUTO_TEST_CASE(a_record_reads_back_as_written_and_only_for_its_own_point) 
   r.workspaces = {iteragpu::byte_count{5}, iteragpu::byte_count{6}};
   r.prediction = sw::point_prediction{10, 11, {12, 13, 25}, {}};
   r.process = sw::process_figures{3, std::nullopt, "CUDA out of memory", 4.5};
-  const auto doc = json::value(cli::sweep_json::record_json(r, 10));
+  const auto doc = json::value(sw::files::record_json(r, 10));
   BOOST_TEST(json::serialize(doc.at("files")) ==
              R"({"record":"point-0002.json","measurement":null,"prediction":null})");
-  const auto back = cli::sweep_json::record_from(doc, r.point);
+  const auto back = sw::files::record_from(doc, r.point);
   BOOST_TEST_REQUIRE(back.has_value());
   BOOST_TEST((back->outcome == r.outcome));
   BOOST_TEST(back->reason == r.reason);
@@ -215,11 +216,13 @@ BOOST_AUTO_TEST_CASE(a_record_reads_back_as_written_and_only_for_its_own_point) 
   // Another point of the plan: refused.
   auto other = r.point;
   other.shape.batch = 16;
-  BOOST_TEST(cli::sweep_json::record_from(doc, other).error() ==
+  BOOST_TEST((sw::files::record_from(doc, other).error().kind == sw::files::record_error_kind::other_point));
+  BOOST_TEST((sw::files::record_from(doc, other).error().expected == other));
+  BOOST_TEST(iteragpu::report::words_of(sw::files::record_from(doc, other).error()) ==
              "its point is not point 2 of points.tsv (batch 16, context 4096, width 8192, bfloat16)");
   auto newer = doc;
   newer.as_object()["schema_version"] = 2;
-  BOOST_TEST(cli::sweep_json::record_from(newer, r.point).error() ==
+  BOOST_TEST(iteragpu::report::words_of(sw::files::record_from(newer, r.point).error()) ==
              "its schema_version (expected 1) is missing or invalid");
 }
 
@@ -240,9 +243,9 @@ BOOST_AUTO_TEST_CASE(a_measured_record_reads_back_with_its_timing_intervals) {
                                     "NVIDIA H200",
                                     150'109'880'320U};
   r.process = sw::process_figures{0, std::nullopt, std::nullopt, 2.0};
-  const auto doc = json::value(cli::sweep_json::record_json(r, 10));
+  const auto doc = json::value(sw::files::record_json(r, 10));
   BOOST_TEST(json::serialize(doc.at("measured").at("warm_seconds")) == R"({"median":2.5E-1,"lower":1.25E-1,"upper":3.75E-1})");
-  const auto back = cli::sweep_json::record_from(doc, r.point);
+  const auto back = sw::files::record_from(doc, r.point);
   BOOST_TEST_REQUIRE(back.has_value());
   BOOST_TEST_REQUIRE(back->measured.has_value());
   BOOST_TEST_REQUIRE(back->measured->warm_seconds.has_value());
@@ -267,7 +270,7 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   }
   const auto doc = json::parse(R"({"schema_version":1,"environment":{"device":{"name":"NVIDIA H200",)"
                                R"("total_memory_bytes":150}},"phases":[)" + rows + "]}");
-  const auto m = cli::sweep_json::measured_from(doc);
+  const auto m = sw::files::measured_from(doc);
   BOOST_TEST_REQUIRE(m.has_value());
   BOOST_TEST(m->peak_allocated_bytes == 36U);
   BOOST_TEST(m->peak_reserved_bytes == 50U);
@@ -278,8 +281,8 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   BOOST_TEST(m->phase_seconds == 0.5 + 0.021, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(*m->gpu_name == "NVIDIA H200");
   BOOST_TEST(*m->device_total_bytes == 150U);
-  BOOST_TEST(cli::sweep_json::measured_from(json::parse(R"({"phases":[]})")).error() == "it has no phase rows");
-  BOOST_TEST(cli::sweep_json::measured_from(json::parse(R"({"phases":[{"phase":"inputs"}]})")).error() ==
+  BOOST_TEST(iteragpu::report::words_of(sw::files::measured_from(json::parse(R"({"phases":[]})")).error()) == "it has no phase rows");
+  BOOST_TEST(iteragpu::report::words_of(sw::files::measured_from(json::parse(R"({"phases":[{"phase":"inputs"}]})")).error()) ==
              "a phase row lacks phase, seconds, gpu_seconds or a peak");
 }
 
@@ -295,7 +298,7 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_2_gives_its_statistics_and_the_memo
       R"("end_device_used_bytes":null}],)"
       R"("statistics":{"warm_forward":{"seconds":{"median":0.25,"median_ci":{"lower":0.2,"upper":0.3}},)"
       R"("gpu_seconds":{"median":0.125,"median_ci":null}}}})");
-  const auto m = cli::sweep_json::measured_from(doc);
+  const auto m = sw::files::measured_from(doc);
   BOOST_TEST_REQUIRE(m.has_value());
   // Outside: baseline 500 - 0 and end 900 - 200: the larger, 700.
   BOOST_TEST(*m->outside_allocator_bytes == 700U);
@@ -307,15 +310,18 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_2_gives_its_statistics_and_the_memo
 }
 
 BOOST_AUTO_TEST_CASE(the_environment_output_gives_the_free_memory_or_why_there_is_none) {
-  const auto ok = cli::sweep_json::device_from(json::parse(
+  const auto ok = sw::files::device_from(json::parse(
       R"({"device":{"name":"NVIDIA H200","free_memory_bytes":100,"total_memory_bytes":150,"reason":null}})"));
   BOOST_TEST_REQUIRE(ok.has_value());
   BOOST_TEST(*ok->free_bytes == 100U);
   BOOST_TEST(*ok->gpu_name == "NVIDIA H200");
-  BOOST_TEST(cli::sweep_json::device_from(
-                 json::parse(R"({"device":{"free_memory_bytes":null,"reason":"this build has no LibTorch\n"}})"))
-                 .error() == "this build has no LibTorch\\x0A");
-  BOOST_TEST(cli::sweep_json::device_from(json::parse("[]")).error() == "it reports no free memory");
+  const auto no_torch = sw::files::device_from(
+      json::parse(R"({"device":{"free_memory_bytes":null,"reason":"this build has no LibTorch\n"}})"));
+  BOOST_TEST_REQUIRE(!no_torch.has_value());
+  BOOST_TEST(*no_torch.error().reason == "this build has no LibTorch\n");
+  BOOST_TEST(iteragpu::report::words_of(no_torch.error()) == "this build has no LibTorch\\x0A");
+  BOOST_TEST(iteragpu::report::words_of(sw::files::device_from(json::parse("[]")).error()) ==
+             "it reports no free memory");
 }
 
 BOOST_FIXTURE_TEST_CASE(a_sweep_runs_each_point_as_a_fresh_process_and_writes_its_report, scratch_fixture) {

@@ -5,24 +5,26 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <iteragpu/report/sweep_errors.hpp>
 #include <iteragpu/sweep/lists.hpp>
 #include <iteragpu/sweep/points.hpp>
 
 namespace sw = iteragpu::sweep;
+using iteragpu::report::words_of;
 using iteragpu::element_type;
 
 namespace {
 
 std::vector<std::uint64_t> sizes(std::string_view text) {
   const auto parsed = sw::parse_size_list(text);
-  BOOST_TEST_REQUIRE(parsed.has_value(), "refused: " << (parsed.has_value() ? "" : parsed.error()));
+  BOOST_TEST_REQUIRE(parsed.has_value(), "refused: " << (parsed.has_value() ? std::string() : words_of(parsed.error())));
   return *parsed;
 }
 
 std::string refusal(std::string_view text) {
   const auto parsed = sw::parse_size_list(text);
   BOOST_TEST_REQUIRE(!parsed.has_value());
-  return parsed.error();
+  return words_of(parsed.error());
 }
 
 }  // namespace
@@ -85,25 +87,25 @@ BOOST_AUTO_TEST_CASE(dtypes_come_fewest_bytes_first_and_once_each) {
   BOOST_TEST_REQUIRE(d.has_value());
   // bfloat16 and float16 (2 bytes) keep their order, float32 (4) goes last.
   BOOST_TEST((*d == std::vector<element_type>{element_type::bfloat16, element_type::float16, element_type::float32}));
-  BOOST_TEST(sw::parse_dtype_list("half").error() == "'half' is not float32, float16 or bfloat16");
-  BOOST_TEST(sw::parse_dtype_list("float32,float32").error() == "'float32' is given twice");
-  BOOST_TEST(sw::parse_dtype_list("").error() == "an empty list");
-  BOOST_TEST(sw::parse_dtype_list("float16,").error() == "'float16,' has an empty item");
+  BOOST_TEST(words_of(sw::parse_dtype_list("half").error()) == "'half' is not float32, float16 or bfloat16");
+  BOOST_TEST(words_of(sw::parse_dtype_list("float32,float32").error()) == "'float32' is given twice");
+  BOOST_TEST(words_of(sw::parse_dtype_list("").error()) == "an empty list");
+  BOOST_TEST(words_of(sw::parse_dtype_list("float16,").error()) == "'float16,' has an empty item");
 }
 
 BOOST_AUTO_TEST_CASE(repeats_are_a_positive_count_or_auto) {
   BOOST_TEST(sw::parse_repeats("auto")->text() == "auto");
   BOOST_TEST(!sw::parse_repeats("auto")->count.has_value());
   BOOST_TEST(*sw::parse_repeats("7")->count == 7U);
-  BOOST_TEST(sw::parse_repeats("0").error() == "'0' is not a positive integer up to 10000, or auto");
-  BOOST_TEST(sw::parse_repeats("Auto").error() == "'Auto' is not a positive integer up to 10000, or auto");
+  BOOST_TEST(words_of(sw::parse_repeats("0").error()) == "'0' is not a positive integer up to 10000, or auto");
+  BOOST_TEST(words_of(sw::parse_repeats("Auto").error()) == "'Auto' is not a positive integer up to 10000, or auto");
 }
 
 BOOST_AUTO_TEST_CASE(repeats_stop_at_the_pass_limit) {
   BOOST_TEST(iteragpu::pass_limit == 10'000U);
   BOOST_TEST(*sw::parse_repeats("10000")->count == 10'000U);
-  BOOST_TEST(sw::parse_repeats("10001").error() == "'10001' is not a positive integer up to 10000, or auto");
-  BOOST_TEST(sw::parse_repeats("18446744073709551615").error() ==
+  BOOST_TEST(words_of(sw::parse_repeats("10001").error()) == "'10001' is not a positive integer up to 10000, or auto");
+  BOOST_TEST(words_of(sw::parse_repeats("18446744073709551615").error()) ==
              "'18446744073709551615' is not a positive integer up to 10000, or auto");
 }
 
@@ -158,7 +160,7 @@ BOOST_AUTO_TEST_CASE(a_plan_of_more_than_100000_points_is_refused) {
   axes.context.assign(100, 1);
   BOOST_TEST(sw::make_plan(axes).has_value());  // exactly 100 000
   axes.width = {1, 2};
-  BOOST_TEST(sw::make_plan(axes).error() == "the lists make more than 100000 points; expected 1 to 100000");
+  BOOST_TEST(words_of(sw::make_plan(axes).error()) == "the lists make more than 100000 points; expected 1 to 100000");
 }
 
 BOOST_AUTO_TEST_CASE(file_names_take_four_digits_or_as_many_as_the_last_index_needs) {
@@ -192,7 +194,7 @@ BOOST_AUTO_TEST_CASE(a_damaged_points_tsv_is_refused_with_its_line) {
   const auto error = [](const std::string& text) {
     const auto parsed = sw::parse_points_tsv(text);
     BOOST_TEST_REQUIRE(!parsed.has_value());
-    return parsed.error();
+    return words_of(parsed.error());
   };
   BOOST_TEST(error("") == "line 1 is not the header 'index\\x09batch\\x09context\\x09width\\x09dtype\\x09warmup\\x09repeats\\x09result'");
   BOOST_TEST(error(header) == "the plan has no point");
@@ -236,7 +238,7 @@ BOOST_AUTO_TEST_CASE(a_points_tsv_of_more_than_100000_points_is_refused_as_the_c
   larger.push_back(sw::sweep_point{sw::max_points, iteragpu::synthetic_shape{1, 1, 1}, element_type::float32, 1,
                                    sw::repeat_setting{2}});
   text = sw::points_tsv(larger);
-  BOOST_TEST(sw::parse_points_tsv(text).error() == "the plan has 100001 points; expected 1 to 100000");
+  BOOST_TEST(words_of(sw::parse_points_tsv(text).error()) == "the plan has 100001 points; expected 1 to 100000");
 }
 
 BOOST_AUTO_TEST_CASE(a_point_gives_measure_its_flags) {
@@ -246,6 +248,27 @@ BOOST_AUTO_TEST_CASE(a_point_gives_measure_its_flags) {
                                                                 "auto"}),
              boost::test_tools::per_element());
   BOOST_TEST(sw::describe(p) == "batch 8, context 4096, width 8192, bfloat16");
+}
+
+BOOST_AUTO_TEST_CASE(a_refused_list_carries_the_item_and_the_range_it_is_in) {
+  const auto range = sw::parse_size_list("4,8..12");
+  BOOST_TEST_REQUIRE(!range.has_value());
+  BOOST_TEST((range.error() == sw::list_error{sw::list_error_kind::not_doubling, "", "8..12", 8, 12}));
+  const auto end = sw::parse_size_list("8..x");
+  BOOST_TEST_REQUIRE(!end.has_value());
+  BOOST_TEST((end.error() == sw::list_error{sw::list_error_kind::not_a_number, "x", "8..x", 0, 0}));
+  const auto twice = sw::parse_dtype_list("bfloat16,bfloat16");
+  BOOST_TEST_REQUIRE(!twice.has_value());
+  BOOST_TEST((twice.error() == sw::list_error{sw::list_error_kind::dtype_given_twice, "bfloat16", "", 0, 0}));
+}
+
+BOOST_AUTO_TEST_CASE(a_refused_points_tsv_carries_its_line_and_the_field_at_fault) {
+  const std::string header = "index\tbatch\tcontext\twidth\tdtype\twarmup\trepeats\tresult\n";
+  const auto bad_index = sw::parse_points_tsv(header + "3\t8\t16\t64\tfloat32\t1\t2\tpoint-0000.json\n");
+  BOOST_TEST_REQUIRE(!bad_index.has_value());
+  BOOST_TEST((bad_index.error() == sw::points_file_error{sw::points_file_error_kind::bad_index, 2, 0, "3", ""}));
+  BOOST_TEST((sw::make_plan(sw::sweep_axes{{}, {16}, {64}, {element_type::float32}, 1, {}}).error() ==
+              sw::plan_error::no_point));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

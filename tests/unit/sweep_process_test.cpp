@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -15,9 +17,15 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <iteragpu/report/sweep_errors.hpp>
+
+#include <cli/sweep_process_state.hpp>
+#include <iteragpu/sweep/prediction_runner.hpp>
 #include <iteragpu/sweep/process.hpp>
+#include <iteragpu/sweep/stop.hpp>
 
 namespace sw = iteragpu::sweep;
+namespace cli = iteragpu::cli;
 namespace fs = std::filesystem;
 
 namespace {
@@ -79,7 +87,7 @@ BOOST_AUTO_TEST_CASE(a_child_reads_nothing_from_the_terminal) {
 BOOST_AUTO_TEST_CASE(a_program_that_does_not_exist_cannot_start) {
   const auto c = sw::child_process::spawn("/nonexistent/iteragpu-program", {"measure"}, false);
   BOOST_TEST_REQUIRE(!c.has_value());
-  BOOST_TEST(c.error() == "cannot start '/nonexistent/iteragpu-program': No such file or directory");
+  BOOST_TEST(iteragpu::report::words_of(c.error()) == "cannot start '/nonexistent/iteragpu-program': No such file or directory");
 }
 
 BOOST_AUTO_TEST_CASE(a_program_named_without_a_folder_is_looked_for_in_path) {
@@ -147,25 +155,25 @@ BOOST_AUTO_TEST_CASE(sigint_under_the_guard_sets_the_flag_and_the_previous_handl
   struct sigaction before {};
   sigaction(SIGINT, nullptr, &before);
   {
-    const sw::interrupt_guard guard;
-    BOOST_TEST(!sw::interrupt_requested());
+    const cli::interrupt_guard guard;
+    BOOST_TEST(!cli::interrupt_requested());
     // Sent to this process, a signal is handled before kill() returns.
     ::kill(::getpid(), SIGINT);
-    BOOST_TEST(sw::interrupt_requested());
-    BOOST_TEST(sw::interrupted_exit_code() == 130);
+    BOOST_TEST(cli::interrupt_requested());
+    BOOST_TEST(cli::interrupted_exit_code() == 130);
     // A wait gives up at once when the sweep is interrupted.
     auto c = sw::child_process::spawn("/bin/sleep", {"30"}, false);
     BOOST_TEST_REQUIRE(c.has_value());
-    BOOST_TEST(!c->wait_unless_interrupted().has_value());
+    BOOST_TEST(!c->wait_unless_stopped(cli::signal_stop{}).has_value());
   }
   struct sigaction after {};
   sigaction(SIGINT, nullptr, &after);
   BOOST_TEST((after.sa_handler == before.sa_handler));
   {
-    const sw::interrupt_guard guard;  // a new guard starts uninterrupted
-    BOOST_TEST(!sw::interrupt_requested());
+    const cli::interrupt_guard guard;  // a new guard starts uninterrupted
+    BOOST_TEST(!cli::interrupt_requested());
     ::kill(::getpid(), SIGTERM);
-    BOOST_TEST(sw::interrupted_exit_code() == 143);
+    BOOST_TEST(cli::interrupted_exit_code() == 143);
   }
 }
 
@@ -173,6 +181,40 @@ BOOST_AUTO_TEST_CASE(the_running_program_is_this_test_executable) {
   const auto self = sw::running_program();
   BOOST_TEST_REQUIRE(self.has_value());
   BOOST_TEST(fs::path(*self).filename().string() == "iteragpu_unit_tests");
+}
+
+BOOST_AUTO_TEST_CASE(a_wait_ends_on_its_stop_request_and_the_library_installs_no_handler) {
+  struct sigaction before {};
+  sigaction(SIGINT, nullptr, &before);
+  std::stop_source source;
+  auto c = sw::child_process::spawn("/bin/sleep", {"30"}, false);
+  BOOST_TEST_REQUIRE(c.has_value());
+  source.request_stop();
+  BOOST_TEST(!c->wait_unless_stopped(source.get_token()).has_value());
+  // A sweep that never stops waits for the end.
+  auto quick = sw::child_process::spawn("/bin/sh", {"-c", "exit 4"}, false);
+  BOOST_TEST_REQUIRE(quick.has_value());
+  const auto ended = quick->wait_unless_stopped(sw::never_stop{});
+  BOOST_TEST_REQUIRE(ended.has_value());
+  BOOST_TEST(*ended->exit_code == 4);
+  struct sigaction after {};
+  sigaction(SIGINT, nullptr, &after);
+  BOOST_TEST((after.sa_handler == before.sa_handler));
+}
+
+BOOST_AUTO_TEST_CASE(the_prediction_runner_returns_no_point_once_its_stop_request_asks) {
+  std::stop_source source;
+  sw::prediction_runner<std::stop_token> runner(std::uint64_t{1000}, std::nullopt, source.get_token());
+  const sw::sweep_point p{3, iteragpu::synthetic_shape{1, 16, 64}, iteragpu::element_type::float32, 1, {}};
+  BOOST_TEST(runner.start(p, iteragpu::device_index{0}).has_value());
+  const auto first = runner.wait_any();
+  BOOST_TEST_REQUIRE(first.has_value());
+  BOOST_TEST(first->index == 3U);
+  BOOST_TEST(*runner.read_device(iteragpu::device_index{0})->free_bytes == 1000U);
+  BOOST_TEST(runner.start(p, iteragpu::device_index{0}).has_value());
+  source.request_stop();
+  BOOST_TEST(runner.interrupted());
+  BOOST_TEST(!runner.wait_any().has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "iteragpu/parse.hpp"
@@ -18,7 +19,8 @@
 /// \file
 /// The values of one axis of a sweep, as the command line gives them: a
 /// comma-separated list whose items are values or doubling ranges. Every
-/// message names the item at fault; the command line puts the flag in front.
+/// error carries the item at fault (list_error); report/sweep_errors.hpp
+/// words it and the command line puts the flag in front.
 namespace iteragpu::sweep {
 
 /// What a size list accepts, as usage errors say it after "expected".
@@ -30,12 +32,40 @@ inline constexpr std::string_view accepted_dtype_list = "comma-separated float32
 inline constexpr std::string_view accepted_repeats = "a positive integer up to 10000, or auto";
 static_assert(pass_limit == 10'000, "accepted_repeats quotes pass_limit");
 
+/// What is wrong with a list of a sweep's axis (see list_error).
+enum class list_error_kind {
+  empty_list,         ///< the list is empty
+  empty_item,         ///< `text` (the list) has an empty item
+  missing_range_end,  ///< a range lacks a start or an end
+  too_large,          ///< `text` does not fit in 64 bits
+  not_a_number,       ///< `text` is not a positive integer in digits
+  not_positive,       ///< `text` is 0
+  start_after_end,    ///< the range's start is larger than its end
+  not_doubling,       ///< the range's end `last` is not its start `first` times a power of two
+  given_twice,        ///< the value `text` (in decimal) is given twice
+  dtype_given_twice,  ///< the dtype `text` is given twice
+  unknown_dtype,      ///< `text` is not float32, float16 or bfloat16
+  bad_repeats         ///< `text` is not accepted_repeats
+};
+
+/// A list that is refused: why, the text at fault, and, for a fault inside
+/// a doubling range, the range and its ends. Words: report/sweep_errors.hpp.
+struct list_error {
+  list_error_kind kind{list_error_kind::empty_list};  ///< why
+  std::string text;                                   ///< the list, item or value at fault; empty for empty_list
+  std::string range;                                  ///< the range A..B the fault is in; empty outside a range
+  std::uint64_t first{0};                             ///< not_doubling: the range's start
+  std::uint64_t last{0};                              ///< not_doubling: the range's end
+  /// Equal when every member is equal.
+  friend bool operator==(const list_error&, const list_error&) = default;
+};
+
 namespace detail {
 
-// The items of a comma-separated list, or the message when one is empty.
-[[nodiscard]] inline result<std::vector<std::string_view>, std::string> list_items(std::string_view text) {
+// The items of a comma-separated list, or why it has none or an empty one.
+[[nodiscard]] inline result<std::vector<std::string_view>, list_error> list_items(std::string_view text) {
   if (text.empty()) {
-    return unexpected{std::string("an empty list")};
+    return unexpected{list_error{list_error_kind::empty_list, {}, {}, 0, 0}};
   }
   std::vector<std::string_view> items;
   std::size_t start = 0;
@@ -43,7 +73,7 @@ namespace detail {
     const std::size_t comma = text.find(',', start);
     const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     if (item.empty()) {
-      return unexpected{quoted(text) + " has an empty item"};
+      return unexpected{list_error{list_error_kind::empty_item, std::string(text), {}, 0, 0}};
     }
     items.push_back(item);
     if (comma == std::string_view::npos) {
@@ -53,21 +83,21 @@ namespace detail {
   }
 }
 
-[[nodiscard]] inline result<std::uint64_t, std::string> positive_value(std::string_view text) {
+[[nodiscard]] inline result<std::uint64_t, list_error> positive_value(std::string_view text) {
   const auto parsed = parse_unsigned(text);
   if (!parsed.has_value()) {
     switch (parsed.error()) {
       case number_error::empty:
-        return unexpected{std::string("a range with a missing end")};
+        return unexpected{list_error{list_error_kind::missing_range_end, {}, {}, 0, 0}};
       case number_error::too_large:
-        return unexpected{quoted(text) + " does not fit in 64 bits"};
+        return unexpected{list_error{list_error_kind::too_large, std::string(text), {}, 0, 0}};
       case number_error::not_a_number:
         break;
     }
-    return unexpected{quoted(text) + " is not a positive integer in digits"};
+    return unexpected{list_error{list_error_kind::not_a_number, std::string(text), {}, 0, 0}};
   }
   if (*parsed == 0) {
-    return unexpected{quoted(text) + " is not positive"};
+    return unexpected{list_error{list_error_kind::not_positive, std::string(text), {}, 0, 0}};
   }
   return *parsed;
 }
@@ -80,7 +110,7 @@ namespace detail {
 /// is refused (a point would be measured twice). The error says what is
 /// wrong: an empty list or item, an item that is no such value or range, or
 /// a value given twice.
-[[nodiscard]] inline result<std::vector<std::uint64_t>, std::string> parse_size_list(std::string_view text) {
+[[nodiscard]] inline result<std::vector<std::uint64_t>, list_error> parse_size_list(std::string_view text) {
   const auto items = detail::list_items(text);
   if (!items.has_value()) {
     return unexpected{items.error()};
@@ -99,10 +129,12 @@ namespace detail {
     const auto first = detail::positive_value(item.substr(0, dots));
     const auto last = detail::positive_value(item.substr(dots + 2));
     if (!first.has_value() || !last.has_value()) {
-      return unexpected{quoted(item) + ": " + (first.has_value() ? last.error() : first.error())};
+      list_error e = first.has_value() ? last.error() : first.error();
+      e.range = std::string(item);
+      return unexpected{std::move(e)};
     }
     if (*first > *last) {
-      return unexpected{quoted(item) + ": the start is larger than the end"};
+      return unexpected{list_error{list_error_kind::start_after_end, {}, std::string(item), *first, *last}};
     }
     std::uint64_t value = *first;
     values.push_back(value);
@@ -110,8 +142,7 @@ namespace detail {
       // value < last <= 2^64 - 1, so doubling overflows only past last.
       const auto doubled = checked_mul<std::uint64_t>(value, 2);
       if (!doubled || *doubled > *last) {
-        return unexpected{quoted(item) + ": " + to_decimal_string(*last) + " is not " + to_decimal_string(*first) +
-                          " times a power of two"};
+        return unexpected{list_error{list_error_kind::not_doubling, {}, std::string(item), *first, *last}};
       }
       value = *doubled;
       values.push_back(value);
@@ -119,7 +150,7 @@ namespace detail {
   }
   std::sort(values.begin(), values.end());
   if (const auto twice = std::adjacent_find(values.begin(), values.end()); twice != values.end()) {
-    return unexpected{to_decimal_string(*twice) + " is given twice"};
+    return unexpected{list_error{list_error_kind::given_twice, to_decimal_string(*twice), {}, 0, 0}};
   }
   return values;
 }
@@ -128,7 +159,7 @@ namespace detail {
 /// bfloat16 in the order given, then float32). The error names an item that
 /// is not float32, float16 or bfloat16, or one given twice, or says that the
 /// list or an item is empty.
-[[nodiscard]] inline result<std::vector<element_type>, std::string> parse_dtype_list(std::string_view text) {
+[[nodiscard]] inline result<std::vector<element_type>, list_error> parse_dtype_list(std::string_view text) {
   const auto items = detail::list_items(text);
   if (!items.has_value()) {
     return unexpected{items.error()};
@@ -137,10 +168,10 @@ namespace detail {
   for (const std::string_view item : *items) {
     const auto dtype = parse_element_type(item);
     if (!dtype) {
-      return unexpected{quoted(item) + " is not float32, float16 or bfloat16"};
+      return unexpected{list_error{list_error_kind::unknown_dtype, std::string(item), {}, 0, 0}};
     }
     if (std::find(dtypes.begin(), dtypes.end(), *dtype) != dtypes.end()) {
-      return unexpected{quoted(item) + " is given twice"};
+      return unexpected{list_error{list_error_kind::dtype_given_twice, std::string(item), {}, 0, 0}};
     }
     dtypes.push_back(*dtype);
   }
@@ -160,14 +191,14 @@ struct repeat_setting {
 };
 
 /// `auto`, or a positive integer in digits up to pass_limit; the error
-/// quotes the text and says accepted_repeats.
-[[nodiscard]] inline result<repeat_setting, std::string> parse_repeats(std::string_view text) {
+/// (bad_repeats) carries the text.
+[[nodiscard]] inline result<repeat_setting, list_error> parse_repeats(std::string_view text) {
   if (text == "auto") {
     return repeat_setting{};
   }
   const auto parsed = parse_unsigned(text);
   if (!parsed.has_value() || *parsed == 0 || *parsed > pass_limit) {
-    return unexpected{quoted(text) + " is not " + std::string(accepted_repeats)};
+    return unexpected{list_error{list_error_kind::bad_repeats, std::string(text), {}, 0, 0}};
   }
   return repeat_setting{*parsed};
 }

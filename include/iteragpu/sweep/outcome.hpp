@@ -153,22 +153,38 @@ struct point_prediction {
   std::vector<phase_row> rows;            ///< for the prediction file; empty in a record read back
 };
 
+/// Why a point cannot be predicted: the host's figures of its model pass
+/// 2^63-1 bytes (no failure), or the simulation refused its shape (the
+/// failure it gave).
+struct unpredictable_point {
+  std::optional<prediction::prediction_failure> failure;  ///< nothing: the host's figures are too large
+  /// Equal when every member is equal.
+  friend bool operator==(const unpredictable_point&, const unpredictable_point&) = default;
+};
+
+/// The words of `e`, as a skipped point's record gives them after
+/// "skipped: " (the record's reason is part of its file, so the library
+/// writes it; report/sweep_errors.hpp uses the same words).
+[[nodiscard]] inline std::string reason_of(const unpredictable_point& e) {
+  return e.failure ? e.failure->message : std::string("the model or its activations would take more than 2^63-1 bytes");
+}
+
 /// The prediction of a point's phase rows (prediction/synthetic_prediction.hpp,
 /// with no capacity: the peak the point would reach on an unbounded device).
 /// With --repeats auto the count is not known before the run; every warm
 /// pass allocates alike, so one repeat predicts the same peaks. The error
 /// says why the shape cannot be predicted (a dimension of 0, or a size past
 /// what LibTorch can index).
-[[nodiscard]] inline result<point_prediction, std::string> predict_point(const sweep_point& p,
-                                                                         const prediction::blas_workspaces& w) {
+[[nodiscard]] inline result<point_prediction, unpredictable_point> predict_point(const sweep_point& p,
+                                                                                const prediction::blas_workspaces& w) {
   const auto host = predict_host_need(p.shape, p.dtype);
   if (!host) {
-    return unexpected{std::string("the model or its activations would take more than 2^63-1 bytes")};
+    return unexpected{unpredictable_point{}};
   }
   const protocol_plan plan{p.warmup, p.repeats.count.value_or(1)};
   auto rows = prediction::predict_synthetic(p.shape, p.dtype, w, plan);
   if (!rows.has_value()) {
-    return unexpected{rows.error().message};
+    return unexpected{unpredictable_point{rows.error()}};
   }
   point_prediction out;
   out.host = *host;

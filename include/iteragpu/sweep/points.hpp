@@ -53,21 +53,54 @@ struct sweep_axes {
 /// axes) is refused instead of filling a disk with records.
 inline constexpr std::size_t max_points = 100'000;
 
+/// Why the lists make no plan: an empty list (no point), or more than
+/// max_points points. Words: report/sweep_errors.hpp.
+enum class plan_error {
+  no_point,        ///< a list is empty
+  too_many_points  ///< the product of the lists' lengths passes max_points
+};
+
+/// What is wrong with a points.tsv (see points_file_error).
+enum class points_file_error_kind {
+  cut_short,            ///< line `line` has no line end
+  bad_header,           ///< line 1 is not points_header
+  no_point,             ///< the header and no point
+  too_many_points,      ///< `count` points, more than max_points
+  field_count,          ///< line `line` has `count` tab-separated fields, not 8
+  bad_index,            ///< line `line`'s index `text` is not `count`
+  bad_value,            ///< line `line` has a value that is not valid
+  passes_differ,        ///< line `line`'s warmup and repeats differ from line 2's
+  bad_result_name       ///< line `line`'s result `text` is not `expected`
+};
+
+/// A points.tsv that is refused: why, the line at fault (1-based), a count
+/// (the fields found, the index expected or the points), and the text at
+/// fault with what was expected. Words: report/sweep_errors.hpp.
+struct points_file_error {
+  points_file_error_kind kind{points_file_error_kind::bad_header};  ///< why
+  std::size_t line{0};                                              ///< the line at fault; 0 for the whole file
+  std::size_t count{0};  ///< field_count: the fields; bad_index: the index expected; too_many_points: the points
+  std::string text;      ///< bad_index, bad_result_name: the field as found
+  std::string expected;  ///< bad_result_name: the name points_tsv() gives
+  /// Equal when every member is equal.
+  friend bool operator==(const points_file_error&, const points_file_error&) = default;
+};
+
 /// Every combination of the axes, numbered from 0: dtype outermost, then
 /// width, context, and batch innermost, each in the order of its list. With
 /// the lists in order (smallest first, fewest bytes first), a point comes
 /// after every point that is no larger on any axis, which the out-of-memory
 /// cut-off (cut_off_reason()) relies on. The error, when a list is empty or
 /// the product passes max_points, says so.
-[[nodiscard]] inline result<std::vector<sweep_point>, std::string> make_plan(const sweep_axes& axes) {
+[[nodiscard]] inline result<std::vector<sweep_point>, plan_error> make_plan(const sweep_axes& axes) {
   std::size_t count = 1;
   for (const std::size_t n : {axes.batch.size(), axes.context.size(), axes.width.size(), axes.dtype.size()}) {
     const auto product = checked_mul(count, n);
-    if (n == 0 || !product || *product > max_points) {
-      return unexpected{"the lists make " +
-                        (n == 0 ? std::string("no point") : std::string("more than ") + to_decimal_string(max_points) +
-                                                                " points") +
-                        "; expected 1 to " + to_decimal_string(max_points)};
+    if (n == 0) {
+      return unexpected{plan_error::no_point};
+    }
+    if (!product || *product > max_points) {
+      return unexpected{plan_error::too_many_points};
     }
     count = *product;
   }
@@ -146,15 +179,14 @@ namespace detail {
   }
 }
 
-// The lines of a text that ends with a line end, or the message when the
-// last one has none.
-[[nodiscard]] inline result<std::vector<std::string_view>, std::string> complete_lines(std::string_view text) {
+// The lines of a text that ends with a line end, or the line that has none.
+[[nodiscard]] inline result<std::vector<std::string_view>, points_file_error> complete_lines(std::string_view text) {
   std::vector<std::string_view> lines;
   std::size_t start = 0;
   while (start < text.size()) {
     const std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) {
-      return unexpected{"line " + to_decimal_string(lines.size() + 1) + " has no line end; the file is cut short"};
+      return unexpected{points_file_error{points_file_error_kind::cut_short, lines.size() + 1, 0, {}, {}}};
     }
     lines.push_back(text.substr(start, end - start));
     start = end + 1;
@@ -169,17 +201,17 @@ namespace detail {
 
 // Line `number` (1-based) of points.tsv, which holds point `number - 2`,
 // and the result name it gives.
-[[nodiscard]] inline result<std::pair<sweep_point, std::string_view>, std::string> parse_point_line(
+[[nodiscard]] inline result<std::pair<sweep_point, std::string_view>, points_file_error> parse_point_line(
     std::string_view line, std::size_t number) {
-  const std::string where = "line " + to_decimal_string(number) + ": ";
   const auto fields = split_tabs(line);
   if (fields.size() != 8) {
-    return unexpected{where + "expected 8 tab-separated fields, found " + to_decimal_string(fields.size())};
+    return unexpected{points_file_error{points_file_error_kind::field_count, number, fields.size(), {}, {}}};
   }
   const std::size_t expected = number - 2;
   const auto index = at_least(fields[0], 0);
   if (!index || *index != expected) {
-    return unexpected{where + "the index " + quoted_excerpt(fields[0]) + " is not " + to_decimal_string(expected)};
+    return unexpected{
+        points_file_error{points_file_error_kind::bad_index, number, expected, std::string(fields[0]), {}}};
   }
   const auto batch = at_least(fields[1], 1);
   const auto context = at_least(fields[2], 1);
@@ -188,8 +220,7 @@ namespace detail {
   const auto warmup = at_least(fields[5], 0);
   const auto repeats = parse_repeats(fields[6]);
   if (!batch || !context || !width || !dtype || !warmup || *warmup > pass_limit || !repeats.has_value()) {
-    return unexpected{where + "a value is not valid (batch, context and width positive integers, dtype float32, "
-                              "float16 or bfloat16, warmup 0 to 10000, repeats 1 to 10000 or auto)"};
+    return unexpected{points_file_error{points_file_error_kind::bad_value, number, 0, {}, {}}};
   }
   return std::pair{sweep_point{expected, synthetic_shape{*batch, *context, *width}, *dtype, *warmup, *repeats},
                    fields[7]};
@@ -202,21 +233,20 @@ namespace detail {
 /// points_tsv() gives (no other path is ever taken from the file), the same
 /// warm-up and repeats on every line, and a line end after the last line.
 /// The error names the line at fault, or says that the plan has no point.
-[[nodiscard]] inline result<std::vector<sweep_point>, std::string> parse_points_tsv(std::string_view text) {
+[[nodiscard]] inline result<std::vector<sweep_point>, points_file_error> parse_points_tsv(std::string_view text) {
   const auto lines = detail::complete_lines(text);
   if (!lines.has_value()) {
     return unexpected{lines.error()};
   }
   if (lines->empty() || lines->front() != points_header) {
-    return unexpected{"line 1 is not the header " + quoted(points_header)};
+    return unexpected{points_file_error{points_file_error_kind::bad_header, 1, 0, {}, {}}};
   }
   if (lines->size() == 1) {
-    return unexpected{std::string("the plan has no point")};
+    return unexpected{points_file_error{points_file_error_kind::no_point, 0, 0, {}, {}}};
   }
   if (lines->size() - 1 > max_points) {
     // The limit of the command line (make_plan) holds for a file edited by hand.
-    return unexpected{"the plan has " + to_decimal_string(lines->size() - 1) + " points; expected 1 to " +
-                      to_decimal_string(max_points)};
+    return unexpected{points_file_error{points_file_error_kind::too_many_points, 0, lines->size() - 1, {}, {}}};
   }
   std::vector<sweep_point> points;
   std::vector<std::string_view> names;
@@ -227,16 +257,15 @@ namespace detail {
     }
     const sweep_point& p = parsed->first;
     if (!points.empty() && (p.warmup != points.front().warmup || !(p.repeats == points.front().repeats))) {
-      return unexpected{"line " + to_decimal_string(i + 1) +
-                        ": warmup and repeats differ from line 2's; a plan has one of each"};
+      return unexpected{points_file_error{points_file_error_kind::passes_differ, i + 1, 0, {}, {}}};
     }
     points.push_back(p);
     names.push_back(parsed->second);
   }
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (names[i] != record_name(i, points.size())) {
-      return unexpected{"line " + to_decimal_string(i + 2) + ": the result " + quoted_excerpt(names[i]) + " is not " +
-                        quoted(record_name(i, points.size()))};
+      return unexpected{points_file_error{points_file_error_kind::bad_result_name, i + 2, 0, std::string(names[i]),
+                                          record_name(i, points.size())}};
     }
   }
   return points;

@@ -23,67 +23,18 @@
 #include <unistd.h>
 
 #include "iteragpu/result.hpp"
+#include "iteragpu/sweep/stop.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file
 /// The sweep's processes (POSIX, Linux): a fresh child per point, started
 /// with posix_spawnp, its standard error (and, when asked, its output) kept in
 /// an anonymous in-memory file so that nothing is left on disk and no pipe
-/// can fill up; and the interruption by SIGINT or SIGTERM, which only sets
-/// a flag that the sweep's loop reads. The children inherit the environment
+/// can fill up. Waits end early on a stop request (stop.hpp); this header
+/// installs no signal handler and holds no state. The children inherit the environment
 /// (`environ`, which `<unistd.h>` declares under _GNU_SOURCE, as g++ and clang
 /// define it for C++).
 namespace iteragpu::sweep {
-
-/// The signal that asked the sweep to stop, 0 while none did. A plain
-/// sig_atomic_t: the one thing a signal handler may write.
-inline volatile std::sig_atomic_t interrupt_signal = 0;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
-
-/// The handler interrupt_guard installs for SIGINT and SIGTERM (C linkage):
-/// stores `signal` in interrupt_signal and does nothing else.
-extern "C" inline void iteragpu_sweep_on_signal(int signal) { interrupt_signal = signal; }
-
-/// While alive, SIGINT and SIGTERM set interrupt_signal instead of ending the
-/// process; the previous handlers come back when it goes. The handlers are
-/// installed without SA_RESTART, so that a blocking wait returns at once.
-/// Neither copied nor moved.
-class interrupt_guard {
- public:
-  /// Sets interrupt_signal to 0, then installs the handler for SIGINT and
-  /// SIGTERM, keeping the handlers it replaces.
-  interrupt_guard() noexcept {
-    interrupt_signal = 0;
-    struct sigaction action {};
-    action.sa_handler = &iteragpu_sweep_on_signal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;
-    sigaction(SIGINT, &action, &previous_int_);
-    sigaction(SIGTERM, &action, &previous_term_);
-  }
-  interrupt_guard(const interrupt_guard&) = delete;
-  interrupt_guard& operator=(const interrupt_guard&) = delete;
-  interrupt_guard(interrupt_guard&&) = delete;
-  interrupt_guard& operator=(interrupt_guard&&) = delete;
-  /// Puts the previous handlers of SIGINT and SIGTERM back; interrupt_signal
-  /// keeps its value.
-  ~interrupt_guard() {
-    sigaction(SIGINT, &previous_int_, nullptr);
-    sigaction(SIGTERM, &previous_term_, nullptr);
-  }
-
- private:
-  struct sigaction previous_int_ {};
-  struct sigaction previous_term_ {};
-};
-
-/// Whether SIGINT or SIGTERM arrived while an interrupt_guard was alive
-/// (interrupt_signal is not 0).
-[[nodiscard]] inline bool interrupt_requested() noexcept { return interrupt_signal != 0; }
-
-/// The exit code of an interrupted sweep, by the shell's convention for a
-/// process ended by a signal: 128 + its number (130 for SIGINT, 143 for
-/// SIGTERM).
-[[nodiscard]] inline int interrupted_exit_code() noexcept { return 128 + static_cast<int>(interrupt_signal); }
 
 /// Sleeps 10 ms, the step of every wait of the sweep; a signal ends the
 /// sleep early.
@@ -131,6 +82,22 @@ namespace detail {
 
 }  // namespace detail
 
+/// Why a child process could not be started (see spawn_error).
+enum class spawn_error_kind {
+  no_memory_file,  ///< memfd_create() failed for its output
+  cannot_start     ///< posix_spawnp() failed
+};
+
+/// A child process that could not be started: why, the program, and the
+/// error number of the call that failed. Words: report/sweep_errors.hpp.
+struct spawn_error {
+  spawn_error_kind kind{spawn_error_kind::cannot_start};  ///< why
+  std::string program;                                    ///< the program asked for
+  int error_number{0};                                    ///< errno of the call that failed
+  /// Equal when every member is equal.
+  friend bool operator==(const spawn_error&, const spawn_error&) = default;
+};
+
 /// A child process started by the sweep. Destroyed while still running, it
 /// is stopped first: no child outlives its owner. Movable, not copyable.
 class child_process {
@@ -140,14 +107,14 @@ class child_process {
   /// /dev/null or, with keep_output, to memory; stderr to memory. The child
   /// inherits the environment and starts with the default dispositions of
   /// SIGINT and SIGTERM. The error says why it could not be started.
-  [[nodiscard]] static result<child_process, std::string> spawn(const std::string& program,
+  [[nodiscard]] static result<child_process, spawn_error> spawn(const std::string& program,
                                                                 const std::vector<std::string>& args,
                                                                 bool keep_output) {
     child_process c;
     c.errors_ = ::memfd_create("iteragpu-stderr", MFD_CLOEXEC);
     c.output_ = keep_output ? ::memfd_create("iteragpu-stdout", MFD_CLOEXEC) : -1;
     if (c.errors_ < 0 || (keep_output && c.output_ < 0)) {
-      return unexpected{"cannot create a file in memory for its output: " + std::generic_category().message(errno)};
+      return unexpected{spawn_error{spawn_error_kind::no_memory_file, program, errno}};
     }
     std::vector<std::string> words;
     words.reserve(args.size() + 1);
@@ -186,7 +153,7 @@ class child_process {
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (failed != 0) {
-      return unexpected{"cannot start " + quoted(program) + ": " + std::generic_category().message(failed)};
+      return unexpected{spawn_error{spawn_error_kind::cannot_start, program, failed}};
     }
     c.pid_ = spawned;
     return c;
@@ -234,11 +201,12 @@ class child_process {
     return exit_;
   }
 
-  /// Waits for its end, polling every 10 ms; nothing when the sweep is
-  /// interrupted first (interrupt_requested()), the process left running.
-  [[nodiscard]] std::optional<child_exit> wait_unless_interrupted() {
+  /// Waits for its end, polling every 10 ms; nothing when `stop` asks to
+  /// stop first, the process left running.
+  template <stop_request Stop>
+  [[nodiscard]] std::optional<child_exit> wait_unless_stopped(const Stop& stop) {
     while (!poll()) {
-      if (interrupt_requested()) {
+      if (stop.stop_requested()) {
         return std::nullopt;
       }
       pause_briefly();

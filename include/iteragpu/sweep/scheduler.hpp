@@ -247,7 +247,7 @@ class sweep_loop {
     }
     auto predicted = predict_point(p, settings_.workspaces);
     if (!predicted.has_value()) {
-      return recorded(r, outcome_kind::skipped_unpredictable, "skipped: " + predicted.error());
+      return recorded(r, outcome_kind::skipped_unpredictable, "skipped: " + reason_of(predicted.error()));
     }
     r.prediction = std::move(*predicted);
     if (auto cut = cut_off_reason(p, failures_)) {
