@@ -15,6 +15,7 @@
 
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/device.hpp"
+#include "iteragpu/memory/measured_need.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/memory/protocol.hpp"
@@ -182,27 +183,24 @@ struct json_file_error {
   return t;
 }
 
-/// The memory outside the allocator of a `measure` result as the sweep
-/// defines it: over every phase row, at its baseline and at its end, the
-/// device's used memory less the allocator's reserved memory (0 when used
-/// is the smaller), and the largest of these. Nothing when no row carries
-/// both figures of one instant. This is the sweep's one definition of the
-/// figure; report/need_input.hpp and memory/synthetic_measurement.hpp have
-/// their own.
-[[nodiscard]] inline std::optional<std::uint64_t> outside_allocator_over_rows(const json::array& phases) {
-  std::optional<std::uint64_t> largest;
+/// The device samples of a `measure` result's phase rows: at each row's
+/// baseline and end where both the device's used memory and the
+/// allocator's reserved memory are given, in order. The memory outside the
+/// allocator is computed from them by memory_outside_allocator()
+/// (memory/measured_need.hpp), the library's one definition.
+[[nodiscard]] inline std::vector<device_sample> device_samples_of_rows(const json::array& phases) {
+  std::vector<device_sample> samples;
   for (const auto& row : phases) {
     for (const auto& [used_key, reserved_key] : {std::pair{"baseline_device_used_bytes", "baseline_reserved_bytes"},
                                                  std::pair{"end_device_used_bytes", "end_reserved_bytes"}}) {
       const auto used = as_u64(member(&row, used_key));
       const auto reserved = as_u64(member(&row, reserved_key));
       if (used && reserved) {
-        const std::uint64_t outside = *used > *reserved ? *used - *reserved : 0;
-        largest = std::max(largest.value_or(0), outside);
+        samples.push_back(device_sample{*used, *reserved});
       }
     }
   }
-  return largest;
+  return samples;
 }
 
 /// Why a `measure` result gives no figures.
@@ -241,7 +239,7 @@ enum class measurement_error {
       warm_gpu.push_back(*gpu_seconds);
     }
   }
-  m.outside_allocator_bytes = outside_allocator_over_rows(phases->as_array());
+  m.outside_allocator_bytes = memory_outside_allocator(device_samples_of_rows(phases->as_array()));
   const json::value* statistics = member(member(&doc, "statistics"), "warm_forward");
   m.warm_seconds = statistics != nullptr ? timing_from(member(statistics, "seconds")) : std::nullopt;
   m.warm_gpu_seconds = statistics != nullptr ? timing_from(member(statistics, "gpu_seconds")) : std::nullopt;
