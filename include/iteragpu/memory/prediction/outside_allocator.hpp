@@ -12,9 +12,9 @@
 namespace iteragpu::prediction {
 
 /// On the H200 with PyTorch 2.11 (CUDA 13.0, driver 580.159.04): 718,077,952
-/// bytes (684.8 MiB), the device's used memory less the allocator's reserved
-/// bytes at the end of a measurement's row of largest device use, the same in
-/// every measurement of the release checks (bench/gpu_release_checks.sh),
+/// bytes (684.8 MiB): the largest of the device's used memory less the
+/// allocator's reserved bytes over a measurement's rows, the same in every
+/// measurement of the release checks (bench/gpu_release_checks.sh),
 /// whatever the shape and dtype. Of it, 552,402,944 bytes (526.8 MiB) are
 /// there before the first tensor, as `mesure_memoire environment` reads
 /// them (the CUDA context); the rest, 165,675,008 bytes, comes with the first
