@@ -62,17 +62,7 @@ inline void check_torchscript_file(torchscript_run& run) {
     }
     return bytes;
   };
-  const auto archive = [&]() -> result<void, memory::archive_error> {
-    if (auto start = memory::check_zip_start(read_at(0, std::min<std::uint64_t>(size, 4))); !start) {
-      return start;
-    }
-    const std::uint64_t tail_length = std::min(size, memory::zip_tail_bytes);
-    const auto where = memory::find_central_directory(read_at(size - tail_length, tail_length), size);
-    if (!where) {
-      return unexpected{where.error()};
-    }
-    return memory::check_torchscript_entries(read_at(where->offset, where->size), *where);
-  }();
+  const auto archive = memory::check_torchscript_archive(read_at, size);
   if (!archive) {
     refuse(report::describe(archive.error()));
   }
