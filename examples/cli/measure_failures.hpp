@@ -14,6 +14,7 @@
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/synthetic_measurement.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/report/measure_failure.hpp"
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/report/torchscript.hpp"
 #include "iteragpu/text.hpp"
@@ -25,27 +26,25 @@
 /// last, a failed one included.
 namespace iteragpu::cli {
 
-/// The exit code and the one-line message of a measurement that did not
-/// happen or did not finish.
-[[nodiscard]] inline int report_failure(std::string_view command, const synthetic_failure& failure,
-                                        std::ostream& err) {
-  switch (failure.kind) {
+/// The exit code of a measurement of the synthetic network that did not
+/// happen or did not finish: bad input (exit 2), or a failed phase (exit 3).
+[[nodiscard]] constexpr int exit_code_of(synthetic_failure_kind kind) noexcept {
+  switch (kind) {
     case synthetic_failure_kind::shape_too_large:
-      err << command << ": --batch/--context/--width: " << failure.message
-          << "; expected smaller positive integers\n";
-      return exit_usage;
     case synthetic_failure_kind::device_unavailable:
-      err << command << ": " << failure.message << "; nothing was measured and no file was written\n";
-      return exit_usage;
     case synthetic_failure_kind::cannot_measure:
-      err << command << ": " << failure.message << "; no file was written\n";
       return exit_usage;
     case synthetic_failure_kind::phase_failed:
-      err << command << ": failed during phase " << name_of(failure.phase.value_or(phase_kind::model_load)) << ": "
-          << escaped(failure.message) << "; no file was written\n";
       return exit_measurement;
   }
   return exit_internal_error;
+}
+
+/// Says on `err` why the synthetic network was not measured; its exit code.
+[[nodiscard]] inline int report_failure(std::string_view command, const synthetic_failure& failure,
+                                        std::ostream& err) {
+  err << command << ": " << report::describe(failure) << '\n';
+  return exit_code_of(failure.kind);
 }
 
 /// --memory-snapshot: reserves the file and starts recording the allocator's
@@ -93,47 +92,25 @@ template <environment_runtime Runtime>
   }
 }
 
-/// The exit code and the one-line message of a TorchScript measurement that did not happen or did not
-/// finish: the module's refusals are bad input (exit 2), a failed phase exit 3.
-[[nodiscard]] inline int report_failure(std::string_view command, const torchscript_run& run,
-                                        const torchscript_failure& failure, std::ostream& err) {
-  constexpr std::string_view nothing = "; no file was written\n";
-  const std::string file = iteragpu::quoted(run.file_name);
-  const std::string given_inputs = report::inputs_text(run.inputs);
-  const auto& e = failure.error.value_or(torchscript_error{});
-  switch (failure.kind) {
+/// The exit code of a TorchScript measurement that did not happen or did
+/// not finish: the module's refusals are bad input (exit 2), a failed phase exit 3.
+[[nodiscard]] constexpr int exit_code_of(torchscript_failure_kind kind) noexcept {
+  switch (kind) {
     case torchscript_failure_kind::device_unavailable:
-      err << command << ": " << failure.message << "; nothing was measured and no file was written\n";
-      return exit_usage;
     case torchscript_failure_kind::cannot_measure:
-      err << command << ": " << failure.message << nothing;
-      return exit_usage;
     case torchscript_failure_kind::refused:
-      switch (e.refusal.value_or(torchscript_refusal::not_loadable)) {
-        case torchscript_refusal::not_loadable:
-          err << command << ": --torchscript: " << file << " could not be loaded as a TorchScript module: "
-              << escaped(e.message) << nothing;
-          break;
-        case torchscript_refusal::wrong_inputs:
-          err << command << ": --input: forward of " << file << " expects " << escaped(e.message) << "; given "
-              << run.inputs.size() << (run.inputs.size() == 1 ? " input (" : " inputs (") << given_inputs << ")"
-              << nothing;
-          break;
-        case torchscript_refusal::inputs_refused:
-          err << command << ": --input: forward of " << file << " refused the inputs " << given_inputs << ": "
-              << escaped(e.message) << nothing;
-          break;
-        case torchscript_refusal::nothing_to_train:
-          err << command << ": --train: " << escaped(e.message) << "; expected a module with trainable parameters"
-              << nothing;
-          break;
-      }
       return exit_usage;
     case torchscript_failure_kind::phase_failed:
-      err << command << ": failed during phase " << name_of(e.phase) << ": " << escaped(e.message) << nothing;
       return exit_measurement;
   }
   return exit_internal_error;
+}
+
+/// Says on `err` why the module of `run` was not measured; its exit code.
+[[nodiscard]] inline int report_failure(std::string_view command, const torchscript_run& run,
+                                        const torchscript_failure& failure, std::ostream& err) {
+  err << command << ": " << report::describe(failure, run) << '\n';
+  return exit_code_of(failure.kind);
 }
 
 }  // namespace iteragpu::cli

@@ -11,6 +11,7 @@
 #include "iteragpu/report/estimate.hpp"
 #include "iteragpu/report/fit.hpp"
 #include "iteragpu/report/json_keys.hpp"
+#include "iteragpu/report/measure_failure.hpp"
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/report/need_input.hpp"
