@@ -146,6 +146,21 @@ struct measure_options {
   return o;
 }
 
+/// Writes a measurement's record to the reserved file, then prints it with
+/// the file's name: `code` (the snapshot's) when written, else the write's.
+template <class Measurement>
+[[nodiscard]] int write_record(const Measurement& record, const std::string& output_text, new_file&& output, int code,
+                               std::ostream& out, std::ostream& err) {
+  const std::string json = boost::json::serialize(report::to_json(record, output.path().filename().string())) + "\n";
+  if (const int written = commit_output("mesure_memoire measure", std::move(output), json, err);
+      written != exit_success) {
+    return written;
+  }
+  report::write_text(out, record);
+  out << "wrote " << escaped(output_text) << '\n';
+  return code;
+}
+
 /// `measure --torchscript`: measures the module, writes the snapshot (unless
 /// the module refused the user's input: then nothing is written), then the record.
 template <environment_runtime Runtime>
@@ -162,14 +177,7 @@ template <environment_runtime Runtime>
   if (!record) {
     return report_failure(command, run, record.error(), err);
   }
-  const std::string json =
-      boost::json::serialize(report::to_json(*record, output.path().filename().string())) + "\n";
-  if (const int written = commit_output(command, std::move(output), json, err); written != exit_success) {
-    return written;
-  }
-  report::write_text(out, *record);
-  out << "wrote " << escaped(output_text) << '\n';
-  return code;
+  return write_record(*record, output_text, std::move(output), code, out, err);
 }
 
 /// `mesure_memoire measure`: measures the synthetic network on the runtime's GPU and writes the
@@ -200,14 +208,7 @@ template <environment_runtime Runtime>
     if (!record) {
       return report_failure(command, record.error(), err);
     }
-    const std::string json =
-        boost::json::serialize(report::to_json(*record, output.path().filename().string())) + "\n";
-    if (const int written = commit_output(command, std::move(output), json, err); written != exit_success) {
-      return written;
-    }
-    report::write_text(out, *record);
-    out << "wrote " << escaped(options.output) << '\n';
-    return code;
+    return write_record(*record, options.output, std::move(output), code, out, err);
   });
 }
 
