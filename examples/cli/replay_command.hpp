@@ -14,9 +14,9 @@
 #include <vector>
 
 #include <boost/json.hpp>
-#include <boost/program_options.hpp>
 
 #include "cli/common.hpp"
+#include "cli/replay_flags.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/files/snapshot.hpp"
 #include "iteragpu/memory/files/snapshot_file.hpp"
@@ -35,149 +35,8 @@
 /// settings and others, with or without a capacity. No GPU, no LibTorch.
 namespace iteragpu::cli {
 
-/// The flags of `mesure_memoire replay`, with its help.
-[[nodiscard]] inline po::options_description replay_description() {
-  po::options_description d(
-      "mesure_memoire replay SNAPSHOT: the allocator trace of a PyTorch memory snapshot (the pickle of "
-      "torch.cuda.memory._dump_snapshot, or the same dict as JSON) replayed through PyTorch 2.11's caching "
-      "allocator, simulated: peak allocated and reserved, retries, out of memory, under the recorded settings and "
-      "others; no GPU. A self-check replays the recorded settings and compares the segment events: exit 4 when "
-      "they differ");
-  d.add_options()                                                                                        //
-      ("device-index", text_value(), "the device whose trace is replayed, 0 or more (default 0)")        //
-      ("alloc-conf", text_value(),
-       "a setting as PYTORCH_CUDA_ALLOC_CONF reads it, e.g. expandable_segments:True,max_split_size_mb:128; may "
-       "repeat; \"\" is the recorded settings (the default)")  //
-      ("capacity-bytes", text_value(), "the bytes the allocator may reserve, a positive integer")  //
-      ("capacity-gib", text_value(), "the same in GiB, a decimal (rounded down to a whole byte)")  //
-      ("smallest-capacity", po::bool_switch(), "find, per setting, the smallest capacity that runs the trace")  //
-      ("outside-bytes", text_value(),
-       "the memory outside the allocator counted in a memory need, in bytes (default 718077952, measured on the "
-       "H200)")  //
-      ("json", po::bool_switch(), "print one JSON object instead of text")  //
-      ("help,h", po::bool_switch(), "show this help");
-  return d;
-}
-
-/// The validated options of `mesure_memoire replay`.
-struct replay_command_options {
-  std::string file;                              ///< the snapshot
-  std::size_t device{0};                         ///< --device-index
-  std::vector<std::string> alloc_confs;          ///< --alloc-conf, in order (empty: the recorded settings)
-  std::optional<byte_count> capacity{};          ///< --capacity-bytes or --capacity-gib
-  bool smallest_capacity{false};                 ///< --smallest-capacity
-  byte_count outside{prediction::memory_outside_allocator_default};  ///< --outside-bytes
-  bool json{false};                              ///< --json
-};
-
-/// The largest device index --device-index takes.
-inline constexpr std::uint64_t max_device_index = 1023;
-
 /// The largest snapshot read: 2 GiB, the pickle reader's own limit (tens of millions of events).
 inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
-
-namespace detail::replay_flags {
-
-// --alloc-conf may repeat, which the common parser refuses for every other
-// flag: its values are taken out first; the other words are returned.
-[[nodiscard]] inline std::vector<std::string> take_alloc_confs(std::span<const std::string> args,
-                                                               std::vector<std::string>& confs) {
-  std::vector<std::string> rest;
-  constexpr std::string_view inline_form = "--alloc-conf=";
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& word = args[i];
-    if (word.starts_with(inline_form)) {
-      confs.push_back(word.substr(inline_form.size()));
-      continue;
-    }
-    if (word != "--alloc-conf") {
-      rest.push_back(word);
-      continue;
-    }
-    if (i + 1 == args.size()) {
-      throw usage_error("--alloc-conf needs a value; expected a setting such as expandable_segments:True");
-    }
-    if (const auto next = flag_named_by(replay_description(), args[i + 1])) {
-      throw usage_error("--alloc-conf needs a value; got the flag " + *next);
-    }
-    confs.push_back(args[++i]);
-  }
-  return rest;
-}
-
-// The snapshot is the first word that is neither a flag nor a flag's value;
-// the flags and their values are returned.
-[[nodiscard]] inline std::vector<std::string> take_file(const std::vector<std::string>& words, std::string& file) {
-  const auto description = replay_description();
-  std::vector<std::string> named;
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    const std::string& word = words[i];
-    if (!word.starts_with("-")) {
-      if (!file.empty()) {
-        throw usage_error("unexpected word " + quoted(word) + "; expected one snapshot file");
-      }
-      file = word;
-      continue;
-    }
-    named.push_back(word);
-    const auto flag = flag_named_by(description, word);
-    if (!flag || word.find('=') != std::string::npos || flag == "-h") {
-      continue;
-    }
-    const auto* option = description.find_nothrow(flag->substr(2), false);
-    if (option != nullptr && option->semantic()->max_tokens() > 0 && i + 1 < words.size()) {
-      named.push_back(words[++i]);
-    }
-  }
-  if (file.empty()) {
-    throw usage_error("expected a snapshot file (the pickle of torch.cuda.memory._dump_snapshot, or its JSON)");
-  }
-  return named;
-}
-
-[[nodiscard]] inline std::optional<byte_count> capacity_of(const po::variables_map& values) {
-  if (given(values, "capacity-bytes") && given(values, "capacity-gib")) {
-    throw usage_error("--capacity-bytes and --capacity-gib do not go together (expected one capacity)");
-  }
-  if (given(values, "capacity-bytes")) {
-    return byte_count{positive_flag(values, "capacity-bytes")};
-  }
-  if (!given(values, "capacity-gib")) {
-    return std::nullopt;
-  }
-  const std::string text = required_text(values, "capacity-gib", "a positive decimal number of GiB");
-  const auto bytes = gib_to_bytes_rounded_down(decimal_flag("capacity-gib", text));
-  if (!bytes || bytes->value == 0) {
-    throw usage_error("--capacity-gib: " + quoted(text) + (bytes ? " is below one byte" : " passes 2^64 bytes") +
-                      "; expected a positive decimal of GiB");
-  }
-  return *bytes;
-}
-
-}  // namespace detail::replay_flags
-
-/// The words of `mesure_memoire replay` as options, or a usage_error.
-[[nodiscard]] inline replay_command_options parse_replay_options(std::span<const std::string> args) {
-  namespace d = detail::replay_flags;
-  replay_command_options o;
-  const auto rest = d::take_alloc_confs(args, o.alloc_confs);
-  const auto values = parse_arguments(replay_description(), d::take_file(rest, o.file));
-  if (given(values, "device-index")) {
-    const auto device = integer_flag("device-index", required_text(values, "device-index", accepted_non_negative), 0,
-                                     "a device index, 0 to 1023");
-    if (device > max_device_index) {
-      throw usage_error("--device-index: " + quoted(to_decimal_string(device)) + " is too large; expected 0 to 1023");
-    }
-    o.device = static_cast<std::size_t>(device);
-  }
-  o.capacity = d::capacity_of(values);
-  if (given(values, "outside-bytes")) {
-    o.outside = byte_count{non_negative_flag(values, "outside-bytes")};
-  }
-  o.smallest_capacity = values["smallest-capacity"].as<bool>();
-  o.json = values["json"].as<bool>();
-  return o;
-}
 
 /// The snapshot file read and typed, or a usage_error naming the file.
 [[nodiscard]] inline memory::snapshot read_snapshot_file(const std::string& file) {

@@ -89,19 +89,14 @@ std::vector<std::uint8_t> zip_of(const std::vector<std::string>& names, bool zip
   return file;
 }
 
-// The three reads the command line makes, on bytes in memory.
+// The three reads of check_torchscript_archive(), on bytes in memory.
 iteragpu::result<void, mem::archive_error> check(const std::vector<std::uint8_t>& file) {
   const std::span<const std::uint8_t> all(file);
-  if (auto start = mem::check_zip_start(all.first(std::min<std::size_t>(4, file.size()))); !start) {
-    return start;
-  }
-  const auto tail = static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), mem::zip_tail_bytes));
-  const auto where = mem::find_central_directory(all.last(tail), file.size());
-  if (!where) {
-    return iteragpu::unexpected{where.error()};
-  }
-  return mem::check_torchscript_entries(
-      all.subspan(static_cast<std::size_t>(where->offset), static_cast<std::size_t>(where->size)), *where);
+  return mem::check_torchscript_archive(
+      [&](std::uint64_t offset, std::uint64_t length) {
+        return all.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+      },
+      file.size());
 }
 
 const std::vector<std::string> module_records{"archive/data.pkl", "archive/code/__torch__.py",

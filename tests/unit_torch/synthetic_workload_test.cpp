@@ -16,6 +16,8 @@
 #include <iteragpu/torch/runtime.hpp>
 #include <iteragpu/torch/synthetic_workload.hpp>
 
+#include "cpu_backend.hpp"
+
 namespace ta = iteragpu::torch_adapter;
 
 namespace {
@@ -99,15 +101,7 @@ BOOST_AUTO_TEST_CASE(dtype_policies_match_libtorch_element_sizes) {
 // The LibTorch workload runs through iteragpu::measure() like any other:
 // here on the CPU, with a backend that has nothing to synchronise and a
 // counter that counts the bytes of the tensors the workload holds.
-struct cpu_backend {
-  void synchronize(iteragpu::device_index) {}
-  struct timer {
-    void start() {}
-    void stop() {}
-    [[nodiscard]] double elapsed_seconds() const { return 0.0; }
-  };
-  timer make_timer(iteragpu::device_index) { return {}; }
-};
+using iteragpu_tests::cpu_backend;
 
 BOOST_AUTO_TEST_CASE(the_workload_runs_through_measure_on_the_cpu) {
   ta::synthetic_workload<iteragpu::dtypes::float32> work(torch::Device(torch::kCPU), {2, 3, 8});

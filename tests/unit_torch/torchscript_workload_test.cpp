@@ -32,6 +32,8 @@
 #include <iteragpu/torch/runtime.hpp>
 #include <iteragpu/torch/torchscript_workload.hpp>
 
+#include "cpu_backend.hpp"
+
 namespace ta = iteragpu::torch_adapter;
 namespace mem = iteragpu::memory;
 
@@ -84,15 +86,7 @@ def forward(self, x):
     return x.matmul(self.w) + self.b
 )";
 
-struct cpu_backend {
-  void synchronize(iteragpu::device_index) {}
-  struct timer {
-    void start() {}
-    void stop() {}
-    [[nodiscard]] double elapsed_seconds() const { return 0.0; }
-  };
-  timer make_timer(iteragpu::device_index) { return {}; }
-};
+using iteragpu_tests::cpu_backend;
 
 // Counts the bytes the workload holds: parameters, their gradients and the inputs.
 struct tensor_counter {

@@ -1,10 +1,14 @@
 #ifndef ITERAGPU_MEMORY_TORCHSCRIPT_ARCHIVE_HPP
 #define ITERAGPU_MEMORY_TORCHSCRIPT_ARCHIVE_HPP
 
+#include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "iteragpu/result.hpp"
 
@@ -14,8 +18,9 @@
 /// central directory names a `<folder>/data.pkl` (the module's state) and a
 /// `<folder>/constants.pkl` (the code's constants; torch.save's archives of
 /// weights have no such record). The library reads bytes it is given; the
-/// command line reads them from the file: its first bytes, its last
-/// zip_tail_bytes, then the central directory they locate.
+/// command line reads them from the file, through the reader it passes to
+/// check_torchscript_archive(): its first bytes, its last zip_tail_bytes,
+/// then the central directory they locate.
 namespace iteragpu::memory {
 
 /// What keeps a file from being read as a TorchScript archive.
@@ -220,6 +225,46 @@ template <class Visit>
     return unexpected{archive_error{archive_problem::not_aoti_package, location.offset}};
   }
   return {};
+}
+
+/// A reader of a file's bytes for check_torchscript_archive():
+/// `read(offset, length)` gives the `length` bytes from `offset` (a vector or
+/// a span). The reader does the I/O, and reports its own failures.
+template <class Read>
+concept archive_reader = std::invocable<Read&, std::uint64_t, std::uint64_t> &&
+                         std::convertible_to<std::invoke_result_t<Read&, std::uint64_t, std::uint64_t>,
+                                             std::span<const std::uint8_t>>;
+
+/// Whether a zip file of `file_size` bytes has the entries `check_entries`
+/// asks for, read through `read` in three pieces: its first bytes
+/// (check_zip_start), its last zip_tail_bytes (find_central_directory), then
+/// the central directory they locate, given to `check_entries`.
+template <archive_reader Read, class Entries>
+[[nodiscard]] constexpr result<void, archive_error> check_zip_archive(Read&& read, std::uint64_t file_size,
+                                                                      Entries check_entries) {
+  if (auto start = check_zip_start(read(std::uint64_t{0}, std::min<std::uint64_t>(file_size, 4))); !start) {
+    return start;
+  }
+  const std::uint64_t tail_length = std::min(file_size, zip_tail_bytes);
+  const auto where = find_central_directory(read(file_size - tail_length, tail_length), file_size);
+  if (!where) {
+    return unexpected{where.error()};
+  }
+  return check_entries(read(where->offset, where->size), *where);
+}
+
+/// Whether a file of `file_size` bytes, read through `read`, has TorchScript's
+/// layout (check_torchscript_entries).
+template <archive_reader Read>
+[[nodiscard]] constexpr result<void, archive_error> check_torchscript_archive(Read&& read, std::uint64_t file_size) {
+  return check_zip_archive(std::forward<Read>(read), file_size, check_torchscript_entries);
+}
+
+/// Whether a file of `file_size` bytes, read through `read`, has the layout
+/// of an AOTInductor package (check_aoti_package_entries).
+template <archive_reader Read>
+[[nodiscard]] constexpr result<void, archive_error> check_aoti_package(Read&& read, std::uint64_t file_size) {
+  return check_zip_archive(std::forward<Read>(read), file_size, check_aoti_package_entries);
 }
 
 }  // namespace iteragpu::memory

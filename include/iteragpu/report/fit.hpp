@@ -53,23 +53,6 @@ namespace detail {
 
 [[nodiscard]] inline boost::json::string json_text(std::string_view s) { return boost::json::string(s.data(), s.size()); }
 
-// Bytes in GiB with two decimals, rounded down or up: whole GiB and the
-// hundredths of the rest, which is below 2^30, so that x 100 stays in 64 bits.
-[[nodiscard]] inline std::string gib_two_places(byte_count bytes, bool round_up) {
-  constexpr std::uint64_t mask = bytes_per_gib - 1U;
-  std::uint64_t whole = bytes.value >> 30U;
-  const std::uint64_t scaled = (bytes.value & mask) * 100U;
-  std::uint64_t hundredths = scaled >> 30U;
-  if (round_up && (scaled & mask) != 0U) {
-    ++hundredths;
-    if (hundredths == 100U) {  // whole < 2^34 here, so the carry cannot overflow
-      hundredths = 0;
-      ++whole;
-    }
-  }
-  return to_decimal_string(whole) + (hundredths < 10U ? ".0" : ".") + to_decimal_string(hundredths);
-}
-
 // An aligned table: text columns left-aligned, numbers right-aligned, two
 // spaces between columns, no space at the end of a line.
 struct table_column {

@@ -142,13 +142,9 @@ namespace detail::replay_text {
   return least;
 }
 
-// Bytes, and GiB to two places rounded down (whole GiB and the hundredths
-// of the rest, which stays below 2^37 when multiplied by 100).
+// Bytes, and GiB to two places rounded down.
 [[nodiscard]] inline std::string bytes_text(byte_count b) {
-  constexpr std::uint64_t hundred = 100;
-  const std::uint64_t hundredths = ((b.value % bytes_per_gib) * hundred) / bytes_per_gib;
-  return to_decimal_string(b.value) + " bytes (" + to_decimal_string(b.value / bytes_per_gib) +
-         (hundredths < 10 ? ".0" : ".") + to_decimal_string(hundredths) + " GiB)";
+  return to_decimal_string(b.value) + " bytes (" + gib_two_places(b, false) + " GiB)";
 }
 
 }  // namespace detail::replay_text

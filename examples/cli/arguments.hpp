@@ -1,0 +1,168 @@
+#ifndef ITERAGPU_CLI_ARGUMENTS_HPP
+#define ITERAGPU_CLI_ARGUMENTS_HPP
+
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "cli/outcome.hpp"
+#include "iteragpu/text.hpp"
+
+/// \file
+/// One Boost.Program_options style for every command: long flags only, each
+/// value kept as text for the library's strict parsers, and Boost's errors
+/// put in words of our own.
+namespace iteragpu::cli {
+
+namespace po = boost::program_options;
+
+/// A flag that takes one word, kept as text: every value is parsed by the
+/// library's strict parsers, never by a lexical cast (which would take "-1"
+/// for an unsigned 18446744073709551615). untyped_value also spares the
+/// typed_value<std::string> code that trips GCC 12's -Wnull-dereference.
+[[nodiscard]] inline const po::value_semantic* text_value() { return new po::untyped_value(false); }
+
+/// Whether `flag` was given: present with a value, and for a switch
+/// (bool_switch) set.
+[[nodiscard]] inline bool given(const po::variables_map& values, std::string_view flag) {
+  const auto found = values.find(std::string(flag));
+  if (found == values.end() || found->second.empty()) {
+    return false;
+  }
+  const auto* flag_switch = boost::any_cast<bool>(&found->second.value());
+  return flag_switch == nullptr || *flag_switch;
+}
+
+/// The text of an optional flag, or `fallback` when it is absent.
+[[nodiscard]] inline std::string optional_text(const po::variables_map& values, std::string_view flag,
+                                               std::string_view fallback) {
+  const auto found = values.find(std::string(flag));
+  return found == values.end() || found->second.empty() ? std::string(fallback) : found->second.as<std::string>();
+}
+
+/// Long options only, `--flag value` or `--flag=value`; no abbreviations (a
+/// prefix of a flag is an unknown flag, not a guess).
+inline constexpr int command_line_style =
+    po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent |
+    po::command_line_style::long_allow_next;
+
+/// A Program_options error in words of our own. Boost's what() is not used
+/// for the errors that name a flag: it fills its message template by
+/// search-and-replace until no placeholder is left, which never ends when the
+/// flag the user typed contains one (`--x%canonical_option%`), and it prints
+/// the user's text unescaped.
+[[nodiscard]] inline std::string describe_parse_error(const po::error& e) {
+  const auto* named = dynamic_cast<const po::error_with_option_name*>(&e);
+  if (named == nullptr) {
+    return e.what();
+  }
+  const std::string flag = quoted(named->get_option_name());
+  if (dynamic_cast<const po::unknown_option*>(&e) != nullptr) {
+    return "unknown flag " + flag + "; see --help for the accepted flags";
+  }
+  if (dynamic_cast<const po::multiple_occurrences*>(&e) != nullptr) {
+    return flag + " is given more than once; each flag is accepted once";
+  }
+  if (const auto* syntax = dynamic_cast<const po::invalid_syntax*>(&e)) {
+    switch (syntax->kind()) {
+      case po::invalid_syntax::missing_parameter:
+        return flag + " needs a value (--flag VALUE or --flag=VALUE)";
+      case po::invalid_syntax::empty_adjacent_parameter:
+        return flag + " has nothing after '='; expected --flag=VALUE";
+      case po::invalid_syntax::extra_parameter:
+        return flag + " takes no value";
+      case po::invalid_syntax::long_not_allowed:
+      case po::invalid_syntax::long_adjacent_not_allowed:
+      case po::invalid_syntax::short_adjacent_not_allowed:
+      case po::invalid_syntax::unrecognized_line:
+        break;
+    }
+  }
+  return "cannot use " + flag + "; flags are --name VALUE or --name=VALUE (see --help)";
+}
+
+/// A word that is one of the command's own flags (`--device`,
+/// `--device=...`, or -h), for the check below.
+[[nodiscard]] inline std::optional<std::string> flag_named_by(const po::options_description& options,
+                                                              std::string_view word) {
+  if (word == "-h") {
+    return std::string(word);
+  }
+  if (!word.starts_with("--")) {
+    return std::nullopt;
+  }
+  const std::string name(word.substr(2, word.find('=') == std::string_view::npos ? std::string_view::npos
+                                                                                 : word.find('=') - 2));
+  // Boost matches an empty name against every option without a short name
+  // (and throws ambiguous_option), and "---h" against the short name "-h":
+  // neither is one of our flags.
+  if (name.empty() || name.starts_with('-') || options.find_nothrow(name, false) == nullptr) {
+    return std::nullopt;
+  }
+  return "--" + name;
+}
+
+/// A flag that takes a value, followed by another of the command's flags:
+/// the value was forgotten (`--output --device cuda:0` must not write a file
+/// named --device). `--output=--device` names such a file on purpose and is
+/// accepted.
+inline void refuse_flags_as_values(const po::options_description& options, std::span<const std::string> args) {
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    const auto flag = flag_named_by(options, args[i]);
+    if (!flag || args[i].find('=') != std::string::npos || flag == "-h") {
+      continue;
+    }
+    const auto* option = options.find_nothrow(flag->substr(2), false);
+    if (option->semantic()->max_tokens() == 0) {
+      continue;
+    }
+    if (const auto next = flag_named_by(options, args[i + 1])) {
+      throw usage_error(*flag + " needs a value; got the flag " + *next);
+    }
+  }
+}
+
+/// Parses `args` (the words after the program and subcommand names) against
+/// `options`. Unknown flags, repeated flags, missing values, flags given as
+/// values and stray words all become usage errors.
+[[nodiscard]] inline po::variables_map parse_arguments(const po::options_description& options,
+                                                       std::span<const std::string> args) {
+  refuse_flags_as_values(options, args);
+  // Stray words are routed to a positional name that no option owns, so
+  // that the message can quote the first one.
+  static constexpr const char* stray = "iteragpu-stray-word";
+  po::positional_options_description positional;
+  positional.add(stray, -1);
+  po::variables_map values;
+  try {
+    const std::vector<std::string> words(args.begin(), args.end());
+    const auto parsed = po::command_line_parser(words).options(options).positional(positional).style(command_line_style).run();
+    for (const auto& option : parsed.options) {
+      if (option.position_key >= 0 && !option.value.empty()) {
+        throw usage_error("unexpected word " + quoted(option.value.front()) +
+                          "; every value belongs to a --flag (see --help)");
+      }
+    }
+    po::store(parsed, values);
+    // po::notify is not called: it only checks `required()` and runs
+    // notifiers, neither of which is used; flags check their own presence so
+    // that the message says what is accepted.
+  } catch (const po::error& e) {
+    throw usage_error(describe_parse_error(e));
+  }
+  return values;
+}
+
+/// `--help` or `-h` anywhere among the words asks for the command's help.
+[[nodiscard]] inline bool help_requested(std::span<const std::string> args) {
+  return std::ranges::any_of(args, [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
+}  // namespace iteragpu::cli
+
+#endif  // ITERAGPU_CLI_ARGUMENTS_HPP

@@ -1,0 +1,118 @@
+#ifndef ITERAGPU_CLI_MEASURE_FAILURES_HPP
+#define ITERAGPU_CLI_MEASURE_FAILURES_HPP
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "cli/common.hpp"
+#include "cli/output.hpp"
+#include "iteragpu/io.hpp"
+#include "iteragpu/memory/gpu_runtime.hpp"
+#include "iteragpu/memory/protocol.hpp"
+#include "iteragpu/memory/synthetic_measurement.hpp"
+#include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/report/measure_failure.hpp"
+#include "iteragpu/report/measurement.hpp"
+#include "iteragpu/report/torchscript.hpp"
+#include "iteragpu/text.hpp"
+
+/// \file
+/// How `mesure_memoire measure` ends when it does not finish: the exit code
+/// and one line for each failure, and the allocator snapshot of
+/// --memory-snapshot, started before the first phase and written after the
+/// last, a failed one included.
+namespace iteragpu::cli {
+
+/// The exit code of a measurement of the synthetic network that did not
+/// happen or did not finish: bad input (exit 2), or a failed phase (exit 3).
+[[nodiscard]] constexpr int exit_code_of(synthetic_failure_kind kind) noexcept {
+  switch (kind) {
+    case synthetic_failure_kind::shape_too_large:
+    case synthetic_failure_kind::device_unavailable:
+    case synthetic_failure_kind::cannot_measure:
+      return exit_usage;
+    case synthetic_failure_kind::phase_failed:
+      return exit_measurement;
+  }
+  return exit_internal_error;
+}
+
+/// Says on `err` why the synthetic network was not measured; its exit code.
+[[nodiscard]] inline int report_failure(std::string_view command, const synthetic_failure& failure,
+                                        std::ostream& err) {
+  err << command << ": " << report::describe(failure) << '\n';
+  return exit_code_of(failure.kind);
+}
+
+/// --memory-snapshot: reserves the file and starts recording the allocator's
+/// history, before the first phase; refused where the runtime cannot record.
+template <environment_runtime Runtime>
+[[nodiscard]] std::optional<new_file> start_memory_snapshot(Runtime& runtime, const std::optional<std::string>& path) {
+  if (!path) {
+    return std::nullopt;
+  }
+  if constexpr (memory_history_recording<Runtime>) {
+    new_file file = reserve_output("memory-snapshot", *path);
+    if (auto started = runtime.start_memory_history(memory_snapshot_entries); !started) {
+      throw usage_error("--memory-snapshot: " + started.error());
+    }
+    return file;
+  } else {
+    static_cast<void>(runtime);
+    throw usage_error(
+        "--memory-snapshot: this build cannot record the allocator's history (it needs a LibTorch 2.1 or newer with "
+        "a GPU runtime); leave the flag out");
+  }
+}
+
+/// Writes the snapshot, if one was started: exit_success, or
+/// exit_internal_error with one line when it could not be written.
+template <environment_runtime Runtime>
+[[nodiscard]] int finish_memory_snapshot(Runtime& runtime, std::string_view command, std::optional<new_file> file,
+                                         std::ostream& err) {
+  if (!file) {
+    return exit_success;
+  }
+  if constexpr (memory_history_recording<Runtime>) {
+    const auto pickled = runtime.memory_snapshot();
+    if (!pickled) {
+      err << command << ": --memory-snapshot: " << escaped(pickled.error()) << "; no snapshot was written\n";
+      return exit_internal_error;
+    }
+    return commit_output(command, std::move(*file), *pickled, err) == exit_success ? exit_success
+                                                                                     : exit_internal_error;
+  } else {
+    static_cast<void>(runtime);
+    static_cast<void>(command);
+    static_cast<void>(err);
+    return exit_success;
+  }
+}
+
+/// The exit code of a TorchScript measurement that did not happen or did
+/// not finish: the module's refusals are bad input (exit 2), a failed phase exit 3.
+[[nodiscard]] constexpr int exit_code_of(torchscript_failure_kind kind) noexcept {
+  switch (kind) {
+    case torchscript_failure_kind::device_unavailable:
+    case torchscript_failure_kind::cannot_measure:
+    case torchscript_failure_kind::refused:
+      return exit_usage;
+    case torchscript_failure_kind::phase_failed:
+      return exit_measurement;
+  }
+  return exit_internal_error;
+}
+
+/// Says on `err` why the module of `run` was not measured; its exit code.
+[[nodiscard]] inline int report_failure(std::string_view command, const torchscript_run& run,
+                                        const torchscript_failure& failure, std::ostream& err) {
+  err << command << ": " << report::describe(failure, run) << '\n';
+  return exit_code_of(failure.kind);
+}
+
+}  // namespace iteragpu::cli
+
+#endif  // ITERAGPU_CLI_MEASURE_FAILURES_HPP
