@@ -13,7 +13,7 @@
 #include <torch/script.h>
 #include <torch/torch.h>
 
-#include "iteragpu/checked.hpp"
+#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/memory/input_spec.hpp"
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/memory/protocol.hpp"
@@ -141,7 +141,7 @@ class torchscript_workload {
       if (memory::is_floating(spec.dtype)) {
         inputs_.push_back(torch::randn(spec.shape, generator, options));
       } else {
-        inputs_.push_back(torch::randint(0, narrow<std::int64_t>(input_high_), spec.shape, generator, options));
+        inputs_.push_back(torch::randint(0, narrow_or_throw<std::int64_t>(input_high_), spec.shape, generator, options));
       }
     }
   }
