@@ -255,6 +255,7 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
   const auto failed = cold.run(0, {.warmup = 1, .repeats = 1});
   BOOST_REQUIRE(!failed.has_value());
   BOOST_TEST((failed.error().phase == phase_kind::cold_forward));
+  BOOST_TEST((failed.error().cause == iteragpu::measure_failure::policy_failed));
   BOOST_TEST(failed.error().message == "out of memory on pass 1");
   bench warm;
   warm.device.fail_on_pass = 3;
@@ -268,10 +269,14 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
   BOOST_TEST((in_repeat.error().phase == phase_kind::warm_forward));
 }
 
-BOOST_AUTO_TEST_CASE(the_host_out_of_memory_is_no_failure_of_a_phase_and_passes_through) {
+BOOST_AUTO_TEST_CASE(the_host_out_of_memory_is_no_failure_of_a_phase_and_says_so) {
   bench host;
   host.device.host_out_of_memory_on_pass = 2;
-  BOOST_CHECK_THROW(static_cast<void>(host.run(0, {.warmup = 1, .repeats = 1})), std::bad_alloc);
+  const auto failed = host.run(0, {.warmup = 1, .repeats = 1});
+  BOOST_REQUIRE(!failed.has_value());
+  BOOST_TEST((failed.error().cause == iteragpu::measure_failure::host_out_of_memory));
+  BOOST_TEST((failed.error().phase == phase_kind::warmup));
+  BOOST_TEST(failed.error().message.empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_huge_count_of_repeats_asks_for_no_memory_up_front) {

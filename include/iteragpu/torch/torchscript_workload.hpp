@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -241,6 +242,9 @@ template <measuring_backend B, memory_counter C>
   auto measured = iteragpu::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
+    if (e.cause == measure_failure::host_out_of_memory) {
+      throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
+    }
     return unexpected{torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
