@@ -42,15 +42,11 @@ template <class E>
 unexpected(E) -> unexpected<E>;
 
 /// A value of type `T`, or the reason `E` there is none: the part of std::expected the library needs.
-/// The two share one union, as std::expected's do, so that every access is
-/// a plain member read: nothing can throw, and a read of the wrong side
+/// Each side is a std::optional, exactly one of them engaged, so that every
+/// access is a plain read: nothing can throw, and reading the wrong side
 /// breaks a precondition instead of throwing.
 template <class T, class E>
 class [[nodiscard]] result {
-  // Assignment rebuilds in place, which is safe only when the moves cannot fail.
-  static constexpr bool nothrow_movable =
-      std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_constructible_v<E>;
-
  public:
   using value_type = T;  ///< The type of the value of a success.
   using error_type = E;  ///< The type of the reason of a failure.
@@ -61,7 +57,7 @@ class [[nodiscard]] result {
              (!std::same_as<std::remove_cvref_t<U>, unexpected<E>>)
   // cppcheck-suppress noExplicitConstructor
   constexpr result(U&& value)  // NOLINT(google-explicit-constructor,bugprone-forwarding-reference-overload)
-      : value_(std::forward<U>(value)), has_value_(true) {}
+      : value_(std::in_place, std::forward<U>(value)) {}
 
   ///@{
   /// A failure, from `unexpected{reason}`: implicit, as std::expected's.
@@ -69,60 +65,17 @@ class [[nodiscard]] result {
     requires std::constructible_from<E, const G&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(const unexpected<G>& failure)  // NOLINT(google-explicit-constructor)
-      : error_(failure.error()), has_value_(false) {}
+      : error_(std::in_place, failure.error()) {}
 
   template <class G>
     requires std::constructible_from<E, G&&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(unexpected<G>&& failure)  // NOLINT(google-explicit-constructor)
-      : error_(std::move(failure).error()), has_value_(false) {}
+      : error_(std::in_place, std::move(failure).error()) {}
   ///@}
-
-  ///@{
-  /// Copies and moves hold what the other holds, where `T` and `E` allow it.
-  constexpr result(const result& other)
-    requires std::copy_constructible<T> && std::copy_constructible<E>
-      : has_value_(other.has_value_) {
-    if (has_value_) {
-      std::construct_at(std::addressof(value_), other.value_);
-    } else {
-      std::construct_at(std::addressof(error_), other.error_);
-    }
-  }
-  constexpr result(result&& other) noexcept(std::is_nothrow_move_constructible_v<T> &&
-                                            std::is_nothrow_move_constructible_v<E>)
-    requires std::move_constructible<T> && std::move_constructible<E>
-      : has_value_(other.has_value_) {
-    if (has_value_) {
-      std::construct_at(std::addressof(value_), std::move(other.value_));
-    } else {
-      std::construct_at(std::addressof(error_), std::move(other.error_));
-    }
-  }
-  constexpr result& operator=(const result& other)
-    requires std::copy_constructible<T> && std::copy_constructible<E> && nothrow_movable
-  {
-    if (this != std::addressof(other)) {
-      result copy(other);  // the copy that may fail, made before anything changes
-      replace_with(std::move(copy));
-    }
-    return *this;
-  }
-  constexpr result& operator=(result&& other) noexcept
-    requires nothrow_movable
-  {
-    if (this != std::addressof(other)) {
-      replace_with(std::move(other));
-    }
-    return *this;
-  }
-  ///@}
-
-  /// Destroys whichever of the value and the error is held.
-  constexpr ~result() { destroy(); }
 
   /// Whether this is a success.
-  [[nodiscard]] constexpr bool has_value() const noexcept { return has_value_; }
+  [[nodiscard]] constexpr bool has_value() const noexcept { return value_.has_value(); }
   /// has_value(), for `if (r)`.
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
@@ -167,60 +120,31 @@ class [[nodiscard]] result {
   ///@}
 
   /// Equal when both are successes with equal values, or both failures with equal reasons.
-  friend constexpr bool operator==(const result& a, const result& b)
-    requires std::equality_comparable<T> && std::equality_comparable<E>
-  {
-    if (a.has_value_ != b.has_value_) {
-      return false;
-    }
-    return a.has_value_ ? static_cast<bool>(a.value_ == b.value_) : static_cast<bool>(a.error_ == b.error_);
-  }
+  friend constexpr bool operator==(const result&, const result&) = default;
 
  private:
-  // The held side, where the precondition holds: in a constant expression a
-  // read of the inactive member of the union is not a constant, so the
-  // mistake fails to compile there too.
+  // The engaged side, where the precondition holds. std::optional's
+  // operator* checks nothing that could throw; in a constant expression,
+  // reading an empty one is not a constant, so the mistake fails to compile.
   [[nodiscard]] constexpr const T* success() const noexcept {
-    assert(has_value_ && "iteragpu::result: the value of a failure was read");
-    return std::addressof(value_);
+    assert(has_value() && "iteragpu::result: the value of a failure was read");
+    return std::addressof(*value_);
   }
   [[nodiscard]] constexpr T* success() noexcept {
-    assert(has_value_ && "iteragpu::result: the value of a failure was read");
-    return std::addressof(value_);
+    assert(has_value() && "iteragpu::result: the value of a failure was read");
+    return std::addressof(*value_);
   }
   [[nodiscard]] constexpr const E* failure() const noexcept {
-    assert(!has_value_ && "iteragpu::result: the error of a success was read");
-    return std::addressof(error_);
+    assert(!has_value() && "iteragpu::result: the error of a success was read");
+    return std::addressof(*error_);
   }
   [[nodiscard]] constexpr E* failure() noexcept {
-    assert(!has_value_ && "iteragpu::result: the error of a success was read");
-    return std::addressof(error_);
+    assert(!has_value() && "iteragpu::result: the error of a success was read");
+    return std::addressof(*error_);
   }
 
-  constexpr void destroy() noexcept {
-    if (has_value_) {
-      std::destroy_at(std::addressof(value_));
-    } else {
-      std::destroy_at(std::addressof(error_));
-    }
-  }
-
-  // Takes what `other` holds: the old side is destroyed, the new one moved in.
-  constexpr void replace_with(result&& other) noexcept {
-    destroy();
-    has_value_ = other.has_value_;
-    if (has_value_) {
-      std::construct_at(std::addressof(value_), std::move(other.value_));
-    } else {
-      std::construct_at(std::addressof(error_), std::move(other.error_));
-    }
-  }
-
-  union {
-    T value_;
-    E error_;
-  };
-  bool has_value_;
+  std::optional<T> value_;  // engaged for a success
+  std::optional<E> error_;  // engaged for a failure
 };
 
 /// Success with nothing to return, or the reason for the failure.

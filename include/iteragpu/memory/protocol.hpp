@@ -137,14 +137,30 @@ template <class Kept>
 [[nodiscard]] std::optional<std::string> failure_of(const Kept& kept) {
   if constexpr (failable<Kept>) {
     if (!kept.has_value()) {
-      return first_line(std::string(describe(kept.error())));
+      return first_line(describe(kept.error()));
     }
   } else if constexpr (failed_pass_of<Kept>::value) {
     if (kept.has_value() && !kept->has_value()) {
-      return first_line(std::string(describe(kept->error())));
+      return first_line(describe(kept->error()));
     }
   }
   return std::nullopt;
+}
+
+// The warmup's passes: each pass's output is released before the next pass;
+// the last one is kept until the phase's end reading, and a pass that fails
+// without throwing ends the phase.
+template <workload W>
+[[nodiscard]] auto warmup_passes(W& work, std::uint64_t passes) {
+  std::optional<decltype(work.forward())> last{};
+  for (std::uint64_t i = 0; i < passes; ++i) {
+    last.reset();
+    last.emplace(work.forward());
+    if (failure_of(last)) {
+      break;
+    }
+  }
+  return last;
 }
 
 // Runs a setup step of the workload: its failed result is kept for the
@@ -268,20 +284,7 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
       return unexpected{std::move(*failed)};
     }
     current = phase_kind::warmup;
-    if (!keep(runner.run(current, std::nullopt, [&] {
-          // Each pass's output is released before the next pass; the last one
-          // is kept until the phase's end reading, and a pass that fails
-          // without throwing ends the phase.
-          std::optional<decltype(work.forward())> last{};
-          for (std::uint64_t i = 0; i < plan.warmup; ++i) {
-            last.reset();
-            last.emplace(work.forward());
-            if (detail::failure_of(last)) {
-              break;
-            }
-          }
-          return last;
-        }))) {
+    if (!keep(runner.run(current, std::nullopt, [&] { return detail::warmup_passes(work, plan.warmup); }))) {
       return unexpected{std::move(*failed)};
     }
     current = phase_kind::warm_forward;

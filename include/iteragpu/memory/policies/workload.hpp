@@ -2,7 +2,7 @@
 #define ITERAGPU_MEMORY_POLICIES_WORKLOAD_HPP
 
 #include <concepts>
-#include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "iteragpu/result.hpp"
@@ -28,7 +28,7 @@ struct failable_operation<result<T, E>> : std::true_type {};
 /// `describe(error)` that argument-dependent lookup finds.
 template <class R>
 concept failable = detail::failable_operation<R>::value && requires(const typename R::error_type& e) {
-  { std::string(describe(e)) };
+  { describe(e) } -> std::convertible_to<std::string_view>;
 };
 
 /// What load_model() and make_inputs() return: nothing, or a
