@@ -14,7 +14,7 @@
 /// the library needs, with the same names and meanings, usable in constant
 /// expressions. A failure is built with `unexpected{reason}`, so that the
 /// value and the error may be of the same type (`result<std::string,
-/// std::string>`). Nothing here throws: reading the value of a failure, or
+/// std::string>`). No exception comes out of here: reading the value of a failure, or
 /// the error of a success, breaks a precondition, which an assertion checks
 /// in debug builds and which, in a constant expression, fails to compile.
 namespace iteragpu {
@@ -25,7 +25,7 @@ class unexpected {
  public:
   /// Holds `error` as the reason of a failure.
   // cppcheck-suppress passedByValue ; a sink parameter, moved into place
-  constexpr explicit unexpected(E error) noexcept(std::is_nothrow_move_constructible_v<E>) : error_(std::move(error)) {}
+  constexpr explicit unexpected(E error) noexcept(noexcept(E{std::declval<E&&>()})) : error_(std::move(error)) {}
 
   ///@{
   /// The reason of the failure.
@@ -43,8 +43,8 @@ unexpected(E) -> unexpected<E>;
 
 /// A value of type `T`, or the reason `E` there is none: the part of std::expected the library needs.
 /// Each side is a std::optional, exactly one of them engaged, so that every
-/// access is a plain read: nothing can throw, and reading the wrong side
-/// breaks a precondition instead of throwing.
+/// access is a plain read that raises no exception: reading the wrong side
+/// breaks a precondition.
 template <class T, class E>
 class [[nodiscard]] result {
  public:
@@ -124,7 +124,7 @@ class [[nodiscard]] result {
 
  private:
   // The engaged side, where the precondition holds. std::optional's
-  // operator* checks nothing that could throw; in a constant expression,
+  // operator* checks nothing that raises an exception; in a constant expression,
   // reading an empty one is not a constant, so the mistake fails to compile.
   [[nodiscard]] constexpr const T* success() const noexcept {
     assert(has_value() && "iteragpu::result: the value of a failure was read");
@@ -192,8 +192,8 @@ class [[nodiscard]] result<void, E> {
   friend constexpr bool operator==(const result&, const result&) = default;
 
  private:
-  // std::optional's operator* reads the held value with no check that could
-  // throw; in a constant expression, reading an empty one fails to compile.
+  // std::optional's operator* reads the held value with no check that raises
+  // an exception; in a constant expression, reading an empty one fails to compile.
   [[nodiscard]] constexpr const E* failure() const noexcept {
     assert(!has_value() && "iteragpu::result: the error of a success was read");
     return std::addressof(*error_);

@@ -131,7 +131,7 @@ template <class R>
 struct failed_pass_of<std::optional<R>> : std::bool_constant<failable<R>> {};
 
 // The words of an operation's failed result, or nothing when it did not fail
-// (or cannot fail without throwing). The warmup keeps its last pass in an
+// (or can fail only by an exception). The warmup keeps its last pass in an
 // optional.
 template <class Kept>
 [[nodiscard]] std::optional<std::string> failure_of(const Kept& kept) {
@@ -149,7 +149,7 @@ template <class Kept>
 
 // The warmup's passes: each pass's output is released before the next pass;
 // the last one is kept until the phase's end reading, and a pass that fails
-// without throwing ends the phase.
+// with a failed result ends the phase.
 template <workload W>
 [[nodiscard]] auto warmup_passes(W& work, std::uint64_t passes) {
   std::optional<decltype(work.forward())> last{};
@@ -185,7 +185,7 @@ class phase_runner {
   // and peaks. The operation's result is destroyed only after the end
   // reading, when this function returns, before the next phase starts. An
   // operation that returns a failed result ends the phase there, as one that
-  // throws does.
+  // ends in an exception does.
   template <class Operation>
   [[nodiscard]] result<phase_row, measure_error> run(phase_kind phase, std::optional<std::uint64_t> repeat,
                                                      Operation&& operation) {
@@ -246,12 +246,12 @@ class phase_runner {
 /// resets the peaks, runs, synchronises, and reads the end values and peaks;
 /// a pass's output still exists at the end reading and is released before
 /// the next pass. Weights and inputs live in the workload across passes; the
-/// allocator's cache is never emptied. A policy that throws, or whose
+/// allocator's cache is never emptied. A policy that raises an exception, or whose
 /// operation returns a failed result (see failable), ends the measurement:
 /// the error names the phase and keeps the first line of the exception's
 /// message or of the failure's description. std::bad_alloc, the host out of
 /// memory, is no failure of a phase: its error says so by its cause
-/// (measure_failure::host_out_of_memory). Nothing is thrown.
+/// (measure_failure::host_out_of_memory). No exception comes out.
 template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
 [[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,
                                                          const protocol_plan& plan, Clock& clock) {

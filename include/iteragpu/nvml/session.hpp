@@ -18,7 +18,7 @@
 /// power limit, maximum clocks) and its state at one moment (clocks, power,
 /// temperature, clock event reasons). A GPU is found by its PCI bus id.
 ///
-/// Nothing here throws for a missing or failing NVML: every reading is a
+/// No exception comes out of here for a missing or failing NVML: every reading is a
 /// value or the sentence saying why there is none. Nothing that identifies
 /// the machine (UUID, serial number, board id) is read.
 namespace iteragpu::nvml {

@@ -23,7 +23,7 @@ struct failable_operation<result<T, E>> : std::true_type {};
 
 }  // namespace detail
 
-/// What an operation of a workload may return instead of throwing: a
+/// What an operation of a workload may return instead of raising an exception: a
 /// result whose error iteragpu::measure() can put in words, through a
 /// `describe(error)` that argument-dependent lookup finds.
 template <class R>
@@ -32,13 +32,13 @@ concept failable = detail::failable_operation<R>::value && requires(const typena
 };
 
 /// What load_model() and make_inputs() return: nothing, or a
-/// `result<void, E>` when they can fail without throwing.
+/// `result<void, E>` when they report their failures as values.
 template <class R>
 concept setup_outcome = std::same_as<R, void> || (failable<R> && std::same_as<typename R::value_type, void>);
 
 /// What iteragpu::measure() asks of a workload: `load_model()` (phase model_load), `make_inputs()`
 /// (phase inputs), and `forward()`, one pass, whose movable result holds the pass's output until it
-/// is destroyed. Each may fail by throwing, or by returning a failed `result` (see failable;
+/// is destroyed. Each may fail by an exception, or by returning a failed `result` (see failable;
 /// forward() then returns `result<output, E>`).
 template <class W>
 concept workload = requires(W& w) {

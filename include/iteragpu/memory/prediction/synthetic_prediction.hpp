@@ -205,7 +205,7 @@ class simulated_synthetic_workload {
       : allocator_(&allocator), sizes_(sizes), workspaces_(workspaces) {}
 
   /// model_load: the four parameters, one allocation each; the allocator's refusal when one
-  /// does not fit, as LibTorch throws c10::OutOfMemoryError.
+  /// does not fit, where LibTorch raises c10::OutOfMemoryError.
   [[nodiscard]] result<void, allocation_failure> load_model() {
     parameters_.clear();
     parameters_.reserve(4);
