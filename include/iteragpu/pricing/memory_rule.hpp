@@ -63,7 +63,8 @@ namespace detail {
 template <std::uint64_t Count>
   requires(Count <= (std::numeric_limits<std::uint64_t>::max() >> 20U))
 [[nodiscard]] consteval byte_count mebibytes() noexcept {
-  return byte_count{Count << 20U};
+  const std::uint64_t count = Count;
+  return byte_count{count << 20U};
 }
 
 // A total printed in hundredths of GiB (PyTorch's out-of-memory message),
