@@ -73,7 +73,7 @@ struct estimate_options {
       return exit_success;
     }
     const auto options = parse_estimate_options(parse_arguments(description, args));
-    const auto estimate = try_estimate_memory(options.parameters, options.bits, options.reserve_gib);
+    const auto estimate = estimate_memory(options.parameters, options.bits, options.reserve_gib);
     if (!estimate) {
       throw usage_error(std::string(flag_at_fault(estimate.error())) + ": " + std::string(describe(estimate.error())) +
                         " (" + to_decimal_string(options.parameters.value) + " parameters of " +

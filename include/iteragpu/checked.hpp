@@ -4,11 +4,12 @@
 #include <concepts>
 #include <limits>
 #include <optional>
-#include <stdexcept>
 #include <utility>
 
 /// \file
-/// Arithmetic that checks instead of wrapping or truncating.
+/// Arithmetic that checks instead of wrapping or truncating. Every check has
+/// one shape: the value, or an empty optional when it does not fit (the only
+/// way these can fail, so there is no reason to carry).
 namespace iteragpu {
 
 /// Checked arithmetic on unsigned integers: an empty optional instead of a
@@ -30,11 +31,12 @@ template <std::unsigned_integral T>
   return static_cast<T>(a * b);
 }
 
-/// A conversion that checks instead of truncating (after GSL's narrow).
+/// A conversion that checks instead of truncating (after GSL's narrow): `value`
+/// as a `To`, or an empty optional when `To` cannot hold it.
 template <std::integral To, std::integral From>
-[[nodiscard]] constexpr To narrow(From value) {
+[[nodiscard]] constexpr std::optional<To> narrow(From value) noexcept {
   if (!std::in_range<To>(value)) {
-    throw std::range_error("iteragpu::narrow: value out of range");
+    return std::nullopt;
   }
   return static_cast<To>(value);
 }

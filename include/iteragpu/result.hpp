@@ -1,11 +1,12 @@
 #ifndef ITERAGPU_RESULT_HPP
 #define ITERAGPU_RESULT_HPP
 
+#include <cassert>
 #include <concepts>
-#include <exception>
+#include <memory>
+#include <optional>
 #include <type_traits>
 #include <utility>
-#include <variant>
 
 /// \file
 /// The one error model of the library: a value or the reason there is none.
@@ -13,7 +14,9 @@
 /// the library needs, with the same names and meanings, usable in constant
 /// expressions. A failure is built with `unexpected{reason}`, so that the
 /// value and the error may be of the same type (`result<std::string,
-/// std::string>`).
+/// std::string>`). No exception comes out of here: reading the value of a failure, or
+/// the error of a success, breaks a precondition, which an assertion checks
+/// in debug builds and which, in a constant expression, fails to compile.
 namespace iteragpu {
 
 /// The error side of a result, as std::unexpected.
@@ -22,7 +25,7 @@ class unexpected {
  public:
   /// Holds `error` as the reason of a failure.
   // cppcheck-suppress passedByValue ; a sink parameter, moved into place
-  constexpr explicit unexpected(E error) noexcept(std::is_nothrow_move_constructible_v<E>) : error_(std::move(error)) {}
+  constexpr explicit unexpected(E error) noexcept(noexcept(E{std::declval<E&&>()})) : error_(std::move(error)) {}
 
   ///@{
   /// The reason of the failure.
@@ -38,17 +41,10 @@ class unexpected {
 template <class E>
 unexpected(E) -> unexpected<E>;
 
-/// Thrown by value() on a failed result: a caller that did not look. In a constant expression the throw
-/// makes the expression ill-formed, so the mistake fails to compile.
-class bad_result_access : public std::exception {
- public:
-  /// Says which mistake was made, for a message.
-  [[nodiscard]] const char* what() const noexcept override {
-    return "iteragpu::result: the value of a failed result, or the error of a successful one, was read";
-  }
-};
-
 /// A value of type `T`, or the reason `E` there is none: the part of std::expected the library needs.
+/// Each side is a std::optional, exactly one of them engaged, so that every
+/// access is a plain read that raises no exception: reading the wrong side
+/// breaks a precondition.
 template <class T, class E>
 class [[nodiscard]] result {
  public:
@@ -61,7 +57,7 @@ class [[nodiscard]] result {
              (!std::same_as<std::remove_cvref_t<U>, unexpected<E>>)
   // cppcheck-suppress noExplicitConstructor
   constexpr result(U&& value)  // NOLINT(google-explicit-constructor,bugprone-forwarding-reference-overload)
-      : state_(std::in_place_index<0>, std::forward<U>(value)) {}
+      : value_(std::in_place, std::forward<U>(value)) {}
 
   ///@{
   /// A failure, from `unexpected{reason}`: implicit, as std::expected's.
@@ -69,59 +65,44 @@ class [[nodiscard]] result {
     requires std::constructible_from<E, const G&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(const unexpected<G>& failure)  // NOLINT(google-explicit-constructor)
-      : state_(std::in_place_index<1>, failure.error()) {}
+      : error_(std::in_place, failure.error()) {}
 
   template <class G>
     requires std::constructible_from<E, G&&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(unexpected<G>&& failure)  // NOLINT(google-explicit-constructor)
-      : state_(std::in_place_index<1>, std::move(failure).error()) {}
+      : error_(std::in_place, std::move(failure).error()) {}
   ///@}
 
   /// Whether this is a success.
-  [[nodiscard]] constexpr bool has_value() const noexcept { return state_.index() == 0; }
+  [[nodiscard]] constexpr bool has_value() const noexcept { return value_.has_value(); }
   /// has_value(), for `if (r)`.
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
   ///@{
-  /// Checked access: bad_result_access when there is no value.
-  [[nodiscard]] constexpr const T& value() const& {
-    if (!has_value()) {
-      throw bad_result_access();
-    }
-    return std::get<0>(state_);
-  }
-  [[nodiscard]] constexpr T& value() & {
-    if (!has_value()) {
-      throw bad_result_access();
-    }
-    return std::get<0>(state_);
-  }
-  [[nodiscard]] constexpr T&& value() && {
-    if (!has_value()) {
-      throw bad_result_access();
-    }
-    return std::get<0>(std::move(state_));
-  }
+  /// The value, after has_value() was tested, as std::expected's operator*.
+  /// Precondition: has_value(); checked by an assertion in debug builds, and
+  /// in a constant expression a failure fails to compile.
+  [[nodiscard]] constexpr const T& value() const& noexcept { return **this; }
+  [[nodiscard]] constexpr T& value() & noexcept { return **this; }
+  [[nodiscard]] constexpr T&& value() && noexcept { return *std::move(*this); }
   ///@}
 
   ///@{
-  /// Access after has_value() was tested, as std::expected's. Reading a
-  /// value that is not there is a bug that ends the program
-  /// (std::bad_variant_access out of a noexcept function), never a wrong
-  /// value.
-  [[nodiscard]] constexpr const T& operator*() const& noexcept { return std::get<0>(state_); }
-  [[nodiscard]] constexpr T& operator*() & noexcept { return std::get<0>(state_); }
-  [[nodiscard]] constexpr T&& operator*() && noexcept { return std::get<0>(std::move(state_)); }
-  [[nodiscard]] constexpr const T* operator->() const noexcept { return &std::get<0>(state_); }
-  [[nodiscard]] constexpr T* operator->() noexcept { return &std::get<0>(state_); }
+  /// The value, after has_value() was tested. Precondition: has_value()
+  /// (see value()).
+  [[nodiscard]] constexpr const T& operator*() const& noexcept { return *success(); }
+  [[nodiscard]] constexpr T& operator*() & noexcept { return *success(); }
+  [[nodiscard]] constexpr T&& operator*() && noexcept { return std::move(*success()); }
+  [[nodiscard]] constexpr const T* operator->() const noexcept { return success(); }
+  [[nodiscard]] constexpr T* operator->() noexcept { return success(); }
   ///@}
 
   ///@{
-  /// The error, after has_value() was tested false, as std::expected's:
-  /// reading the error of a success ends the program (see operator*).
-  [[nodiscard]] constexpr const E& error() const& noexcept { return std::get<1>(state_); }
-  [[nodiscard]] constexpr E&& error() && noexcept { return std::get<1>(std::move(state_)); }
+  /// The error, after has_value() was tested false. Precondition: !has_value(),
+  /// checked as value()'s.
+  [[nodiscard]] constexpr const E& error() const& noexcept { return *failure(); }
+  [[nodiscard]] constexpr E&& error() && noexcept { return std::move(*failure()); }
   ///@}
 
   ///@{
@@ -142,7 +123,28 @@ class [[nodiscard]] result {
   friend constexpr bool operator==(const result&, const result&) = default;
 
  private:
-  std::variant<T, E> state_;
+  // The engaged side, where the precondition holds. std::optional's
+  // operator* checks nothing that raises an exception; in a constant expression,
+  // reading an empty one is not a constant, so the mistake fails to compile.
+  [[nodiscard]] constexpr const T* success() const noexcept {
+    assert(has_value() && "iteragpu::result: the value of a failure was read");
+    return std::addressof(*value_);
+  }
+  [[nodiscard]] constexpr T* success() noexcept {
+    assert(has_value() && "iteragpu::result: the value of a failure was read");
+    return std::addressof(*value_);
+  }
+  [[nodiscard]] constexpr const E* failure() const noexcept {
+    assert(!has_value() && "iteragpu::result: the error of a success was read");
+    return std::addressof(*error_);
+  }
+  [[nodiscard]] constexpr E* failure() noexcept {
+    assert(!has_value() && "iteragpu::result: the error of a success was read");
+    return std::addressof(*error_);
+  }
+
+  std::optional<T> value_;  // engaged for a success
+  std::optional<E> error_;  // engaged for a failure
 };
 
 /// Success with nothing to return, or the reason for the failure.
@@ -161,39 +163,47 @@ class [[nodiscard]] result<void, E> {
     requires std::constructible_from<E, const G&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(const unexpected<G>& failure)  // NOLINT(google-explicit-constructor)
-      : error_(std::in_place_index<1>, failure.error()) {}
+      : error_(failure.error()) {}
 
   template <class G>
     requires std::constructible_from<E, G&&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(unexpected<G>&& failure)  // NOLINT(google-explicit-constructor)
-      : error_(std::in_place_index<1>, std::move(failure).error()) {}
+      : error_(std::move(failure).error()) {}
   ///@}
 
   /// Whether this is a success.
-  [[nodiscard]] constexpr bool has_value() const noexcept { return error_.index() == 0; }
+  [[nodiscard]] constexpr bool has_value() const noexcept { return !error_.has_value(); }
   /// has_value(), for `if (r)`.
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
-  /// Checked: throws bad_result_access on a failure.
-  constexpr void value() const {
-    if (!has_value()) {
-      throw bad_result_access();
-    }
-  }
+  /// Nothing to read, as std::expected<void, E>'s. Precondition: has_value(),
+  /// checked as result<T, E>::value()'s.
+  constexpr void value() const noexcept { assert(has_value() && "iteragpu::result: the value of a failure was read"); }
 
   ///@{
-  /// The reason of the failure, after has_value() was tested false: reading the error of a
-  /// success ends the program.
-  [[nodiscard]] constexpr const E& error() const& noexcept { return std::get<1>(error_); }
-  [[nodiscard]] constexpr E&& error() && noexcept { return std::get<1>(std::move(error_)); }
+  /// The reason of the failure, after has_value() was tested false. Precondition:
+  /// !has_value(), checked as result<T, E>::error()'s.
+  [[nodiscard]] constexpr const E& error() const& noexcept { return *failure(); }
+  [[nodiscard]] constexpr E&& error() && noexcept { return std::move(*failure()); }
   ///@}
 
   /// Equal when both are successes, or both failures with equal reasons.
   friend constexpr bool operator==(const result&, const result&) = default;
 
  private:
-  std::variant<std::monostate, E> error_;
+  // std::optional's operator* reads the held value with no check that raises
+  // an exception; in a constant expression, reading an empty one fails to compile.
+  [[nodiscard]] constexpr const E* failure() const noexcept {
+    assert(!has_value() && "iteragpu::result: the error of a success was read");
+    return std::addressof(*error_);
+  }
+  [[nodiscard]] constexpr E* failure() noexcept {
+    assert(!has_value() && "iteragpu::result: the error of a success was read");
+    return std::addressof(*error_);
+  }
+
+  std::optional<E> error_;
 };
 
 }  // namespace iteragpu

@@ -4,9 +4,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -32,16 +32,18 @@ class fixed_text {
   /// Empty.
   constexpr fixed_text() = default;
 
-  /// Appends `c`; past the capacity, throws std::length_error (in a constant expression, fails to
-  /// compile).
-  constexpr void push_back(char c) {
+  /// Appends `c`. Precondition: size() < Capacity, which each formatter
+  /// guarantees by the capacity it declares. It is checked in every build:
+  /// in a constant expression a breach fails to compile, at run time it
+  /// ends the program rather than write past the characters.
+  constexpr void push_back(char c) noexcept {
     if (size_ == Capacity) {
-      throw_full();
+      capacity_exceeded();
     }
     chars_[size_++] = c;
   }
-  /// Appends every character of `text`, as push_back().
-  constexpr void append(std::string_view text) {
+  /// Appends every character of `text`, as push_back() (same precondition).
+  constexpr void append(std::string_view text) noexcept {
     for (const char c : text) {
       push_back(c);
     }
@@ -58,9 +60,9 @@ class fixed_text {
   friend constexpr bool operator==(const fixed_text& a, std::string_view b) noexcept { return a.view() == b; }
 
  private:
-  // A formatter asked for more than its declared capacity: a bug, which in
-  // a constant expression fails to compile.
-  [[noreturn]] static void throw_full() { throw std::length_error("iteragpu::fixed_text: capacity exceeded"); }
+  // A formatter asked for more than its declared capacity: a bug. Not
+  // constexpr, so that in a constant expression the breach fails to compile.
+  [[noreturn]] static void capacity_exceeded() noexcept { std::abort(); }
 
   std::array<char, Capacity> chars_{};
   std::size_t size_{0};

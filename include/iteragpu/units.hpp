@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -60,13 +59,13 @@ class exact_decimal {
     return d;
   }
 
-  /// numerator / 2^shift, exactly (shift <= max_fraction_digits, since each
-  /// halving adds one decimal digit).
-  [[nodiscard]] static constexpr exact_decimal from_binary_fraction(std::uint64_t numerator, unsigned shift) {
+  /// numerator / 2^Shift, exactly. Shift <= max_fraction_digits (each halving
+  /// adds one decimal digit), checked at compile time.
+  template <unsigned Shift>
+    requires(Shift <= max_fraction_digits)
+  [[nodiscard]] static constexpr exact_decimal from_binary_fraction(std::uint64_t numerator) noexcept {
     static_assert(max_fraction_digits < 64, "a shift within max_fraction_digits must stay below 64 bits");
-    if (shift > max_fraction_digits) {
-      throw std::domain_error("iteragpu::exact_decimal: binary shift too large");
-    }
+    constexpr unsigned shift = Shift;
     exact_decimal d;
     const std::uint64_t mask = (std::uint64_t{1} << shift) - 1U;
     d.whole_ = numerator >> shift;
@@ -80,11 +79,12 @@ class exact_decimal {
     return d;
   }
 
-  /// numerator / 10^exponent, exactly (exponent <= 19).
-  [[nodiscard]] static constexpr exact_decimal from_decimal_fraction(std::uint64_t numerator, unsigned exponent) {
-    if (exponent > 19U) {
-      throw std::domain_error("iteragpu::exact_decimal: decimal exponent too large");
-    }
+  /// numerator / 10^Exponent, exactly. Exponent <= 19 (10^19 is the largest
+  /// power of ten in 64 bits), checked at compile time.
+  template <unsigned Exponent>
+    requires(Exponent <= max_decimal_digits - 1)
+  [[nodiscard]] static constexpr exact_decimal from_decimal_fraction(std::uint64_t numerator) noexcept {
+    constexpr unsigned exponent = Exponent;
     std::uint64_t divisor = 1;
     for (unsigned i = 0; i < exponent; ++i) {
       divisor *= 10U;
@@ -271,7 +271,9 @@ class exact_decimal {
 };
 
 /// `bytes` in GiB (2^30 bytes), exactly.
-[[nodiscard]] constexpr exact_decimal to_gib(byte_count bytes) { return exact_decimal::from_binary_fraction(bytes.value, 30); }
+[[nodiscard]] constexpr exact_decimal to_gib(byte_count bytes) noexcept {
+  return exact_decimal::from_binary_fraction<30>(bytes.value);
+}
 /// The bytes of an amount in GiB, rounded up to a whole byte: a need never
 /// shrinks in the conversion. Nothing when it passes 64 bits.
 [[nodiscard]] constexpr std::optional<byte_count> gib_to_bytes_rounded_up(const exact_decimal& gib) noexcept {
@@ -291,7 +293,9 @@ class exact_decimal {
   return byte_count{*bytes};
 }
 /// `bytes` in GB (10^9 bytes), exactly.
-[[nodiscard]] constexpr exact_decimal to_gb(byte_count bytes) { return exact_decimal::from_decimal_fraction(bytes.value, 9); }
+[[nodiscard]] constexpr exact_decimal to_gb(byte_count bytes) noexcept {
+  return exact_decimal::from_decimal_fraction<9>(bytes.value);
+}
 
 /// `bytes` in GiB with two decimals, "1.50", rounded down or (`round_up`)
 /// up, for tables and messages: whole GiB and the hundredths of the rest,

@@ -2,4 +2,4 @@
 #include <iteragpu/memory/estimate.hpp>
 
 constexpr auto ordered = iteragpu::estimate_weights(iteragpu::parameter_count{7}, iteragpu::storage_bits{16});
-static_assert(ordered.weight_bytes.value == 14);
+static_assert(ordered->weight_bytes.value == 14);

@@ -83,7 +83,7 @@ static_assert(decimal("13.03851604461669921875").text() == "13.03851604461669921
 // 4 GiB is 17.0385... GiB, less than an H200's 150,109,880,320 bytes.
 static_assert(iteragpu::estimate_memory(iteragpu::parameter_count{7'000'000'000}, iteragpu::storage_bits{16},
                                         exact_decimal::from_integer(4))
-                  .total_gib < iteragpu::to_gib(byte_count{150'109'880'320}));
+                  ->total_gib < iteragpu::to_gib(byte_count{150'109'880'320}));
 static_assert(iteragpu::to_gib(byte_count{150'109'880'320}).text() == "139.80072021484375");
 static_assert(iteragpu::to_gb(byte_count{150'109'880'320}).text() == "150.10988032");
 // GiB to bytes rounds up to a whole byte: 17.03851604461669921875 GiB is
@@ -150,6 +150,9 @@ static_assert(!iteragpu::checked_mul<std::uint64_t>(u64_max / 2 + 1, 2).has_valu
 static_assert(iteragpu::checked_mul<std::uint64_t>(0, u64_max) == 0U);
 static_assert(iteragpu::narrow<std::int8_t>(127) == 127);
 static_assert(iteragpu::narrow<std::uint64_t>(std::int64_t{5}) == 5U);
+static_assert(!iteragpu::narrow<std::int8_t>(128).has_value());
+static_assert(!iteragpu::narrow<std::uint64_t>(std::int64_t{-1}).has_value());
+static_assert(iteragpu::narrow<std::int64_t>(std::uint64_t{1} << 63U) == std::nullopt);
 
 // ---- policies/dtype.hpp ----
 static_assert(iteragpu::parse_element_type("bfloat16") == iteragpu::element_type::bfloat16);

@@ -33,11 +33,18 @@ constexpr memory_fit fit(std::uint64_t need, std::string_view gpu, std::uint64_t
 }
 
 // The units the records are kept in.
-static_assert(iteragpu::detail::mebibytes(1) == byte_count{1'048'576});
-static_assert(iteragpu::detail::mebibytes(0) == byte_count{0});
-static_assert(iteragpu::detail::mebibytes(u64_max >> 20U) == byte_count{u64_max - 1'048'575});
-static_assert(iteragpu::detail::gib_hundredths(100) == byte_count{1'073'741'824});
-static_assert(iteragpu::detail::gib_hundredths(1) == byte_count{10'737'418});  // 10737418.24, rounded down
+static_assert(iteragpu::detail::mebibytes<1>() == byte_count{1'048'576});
+static_assert(iteragpu::detail::mebibytes<0>() == byte_count{0});
+static_assert(iteragpu::detail::mebibytes<(u64_max >> 20U)>() == byte_count{u64_max - 1'048'575});
+static_assert(iteragpu::detail::gib_hundredths<100>() == byte_count{1'073'741'824});
+static_assert(iteragpu::detail::gib_hundredths<1>() == byte_count{10'737'418});  // 10737418.24, rounded down
+// A count past 64 bits in either unit does not compile.
+template <std::uint64_t Count>
+constexpr bool mebibytes_compile = requires { iteragpu::detail::mebibytes<Count>(); };
+template <std::uint64_t Count>
+constexpr bool gib_hundredths_compile = requires { iteragpu::detail::gib_hundredths<Count>(); };
+static_assert(mebibytes_compile<(u64_max >> 20U)> && !mebibytes_compile<(u64_max >> 20U) + 1>);
+static_assert(gib_hundredths_compile<(u64_max >> 30U)> && !gib_hundredths_compile<(u64_max >> 30U) + 1>);
 
 // Every model of the shipped catalog with records, its band exactly.
 // b300: lowest 267.69 GiB = floor(26769 * 2^30 / 100) = 287429948866; 1 % rounded up = 2874299489

@@ -20,16 +20,23 @@ BOOST_AUTO_TEST_CASE(runtime_estimate_matches_the_constant_one) {
   volatile std::uint64_t parameters = 7'000'000'000;
   volatile std::uint64_t bits = 16;
   const auto e = iteragpu::estimate_weights(iteragpu::parameter_count{parameters}, iteragpu::storage_bits{bits});
-  BOOST_TEST(e.bytes_per_parameter == 2U);
-  BOOST_TEST(e.weight_bytes.value == 14'000'000'000U);
-  BOOST_TEST(e.weight_gib().to_string() == "13.03851604461669921875");
-  BOOST_TEST(e.weight_gb().to_string() == "14");
+  BOOST_REQUIRE(e.has_value());
+  BOOST_TEST(e->bytes_per_parameter == 2U);
+  BOOST_TEST(e->weight_bytes.value == 14'000'000'000U);
+  BOOST_TEST(e->weight_gib().to_string() == "13.03851604461669921875");
+  BOOST_TEST(e->weight_gb().to_string() == "14");
 }
 
-BOOST_AUTO_TEST_CASE(runtime_overflow_throws_instead_of_wrapping) {
+BOOST_AUTO_TEST_CASE(runtime_overflow_is_an_error_instead_of_a_wrapped_count) {
   volatile std::uint64_t parameters = std::numeric_limits<std::uint64_t>::max() / 2 + 1;
-  BOOST_CHECK_THROW((void)iteragpu::estimate_weights(iteragpu::parameter_count{parameters}, iteragpu::storage_bits{16}),
-                    std::overflow_error);
+  const auto e = iteragpu::estimate_weights(iteragpu::parameter_count{parameters}, iteragpu::storage_bits{16});
+  BOOST_REQUIRE(!e.has_value());
+  BOOST_TEST((e.error() == iteragpu::estimate_error::weight_bytes_overflow));
+  volatile std::uint64_t reserve = std::numeric_limits<std::uint64_t>::max();
+  const auto total = iteragpu::estimate_memory(iteragpu::parameter_count{8'589'934'592}, iteragpu::storage_bits{8},
+                                               iteragpu::exact_decimal::from_integer(reserve));
+  BOOST_REQUIRE(!total.has_value());
+  BOOST_TEST((total.error() == iteragpu::estimate_error::total_overflow));
 }
 
 BOOST_AUTO_TEST_CASE(json_carries_exact_decimals_and_the_exclusions) {

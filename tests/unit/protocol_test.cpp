@@ -255,6 +255,7 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
   const auto failed = cold.run(0, {.warmup = 1, .repeats = 1});
   BOOST_REQUIRE(!failed.has_value());
   BOOST_TEST((failed.error().phase == phase_kind::cold_forward));
+  BOOST_TEST((failed.error().cause == iteragpu::measure_failure::policy_failed));
   BOOST_TEST(failed.error().message == "out of memory on pass 1");
   bench warm;
   warm.device.fail_on_pass = 3;
@@ -268,10 +269,79 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
   BOOST_TEST((in_repeat.error().phase == phase_kind::warm_forward));
 }
 
-BOOST_AUTO_TEST_CASE(the_host_out_of_memory_is_no_failure_of_a_phase_and_passes_through) {
+BOOST_AUTO_TEST_CASE(the_host_out_of_memory_is_no_failure_of_a_phase_and_says_so) {
   bench host;
   host.device.host_out_of_memory_on_pass = 2;
-  BOOST_CHECK_THROW(static_cast<void>(host.run(0, {.warmup = 1, .repeats = 1})), std::bad_alloc);
+  const auto failed = host.run(0, {.warmup = 1, .repeats = 1});
+  BOOST_REQUIRE(!failed.has_value());
+  BOOST_TEST((failed.error().cause == iteragpu::measure_failure::host_out_of_memory));
+  BOOST_TEST((failed.error().phase == phase_kind::warmup));
+  BOOST_TEST(failed.error().message.empty());
+}
+
+// A workload that reports its failures as values: load_model() may refuse,
+// and forward() refuses on a chosen pass, with no exception anywhere.
+enum class refusal { no_room_for_weights, no_room_for_pass };
+
+[[nodiscard]] std::string_view describe(refusal r) {
+  return r == refusal::no_room_for_weights ? "no room for the weights\nmore detail" : "no room for the pass";
+}
+
+struct refusing_workload {
+  fake_device& device;
+  bool refuse_weights = false;
+  int refuse_on_pass = 0;
+  iteragpu::result<void, refusal> load_model() {
+    if (refuse_weights) {
+      return iteragpu::unexpected{refusal::no_room_for_weights};
+    }
+    device.allocate(100);
+    return {};
+  }
+  void make_inputs() { device.allocate(10); }
+  iteragpu::result<int, refusal> forward() {
+    const int pass = ++device.passes;
+    if (pass == refuse_on_pass) {
+      return iteragpu::unexpected{refusal::no_room_for_pass};
+    }
+    return pass;
+  }
+};
+
+static_assert(iteragpu::workload<refusing_workload>);
+
+BOOST_AUTO_TEST_CASE(an_operation_that_returns_a_failed_result_ends_the_measurement_in_its_phase) {
+  fake_device device;
+  recording_backend backend{device};
+  recording_counter counter{device};
+  fake_clock clock;
+  refusing_workload weights{device, true, 0};
+  const auto at_load = iteragpu::measure(backend, counter, weights, device_index{0}, {.warmup = 1, .repeats = 1}, clock);
+  BOOST_REQUIRE(!at_load.has_value());
+  BOOST_TEST((at_load.error().phase == phase_kind::model_load));
+  BOOST_TEST((at_load.error().cause == iteragpu::measure_failure::policy_failed));
+  BOOST_TEST(at_load.error().message == "no room for the weights");
+  BOOST_TEST(device.passes == 0);
+
+  fake_device second;
+  recording_backend backend2{second};
+  recording_counter counter2{second};
+  refusing_workload in_warmup{second, false, 3};
+  const auto at_warmup =
+      iteragpu::measure(backend2, counter2, in_warmup, device_index{0}, {.warmup = 4, .repeats = 1}, clock);
+  BOOST_REQUIRE(!at_warmup.has_value());
+  BOOST_TEST((at_warmup.error().phase == phase_kind::warmup));
+  BOOST_TEST(at_warmup.error().message == "no room for the pass");
+  BOOST_TEST(second.passes == 3);  // the warmup stopped at the refused pass
+
+  fake_device third;
+  recording_backend backend3{third};
+  recording_counter counter3{third};
+  refusing_workload none{third, false, 0};
+  const auto whole = iteragpu::measure(backend3, counter3, none, device_index{0}, {.warmup = 2, .repeats = 2}, clock);
+  BOOST_REQUIRE(whole.has_value());
+  BOOST_TEST(whole->phases.size() == 6U);
+  BOOST_TEST(third.passes == 5);
 }
 
 BOOST_AUTO_TEST_CASE(a_huge_count_of_repeats_asks_for_no_memory_up_front) {

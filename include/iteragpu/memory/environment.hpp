@@ -100,7 +100,7 @@ inline constexpr const char* driver_note =
 }
 
 /// Fills the report from `backend`. `libtorch_version` is nullopt in a build
-/// without LibTorch. A backend that throws while being asked (a runtime
+/// without LibTorch. A backend that fails with an exception while being asked (a runtime
 /// that fails to initialise) is reported as unavailable with the first line
 /// of its message, never as a crash: the report is a diagnostic.
 template <device_inventory B>

@@ -4,8 +4,6 @@
 #include <array>
 #include <compare>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 #include <string_view>
 
 #include "iteragpu/checked.hpp"
@@ -54,16 +52,6 @@ enum class estimate_error {
   return "unknown estimate error";
 }
 
-namespace detail {
-
-// The throwing flavours' failure; a call of this non-constexpr function in
-// a constant expression is what makes an overflow fail to compile.
-[[noreturn]] inline void throw_estimate_error(estimate_error error) {
-  throw std::overflow_error("iteragpu::estimate: " + std::string(describe(error)));
-}
-
-}  // namespace detail
-
 /// What the estimate leaves out, in the words the reports print.
 inline constexpr std::array<std::string_view, 6> not_included_in_estimate{
     "activations",         "KV cache",          "quantisation metadata",
@@ -84,16 +72,17 @@ struct weight_estimate {
   byte_count weight_bytes;               ///< parameters x bytes per parameter
 
   /// The weights in GiB (2^30 bytes), exactly.
-  [[nodiscard]] constexpr exact_decimal weight_gib() const { return to_gib(weight_bytes); }
+  [[nodiscard]] constexpr exact_decimal weight_gib() const noexcept { return to_gib(weight_bytes); }
   /// The weights in GB (10^9 bytes), exactly.
-  [[nodiscard]] constexpr exact_decimal weight_gb() const { return to_gb(weight_bytes); }
+  [[nodiscard]] constexpr exact_decimal weight_gb() const noexcept { return to_gb(weight_bytes); }
   /// Equal when every member is equal.
   friend constexpr bool operator==(const weight_estimate&, const weight_estimate&) = default;
 };
 
-/// The memory of the weights, or why it cannot be estimated.
-[[nodiscard]] constexpr result<weight_estimate, estimate_error> try_estimate_weights(parameter_count parameters,
-                                                                                     storage_bits bits) noexcept {
+/// The memory of the weights, or why it cannot be estimated. In a constant
+/// expression, `*estimate_weights(...)` of a failure fails to compile.
+[[nodiscard]] constexpr result<weight_estimate, estimate_error> estimate_weights(parameter_count parameters,
+                                                                                 storage_bits bits) noexcept {
   if (parameters.value == 0) {
     return unexpected{estimate_error::zero_parameters};
   }
@@ -108,16 +97,6 @@ struct weight_estimate {
   return weight_estimate{parameters, bits, per_parameter, byte_count{*bytes}};
 }
 
-/// Throwing flavour. Evaluated in a constant expression, an overflow makes
-/// the expression ill-formed: the mistake fails to compile.
-[[nodiscard]] constexpr weight_estimate estimate_weights(parameter_count parameters, storage_bits bits) {
-  const auto outcome = try_estimate_weights(parameters, bits);
-  if (!outcome) {
-    detail::throw_estimate_error(outcome.error());
-  }
-  return *outcome;
-}
-
 /// The weights plus a reserve the user chooses (an assumption, not a
 /// measurement), in GiB.
 struct memory_estimate {
@@ -128,11 +107,11 @@ struct memory_estimate {
   friend constexpr bool operator==(const memory_estimate&, const memory_estimate&) = default;
 };
 
-/// The weights plus `reserve_gib`, or why they cannot be estimated.
-[[nodiscard]] constexpr result<memory_estimate, estimate_error> try_estimate_memory(parameter_count parameters,
-                                                                                    storage_bits bits,
-                                                                                    const exact_decimal& reserve_gib) {
-  const auto weights = try_estimate_weights(parameters, bits);
+/// The weights plus `reserve_gib`, or why they cannot be estimated (as estimate_weights()).
+[[nodiscard]] constexpr result<memory_estimate, estimate_error> estimate_memory(parameter_count parameters,
+                                                                                storage_bits bits,
+                                                                                const exact_decimal& reserve_gib) noexcept {
+  const auto weights = estimate_weights(parameters, bits);
   if (!weights) {
     return unexpected{weights.error()};
   }
@@ -141,16 +120,6 @@ struct memory_estimate {
     return unexpected{estimate_error::total_overflow};
   }
   return memory_estimate{*weights, reserve_gib, *total};
-}
-
-/// Throwing flavour of try_estimate_memory(): in a constant expression, an overflow fails to compile.
-[[nodiscard]] constexpr memory_estimate estimate_memory(parameter_count parameters, storage_bits bits,
-                                                        const exact_decimal& reserve_gib) {
-  const auto outcome = try_estimate_memory(parameters, bits, reserve_gib);
-  if (!outcome) {
-    detail::throw_estimate_error(outcome.error());
-  }
-  return *outcome;
 }
 
 }  // namespace iteragpu

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -96,12 +97,19 @@ concept gpu_state_reporting = requires(B& b, device_index device) {
   { b.gpu_state(device) } -> std::same_as<gpu_state>;
 };
 
+/// What ended a measurement early.
+enum class measure_failure {
+  policy_failed,       ///< a policy threw, or returned a failed result (a GPU out of memory above all)
+  host_out_of_memory,  ///< std::bad_alloc: the host ran out of memory; no failure of the workload
+};
+
 /// A failure inside a phase (a GPU out-of-memory error above all). The
 /// message is the first line of the cause: LibTorch appends a C++ stack
 /// trace to its errors, which is no message for a person.
 struct measure_error {
-  phase_kind phase{phase_kind::model_load};  ///< the phase that failed
-  std::string message;                       ///< the first line of the cause
+  phase_kind phase{phase_kind::model_load};          ///< the phase that failed
+  std::string message;                               ///< the first line of the cause; empty for the host
+  measure_failure cause{measure_failure::policy_failed};  ///< a failure of a policy, or of the host
 };
 
 /// What measure() asks of a clock: now(), whose differences convert to
@@ -116,6 +124,56 @@ namespace detail {
 
 [[nodiscard]] inline std::string first_line(std::string_view text) { return std::string(text.substr(0, text.find('\n'))); }
 
+template <class T>
+struct failed_pass_of : std::false_type {};
+template <class R>
+struct failed_pass_of<std::optional<R>> : std::bool_constant<failable<R>> {};
+
+// The words of an operation's failed result, or nothing when it did not fail
+// (or can fail only by an exception). The warmup keeps its last pass in an
+// optional.
+template <class Kept>
+[[nodiscard]] std::optional<std::string> failure_of(const Kept& kept) {
+  if constexpr (failable<Kept>) {
+    if (!kept.has_value()) {
+      return first_line(describe(kept.error()));
+    }
+  } else if constexpr (failed_pass_of<Kept>::value) {
+    if (kept.has_value() && !kept->has_value()) {
+      return first_line(describe(kept->error()));
+    }
+  }
+  return std::nullopt;
+}
+
+// The warmup's passes: each pass's output is released before the next pass;
+// the last one is kept until the phase's end reading, and a pass that fails
+// with a failed result ends the phase.
+template <workload W>
+[[nodiscard]] auto warmup_passes(W& work, std::uint64_t passes) {
+  std::optional<decltype(work.forward())> last{};
+  for (std::uint64_t i = 0; i < passes; ++i) {
+    last.reset();
+    last.emplace(work.forward());
+    if (failure_of(last)) {
+      break;
+    }
+  }
+  return last;
+}
+
+// Runs a setup step of the workload: its failed result is kept for the
+// phase runner, and a step that returns nothing gives it nothing to keep.
+template <class Step>
+[[nodiscard]] auto setup(Step&& step) {
+  if constexpr (std::is_void_v<decltype(step())>) {
+    std::forward<Step>(step)();
+    return std::monostate{};
+  } else {
+    return std::forward<Step>(step)();
+  }
+}
+
 template <measuring_backend B, memory_counter C, phase_clock Clock>
 class phase_runner {
  public:
@@ -124,9 +182,12 @@ class phase_runner {
 
   // synchronise, baselines, peak reset, operation, synchronise, end values
   // and peaks. The operation's result is destroyed only after the end
-  // reading, when this function returns, before the next phase starts.
+  // reading, when this function returns, before the next phase starts. An
+  // operation that returns a failed result ends the phase there, as one that
+  // ends in an exception does.
   template <class Operation>
-  [[nodiscard]] phase_row run(phase_kind phase, std::optional<std::uint64_t> repeat, Operation&& operation) {
+  [[nodiscard]] result<phase_row, measure_error> run(phase_kind phase, std::optional<std::uint64_t> repeat,
+                                                     Operation&& operation) {
     phase_row row;
     row.phase = phase;
     row.repeat = repeat;
@@ -140,6 +201,9 @@ class phase_runner {
     const auto started = clock_.now();
     timer.start();
     auto kept = std::forward<Operation>(operation)();
+    if (auto failure = failure_of(kept)) {
+      return unexpected{measure_error{phase, std::move(*failure)}};
+    }
     timer.stop();
     backend_.synchronize(device_);
     const auto finished = clock_.now();
@@ -181,10 +245,12 @@ class phase_runner {
 /// resets the peaks, runs, synchronises, and reads the end values and peaks;
 /// a pass's output still exists at the end reading and is released before
 /// the next pass. Weights and inputs live in the workload across passes; the
-/// allocator's cache is never emptied. A policy that throws ends the
-/// measurement: the error names the phase and keeps the first line of the
-/// exception's message. std::bad_alloc, the host out of memory, is no
-/// failure of a phase and passes through to the caller.
+/// allocator's cache is never emptied. A policy that raises an exception, or whose
+/// operation returns a failed result (see failable), ends the measurement:
+/// the error names the phase and keeps the first line of the exception's
+/// message or of the failure's description. std::bad_alloc, the host out of
+/// memory, is no failure of a phase: its error says so by its cause
+/// (measure_failure::host_out_of_memory). No exception comes out.
 template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
 [[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,
                                                          const protocol_plan& plan, Clock& clock) {
@@ -194,46 +260,54 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
   const std::uint64_t repeats_hint = plan.until ? plan.until->parameters().min_repeats : plan.repeats;
   m.phases.reserve(4 + static_cast<std::size_t>(repeats_hint < pass_limit ? repeats_hint : pass_limit));
   phase_kind current = phase_kind::model_load;
+  // Keeps each phase's row; a failed phase ends the measurement with its failure.
+  std::optional<measure_error> failed;
+  const auto keep = [&](result<phase_row, measure_error>&& row) {
+    if (!row.has_value()) {
+      failed = std::move(row).error();
+      return false;
+    }
+    m.phases.push_back(std::move(*row));
+    return true;
+  };
   try {
-    m.phases.push_back(runner.run(current, std::nullopt, [&] {
-      work.load_model();
-      return std::monostate{};
-    }));
+    if (!keep(runner.run(current, std::nullopt, [&] { return detail::setup([&] { return work.load_model(); }); }))) {
+      return unexpected{std::move(*failed)};
+    }
     current = phase_kind::inputs;
-    m.phases.push_back(runner.run(current, std::nullopt, [&] {
-      work.make_inputs();
-      return std::monostate{};
-    }));
+    if (!keep(runner.run(current, std::nullopt, [&] { return detail::setup([&] { return work.make_inputs(); }); }))) {
+      return unexpected{std::move(*failed)};
+    }
     current = phase_kind::cold_forward;
-    m.phases.push_back(runner.run(current, std::nullopt, [&] { return work.forward(); }));
+    if (!keep(runner.run(current, std::nullopt, [&] { return work.forward(); }))) {
+      return unexpected{std::move(*failed)};
+    }
     current = phase_kind::warmup;
-    m.phases.push_back(runner.run(current, std::nullopt, [&] {
-      // Each pass's output is released before the next pass; the last one
-      // is kept until the phase's end reading.
-      std::optional<decltype(work.forward())> last{};
-      for (std::uint64_t i = 0; i < plan.warmup; ++i) {
-        last.reset();
-        last.emplace(work.forward());
-      }
-      return last;
-    }));
+    if (!keep(runner.run(current, std::nullopt, [&] { return detail::warmup_passes(work, plan.warmup); }))) {
+      return unexpected{std::move(*failed)};
+    }
     current = phase_kind::warm_forward;
     if (plan.until) {
       std::vector<double> series;
       const auto started = clock.now();
       while (!m.stopped_by) {
-        m.phases.push_back(runner.run(current, series.size(), [&] { return work.forward(); }));
+        if (!keep(runner.run(current, series.size(), [&] { return work.forward(); }))) {
+          return unexpected{std::move(*failed)};
+        }
         series.push_back(m.phases.back().gpu_seconds);
         m.stopped_by = plan.until->decide(series, std::chrono::duration<double>(clock.now() - started));
       }
     } else {
       for (std::uint64_t r = 0; r < plan.repeats; ++r) {
-        m.phases.push_back(runner.run(current, r, [&] { return work.forward(); }));
+        if (!keep(runner.run(current, r, [&] { return work.forward(); }))) {
+          return unexpected{std::move(*failed)};
+        }
       }
     }
   } catch (const std::bad_alloc&) {
-    // The host ran out of memory: no phase of the workload failed.
-    throw;
+    // The host ran out of memory: no phase of the workload failed, and
+    // nothing that allocates is done here.
+    return unexpected{measure_error{current, std::string(), measure_failure::host_out_of_memory}};
   } catch (const std::exception& e) {
     return unexpected{measure_error{current, detail::first_line(e.what())}};
   }

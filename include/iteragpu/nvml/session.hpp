@@ -19,9 +19,9 @@
 /// power limit, maximum clocks) and its state at one moment (clocks, power,
 /// temperature, clock event reasons). A GPU is found by its PCI bus id.
 ///
-/// Nothing here throws for a missing or failing NVML: every reading is a
-/// value or a reading_error saying why there is none (put into words by
-/// report::describe(), iteragpu/report/gpu_state.hpp). Nothing that identifies
+/// No exception comes out of here for a missing or failing NVML: every
+/// reading is a value or a reading_error saying why there is none (put into
+/// words by report::describe(), iteragpu/report/gpu_state.hpp). Nothing that identifies
 /// the machine (UUID, serial number, board id) is read.
 namespace iteragpu::nvml {
 

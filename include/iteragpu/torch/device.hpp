@@ -4,7 +4,7 @@
 #include <c10/core/Device.h>
 #include <c10/core/DeviceType.h>
 
-#include "iteragpu/checked.hpp"
+#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/memory/device.hpp"
 
 /// \file
@@ -13,7 +13,7 @@
 namespace iteragpu::torch_adapter {
 
 /// The index as LibTorch's c10::DeviceIndex, checked (narrow()).
-[[nodiscard]] inline c10::DeviceIndex to_c10(device_index d) { return narrow<c10::DeviceIndex>(d.value); }
+[[nodiscard]] inline c10::DeviceIndex to_c10(device_index d) { return narrow_or_throw<c10::DeviceIndex>(d.value); }
 
 /// LibTorch initialises its GPU state (the caching allocator's per-device
 /// tables above all) lazily, on the first tensor operation; the counters

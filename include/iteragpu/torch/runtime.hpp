@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <exception>
 #include <optional>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,7 +95,11 @@ struct gpu_measuring_runtime {
       const torch::Device device(torch::kCUDA, to_c10(run.device));
       const c10::DeviceGuard guard(device);
       synthetic_workload<D> work(device, run.shape);
-      return iteragpu::measure(backend, counter, work, run.device, run.plan);
+      auto measured = iteragpu::measure(backend, counter, work, run.device, run.plan);
+      if (!measured && measured.error().cause == measure_failure::host_out_of_memory) {
+        throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
+      }
+      return measured;
     });
   }
 

@@ -12,7 +12,7 @@
 #include <ATen/cuda/CUDAGeneratorImpl.h>
 #endif
 
-#include "iteragpu/checked.hpp"
+#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
@@ -27,8 +27,8 @@ namespace iteragpu::torch_adapter {
 /// CPU generator seeded with `seed`. Only the CPU generator is seeded, so no
 /// GPU's state is touched.
 [[nodiscard]] inline torch::nn::Sequential build_synthetic_network(std::uint64_t width, std::uint64_t seed) {
-  const auto w = narrow<std::int64_t>(width);
-  const auto hidden = narrow<std::int64_t>(width * hidden_multiplier);
+  const auto w = narrow_or_throw<std::int64_t>(width);
+  const auto hidden = narrow_or_throw<std::int64_t>(width * hidden_multiplier);
   {
     auto generator = at::detail::getDefaultCPUGenerator();
     const std::lock_guard<std::mutex> lock(generator.mutex());
@@ -70,9 +70,9 @@ class synthetic_workload {
 
   /// inputs: [batch, context, width] created on the device.
   void make_inputs() {
-    const std::vector<std::int64_t> sizes{narrow<std::int64_t>(shape_.batch),
-                                          narrow<std::int64_t>(shape_.context),
-                                          narrow<std::int64_t>(shape_.width)};
+    const std::vector<std::int64_t> sizes{narrow_or_throw<std::int64_t>(shape_.batch),
+                                          narrow_or_throw<std::int64_t>(shape_.context),
+                                          narrow_or_throw<std::int64_t>(shape_.width)};
     input_ = torch::randn(sizes, seeded_generator(device_, input_seed),
                           torch::TensorOptions().device(device_).dtype(scalar_type<D>()));
   }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -13,7 +14,7 @@
 #include <torch/script.h>
 #include <torch/torch.h>
 
-#include "iteragpu/checked.hpp"
+#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/memory/input_spec.hpp"
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/memory/protocol.hpp"
@@ -141,7 +142,7 @@ class torchscript_workload {
       if (memory::is_floating(spec.dtype)) {
         inputs_.push_back(torch::randn(spec.shape, generator, options));
       } else {
-        inputs_.push_back(torch::randint(0, narrow<std::int64_t>(input_high_), spec.shape, generator, options));
+        inputs_.push_back(torch::randint(0, narrow_or_throw<std::int64_t>(input_high_), spec.shape, generator, options));
       }
     }
   }
@@ -241,6 +242,9 @@ template <measuring_backend B, memory_counter C>
   auto measured = iteragpu::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
+    if (e.cause == measure_failure::host_out_of_memory) {
+      throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
+    }
     return unexpected{torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);

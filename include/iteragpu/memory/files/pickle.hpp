@@ -764,8 +764,8 @@ class pickle_machine {
 
 /// Reads a pickle of plain data (see the file's description) into a JSON
 /// value allocated from `sp`; a boost::json::monotonic_resource there reads
-/// large files fastest. Never executes anything the pickle names. Throws
-/// only what allocation throws.
+/// large files fastest. Never executes anything the pickle names. The only
+/// exception that can come out is allocation's std::bad_alloc.
 [[nodiscard]] inline result<boost::json::value, pickle_error> read_pickle(std::span<const unsigned char> bytes,
                                                                           const pickle_limits& limits = {},
                                                                           const boost::json::storage_ptr& sp = {}) {

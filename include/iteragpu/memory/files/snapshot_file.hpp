@@ -61,7 +61,8 @@ inline constexpr std::uint8_t pickle_first_byte = 0x80;
 /// bytes and the nesting depth (for JSON, Boost.JSON's max_depth); the
 /// entries only the pickle (JSON cannot repeat a value without spelling it
 /// out). A key given twice in the JSON keeps its last value, as Boost.JSON
-/// and Python's json module read it. Throws only what allocation throws.
+/// and Python's json module read it. The only exception that can come out is
+/// allocation's std::bad_alloc.
 [[nodiscard]] inline result<boost::json::value, snapshot_file_error> read_snapshot_bytes(
     std::span<const unsigned char> bytes, const pickle_limits& limits = {}, const boost::json::storage_ptr& sp = {}) {
   std::size_t first = 0;

@@ -2,6 +2,10 @@
 #define ITERAGPU_MEMORY_POLICIES_WORKLOAD_HPP
 
 #include <concepts>
+#include <string_view>
+#include <type_traits>
+
+#include "iteragpu/result.hpp"
 
 /// \file
 /// What iteragpu::measure() runs, as a policy object: it loads a model,
@@ -10,13 +14,36 @@
 /// the counters while it exists and release it before the next pass.
 namespace iteragpu {
 
+namespace detail {
+
+template <class R>
+struct failable_operation : std::false_type {};
+template <class T, class E>
+struct failable_operation<result<T, E>> : std::true_type {};
+
+}  // namespace detail
+
+/// What an operation of a workload may return instead of raising an exception: a
+/// result whose error iteragpu::measure() can put in words, through a
+/// `describe(error)` that argument-dependent lookup finds.
+template <class R>
+concept failable = detail::failable_operation<R>::value && requires(const typename R::error_type& e) {
+  { describe(e) } -> std::convertible_to<std::string_view>;
+};
+
+/// What load_model() and make_inputs() return: nothing, or a
+/// `result<void, E>` when they report their failures as values.
+template <class R>
+concept setup_outcome = std::same_as<R, void> || (failable<R> && std::same_as<typename R::value_type, void>);
+
 /// What iteragpu::measure() asks of a workload: `load_model()` (phase model_load), `make_inputs()`
 /// (phase inputs), and `forward()`, one pass, whose movable result holds the pass's output until it
-/// is destroyed.
+/// is destroyed. Each may fail by an exception, or by returning a failed `result` (see failable;
+/// forward() then returns `result<output, E>`).
 template <class W>
 concept workload = requires(W& w) {
-  { w.load_model() } -> std::same_as<void>;
-  { w.make_inputs() } -> std::same_as<void>;
+  { w.load_model() } -> setup_outcome;
+  { w.make_inputs() } -> setup_outcome;
   { w.forward() } -> std::move_constructible;
 };
 

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -87,36 +86,22 @@ class simulated_tensor {
   block_handle block_;
 };
 
-/// Thrown by the workload when the allocator refuses a request, as LibTorch
-/// throws c10::OutOfMemoryError: the workload's operations have no other
-/// way out, and the protocol turns the exception into the failed phase.
-class simulated_out_of_memory : public std::runtime_error {
- public:
-  /// The refusal, with its figures in the message.
-  explicit simulated_out_of_memory(const allocation_failure& failure)
-      : std::runtime_error(describe(failure)), failure_(failure) {}
-
-  /// The allocator's refusal, with its figures.
-  [[nodiscard]] const allocation_failure& failure() const noexcept { return failure_; }
-
- private:
-  [[nodiscard]] static std::string describe(const allocation_failure& f) {
-    if (f.error == allocation_error::request_too_large) {
-      return "predicted out of memory: a request of " + std::to_string(f.requested.value) +
-             " bytes is 2^60 bytes or more, which the caching allocator refuses";
-    }
-    std::string text = "predicted out of memory: tried to allocate " + std::to_string(f.requested.value) +
-                       " bytes, which needs a new segment of " + std::to_string(f.segment.value) + " bytes; " +
-                       std::to_string(f.reserved.value) + " bytes reserved (" + std::to_string(f.allocated.value) +
-                       " allocated)";
-    if (f.capacity) {
-      text += " of a capacity of " + std::to_string(f.capacity->value) + " bytes";
-    }
-    return text;
+/// The allocator's refusal in a sentence with its figures, as the protocol
+/// puts a failed phase of the simulated workload in words.
+[[nodiscard]] inline std::string describe(const allocation_failure& f) {
+  if (f.error == allocation_error::request_too_large) {
+    return "predicted out of memory: a request of " + std::to_string(f.requested.value) +
+           " bytes is 2^60 bytes or more, which the caching allocator refuses";
   }
-
-  allocation_failure failure_;
-};
+  std::string text = "predicted out of memory: tried to allocate " + std::to_string(f.requested.value) +
+                     " bytes, which needs a new segment of " + std::to_string(f.segment.value) + " bytes; " +
+                     std::to_string(f.reserved.value) + " bytes reserved (" + std::to_string(f.allocated.value) +
+                     " allocated)";
+  if (f.capacity) {
+    text += " of a capacity of " + std::to_string(f.capacity->value) + " bytes";
+  }
+  return text;
+}
 
 /// The counter: reads the simulated allocator (one device; the index is not
 /// looked at).
@@ -219,40 +204,67 @@ class simulated_synthetic_workload {
                                const blas_workspaces& workspaces) noexcept
       : allocator_(&allocator), sizes_(sizes), workspaces_(workspaces) {}
 
-  /// model_load: the four parameters, one allocation each.
-  void load_model() {
+  /// model_load: the four parameters, one allocation each; the allocator's refusal when one
+  /// does not fit, where LibTorch raises c10::OutOfMemoryError.
+  [[nodiscard]] result<void, allocation_failure> load_model() {
     parameters_.clear();
     parameters_.reserve(4);
     for (const byte_count bytes : {sizes_.first_weight, sizes_.first_bias, sizes_.second_weight, sizes_.second_bias}) {
-      parameters_.push_back(allocate(bytes));
+      auto parameter = allocate(bytes);
+      if (!parameter) {
+        return unexpected{std::move(parameter).error()};
+      }
+      parameters_.push_back(std::move(*parameter));
     }
+    return {};
   }
 
-  /// inputs: the input tensor.
-  void make_inputs() { input_ = allocate(sizes_.input); }
+  /// inputs: the input tensor, or the allocator's refusal.
+  [[nodiscard]] result<void, allocation_failure> make_inputs() {
+    auto input = allocate(sizes_.input);
+    if (!input) {
+      return unexpected{std::move(input).error()};
+    }
+    input_ = std::move(*input);
+    return {};
+  }
 
   /// One pass: what it allocates and frees, in LibTorch's order; returns the pass's output,
-  /// whose destruction frees it.
-  [[nodiscard]] simulated_tensor forward() {
-    simulated_tensor first = allocate(sizes_.hidden);
+  /// whose destruction frees it, or the allocator's first refusal.
+  [[nodiscard]] result<simulated_tensor, allocation_failure> forward() {
+    auto first = allocate(sizes_.hidden);
+    if (!first) {
+      return first;
+    }
     if (!cublas_workspace_) {
-      cublas_workspace_ = allocate(workspaces_.cublas);
+      auto workspace = allocate(workspaces_.cublas);
+      if (!workspace) {
+        return workspace;
+      }
+      cublas_workspace_ = std::move(*workspace);
     }
     if (sizes_.cublaslt && !cublaslt_workspace_) {
-      cublaslt_workspace_ = allocate(workspaces_.cublaslt);
+      auto workspace = allocate(workspaces_.cublaslt);
+      if (!workspace) {
+        return workspace;
+      }
+      cublaslt_workspace_ = std::move(*workspace);
     }
-    const simulated_tensor activation = allocate(sizes_.hidden);
-    first.release();
+    const auto activation = allocate(sizes_.hidden);
+    if (!activation) {
+      return unexpected{activation.error()};
+    }
+    first->release();
     return allocate(sizes_.output);
   }
 
  private:
-  [[nodiscard]] simulated_tensor allocate(byte_count bytes) {
+  [[nodiscard]] result<simulated_tensor, allocation_failure> allocate(byte_count bytes) {
     auto block = allocator_->allocate(bytes);
     if (!block.has_value()) {
-      throw simulated_out_of_memory(block.error());
+      return unexpected{std::move(block).error()};
     }
-    return {*allocator_, *block};
+    return simulated_tensor{*allocator_, *block};
   }
 
   caching_allocator* allocator_;
@@ -314,6 +326,9 @@ static_assert(phase_clock<frozen_clock>);
       backend, counter, work, device_index{0}, plan);
   if (!measured.has_value()) {
     measure_error failed = std::move(measured).error();
+    if (failed.cause == measure_failure::host_out_of_memory) {
+      return unexpected{prediction_failure{failed.phase, "the host ran out of memory while predicting"}};
+    }
     return unexpected{prediction_failure{failed.phase, std::move(failed.message)}};
   }
   return std::move(measured->phases);
