@@ -105,7 +105,7 @@ class cents_constant {
 /// exactly), none from a signed integer known only at run time (-1 would
 /// wrap to 2^64 - 1 cents), none from `bool` or a character, and no implicit
 /// way in from an integer (a count is not money).
-/// Sums and products are checked and never throw: try_add() and
+/// Sums and products are checked: try_add() and
 /// try_multiply() return an error past 64 bits, never a wrapped value; the
 /// operators `+` and `*` are `consteval`, for constants, where an overflow
 /// fails to compile.
