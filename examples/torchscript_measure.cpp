@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
     run.inputs.push_back(*spec);
   }
 #if defined(ITERAGPU_TORCH_CUDA)
-  iteragpu::torch_adapter::cuda_backend::initialise();
+  iteragpu::torch_adapter::cuda_backend::initialize();
   iteragpu::torch_adapter::cuda_backend backend{iteragpu::nvml::session::open()};
   iteragpu::torch_adapter::cuda_allocator_counter counter;
   const torch::Device device(torch::kCUDA, 0);

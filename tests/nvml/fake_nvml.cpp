@@ -5,7 +5,7 @@
 // that each lack one entry point (FAKE_NVML_WITHOUT_INIT,
 // FAKE_NVML_WITHOUT_POWER_USAGE, FAKE_NVML_WITHOUT_CLOCKS_EVENT_REASONS).
 //
-// Like NVML it counts its initialisations and refuses device calls while
+// Like NVML it counts its initializations and refuses device calls while
 // none is open (NVML_ERROR_UNINITIALIZED), so a session that used NVML
 // after shutting it down would fail the tests. It also exports the
 // identifier functions (UUID, serial, board id) and counts their calls,
@@ -86,7 +86,7 @@ std::optional<std::array<unsigned long, 4>> parse_bus_id(std::string_view text) 
 }
 
 // The configured device behind a handle, or null for a handle this fake
-// did not give or while NVML is not initialised.
+// did not give or while NVML is not initialized.
 const fake_nvml_device* device_of(const nvmlDevice_st* handle) {
   if (open_sessions == 0 || handle == nullptr || handle->index >= config.device_count) {
     return nullptr;

@@ -126,7 +126,7 @@ struct fake_traits {
   static const char* error_string(status_type s) {
     return s == fake_status::out_of_memory ? "out of memory" : "invalid device ordinal";
   }
-  static void initialise() {}
+  static void initialize() {}
   static int device_count() { return static_cast<int>(runtime().devices.size()); }
 
   // Makes the device current and restores the previous one, as CUDAGuard does.

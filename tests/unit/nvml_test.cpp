@@ -1,7 +1,7 @@
 // The NVML session through fake NVML libraries (tests/nvml/fake_nvml.cpp),
 // opened by path through the same dlopen as the driver's library: a
 // complete one, one without an entry point in each variant, one whose
-// initialisation fails, and devices whose NVML order differs from CUDA's.
+// initialization fails, and devices whose NVML order differs from CUDA's.
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -260,7 +260,7 @@ BOOST_AUTO_TEST_CASE(a_library_without_nvml_init_is_not_nvml) {
   BOOST_TEST(describe(s.sample(bus_1b).temperature.error()) == reason);
 }
 
-BOOST_AUTO_TEST_CASE(a_failed_initialisation_is_reported_with_nvml_s_words_and_never_shut_down) {
+BOOST_AUTO_TEST_CASE(a_failed_initialization_is_reported_with_nvml_s_words_and_never_shut_down) {
   const fake f(ITERAGPU_FAKE_NVML);
   auto config = one_gpu();
   config.init_result = 9;  // NVML_ERROR_DRIVER_NOT_LOADED
@@ -370,8 +370,8 @@ BOOST_AUTO_TEST_CASE(nvml_is_shut_down_once_per_session_and_a_moved_from_session
   BOOST_TEST(f.calls().shutdown == 2U);
 }
 
-// NVML counts its initialisations: one session ending leaves the other working.
-BOOST_AUTO_TEST_CASE(overlapping_sessions_each_initialise_and_shut_down) {
+// NVML counts its initializations: one session ending leaves the other working.
+BOOST_AUTO_TEST_CASE(overlapping_sessions_each_initialize_and_shut_down) {
   const fake f(ITERAGPU_FAKE_NVML);
   f.configure(one_gpu());
   {

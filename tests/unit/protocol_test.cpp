@@ -357,7 +357,7 @@ BOOST_AUTO_TEST_CASE(a_huge_count_of_repeats_asks_for_no_memory_up_front) {
 
 // A backend that also reports the device's memory: used = total - free is
 // read at each baseline and end, outside the timed window.
-struct memory_reporting_backend {  // NOLINT(cppcoreguidelines-pro-type-member-init): an aggregate, initialised whole
+struct memory_reporting_backend {  // NOLINT(cppcoreguidelines-pro-type-member-init): an aggregate, initialized whole
   recording_backend recording;
   fake_device& device;
   std::uint64_t total = 1000;

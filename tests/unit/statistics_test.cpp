@@ -462,7 +462,7 @@ BOOST_AUTO_TEST_CASE(a_run_that_converged_when_a_budget_ran_out_says_converged) 
   BOOST_TEST((rule_of({.min_repeats = 12, .max_repeats = 12}).decide(steady, seconds{0.0}) == stop_reason::converged));
 }
 
-BOOST_AUTO_TEST_CASE(a_sample_that_cannot_be_summarised_never_converges) {
+BOOST_AUTO_TEST_CASE(a_sample_that_cannot_be_summarized_never_converges) {
   std::vector<double> broken(12, 0.5);
   broken[3] = not_a_number;
   const auto rule = rule_of({.min_repeats = 10, .max_repeats = 12});

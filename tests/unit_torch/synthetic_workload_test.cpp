@@ -37,7 +37,7 @@ void check_workload_on_cpu(iteragpu::synthetic_shape shape) {
   BOOST_TEST(!out.requires_grad());
   BOOST_TEST(out.is_inference());
 
-  const auto summary = iteragpu::summarise(shape, D::element).value();
+  const auto summary = iteragpu::summarize_model(shape, D::element).value();
   BOOST_TEST(ta::parameter_count(work.model()) == summary.parameters);
   std::uint64_t bytes = 0;
   for (const auto& p : work.model()->parameters()) {

@@ -101,7 +101,7 @@ inline constexpr const char* driver_note =
 
 /// Fills the report from `backend`. `libtorch_version` is nullopt in a build
 /// without LibTorch. A backend that fails with an exception while being asked (a runtime
-/// that fails to initialise) is reported as unavailable with the first line
+/// that fails to initialize) is reported as unavailable with the first line
 /// of its message, never as a crash: the report is a diagnostic.
 template <device_inventory B>
 [[nodiscard]] environment_report probe_environment(B& backend, device_index requested,

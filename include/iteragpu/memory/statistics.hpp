@@ -233,14 +233,14 @@ struct sample_summary {
   friend constexpr bool operator==(const sample_summary&, const sample_summary&) = default;
 };
 
-/// Why a sample cannot be summarised.
+/// Why a sample cannot be summarized.
 enum class sample_problem {
   empty,       ///< no value at all
   not_finite,  ///< NaN or an infinity
   negative,    ///< seconds cannot be negative
 };
 
-/// Why a sample cannot be summarised, and where.
+/// Why a sample cannot be summarized, and where.
 struct sample_error {
   sample_problem problem{sample_problem::empty};  ///< what is wrong
   std::size_t index{0};                           ///< of the first offending value (0-based); 0 when empty
@@ -443,7 +443,7 @@ class stopping_rule {
   ///  - `max_seconds` once `elapsed` reaches max_seconds, even before
   ///    min_repeats. An elapsed time that is negative or not a number is a
   ///    broken clock and counts as spent, so that the run ends.
-  /// A sample that cannot be summarised (a value negative or not finite)
+  /// A sample that cannot be summarized (a value negative or not finite)
   /// never converges: the budgets end the run.
   [[nodiscard]] std::optional<stop_reason> decide(std::span<const double> seconds,
                                                   std::chrono::duration<double> elapsed) const {

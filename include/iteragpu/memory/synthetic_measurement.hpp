@@ -162,7 +162,7 @@ template <environment_runtime R>
 [[nodiscard]] result<measurement_record, synthetic_failure> measure_synthetic(
     R& runtime, const synthetic_run& run,
     const prediction::blas_workspaces& workspaces = prediction::default_workspaces()) {
-  const auto model = summarise(run.shape, run.dtype);
+  const auto model = summarize_model(run.shape, run.dtype);
   if (!model) {
     return unexpected{synthetic_failure{synthetic_failure_kind::shape_too_large,
                                         "the model or its activations would have more than 2^63-1 elements or bytes",

@@ -43,7 +43,8 @@ struct synthetic_model_summary {
 };
 
 /// nullopt when a count passes what LibTorch can index (int64 sizes).
-[[nodiscard]] inline std::optional<synthetic_model_summary> summarise(const synthetic_shape& shape, element_type dtype) {
+[[nodiscard]] inline std::optional<synthetic_model_summary> summarize_model(const synthetic_shape& shape,
+                                                                           element_type dtype) {
   constexpr auto int64_limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   const auto hidden = checked_mul(shape.width, hidden_multiplier);
   if (!hidden) {

@@ -54,8 +54,8 @@ struct gpu_facts {
                    unexpected{reason}, unexpected{reason}, unexpected{reason}};
 }
 
-/// NVML initialised on open and shut down when the session ends (NVML counts
-/// its initialisations, so sessions may overlap). Movable, not copyable; a
+/// NVML initialized on open and shut down when the session ends (NVML counts
+/// its initializations, so sessions may overlap). Movable, not copyable; a
 /// moved-from session is unavailable. Its state is its own: no global.
 class session {
  public:
@@ -388,7 +388,7 @@ class session {
     return clock_event_reasons{mask};
   }
 
-  std::optional<detail::shared_library> library_{};  // engaged while NVML is initialised
+  std::optional<detail::shared_library> library_{};  // engaged while NVML is initialized
   detail::functions functions_{};
   reading_error reason_{reading_failure::moved_from};  // why NVML is unavailable, when it is
 };

@@ -125,10 +125,10 @@ struct host_need {
 
 /// The host need of building the model of `shape` for `dtype` (see
 /// host_need); nothing when the float32 model passes what LibTorch can index
-/// (summarise()) or the total passes 64 bits.
+/// (summarize_model()) or the total passes 64 bits.
 
 [[nodiscard]] inline std::optional<host_need> predict_host_need(const synthetic_shape& shape, element_type dtype) {
-  const auto build = summarise(shape, element_type::float32);
+  const auto build = summarize_model(shape, element_type::float32);
   if (!build) {
     return std::nullopt;
   }

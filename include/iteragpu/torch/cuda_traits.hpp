@@ -46,8 +46,8 @@ struct cuda_traits {
 
   /// The runtime's words for `status`.
   [[nodiscard]] static const char* error_string(status_type status) { return cudaGetErrorString(status); }
-  /// LibTorch's lazy CUDA initialisation.
-  static void initialise() { initialise_gpu_state(at::globalContext()); }
+  /// LibTorch's lazy CUDA initialization.
+  static void initialize() { initialize_gpu_state(at::globalContext()); }
   /// The visible GPUs, 0 where there is no usable driver.
   [[nodiscard]] static int device_count() { return c10::cuda::device_count(); }
   /// Makes device `d` current until the guard ends.

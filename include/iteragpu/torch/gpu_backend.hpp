@@ -97,7 +97,7 @@ concept gpu_runtime_traits =
       { T::call_prefix } -> std::convertible_to<std::string_view>;
       { T::success } -> std::convertible_to<typename T::status_type>;
       { T::error_string(s) } -> std::convertible_to<const char*>;
-      { T::initialise() } -> std::same_as<void>;
+      { T::initialize() } -> std::same_as<void>;
       { T::device_count() } -> std::same_as<int>;
       { T::make_guard(d) };
       { T::device_synchronize() } -> std::same_as<typename T::status_type>;
@@ -162,7 +162,7 @@ class gpu_backend {
   }
 
   /// Before any counter is read; allocates nothing on any device.
-  static void initialise() { Traits::initialise(); }
+  static void initialize() { Traits::initialize(); }
 
   /// Nothing when LibTorch's runtime sees a GPU, else why not.
   [[nodiscard]] static std::optional<std::string> unavailable_reason() {

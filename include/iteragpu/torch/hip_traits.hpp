@@ -68,8 +68,8 @@ struct hip_traits {
 
   /// The runtime's words for `status`.
   [[nodiscard]] static const char* error_string(status_type status) { return hipGetErrorString(status); }
-  /// LibTorch's lazy GPU initialisation (the ROCm build keeps the CUDA names).
-  static void initialise() { initialise_gpu_state(at::globalContext()); }
+  /// LibTorch's lazy GPU initialization (the ROCm build keeps the CUDA names).
+  static void initialize() { initialize_gpu_state(at::globalContext()); }
   /// The visible GPUs, 0 where there is no usable driver.
   [[nodiscard]] static int device_count() { return c10::hip::device_count(); }
   /// Makes device `d` current until the guard ends.

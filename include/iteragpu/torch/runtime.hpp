@@ -70,7 +70,7 @@ struct probe_only_runtime {
 /// stand-ins, tests/unit_torch/gpu_runtime_test.cpp) where LibTorch has no GPU.
 template <class Backend, class Counter>
   requires measuring_backend<Backend> && memory_counter<Counter> && device_inventory<Backend> &&
-           requires { Backend::initialise(); }
+           requires { Backend::initialize(); }
 struct gpu_measuring_runtime {
   [[no_unique_address]] Backend backend;    ///< synchronizes and times on the device
   [[no_unique_address]] Counter counter{};  ///< reads the caching allocator's counters
@@ -87,7 +87,7 @@ struct gpu_measuring_runtime {
   /// and allocations all belong to it.
   [[nodiscard]] result<measurement, measure_error> measure_synthetic(const synthetic_run& run) {
     try {
-      Backend::initialise();
+      Backend::initialize();
     } catch (const std::exception& e) {
       return unexpected{measure_error{phase_kind::model_load, detail::first_line(e.what())}};
     }
@@ -107,7 +107,7 @@ struct gpu_measuring_runtime {
   /// measured device made current for the whole run.
   [[nodiscard]] result<measurement, torchscript_error> measure_torchscript(const torchscript_run& run) {
     try {
-      Backend::initialise();
+      Backend::initialize();
     } catch (const std::exception& e) {
       return unexpected{torchscript_error{std::nullopt, phase_kind::model_load, detail::first_line(e.what())}};
     }
@@ -170,7 +170,7 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
   /// the first line of LibTorch's message.
   [[nodiscard]] static result<void, memory_history_error> start_memory_history(std::size_t max_entries) {
     try {
-      cuda_backend::initialise();
+      cuda_backend::initialize();
       torch::cuda::_record_memory_history(std::optional<std::string>("all"), std::optional<std::string>("all"),
                                           std::string("python"), max_entries);
     } catch (const std::exception& e) {

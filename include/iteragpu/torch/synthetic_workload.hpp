@@ -23,7 +23,7 @@
 namespace iteragpu::torch_adapter {
 
 /// Linear(width -> 4*width) -> GELU -> Linear(4*width -> width), built and
-/// initialised on the CPU (LibTorch's default Linear initialisation) from a
+/// initialized on the CPU (LibTorch's default Linear initialization) from a
 /// CPU generator seeded with `seed`. Only the CPU generator is seeded, so no
 /// GPU's state is touched.
 [[nodiscard]] inline torch::nn::Sequential build_synthetic_network(std::uint64_t width, std::uint64_t seed) {

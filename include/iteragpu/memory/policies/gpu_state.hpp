@@ -50,7 +50,7 @@ enum class reading_failure {
   library_not_loaded,     ///< the library at `subject` did not load; `detail` is the loader's message
   library_path_refused,   ///< `subject` contains a NUL character: never given to the loader
   not_management_library, ///< the library at `subject` lacks `function`: not NVML, or too old
-  did_not_start,          ///< `function` (the initialisation) returned `code`
+  did_not_start,          ///< `function` (the initialization) returned `code`
   moved_from,             ///< the session was moved from
   function_missing,       ///< the library lacks `function`
   functions_missing,      ///< the library lacks both `function` and `alternative`
