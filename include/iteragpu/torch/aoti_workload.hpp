@@ -22,7 +22,6 @@
 #include <utility>
 #include <vector>
 
-#include "iteragpu/checked.hpp"
 #include "iteragpu/memory/input_spec.hpp"
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/memory/protocol.hpp"
@@ -61,21 +60,10 @@ class aoti_workload {
     }
   }
 
-  /// inputs: as torchscript_workload makes them (one generator seeded with
-  /// input_seed; floating inputs standard normal, integer inputs uniform in
-  /// [0, input_high)).
+  /// inputs: as make_user_inputs() makes them, as for a TorchScript module.
   void make_inputs() {
-    auto generator = seeded_generator(device_, input_seed);
     inputs_.clear();
-    inputs_.reserve(specs_.size());
-    for (const auto& spec : specs_) {
-      const auto options = torch::TensorOptions().device(device_).dtype(scalar_type_of(spec.dtype));
-      if (memory::is_floating(spec.dtype)) {
-        inputs_.push_back(torch::randn(spec.shape, generator, options));
-      } else {
-        inputs_.push_back(torch::randint(0, narrow<std::int64_t>(input_high_), spec.shape, generator, options));
-      }
-    }
+    inputs_ = make_user_inputs(device_, specs_, input_high_);
   }
 
   /// One pass: the compiled model on the inputs, under inference mode.
@@ -121,12 +109,7 @@ template <measuring_backend B, memory_counter C>
                                                                          const torch::Device& device,
                                                                          const torchscript_run& run) {
   aoti_workload work(device, run.path, run.inputs, run.input_high);
-  auto measured = iteragpu::measure(backend, counter, work, run.device, run.plan);
-  if (!measured) {
-    auto e = std::move(measured).error();
-    return unexpected{torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
-  }
-  return std::move(*measured);
+  return measure_user_workload(backend, counter, work, run);
 }
 
 }  // namespace iteragpu::torch_adapter

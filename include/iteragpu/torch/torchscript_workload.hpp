@@ -3,9 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <stdexcept>
-#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -102,6 +102,26 @@ inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch
          std::string_view(e.what()).find("out of memory") != std::string_view::npos;
 }
 
+/// The inputs of a user's model on `device`, from one generator seeded with
+/// input_seed, in the order given: floating inputs from the standard normal
+/// distribution, integer inputs uniform in [0, input_high).
+[[nodiscard]] inline std::vector<torch::Tensor> make_user_inputs(torch::Device device,
+                                                                 const std::vector<memory::input_spec>& specs,
+                                                                 std::uint64_t input_high) {
+  auto generator = seeded_generator(device, input_seed);
+  std::vector<torch::Tensor> inputs;
+  inputs.reserve(specs.size());
+  for (const auto& spec : specs) {
+    const auto options = torch::TensorOptions().device(device).dtype(scalar_type_of(spec.dtype));
+    if (memory::is_floating(spec.dtype)) {
+      inputs.push_back(torch::randn(spec.shape, generator, options));
+    } else {
+      inputs.push_back(torch::randint(0, narrow_or_throw<std::int64_t>(input_high), spec.shape, generator, options));
+    }
+  }
+  return inputs;
+}
+
 /// A user's TorchScript module as a workload of iteragpu::measure(). A
 /// refusal (a file LibTorch cannot load, inputs forward's schema does not
 /// take, a first pass that fails on the inputs for another reason than
@@ -130,21 +150,10 @@ class torchscript_workload {
     check_arguments();
   }
 
-  /// inputs: each input on the device, from one generator seeded with
-  /// input_seed, in the order given: floating inputs from the standard
-  /// normal distribution, integer inputs uniform in [0, input_high).
+  /// inputs: each input on the device, as make_user_inputs() makes them.
   void make_inputs() {
-    auto generator = seeded_generator(device_, input_seed);
     inputs_.clear();
-    inputs_.reserve(specs_.size());
-    for (const auto& spec : specs_) {
-      const auto options = torch::TensorOptions().device(device_).dtype(scalar_type_of(spec.dtype));
-      if (memory::is_floating(spec.dtype)) {
-        inputs_.push_back(torch::randn(spec.shape, generator, options));
-      } else {
-        inputs_.push_back(torch::randint(0, narrow_or_throw<std::int64_t>(input_high_), spec.shape, generator, options));
-      }
-    }
+    inputs_ = make_user_inputs(device_, specs_, input_high_);
   }
 
   /// One pass. Inference: forward under inference mode. Training: the
@@ -231,14 +240,13 @@ class torchscript_workload {
 
 static_assert(workload<torchscript_workload>);
 
-/// Measures the module of `run` through iteragpu::measure() on `device`
-/// with `backend` and `counter`: what an integrator calls with policies of
-/// their own (examples/torchscript_measure.cpp).
-template <measuring_backend B, memory_counter C>
-[[nodiscard]] result<measurement, torchscript_error> measure_torchscript_module(B& backend, C& counter,
-                                                                               const torch::Device& device,
-                                                                               const torchscript_run& run) {
-  torchscript_workload work(device, run.path, run.inputs, run.train, run.input_high);
+/// Measures a user's model workload (a TorchScript module, an AOTInductor
+/// package) through iteragpu::measure() with `backend` and `counter`: a
+/// failed phase carries the workload's refusal, when it refused the user's
+/// input.
+template <measuring_backend B, memory_counter C, workload W>
+[[nodiscard]] result<measurement, torchscript_error> measure_user_workload(B& backend, C& counter, W& work,
+                                                                          const torchscript_run& run) {
   auto measured = iteragpu::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
@@ -248,6 +256,17 @@ template <measuring_backend B, memory_counter C>
     return unexpected{torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
+}
+
+/// Measures the module of `run` through iteragpu::measure() on `device`
+/// with `backend` and `counter`: what an integrator calls with policies of
+/// their own (examples/torchscript_measure.cpp).
+template <measuring_backend B, memory_counter C>
+[[nodiscard]] result<measurement, torchscript_error> measure_torchscript_module(B& backend, C& counter,
+                                                                               const torch::Device& device,
+                                                                               const torchscript_run& run) {
+  torchscript_workload work(device, run.path, run.inputs, run.train, run.input_high);
+  return measure_user_workload(backend, counter, work, run);
 }
 
 }  // namespace iteragpu::torch_adapter
