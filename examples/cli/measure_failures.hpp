@@ -12,6 +12,7 @@
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/gpu_runtime.hpp"
 #include "iteragpu/memory/protocol.hpp"
+#include "iteragpu/report/measurement.hpp"
 #include "iteragpu/memory/synthetic_measurement.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
 #include "iteragpu/report/measure_failure.hpp"
@@ -57,7 +58,7 @@ template <environment_runtime Runtime>
   if constexpr (memory_history_recording<Runtime>) {
     new_file file = reserve_output("memory-snapshot", *path);
     if (auto started = runtime.start_memory_history(memory_snapshot_entries); !started) {
-      throw usage_error("--memory-snapshot: " + started.error());
+      throw usage_error("--memory-snapshot: " + report::describe(started.error()));
     }
     return file;
   } else {
@@ -79,7 +80,8 @@ template <environment_runtime Runtime>
   if constexpr (memory_history_recording<Runtime>) {
     const auto pickled = runtime.memory_snapshot();
     if (!pickled) {
-      err << command << ": --memory-snapshot: " << escaped(pickled.error()) << "; no snapshot was written\n";
+      err << command << ": --memory-snapshot: " << escaped(report::describe(pickled.error()))
+          << "; no snapshot was written\n";
       return exit_internal_error;
     }
     return commit_output(command, std::move(*file), *pickled, err) == exit_success ? exit_success

@@ -46,6 +46,7 @@
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/nvml/session.hpp"
 #include "iteragpu/result.hpp"
+#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/torch/allocator_stats.hpp"
 
 namespace iteragpu::torch_adapter {
@@ -192,7 +193,8 @@ class gpu_backend {
       const device_index d{i};
       typename Traits::properties_type p{};
       check(Traits::device_properties(&p, d), "GetDeviceProperties");
-      gpus.push_back(gpu_description{d, text_of(p.name), Traits::capability(p), narrow<std::uint64_t>(p.totalGlobalMem)});
+      gpus.push_back(
+          gpu_description{d, text_of(p.name), Traits::capability(p), narrow_or_throw<std::uint64_t>(p.totalGlobalMem)});
     }
     return gpus;
   }
