@@ -8,8 +8,8 @@
 #   contents_wrong_anchor    the Quality entry linked to #qualities
 #   members_unlisted         the LICENSE.txt row deleted: one member unlisted
 #   members_matches_nothing  a docs/ row, a folder the archive does not ship
-#   members_listed_twice     an examples/* row: every member under examples/
-#                            matched twice
+#   members_listed_twice     an examples/* row: every member directly in
+#                            examples/ matched twice
 # The members_ modes need MANIFEST, the unpacked archive's manifest.
 cmake_minimum_required(VERSION 3.25)
 foreach(_v README WORK MODE)
@@ -70,14 +70,15 @@ elseif(MODE MATCHES "^members_")
   elseif(MODE STREQUAL "members_listed_twice")
     _change("${_manifest_row}" "| `examples/*` | every example file |\n${_manifest_row}")
     set(_expected "^listed twice: examples/[^ ]+ \\([^,]+, examples/\\*\\)$")
-    # As many lines as the archive has members under examples/.
+    # As many lines as the archive has members directly in examples/ (`*`
+    # stops at a /: examples/cli/ is a row of its own).
     file(READ "${MANIFEST}" _manifest)
     string(JSON _count LENGTH "${_manifest}" members)
     math(EXPR _last "${_count} - 1")
     set(_expected_count 0)
     foreach(_i RANGE ${_last})
       string(JSON _path GET "${_manifest}" members ${_i} path)
-      if(_path MATCHES "^examples/")
+      if(_path MATCHES "^examples/[^/]+$")
         math(EXPR _expected_count "${_expected_count} + 1")
       endif()
     endforeach()
