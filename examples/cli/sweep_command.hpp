@@ -129,7 +129,8 @@ inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
     err << sweep_command << ": " << written.error().message << "\n";
     return exit_internal_error;
   }
-  out << "planned " << plan->size() << " points in " << escaped((o.folder / sweep::points_file).string()) << '\n';
+  out << "planned " << plan->size() << (plan->size() == 1 ? " point in " : " points in ")
+      << escaped((o.folder / sweep::points_file).string()) << '\n';
   return o.what == sweep_options::mode::plan_only ? std::optional<int>(exit_success) : std::nullopt;
 }
 

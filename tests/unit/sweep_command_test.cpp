@@ -438,6 +438,12 @@ BOOST_FIXTURE_TEST_CASE(a_measurement_left_without_its_record_is_adopted_not_mea
   BOOST_TEST(record.at("process").is_null());
 }
 
+BOOST_FIXTURE_TEST_CASE(a_plan_of_one_point_says_one_point, scratch_fixture) {
+  const auto planned = sweep({"--plan-only", "--output-dir", path("one")});
+  BOOST_TEST(planned.exit_code == 0);
+  BOOST_TEST(planned.out == "planned 1 point in " + path("one") + "/points.tsv\n");
+}
+
 BOOST_FIXTURE_TEST_CASE(run_point_runs_one_point_once_and_leaves_a_done_point_alone, scratch_fixture) {
   const auto planned = sweep({"--plan-only", "--output-dir", path("plan"), "--batch", "1..4", "--dtype",
                               "float16,float32"});
