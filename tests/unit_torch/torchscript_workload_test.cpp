@@ -352,7 +352,7 @@ BOOST_AUTO_TEST_CASE(file_and_spec_mistakes_are_reported_before_the_missing_gpu)
                      err) == iteragpu::cli::exit_usage);
   BOOST_TEST(err.find("--width describes the synthetic network") != std::string::npos);
   BOOST_TEST(command({"--train", "--device", "cuda:0", "--output", output}, err) == iteragpu::cli::exit_usage);
-  BOOST_TEST(err.find("--train goes with --torchscript only") != std::string::npos);
+  BOOST_TEST(err.find("--train goes with --torchscript or --aoti only") != std::string::npos);
 #if !defined(ITERAGPU_TORCH_CUDA) && !defined(ITERAGPU_TORCH_HIP)
   // A module that passes every check meets the missing GPU.
   BOOST_TEST(command({"--torchscript", path, "--input", "2x4:float32", "--device", "cuda:0", "--output", output},
