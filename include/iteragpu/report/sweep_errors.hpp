@@ -93,11 +93,10 @@ namespace iteragpu::report {
   return "cannot start " + quoted(e.program) + ": " + reason;
 }
 
-/// Why a new sweep folder cannot be made, as `'F' already exists; expected
-/// a new folder (nothing is overwritten)`, `folder 'P' does not exist;
-/// expected the new folder's parent to exist` or `cannot create 'F':
-/// REASON`. `hint` is added inside the parentheses of the first (such as
-/// "; --resume continues a sweep").
+/// Why a new sweep folder cannot be made, in words: the folder F already
+/// exists (nothing is overwritten), the parent folder P does not exist, or F
+/// cannot be created (with the system's reason). `hint` is added inside the
+/// parentheses of the first (such as "; --resume continues a sweep").
 [[nodiscard]] inline std::string words_of(const sweep::new_folder_problem& p, std::string_view hint = {}) {
   switch (p.kind) {
     case sweep::new_folder_error::exists:
