@@ -12,7 +12,6 @@
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/gpu_runtime.hpp"
 #include "iteragpu/memory/protocol.hpp"
-#include "iteragpu/report/measurement.hpp"
 #include "iteragpu/memory/synthetic_measurement.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
 #include "iteragpu/report/measure_failure.hpp"

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <optional>
 
-#include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -72,7 +71,7 @@ class interrupt_guard {
 /// SIGTERM arrived under an interrupt_guard.
 struct signal_stop {
   /// interrupt_requested().
-  [[nodiscard]] bool stop_requested() const noexcept { return interrupt_requested(); }
+  [[nodiscard]] static bool stop_requested() noexcept { return interrupt_requested(); }
 };
 
 /// The terminal's width in columns when stderr is one (80 when its width

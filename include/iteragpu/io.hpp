@@ -299,7 +299,9 @@ class new_file {
     const auto extension = final_.extension().string();
     const auto pid = to_decimal_string(static_cast<std::uint64_t>(::getpid()));
     for (std::uint64_t n = 1; n <= 100; ++n) {
-      const auto kept = folder_of(final_) / (stem + ".kept-" + pid + "-" + to_decimal_string(n) + extension);
+      std::string name = stem;
+      name.append(".kept-").append(pid).append("-").append(to_decimal_string(n)).append(extension);
+      const auto kept = folder_of(final_) / name;
       if (::link(temporary_.c_str(), kept.c_str()) == 0) {
         discard();
         return unexpected{new_file_problem{new_file_error::name_taken,

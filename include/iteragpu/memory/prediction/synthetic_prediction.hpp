@@ -262,7 +262,7 @@ class simulated_synthetic_workload {
   [[nodiscard]] result<simulated_tensor, allocation_failure> allocate(byte_count bytes) {
     auto block = allocator_->allocate(bytes);
     if (!block.has_value()) {
-      return unexpected{std::move(block).error()};
+      return unexpected{block.error()};
     }
     return simulated_tensor{*allocator_, *block};
   }
