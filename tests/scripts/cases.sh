@@ -144,7 +144,8 @@ case "$case" in
     expect_rc 0
     expect_line "dry run: would build: cmake --build --preset gpu"
     expect_line "dry run: would test: ctest --preset gpu"
-    expect_line "dry run: would test: ctest --preset no-torch"
+    expect_line "dry run: would run: asan preset: the build without LibTorch, its ctest under AddressSanitizer + UndefinedBehaviorSanitizer"
+    expect_no_text "ctest --preset no-torch"
     expect_no_text "preset default"
     ;;
   torch_config_without_abi_gets_the_abi_python_reports)
