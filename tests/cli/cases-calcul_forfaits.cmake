@@ -135,7 +135,7 @@ foreach(_row IN ITEMS "rtx-4090|1|48.72" "a6000|1|84.00" "rtx-5090|1|127.68" "l4
   string(APPEND _cf_seven_days "\n${_gpu} [^\n]* fits +[0-9]+\\.[0-9][0-9] +7 +1 +${_gpus} +${_price} [^\n]*")
 endforeach()
 set(_cf_seven_days_list
-  "^ILLUSTRATIVE catalog[^\n]*\nPackages for a need of 17\\.03851604461669921875 GiB \\(18294967296 bytes\\) on each of 1 GPU, 7 days: 15 packages\n.*cents/GPU-hour${_cf_seven_days}\nMemory rule \\(data/README\\.md\\): ")
+  "^ILLUSTRATIVE catalog[^\n]*\nPackages of at least 1 GPU that holds 17\\.03851604461669921875 GiB \\(18294967296 bytes\\), 7 days: 15 packages\n.*USD/GPU-hour${_cf_seven_days}\nMemory rule \\(data/README\\.md\\): ")
 iteragpu_cli_case(calcul_forfaits_fits_estimate_file PROGRAM calcul_forfaits EXIT 0 STDOUT "${_cf_seven_days_list}"
   ARGS --fits "${_cf_estimate}" --days 7)
 set_tests_properties(cli.calcul_forfaits_fits_estimate_file PROPERTIES FIXTURES_REQUIRED fits_estimate)
@@ -148,7 +148,7 @@ iteragpu_cli_case(calcul_forfaits_fits_ties PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"packages\":\\[\\{\"gpu\":\"q48\",\"name\":\"Test Q48\",\"memory_gb_per_gpu\":48,\"gpus_per_lot\":1,\"days\":3,\"lots\":1,\"total_gpus\":1,\"lot_price_cents\":3000,\"total_price_cents\":3000,\"total_price\":\"30\\.00\",\"fit\":\\{\"verdict\":\"fits\",\"basis\":\"nominal\",\"runtime_low_bytes\":47520000000,\"runtime_high_bytes\":51539607552,\"headroom_bytes\":7520000000,\"shortfall_bytes\":0\\},\"gpu_hours\":72,\"price_per_gpu_hour_cents\":\"41\\.6667\",\"unused_gpu_hours\":null,\"unit_cost_cents\":null\\},\\{\"gpu\":\"r80\",[^}]*\"total_gpus\":4,[^}]*\"verdict\":\"fits\"[^]]*\\{\"gpu\":\"p40\",[^}]*\"total_price_cents\":3000,[^}]*\"verdict\":\"tight\",[^}]*\"shortfall_bytes\":400000000\\}"
   ARGS --catalog "${_cf_fits}/catalog-ties.csv" --fits-gib 37.252902984619140625 --days 3 --json)
 iteragpu_cli_case(calcul_forfaits_fits_gpus_round_up_to_lots PROGRAM calcul_forfaits EXIT 0
-  STDOUT "\nr80 +Test R80 +80 +fits +73\\.76 +30 +2 +8 +1600\\.00 +5760 +27\\.7778\n"
+  STDOUT "\nr80 +Test R80 +80 +fits +73\\.76 +30 +2 +8 +1600\\.00 +5760 +0\\.277778\n"
   ARGS --catalog "${_cf_fits}/catalog-ties.csv" --fits-gib 0 --gpus 5 --days 30)
 iteragpu_cli_case(calcul_forfaits_gpu_hours_to_64_bits PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"gpu_hours\":18446744073709551600,\"accepted_results\":null,.*\"days\":30,\"lots\":25620477880152155,\"total_gpus\":25620477880152155,\"lot_price_cents\":5,\"total_price_cents\":128102389400760775,\"total_price\":\"1281023894007607\\.75\",\"fit\":null,\"gpu_hours\":18446744073709551600,\"price_per_gpu_hour_cents\":\"0\\.0069\",\"unused_gpu_hours\":0,"
@@ -168,7 +168,7 @@ iteragpu_cli_case(calcul_forfaits_compare_days PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"days\":7,\"lot_price_cents\":2400,\"lot_price\":\"24\\.00\",\"gpu_days\":7,\"price_per_gpu_day_cents\":\"342\\.8571\",\"dearer\":true,\"saving_per_gpu_day_cents\":\"-9\\.5238\",\"saving_percent\":\"-2\\.86\",\"unit_cost_cents\":\"800\\.0000\""
   ARGS --catalog "${_cf_fits}/catalog-durations.csv" --gpu d2 --compare-days --accepted-results 3 --json)
 iteragpu_cli_case(calcul_forfaits_compare_days_text PROGRAM calcul_forfaits EXIT 0
-  STDOUT "^ILLUSTRATIVE catalog[^\n]*\nDurations compared: h200 \\(NVIDIA H200 SXM, 141 GB per GPU\\), one lot of 1 GPU\n.*\n +30 +2484\\.00 +30 +8280\\.0000 +0\\.0000 +0\\.00\n"
+  STDOUT "^ILLUSTRATIVE catalog[^\n]*\nDurations compared: h200 \\(NVIDIA H200 SXM, 141 GB per GPU\\), one lot of 1 GPU\n.*\n +30 +2484\\.00 +30 +82\\.800000 +0\\.000000 +0\\.00\n"
   ARGS --gpu h200 --compare-days)
 
 # Bad searches: exit 2, one line naming the flag, nothing on stdout.
@@ -225,7 +225,7 @@ set_tests_properties(cli.calcul_forfaits_fits_plan PROPERTIES FIXTURES_REQUIRED 
 
 # --fits-gib is echoed as typed, beside the whole bytes it rounds up to.
 iteragpu_cli_case(calcul_forfaits_fits_gib_echoed_as_typed PROGRAM calcul_forfaits EXIT 0
-  STDOUT "\nPackages for a need of 139\\.8 GiB \\(150109106996 bytes\\) on each of 1 GPU, every duration: "
+  STDOUT "\nPackages of at least 1 GPU that holds 139\\.8 GiB \\(150109106996 bytes\\), every duration: "
   ARGS --fits-gib 139.8)
 
 # Without any argument, the modes are named; both programs' help names --version.

@@ -106,14 +106,14 @@ BOOST_AUTO_TEST_CASE(the_text_table_carries_the_label_the_units_and_the_rule) {
   BOOST_TEST(r.err.empty());
   BOOST_TEST(r.out.starts_with(std::string(iteragpu::report::illustrative_note) + "\n"));
   for (const char* part :
-       {"Packages for a need of 17.03851604461669921875 GiB (18294967296 bytes) on each of 1 GPU, 7 days: 15 packages\n",
+       {"Packages of at least 1 GPU that holds 17.03851604461669921875 GiB (18294967296 bytes), 7 days: 15 packages\n",
         "  need      estimate --json: its memory_need.bytes",
         "gpu           name                     GB/GPU  fit   headroom (GiB)  days  lots  GPUs  price (USD)  GPU-hours  "
-        "cents/GPU-hour\n",
+        "USD/GPU-hour\n",
         "rtx-4090      NVIDIA GeForce RTX 4090      24  fits            6.36     7     1     1        48.72        168  "
-        "       29.0000\n",
+        "    0.290000\n",
         "b200          NVIDIA B200                 180  fits          159.52     7     1     2      1680.00        336  "
-        "      500.0000\n",
+        "    5.000000\n",
         "neither availability nor a reservation", "order: cheapest first"}) {
     BOOST_TEST(contains(r.out, part), part);
   }
@@ -174,7 +174,7 @@ BOOST_AUTO_TEST_CASE(a_custom_catalog_search_gives_exact_lots_cents_and_hours) {
   const auto text = run({"--catalog", ties, "--fits-gib", "37.252902984619140625", "--gpus", "7", "--gpu-hours",
                          "1000", "--days", "7", "--accepted-results", "4"});
   BOOST_TEST(!contains(text.out, "ILLUSTRATIVE"));
-  BOOST_TEST(contains(text.out, "unused GPU-hours  cents/accepted result\n"), text.out);
+  BOOST_TEST(contains(text.out, "unused GPU-hours  USD/accepted result\n"), text.out);
   BOOST_TEST(contains(text.out, "p40  Test P40      40  tight           -0.38     7     7     7       490.00       1176"),
              text.out);
 }
@@ -209,7 +209,7 @@ BOOST_AUTO_TEST_CASE(gpu_hours_alone_list_every_gpu_without_memory) {
   BOOST_TEST(o.at("memory_rule").is_null());
   const auto text = run({"--catalog", fits + "catalog-ties.csv", "--gpu-hours", "73", "--days", "3"});
   BOOST_TEST(!contains(text.out, "Memory rule"));
-  BOOST_TEST(contains(text.out, "Packages for 1 GPU, at least 73 GPU-hours, 3 days: 5 packages\n"), text.out);
+  BOOST_TEST(contains(text.out, "Packages of at least 1 GPU, at least 73 GPU-hours, 3 days: 5 packages\n"), text.out);
 }
 
 BOOST_AUTO_TEST_CASE(durations_compared_side_by_side) {
@@ -230,12 +230,12 @@ BOOST_AUTO_TEST_CASE(durations_compared_side_by_side) {
   const auto text = run({"--catalog", fits + "catalog-durations.csv", "--gpu", "d1", "--compare-days"});
   BOOST_TEST(text.exit_code == 0);
   for (const char* part : {"Durations compared: d1 (Test D1, 80 GB per GPU), one lot of 2 GPUs\n",
-                           "days  lot price (USD)  GPU-days  cents/GPU-day  saving vs 3 days (cents/GPU-day)  saving "
-                           "vs 3 days (%)\n",
-                           "   7           151.20        14      1080.0000                          120.0000       "
-                           "          10.00\n",
-                           "  30           576.00        60       960.0000                          240.0000       "
-                           "          20.00\n",
+                           "days  lot price (USD)  GPU-days  USD/GPU-day  saving vs 3 days (USD/GPU-day)  saving vs 3 "
+                           "days (%)\n",
+                           "   7           151.20        14    10.800000                        1.200000                 "
+                           "10.00\n",
+                           "  30           576.00        60     9.600000                        2.400000                 "
+                           "20.00\n",
                            "unit cost not computed (no --accepted-results)"}) {
     BOOST_TEST(contains(text.out, part), part << "\n" << text.out);
   }

@@ -116,8 +116,9 @@ BOOST_AUTO_TEST_CASE(text_output_names_every_figure_and_the_warnings) {
     BOOST_TEST(contains(r.out, part), part);
   }
   const auto with = run_command(calcul_forfaits, {"--gpu", "b200", "--days", "7", "--lots", "2", "--accepted-results", "3"});
-  BOOST_TEST(contains(with.out, "112000.0000 cents per accepted result"), with.out);
-  BOOST_TEST(contains(with.out, "rounded half to even to 4 places of a cent"));
+  BOOST_TEST(contains(with.out, "1120.000000 USD per accepted result (3360.00 USD / 3, rounded half to even to 4 "
+                                "decimal places of a cent)\n"),
+             with.out);
 }
 
 BOOST_AUTO_TEST_CASE(a_real_catalog_carries_no_illustrative_warning) {

@@ -112,6 +112,17 @@ BOOST_AUTO_TEST_CASE(division_near_64_bits_needs_no_wider_type) {
   BOOST_TEST(quotient_text(runtime_cents(u64_max), u64_max - 1) == "1.0000");
 }
 
+BOOST_AUTO_TEST_CASE(a_quotient_in_dollars_moves_the_point_two_places) {
+  const auto in_dollars = [](money a, std::uint64_t divisor) { return try_divide(a, divisor).value().dollars_string(); };
+  BOOST_TEST(in_dollars(runtime_cents(1), 32U) == "0.000312");
+  BOOST_TEST(in_dollars(runtime_cents(336000), 3U) == "1120.000000");
+  BOOST_TEST(in_dollars(runtime_cents(4872), 168U) == "0.290000");
+  BOOST_TEST(in_dollars(runtime_cents(100), 3U) == "0.333333");
+  BOOST_TEST(in_dollars(runtime_cents(1234567), 10U) == "1234.567000");
+  BOOST_TEST(in_dollars(runtime_cents(u64_max), 7U) == "26352491533870788.021429");
+  BOOST_TEST(in_dollars(runtime_cents(u64_max), 1U) == "184467440737095516.150000");
+}
+
 BOOST_AUTO_TEST_CASE(division_by_zero_is_an_error) {
   BOOST_TEST((try_divide(runtime_cents(100), 0U).error() == money_error::division_by_zero));
   BOOST_TEST((try_divide(runtime_cents(0), 0U).error() == money_error::division_by_zero));

@@ -369,6 +369,11 @@ struct durations_comparison {
   return (negative && magnitude != fractional_cents{} ? "-" : "") + magnitude.to_string();
 }
 
+/// signed_text() in dollars (fractional_cents::dollars_text()): `-0.820000`.
+[[nodiscard]] inline std::string signed_dollars_text(bool negative, const fractional_cents& magnitude) {
+  return (negative && magnitude != fractional_cents{} ? "-" : "") + magnitude.dollars_string();
+}
+
 /// A ratio with 4 decimal places as a percentage with 2: 0.1667 -> `16.67`,
 /// 1.0000 -> `100.00`, with a minus sign for a dearer package. Moving the
 /// point in the text keeps every ratio exact, however large.

@@ -118,7 +118,7 @@ class money {
   template <counting_integer U>
     requires std::unsigned_integral<U>
   [[nodiscard]] static constexpr money from_cents(U cents) noexcept {
-    return money(static_cast<std::uint64_t>(cents));
+    return money{static_cast<std::uint64_t>(cents)};
   }
   /// `cents` cents, from an integer constant such as `168000`, whose sign is
   /// checked when the program is compiled.
@@ -293,6 +293,23 @@ class fractional_cents {
   }
   /// text() as a std::string.
   [[nodiscard]] std::string to_string() const { return text().to_string(); }
+
+  /// The same amount in dollars, exactly: six digits after the point (the
+  /// four places of a cent are six places of a dollar), so that `386.4000`
+  /// cents reads `3.864000` and a price per unit sits beside a price in
+  /// dollars in one unit.
+  [[nodiscard]] constexpr fixed_text<max_decimal_digits + 1 + places + 2> dollars_text() const {
+    fixed_text<max_decimal_digits + 1 + places + 2> out;
+    out.append(decimal_text(whole_ / 100U).view());
+    out.push_back('.');
+    const std::uint64_t millionths = whole_ % 100U * scale + fraction_;
+    for (std::uint64_t divisor = scale * 10U; divisor != 0; divisor /= 10U) {
+      out.push_back(static_cast<char>('0' + millionths / divisor % 10U));
+    }
+    return out;
+  }
+  /// dollars_text() as a std::string.
+  [[nodiscard]] std::string dollars_string() const { return dollars_text().to_string(); }
 
   /// amount / divisor, rounded half to even to four places of a cent. Long
   /// division one decimal digit at a time keeps every intermediate value

@@ -215,16 +215,17 @@ inline void write_catalog_lines(std::ostream& out, const catalog_snapshot& snaps
 
 namespace detail {
 
-// `Packages for a need of X GiB (N bytes) on each of 2 GPUs, at least H
-// GPU-hours, 7 days: 5 packages`.
+// `Packages of at least 2 GPUs that each hold X GiB (N bytes), at least H
+// GPU-hours, 7 days: 5 packages`: "GPUs" as the rows' column counts them
+// (lots x GPUs per lot, which whole lots may round up).
 [[nodiscard]] inline std::string search_title(const package_list& list) {
   const auto& s = list.search;
-  std::string title = "Packages for ";
+  std::string title = "Packages of at least " + plural(s.gpus.value, "GPU", "GPUs");
   if (s.need) {
     const exact_decimal gib = s.need->stated_gib ? *s.need->stated_gib : to_gib(s.need->bytes);
-    title += "a need of " + gib.to_string() + " GiB (" + bytes_text(s.need->bytes.value) + ") on each of ";
+    title += (s.gpus.value == 1 ? " that holds " : " that each hold ") + gib.to_string() + " GiB (" +
+             bytes_text(s.need->bytes.value) + ")";
   }
-  title += plural(s.gpus.value, "GPU", "GPUs");
   if (s.hours) {
     title += ", at least " + to_decimal_string(s.hours->value) + " GPU-hours";
   }
@@ -245,12 +246,12 @@ namespace detail {
   }
   columns.push_back({"price (" + currency + ")", true});
   columns.push_back({"GPU-hours", true});
-  columns.push_back({"cents/GPU-hour", true});
+  columns.push_back({currency + "/GPU-hour", true});
   if (s.hours) {
     columns.push_back({"unused GPU-hours", true});
   }
   if (s.accepted) {
-    columns.push_back({"cents/accepted result", true});
+    columns.push_back({currency + "/accepted result", true});
   }
   return columns;
 }
@@ -268,12 +269,12 @@ namespace detail {
   cells.push_back(to_decimal_string(m.total_gpus.value));
   cells.push_back(m.total_price.to_string());
   cells.push_back(to_decimal_string(m.provided.value));
-  cells.push_back(m.price_per_gpu_hour.to_string());
+  cells.push_back(m.price_per_gpu_hour.dollars_string());
   if (m.unused) {
     cells.push_back(to_decimal_string(m.unused->value));
   }
   if (m.unit_cost) {
-    cells.push_back(m.unit_cost->to_string());
+    cells.push_back(m.unit_cost->dollars_string());
   }
   return cells;
 }
@@ -386,19 +387,20 @@ inline void write_text(std::ostream& out, const durations_comparison& c, std::st
   std::vector<detail::table_column> columns{{"days", true},
                                             {"lot price (" + c.snapshot.currency + ")", true},
                                             {"GPU-days", true},
-                                            {"cents/GPU-day", true},
-                                            {"saving vs " + shortest + " days (cents/GPU-day)", true},
+                                            {c.snapshot.currency + "/GPU-day", true},
+                                            {"saving vs " + shortest + " days (" + c.snapshot.currency + "/GPU-day)", true},
                                             {"saving vs " + shortest + " days (%)", true}};
   if (c.accepted) {
-    columns.push_back({"cents/accepted result", true});
+    columns.push_back({c.snapshot.currency + "/accepted result", true});
   }
   std::vector<std::vector<std::string>> rows;
   for (const auto& row : c.rows) {
     std::vector<std::string> cells{to_decimal_string(row.days.value), row.lot_price.to_string(),
-                                   to_decimal_string(row.gpu_days), row.price_per_gpu_day.to_string(),
-                                   signed_text(row.saving.dearer, row.saving.per_gpu_day), percent_text(row.saving)};
+                                   to_decimal_string(row.gpu_days), row.price_per_gpu_day.dollars_string(),
+                                   signed_dollars_text(row.saving.dearer, row.saving.per_gpu_day),
+                                   percent_text(row.saving)};
     if (row.unit_cost) {
-      cells.push_back(row.unit_cost->to_string());
+      cells.push_back(row.unit_cost->dollars_string());
     }
     rows.push_back(std::move(cells));
   }

@@ -97,8 +97,9 @@ inline void write_text(std::ostream& out, const package_quote& q, std::string_vi
       << q.lot_price.to_string() << ")\n"
       << "  unit cost     ";
   if (q.unit_cost) {
-    out << q.unit_cost->to_string() << " cents per accepted result (" << q.total_price.cents() << " cents / "
-        << q.accepted->value << ", rounded half to even to 4 places of a cent)\n";
+    out << q.unit_cost->dollars_string() << ' ' << snapshot.currency << " per accepted result ("
+        << q.total_price.to_string() << ' ' << snapshot.currency << " / " << q.accepted->value
+        << ", rounded half to even to 4 decimal places of a cent)\n";
   } else {
     out << "not computed (no --accepted-results)\n";
   }
