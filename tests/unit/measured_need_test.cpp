@@ -16,6 +16,7 @@
 #include <iteragpu/memory/files/memory_need_file.hpp>
 #include <iteragpu/memory/synthetic_measurement.hpp>
 #include <iteragpu/report/need_input.hpp>
+#include <iteragpu/sweep/files/record.hpp>
 
 namespace {
 
@@ -116,6 +117,28 @@ BOOST_AUTO_TEST_CASE(measure_and_fits_agree_on_a_file_where_the_old_definitions_
   BOOST_TEST(file.peak_reserved_bytes() == 1900U);
   BOOST_TEST((file.device_samples() == iteragpu::device_samples(rows)));
   BOOST_TEST(*iteragpu::memory_outside_allocator(file.device_samples()) == 700U);
+}
+
+BOOST_AUTO_TEST_CASE(a_sweep_record_counts_what_fits_counts) {
+  // The sweep reads a point's `measure` result for its figures: the same
+  // file, given the timing fields a sweep also reads, gives the same 700.
+  auto doc = boost::json::parse(text_of(disagreeing));
+  for (auto& row : doc.at("phases").as_array()) {
+    auto& o = row.as_object();
+    o["seconds"] = 0.5;
+    o["gpu_seconds"] = 0.25;
+    o["peak_allocated_bytes"] = o.at("peak_reserved_bytes");
+  }
+  const auto figures = iteragpu::sweep::files::measured_from(doc);
+  BOOST_REQUIRE(figures.has_value());
+  BOOST_REQUIRE(figures->outside_allocator_bytes.has_value());
+  BOOST_TEST(*figures->outside_allocator_bytes == 700U);
+  BOOST_TEST(figures->peak_reserved_bytes == 1900U);
+  // Rows the typed reader refuses give no figure outside the allocator.
+  doc.at("phases").as_array().at(1).as_object()["end_device_used_bytes"] = -5;
+  const auto refused = iteragpu::sweep::files::measured_from(doc);
+  BOOST_REQUIRE(refused.has_value());
+  BOOST_TEST(!refused->outside_allocator_bytes.has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_schema_1_file_has_no_device_sample) {

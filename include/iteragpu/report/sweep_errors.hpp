@@ -134,7 +134,7 @@ namespace iteragpu::report {
 
 /// A `measure` result file that gives no figures: why it cannot be read,
 /// or why it gives none.
-[[nodiscard]] inline std::string words_of(const sweep::files::measurement_file_error& e) {
+[[nodiscard]] inline std::string words_of(const sweep::files::point_measurement_error& e) {
   return e.file ? words_of(*e.file) : words_of(e.figures);
 }
 

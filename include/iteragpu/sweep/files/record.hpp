@@ -15,6 +15,7 @@
 
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/device.hpp"
+#include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/memory/measured_need.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
@@ -183,26 +184,6 @@ struct json_file_error {
   return t;
 }
 
-/// The device samples of a `measure` result's phase rows: at each row's
-/// baseline and end where both the device's used memory and the
-/// allocator's reserved memory are given, in order. The memory outside the
-/// allocator is computed from them by memory_outside_allocator()
-/// (memory/measured_need.hpp), the library's one definition.
-[[nodiscard]] inline std::vector<device_sample> device_samples_of_rows(const json::array& phases) {
-  std::vector<device_sample> samples;
-  for (const auto& row : phases) {
-    for (const auto& [used_key, reserved_key] : {std::pair{"baseline_device_used_bytes", "baseline_reserved_bytes"},
-                                                 std::pair{"end_device_used_bytes", "end_reserved_bytes"}}) {
-      const auto used = as_u64(member(&row, used_key));
-      const auto reserved = as_u64(member(&row, reserved_key));
-      if (used && reserved) {
-        samples.push_back(device_sample{*used, *reserved});
-      }
-    }
-  }
-  return samples;
-}
-
 /// Why a `measure` result gives no figures.
 enum class measurement_error {
   no_phase_rows,     ///< it has no phase rows
@@ -239,7 +220,11 @@ enum class measurement_error {
       warm_gpu.push_back(*gpu_seconds);
     }
   }
-  m.outside_allocator_bytes = memory_outside_allocator(device_samples_of_rows(phases->as_array()));
+  // The memory outside the allocator as every reader of a measurement
+  // computes it: the typed reader's samples (memory/files/) and the one
+  // definition (memory/measured_need.hpp); none when the rows do not read.
+  const auto file = memory::read_measurement_file(doc);
+  m.outside_allocator_bytes = file ? memory_outside_allocator(file->device_samples()) : std::nullopt;
   const json::value* statistics = member(member(&doc, "statistics"), "warm_forward");
   m.warm_seconds = statistics != nullptr ? timing_from(member(statistics, "seconds")) : std::nullopt;
   m.warm_gpu_seconds = statistics != nullptr ? timing_from(member(statistics, "gpu_seconds")) : std::nullopt;
@@ -257,22 +242,22 @@ enum class measurement_error {
 
 /// A `measure` result file that gives no figures: it cannot be read
 /// (`file`), or it can and gives none (`figures`).
-struct measurement_file_error {
+struct point_measurement_error {
   std::optional<json_file_error> file;  ///< why it cannot be read; nothing when it was read
   measurement_error figures{measurement_error::no_phase_rows};  ///< why it gives no figures, once read
 };
 
 /// The figures of the `measure` result file `file` (read_json(), then
 /// measured_from()); the error says why it cannot be read or used.
-[[nodiscard]] inline result<sweep::measured_figures, measurement_file_error> read_measurement(
+[[nodiscard]] inline result<sweep::measured_figures, point_measurement_error> read_measurement(
     const std::filesystem::path& file) {
   auto doc = read_json(file);
   if (!doc.has_value()) {
-    return unexpected{measurement_file_error{doc.error(), measurement_error::no_phase_rows}};
+    return unexpected{point_measurement_error{doc.error(), measurement_error::no_phase_rows}};
   }
   auto figures = measured_from(*doc);
   if (!figures.has_value()) {
-    return unexpected{measurement_file_error{std::nullopt, figures.error()}};
+    return unexpected{point_measurement_error{std::nullopt, figures.error()}};
   }
   return std::move(*figures);
 }
