@@ -59,69 +59,61 @@ iteragpu_cli_case(measure_trailing_junk PROGRAM mesure_memoire EXIT 2 STDOUT_EMP
   STDERR "--batch: '2x'" ABSENT "${_out}/junk.json"
   ARGS measure --device cuda:0 --batch 2x --output "${_out}/junk.json")
 
-# measure --torchscript: the file and the inputs are checked without LibTorch
-# and before any GPU is touched, so a machine without a GPU reports them.
+# measure --torchscript and --aoti: the file and the inputs are checked
+# without LibTorch and before any GPU is touched, so a machine without a GPU
+# reports them. _measure_refused(NAME OUT MESSAGE ARG...): `measure ARG...
+# --device cuda:0 --output OUT` exits 2 with MESSAGE on one line, nothing on
+# stdout, and OUT is not written.
 set(_torchscript_data "${PROJECT_SOURCE_DIR}/tests/data/torchscript")
-iteragpu_cli_case(measure_torchscript_missing_file PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--torchscript: 'missing.pt' does not exist; expected a TorchScript file" ABSENT "${_out}/ts.json"
-  ARGS measure --torchscript missing.pt --input 8x512:int64 --device cuda:0 --output "${_out}/ts.json")
+function(_measure_refused name out message)
+  iteragpu_cli_case(${name} PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR STDERR "${message}"
+    ABSENT "${out}" ARGS measure ${ARGN} --device cuda:0 --output "${out}")
+endfunction()
+# What both formats check the same way: the flag, the output file, the
+# words for what is expected and for the archive, a file of that format.
+foreach(_format
+    "torchscript|ts.json|a TorchScript file|a TorchScript archive|layout-only.pt"
+    "aoti|aoti.json|an AOTInductor package|an AOTInductor package|aoti-layout-only.pt2")
+  string(REPLACE "|" ";" _f "${_format}")
+  list(GET _f 0 _flag)
+  list(GET _f 1 _json)
+  list(GET _f 2 _expected)
+  list(GET _f 3 _archive)
+  list(GET _f 4 _file)
+  set(_name ${_flag})
+  set(_json "${_out}/${_json}")
+  get_filename_component(_ext "${_file}" LAST_EXT)
+  _measure_refused(measure_${_name}_missing_file "${_json}"
+    "--${_flag}: 'missing${_ext}' does not exist; expected ${_expected}" --${_flag} missing${_ext} --input 8x512:int64)
+  _measure_refused(measure_${_name}_not_an_archive "${_json}"
+    "--${_flag}: '[^']*cases-mesure_memoire.cmake' is not ${_archive} .not a zip file."
+    --${_flag} "${CMAKE_CURRENT_LIST_FILE}" --input 8x512:int64)
+  _measure_refused(measure_${_name}_without_input "${_json}" "--${_flag} needs --input"
+    --${_flag} "${_torchscript_data}/${_file}")
+  if(NOT ITERAGPU_HAS_TORCH_CUDA)
+    _measure_refused(measure_${_name}_without_gpu_exits_2 "${_json}"
+      "cuda:0 cannot be measured: .*(${_why}).*no file was written"
+      --${_flag} "${_torchscript_data}/${_file}" --input 8x512:int64)
+  endif()
+endforeach()
 iteragpu_cli_case(measure_torchscript_missing_file_alone PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "--torchscript: 'missing.pt' does not exist" ARGS measure --torchscript missing.pt)
-iteragpu_cli_case(measure_torchscript_not_an_archive PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--torchscript: '[^']*cases-mesure_memoire.cmake' is not a TorchScript archive .not a zip file."
-  ABSENT "${_out}/ts.json"
-  ARGS measure --torchscript "${CMAKE_CURRENT_LIST_FILE}" --input 8x512:int64 --device cuda:0
-  --output "${_out}/ts.json")
-iteragpu_cli_case(measure_torchscript_weights_only PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "/weights-only.pt' holds weights saved by torch.save, not a module saved by torch.jit.save"
-  ABSENT "${_out}/ts.json"
-  ARGS measure --torchscript "${_torchscript_data}/weights-only.pt" --input 8x512:int64 --device cuda:0
-  --output "${_out}/ts.json")
-iteragpu_cli_case(measure_torchscript_bad_input PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--input: '8x512:long' has an unknown dtype at column 7; expected SIZExSIZE...:DTYPE"
-  ABSENT "${_out}/ts.json"
-  ARGS measure --torchscript "${_torchscript_data}/layout-only.pt" --input 8x512:long --device cuda:0
-  --output "${_out}/ts.json")
-iteragpu_cli_case(measure_torchscript_without_input PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--torchscript needs --input" ABSENT "${_out}/ts.json"
-  ARGS measure --torchscript "${_torchscript_data}/layout-only.pt" --device cuda:0 --output "${_out}/ts.json")
-iteragpu_cli_case(measure_input_without_torchscript PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--input goes with --torchscript or --aoti only" ABSENT "${_out}/ts.json"
-  ARGS measure --input 8x512:int64 --device cuda:0 --output "${_out}/ts.json")
-# measure --aoti: an AOTInductor package, checked the same way before any GPU.
-iteragpu_cli_case(measure_aoti_missing_file PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--aoti: 'missing.pt2' does not exist; expected an AOTInductor package" ABSENT "${_out}/aoti.json"
-  ARGS measure --aoti missing.pt2 --input 8x512:int64 --device cuda:0 --output "${_out}/aoti.json")
-iteragpu_cli_case(measure_aoti_given_a_torchscript_file PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--aoti: '[^']*layout-only.pt' is a zip file without a data/aotinductor/ entry, not an AOTInductor package"
-  ABSENT "${_out}/aoti.json"
-  ARGS measure --aoti "${_torchscript_data}/layout-only.pt" --input 8x512:int64 --device cuda:0
-  --output "${_out}/aoti.json")
-iteragpu_cli_case(measure_aoti_not_an_archive PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--aoti: '[^']*cases-mesure_memoire.cmake' is not an AOTInductor package .not a zip file."
-  ABSENT "${_out}/aoti.json"
-  ARGS measure --aoti "${CMAKE_CURRENT_LIST_FILE}" --input 8x512:int64 --device cuda:0 --output "${_out}/aoti.json")
-iteragpu_cli_case(measure_aoti_refuses_train PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--train: an AOTInductor package is compiled for inference" ABSENT "${_out}/aoti.json"
-  ARGS measure --aoti "${_torchscript_data}/aoti-layout-only.pt2" --input 8x512:int64 --train --device cuda:0
-  --output "${_out}/aoti.json")
-iteragpu_cli_case(measure_aoti_with_torchscript PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--aoti and --torchscript: one model at a time" ABSENT "${_out}/aoti.json"
-  ARGS measure --aoti "${_torchscript_data}/aoti-layout-only.pt2" --torchscript "${_torchscript_data}/layout-only.pt"
-  --input 8x512:int64 --device cuda:0 --output "${_out}/aoti.json")
-iteragpu_cli_case(measure_aoti_without_input PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-  STDERR "--aoti needs --input" ABSENT "${_out}/aoti.json"
-  ARGS measure --aoti "${_torchscript_data}/aoti-layout-only.pt2" --device cuda:0 --output "${_out}/aoti.json")
-if(NOT ITERAGPU_HAS_TORCH_CUDA)
-  iteragpu_cli_case(measure_torchscript_without_gpu_exits_2 PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-    STDERR "cuda:0 cannot be measured: .*(${_why}).*no file was written" ABSENT "${_out}/ts.json"
-    ARGS measure --torchscript "${_torchscript_data}/layout-only.pt" --input 8x512:int64 --device cuda:0
-    --output "${_out}/ts.json")
-  iteragpu_cli_case(measure_aoti_without_gpu_exits_2 PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
-    STDERR "cuda:0 cannot be measured: .*(${_why}).*no file was written" ABSENT "${_out}/aoti.json"
-    ARGS measure --aoti "${_torchscript_data}/aoti-layout-only.pt2" --input 8x512:int64 --device cuda:0
-    --output "${_out}/aoti.json")
-endif()
+_measure_refused(measure_torchscript_weights_only "${_out}/ts.json"
+  "/weights-only.pt' holds weights saved by torch.save, not a module saved by torch.jit.save"
+  --torchscript "${_torchscript_data}/weights-only.pt" --input 8x512:int64)
+_measure_refused(measure_torchscript_bad_input "${_out}/ts.json"
+  "--input: '8x512:long' has an unknown dtype at column 7; expected SIZExSIZE...:DTYPE"
+  --torchscript "${_torchscript_data}/layout-only.pt" --input 8x512:long)
+_measure_refused(measure_input_without_torchscript "${_out}/ts.json"
+  "--input goes with --torchscript or --aoti only" --input 8x512:int64)
+_measure_refused(measure_aoti_given_a_torchscript_file "${_out}/aoti.json"
+  "--aoti: '[^']*layout-only.pt' is a zip file without a data/aotinductor/ entry, not an AOTInductor package"
+  --aoti "${_torchscript_data}/layout-only.pt" --input 8x512:int64)
+_measure_refused(measure_aoti_refuses_train "${_out}/aoti.json" "--train: an AOTInductor package is compiled for inference"
+  --aoti "${_torchscript_data}/aoti-layout-only.pt2" --input 8x512:int64 --train)
+_measure_refused(measure_aoti_with_torchscript "${_out}/aoti.json" "--aoti and --torchscript: one model at a time"
+  --aoti "${_torchscript_data}/aoti-layout-only.pt2" --torchscript "${_torchscript_data}/layout-only.pt"
+  --input 8x512:int64)
 
 # plan: the reference configuration of the H200 (anchors/reference-h200.md),
 # predicted with no GPU: cold_forward peak allocated 5,940,264,960 and peak
