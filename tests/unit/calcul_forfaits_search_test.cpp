@@ -13,6 +13,8 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "text_checks.hpp"
+
 #include <iteragpu/pricing/memory_rule.hpp>
 
 #include "run_command.hpp"
@@ -47,7 +49,6 @@ json::object json_of(const std::vector<std::string>& args) {
   return json::parse(r.out).as_object();
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // "gpu days lots total_cents verdict" per listed package.
 std::vector<std::string> lines_of(const json::object& o) {

@@ -12,6 +12,8 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "text_checks.hpp"
+
 #include "run_command.hpp"
 
 namespace {
@@ -47,7 +49,6 @@ json::object json_of(const command_outcome& r) {
   return json::parse(r.out).as_object();
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 

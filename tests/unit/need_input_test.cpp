@@ -8,6 +8,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "text_checks.hpp"
+
 #include <iteragpu/io.hpp>
 
 namespace {
@@ -34,7 +36,6 @@ std::string refusal(std::string_view text) {
   return need.error().found;
 }
 
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 // A schema-2 measurement with the given rows, each
 // {peak_reserved, end_reserved, end_device_used or -1 for null}.

@@ -11,6 +11,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "text_checks.hpp"
+
 #include <iteragpu/sweep/palette.hpp>
 #include <iteragpu/sweep/svg.hpp>
 
@@ -19,14 +21,6 @@ using iteragpu::device_index;
 using iteragpu::element_type;
 
 namespace {
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++n;
-  }
-  return n;
-}
 
 sw::sweep_point shape(std::size_t index, std::uint64_t batch, std::uint64_t context, std::uint64_t width) {
   return sw::sweep_point{index, {batch, context, width}, element_type::bfloat16, 1, sw::repeat_setting{2}};

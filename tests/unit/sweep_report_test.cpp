@@ -10,6 +10,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "text_checks.hpp"
+
 #include <iteragpu/sweep/html.hpp>
 #include <iteragpu/sweep/progress.hpp>
 #include <iteragpu/sweep/summary.hpp>
@@ -20,14 +22,6 @@ using iteragpu::device_index;
 using iteragpu::element_type;
 
 namespace {
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++n;
-  }
-  return n;
-}
 
 sw::sweep_point point(std::size_t index, std::uint64_t width, element_type dtype = element_type::bfloat16) {
   return sw::sweep_point{index, {1, 1024, width}, dtype, 1, sw::repeat_setting{2}};
