@@ -108,14 +108,14 @@ BOOST_AUTO_TEST_CASE(three_varying_axes_give_one_panel_per_width_on_shared_style
   BOOST_TEST(in.series[0].points.size() == 3U);
 
   const std::string svg = sw::plot_svg(in);
-  BOOST_TEST(count(svg, "<g class=\"panel\">") == 2U);
-  BOOST_TEST(count(svg, "class=\"plot-area\"") == 2U);  // no time charts: nothing was measured
+  BOOST_TEST(occurrences(svg, "<g class=\"panel\">") == 2U);
+  BOOST_TEST(occurrences(svg, "class=\"plot-area\"") == 2U);  // no time charts: nothing was measured
   BOOST_TEST(svg.find(">width 64</text>") != std::string::npos);
   BOOST_TEST(svg.find(">width 128</text>") != std::string::npos);
   BOOST_TEST(svg.find("peak memory against batch, one panel per width") != std::string::npos);
   // Legend: two line styles, then three series, each once.
-  BOOST_TEST(count(svg, "class=\"legend-entry\"") == 2U + 3U);
-  BOOST_TEST(count(svg, R"(data-colour="#E69F00" data-marker="square")") == 1U);
+  BOOST_TEST(occurrences(svg, "class=\"legend-entry\"") == 2U + 3U);
+  BOOST_TEST(occurrences(svg, R"(data-colour="#E69F00" data-marker="square")") == 1U);
   BOOST_TEST(svg.find(">context 256</text>") != std::string::npos);
 }
 
@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(two_varying_axes_give_one_panel_with_a_series_per_context) 
   BOOST_TEST(in.series.size() == 2U);
   BOOST_TEST(in.series[1].label == "context 4096");
   BOOST_TEST(in.configuration == "width 512, bfloat16, warmup 1, repeats 2");
-  BOOST_TEST(count(sw::plot_svg(in), "<g class=\"panel\">") == 1U);
+  BOOST_TEST(occurrences(sw::plot_svg(in), "<g class=\"panel\">") == 1U);
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_point_carries_its_exit_status_and_breaks_the_measured_line) {
@@ -158,15 +158,15 @@ BOOST_AUTO_TEST_CASE(a_failed_point_carries_its_exit_status_and_breaks_the_measu
   BOOST_TEST(svg.find(R"(text-anchor="end">exit 1</text>)") != std::string::npos);
   // Measured reserved (2.5 wide): batch 1-2, then batch 8 alone (no line of
   // one point); nothing reaches the failed batch 4.
-  BOOST_TEST(count(svg, R"(stroke-width="2.5" points=")") == 1U);
+  BOOST_TEST(occurrences(svg, R"(stroke-width="2.5" points=")") == 1U);
   const auto at = svg.find(R"(stroke-width="2.5" points=")");
   const auto end = svg.find('"', at + 27);
-  BOOST_TEST(count(svg.substr(at, end - at), ",") == 2U);
+  BOOST_TEST(occurrences(svg.substr(at, end - at), ",") == 2U);
   // The time chart's line breaks there too: batch 1-2 joined, batch 8 alone.
-  BOOST_TEST(count(svg, R"(stroke-width="2.0" points=")") == 1U);
+  BOOST_TEST(occurrences(svg, R"(stroke-width="2.0" points=")") == 1U);
   BOOST_TEST(svg.find(">device total memory, NVIDIA H200: 140.0 GiB</text>") != std::string::npos);
   BOOST_TEST(svg.find(">failed, labelled with its</text>") != std::string::npos);
-  BOOST_TEST(count(svg, R"(<polygon points=")") >= 3U + 1U);  // three failed triangles, one in the legend
+  BOOST_TEST(occurrences(svg, R"(<polygon points=")") >= 3U + 1U);  // three failed triangles, one in the legend
 }
 
 BOOST_AUTO_TEST_CASE(points_skipped_for_host_and_device_memory_are_drawn_and_labelled_apart) {
@@ -179,9 +179,9 @@ BOOST_AUTO_TEST_CASE(points_skipped_for_host_and_device_memory_are_drawn_and_lab
   BOOST_TEST((in.series[0].points[3].mark == sw::point_mark::skipped_host_memory));
   BOOST_TEST((in.series[0].points[4].mark == sw::point_mark::skipped_after_failure));
   const std::string svg = sw::plot_svg(in);
-  BOOST_TEST(count(svg, R"(data-colour="#7f7f7f" data-marker="cross")") == 1U);
-  BOOST_TEST(count(svg, R"(data-colour="#7f7f7f" data-marker="plus")") == 1U);
-  BOOST_TEST(count(svg, R"(data-colour="#7f7f7f" data-marker="bar")") == 1U);
+  BOOST_TEST(occurrences(svg, R"(data-colour="#7f7f7f" data-marker="cross")") == 1U);
+  BOOST_TEST(occurrences(svg, R"(data-colour="#7f7f7f" data-marker="plus")") == 1U);
+  BOOST_TEST(occurrences(svg, R"(data-colour="#7f7f7f" data-marker="bar")") == 1U);
   // The legend's labels, wrapped to its column: their first lines.
   BOOST_TEST(svg.find(">skipped for device memory:</text>") != std::string::npos);
   BOOST_TEST(svg.find(">skipped for host memory: the</text>") != std::string::npos);

@@ -125,7 +125,7 @@ BOOST_AUTO_TEST_CASE(without_a_terminal_each_point_gets_one_plain_line) {
   const std::string text = out.str();
   BOOST_TEST(text.starts_with("sweep: [1/2] point 0 (batch 1, context 1024, width 1024, bfloat16) on cuda:0: measured, "
                               "peak reserved 3221229568 bytes (3.0 GiB), process 2.50 s; elapsed "));
-  BOOST_TEST(count(text, "\n") == 1U);
+  BOOST_TEST(occurrences(text, "\n") == 1U);
   BOOST_TEST(text.back() == '\n');
   BOOST_TEST(text.find('\r') == std::string::npos);
   std::ostringstream skip;
@@ -251,8 +251,8 @@ BOOST_AUTO_TEST_CASE(the_plot_takes_the_axis_that_varies_and_one_series_per_gpu)
   const std::string svg = sw::plot_svg(in);
   BOOST_TEST(svg.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""));
   BOOST_TEST(svg.ends_with("</svg>\n"));
-  BOOST_TEST(count(svg, "<text") == count(svg, "</text>"));
-  BOOST_TEST(count(svg, "<g ") == count(svg, "</g>"));
+  BOOST_TEST(occurrences(svg, "<text") == occurrences(svg, "</text>"));
+  BOOST_TEST(occurrences(svg, "<g ") == occurrences(svg, "</g>"));
   for (const char* label :
        {"mesure_memoire sweep: peak memory against width", "Configuration: batch 1, context 1024, bfloat16",
         "width (model width; hidden = 4 x width; log2 scale)", "peak memory on the device (log2 scale)",
@@ -334,7 +334,7 @@ BOOST_AUTO_TEST_CASE(the_page_is_self_contained_and_holds_plot_table_and_environ
   BOOST_TEST(page.find("<svg ") != std::string::npos);
   BOOST_TEST(page.find("<?xml") == std::string::npos);
   BOOST_TEST(page.find("<table id=\"summary\">") != std::string::npos);
-  BOOST_TEST(count(page, "<tr") == 1U + 2U + 1U);  // heading, two points, one environment line
+  BOOST_TEST(occurrences(page, "<tr") == 1U + 2U + 1U);  // heading, two points, one environment line
   BOOST_TEST(page.find("<td>3221229568<br><span class=\"gib\">3.0 GiB</span></td>") != std::string::npos);
   BOOST_TEST(page.find("<tr class=\"skipped\">") != std::string::npos);
   BOOST_TEST(page.find("<th>exit status</th><th>signal</th>") != std::string::npos);

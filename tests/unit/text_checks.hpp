@@ -10,7 +10,7 @@
 inline bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 // How many times `what` occurs in `text`, overlapping occurrences included.
-inline std::size_t count(std::string_view text, std::string_view what) {
+inline std::size_t occurrences(std::string_view text, std::string_view what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1)) {
     ++n;
