@@ -363,15 +363,20 @@ struct durations_comparison {
   return c;
 }
 
-/// `-12.3400` for a dearer package, `12.3400` otherwise; a magnitude that
-/// rounds to zero is printed without a sign.
+/// The sign of a signed amount: `-` for a dearer package, nothing
+/// otherwise; a magnitude that rounds to zero gets no sign.
+[[nodiscard]] constexpr std::string_view minus_sign(bool negative, const fractional_cents& magnitude) noexcept {
+  return negative && magnitude != fractional_cents{} ? "-" : "";
+}
+
+/// `-12.3400` for a dearer package, `12.3400` otherwise (minus_sign()).
 [[nodiscard]] inline std::string signed_text(bool negative, const fractional_cents& magnitude) {
-  return (negative && magnitude != fractional_cents{} ? "-" : "") + magnitude.to_string();
+  return std::string(minus_sign(negative, magnitude)) + magnitude.to_string();
 }
 
 /// signed_text() in dollars (fractional_cents::dollars_text()): `-0.820000`.
 [[nodiscard]] inline std::string signed_dollars_text(bool negative, const fractional_cents& magnitude) {
-  return (negative && magnitude != fractional_cents{} ? "-" : "") + magnitude.dollars_string();
+  return std::string(minus_sign(negative, magnitude)) + magnitude.dollars_string();
 }
 
 /// A ratio with 4 decimal places as a percentage with 2: 0.1667 -> `16.67`,

@@ -283,13 +283,7 @@ class fractional_cents {
 
   /// `0.0312`, `112000.0000`: always four digits after the point.
   [[nodiscard]] constexpr fixed_text<max_decimal_digits + 1 + places> text() const {
-    fixed_text<max_decimal_digits + 1 + places> out;
-    out.append(decimal_text(whole_).view());
-    out.push_back('.');
-    for (std::uint64_t divisor = scale / 10U; divisor != 0; divisor /= 10U) {
-      out.push_back(static_cast<char>('0' + fraction_ / divisor % 10U));
-    }
-    return out;
+    return with_point<max_decimal_digits + 1 + places>(whole_, fraction_, scale);
   }
   /// text() as a std::string.
   [[nodiscard]] std::string to_string() const { return text().to_string(); }
@@ -299,14 +293,8 @@ class fractional_cents {
   /// cents reads `3.864000` and a price per unit sits beside a price in
   /// dollars in one unit.
   [[nodiscard]] constexpr fixed_text<max_decimal_digits + 1 + places + 2> dollars_text() const {
-    fixed_text<max_decimal_digits + 1 + places + 2> out;
-    out.append(decimal_text(whole_ / 100U).view());
-    out.push_back('.');
-    const std::uint64_t millionths = whole_ % 100U * scale + fraction_;
-    for (std::uint64_t divisor = scale * 10U; divisor != 0; divisor /= 10U) {
-      out.push_back(static_cast<char>('0' + millionths / divisor % 10U));
-    }
-    return out;
+    return with_point<max_decimal_digits + 1 + places + 2>(whole_ / 100U, whole_ % 100U * scale + fraction_,
+                                                           scale * 100U);
   }
   /// dollars_text() as a std::string.
   [[nodiscard]] std::string dollars_string() const { return dollars_text().to_string(); }
@@ -368,6 +356,20 @@ class fractional_cents {
       }
     }
     return step;
+  }
+
+  // `whole.digits`: `after` written with as many digits as `unit` has
+  // zeros (unit 10^4: `after` in [0, 9999] gives four digits).
+  template <std::size_t N>
+  [[nodiscard]] static constexpr fixed_text<N> with_point(std::uint64_t whole, std::uint64_t after,
+                                                          std::uint64_t unit) {
+    fixed_text<N> out;
+    out.append(decimal_text(whole).view());
+    out.push_back('.');
+    for (std::uint64_t divisor = unit / 10U; divisor != 0; divisor /= 10U) {
+      out.push_back(static_cast<char>('0' + after / divisor % 10U));
+    }
+    return out;
   }
 
   std::uint64_t whole_{0};
