@@ -80,18 +80,17 @@ foreach(_format
   list(GET _f 2 _expected)
   list(GET _f 3 _archive)
   list(GET _f 4 _file)
-  set(_name ${_flag})
   set(_json "${_out}/${_json}")
   get_filename_component(_ext "${_file}" LAST_EXT)
-  _measure_refused(measure_${_name}_missing_file "${_json}"
+  _measure_refused(measure_${_flag}_missing_file "${_json}"
     "--${_flag}: 'missing${_ext}' does not exist; expected ${_expected}" --${_flag} missing${_ext} --input 8x512:int64)
-  _measure_refused(measure_${_name}_not_an_archive "${_json}"
+  _measure_refused(measure_${_flag}_not_an_archive "${_json}"
     "--${_flag}: '[^']*cases-mesure_memoire.cmake' is not ${_archive} .not a zip file."
     --${_flag} "${CMAKE_CURRENT_LIST_FILE}" --input 8x512:int64)
-  _measure_refused(measure_${_name}_without_input "${_json}" "--${_flag} needs --input"
+  _measure_refused(measure_${_flag}_without_input "${_json}" "--${_flag} needs --input"
     --${_flag} "${_torchscript_data}/${_file}")
   if(NOT ITERAGPU_HAS_TORCH_CUDA)
-    _measure_refused(measure_${_name}_without_gpu_exits_2 "${_json}"
+    _measure_refused(measure_${_flag}_without_gpu_exits_2 "${_json}"
       "cuda:0 cannot be measured: .*(${_why}).*no file was written"
       --${_flag} "${_torchscript_data}/${_file}" --input 8x512:int64)
   endif()

@@ -36,7 +36,6 @@ std::string refusal(std::string_view text) {
   return need.error().found;
 }
 
-
 // A schema-2 measurement with the given rows, each
 // {peak_reserved, end_reserved, end_device_used or -1 for null}.
 struct v2_row {
