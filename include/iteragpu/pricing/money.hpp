@@ -266,6 +266,22 @@ class money {
 /// Rounding rule: half to even at the fourth place (0.03125 -> 0.0312,
 /// 0.09375 -> 0.0938), applied once, to the exact quotient.
 class fractional_cents {
+  // `whole.digits`: `after` written with as many digits as `unit` has
+  // zeros (unit 10^4: `after` in [0, 9999] gives four digits). Defined
+  // before its first use: clang 14 cannot evaluate a member template in a
+  // constant expression when its definition comes later in the class.
+  template <std::size_t N>
+  [[nodiscard]] static constexpr fixed_text<N> with_point(std::uint64_t whole, std::uint64_t after,
+                                                          std::uint64_t unit) {
+    fixed_text<N> out;
+    out.append(decimal_text(whole).view());
+    out.push_back('.');
+    for (std::uint64_t divisor = unit / 10U; divisor != 0; divisor /= 10U) {
+      out.push_back(static_cast<char>('0' + after / divisor % 10U));
+    }
+    return out;
+  }
+
  public:
   static constexpr unsigned places = 4;           ///< digits after the point
   static constexpr std::uint64_t scale = 10'000;  ///< 10^places
@@ -356,20 +372,6 @@ class fractional_cents {
       }
     }
     return step;
-  }
-
-  // `whole.digits`: `after` written with as many digits as `unit` has
-  // zeros (unit 10^4: `after` in [0, 9999] gives four digits).
-  template <std::size_t N>
-  [[nodiscard]] static constexpr fixed_text<N> with_point(std::uint64_t whole, std::uint64_t after,
-                                                          std::uint64_t unit) {
-    fixed_text<N> out;
-    out.append(decimal_text(whole).view());
-    out.push_back('.');
-    for (std::uint64_t divisor = unit / 10U; divisor != 0; divisor /= 10U) {
-      out.push_back(static_cast<char>('0' + after / divisor % 10U));
-    }
-    return out;
   }
 
   std::uint64_t whole_{0};
