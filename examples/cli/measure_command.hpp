@@ -115,7 +115,7 @@ struct measure_options {
     p.max_repeats = count("max-repeats", "10000");
     p.max_noise = positive_decimal_flag(values, "max-noise", "0.01");
     p.max_seconds = std::chrono::duration<double>(positive_decimal_flag(values, "max-seconds", "15"));
-    auto rule = stopping_rule::make(p);
+    auto rule = make_stopping_rule(p);
     if (!rule) {
       throw usage_error("--min-repeats/--max-repeats: " + std::string(describe(rule.error())) +
                         "; expected --max-repeats at least --min-repeats");

@@ -37,6 +37,7 @@
 #include "iteragpu/memory/replay_study.hpp"
 #include "iteragpu/memory/sha256.hpp"
 #include "iteragpu/memory/statistics.hpp"
+#include "iteragpu/memory/stopping_rule.hpp"
 #include "iteragpu/memory/synthetic_measurement.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/memory/torchscript_archive.hpp"

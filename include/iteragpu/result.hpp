@@ -3,7 +3,6 @@
 
 #include <cassert>
 #include <concepts>
-#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -128,19 +127,19 @@ class [[nodiscard]] result {
   // reading an empty one is not a constant, so the mistake fails to compile.
   [[nodiscard]] constexpr const T* success() const noexcept {
     assert(has_value() && "iteragpu::result: the value of a failure was read");
-    return std::addressof(*value_);
+    return value_.operator->();
   }
   [[nodiscard]] constexpr T* success() noexcept {
     assert(has_value() && "iteragpu::result: the value of a failure was read");
-    return std::addressof(*value_);
+    return value_.operator->();
   }
   [[nodiscard]] constexpr const E* failure() const noexcept {
     assert(!has_value() && "iteragpu::result: the error of a success was read");
-    return std::addressof(*error_);
+    return error_.operator->();
   }
   [[nodiscard]] constexpr E* failure() noexcept {
     assert(!has_value() && "iteragpu::result: the error of a success was read");
-    return std::addressof(*error_);
+    return error_.operator->();
   }
 
   std::optional<T> value_;  // engaged for a success
@@ -196,11 +195,11 @@ class [[nodiscard]] result<void, E> {
   // an exception; in a constant expression, reading an empty one fails to compile.
   [[nodiscard]] constexpr const E* failure() const noexcept {
     assert(!has_value() && "iteragpu::result: the error of a success was read");
-    return std::addressof(*error_);
+    return error_.operator->();
   }
   [[nodiscard]] constexpr E* failure() noexcept {
     assert(!has_value() && "iteragpu::result: the error of a success was read");
-    return std::addressof(*error_);
+    return error_.operator->();
   }
 
   std::optional<E> error_;

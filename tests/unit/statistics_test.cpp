@@ -23,6 +23,7 @@ using iteragpu::sample_summary;
 using iteragpu::stop_reason;
 using iteragpu::stopping_error;
 using iteragpu::stopping_parameters;
+using iteragpu::make_stopping_rule;
 using iteragpu::stopping_rule;
 using seconds = std::chrono::duration<double>;
 
@@ -36,7 +37,7 @@ sample_summary summary_of(const std::vector<double>& values) {
 }
 
 stopping_rule rule_of(const stopping_parameters& p) {
-  const auto r = stopping_rule::make(p);
+  const auto r = make_stopping_rule(p);
   BOOST_TEST_REQUIRE(r.has_value());
   return *r;
 }
@@ -360,7 +361,7 @@ BOOST_AUTO_TEST_CASE(the_defaults_are_ten_repeats_one_percent_and_fifteen_second
   BOOST_TEST(p.max_repeats == 10'000U);
   BOOST_TEST(p.max_noise == 0.01);
   BOOST_TEST(p.max_seconds.count() == 15.0);
-  BOOST_TEST(stopping_rule::make(p).has_value());
+  BOOST_TEST(make_stopping_rule(p).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(parameters_out_of_range_are_refused_with_the_reason) {
@@ -381,12 +382,12 @@ BOOST_AUTO_TEST_CASE(parameters_out_of_range_are_refused_with_the_reason) {
       {{.max_seconds = seconds{infinity}}, stopping_error::max_seconds_not_positive},
   };
   for (const auto& c : cases) {
-    const auto r = stopping_rule::make(c.p);
+    const auto r = make_stopping_rule(c.p);
     BOOST_TEST_REQUIRE(!r.has_value());
     BOOST_TEST((r.error() == c.error));
   }
   BOOST_TEST(describe(stopping_error::max_repeats_below_min) == "max_repeats must be at least min_repeats");
-  BOOST_TEST(stopping_rule::make({.min_repeats = 7, .max_repeats = 7}).has_value());
+  BOOST_TEST(make_stopping_rule({.min_repeats = 7, .max_repeats = 7}).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_steady_sample_converges_exactly_at_min_repeats_and_not_before) {

@@ -20,7 +20,7 @@
 #include "iteragpu/memory/policies/memory_counter.hpp"
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/result.hpp"
-#include "iteragpu/memory/statistics.hpp"
+#include "iteragpu/memory/stopping_rule.hpp"
 
 /// \file
 /// The phase protocol: the order of operations of one bounded measurement,

@@ -2,8 +2,6 @@
 #define ITERAGPU_MEMORY_STATISTICS_HPP
 
 #include <algorithm>
-#include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -14,12 +12,14 @@
 #include <string_view>
 #include <vector>
 
+#include "iteragpu/memory/stopping_rule.hpp"
 #include "iteragpu/result.hpp"
 
 /// \file
 /// Statistics of the repeats of a measurement: order statistics, a
 /// distribution-free confidence interval of the median, a noise verdict, and
-/// the rule that stops `--repeats auto`. Every result depends on the sorted
+/// the convergence test of the rule that stops `--repeats auto`
+/// (make_stopping_rule(); the rule itself is in memory/stopping_rule.hpp). Every result depends on the sorted
 /// sample only, so the same values in any order give the same bits.
 namespace iteragpu {
 
@@ -331,151 +331,32 @@ struct sample_error {
 }
 
 // ---------------------------------------------------------------------------
-// The stopping rule of `--repeats auto`
+// The stopping rule of `--repeats auto` (memory/stopping_rule.hpp)
 
-/// Why the stopping rule ended the repeats.
-enum class stop_reason {
-  converged,    ///< the interval of the median is within max_noise of it
-  max_seconds,  ///< the time budget is spent
-  max_repeats,  ///< the repeat budget is spent
-};
+namespace detail {
 
-/// The name in JSON.
-[[nodiscard]] constexpr std::string_view name_of(stop_reason r) noexcept {
-  switch (r) {
-    case stop_reason::converged:
-      return "converged";
-    case stop_reason::max_seconds:
-      return "max_seconds";
-    case stop_reason::max_repeats:
-      return "max_repeats";
+// The stopping rule's test: the sample summarizes and the interval of its
+// median lies within max_noise x median of the median. A sample that cannot
+// be summarized (a value negative or not finite) never converges.
+[[nodiscard]] inline bool median_within(std::span<const double> seconds, double max_noise) {
+  const auto summary = summarize(seconds);
+  if (!summary.has_value()) {
+    return false;
   }
-  return "unknown";
+  const auto reach = median_interval_reach(*summary);
+  return reach && *reach <= max_noise;
 }
 
-/// The most passes of one kind a measurement or a prediction runs: the
-/// warm-up passes, the repeats, and the stopping rule's default repeat
-/// budget. The command lines (`measure`, `plan`, `sweep`) refuse more, so
-/// that no count given by a person makes work without bound.
-inline constexpr std::uint64_t pass_limit{10'000};
+}  // namespace detail
 
-/// The budgets and the noise target of the stopping rule (`--min-repeats`,
-/// `--max-repeats`, `--max-noise`, `--max-seconds`).
-struct stopping_parameters {
-  std::uint64_t min_repeats{10};          ///< repeats before convergence is tested
-  std::uint64_t max_repeats{pass_limit};  ///< the repeat budget
-  /// The interval of the median must lie within +-max_noise x median of the
-  /// median, both ends: median_interval_reach(summary) <= max_noise.
-  double max_noise{0.01};
-  std::chrono::duration<double> max_seconds{15.0};  ///< the time budget of the repeats
-  /// Equal when every member is equal.
-  friend constexpr bool operator==(const stopping_parameters&, const stopping_parameters&) = default;
-};
-
-/// Why stopping parameters were refused.
-enum class stopping_error {
-  zero_min_repeats,
-  max_repeats_below_min,
-  max_noise_not_positive,
-  max_seconds_not_positive,
-};
-
-/// The rule each refusal broke, in a sentence.
-[[nodiscard]] constexpr std::string_view describe(stopping_error e) noexcept {
-  switch (e) {
-    case stopping_error::zero_min_repeats:
-      return "min_repeats must be at least 1";
-    case stopping_error::max_repeats_below_min:
-      return "max_repeats must be at least min_repeats";
-    case stopping_error::max_noise_not_positive:
-      return "max_noise must be a finite number above 0 (0.01 is 1 % of the median)";
-    case stopping_error::max_seconds_not_positive:
-      return "max_seconds must be a finite number of seconds above 0";
+// Declared in memory/stopping_rule.hpp. The rule's convergence test is
+// summarize() and median_interval_reach() above.
+inline result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept {
+  if (const auto refused = check(p)) {
+    return unexpected{*refused};
   }
-  return "unknown stopping-rule error";
+  return stopping_rule(p, &detail::median_within);
 }
-
-/// Whether the rule tests convergence after `count` samples: after each of
-/// the first 1024, then after every 2^(floor(log2 count) - 6)-th, 64 tests
-/// per doubling. A test sorts the sample, so testing after every repeat
-/// would make a long run quadratic; this way a run converges at most
-/// 1/64 (1.6 %) of its repeats after the first count at which it could have.
-[[nodiscard]] constexpr bool convergence_tested_at(std::uint64_t count) noexcept {
-  if (count <= 1024U) {
-    return true;
-  }
-  const auto step = std::uint64_t{1} << (static_cast<unsigned>(std::bit_width(count)) - 7U);
-  return count % step == 0U;
-}
-
-/// Decides, after each repeat, whether to go on. A pure function of the
-/// samples so far and the time spent, which the caller measures: no clock.
-class stopping_rule {
- public:
-  /// A rule over checked parameters: at least one repeat, max_repeats >= min_repeats,
-  /// max_noise and max_seconds finite and above 0.
-  [[nodiscard]] static result<stopping_rule, stopping_error> make(const stopping_parameters& p) noexcept {
-    if (p.min_repeats == 0U) {
-      return unexpected{stopping_error::zero_min_repeats};
-    }
-    if (p.max_repeats < p.min_repeats) {
-      return unexpected{stopping_error::max_repeats_below_min};
-    }
-    if (!std::isfinite(p.max_noise) || !(p.max_noise > 0.0)) {
-      return unexpected{stopping_error::max_noise_not_positive};
-    }
-    if (!std::isfinite(p.max_seconds.count()) || !(p.max_seconds.count() > 0.0)) {
-      return unexpected{stopping_error::max_seconds_not_positive};
-    }
-    return stopping_rule(p);
-  }
-
-  /// The parameters the rule was made with.
-  [[nodiscard]] const stopping_parameters& parameters() const noexcept { return parameters_; }
-
-  /// Nothing to go on, or the reason to stop. In order:
-  ///  - never before the first sample;
-  ///  - `converged` once there are at least min_repeats samples and the
-  ///    interval of the median is within max_noise (tested at the counts of
-  ///    convergence_tested_at, and always when a budget is spent, so that a
-  ///    run stopped by a budget says converged if it had);
-  ///  - `max_repeats` at max_repeats samples;
-  ///  - `max_seconds` once `elapsed` reaches max_seconds, even before
-  ///    min_repeats. An elapsed time that is negative or not a number is a
-  ///    broken clock and counts as spent, so that the run ends.
-  /// A sample that cannot be summarized (a value negative or not finite)
-  /// never converges: the budgets end the run.
-  [[nodiscard]] std::optional<stop_reason> decide(std::span<const double> seconds,
-                                                  std::chrono::duration<double> elapsed) const {
-    const std::uint64_t count = seconds.size();
-    if (count == 0U) {
-      return std::nullopt;
-    }
-    const bool repeats_spent = count >= parameters_.max_repeats;
-    const bool time_spent = !(elapsed.count() >= 0.0 && elapsed < parameters_.max_seconds);
-    if (count >= parameters_.min_repeats && (repeats_spent || time_spent || convergence_tested_at(count))) {
-      const auto summary = summarize(seconds);
-      if (summary.has_value()) {
-        const auto reach = median_interval_reach(*summary);
-        if (reach && *reach <= parameters_.max_noise) {
-          return stop_reason::converged;
-        }
-      }
-    }
-    if (repeats_spent) {
-      return stop_reason::max_repeats;
-    }
-    if (time_spent) {
-      return stop_reason::max_seconds;
-    }
-    return std::nullopt;
-  }
-
- private:
-  constexpr explicit stopping_rule(const stopping_parameters& p) noexcept : parameters_(p) {}
-
-  stopping_parameters parameters_;
-};
 
 }  // namespace iteragpu
 
