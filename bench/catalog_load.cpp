@@ -19,7 +19,7 @@ namespace {
 
 // `rows` rows: GPUs of three packages each, as a provider's catalog reads.
 std::string catalog_of(std::size_t rows) {
-  std::string text(iteragpu::catalog_header);
+  std::string text(iteragpu::pricing::catalog_header);
   text += '\n';
   const char* days[] = {"3", "7", "30"};  // NOLINT(cppcoreguidelines-avoid-c-arrays,modernize-avoid-c-arrays)
   for (std::size_t r = 0; r < rows; ++r) {
@@ -47,7 +47,7 @@ int main(int argc, char** argv) try {
     std::vector<double> seconds;
     for (int run = 0; run < 5; ++run) {
       const auto started = std::chrono::steady_clock::now();
-      const auto parsed = iteragpu::parse_catalog(text, "bench.csv");
+      const auto parsed = iteragpu::pricing::parse_catalog(text, "bench.csv");
       const auto finished = std::chrono::steady_clock::now();
       if (!parsed || parsed->package_count() != rows) {
         std::cerr << "catalog_load: the catalog of " << rows << " rows was not read\n";

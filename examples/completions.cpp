@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
       out.close();
       return static_cast<bool>(out);
     };
-    const auto catalog = iteragpu::parse_catalog(cli::read_catalog_text(words[3]), words[3]);
+    const auto catalog = iteragpu::pricing::parse_catalog(cli::read_catalog_text(words[3]), words[3]);
     if (!catalog.has_value()) {
       std::cerr << "completions: " << words[3] << " is not a valid catalog\n";
       return cli::exit_internal_error;

@@ -67,18 +67,18 @@ void write_result(std::ostream& out, const Result& r, bool json, std::string_vie
       need = read_need(*options.search);
     }
     const auto choice = choose_catalog(options, default_catalogs);
-    const auto parsed = parse_catalog(read_catalog_text(choice.path), choice.label());
+    const auto parsed = pricing::parse_catalog(read_catalog_text(choice.path), choice.label());
     if (!parsed) {
       throw usage_error("invalid catalog: " + parsed.error().message());
     }
-    const catalog& prices = *parsed;
+    const pricing::catalog& prices = *parsed;
     const std::string source = choice.source(prices.illustrative());
     if (options.list) {
       report::write_catalog_table(out, prices, source);
       return exit_success;
     }
     if (options.compare_days) {
-      const auto comparison = compare_durations(prices, options.request.gpu, options.request.accepted);
+      const auto comparison = pricing::compare_durations(prices, options.request.gpu, options.request.accepted);
       if (!comparison) {
         throw usage_error(comparison_error_message(comparison.error(), options.request, prices));
       }
@@ -86,16 +86,16 @@ void write_result(std::ostream& out, const Result& r, bool json, std::string_vie
       return exit_success;
     }
     if (options.search) {
-      package_search request = options.search->request;
+      pricing::package_search request = options.search->request;
       request.need = std::move(need);
-      const auto list = find_packages(prices, request);
+      const auto list = pricing::find_packages(prices, request);
       if (!list) {
         throw usage_error(search_error_message(list.error(), *options.search));
       }
       write_result(out, *list, options.json, source);
       return exit_success;
     }
-    const auto quote = quote_package(prices, options.request);
+    const auto quote = pricing::quote_package(prices, options.request);
     if (!quote) {
       throw usage_error(package_error_message(quote.error(), options.request, prices));
     }

@@ -20,26 +20,26 @@ namespace iteragpu::cli {
 /// Why a request was refused, in words that name the flag at fault; the
 /// error carries the offer at fault, `prices` the GPU ids an unknown one is
 /// told about.
-[[nodiscard]] inline std::string package_error_message(const package_error& error, const package_request& request,
-                                                       const catalog& prices) {
+[[nodiscard]] inline std::string package_error_message(const pricing::package_error& error, const pricing::package_request& request,
+                                                       const pricing::catalog& prices) {
   const std::string lots = to_decimal_string(request.lots.value);
-  const gpu_offer offer = error.offer.value_or(gpu_offer{});
+  const pricing::gpu_offer offer = error.offer.value_or(pricing::gpu_offer{});
   switch (error.kind) {
-    case package_error_kind::unknown_gpu:
+    case pricing::package_error_kind::unknown_gpu:
       return "--gpu: " + quoted_excerpt(request.gpu) + " is not in the catalog; expected one of: " +
              report::gpu_ids(prices) + " (see --list)";
-    case package_error_kind::unknown_duration:
+    case pricing::package_error_kind::unknown_duration:
       return "--days: " + offer.id + " has no " + to_decimal_string(request.days.value) + "-day package; expected " +
-             join_days(package_durations, "or") + " (see --list)";
-    case package_error_kind::total_gpus_overflow:
+             pricing::join_days(pricing::package_durations, "or") + " (see --list)";
+    case pricing::package_error_kind::total_gpus_overflow:
       return "--lots: " + lots + " lots x " + to_decimal_string(offer.gpus_per_lot.value) +
              " GPUs per lot does not fit in 64 bits; expected fewer lots";
-    case package_error_kind::total_price_overflow:
-      return "--lots: " + lots + " lots x " + to_decimal_string(offer.lot_price(request.days).value_or(money{}).cents()) +
+    case pricing::package_error_kind::total_price_overflow:
+      return "--lots: " + lots + " lots x " + to_decimal_string(offer.lot_price(request.days).value_or(pricing::money{}).cents()) +
              " cents is past 64 bits of cents (" + std::string(largest_u64_text) + "); expected fewer lots";
-    case package_error_kind::zero_lots:
+    case pricing::package_error_kind::zero_lots:
       return "--lots: " + std::string(describe(error.kind));
-    case package_error_kind::zero_accepted_results:
+    case pricing::package_error_kind::zero_accepted_results:
       return "--accepted-results: " + std::string(describe(error.kind));
   }
   return std::string(describe(error.kind));
@@ -58,7 +58,7 @@ namespace iteragpu::cli {
 }
 
 /// Why a search failed, naming the flag and the package at fault.
-[[nodiscard]] inline std::string search_error_message(const search_error& error, const search_options& search) {
+[[nodiscard]] inline std::string search_error_message(const pricing::search_error& error, const search_options& search) {
   const std::string flag = search_flag(search);
   std::string fewer = "a catalog of smaller figures";
   if (search.request.hours) {
@@ -70,42 +70,42 @@ namespace iteragpu::cli {
     return flag + ": " + std::string(describe(error.kind));
   }
   switch (error.kind) {
-    case search_error_kind::memory_band_overflow:
+    case pricing::search_error_kind::memory_band_overflow:
       return std::string(search.fits_file ? "--fits" : "--fits-gib") + ": " + report::describe(error) +
              "; expected a catalog of at most 17179869183 GB per GPU";
-    case search_error_kind::total_gpus_overflow:
-    case search_error_kind::gpu_hours_overflow:
-    case search_error_kind::total_price_overflow:
+    case pricing::search_error_kind::total_gpus_overflow:
+    case pricing::search_error_kind::gpu_hours_overflow:
+    case pricing::search_error_kind::total_price_overflow:
       return flag + ": " + report::describe(error) + "; expected " + fewer;
-    case search_error_kind::zero_gpus:
-    case search_error_kind::zero_gpu_hours:
-    case search_error_kind::zero_accepted_results:
-    case search_error_kind::unknown_duration:
-    case search_error_kind::unknown_gpu:
-    case search_error_kind::comparison_overflow:
+    case pricing::search_error_kind::zero_gpus:
+    case pricing::search_error_kind::zero_gpu_hours:
+    case pricing::search_error_kind::zero_accepted_results:
+    case pricing::search_error_kind::unknown_duration:
+    case pricing::search_error_kind::unknown_gpu:
+    case pricing::search_error_kind::comparison_overflow:
       break;
   }
   return flag + ": " + std::string(describe(error.kind));
 }
 
 /// Why a durations comparison failed.
-[[nodiscard]] inline std::string comparison_error_message(const search_error& error, const package_request& request,
-                                                          const catalog& prices) {
+[[nodiscard]] inline std::string comparison_error_message(const pricing::search_error& error, const pricing::package_request& request,
+                                                          const pricing::catalog& prices) {
   switch (error.kind) {
-    case search_error_kind::unknown_gpu:
+    case pricing::search_error_kind::unknown_gpu:
       return "--gpu: " + quoted_excerpt(request.gpu) + " is not in the catalog; expected one of: " +
              report::gpu_ids(prices) + " (see --list)";
-    case search_error_kind::comparison_overflow:
+    case pricing::search_error_kind::comparison_overflow:
       return "--compare-days: " + report::describe(error) + "; expected a catalog of smaller figures";
-    case search_error_kind::zero_accepted_results:
+    case pricing::search_error_kind::zero_accepted_results:
       return "--accepted-results: " + std::string(describe(error.kind));
-    case search_error_kind::zero_gpus:
-    case search_error_kind::zero_gpu_hours:
-    case search_error_kind::unknown_duration:
-    case search_error_kind::memory_band_overflow:
-    case search_error_kind::total_gpus_overflow:
-    case search_error_kind::gpu_hours_overflow:
-    case search_error_kind::total_price_overflow:
+    case pricing::search_error_kind::zero_gpus:
+    case pricing::search_error_kind::zero_gpu_hours:
+    case pricing::search_error_kind::unknown_duration:
+    case pricing::search_error_kind::memory_band_overflow:
+    case pricing::search_error_kind::total_gpus_overflow:
+    case pricing::search_error_kind::gpu_hours_overflow:
+    case pricing::search_error_kind::total_price_overflow:
       break;
   }
   return "--compare-days: " + std::string(describe(error.kind));

@@ -28,7 +28,7 @@ struct search_options {
   std::optional<std::string> fits_file;   ///< --fits
   std::optional<exact_decimal> fits_gib;  ///< --fits-gib
   bool gpus_given{false};                 ///< --gpus, named in messages when given
-  package_search request;                 ///< without its need, read when the program runs
+  pricing::package_search request;                 ///< without its need, read when the program runs
 };
 
 /// The validated options of `calcul_forfaits`: a quote, a search, a durations comparison or the list.
@@ -38,7 +38,7 @@ struct calcul_forfaits_options {
   bool json{false};                           ///< --json: one JSON object instead of text
   bool compare_days{false};                   ///< request.gpu and request.accepted are set
   std::optional<std::string> catalog_path{};  ///< absent: the shipped catalog
-  package_request request;                    ///< set for a quote
+  pricing::package_request request;                    ///< set for a quote
   std::optional<search_options> search{};     ///< set for a search
 };
 
@@ -132,23 +132,23 @@ namespace detail {
   if (given(values, "gpus")) {
     s.gpus_given = true;
     s.request.gpus =
-        gpu_count{integer_flag("gpus", required_text(values, "gpus", accepted_gpus), 1, accepted_gpus)};
+        pricing::gpu_count{integer_flag("gpus", required_text(values, "gpus", accepted_gpus), 1, accepted_gpus)};
   }
   if (given(values, "days")) {
     const auto& text = required_text(values, "days", accepted_search_days);
-    const package_days days{integer_flag("days", text, 1, accepted_search_days)};
-    if (!duration_index(days)) {
+    const pricing::package_days days{integer_flag("days", text, 1, accepted_search_days)};
+    if (!pricing::duration_index(days)) {
       throw usage_error("--days: no package lasts " + quoted(text) + " days; expected " +
                         std::string(accepted_search_days));
     }
     s.request.days = days;
   }
   if (given(values, "gpu-hours")) {
-    s.request.hours = gpu_hours{
+    s.request.hours = pricing::gpu_hours{
         integer_flag("gpu-hours", required_text(values, "gpu-hours", accepted_gpu_hours), 1, accepted_gpu_hours)};
   }
   if (given(values, "accepted-results")) {
-    s.request.accepted = accepted_results{integer_flag(
+    s.request.accepted = pricing::accepted_results{integer_flag(
         "accepted-results", required_text(values, "accepted-results", accepted_results_text), 1, accepted_results_text)};
   }
   return s;
@@ -229,11 +229,11 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
   }
   if (!o.compare_days) {
     o.request.days =
-        package_days{integer_flag("days", required_text(values, "days", accepted_days), 1, accepted_days)};
-    o.request.lots = lot_count{positive_flag(values, "lots")};
+        pricing::package_days{integer_flag("days", required_text(values, "days", accepted_days), 1, accepted_days)};
+    o.request.lots = pricing::lot_count{positive_flag(values, "lots")};
   }
   if (given(values, "accepted-results")) {
-    o.request.accepted = accepted_results{integer_flag(
+    o.request.accepted = pricing::accepted_results{integer_flag(
         "accepted-results", required_text(values, "accepted-results", accepted_results_text), 1, accepted_results_text)};
   }
   return o;

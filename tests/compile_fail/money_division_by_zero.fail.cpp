@@ -4,4 +4,4 @@
 
 #include <iteragpu/pricing/money.hpp>
 
-constexpr auto unit_cost = iteragpu::divide(iteragpu::money::from_cents(std::uint64_t{336000}), 0U);
+constexpr auto unit_cost = iteragpu::pricing::divide(iteragpu::pricing::money::from_cents(std::uint64_t{336000}), 0U);

@@ -3,5 +3,5 @@
 
 #include <iteragpu/pricing/money.hpp>
 
-constexpr auto unit_cost = iteragpu::divide(iteragpu::money::from_cents(std::uint64_t{336000}), 3U);
+constexpr auto unit_cost = iteragpu::pricing::divide(iteragpu::pricing::money::from_cents(std::uint64_t{336000}), 3U);
 static_assert(unit_cost.text() == "112000.0000");

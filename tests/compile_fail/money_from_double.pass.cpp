@@ -4,5 +4,5 @@
 
 #include <iteragpu/pricing/money.hpp>
 
-constexpr auto from_integer = iteragpu::money::from_cents(std::uint64_t{1250});
-static_assert(from_integer == iteragpu::money::parse_dollars("12.50").value());
+constexpr auto from_integer = iteragpu::pricing::money::from_cents(std::uint64_t{1250});
+static_assert(from_integer == iteragpu::pricing::money::parse_dollars("12.50").value());

@@ -2,5 +2,5 @@
 // negative is a count of cents, its sign checked when compiled.
 #include <iteragpu/pricing/money.hpp>
 
-constexpr auto one_cent = iteragpu::money::from_cents(1);
+constexpr auto one_cent = iteragpu::pricing::money::from_cents(1);
 static_assert(one_cent.cents() == 1);

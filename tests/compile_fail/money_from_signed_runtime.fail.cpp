@@ -3,4 +3,4 @@
 // could not be checked when compiled.
 #include <iteragpu/pricing/money.hpp>
 
-[[nodiscard]] iteragpu::money from_signed(int cents) { return iteragpu::money::from_cents(cents); }
+[[nodiscard]] iteragpu::pricing::money from_signed(int cents) { return iteragpu::pricing::money::from_cents(cents); }

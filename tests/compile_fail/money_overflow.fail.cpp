@@ -5,5 +5,5 @@
 
 #include <iteragpu/pricing/money.hpp>
 
-constexpr auto lot = iteragpu::money::from_cents(std::numeric_limits<std::uint64_t>::max() / 2 + 1);
+constexpr auto lot = iteragpu::pricing::money::from_cents(std::numeric_limits<std::uint64_t>::max() / 2 + 1);
 constexpr auto total = lot * 2U;

@@ -4,5 +4,5 @@
 
 #include <iteragpu/pricing/money.hpp>
 
-constexpr auto price = iteragpu::money::from_cents(std::uint64_t{168000});
+constexpr auto price = iteragpu::pricing::money::from_cents(std::uint64_t{168000});
 const auto wrong = price * -2;

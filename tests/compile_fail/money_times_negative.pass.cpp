@@ -3,6 +3,6 @@
 
 #include <iteragpu/pricing/money.hpp>
 
-constexpr auto price = iteragpu::money::from_cents(std::uint64_t{168000});
+constexpr auto price = iteragpu::pricing::money::from_cents(std::uint64_t{168000});
 constexpr auto total = price * 2U;
 static_assert(total.cents() == 336000);

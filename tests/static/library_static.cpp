@@ -170,26 +170,26 @@ static_assert(!iteragpu::parse_device("cuda:128").has_value() && !iteragpu::pars
 static_assert(iteragpu::name_of(iteragpu::phase_kind::warm_forward) == std::string_view("warm_forward"));
 
 // ---- catalog.hpp ----
-static_assert(iteragpu::duration_index(iteragpu::package_days{7}) == 1U);
-static_assert(!iteragpu::duration_index(iteragpu::package_days{5}).has_value());
-static_assert(iteragpu::detail::is_leap_year(2024) && !iteragpu::detail::is_leap_year(2100) &&
-              iteragpu::detail::is_leap_year(2000));
-static_assert(iteragpu::detail::is_iso_date("2024-02-29") && !iteragpu::detail::is_iso_date("2026-02-29"));
-static_assert(!iteragpu::detail::is_iso_date("2026-13-01") && !iteragpu::detail::is_iso_date("2026-9-24"));
-static_assert(iteragpu::detail::is_gpu_id("h100-sxm") && !iteragpu::detail::is_gpu_id("-h100") &&
-              !iteragpu::detail::is_gpu_id("H100") && !iteragpu::detail::is_gpu_id(""));
-static_assert(iteragpu::detail::duration_named("30")->value == 30U);
-static_assert(!iteragpu::detail::duration_named("030").has_value() && !iteragpu::detail::duration_named("0") &&
-              !iteragpu::detail::duration_named("5") && !iteragpu::detail::duration_named(""));
+static_assert(iteragpu::pricing::duration_index(iteragpu::pricing::package_days{7}) == 1U);
+static_assert(!iteragpu::pricing::duration_index(iteragpu::pricing::package_days{5}).has_value());
+static_assert(iteragpu::pricing::detail::is_leap_year(2024) && !iteragpu::pricing::detail::is_leap_year(2100) &&
+              iteragpu::pricing::detail::is_leap_year(2000));
+static_assert(iteragpu::pricing::detail::is_iso_date("2024-02-29") && !iteragpu::pricing::detail::is_iso_date("2026-02-29"));
+static_assert(!iteragpu::pricing::detail::is_iso_date("2026-13-01") && !iteragpu::pricing::detail::is_iso_date("2026-9-24"));
+static_assert(iteragpu::pricing::detail::is_gpu_id("h100-sxm") && !iteragpu::pricing::detail::is_gpu_id("-h100") &&
+              !iteragpu::pricing::detail::is_gpu_id("H100") && !iteragpu::pricing::detail::is_gpu_id(""));
+static_assert(iteragpu::pricing::detail::duration_named("30")->value == 30U);
+static_assert(!iteragpu::pricing::detail::duration_named("030").has_value() && !iteragpu::pricing::detail::duration_named("0") &&
+              !iteragpu::pricing::detail::duration_named("5") && !iteragpu::pricing::detail::duration_named(""));
 
 // ---- every error is described ----
-static_assert(iteragpu::describe(iteragpu::money_error::division_by_zero) == std::string_view("a division by zero"));
+static_assert(iteragpu::pricing::describe(iteragpu::pricing::money_error::division_by_zero) == std::string_view("a division by zero"));
 static_assert(iteragpu::describe(iteragpu::estimate_error::zero_bits).starts_with("the storage width"));
-static_assert(iteragpu::describe(iteragpu::package_error_kind::unknown_gpu) ==
+static_assert(iteragpu::pricing::describe(iteragpu::pricing::package_error_kind::unknown_gpu) ==
               std::string_view("the GPU is not in the catalog"));
 
 // Money: the parts not pinned in money_static.cpp.
-static_assert(try_add(iteragpu::money::from_cents(1U), iteragpu::money::from_cents(2U))->cents() == 3U);
-static_assert((iteragpu::money::from_cents(1U) + iteragpu::money::from_cents(2U)).cents() == 3U);
+static_assert(try_add(iteragpu::pricing::money::from_cents(1U), iteragpu::pricing::money::from_cents(2U))->cents() == 3U);
+static_assert((iteragpu::pricing::money::from_cents(1U) + iteragpu::pricing::money::from_cents(2U)).cents() == 3U);
 
 }  // namespace

@@ -11,18 +11,18 @@
 
 namespace {
 
-using iteragpu::assess_fit;
-using iteragpu::band_basis;
+using iteragpu::pricing::assess_fit;
+using iteragpu::pricing::band_basis;
 using iteragpu::byte_count;
-using iteragpu::fit_verdict;
-using iteragpu::memory_band;
-using iteragpu::memory_fit;
-using iteragpu::memory_gb;
-using iteragpu::memory_on_record;
-using iteragpu::memory_rule_statement;
-using iteragpu::nominal_band;
-using iteragpu::runtime_memory_of;
-using iteragpu::verdict_name;
+using iteragpu::pricing::fit_verdict;
+using iteragpu::pricing::memory_band;
+using iteragpu::pricing::memory_fit;
+using iteragpu::pricing::memory_gb;
+using iteragpu::pricing::memory_on_record;
+using iteragpu::pricing::memory_rule_statement;
+using iteragpu::pricing::nominal_band;
+using iteragpu::pricing::runtime_memory_of;
+using iteragpu::pricing::verdict_name;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 
@@ -33,16 +33,16 @@ constexpr memory_fit fit(std::uint64_t need, std::string_view gpu, std::uint64_t
 }
 
 // The units the records are kept in.
-static_assert(iteragpu::detail::mebibytes<1>() == byte_count{1'048'576});
-static_assert(iteragpu::detail::mebibytes<0>() == byte_count{0});
-static_assert(iteragpu::detail::mebibytes<(u64_max >> 20U)>() == byte_count{u64_max - 1'048'575});
-static_assert(iteragpu::detail::gib_hundredths<100>() == byte_count{1'073'741'824});
-static_assert(iteragpu::detail::gib_hundredths<1>() == byte_count{10'737'418});  // 10737418.24, rounded down
+static_assert(iteragpu::pricing::detail::mebibytes<1>() == byte_count{1'048'576});
+static_assert(iteragpu::pricing::detail::mebibytes<0>() == byte_count{0});
+static_assert(iteragpu::pricing::detail::mebibytes<(u64_max >> 20U)>() == byte_count{u64_max - 1'048'575});
+static_assert(iteragpu::pricing::detail::gib_hundredths<100>() == byte_count{1'073'741'824});
+static_assert(iteragpu::pricing::detail::gib_hundredths<1>() == byte_count{10'737'418});  // 10737418.24, rounded down
 // A count past 64 bits in either unit does not compile.
 template <std::uint64_t Count>
-constexpr bool mebibytes_compile = requires { iteragpu::detail::mebibytes<Count>(); };
+constexpr bool mebibytes_compile = requires { iteragpu::pricing::detail::mebibytes<Count>(); };
 template <std::uint64_t Count>
-constexpr bool gib_hundredths_compile = requires { iteragpu::detail::gib_hundredths<Count>(); };
+constexpr bool gib_hundredths_compile = requires { iteragpu::pricing::detail::gib_hundredths<Count>(); };
 static_assert(mebibytes_compile<(u64_max >> 20U)> && !mebibytes_compile<(u64_max >> 20U) + 1>);
 static_assert(gib_hundredths_compile<(u64_max >> 30U)> && !gib_hundredths_compile<(u64_max >> 30U) + 1>);
 

@@ -7,10 +7,10 @@
 
 namespace {
 
-using iteragpu::divide;
-using iteragpu::fractional_cents;
-using iteragpu::money;
-using iteragpu::money_error;
+using iteragpu::pricing::divide;
+using iteragpu::pricing::fractional_cents;
+using iteragpu::pricing::money;
+using iteragpu::pricing::money_error;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 constexpr money cents(std::uint64_t n) { return money::from_cents(n); }

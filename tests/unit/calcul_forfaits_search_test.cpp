@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(the_estimate_and_its_gib_list_the_same_shipped_packages_che
     const auto& need = o->at("memory_need").as_object();
     BOOST_TEST(need.at("bytes").as_int64() == 18294967296);
     BOOST_TEST(need.at("gib").as_string() == "17.03851604461669921875");
-    BOOST_TEST(o->at("memory_rule").as_string() == iteragpu::memory_rule_statement);
+    BOOST_TEST(o->at("memory_rule").as_string() == iteragpu::pricing::memory_rule_statement);
     BOOST_TEST(o->at("illustrative").as_bool());
   }
   BOOST_TEST(std::string(from_gib.at("memory_need").as_object().at("source").as_string()) ==
@@ -118,7 +118,7 @@ BOOST_AUTO_TEST_CASE(the_text_table_carries_the_label_the_units_and_the_rule) {
         "neither availability nor a reservation", "order: cheapest first"}) {
     BOOST_TEST(contains(r.out, part), part);
   }
-  BOOST_TEST(contains(r.out, std::string(iteragpu::memory_rule_statement) + "\n"));
+  BOOST_TEST(contains(r.out, std::string(iteragpu::pricing::memory_rule_statement) + "\n"));
 }
 
 BOOST_AUTO_TEST_CASE(a_need_within_the_rule_s_uncertainty_is_listed_as_tight) {

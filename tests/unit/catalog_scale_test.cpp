@@ -14,7 +14,7 @@ namespace {
 // GPU ids g0 ... g33333, three rows each, the 30-day row first so that no
 // GPU's rows arrive in the order of the durations.
 std::string large_catalog(std::size_t gpus) {
-  std::string text(iteragpu::catalog_header);
+  std::string text(iteragpu::pricing::catalog_header);
   text += '\n';
   for (std::size_t g = 0; g < gpus; ++g) {
     std::string row_start = "acme,USD,2026-09-24,g";
@@ -31,21 +31,21 @@ BOOST_AUTO_TEST_SUITE(catalog_at_scale)
 BOOST_AUTO_TEST_CASE(a_catalog_of_100002_rows_is_read_and_every_gpu_found) {
   const std::string text = large_catalog(33'334);
   BOOST_TEST(text.size() < std::size_t{16} << 20U);
-  const auto parsed = iteragpu::parse_catalog(text, "large.csv");
+  const auto parsed = iteragpu::pricing::parse_catalog(text, "large.csv");
   BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : parsed.error().message()));
   BOOST_TEST(parsed->package_count() == 100'002U);
   BOOST_TEST(parsed->offers().size() == 33'334U);
   const auto* last = parsed->find("g33333");
   BOOST_REQUIRE(last != nullptr);
   BOOST_TEST(last->lines[0] == 100'002U);  // its 3-day row, the second of its three
-  BOOST_TEST(last->lot_price(iteragpu::package_days{30})->cents() == 9000U);
+  BOOST_TEST(last->lot_price(iteragpu::pricing::package_days{30})->cents() == 9000U);
   BOOST_TEST(parsed->find("g33334") == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(a_duplicate_near_the_end_of_a_large_catalog_is_found) {
   std::string text = large_catalog(33'334);
   text += "acme,USD,2026-09-24,g5,GPU number 5,80,1,7,2000\n";
-  const auto parsed = iteragpu::parse_catalog(text, "large.csv");
+  const auto parsed = iteragpu::pricing::parse_catalog(text, "large.csv");
   BOOST_REQUIRE(!parsed.has_value());
   BOOST_TEST(parsed.error().message() ==
              "large.csv:100004:42: a second g5 row for 7 days; expected one row per GPU and duration (the first is "

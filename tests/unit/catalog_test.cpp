@@ -14,9 +14,9 @@
 
 namespace {
 
-using iteragpu::catalog_error;
-using iteragpu::package_days;
-using iteragpu::parse_catalog;
+using iteragpu::pricing::catalog_error;
+using iteragpu::pricing::package_days;
+using iteragpu::pricing::parse_catalog;
 
 const std::string header =
     "provider,currency,snapshot_date,gpu,name,memory_gb_per_gpu,gpus_per_lot,days,lot_price_cents";
@@ -58,7 +58,7 @@ struct refusal {
 void check(const refusal& r) {
   const auto e = refused(r.text);
   BOOST_TEST(e.file == "c.csv");
-  BOOST_TEST((e.position == iteragpu::text_position{r.line, r.column}), r.message);
+  BOOST_TEST((e.position == iteragpu::pricing::text_position{r.line, r.column}), r.message);
   BOOST_TEST(e.message() == r.message);
 }
 
@@ -106,7 +106,7 @@ BOOST_AUTO_TEST_CASE(shipped_prices_follow_the_written_rule) {
   for (const auto& offer : c.offers()) {
     const auto found = low_end.find(offer.id);
     BOOST_REQUIRE_MESSAGE(found != low_end.end(), "unexpected GPU " + offer.id);
-    for (const auto days : iteragpu::package_durations) {
+    for (const auto days : iteragpu::pricing::package_durations) {
       const auto expected = offer.gpus_per_lot.value * found->second.cents_per_gpu_hour * 24U * days.value;
       BOOST_TEST(offer.lot_price(days)->cents() == expected, offer.id << " " << days.value << " days");
     }

@@ -14,25 +14,25 @@
 
 namespace {
 
-using iteragpu::accepted_results;
+using iteragpu::pricing::accepted_results;
 using iteragpu::byte_count;
-using iteragpu::fit_verdict;
-using iteragpu::gpu_count;
-using iteragpu::gpu_hours;
+using iteragpu::pricing::fit_verdict;
+using iteragpu::pricing::gpu_count;
+using iteragpu::pricing::gpu_hours;
 using iteragpu::memory_need;
-using iteragpu::package_days;
-using iteragpu::package_search;
-using iteragpu::search_error_kind;
+using iteragpu::pricing::package_days;
+using iteragpu::pricing::package_search;
+using iteragpu::pricing::search_error_kind;
 
 const std::string fixtures = ITERAGPU_TEST_SOURCE_DIR "/data/fits/";
 
-iteragpu::catalog catalog_from_text(std::string_view text) {
-  auto parsed = iteragpu::parse_catalog(text, "inline.csv");
+iteragpu::pricing::catalog catalog_from_text(std::string_view text) {
+  auto parsed = iteragpu::pricing::parse_catalog(text, "inline.csv");
   BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : parsed.error().message()));
   return std::move(parsed).value();
 }
 
-iteragpu::catalog catalog_file(const std::string& name) {
+iteragpu::pricing::catalog catalog_file(const std::string& name) {
   const auto text = iteragpu::read_whole_file(fixtures + name);
   BOOST_REQUIRE_MESSAGE(text.has_value(), "cannot read " + fixtures + name);
   return catalog_from_text(*text);
@@ -57,7 +57,7 @@ std::ostream& operator<<(std::ostream& out, const row& r) {
   return out << r.gpu << " " << r.days << "d x" << r.lots << " = " << r.total_cents;
 }
 
-std::vector<row> rows_of(const iteragpu::package_list& list) {
+std::vector<row> rows_of(const iteragpu::pricing::package_list& list) {
   std::vector<row> rows;
   for (const auto& m : list.matches) {
     rows.push_back({m.offer.id, m.days.value, m.lots.value, m.total_price.cents()});
@@ -65,8 +65,8 @@ std::vector<row> rows_of(const iteragpu::package_list& list) {
   return rows;
 }
 
-iteragpu::package_list search(const iteragpu::catalog& c, const package_search& s) {
-  auto list = iteragpu::find_packages(c, s);
+iteragpu::pricing::package_list search(const iteragpu::pricing::catalog& c, const package_search& s) {
+  auto list = iteragpu::pricing::find_packages(c, s);
   BOOST_REQUIRE_MESSAGE(list.has_value(), (list ? std::string() : std::string(describe(list.error().kind))));
   return std::move(list).value();
 }
@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(gpu_hours_past_64_bits_are_an_error_naming_the_package) {
   const auto c = catalog_file("catalog-tiny.csv");
   package_search s;
   s.hours = gpu_hours{18'446'744'073'709'551'601U};  // 3 days: ceil(H / 72) lots give 2^64 + 56 h
-  const auto list = iteragpu::find_packages(c, s);
+  const auto list = iteragpu::pricing::find_packages(c, s);
   BOOST_REQUIRE(!list.has_value());
   BOOST_TEST((list.error().kind == search_error_kind::gpu_hours_overflow));
   BOOST_TEST(list.error().offer->id == "t1");
@@ -288,7 +288,7 @@ BOOST_AUTO_TEST_CASE(gpus_and_prices_past_64_bits_are_errors_naming_the_package)
   const auto c = catalog_file("catalog-ties.csv");
   auto s = needing(60'000'000'000);  // r80 only
   s.gpus = gpu_count{UINT64_MAX};    // ceil(/4) = 2^62 lots, 2^64 GPUs
-  auto r = iteragpu::find_packages(c, s);
+  auto r = iteragpu::pricing::find_packages(c, s);
   BOOST_REQUIRE(!r.has_value());
   BOOST_TEST((r.error().kind == search_error_kind::total_gpus_overflow));
   BOOST_TEST(r.error().offer->id == "r80");
@@ -298,7 +298,7 @@ BOOST_AUTO_TEST_CASE(gpus_and_prices_past_64_bits_are_errors_naming_the_package)
   // is the first candidate in the catalog's order.
   s = needing(20'000'000'000);
   s.gpus = gpu_count{std::uint64_t{1} << 57U};
-  r = iteragpu::find_packages(c, s);
+  r = iteragpu::pricing::find_packages(c, s);
   BOOST_REQUIRE(!r.has_value());
   BOOST_TEST((r.error().kind == search_error_kind::total_price_overflow));
   BOOST_TEST(r.error().offer->id == "p40");
@@ -307,7 +307,7 @@ BOOST_AUTO_TEST_CASE(gpus_and_prices_past_64_bits_are_errors_naming_the_package)
 
 BOOST_AUTO_TEST_CASE(a_nominal_figure_past_the_rule_is_an_error_only_with_a_need) {
   const auto c = catalog_file("catalog-huge-memory.csv");  // big: 17179869184 GB, x 2^30 = 2^64 bytes
-  const auto r = iteragpu::find_packages(c, needing(1));
+  const auto r = iteragpu::pricing::find_packages(c, needing(1));
   BOOST_REQUIRE(!r.has_value());
   BOOST_TEST((r.error().kind == search_error_kind::memory_band_overflow));
   BOOST_TEST(r.error().offer->id == "big");
@@ -320,16 +320,16 @@ BOOST_AUTO_TEST_CASE(zero_counts_and_unknown_durations_are_refused) {
   const auto c = catalog_file("catalog-ties.csv");
   auto s = needing(0);
   s.gpus = gpu_count{0};
-  BOOST_TEST((iteragpu::find_packages(c, s).error().kind == search_error_kind::zero_gpus));
+  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().kind == search_error_kind::zero_gpus));
   s = needing(0);
   s.hours = gpu_hours{0};
-  BOOST_TEST((iteragpu::find_packages(c, s).error().kind == search_error_kind::zero_gpu_hours));
+  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().kind == search_error_kind::zero_gpu_hours));
   s = needing(0);
   s.accepted = accepted_results{0};
-  BOOST_TEST((iteragpu::find_packages(c, s).error().kind == search_error_kind::zero_accepted_results));
+  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().kind == search_error_kind::zero_accepted_results));
   s = needing(0);
   s.days = package_days{5};
-  BOOST_TEST((iteragpu::find_packages(c, s).error().kind == search_error_kind::unknown_duration));
+  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().kind == search_error_kind::unknown_duration));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -351,18 +351,18 @@ std::ostream& operator<<(std::ostream& out, const duration_line& l) {
   return out << l.days << ": " << l.per_gpu_day << " " << l.saving << " " << l.percent;
 }
 
-std::vector<duration_line> lines_of(const iteragpu::durations_comparison& c) {
+std::vector<duration_line> lines_of(const iteragpu::pricing::durations_comparison& c) {
   std::vector<duration_line> lines;
   for (const auto& r : c.rows) {
     lines.push_back({r.days.value, r.price_per_gpu_day.to_string(),
-                     iteragpu::signed_text(r.saving.dearer, r.saving.per_gpu_day), iteragpu::percent_text(r.saving)});
+                     iteragpu::pricing::signed_text(r.saving.dearer, r.saving.per_gpu_day), iteragpu::pricing::percent_text(r.saving)});
   }
   return lines;
 }
 
-iteragpu::durations_comparison compared(const iteragpu::catalog& c, std::string_view gpu,
+iteragpu::pricing::durations_comparison compared(const iteragpu::pricing::catalog& c, std::string_view gpu,
                                         std::optional<accepted_results> accepted = std::nullopt) {
-  auto r = iteragpu::compare_durations(c, gpu, accepted);
+  auto r = iteragpu::pricing::compare_durations(c, gpu, accepted);
   BOOST_REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : std::string(describe(r.error().kind))));
   return r.value();
 }
@@ -416,8 +416,8 @@ BOOST_AUTO_TEST_CASE(accepted_results_divide_each_lot_price) {
 }
 
 BOOST_AUTO_TEST_CASE(results_hold_values_that_outlive_the_catalog_and_compare_by_value) {
-  std::optional<iteragpu::durations_comparison> kept;
-  std::optional<iteragpu::package_list> list;
+  std::optional<iteragpu::pricing::durations_comparison> kept;
+  std::optional<iteragpu::pricing::package_list> list;
   {
     const auto c = catalog_file("catalog-durations.csv");
     kept = compared(c, "d2", accepted_results{3});
@@ -438,35 +438,35 @@ BOOST_AUTO_TEST_CASE(results_hold_values_that_outlive_the_catalog_and_compare_by
   s.hours = gpu_hours{72};
   BOOST_TEST((search(again, s) == *list));
   // And so do the errors: the offer at fault travels by value.
-  const auto z1 = iteragpu::compare_durations(again, "z1", std::nullopt).error();
+  const auto z1 = iteragpu::pricing::compare_durations(again, "z1", std::nullopt).error();
   BOOST_TEST((z1.offer == *again.find("z1")));
-  BOOST_TEST((z1 == iteragpu::compare_durations(catalog_file("catalog-durations.csv"), "z1", std::nullopt).error()));
+  BOOST_TEST((z1 == iteragpu::pricing::compare_durations(catalog_file("catalog-durations.csv"), "z1", std::nullopt).error()));
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_gpu_and_products_past_64_bits_are_errors) {
   const auto c = catalog_file("catalog-durations.csv");
-  BOOST_TEST((iteragpu::compare_durations(c, "d3", std::nullopt).error().kind == search_error_kind::unknown_gpu));
+  BOOST_TEST((iteragpu::pricing::compare_durations(c, "d3", std::nullopt).error().kind == search_error_kind::unknown_gpu));
   // z1: P_s x 3 already passes 64 bits on the first row.
-  const auto z1 = iteragpu::compare_durations(c, "z1", std::nullopt);
+  const auto z1 = iteragpu::pricing::compare_durations(c, "z1", std::nullopt);
   BOOST_REQUIRE(!z1.has_value());
   BOOST_TEST((z1.error().kind == search_error_kind::comparison_overflow));
   BOOST_TEST(z1.error().offer->id == "z1");
   BOOST_TEST(z1.error().days->value == 3U);
-  BOOST_TEST((iteragpu::compare_durations(c, "d1", accepted_results{0}).error().kind ==
+  BOOST_TEST((iteragpu::pricing::compare_durations(c, "d1", accepted_results{0}).error().kind ==
               search_error_kind::zero_accepted_results));
 }
 
 BOOST_AUTO_TEST_CASE(percent_text_moves_the_point_without_losing_digits) {
-  iteragpu::duration_saving s;
-  s.ratio = *iteragpu::try_divide(iteragpu::money::from_cents(1U), 3U);  // 0.3333
-  BOOST_TEST(iteragpu::percent_text(s) == "33.33");
-  s.ratio = *iteragpu::try_divide(iteragpu::money::from_cents(UINT64_MAX), 1U);
-  BOOST_TEST(iteragpu::percent_text(s) == "1844674407370955161500.00");
-  s.ratio = *iteragpu::try_divide(iteragpu::money::from_cents(1U), 20000U);  // 0.00005 -> 0.0000 (even)
+  iteragpu::pricing::duration_saving s;
+  s.ratio = *iteragpu::pricing::try_divide(iteragpu::pricing::money::from_cents(1U), 3U);  // 0.3333
+  BOOST_TEST(iteragpu::pricing::percent_text(s) == "33.33");
+  s.ratio = *iteragpu::pricing::try_divide(iteragpu::pricing::money::from_cents(UINT64_MAX), 1U);
+  BOOST_TEST(iteragpu::pricing::percent_text(s) == "1844674407370955161500.00");
+  s.ratio = *iteragpu::pricing::try_divide(iteragpu::pricing::money::from_cents(1U), 20000U);  // 0.00005 -> 0.0000 (even)
   s.dearer = true;
-  BOOST_TEST(iteragpu::percent_text(s) == "0.00");  // no sign on a ratio that rounds to zero
-  s.ratio = *iteragpu::try_divide(iteragpu::money::from_cents(3U), 20000U);  // 0.00015 -> 0.0002
-  BOOST_TEST(iteragpu::percent_text(s) == "-0.02");
+  BOOST_TEST(iteragpu::pricing::percent_text(s) == "0.00");  // no sign on a ratio that rounds to zero
+  s.ratio = *iteragpu::pricing::try_divide(iteragpu::pricing::money::from_cents(3U), 20000U);  // 0.00015 -> 0.0002
+  BOOST_TEST(iteragpu::pricing::percent_text(s) == "-0.02");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -12,25 +12,25 @@
 
 namespace {
 
-using iteragpu::assess_fit;
-using iteragpu::band_basis;
+using iteragpu::pricing::assess_fit;
+using iteragpu::pricing::band_basis;
 using iteragpu::byte_count;
-using iteragpu::fit_verdict;
-using iteragpu::memory_gb;
-using iteragpu::memory_on_record;
-using iteragpu::runtime_memory_of;
+using iteragpu::pricing::fit_verdict;
+using iteragpu::pricing::memory_gb;
+using iteragpu::pricing::memory_on_record;
+using iteragpu::pricing::runtime_memory_of;
 
-iteragpu::catalog shipped_catalog() {
+iteragpu::pricing::catalog shipped_catalog() {
   const std::string path = ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv";
   auto text = iteragpu::read_whole_file(path);
   BOOST_REQUIRE_MESSAGE(text.has_value(), "cannot read " + path);
-  auto parsed = iteragpu::parse_catalog(*text, "tarifs-forfaits.csv");
+  auto parsed = iteragpu::pricing::parse_catalog(*text, "tarifs-forfaits.csv");
   BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : parsed.error().message()));
   return std::move(parsed).value();
 }
 
 // The GPU ids of a catalog with their nominal figure.
-std::set<std::pair<std::string, std::uint64_t>> gpus_of(const iteragpu::catalog& c) {
+std::set<std::pair<std::string, std::uint64_t>> gpus_of(const iteragpu::pricing::catalog& c) {
   std::set<std::pair<std::string, std::uint64_t>> gpus;
   for (const auto& offer : c.offers()) {
     gpus.emplace(offer.id, offer.memory_per_gpu.value);
@@ -82,7 +82,7 @@ BOOST_AUTO_TEST_CASE(the_issue_example_need_fits_every_shipped_gpu) {
 // A catalog of one's own: an unknown id, and a known id sold with another
 // figure, both fall back on the generic rule (99 % of GB to GiB).
 BOOST_AUTO_TEST_CASE(gpus_without_records_get_the_generic_band) {
-  const std::string own = std::string(iteragpu::catalog_header) +
+  const std::string own = std::string(iteragpu::pricing::catalog_header) +
                           "\n"
                           "acme,USD,2026-09-24,acme-x1,Acme X1,64,1,3,100\n"
                           "acme,USD,2026-09-24,acme-x1,Acme X1,64,1,7,200\n"
@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(gpus_without_records_get_the_generic_band) {
                           "acme,USD,2026-09-24,h200,NVIDIA H200 NVL,144,1,3,100\n"
                           "acme,USD,2026-09-24,h200,NVIDIA H200 NVL,144,1,7,200\n"
                           "acme,USD,2026-09-24,h200,NVIDIA H200 NVL,144,1,30,300\n";
-  const auto c = iteragpu::parse_catalog(own, "own.csv").value();
+  const auto c = iteragpu::pricing::parse_catalog(own, "own.csv").value();
   const auto x1 = runtime_memory_of("acme-x1", c.offers().front().memory_per_gpu).value();
   BOOST_TEST((x1.basis == band_basis::nominal));
   BOOST_TEST(x1.band.low.value == 63'360'000'000U);   // 64 * 990000000

@@ -8,8 +8,8 @@
 
 namespace {
 
-using iteragpu::money;
-using iteragpu::money_error;
+using iteragpu::pricing::money;
+using iteragpu::pricing::money_error;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 

@@ -12,16 +12,16 @@
 
 namespace {
 
-using iteragpu::accepted_results;
-using iteragpu::lot_count;
-using iteragpu::package_days;
-using iteragpu::package_error_kind;
-using iteragpu::package_request;
-using iteragpu::quote_package;
+using iteragpu::pricing::accepted_results;
+using iteragpu::pricing::lot_count;
+using iteragpu::pricing::package_days;
+using iteragpu::pricing::package_error_kind;
+using iteragpu::pricing::package_request;
+using iteragpu::pricing::quote_package;
 
-iteragpu::catalog shipped() {
+iteragpu::pricing::catalog shipped() {
   const auto text = iteragpu::read_whole_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv").value();
-  return iteragpu::parse_catalog(text, "tarifs-forfaits.csv").value();
+  return iteragpu::pricing::parse_catalog(text, "tarifs-forfaits.csv").value();
 }
 
 package_request request(const char* gpu, std::uint64_t days, std::uint64_t lots,
@@ -60,7 +60,7 @@ BOOST_AUTO_TEST_CASE(two_b200_lots_are_four_gpus_at_twice_the_lot_price) {
 }
 
 BOOST_AUTO_TEST_CASE(a_quote_outlives_its_catalog_and_compares_by_value) {
-  std::optional<iteragpu::package_quote> kept;
+  std::optional<iteragpu::pricing::package_quote> kept;
   {
     const auto c = shipped();
     kept = quote_package(c, request("b200", 7, 2)).value();
@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(unit_cost_is_the_whole_price_over_accepted_results) {
 
 BOOST_AUTO_TEST_CASE(unit_cost_ties_round_half_to_even) {
   // Lots of 1 and 3 cents over 32 results: 0.03125 and 0.09375 of a cent.
-  const auto c = iteragpu::parse_catalog(
+  const auto c = iteragpu::pricing::parse_catalog(
                      "provider,currency,snapshot_date,gpu,name,memory_gb_per_gpu,gpus_per_lot,days,lot_price_cents\n"
                      "test,USD,2026-01-31,tiny,Tiny,1,1,3,1\n"
                      "test,USD,2026-01-31,tiny,Tiny,1,1,7,3\n"

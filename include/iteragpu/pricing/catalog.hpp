@@ -24,7 +24,7 @@
 /// \file
 /// The package catalog: GPUs sold in lots for 3, 7 or 30 days at a lot price, read from a CSV file
 /// and validated whole (parse_catalog()), with the line and column of the first fault.
-namespace iteragpu {
+namespace iteragpu::pricing {
 
 /// The length of a package in days. Packages are billed whole: there is no
 /// proration by the hour, so only the durations a catalog lists exist.
@@ -571,6 +571,6 @@ class catalog_records {
   return std::move(records).finish(header_hint);
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::pricing
 
 #endif  // ITERAGPU_PRICING_CATALOG_HPP

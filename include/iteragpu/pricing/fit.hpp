@@ -28,7 +28,7 @@
 /// is exact: integer cents and counts with checked arithmetic (a result past
 /// 64 bits is an error, never a wrapped value), quotients rounded once, half
 /// to even, to 4 decimal places of a cent (fractional_cents).
-namespace iteragpu {
+namespace iteragpu::pricing {
 
 /// An amount of GPU time: one GPU for one hour is one GPU-hour.
 struct gpu_hours {
@@ -397,6 +397,6 @@ struct durations_comparison {
   return text;
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::pricing
 
 #endif  // ITERAGPU_PRICING_FIT_HPP

@@ -19,7 +19,7 @@
 /// and firmware reserve, and ECC on GDDR boards takes a further 1/16. The
 /// rule, its records and their sources are in data/README.md, section
 /// "Memory per GPU: nominal figures and what the runtime reports".
-namespace iteragpu {
+namespace iteragpu::pricing {
 
 /// The total memory of one GPU as its runtime reports it (CUDA's
 /// cudaMemGetInfo total, which is cudaDeviceProp::totalGlobalMem; HIP's for
@@ -183,6 +183,6 @@ inline constexpr std::string_view memory_rule_statement =
     "above; a model without records gets 99 % of its nominal GB (10^9 B) to its nominal read as GiB (2^30 B); "
     "headroom is counted from the low end.";
 
-}  // namespace iteragpu
+}  // namespace iteragpu::pricing
 
 #endif  // ITERAGPU_PRICING_MEMORY_RULE_HPP

@@ -16,7 +16,7 @@
 /// \file
 /// US dollars as whole cents in 64 bits, and the quotients of money to four places of a cent, with
 /// checked arithmetic and no way in from floating point.
-namespace iteragpu {
+namespace iteragpu::pricing {
 
 /// Why an amount or an operation on money was refused.
 enum class money_error {
@@ -403,6 +403,6 @@ result<fractional_cents, money_error> try_divide(money, T) = delete;
 template <not_a_money_count T>
 fractional_cents divide(money, T) = delete;
 
-}  // namespace iteragpu
+}  // namespace iteragpu::pricing
 
 #endif  // ITERAGPU_PRICING_MONEY_HPP

@@ -15,7 +15,7 @@
 /// \file
 /// The quote of a catalog package: the whole price of a number of lots and the cost per accepted
 /// result.
-namespace iteragpu {
+namespace iteragpu::pricing {
 
 /// How many lots of a package are bought. A lot already holds
 /// `gpus_per_lot` GPUs, so two lots of a 2-GPU package are four GPUs at two
@@ -144,6 +144,6 @@ struct package_error {
   return q;
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::pricing
 
 #endif  // ITERAGPU_PRICING_PACKAGE_HPP

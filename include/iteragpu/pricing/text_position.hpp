@@ -5,7 +5,7 @@
 
 /// \file
 /// A place in a text file, as messages name it: a line and a column, both counted from 1.
-namespace iteragpu {
+namespace iteragpu::pricing {
 
 /// A line and a column in a text, both 1-based; columns count bytes.
 struct text_position {
@@ -15,6 +15,6 @@ struct text_position {
   friend constexpr bool operator==(text_position, text_position) = default;
 };
 
-}  // namespace iteragpu
+}  // namespace iteragpu::pricing
 
 #endif  // ITERAGPU_PRICING_TEXT_POSITION_HPP

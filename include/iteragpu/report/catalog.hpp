@@ -18,7 +18,7 @@
 namespace iteragpu::report {
 
 /// The catalog's GPU ids in its order, comma-separated, as messages list them.
-[[nodiscard]] inline std::string gpu_ids(const catalog& c) {
+[[nodiscard]] inline std::string gpu_ids(const pricing::catalog& c) {
   std::string text;
   for (const auto& offer : c.offers()) {
     text += (text.empty() ? "" : ", ") + offer.id;
@@ -29,7 +29,7 @@ namespace iteragpu::report {
 /// The whole catalog as an aligned table, one package per line in the
 /// order of the file: text columns left-aligned, numbers right-aligned.
 /// `source` names the catalog as in write_text() of a quote.
-inline void write_catalog_table(std::ostream& out, const catalog& c, std::string_view source) {
+inline void write_catalog_table(std::ostream& out, const pricing::catalog& c, std::string_view source) {
   constexpr std::size_t columns = 6;
   const auto& snapshot = c.snapshot();
   const std::array<std::string, columns> head{"gpu",      "name", "GB/GPU", "GPUs/lot",
@@ -41,10 +41,10 @@ inline void write_catalog_table(std::ostream& out, const catalog& c, std::string
   std::vector<line_of_table> lines;
   lines.reserve(c.package_count());
   for (const auto& offer : c.offers()) {
-    for (std::size_t d = 0; d < package_durations.size(); ++d) {
+    for (std::size_t d = 0; d < pricing::package_durations.size(); ++d) {
       lines.push_back({offer.lines[d],
                        {offer.id, offer.name, to_decimal_string(offer.memory_per_gpu.value),
-                        to_decimal_string(offer.gpus_per_lot.value), to_decimal_string(package_durations[d].value),
+                        to_decimal_string(offer.gpus_per_lot.value), to_decimal_string(pricing::package_durations[d].value),
                         offer.lot_prices[d].to_string()}});
     }
   }

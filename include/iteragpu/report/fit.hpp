@@ -88,7 +88,7 @@ inline void write_table(std::ostream& out, const std::vector<table_column>& colu
   }
 }
 
-inline void write_catalog_lines(std::ostream& out, const catalog_snapshot& snapshot, std::string_view source) {
+inline void write_catalog_lines(std::ostream& out, const pricing::catalog_snapshot& snapshot, std::string_view source) {
   out << "  catalog   provider " << snapshot.provider << ", snapshot " << snapshot.date << " (" << source << ")\n";
 }
 
@@ -102,42 +102,42 @@ inline void write_catalog_lines(std::ostream& out, const catalog_snapshot& snaps
 /// bits there, without the flag or the remedy (the command line adds them):
 /// `b200, 7 days: 3 lots x 2 GPUs per lot does not fit in 64 bits`. An
 /// error without a package at fault is its kind's sentence.
-[[nodiscard]] inline std::string describe(const search_error& error) {
+[[nodiscard]] inline std::string describe(const pricing::search_error& error) {
   if (!error.offer) {
     return std::string(describe(error.kind));
   }
-  const gpu_offer& offer = *error.offer;
+  const pricing::gpu_offer& offer = *error.offer;
   const std::string per_lot = detail::plural(offer.gpus_per_lot.value, "GPU per lot", "GPUs per lot");
   const std::string days = error.days ? to_decimal_string(error.days->value) : std::string();
   const std::string package = offer.id + (error.days ? ", " + days + " days" : std::string());
   const std::string lots = error.lots ? to_decimal_string(error.lots->value) + " lots x " : std::string();
   switch (error.kind) {
-    case search_error_kind::memory_band_overflow:
+    case pricing::search_error_kind::memory_band_overflow:
       return offer.id + " has " + to_decimal_string(offer.memory_per_gpu.value) +
              " GB per GPU, which read as GiB passes 64 bits of bytes, so the memory rule cannot place it";
-    case search_error_kind::total_gpus_overflow:
+    case pricing::search_error_kind::total_gpus_overflow:
       return package + ": " + lots + per_lot + " does not fit in 64 bits";
-    case search_error_kind::gpu_hours_overflow:
+    case pricing::search_error_kind::gpu_hours_overflow:
       return package + ": " + lots + per_lot + " x " + days + " days x 24 does not fit in 64 bits of GPU-hours";
-    case search_error_kind::total_price_overflow:
+    case pricing::search_error_kind::total_price_overflow:
       return package + ": " + lots +
-             (error.days ? to_decimal_string(offer.lot_price(*error.days).value_or(money{}).cents()) : std::string()) +
+             (error.days ? to_decimal_string(offer.lot_price(*error.days).value_or(pricing::money{}).cents()) : std::string()) +
              " cents is past 64 bits of cents (" + std::string(largest_u64_text) + ")";
-    case search_error_kind::comparison_overflow:
+    case pricing::search_error_kind::comparison_overflow:
       return "the lot prices of " + offer.id +
              " are too large to compare within 64 bits (lot price x days, GPUs per lot x days x 3)";
-    case search_error_kind::zero_gpus:
-    case search_error_kind::zero_gpu_hours:
-    case search_error_kind::zero_accepted_results:
-    case search_error_kind::unknown_duration:
-    case search_error_kind::unknown_gpu:
+    case pricing::search_error_kind::zero_gpus:
+    case pricing::search_error_kind::zero_gpu_hours:
+    case pricing::search_error_kind::zero_accepted_results:
+    case pricing::search_error_kind::unknown_duration:
+    case pricing::search_error_kind::unknown_gpu:
       break;
   }
   return std::string(describe(error.kind));
 }
 
 /// What every reader of a package list must be told, in the order it matters.
-[[nodiscard]] inline std::vector<std::string_view> package_list_notes(const package_list& list) {
+[[nodiscard]] inline std::vector<std::string_view> package_list_notes(const pricing::package_list& list) {
   std::vector<std::string_view> notes;
   if (list.snapshot.illustrative()) {
     notes.push_back(illustrative_note);
@@ -150,7 +150,7 @@ inline void write_catalog_lines(std::ostream& out, const catalog_snapshot& snaps
 }
 
 /// One package of a list, as the JSON of a search holds it.
-[[nodiscard]] inline boost::json::object to_json(const package_match& m) {
+[[nodiscard]] inline boost::json::object to_json(const pricing::package_match& m) {
   using detail::json_text;
   boost::json::object o;
   o["gpu"] = json_text(m.offer.id);
@@ -164,8 +164,8 @@ inline void write_catalog_lines(std::ostream& out, const catalog_snapshot& snaps
   o["total_price_cents"] = m.total_price.cents();
   o["total_price"] = json_text(m.total_price.to_string());
   if (m.fit && m.memory) {
-    o["fit"] = {{"verdict", json_text(verdict_name(m.fit->verdict))},
-                {"basis", m.memory->basis == band_basis::records ? "records" : "nominal"},
+    o["fit"] = {{"verdict", json_text(pricing::verdict_name(m.fit->verdict))},
+                {"basis", m.memory->basis == pricing::band_basis::records ? "records" : "nominal"},
                 {"runtime_low_bytes", m.memory->band.low.value},
                 {"runtime_high_bytes", m.memory->band.high.value},
                 {"headroom_bytes", m.fit->headroom.value},
@@ -183,7 +183,7 @@ inline void write_catalog_lines(std::ostream& out, const catalog_snapshot& snaps
 
 /// One object: the search (need, GPUs, duration, GPU-hours), the memory rule
 /// when a need was given, the order, the packages and the notes.
-[[nodiscard]] inline boost::json::object to_json(const package_list& list) {
+[[nodiscard]] inline boost::json::object to_json(const pricing::package_list& list) {
   using detail::json_text;
   const auto& snapshot = list.snapshot;
   const auto& s = list.search;
@@ -194,12 +194,12 @@ inline void write_catalog_lines(std::ostream& out, const catalog_snapshot& snaps
   o["snapshot_date"] = json_text(snapshot.date);
   o["illustrative"] = list.snapshot.illustrative();
   o["memory_need"] = to_json(s.need);
-  o["memory_rule"] = s.need ? boost::json::value(json_text(memory_rule_statement)) : boost::json::value(nullptr);
+  o["memory_rule"] = s.need ? boost::json::value(json_text(pricing::memory_rule_statement)) : boost::json::value(nullptr);
   o["gpus"] = s.gpus.value;
   o["days"] = s.days ? boost::json::value(s.days->value) : boost::json::value(nullptr);
   o["gpu_hours"] = s.hours ? boost::json::value(s.hours->value) : boost::json::value(nullptr);
   o["accepted_results"] = s.accepted ? boost::json::value(s.accepted->value) : boost::json::value(nullptr);
-  o["order"] = json_text(package_order_rule);
+  o["order"] = json_text(pricing::package_order_rule);
   boost::json::array packages;
   for (const auto& m : list.matches) {
     packages.emplace_back(to_json(m));
@@ -218,7 +218,7 @@ namespace detail {
 // `Packages of at least 2 GPUs that each hold X GiB (N bytes), at least H
 // GPU-hours, 7 days: 5 packages`: "GPUs" as the rows' column counts them
 // (lots x GPUs per lot, which whole lots may round up).
-[[nodiscard]] inline std::string search_title(const package_list& list) {
+[[nodiscard]] inline std::string search_title(const pricing::package_list& list) {
   const auto& s = list.search;
   std::string title = "Packages of at least " + plural(s.gpus.value, "GPU", "GPUs");
   if (s.need) {
@@ -235,7 +235,7 @@ namespace detail {
 
 // The columns of a package list: memory ones with a need, unused hours
 // when hours were asked, the unit cost with accepted results.
-[[nodiscard]] inline std::vector<table_column> package_columns(const package_search& s, const std::string& currency) {
+[[nodiscard]] inline std::vector<table_column> package_columns(const pricing::package_search& s, const std::string& currency) {
   std::vector<table_column> columns{{"gpu", false}, {"name", false}, {"GB/GPU", true}};
   if (s.need) {
     columns.push_back({"fit", false});
@@ -257,11 +257,11 @@ namespace detail {
 }
 
 // One line of the table, in the order of package_columns().
-[[nodiscard]] inline std::vector<std::string> package_cells(const package_match& m) {
+[[nodiscard]] inline std::vector<std::string> package_cells(const pricing::package_match& m) {
   std::vector<std::string> cells{m.offer.id, m.offer.name, to_decimal_string(m.offer.memory_per_gpu.value)};
   if (m.fit) {
-    const bool fits = m.fit->verdict == fit_verdict::fits;
-    cells.emplace_back(verdict_name(m.fit->verdict));
+    const bool fits = m.fit->verdict == pricing::fit_verdict::fits;
+    cells.emplace_back(pricing::verdict_name(m.fit->verdict));
     cells.push_back(fits ? gib_two_places(m.fit->headroom, false) : "-" + gib_two_places(m.fit->shortfall, true));
   }
   cells.push_back(to_decimal_string(m.days.value));
@@ -285,7 +285,7 @@ namespace detail {
 /// asked and where the need comes from, the table, the memory rule with a
 /// need, then the notes. `source` names the catalog as in write_text() of a
 /// quote.
-inline void write_text(std::ostream& out, const package_list& list, std::string_view source) {
+inline void write_text(std::ostream& out, const pricing::package_list& list, std::string_view source) {
   const auto& s = list.search;
   if (list.snapshot.illustrative()) {
     out << illustrative_note << '\n';
@@ -306,9 +306,9 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
     detail::write_table(out, detail::package_columns(s, list.snapshot.currency), rows);
   }
   if (s.need) {
-    out << memory_rule_statement << '\n';
+    out << pricing::memory_rule_statement << '\n';
   }
-  out << "Notes:\n  - order: " << package_order_rule << '\n';
+  out << "Notes:\n  - order: " << pricing::package_order_rule << '\n';
   if (s.need) {
     out << "  - " << headroom_rounding_note << '\n';
   }
@@ -320,7 +320,7 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
 }
 
 /// What every reader of a durations comparison must be told, in the order it matters.
-[[nodiscard]] inline std::vector<std::string_view> durations_notes(const durations_comparison& c) {
+[[nodiscard]] inline std::vector<std::string_view> durations_notes(const pricing::durations_comparison& c) {
   std::vector<std::string_view> notes;
   if (c.snapshot.illustrative()) {
     notes.push_back(illustrative_note);
@@ -335,7 +335,7 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
 
 /// The durations comparison as `calcul_forfaits --compare-days --json` prints it
 /// (data/schema/durations.schema.json).
-[[nodiscard]] inline boost::json::object to_json(const durations_comparison& c) {
+[[nodiscard]] inline boost::json::object to_json(const pricing::durations_comparison& c) {
   using detail::json_text;
   const auto& snapshot = c.snapshot;
   boost::json::object o;
@@ -358,8 +358,8 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
     r["gpu_days"] = row.gpu_days;
     r["price_per_gpu_day_cents"] = json_text(row.price_per_gpu_day.to_string());
     r["dearer"] = row.saving.dearer;
-    r["saving_per_gpu_day_cents"] = json_text(signed_text(row.saving.dearer, row.saving.per_gpu_day));
-    r["saving_percent"] = json_text(percent_text(row.saving));
+    r["saving_per_gpu_day_cents"] = json_text(pricing::signed_text(row.saving.dearer, row.saving.per_gpu_day));
+    r["saving_percent"] = json_text(pricing::percent_text(row.saving));
     r["unit_cost_cents"] =
         row.unit_cost ? boost::json::value(json_text(row.unit_cost->to_string())) : boost::json::value(nullptr);
     rows.emplace_back(std::move(r));
@@ -375,9 +375,9 @@ inline void write_text(std::ostream& out, const package_list& list, std::string_
 
 /// The durations comparison as an aligned table for people, with its notes; `source` names the
 /// catalog.
-inline void write_text(std::ostream& out, const durations_comparison& c, std::string_view source) {
+inline void write_text(std::ostream& out, const pricing::durations_comparison& c, std::string_view source) {
   const auto& offer = c.offer;
-  const std::string shortest = to_decimal_string(package_durations[0].value);
+  const std::string shortest = to_decimal_string(pricing::package_durations[0].value);
   if (c.snapshot.illustrative()) {
     out << illustrative_note << '\n';
   }
@@ -397,8 +397,8 @@ inline void write_text(std::ostream& out, const durations_comparison& c, std::st
   for (const auto& row : c.rows) {
     std::vector<std::string> cells{to_decimal_string(row.days.value), row.lot_price.to_string(),
                                    to_decimal_string(row.gpu_days), row.price_per_gpu_day.dollars_string(),
-                                   signed_dollars_text(row.saving.dearer, row.saving.per_gpu_day),
-                                   percent_text(row.saving)};
+                                   pricing::signed_dollars_text(row.saving.dearer, row.saving.per_gpu_day),
+                                   pricing::percent_text(row.saving)};
     if (row.unit_cost) {
       cells.push_back(row.unit_cost->dollars_string());
     }

@@ -32,7 +32,7 @@ inline constexpr std::string_view rounding_note =
 inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (no --accepted-results)";
 
 /// What every reader of a quote must be told, in the order it matters.
-[[nodiscard]] inline std::vector<std::string_view> quote_notes(const package_quote& q) {
+[[nodiscard]] inline std::vector<std::string_view> quote_notes(const pricing::package_quote& q) {
   std::vector<std::string_view> notes;
   if (q.snapshot.illustrative()) {
     notes.push_back(illustrative_note);
@@ -46,7 +46,7 @@ inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (n
 /// Exactly the 16 keys below, in this order. Cents are JSON integers; the
 /// decimal amounts travel as strings so that no reader turns them into
 /// binary floating point.
-[[nodiscard]] inline boost::json::object to_json(const package_quote& q) {
+[[nodiscard]] inline boost::json::object to_json(const pricing::package_quote& q) {
   const auto str = [](std::string_view s) { return boost::json::string(s.data(), s.size()); };
   const auto& snapshot = q.snapshot;
   boost::json::object o;
@@ -83,7 +83,7 @@ inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (n
 
 /// `source` names the catalog for a reader: the path the user gave, or the
 /// words "the shipped illustrative catalog" (an install's path is not theirs).
-inline void write_text(std::ostream& out, const package_quote& q, std::string_view source) {
+inline void write_text(std::ostream& out, const pricing::package_quote& q, std::string_view source) {
   const auto& snapshot = q.snapshot;
   const auto& offer = q.offer;
   out << "Package quote" << (q.snapshot.illustrative() ? " (ILLUSTRATIVE catalog: not a real offer)" : "") << '\n'

@@ -272,9 +272,9 @@ inline void write_cautions(std::ostream& out, const memory::study& s) {
 inline void write_gpus_holding(std::ostream& out, byte_count need) {
   out << "  GPUs on record that hold it:";
   bool any = false;
-  for (const auto& records : memory_on_record) {
-    const auto memory = runtime_memory_of(records.gpu, records.nominal);
-    if (memory && assess_fit(need, memory->band).verdict == fit_verdict::fits) {
+  for (const auto& records : pricing::memory_on_record) {
+    const auto memory = pricing::runtime_memory_of(records.gpu, records.nominal);
+    if (memory && pricing::assess_fit(need, memory->band).verdict == pricing::fit_verdict::fits) {
       out << ' ' << records.gpu;
       any = true;
     }

@@ -15,7 +15,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text = fuzz::as_text(data, size);
-  const auto parsed = iteragpu::parse_catalog(text, "fuzz.csv");
+  const auto parsed = iteragpu::pricing::parse_catalog(text, "fuzz.csv");
   if (!parsed) {
     const std::string message = parsed.error().message();
     fuzz::require(message.starts_with("fuzz.csv:"), "the message starts with the file name");
@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& offer : prices.offers()) {
     fuzz::require(prices.find(offer.id) == &offer, "every GPU is found by its id");
     fuzz::require(!iteragpu::first_display_fault(offer.name).has_value(), "every name follows the display rule");
-    for (const auto days : iteragpu::package_durations) {
+    for (const auto days : iteragpu::pricing::package_durations) {
       fuzz::require(offer.lot_price(days).has_value() && offer.lot_price(days)->cents() > 0,
                     "every GPU has a positive price for every duration");
     }

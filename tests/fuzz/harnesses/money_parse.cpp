@@ -15,8 +15,8 @@
 
 namespace {
 
-using iteragpu::money;
-using iteragpu::money_error;
+using iteragpu::pricing::money;
+using iteragpu::pricing::money_error;
 
 [[nodiscard]] bool all_digits(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), iteragpu::is_digit);

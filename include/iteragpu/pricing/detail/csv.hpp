@@ -21,7 +21,7 @@
 // iterators and an error handler; and the grammar is small (four states),
 // so the whole of it is visible below, can be fuzzed as a plain function of
 // a string_view and compiles with clang as well as g++.
-namespace iteragpu::detail {
+namespace iteragpu::pricing::detail {
 
 struct csv_field {
   std::string text;       // unquoted: a doubled quote "" stands for one "
@@ -209,6 +209,6 @@ class csv_reader {
   csv_record record_;
 };
 
-}  // namespace iteragpu::detail
+}  // namespace iteragpu::pricing::detail
 
 #endif  // ITERAGPU_PRICING_DETAIL_CSV_HPP
