@@ -352,7 +352,7 @@ namespace detail {
 // Declared in memory/stopping_rule.hpp. The rule's convergence test is
 // summarize() and median_interval_reach() above.
 inline result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept {
-  if (const auto refused = check(p)) {
+  if (const auto refused = refusal_of(p)) {
     return unexpected{*refused};
   }
   return stopping_rule(p, &detail::median_within);

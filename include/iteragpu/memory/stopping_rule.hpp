@@ -95,7 +95,7 @@ enum class stopping_error {
 
 /// The first rule the parameters break, or nothing: at least one repeat,
 /// max_repeats >= min_repeats, max_noise and max_seconds finite and above 0.
-[[nodiscard]] constexpr std::optional<stopping_error> check(const stopping_parameters& p) noexcept {
+[[nodiscard]] constexpr std::optional<stopping_error> refusal_of(const stopping_parameters& p) noexcept {
   constexpr double infinity = std::numeric_limits<double>::infinity();
   if (p.min_repeats == 0U) {
     return stopping_error::zero_min_repeats;
@@ -115,7 +115,7 @@ enum class stopping_error {
 
 class stopping_rule;
 
-/// A rule over parameters that check() accepts, or the first rule they
+/// A rule over parameters that refusal_of() accepts, or the first rule they
 /// break. Defined in memory/statistics.hpp, with the convergence test it
 /// gives the rule: a file that makes a rule includes that header.
 [[nodiscard]] inline result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept;
