@@ -17,6 +17,7 @@
 
 #include <iteragpu/io.hpp>
 #include <iteragpu/memory/device.hpp>
+#include <iteragpu/report/new_file.hpp>
 #include <iteragpu/report/sweep_errors.hpp>
 #include <iteragpu/sweep/files/folder.hpp>
 #include <iteragpu/sweep/files/report_files.hpp>
@@ -65,7 +66,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (auto written = iteragpu::write_new_file(folder / sw::points_file, sw::points_tsv(*plan)); !written.has_value()) {
-    std::cerr << "sweep_predict: " << written.error().message << '\n';
+    std::cerr << "sweep_predict: " << iteragpu::report::describe(written.error()) << '\n';
     return 1;
   }
 

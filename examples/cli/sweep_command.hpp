@@ -17,6 +17,7 @@
 #include "cli/sweep_flags.hpp"
 #include "cli/sweep_process_state.hpp"
 #include "iteragpu/io.hpp"
+#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
@@ -126,7 +127,7 @@ inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
     throw usage_error("--output-dir: " + report::words_of(made.error()));
   }
   if (auto written = write_new_file(o.folder / sweep::points_file, sweep::points_tsv(*plan)); !written.has_value()) {
-    err << sweep_command << ": " << written.error().message << "\n";
+    err << sweep_command << ": " << report::describe(written.error()) << "\n";
     return exit_internal_error;
   }
   out << "planned " << plan->size() << (plan->size() == 1 ? " point in " : " points in ")

@@ -41,15 +41,32 @@ enum class new_file_error {
   already_exists,   ///< a file (or anything else) already has that name
   is_empty_name,    ///< no file name at all
   name_too_long,    ///< longer than the file system takes
-  system_error,     ///< creating, writing or linking failed; see the message
+  system_error,     ///< creating, writing or linking failed: the step and the errno value say which and why
   name_taken,       ///< another process took the name while this one worked: the content is kept under `kept`
 };
 
-/// Why a new file cannot be written, in a message.
+/// The step of writing a new file that the system refused (system_error).
+enum class new_file_step : std::uint8_t {
+  creating,            ///< creating the temporary file in the destination's folder
+  linking_test,        ///< making a hard link in that folder, which the last step needs
+  writing,             ///< writing the content
+  flushing,            ///< flushing it to disk
+  closing,             ///< closing the temporary file
+  linking_into_place,  ///< linking the finished file to its name
+};
+
+/// Why a new file cannot be written: what is wrong and the figures that
+/// say it (report::describe() puts it in words).
 struct new_file_problem {
   new_file_error kind{new_file_error::system_error};  ///< what is wrong
-  std::string message;                                ///< names the path (escaped) and what is expected
-  std::filesystem::path kept{};                       ///< for name_taken: the new name of our own the content is under
+  std::filesystem::path file{};                       ///< the new file, as given
+  new_file_step step{new_file_step::creating};        ///< for system_error: the step refused
+  int error{0};                                       ///< for system_error: the errno value
+  std::uint64_t name_bytes{0};                        ///< for name_too_long: the bytes of the file name
+  std::uint64_t longest_name{0};                      ///< for name_too_long: the file system's limit
+  std::filesystem::path kept{};  ///< for name_taken: the new name of our own the content is under
+  /// Equal when every member is equal.
+  friend bool operator==(const new_file_problem&, const new_file_problem&) = default;
 };
 
 /// Why a file could not be read.
@@ -150,15 +167,12 @@ enum class read_error {
 namespace detail {
 
 [[nodiscard]] inline new_file_problem already_exists(const std::filesystem::path& file) {
-  return new_file_problem{new_file_error::already_exists,
-                          quoted(file.string()) + " already exists; expected a new file name (nothing is overwritten)"};
+  return new_file_problem{.kind = new_file_error::already_exists, .file = file};
 }
 
-[[nodiscard]] inline new_file_problem system_problem(const std::filesystem::path& file, std::string_view step,
+[[nodiscard]] inline new_file_problem system_problem(const std::filesystem::path& file, new_file_step step,
                                                      int error) {
-  return new_file_problem{new_file_error::system_error, "cannot write " + quoted(file.string()) + ": " +
-                                                            std::string(step) + ": " +
-                                                            std::generic_category().message(error)};
+  return new_file_problem{.kind = new_file_error::system_error, .file = file, .step = step, .error = error};
 }
 
 // A per-process counter for temporary names; the process id tells
@@ -174,18 +188,16 @@ namespace detail {
 /// fit for a new file now (what reserve() checks before it creates anything).
 [[nodiscard]] inline std::optional<new_file_problem> check_new_file(const std::filesystem::path& file) {
   if (file.empty() || file.filename().empty() || file.filename() == "." || file.filename() == "..") {
-    return new_file_problem{new_file_error::is_empty_name,
-                            quoted(file.string()) + " names no file; expected a path to a new file"};
+    return new_file_problem{.kind = new_file_error::is_empty_name, .file = file};
   }
   std::error_code ec;
   const auto folder = folder_of(file);
   const auto folder_status = std::filesystem::status(folder, ec);
   if (!std::filesystem::exists(folder_status)) {
-    return new_file_problem{new_file_error::folder_missing,
-                            "folder " + quoted(folder.string()) + " does not exist; expected an existing folder"};
+    return new_file_problem{.kind = new_file_error::folder_missing, .file = file};
   }
   if (!std::filesystem::is_directory(folder_status)) {
-    return new_file_problem{new_file_error::not_a_folder, quoted(folder.string()) + " is not a folder"};
+    return new_file_problem{.kind = new_file_error::not_a_folder, .file = file};
   }
   if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
     return detail::already_exists(file);
@@ -193,10 +205,10 @@ namespace detail {
   errno = 0;
   const long longest = ::pathconf(folder.c_str(), _PC_NAME_MAX);
   if (longest > 0 && file.filename().string().size() > static_cast<std::size_t>(longest)) {
-    return new_file_problem{new_file_error::name_too_long,
-                            "the file name of " + quoted(file.string()) + " has " +
-                                to_decimal_string(file.filename().string().size()) + " bytes; expected at most " +
-                                to_decimal_string(static_cast<std::uint64_t>(longest)) + " on that file system"};
+    return new_file_problem{.kind = new_file_error::name_too_long,
+                            .file = file,
+                            .name_bytes = file.filename().string().size(),
+                            .longest_name = static_cast<std::uint64_t>(longest)};
   }
   return std::nullopt;
 }
@@ -222,16 +234,16 @@ class new_file {
       f.fd_ = ::open(f.temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
                      0666);
       if (f.fd_ < 0 && errno != EEXIST) {
-        return unexpected{detail::system_problem(file, "creating a file in its folder", errno)};
+        return unexpected{detail::system_problem(file, new_file_step::creating, errno)};
       }
     }
     if (f.fd_ < 0) {
-      return unexpected{detail::system_problem(file, "creating a file in its folder", EEXIST)};
+      return unexpected{detail::system_problem(file, new_file_step::creating, EEXIST)};
     }
     // The final step is a hard link: try one now, to a second name of ours.
     const auto probe = std::filesystem::path(f.temporary_.string() + "-link");
     if (::link(f.temporary_.c_str(), probe.c_str()) != 0) {
-      return unexpected{detail::system_problem(file, "making a hard link in its folder", errno)};
+      return unexpected{detail::system_problem(file, new_file_step::linking_test, errno)};
     }
     ::unlink(probe.c_str());
     return f;
@@ -256,7 +268,7 @@ class new_file {
   /// content is kept under a new name of our own beside it, never discarded.
   [[nodiscard]] result<void, new_file_problem> commit(std::string_view content) && {
     if (fd_ < 0) {
-      return unexpected{detail::system_problem(final_, "writing", EBADF)};
+      return unexpected{detail::system_problem(final_, new_file_step::writing, EBADF)};
     }
     std::size_t written = 0;
     while (written < content.size()) {
@@ -265,16 +277,16 @@ class new_file {
         if (errno == EINTR) {
           continue;
         }
-        return fail("writing", errno);
+        return fail(new_file_step::writing, errno);
       }
       written += static_cast<std::size_t>(n);
     }
     if (::fsync(fd_) != 0) {
-      return fail("flushing to disk", errno);
+      return fail(new_file_step::flushing, errno);
     }
     const int closed = ::close(std::exchange(fd_, -1));
     if (closed != 0) {
-      return fail("closing", errno);
+      return fail(new_file_step::closing, errno);
     }
     if (::link(temporary_.c_str(), final_.c_str()) != 0) {
       const int error = errno;
@@ -282,7 +294,7 @@ class new_file {
         return keep_beside();
       }
       discard();
-      return unexpected{detail::system_problem(final_, "linking into place", error)};
+      return unexpected{detail::system_problem(final_, new_file_step::linking_into_place, error)};
     }
     discard();
     return {};
@@ -304,11 +316,7 @@ class new_file {
       const auto kept = folder_of(final_) / name;
       if (::link(temporary_.c_str(), kept.c_str()) == 0) {
         discard();
-        return unexpected{new_file_problem{new_file_error::name_taken,
-                                           quoted(final_.string()) +
-                                               " was taken by another process while this one worked; the result "
-                                               "is kept as " + quoted(kept.string()),
-                                           kept}};
+        return unexpected{new_file_problem{.kind = new_file_error::name_taken, .file = final_, .kept = kept}};
       }
       if (errno != EEXIST) {
         break;
@@ -318,7 +326,7 @@ class new_file {
     return unexpected{detail::already_exists(final_)};
   }
 
-  [[nodiscard]] result<void, new_file_problem> fail(std::string_view step, int error) {
+  [[nodiscard]] result<void, new_file_problem> fail(new_file_step step, int error) {
     discard();
     return unexpected{detail::system_problem(final_, step, error)};
   }

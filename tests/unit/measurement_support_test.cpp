@@ -1,6 +1,7 @@
 // Device names, the synthetic model's arithmetic, the new-file writer and the
 // environment/measure commands of a build that cannot reach a GPU.
 #include <array>
+#include <cerrno>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include <cli/gpu_commands.hpp>
 #include <iteragpu/memory/device.hpp>
 #include <iteragpu/io.hpp>
+#include <iteragpu/report/new_file.hpp>
 #include <iteragpu/memory/synthetic_model.hpp>
 #include <iteragpu/torch/allocator_stats.hpp>
 
@@ -147,6 +149,28 @@ BOOST_AUTO_TEST_CASE(writes_the_whole_content_and_leaves_no_temporary) {
   BOOST_TEST(dir.entries() == 1U);
 }
 
+// A problem carries its figures; the report layer words it, naming the file.
+BOOST_AUTO_TEST_CASE(new_file_problems_are_worded_from_their_figures) {
+  using iteragpu::new_file_error;
+  using iteragpu::new_file_problem;
+  using iteragpu::new_file_step;
+  using iteragpu::report::describe;
+  BOOST_TEST(describe(new_file_problem{.kind = new_file_error::folder_missing, .file = "/no/such/r.json"}) ==
+             "folder '/no/such' does not exist; expected an existing folder");
+  BOOST_TEST(describe(new_file_problem{.kind = new_file_error::not_a_folder, .file = "plain/r.json"}) ==
+             "'plain' is not a folder");
+  BOOST_TEST(describe(new_file_problem{.kind = new_file_error::is_empty_name, .file = "out/"}) ==
+             "'out/' names no file; expected a path to a new file");
+  BOOST_TEST(describe(new_file_problem{
+                 .kind = new_file_error::name_too_long, .file = "d/n.json", .name_bytes = 300, .longest_name = 255}) ==
+             "the file name of 'd/n.json' has 300 bytes; expected at most 255 on that file system");
+  BOOST_TEST(describe(new_file_problem{
+                 .kind = new_file_error::system_error, .file = "r.json", .step = new_file_step::flushing, .error = ENOSPC}) ==
+             "cannot write 'r.json': flushing to disk: No space left on device");
+  BOOST_TEST(describe(new_file_problem{.kind = new_file_error::name_taken, .file = "r.json", .kept = "r.kept-7-1.json"}) ==
+             "'r.json' was taken by another process while this one worked; the result is kept as 'r.kept-7-1.json'");
+}
+
 BOOST_AUTO_TEST_CASE(never_replaces_an_existing_file) {
   const scratch_folder dir;
   const auto file = dir.path / "result.json";
@@ -154,7 +178,9 @@ BOOST_AUTO_TEST_CASE(never_replaces_an_existing_file) {
   const auto written = iteragpu::write_new_file(file, "new content");
   BOOST_REQUIRE(!written.has_value());
   BOOST_TEST((written.error().kind == iteragpu::new_file_error::already_exists));
-  BOOST_TEST(written.error().message.find("already exists") != std::string::npos);
+  BOOST_TEST((written.error().file == file));
+  BOOST_TEST(iteragpu::report::describe(written.error()) ==
+             "'" + file.string() + "' already exists; expected a new file name (nothing is overwritten)");
   BOOST_TEST(read_file(file) == "precious");
   BOOST_TEST(dir.entries() == 1U);
 }
@@ -242,7 +268,8 @@ BOOST_AUTO_TEST_CASE(a_name_taken_while_working_keeps_the_result_under_a_new_nam
   BOOST_TEST(problem.kept.filename().string().starts_with("result.kept-"));
   BOOST_TEST(problem.kept.extension() == ".json");
   BOOST_TEST(read_file(problem.kept) == "the finished result");
-  BOOST_TEST(problem.message.find("is kept as '" + problem.kept.string() + "'") != std::string::npos, problem.message);
+  const std::string words = iteragpu::report::describe(problem);
+  BOOST_TEST(words.find("is kept as '" + problem.kept.string() + "'") != std::string::npos, words);
   BOOST_TEST(dir.entries() == 2U);
 }
 

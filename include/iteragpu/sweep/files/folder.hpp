@@ -13,6 +13,7 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/io.hpp"
+#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
@@ -55,13 +56,13 @@ class folder_sink {
           return unexpected{quoted(file.string()) + " exists with other content; nothing is overwritten"};
         }
       } else if (auto written = write_new_file(file, text); !written.has_value()) {
-        return unexpected{written.error().message};
+        return unexpected{report::describe(written.error())};
       }
     }
     const auto file = folder_ / record_name(r.point.index, plan_size_);
     if (auto written = write_new_file(file, boost::json::serialize(files::record_json(r, plan_size_)) + "\n");
         !written.has_value()) {
-      return unexpected{written.error().message};
+      return unexpected{report::describe(written.error())};
     }
     return {};
   }

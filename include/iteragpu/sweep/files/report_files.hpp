@@ -12,6 +12,7 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/io.hpp"
+#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
 #include "iteragpu/sweep/files/record.hpp"
@@ -128,7 +129,7 @@ namespace detail {
   for (const auto& [name, text] : files) {
     const auto path = out / name;
     if (auto ok = write_new_file(path, text); !ok.has_value()) {
-      return unexpected{ok.error().message};
+      return unexpected{report::describe(ok.error())};
     }
     written.push_back(path);
   }
