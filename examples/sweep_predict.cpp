@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   quiet_progress progress;
   const auto ran = sw::run_points(*plan, {}, settings, runner, sink, progress);
   if (!ran.has_value()) {
-    std::cerr << "sweep_predict: a record could not be kept: " << ran.error() << '\n';
+    std::cerr << "sweep_predict: a record could not be kept: " << iteragpu::report::words_of(ran.error()) << '\n';
     return 1;
   }
 
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
   }
   auto report = sw::write_report({*loaded}, folder, "sweep_predict");
   if (!report.has_value()) {
-    std::cerr << "sweep_predict: " << report.error() << '\n';
+    std::cerr << "sweep_predict: " << iteragpu::report::words_of(report.error()) << '\n';
     return 1;
   }
   for (const auto& path : *report) {

@@ -147,7 +147,7 @@ inline void make_new_folder(const std::filesystem::path& output) {
     }
     auto written = sweep::write_report(loaded, output, "mesure_memoire");
     if (!written.has_value()) {
-      err << command << ": " << written.error() << '\n';
+      err << command << ": " << report::words_of(written.error()) << '\n';
       return exit_internal_error;
     }
     for (const auto& path : *written) {

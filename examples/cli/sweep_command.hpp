@@ -68,7 +68,7 @@ template <class Runner>
   const auto ran = sweep::run_points(pending, std::move(failures), settings, runner, sink, progress);
   progress.close();
   if (!ran.has_value()) {
-    err << command << ": a record could not be written: " << ran.error() << "; the sweep stopped\n";
+    err << command << ": a record could not be written: " << report::words_of(ran.error()) << "; the sweep stopped\n";
     return exit_internal_error;
   }
   if (ran->interrupted) {
@@ -168,7 +168,7 @@ struct sweep_work {
   }
   if (!o.predict_only) {
     if (auto adopted = sweep::adopt_orphans(work.folder, o.workspaces, o.outside); !adopted.has_value()) {
-      err << sweep_command << ": " << adopted.error() << '\n';
+      err << sweep_command << ": " << report::words_of(adopted.error()) << '\n';
       return unexpected{exit_internal_error};
     }
   }
@@ -232,7 +232,7 @@ struct sweep_work {
   }
   auto written = sweep::write_report({*reloaded}, folder, "mesure_memoire");
   if (!written.has_value()) {
-    err << sweep_command << ": " << written.error() << '\n';
+    err << sweep_command << ": " << report::words_of(written.error()) << '\n';
     return exit_internal_error;
   }
   for (const auto& path : *written) {

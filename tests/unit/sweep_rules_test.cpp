@@ -8,11 +8,14 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <boost/test/unit_test.hpp>
 
 #include <iteragpu/report/sweep_errors.hpp>
 
 #include <iteragpu/memory/prediction/workspace.hpp>
+#include <iteragpu/sweep/files/folder.hpp>
 #include <iteragpu/sweep/outcome.hpp>
 
 namespace sw = iteragpu::sweep;
@@ -175,6 +178,42 @@ BOOST_AUTO_TEST_CASE(mem_available_of_this_host_is_read_from_proc) {
   BOOST_TEST(*sw::read_mem_available(file) == 1'024'000U);
   std::filesystem::remove(file);
   BOOST_TEST(!sw::read_mem_available(file).has_value());
+}
+
+// The folder's sink keeps a record as new files and says which file it
+// could not write and why, as data: the words are the report layer's.
+BOOST_AUTO_TEST_CASE(a_record_that_cannot_be_kept_names_its_file) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("iteragpu-keep-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directory(dir);
+  auto r = ended_with(point(0, 1, 16, 64), sw::outcome_kind::predicted);
+  r.kind = sw::record_kind::prediction;
+  r.prediction = *sw::predict_point(r.point, iteragpu::prediction::default_workspaces());
+  const sw::folder_sink sink(dir, 1);
+
+  // A prediction file left with other content is kept, and named.
+  const fs::path prediction = dir / sw::prediction_name(0, 1);
+  { std::ofstream(prediction) << "{}\n"; }
+  const auto other = sink.keep(r);
+  BOOST_TEST_REQUIRE(!other.has_value());
+  BOOST_TEST((other.error().file == prediction));
+  BOOST_TEST(!other.error().written.has_value());
+  BOOST_TEST(iteragpu::report::words_of(other.error()) ==
+             "'" + prediction.string() + "' exists with other content; nothing is overwritten");
+
+  // A record whose name is taken: the new-file problem, worded by report::describe().
+  fs::remove(prediction);
+  const fs::path record = dir / sw::record_name(0, 1);
+  { std::ofstream(record) << "precious"; }
+  const auto taken = sink.keep(r);
+  BOOST_TEST_REQUIRE(!taken.has_value());
+  BOOST_TEST((taken.error().file == record));
+  BOOST_TEST_REQUIRE(taken.error().written.has_value());
+  BOOST_TEST((taken.error().written->kind == iteragpu::new_file_error::already_exists));
+  BOOST_TEST(iteragpu::report::words_of(taken.error()) ==
+             "'" + record.string() + "' already exists; expected a new file name (nothing is overwritten)");
+  fs::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

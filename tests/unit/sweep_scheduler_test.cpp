@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -35,6 +36,7 @@ struct fake_runner {
   std::uint64_t free_bytes{std::uint64_t{1} << 50U};
   std::vector<int> unreadable_devices;
   std::optional<std::size_t> interrupt_at_start;  // interrupted once this many points have started
+  std::optional<std::size_t> misreport;           // wait_any() reports this index for the first point to end
 
   std::vector<std::pair<std::size_t, int>> started;  // (point, device)
   std::size_t most_running{0};
@@ -70,7 +72,7 @@ struct fake_runner {
     running.erase(running.begin());
     const scripted s = script.count(index) != 0 ? script.at(index) : scripted{};
     sw::finished_run run;
-    run.index = index;
+    run.index = misreport ? std::exchange(misreport, std::nullopt).value() : index;
     run.process = sw::process_figures{s.exit_code, s.signal, s.stderr_line, 1.5};
     if (s.exit_code == 0 && s.result_readable) {
       run.measured = sw::measured_figures{1000 + index, 2000 + index, std::nullopt, std::nullopt, std::nullopt, 1.0,
@@ -332,11 +334,23 @@ BOOST_FIXTURE_TEST_CASE(an_interruption_keeps_what_finished_before_it, sweep_fix
   BOOST_TEST(runner.stopped);
 }
 
+BOOST_FIXTURE_TEST_CASE(a_runner_that_reports_a_point_not_running_stops_the_sweep, sweep_fixture) {
+  runner.misreport = 7;
+  const auto ran = sw::run_points(plan({1, 2, 4}), {}, settings, runner, sink, progress);
+  BOOST_TEST_REQUIRE(!ran.has_value());
+  BOOST_TEST_REQUIRE(std::holds_alternative<sw::unknown_point_reported>(ran.error()));
+  BOOST_TEST(std::get<sw::unknown_point_reported>(ran.error()).index == 7U);
+  BOOST_TEST(sink.kept.empty());
+  BOOST_TEST(runner.stopped);
+}
+
 BOOST_FIXTURE_TEST_CASE(a_record_that_cannot_be_kept_stops_the_sweep_with_the_reason, sweep_fixture) {
   sink.fail_at = 1;
   const auto ran = sw::run_points(plan({1, 2, 4}), {}, settings, runner, sink, progress);
   BOOST_TEST_REQUIRE(!ran.has_value());
-  BOOST_TEST(ran.error() == "cannot write 'point-0001.json': No space left on device");
+  // The sink's own error comes back as it gave it, whatever its type.
+  BOOST_TEST_REQUIRE(std::holds_alternative<std::string>(ran.error()));
+  BOOST_TEST(std::get<std::string>(ran.error()) == "cannot write 'point-0001.json': No space left on device");
   BOOST_TEST(runner.stopped);
   BOOST_TEST(runner.started.size() == 2U);
 }

@@ -4,8 +4,10 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <variant>
 
 #include "iteragpu/report/json_keys.hpp"
+#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/sweep/files/folder_error.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/lists.hpp"
@@ -13,6 +15,7 @@
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/points.hpp"
 #include "iteragpu/sweep/process.hpp"
+#include "iteragpu/sweep/scheduler.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/text.hpp"
 
@@ -168,6 +171,39 @@ namespace iteragpu::report {
     case sweep::folder_error_kind::record_invalid: break;
   }
   return file + ": " + words_of(e.record);
+}
+
+/// `'FILE' cannot be written: ...`, or a prediction file found with other content.
+[[nodiscard]] inline std::string words_of(const sweep::record_keep_error& e) {
+  if (e.written) {
+    return describe(*e.written);
+  }
+  return quoted(e.file.string()) + " exists with other content; nothing is overwritten";
+}
+
+/// A measurement file without its record that cannot be read, or whose record cannot be kept.
+[[nodiscard]] inline std::string words_of(const sweep::orphan_error& e) {
+  if (e.not_kept) {
+    return words_of(*e.not_kept);
+  }
+  return quoted(e.file.string()) + " has no record and cannot be read: " +
+         (e.unreadable ? words_of(*e.unreadable) : std::string("no reason given")) +
+         "; move it away to measure the point again";
+}
+
+/// The report file that cannot be written, and why.
+[[nodiscard]] inline std::string words_of(const sweep::report_write_error& e) { return describe(e.written); }
+
+/// A runner that broke its contract.
+[[nodiscard]] inline std::string words_of(const sweep::unknown_point_reported& e) {
+  return "the runner reported point " + to_decimal_string(e.index) + ", which was not running";
+}
+
+/// Why run_points() stopped: the sink's error in its own words (a words_of()
+/// found for it), or the runner's fault.
+template <class SinkError>
+[[nodiscard]] std::string words_of(const sweep::sweep_stop<SinkError>& stop) {
+  return std::visit([](const auto& cause) { return words_of(cause); }, stop);
 }
 
 }  // namespace iteragpu::report

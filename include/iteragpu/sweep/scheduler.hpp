@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "iteragpu/memory/device.hpp"
@@ -49,6 +50,8 @@ struct finished_run {
 /// what still runs and removes its partial files. host_available() is the
 /// host's available memory now (nothing: no host rule), read_device() the
 /// device's state now, interrupted() whether the sweep was asked to stop.
+/// The errors of read_device() and start() are words: they become the
+/// reason of the point's failed record, written as they are.
 template <class R>
 concept point_runner = requires(R& r, const sweep_point& p, device_index d) {
   { r.host_available() } -> std::same_as<std::optional<std::uint64_t>>;
@@ -59,12 +62,32 @@ concept point_runner = requires(R& r, const sweep_point& p, device_index d) {
   { r.interrupted() } -> std::same_as<bool>;
 };
 
-/// What the sweep asks of a record sink: keep() stores a record; its error
-/// stops the sweep.
+/// What the sweep asks of a record sink: keep() stores a record and returns
+/// a `result<void, E>`, the error type `E` its own; its error stops the
+/// sweep and is returned by run_points().
 template <class S>
 concept record_sink = requires(S& s, const point_record& r) {
-  { s.keep(r) } -> std::same_as<result<void, std::string>>;
+  typename decltype(s.keep(r))::error_type;
+  { s.keep(r) } -> std::same_as<result<void, typename decltype(s.keep(r))::error_type>>;
 };
+
+/// The error type of a sink's keep().
+template <record_sink S>
+using sink_error_t = typename decltype(std::declval<S&>().keep(std::declval<const point_record&>()))::error_type;
+
+/// The runner reported the end of a point that was not running (a runner
+/// that breaks its contract): the index it gave.
+struct unknown_point_reported {
+  std::size_t index{0};  ///< the point index the runner gave
+  /// Equal when the indices are.
+  friend constexpr bool operator==(unknown_point_reported, unknown_point_reported) = default;
+};
+
+/// Why run_points() stopped before its last point: the sink's error for a
+/// record it could not keep, or a runner that reported a point that was
+/// not running.
+template <class SinkError>
+using sweep_stop = std::variant<SinkError, unknown_point_reported>;
 
 /// What the sweep asks of a progress observer: started() hears of each point
 /// started on a device, finished() of each record before it is kept.
@@ -144,7 +167,9 @@ class sweep_loop {
         progress_(progress),
         running_(settings.devices.size()) {}
 
-  [[nodiscard]] result<sweep_summary, std::string> run(const std::vector<sweep_point>& pending) {
+  using stop = sweep_stop<sink_error_t<S>>;
+
+  [[nodiscard]] result<sweep_summary, stop> run(const std::vector<sweep_point>& pending) {
     while (true) {
       for (std::size_t slot = 0; slot < running_.size(); ++slot) {
         if (auto filled = fill(slot, pending); !filled.has_value()) {
@@ -168,9 +193,9 @@ class sweep_loop {
   }
 
  private:
-  [[nodiscard]] result<sweep_summary, std::string> stopped_by(const std::string& why) {
+  [[nodiscard]] result<sweep_summary, stop> stopped_by(stop why) {
     runner_.stop_all();
-    return unexpected{why};
+    return unexpected{std::move(why)};
   }
 
   [[nodiscard]] sweep_summary interrupted() {
@@ -179,21 +204,22 @@ class sweep_loop {
     return summary_;
   }
 
-  [[nodiscard]] result<void, std::string> keep(const point_record& r) {
+  [[nodiscard]] result<void, stop> keep(const point_record& r) {
     progress_.finished(r);
     if (stops_larger_points(r.outcome)) {
       failures_.push_back(r);
     }
     auto kept = sink_.keep(r);
-    if (kept.has_value()) {
-      ++summary_.recorded;
+    if (!kept.has_value()) {
+      return unexpected{stop{std::in_place_index<0>, std::move(kept).error()}};
     }
-    return kept;
+    ++summary_.recorded;
+    return {};
   }
 
   // Starts points on a free slot until one runs or none is left; the
   // points that cannot run are recorded on the way.
-  [[nodiscard]] result<void, std::string> fill(std::size_t slot, const std::vector<sweep_point>& pending) {
+  [[nodiscard]] result<void, stop> fill(std::size_t slot, const std::vector<sweep_point>& pending) {
     while (!running_[slot] && next_ < pending.size() && !runner_.interrupted()) {
       const sweep_point& p = pending[next_];
       const device_index d = settings_.devices[slot];
@@ -221,12 +247,12 @@ class sweep_loop {
     return {};
   }
 
-  [[nodiscard]] result<void, std::string> finish(const finished_run& ended) {
+  [[nodiscard]] result<void, stop> finish(const finished_run& ended) {
     auto slot = std::find_if(running_.begin(), running_.end(), [&](const std::optional<point_record>& s) {
       return s && s->point.index == ended.index;
     });
     if (slot == running_.end()) {
-      return unexpected{"the runner reported point " + to_decimal_string(ended.index) + ", which was not running"};
+      return unexpected{stop{unknown_point_reported{ended.index}}};
     }
     point_record r = std::move(**slot);
     slot->reset();
@@ -319,11 +345,11 @@ class sweep_loop {
 /// device's free memory, decides whether it can fit. A point whose device
 /// cannot be read, or that cannot be started, is recorded as failed. An
 /// interruption stops the running points (the runner removes their partial
-/// files); what was recorded stays. The error is a record that could not be
-/// kept (or a runner that reported a point that was not running): the
-/// sweep stops there, its running points stopped.
+/// files); what was recorded stays. The error is the sink's for a record
+/// it could not keep (or a runner that reported a point that was not
+/// running): the sweep stops there, its running points stopped.
 template <point_runner R, record_sink S, progress_observer P>
-[[nodiscard]] result<sweep_summary, std::string> run_points(const std::vector<sweep_point>& pending,
+[[nodiscard]] result<sweep_summary, sweep_stop<sink_error_t<S>>> run_points(const std::vector<sweep_point>& pending,
                                                             std::vector<point_record> failures,
                                                             const sweep_settings& settings, R& runner, S& sink,
                                                             P& progress) {

@@ -13,10 +13,8 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/io.hpp"
-#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/result.hpp"
-#include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/sweep/files/folder_error.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/new_folder.hpp"
@@ -44,25 +42,25 @@ class folder_sink {
   folder_sink(std::filesystem::path folder, std::size_t plan_size) : folder_(std::move(folder)), plan_size_(plan_size) {}
 
   /// Writes the files of `r` (see folder_sink); nothing is overwritten. The
-  /// error says which file could not be written, or that a prediction file
-  /// exists with other content.
-  [[nodiscard]] result<void, std::string> keep(const point_record& r) const {
+  /// error names the file that could not be written and why, or a
+  /// prediction file that exists with other content.
+  [[nodiscard]] result<void, record_keep_error> keep(const point_record& r) const {
     if (r.outcome == outcome_kind::predicted) {
       const auto file = folder_ / prediction_name(r.point.index, plan_size_);
       const std::string text = boost::json::serialize(files::prediction_json(r)) + "\n";
       std::error_code ec;
       if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
         if (read_whole_file(file) != text) {
-          return unexpected{quoted(file.string()) + " exists with other content; nothing is overwritten"};
+          return unexpected{record_keep_error{file}};
         }
       } else if (auto written = write_new_file(file, text); !written.has_value()) {
-        return unexpected{report::describe(written.error())};
+        return unexpected{record_keep_error{file, std::move(written).error()}};
       }
     }
     const auto file = folder_ / record_name(r.point.index, plan_size_);
     if (auto written = write_new_file(file, boost::json::serialize(files::record_json(r, plan_size_)) + "\n");
         !written.has_value()) {
-      return unexpected{report::describe(written.error())};
+      return unexpected{record_keep_error{file, std::move(written).error()}};
     }
     return {};
   }
@@ -144,10 +142,10 @@ struct sweep_folder {
 /// was killed between the two writes): the record is made from the file,
 /// without the process's figures, with the prediction's settings
 /// `workspaces` and `outside`, and kept in the folder (folder_sink).
-/// Returns how many were adopted. The error names a measurement file that
-/// cannot be read, or a record that cannot be written; the records adopted
+/// Returns how many were adopted. The error is a measurement file that
+/// cannot be read, or whose record cannot be written; the records adopted
 /// before it stay.
-[[nodiscard]] inline result<std::size_t, std::string> adopt_orphans(sweep_folder& f,
+[[nodiscard]] inline result<std::size_t, orphan_error> adopt_orphans(sweep_folder& f,
                                                                     const prediction::blas_workspaces& workspaces,
                                                                     byte_count outside) {
   std::size_t adopted = 0;
@@ -158,8 +156,7 @@ struct sweep_folder {
     }
     auto figures = files::read_measurement(file);
     if (!figures.has_value()) {
-      return unexpected{quoted(file.string()) + " has no record and cannot be read: " + report::words_of(figures.error()) +
-                        "; move it away to measure the point again"};
+      return unexpected{orphan_error{.file = file, .unreadable = std::move(figures).error()}};
     }
     point_record r;
     r.kind = record_kind::measurement;
@@ -175,7 +172,7 @@ struct sweep_folder {
     }
     folder_sink sink(f.path, f.points.size());
     if (auto kept = sink.keep(r); !kept.has_value()) {
-      return unexpected{kept.error()};
+      return unexpected{orphan_error{.file = file, .not_kept = std::move(kept).error()}};
     }
     f.records[p.index] = std::move(r);
     ++adopted;

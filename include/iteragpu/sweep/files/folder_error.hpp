@@ -9,8 +9,8 @@
 #include "iteragpu/sweep/points.hpp"
 
 /// \file
-/// Why a sweep's folder cannot be read back (load_folder() in folder.hpp):
-/// a typed value, worded by report/sweep_errors.hpp.
+/// Why a sweep's folder cannot be read back (load_folder() in folder.hpp),
+/// or written to: typed values, worded by report/sweep_errors.hpp.
 namespace iteragpu::sweep {
 
 /// What in a sweep's folder cannot be read (see folder_error).
@@ -30,6 +30,29 @@ struct folder_error {
   points_file_error points;                                      ///< points_invalid: why
   std::optional<files::json_file_error> json;                    ///< record_unreadable: why
   files::record_error record;                                    ///< record_invalid: why
+};
+
+/// A record (or the prediction file written before it) that cannot be
+/// kept in the folder (folder_sink::keep()).
+struct record_keep_error {
+  std::filesystem::path file;  ///< the file that cannot be written
+  /// Why: nothing when a prediction file left by a killed run is there
+  /// with other content than the one that would be written.
+  std::optional<new_file_problem> written{};
+};
+
+/// A measurement file without its record that cannot be adopted
+/// (adopt_orphans()): it cannot be read, or its record cannot be kept.
+struct orphan_error {
+  std::filesystem::path file;                                 ///< the measurement file
+  std::optional<files::point_measurement_error> unreadable{};  ///< why it cannot be read
+  std::optional<record_keep_error> not_kept{};                ///< why its record cannot be kept
+};
+
+/// One of the files of a report (write_report()) that cannot be written;
+/// the files before it stay.
+struct report_write_error {
+  new_file_problem written;  ///< the file and why
 };
 
 }  // namespace iteragpu::sweep

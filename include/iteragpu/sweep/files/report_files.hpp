@@ -12,9 +12,9 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/io.hpp"
-#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
+#include "iteragpu/sweep/files/folder_error.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/html.hpp"
 #include "iteragpu/sweep/outcome.hpp"
@@ -103,9 +103,9 @@ namespace detail {
 /// summary.csv, plot.svg and index.html of `folders` in `out`, each a new
 /// file; `program` names the program that made them (on the page's title
 /// and its list of sources). Returns the paths written. The error is the
-/// first file that cannot be written (one that already exists included);
-/// the files written before it stay.
-[[nodiscard]] inline result<std::vector<std::filesystem::path>, std::string> write_report(
+/// first file that cannot be written (one that already exists included)
+/// and why; the files written before it stay.
+[[nodiscard]] inline result<std::vector<std::filesystem::path>, report_write_error> write_report(
     const std::vector<sweep_folder>& folders, const std::filesystem::path& out, std::string_view program) {
   std::vector<summary_entry> entries;
   for (const auto& f : folders) {
@@ -129,7 +129,7 @@ namespace detail {
   for (const auto& [name, text] : files) {
     const auto path = out / name;
     if (auto ok = write_new_file(path, text); !ok.has_value()) {
-      return unexpected{report::describe(ok.error())};
+      return unexpected{report_write_error{std::move(ok).error()}};
     }
     written.push_back(path);
   }
