@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
   }
   auto report = sw::write_report({*loaded}, folder, "sweep_predict");
   if (!report.has_value()) {
-    std::cerr << "sweep_predict: " << iteragpu::report::words_of(report.error()) << '\n';
+    std::cerr << "sweep_predict: " << iteragpu::report::describe(report.error()) << '\n';
     return 1;
   }
   for (const auto& path : *report) {

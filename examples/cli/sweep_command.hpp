@@ -232,7 +232,7 @@ struct sweep_work {
   }
   auto written = sweep::write_report({*reloaded}, folder, "mesure_memoire");
   if (!written.has_value()) {
-    err << sweep_command << ": " << report::words_of(written.error()) << '\n';
+    err << sweep_command << ": " << report::describe(written.error()) << '\n';
     return exit_internal_error;
   }
   for (const auto& path : *written) {

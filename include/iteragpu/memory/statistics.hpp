@@ -19,8 +19,9 @@
 /// Statistics of the repeats of a measurement: order statistics, a
 /// distribution-free confidence interval of the median, a noise verdict, and
 /// the convergence test of the rule that stops `--repeats auto`
-/// (make_stopping_rule(); the rule itself is in memory/stopping_rule.hpp). Every result depends on the sorted
-/// sample only, so the same values in any order give the same bits.
+/// (make_stopping_rule(); the rule itself is in memory/stopping_rule.hpp).
+/// Every result depends on the sorted sample only, so the same values in any
+/// order give the same bits.
 namespace iteragpu {
 
 // ---------------------------------------------------------------------------

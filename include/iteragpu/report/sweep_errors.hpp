@@ -191,9 +191,6 @@ namespace iteragpu::report {
          "; move it away to measure the point again";
 }
 
-/// The report file that cannot be written, and why.
-[[nodiscard]] inline std::string words_of(const sweep::report_write_error& e) { return describe(e.written); }
-
 /// A runner that broke its contract.
 [[nodiscard]] inline std::string words_of(const sweep::unknown_point_reported& e) {
   return "the runner reported point " + to_decimal_string(e.index) + ", which was not running";

@@ -49,12 +49,6 @@ struct orphan_error {
   std::optional<record_keep_error> not_kept{};                ///< why its record cannot be kept
 };
 
-/// One of the files of a report (write_report()) that cannot be written;
-/// the files before it stay.
-struct report_write_error {
-  new_file_problem written;  ///< the file and why
-};
-
 }  // namespace iteragpu::sweep
 
 #endif  // ITERAGPU_SWEEP_FILES_FOLDER_ERROR_HPP

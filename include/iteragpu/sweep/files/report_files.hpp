@@ -14,7 +14,6 @@
 #include "iteragpu/io.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
-#include "iteragpu/sweep/files/folder_error.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/html.hpp"
 #include "iteragpu/sweep/outcome.hpp"
@@ -105,7 +104,7 @@ namespace detail {
 /// and its list of sources). Returns the paths written. The error is the
 /// first file that cannot be written (one that already exists included)
 /// and why; the files written before it stay.
-[[nodiscard]] inline result<std::vector<std::filesystem::path>, report_write_error> write_report(
+[[nodiscard]] inline result<std::vector<std::filesystem::path>, new_file_problem> write_report(
     const std::vector<sweep_folder>& folders, const std::filesystem::path& out, std::string_view program) {
   std::vector<summary_entry> entries;
   for (const auto& f : folders) {
@@ -129,7 +128,7 @@ namespace detail {
   for (const auto& [name, text] : files) {
     const auto path = out / name;
     if (auto ok = write_new_file(path, text); !ok.has_value()) {
-      return unexpected{report_write_error{std::move(ok).error()}};
+      return unexpected{std::move(ok).error()};
     }
     written.push_back(path);
   }
