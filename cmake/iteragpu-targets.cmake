@@ -4,7 +4,11 @@
 #   iteragpu::cli       the programs' command lines (examples/cli/, Boost.Program_options):
 #                       defined for this project's own programs and tests only, never installed
 #   iteragpu::torch     the LibTorch adapters: dtypes, GPU backend, allocator counters, model
-# Each asks for its dependency only when it is defined.
+# Each asks for its dependency only when it is defined. Each header's
+# function bodies are in its impl/*.ipp, which the header includes (see
+# iteragpu/config.hpp); ITERAGPU_SEPARATE_COMPILATION=ON builds this
+# project's programs and tests with them compiled once instead
+# (iteragpu_compiled, a static library of iteragpu/src.hpp).
 
 # iteragpu_header_group(HEADER OUT): the target a header (a path relative to
 # include/) belongs to: core, json or torch. The one place that says
@@ -14,7 +18,8 @@ function(iteragpu_header_group header out)
     set(${out} torch PARENT_SCOPE)
   elseif(header MATCHES "^iteragpu/report/" OR header MATCHES "^iteragpu/memory/files/"
          OR header MATCHES "^iteragpu/sweep/files/"
-         OR header STREQUAL "iteragpu/iteragpu.hpp" OR header STREQUAL "iteragpu/report.hpp")
+         OR header STREQUAL "iteragpu/iteragpu.hpp" OR header STREQUAL "iteragpu/report.hpp"
+         OR header STREQUAL "iteragpu/src.hpp")
     set(${out} json PARENT_SCOPE)
   else()
     set(${out} core PARENT_SCOPE)
@@ -22,7 +27,8 @@ function(iteragpu_header_group header out)
 endfunction()
 
 file(GLOB_RECURSE _iteragpu_all_headers CONFIGURE_DEPENDS
-  RELATIVE "${PROJECT_SOURCE_DIR}/include" "${PROJECT_SOURCE_DIR}/include/iteragpu/*.hpp")
+  RELATIVE "${PROJECT_SOURCE_DIR}/include" "${PROJECT_SOURCE_DIR}/include/iteragpu/*.hpp"
+  "${PROJECT_SOURCE_DIR}/include/iteragpu/*.ipp")
 set(_iteragpu_core_headers "")
 set(_iteragpu_json_headers "")
 set(_iteragpu_torch_headers "")
@@ -67,6 +73,18 @@ if(Boost_FOUND)
     target_link_libraries(iteragpu_cli INTERFACE iteragpu_json Boost::program_options)
   endif()
   set(ITERAGPU_HAS_BOOST ON)
+
+  # The function bodies compiled once: this project's programs and tests
+  # declare them only and link this library (through iteragpu_warnings,
+  # see the top CMakeLists.txt), which defines them.
+  if(ITERAGPU_SEPARATE_COMPILATION)
+    file(CONFIGURE OUTPUT "${PROJECT_BINARY_DIR}/iteragpu_src.cpp" CONTENT "#include <iteragpu/src.hpp>\n" @ONLY)
+    add_library(iteragpu_compiled STATIC "${PROJECT_BINARY_DIR}/iteragpu_src.cpp")
+    target_compile_features(iteragpu_compiled PUBLIC cxx_std_20)
+    target_include_directories(iteragpu_compiled PRIVATE "${PROJECT_SOURCE_DIR}/include")
+    target_compile_definitions(iteragpu_compiled PUBLIC ITERAGPU_SEPARATE_COMPILATION)
+    target_link_libraries(iteragpu_compiled PUBLIC Boost::json ${CMAKE_DL_LIBS})
+  endif()
 else()
   message(STATUS "iteragpu: Boost 1.81 (json, program_options) not found; only iteragpu::iteragpu is defined")
   set(ITERAGPU_HAS_BOOST OFF)
@@ -104,5 +122,8 @@ if(Torch_FOUND OR TORCH_FOUND)
   elseif(ITERAGPU_HAS_TORCH_HIP)
     target_compile_definitions(iteragpu_torch INTERFACE ITERAGPU_TORCH_HIP=1)
   endif()
+endif()
+if(ITERAGPU_SEPARATE_COMPILATION AND NOT ITERAGPU_HAS_BOOST)
+  message(FATAL_ERROR "ITERAGPU_SEPARATE_COMPILATION needs Boost 1.81 (json): the compiled bodies include the JSON readers")
 endif()
 message(STATUS "iteragpu: LibTorch ${ITERAGPU_HAS_TORCH} (CUDA ${ITERAGPU_HAS_TORCH_CUDA}), Boost ${ITERAGPU_HAS_BOOST}")

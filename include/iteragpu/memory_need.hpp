@@ -32,14 +32,12 @@ inline constexpr std::string_view estimate_need_source =
     "estimate: weights + reserve, rounded up to a whole byte (activations, KV cache and libraries not included)";
 
 /// An estimate's total as a need; nothing when its bytes pass 64 bits.
-[[nodiscard]] inline std::optional<memory_need> need_of(const memory_estimate& estimate) {
-  const auto bytes = gib_to_bytes_rounded_up(estimate.total_gib);
-  if (!bytes) {
-    return std::nullopt;
-  }
-  return memory_need{*bytes, std::string(estimate_need_source)};
-}
+[[nodiscard]] std::optional<memory_need> need_of(const memory_estimate& estimate);
 
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/impl/memory_need.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_NEED_HPP

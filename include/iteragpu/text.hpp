@@ -4,7 +4,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
@@ -165,32 +164,7 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
 /// as it reads is kept; every other byte (line ends, tabs, C0 controls, DEL,
 /// bytes of invalid UTF-8) is written `\xHH`, and C1 and bidirectional controls
 /// `\uHHHH`. The result is valid UTF-8 with no control character.
-[[nodiscard]] inline std::string escaped(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t at = 0; at < text.size();) {
-    const auto step = detail::decode_utf8(text, at);
-    if (step.length == 0 || step.code_point < 0x20U || step.code_point == 0x7FU) {
-      const auto byte = static_cast<unsigned char>(text[at]);
-      out += "\\x";
-      out.push_back(detail::hex_digits[byte >> 4U]);
-      out.push_back(detail::hex_digits[byte & 0xFU]);
-      ++at;
-      continue;
-    }
-    if (detail::is_control(step.code_point) || detail::is_bidi_control(step.code_point)) {
-      out += "\\u";
-      for (unsigned shift = 16; shift != 0;) {
-        shift -= 4;
-        out.push_back(detail::hex_digits[(step.code_point >> shift) & 0xFU]);
-      }
-    } else {
-      out.append(text.substr(at, step.length));
-    }
-    at += step.length;
-  }
-  return out;
-}
+[[nodiscard]] std::string escaped(std::string_view text);
 
 /// `text` escaped and between single quotes: how a message names a value.
 [[nodiscard]] inline std::string quoted(std::string_view text) { return "'" + escaped(text) + "'"; }
@@ -205,16 +179,7 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
 /// Like quoted(), shortened to its first `longest` bytes (never inside a
 /// UTF-8 sequence) with `...` before the closing quote when it was longer,
 /// for values read from files, which may be of any length.
-[[nodiscard]] inline std::string quoted_excerpt(std::string_view text, std::size_t longest = 60) {
-  if (text.size() <= longest) {
-    return quoted(text);
-  }
-  std::size_t cut = longest;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
-    --cut;
-  }
-  return "'" + escaped(text.substr(0, cut)) + "...'";
-}
+[[nodiscard]] std::string quoted_excerpt(std::string_view text, std::size_t longest = 60);
 
 /// Where display text breaks the rule, and why.
 struct display_text_fault {
@@ -256,5 +221,9 @@ struct display_text_fault {
 }
 
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/impl/text.ipp"
+#endif
 
 #endif  // ITERAGPU_TEXT_HPP

@@ -300,22 +300,12 @@ class exact_decimal {
 /// `bytes` in GiB with two decimals, "1.50", rounded down or (`round_up`)
 /// up, for tables and messages: whole GiB and the hundredths of the rest,
 /// which is below 2^30, so that x 100 stays in 64 bits.
-[[nodiscard]] inline std::string gib_two_places(byte_count bytes, bool round_up) {
-  constexpr std::uint64_t mask = bytes_per_gib - 1U;
-  constexpr std::uint64_t hundred = 100;
-  std::uint64_t whole = bytes.value >> 30U;
-  const std::uint64_t scaled = (bytes.value & mask) * hundred;
-  std::uint64_t hundredths = scaled >> 30U;
-  if (round_up && (scaled & mask) != 0U) {
-    ++hundredths;
-    if (hundredths == hundred) {  // whole < 2^34 here, so the carry cannot overflow
-      hundredths = 0;
-      ++whole;
-    }
-  }
-  return to_decimal_string(whole) + (hundredths < 10U ? ".0" : ".") + to_decimal_string(hundredths);
-}
+[[nodiscard]] std::string gib_two_places(byte_count bytes, bool round_up);
 
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/impl/units.ipp"
+#endif
 
 #endif  // ITERAGPU_UNITS_HPP

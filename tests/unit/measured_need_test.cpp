@@ -155,7 +155,7 @@ BOOST_AUTO_TEST_CASE(a_refused_file_says_which_row_key_and_value) {
   BOOST_TEST((e.kind == measurement_file_errc::no_schema_version));
   e = refusal(R"({"schema_version":3})");
   BOOST_TEST((e.kind == measurement_file_errc::unknown_schema_version));
-  BOOST_TEST((e.value == boost::json::value(3)));
+  BOOST_TEST(e.value == "3");
   e = refusal(R"({"schema_version":2,"phases":[]})");
   BOOST_TEST((e.kind == measurement_file_errc::no_phases));
   BOOST_TEST(e.schema_version == 2);
@@ -168,7 +168,7 @@ BOOST_AUTO_TEST_CASE(a_refused_file_says_which_row_key_and_value) {
   e = refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_reserved_bytes":1,"end_device_used_bytes":1,"baseline_device_used_bytes":-5}]})");
   BOOST_TEST((e.kind == measurement_file_errc::field_not_bytes_or_null));
   BOOST_TEST(e.field == "baseline_device_used_bytes");
-  BOOST_TEST((e.value == boost::json::value(-5)));
+  BOOST_TEST(e.value == "-5");
   e = refusal(R"({"schema_version":1,"phases":[{"peak_reserved_bytes":1.5}]})");
   BOOST_TEST((e.kind == measurement_file_errc::field_not_bytes));
   BOOST_TEST(e.field == "peak_reserved_bytes");
@@ -190,7 +190,7 @@ BOOST_AUTO_TEST_CASE(the_memory_need_of_an_estimate_or_a_plan_is_read_with_its_s
   BOOST_TEST((read(R"({"memory_need":{}})").error().kind == memory_need_errc::bytes_missing));
   const auto negative = read(R"({"memory_need":{"bytes":-1}})");
   BOOST_TEST((negative.error().kind == memory_need_errc::bytes_not_bytes));
-  BOOST_TEST((negative.error().value == boost::json::value(-1)));
+  BOOST_TEST(negative.error().value == "-1");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

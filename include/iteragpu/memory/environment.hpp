@@ -3,7 +3,6 @@
 
 #include <concepts>
 #include <cstdint>
-#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,9 +60,7 @@ struct environment_report {
 
   /// The build's version when it is of that platform, for the report's
   /// cuda_build and hip_build fields.
-  [[nodiscard]] std::optional<std::string> build_of(gpu_platform platform) const {
-    return build && build->platform == platform ? std::optional<std::string>(build->version) : std::nullopt;
-  }
+  [[nodiscard]] std::optional<std::string> build_of(gpu_platform platform) const;
 };
 
 /// Why cuda_build is not the driver's version, as the reports say it.
@@ -72,32 +69,10 @@ inline constexpr const char* driver_note =
     "read the driver version with the vendor's tool (nvidia-smi, rocm-smi)";
 
 /// "GCC 12.2.0", "Clang 14.0.6": the compiler that built the program.
-[[nodiscard]] inline std::string compiler_description() {
-#if defined(__clang__)
-  return std::string("Clang ") + __clang_version__;
-#elif defined(__GNUC__)
-  return std::string("GCC ") + __VERSION__;
-#elif defined(_MSC_VER)
-  return "MSVC " + std::to_string(_MSC_VER);
-#else
-  return "unknown compiler";
-#endif
-}
+[[nodiscard]] std::string compiler_description();
 
 /// "cuda:0 (NVIDIA H200), cuda:1 (...)", or "none".
-[[nodiscard]] inline std::string list_of(const std::vector<gpu_description>& gpus) {
-  if (gpus.empty()) {
-    return "none";
-  }
-  std::string text;
-  for (const auto& g : gpus) {
-    if (!text.empty()) {
-      text += ", ";
-    }
-    text += device_name(g.index) + " (" + g.name + ")";
-  }
-  return text;
-}
+[[nodiscard]] std::string list_of(const std::vector<gpu_description>& gpus);
 
 /// Fills the report from `backend`. `libtorch_version` is nullopt in a build
 /// without LibTorch. A backend that fails with an exception while being asked (a runtime
@@ -147,5 +122,9 @@ template <device_inventory B>
 }
 
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/impl/environment.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_ENVIRONMENT_HPP

@@ -76,14 +76,15 @@ struct unavailable_runtime {
   std::string_view reason;  ///< why no GPU can be reached
 
   /// The report of a build without a GPU runtime: versions, no GPU, and the reason.
-  [[nodiscard]] environment_report environment(device_index d) const {
-    unavailable_backend backend{reason};
-    return probe_environment(backend, d, std::nullopt);
-  }
+  [[nodiscard]] environment_report environment(device_index d) const;
 };
 
 static_assert(environment_runtime<unavailable_runtime> && !synthetic_runtime<unavailable_runtime>);
 
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/impl/gpu_runtime.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_GPU_RUNTIME_HPP

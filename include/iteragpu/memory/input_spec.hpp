@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_MEMORY_INPUT_SPEC_HPP
 #define ITERAGPU_MEMORY_INPUT_SPEC_HPP
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -160,52 +159,15 @@ inline constexpr std::uint64_t largest_input_count = std::numeric_limits<std::in
 
 /// `SIZExSIZE...:DTYPE`, e.g. `8x512:int64`: one size at least, each a
 /// positive integer in digits, and one of the names of input_dtypes.
-[[nodiscard]] inline result<input_spec, input_spec_error> parse_input_spec(std::string_view text) {
-  if (text.empty()) {
-    return unexpected{input_spec_error{input_spec_problem::empty, 0}};
-  }
-  const auto colon = text.rfind(':');
-  if (colon == std::string_view::npos) {
-    return unexpected{input_spec_error{input_spec_problem::no_dtype, text.size()}};
-  }
-  input_spec spec;
-  const auto dtype = parse_input_dtype(text.substr(colon + 1));
-  if (!dtype) {
-    return unexpected{input_spec_error{input_spec_problem::unknown_dtype, colon + 1}};
-  }
-  spec.dtype = *dtype;
-  const std::string_view sizes = text.substr(0, colon);
-  std::size_t start = 0;
-  while (true) {
-    const auto end = std::min(sizes.find('x', start), sizes.size());
-    const auto size = parse_unsigned(sizes.substr(start, end - start));
-    if (!size || *size == 0) {
-      return unexpected{input_spec_error{input_spec_problem::bad_size, start}};
-    }
-    if (*size > largest_input_count) {
-      return unexpected{input_spec_error{input_spec_problem::too_many_elements, start}};
-    }
-    spec.shape.push_back(static_cast<std::int64_t>(*size));
-    if (end == sizes.size()) {
-      break;
-    }
-    start = end + 1;
-  }
-  if (!bytes_of(spec)) {
-    return unexpected{input_spec_error{input_spec_problem::too_many_elements, 0}};
-  }
-  return spec;
-}
+[[nodiscard]] result<input_spec, input_spec_error> parse_input_spec(std::string_view text);
 
 /// The spec as it is written: `8x512:int64`.
-[[nodiscard]] inline std::string to_string(const input_spec& spec) {
-  std::string text;
-  for (const auto size : spec.shape) {
-    text += (text.empty() ? "" : "x") + std::to_string(size);
-  }
-  return text + ":" + std::string(name_of(spec.dtype));
-}
+[[nodiscard]] std::string to_string(const input_spec& spec);
 
 }  // namespace iteragpu::memory
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/impl/input_spec.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_INPUT_SPEC_HPP

@@ -132,17 +132,12 @@ class sha256_hasher {
 }
 
 /// The digest in lower-case hexadecimal, 64 characters.
-[[nodiscard]] inline std::string to_hex(const sha256_digest& digest) {
-  constexpr std::string_view digits = "0123456789abcdef";
-  std::string text;
-  text.reserve(2 * digest.size());
-  for (const auto b : digest) {
-    text += digits[b >> 4U];
-    text += digits[b & 0x0fU];
-  }
-  return text;
-}
+[[nodiscard]] std::string to_hex(const sha256_digest& digest);
 
 }  // namespace iteragpu::memory
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/impl/sha256.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_SHA256_HPP

@@ -2,7 +2,6 @@
 #define ITERAGPU_MEMORY_STATISTICS_HPP
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -107,44 +106,13 @@ namespace detail {
 // checked once, exhaustively, when this was written, and the ranks at
 // n = 10^3, 10^4, 10^5 against exact integer sums; the unit tests check
 // every tail against exact integer sums for n <= 62).
-[[nodiscard]] inline std::vector<double> binomial_half_lower_tails(std::size_t n) {
-  const std::size_t centre = n / 2U;
-  double central = 1.0;
-  for (std::size_t i = 1; i <= centre; ++i) {
-    central *= static_cast<double>(2U * i - 1U) / static_cast<double>(2U * i);
-  }
-  if (n % 2U == 1U) {
-    central *= static_cast<double>(n) / static_cast<double>(2U * (centre + 1U));
-  }
-  std::vector<double> tails(centre + 1U);
-  tails[centre] = central;
-  for (std::size_t k = centre; k > 0; --k) {
-    tails[k - 1U] = tails[k] * (static_cast<double>(k) / static_cast<double>(n - k + 1U));
-  }
-  for (std::size_t k = 1; k <= centre; ++k) {
-    tails[k] += tails[k - 1U];
-  }
-  return tails;
-}
+[[nodiscard]] std::vector<double> binomial_half_lower_tails(std::size_t n);
 
 }  // namespace detail
 
 /// The ranks of the 95 % interval for a sample of `count` values, or nothing
 /// when count <= 5. O(count) time and memory.
-[[nodiscard]] inline std::optional<median_ranks> median_confidence_ranks(std::size_t count) {
-  if (count == 0U) {
-    return std::nullopt;
-  }
-  const std::vector<double> tails = detail::binomial_half_lower_tails(count);
-  // tails.back() = P(B <= floor(n / 2)) >= 1/2, so the search always stops
-  // inside the vector.
-  const auto first_above = std::upper_bound(tails.begin(), tails.end(), median_interval_tail);
-  if (first_above == tails.begin()) {
-    return std::nullopt;
-  }
-  const auto below = static_cast<std::size_t>(first_above - tails.begin()) - 1U;  // l - 1
-  return median_ranks{below + 1U, count - below, 1.0 - 2.0 * tails[below]};
-}
+[[nodiscard]] std::optional<median_ranks> median_confidence_ranks(std::size_t count);
 
 // ---------------------------------------------------------------------------
 // The noise verdict
@@ -187,18 +155,7 @@ inline constexpr unsigned very_noisy_above_percent = 25;  ///< see noisy_above_p
 }
 
 /// The verdict with its threshold, for a person: "noisy (IQR/median above 10 %)".
-[[nodiscard]] inline std::string describe(noise_verdict v) {
-  switch (v) {
-    case noise_verdict::steady:
-      return "steady (IQR/median at most " + std::to_string(noisy_above_percent) + " %)";
-    case noise_verdict::noisy:
-      return "noisy (IQR/median above " + std::to_string(noisy_above_percent) + " %, at most " +
-             std::to_string(very_noisy_above_percent) + " %)";
-    case noise_verdict::very_noisy:
-      return "very noisy (IQR/median above " + std::to_string(very_noisy_above_percent) + " %)";
-  }
-  return "unknown noise verdict";
-}
+[[nodiscard]] std::string describe(noise_verdict v);
 
 // ---------------------------------------------------------------------------
 // The summary of a sample
@@ -250,86 +207,18 @@ struct sample_error {
 };
 
 /// The problem in a sentence that names the value at fault.
-[[nodiscard]] inline std::string describe(const sample_error& e) {
-  switch (e.problem) {
-    case sample_problem::empty:
-      return "the sample is empty: a summary needs at least one value";
-    case sample_problem::not_finite:
-      return "value " + std::to_string(e.index) + " (0-based) of the sample is not a finite number";
-    case sample_problem::negative:
-      return "value " + std::to_string(e.index) + " (0-based) of the sample is negative: seconds are at least 0";
-  }
-  return "unknown sample error";
-}
+[[nodiscard]] std::string describe(const sample_error& e);
 
 /// The summary of a sample of seconds: at least one value, every value finite
 /// and >= 0. -0.0 counts as 0.0 (so that a permutation cannot flip the sign
 /// of a result). The mean is a running mean and the standard deviation is
 /// scaled by the maximum, so neither overflows for any finite input.
-[[nodiscard]] inline result<sample_summary, sample_error> summarize(std::span<const double> seconds) {
-  if (seconds.empty()) {
-    return unexpected{sample_error{sample_problem::empty, 0}};
-  }
-  std::vector<double> sorted;
-  sorted.reserve(seconds.size());
-  for (std::size_t i = 0; i < seconds.size(); ++i) {
-    const double v = seconds[i];
-    if (!std::isfinite(v)) {
-      return unexpected{sample_error{sample_problem::not_finite, i}};
-    }
-    if (v < 0.0) {
-      return unexpected{sample_error{sample_problem::negative, i}};
-    }
-    sorted.push_back(v == 0.0 ? 0.0 : v);
-  }
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  // Valid for every percent: the values are finite, sorted and n >= 1.
-  const auto at = [&](unsigned percent) { return percentile_of_sorted(sorted, percent).value_or(0.0); };
-
-  sample_summary s;
-  s.count = n;
-  s.min = sorted.front();
-  s.p10 = at(10);
-  s.p25 = at(25);
-  s.median = at(50);
-  s.p75 = at(75);
-  s.p90 = at(90);
-  s.max = sorted.back();
-  double mean = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    mean += (sorted[i] - mean) / static_cast<double>(i + 1U);
-  }
-  s.mean = mean;
-  if (n > 1U) {
-    double scaled_squares = 0.0;
-    if (s.max > 0.0) {
-      for (const double v : sorted) {
-        const double d = (v - mean) / s.max;  // |d| <= 1
-        scaled_squares += d * d;
-      }
-    }
-    s.standard_deviation = s.max * std::sqrt(scaled_squares / static_cast<double>(n - 1U));
-  }
-  if (s.median > 0.0) {
-    s.iqr_over_median = (s.p75 - s.p25) / s.median;
-    s.noise = noise_of(*s.iqr_over_median);
-  }
-  if (const auto ranks = median_confidence_ranks(n)) {
-    s.median_ci = median_interval{*ranks, sorted[ranks->lower - 1U], sorted[ranks->upper - 1U]};
-  }
-  return s;
-}
+[[nodiscard]] result<sample_summary, sample_error> summarize(std::span<const double> seconds);
 
 /// How far the confidence interval of the median reaches from the median,
 /// relative to it: max(median - X_(l), X_(u) - median) / median. Nothing
 /// without an interval or with a median of 0.
-[[nodiscard]] inline std::optional<double> median_interval_reach(const sample_summary& s) noexcept {
-  if (!s.median_ci || !(s.median > 0.0)) {
-    return std::nullopt;
-  }
-  return std::max(s.median - s.median_ci->lower, s.median_ci->upper - s.median) / s.median;
-}
+[[nodiscard]] std::optional<double> median_interval_reach(const sample_summary& s) noexcept;
 
 // ---------------------------------------------------------------------------
 // The stopping rule of `--repeats auto` (memory/stopping_rule.hpp)
@@ -339,26 +228,18 @@ namespace detail {
 // The stopping rule's test: the sample summarizes and the interval of its
 // median lies within max_noise x median of the median. A sample that cannot
 // be summarized (a value negative or not finite) never converges.
-[[nodiscard]] inline bool median_within(std::span<const double> seconds, double max_noise) {
-  const auto summary = summarize(seconds);
-  if (!summary.has_value()) {
-    return false;
-  }
-  const auto reach = median_interval_reach(*summary);
-  return reach && *reach <= max_noise;
-}
+[[nodiscard]] bool median_within(std::span<const double> seconds, double max_noise);
 
 }  // namespace detail
 
 // Declared in memory/stopping_rule.hpp. The rule's convergence test is
 // summarize() and median_interval_reach() above.
-inline result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept {
-  if (const auto refused = refusal_of(p)) {
-    return unexpected{*refused};
-  }
-  return stopping_rule(p, &detail::median_within);
-}
+result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept;
 
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/impl/statistics.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_STATISTICS_HPP

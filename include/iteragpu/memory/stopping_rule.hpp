@@ -147,25 +147,7 @@ class stopping_rule {
   /// A sample that cannot be summarized (a value negative or not finite)
   /// never converges: the budgets end the run.
   [[nodiscard]] std::optional<stop_reason> decide(std::span<const double> seconds,
-                                                  std::chrono::duration<double> elapsed) const {
-    const std::uint64_t count = seconds.size();
-    if (count == 0U) {
-      return std::nullopt;
-    }
-    const bool repeats_spent = count >= parameters_.max_repeats;
-    const bool time_spent = !(elapsed.count() >= 0.0 && elapsed < parameters_.max_seconds);
-    if (count >= parameters_.min_repeats && (repeats_spent || time_spent || convergence_tested_at(count)) &&
-        converged_(seconds, parameters_.max_noise)) {
-      return stop_reason::converged;
-    }
-    if (repeats_spent) {
-      return stop_reason::max_repeats;
-    }
-    if (time_spent) {
-      return stop_reason::max_seconds;
-    }
-    return std::nullopt;
-  }
+                                                  std::chrono::duration<double> elapsed) const;
 
  private:
   friend result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept;
@@ -177,5 +159,9 @@ class stopping_rule {
 };
 
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/impl/stopping_rule.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_STOPPING_RULE_HPP

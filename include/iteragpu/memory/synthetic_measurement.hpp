@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_MEMORY_SYNTHETIC_MEASUREMENT_HPP
 #define ITERAGPU_MEMORY_SYNTHETIC_MEASUREMENT_HPP
 
-#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <optional>
@@ -46,45 +45,12 @@ struct warm_statistics {
 };
 
 /// The summaries of the warm_forward rows' two series, and how many rows ran throttled.
-[[nodiscard]] inline warm_statistics statistics_of(const std::vector<phase_row>& rows) {
-  warm_statistics s;
-  std::vector<double> seconds;
-  std::vector<double> gpu_seconds;
-  for (const auto& row : rows) {
-    if (row.phase != phase_kind::warm_forward) {
-      continue;
-    }
-    seconds.push_back(row.seconds);
-    gpu_seconds.push_back(row.gpu_seconds);
-    if (row.state_at_end && row.state_at_end->clock_events) {
-      ++s.repeats_with_state;
-      s.repeats_under_throttling += row.state_at_end->clock_events->any_besides_idle() ? 1U : 0U;
-    }
-  }
-  if (auto summary = summarize(seconds)) {
-    s.seconds = *summary;
-  }
-  if (auto summary = summarize(gpu_seconds)) {
-    s.gpu_seconds = *summary;
-  }
-  return s;
-}
+[[nodiscard]] warm_statistics statistics_of(const std::vector<phase_row>& rows);
 
 /// The samples of the device's used memory in `rows` (measured_need.hpp):
 /// each row's baseline, then its end, where the backend reported device
 /// memory.
-[[nodiscard]] inline std::vector<device_sample> device_samples(const std::vector<phase_row>& rows) {
-  std::vector<device_sample> samples;
-  for (const auto& row : rows) {
-    if (row.baseline_device_used_bytes) {
-      samples.push_back(device_sample{*row.baseline_device_used_bytes, row.baseline_reserved_bytes});
-    }
-    if (row.end_device_used_bytes) {
-      samples.push_back(device_sample{*row.end_device_used_bytes, row.end_reserved_bytes});
-    }
-  }
-  return samples;
-}
+[[nodiscard]] std::vector<device_sample> device_samples(const std::vector<phase_row>& rows);
 
 /// The memory outside the allocator in a measurement (measured_need.hpp):
 /// the largest device used less reserved at the baseline and end of every
@@ -102,18 +68,7 @@ inline constexpr std::string_view measured_need_without_outside_source =
     "measurement: the largest peak reserved of the allocator (the memory outside it was not recorded)";
 
 /// What the measured run needs on a GPU (need_of_measurement()); nothing past 64 bits.
-[[nodiscard]] inline std::optional<memory_need> need_of(const std::vector<phase_row>& rows) {
-  std::uint64_t peak = 0;
-  for (const auto& row : rows) {
-    peak = std::max(peak, row.peak_reserved_bytes);
-  }
-  const auto need = need_of_measurement(peak, device_samples(rows));
-  if (!need) {
-    return std::nullopt;
-  }
-  return memory_need{byte_count{need->bytes}, std::string(need->outside_sample ? measured_need_source
-                                                                                 : measured_need_without_outside_source)};
-}
+[[nodiscard]] std::optional<memory_need> need_of(const std::vector<phase_row>& rows);
 
 /// Everything one run records, in the order the JSON holds it.
 struct measurement_record {
@@ -203,5 +158,9 @@ template <environment_runtime R>
 }
 
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/impl/synthetic_measurement.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_SYNTHETIC_MEASUREMENT_HPP

@@ -101,49 +101,13 @@ struct package_error {
 /// The whole price of `lots` lots of one catalog package, and, given a count
 /// of accepted results, the cost of one. Prices are whole packages: no
 /// proration by the hour and no currency conversion.
-[[nodiscard]] inline result<package_quote, package_error> quote_package(const catalog& prices,
-                                                                        const package_request& request) {
-  const auto fail = [](package_error_kind kind, const gpu_offer* offer = nullptr) {
-    return unexpected{package_error{kind, offer != nullptr ? std::optional<gpu_offer>(*offer) : std::nullopt}};
-  };
-  if (request.lots.value == 0) {
-    return fail(package_error_kind::zero_lots);
-  }
-  if (request.accepted && request.accepted->value == 0) {
-    return fail(package_error_kind::zero_accepted_results);
-  }
-  const gpu_offer* offer = prices.find(request.gpu);
-  if (offer == nullptr) {
-    return fail(package_error_kind::unknown_gpu);
-  }
-  const auto lot_price = offer->lot_price(request.days);
-  if (!lot_price) {
-    return fail(package_error_kind::unknown_duration, offer);
-  }
-  const auto gpus = checked_mul(request.lots.value, offer->gpus_per_lot.value);
-  if (!gpus) {
-    return fail(package_error_kind::total_gpus_overflow, offer);
-  }
-  const auto total = try_multiply(*lot_price, request.lots.value);
-  if (!total) {
-    return fail(package_error_kind::total_price_overflow, offer);
-  }
-  package_quote q;
-  q.snapshot = prices.snapshot();
-  q.offer = *offer;
-  q.days = request.days;
-  q.lots = request.lots;
-  q.total_gpus = gpu_count{*gpus};
-  q.lot_price = *lot_price;
-  q.total_price = *total;
-  q.accepted = request.accepted;
-  if (request.accepted) {
-    // The divisor is positive (checked above), so the division cannot fail.
-    q.unit_cost = *try_divide(q.total_price, request.accepted->value);
-  }
-  return q;
-}
+[[nodiscard]] result<package_quote, package_error> quote_package(const catalog& prices,
+                                                                 const package_request& request);
 
 }  // namespace iteragpu::pricing
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/pricing/impl/package.ipp"
+#endif
 
 #endif  // ITERAGPU_PRICING_PACKAGE_HPP

@@ -11,51 +11,12 @@
 namespace iteragpu::report {
 
 /// One line saying why the allocator settings text was refused and what is accepted.
-[[nodiscard]] inline std::string describe(const prediction::alloc_conf_error& e) {
-  using code = prediction::alloc_conf_error_code;
-  const std::string item = e.key.empty() ? std::string{"the text"} : "'" + e.key + "'";
-  const std::string found = e.value.empty() ? std::string{"nothing"} : "'" + e.value + "'";
-  switch (e.code) {
-    case code::unknown_key:
-      return "PYTORCH_CUDA_ALLOC_CONF: unknown key " + item +
-             "; accepted: max_split_size_mb, max_non_split_rounding_mb, roundup_power2_divisions, "
-             "garbage_collection_threshold, expandable_segments, backend, release_lock_on_cudamalloc, "
-             "pinned_use_cuda_host_register, pinned_num_register_threads, pinned_use_background_threads, "
-             "pinned_reserve_segment_size_mb, pinned_free_catch_all, graph_capture_record_stream_reuse";
-    case code::missing_separator:
-      return "PYTORCH_CUDA_ALLOC_CONF: after " + item + " found " + found +
-             " where ':' (after a key), ',' (between items) or ']' (closing a list) belongs; accepted: key:value,key:value";
-    case code::missing_value:
-      return "PYTORCH_CUDA_ALLOC_CONF: " + item + " has no value (found " + found + ")";
-    case code::not_a_number:
-      return "PYTORCH_CUDA_ALLOC_CONF: " + item + " takes a number, not " + found +
-             " (decimal digits; a fraction such as 0.8 for garbage_collection_threshold)";
-    case code::too_small:
-      return "PYTORCH_CUDA_ALLOC_CONF: " + item + " is " + found + " MiB; accepted: 20 or more";
-    case code::not_a_fraction:
-      return "PYTORCH_CUDA_ALLOC_CONF: " + item + " is " + found + "; accepted: a fraction above 0 and below 1";
-    case code::not_a_power_of_two:
-      return "PYTORCH_CUDA_ALLOC_CONF: " + item + " has " + found +
-             "; accepted: a power of two (1, 2, 4, 8, ...; 0 also for a division in a [bound:divisions] list)";
-    case code::too_many_threads:
-      return "PYTORCH_CUDA_ALLOC_CONF: " + item + " is " + found + "; accepted: a power of two up to 128";
-    case code::not_positive:
-      return "PYTORCH_CUDA_ALLOC_CONF: " + item + " is " + found + "; accepted: 1 or more";
-    case code::not_a_boolean:
-      return "PYTORCH_CUDA_ALLOC_CONF: " + item + " is " + found + "; accepted: True or False";
-    case code::unknown_backend:
-      return "PYTORCH_CUDA_ALLOC_CONF: backend " + found + " is unknown; accepted: native or cudaMallocAsync";
-    case code::other_backend:
-      return "PYTORCH_CUDA_ALLOC_CONF: backend " + found +
-             " is another allocator, which the simulation does not model; accepted: native";
-    case code::not_modelled:
-      return "PYTORCH_CUDA_ALLOC_CONF: " + item +
-             " shapes reserved memory but the simulation does not model it (for per_process_memory_fraction, "
-             "give the capacity instead)";
-  }
-  return "PYTORCH_CUDA_ALLOC_CONF: refused";
-}
+[[nodiscard]] std::string describe(const prediction::alloc_conf_error& e);
 
 }  // namespace iteragpu::report
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/report/impl/alloc_conf_errors.ipp"
+#endif
 
 #endif  // ITERAGPU_REPORT_ALLOC_CONF_ERRORS_HPP

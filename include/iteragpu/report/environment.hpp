@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 
 #include "iteragpu/memory/environment.hpp"
 #include "iteragpu/report/gpu_state.hpp"
@@ -23,71 +23,18 @@ inline constexpr std::string_view management_note =
     "nvidia-smi prints; null where NVML is not there; no UUID, serial number or other identifier is read";
 
 /// The text, or JSON null.
-[[nodiscard]] inline boost::json::value optional_json(const std::optional<std::string>& v) {
-  return v ? boost::json::value(boost::json::string(*v)) : boost::json::value(nullptr);
-}
+[[nodiscard]] boost::json::value optional_json(const std::optional<std::string>& v);
 
 /// The number, or JSON null.
-[[nodiscard]] inline boost::json::value optional_json(const std::optional<std::uint64_t>& v) {
-  return v ? boost::json::value(*v) : boost::json::value(nullptr);
-}
+[[nodiscard]] boost::json::value optional_json(const std::optional<std::uint64_t>& v);
 
 /// The environment as `mesure_memoire environment` prints it (data/schema/environment.schema.json).
-[[nodiscard]] inline boost::json::object to_json(const environment_report& e) {
-  boost::json::object o;
-  o["library"] = {{"name", library_name}, {"version", library_version}};
-  o["compiler"] = e.compiler;
-  o["cxx_standard"] = e.cxx_standard;
-  o["libtorch"] = {{"available", e.libtorch_available}, {"version", optional_json(e.libtorch_version)}};
-  o["cuda_build"] = optional_json(e.build_of(gpu_platform::cuda));
-  o["hip_build"] = optional_json(e.build_of(gpu_platform::hip));
-  boost::json::array gpus;
-  for (const auto& g : e.gpus) {
-    gpus.push_back(boost::json::object{{"index", g.index.value},
-                                       {"name", g.name},
-                                       {"capability", g.capability},
-                                       {"total_memory_bytes", g.total_memory_bytes}});
-  }
-  o["gpus"] = std::move(gpus);
-  o["device"] = {{"requested", device_name(e.device.requested)},
-                 {"available", e.device.available},
-                 {"reason", optional_json(e.device.reason)},
-                 {"name", optional_json(e.device.name)},
-                 {"capability", optional_json(e.device.capability)},
-                 {"free_memory_bytes", optional_json(e.device.free_memory_bytes)},
-                 {"total_memory_bytes", optional_json(e.device.total_memory_bytes)}};
-  if (e.management) {
-    const auto& m = *e.management;
-    const auto reading = [](const auto& r) { return r ? boost::json::value(*r) : boost::json::value(nullptr); };
-    boost::json::object management{{"driver_version", reading(m.driver_version)},
-                                   {"nvml_version", reading(m.nvml_version)}};
-    if (!m.driver_version) {
-      management["unavailable"] = describe(m.driver_version.error());
-    }
-    boost::json::array facts;
-    for (std::size_t i = 0; i < m.gpus.size(); ++i) {
-      const auto& f = m.gpus[i];
-      const auto mode = [](const gpu_reading<nvml::enablement>& r) {
-        return r ? boost::json::value(nvml::name_of(*r)) : boost::json::value(nullptr);
-      };
-      facts.push_back({{"index", i},
-                      {"persistence_mode", mode(f.persistence_mode)},
-                      {"mig_mode", mode(f.mig_mode)},
-                      {"ecc_mode", mode(f.ecc_mode)},
-                      {"power_limit_mw", f.power_limit ? boost::json::value(f.power_limit->value) : boost::json::value(nullptr)},
-                      {"max_sm_clock_mhz", f.max_sm_clock ? boost::json::value(f.max_sm_clock->value) : boost::json::value(nullptr)},
-                      {"max_memory_clock_mhz",
-                       f.max_memory_clock ? boost::json::value(f.max_memory_clock->value) : boost::json::value(nullptr)}});
-    }
-    management["gpus"] = std::move(facts);
-    o["management"] = std::move(management);
-  } else {
-    o["management"] = nullptr;
-  }
-  o["notes"] = boost::json::array{driver_note, management_note};
-  return o;
-}
+[[nodiscard]] boost::json::object to_json(const environment_report& e);
 
 }  // namespace iteragpu::report
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/report/impl/environment.ipp"
+#endif
 
 #endif  // ITERAGPU_REPORT_ENVIRONMENT_HPP

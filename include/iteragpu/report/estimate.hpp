@@ -1,9 +1,8 @@
 #ifndef ITERAGPU_REPORT_ESTIMATE_HPP
 #define ITERAGPU_REPORT_ESTIMATE_HPP
 
-#include <ostream>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 
 #include "iteragpu/memory/estimate.hpp"
 #include "iteragpu/memory_need.hpp"
@@ -15,47 +14,15 @@ namespace iteragpu::report {
 
 /// The machine-readable estimate: exact decimals travel as strings, so no
 /// JSON reader turns them into binary floating point on the way.
-[[nodiscard]] inline boost::json::object to_json(const memory_estimate& estimate) {
-  boost::json::object o;
-  o["parameters"] = estimate.weights.parameters.value;
-  o["bits"] = estimate.weights.bits.value;
-  o["bytes_per_parameter"] = estimate.weights.bytes_per_parameter;
-  o["weight_bytes"] = estimate.weights.weight_bytes.value;
-  o["weight_gib"] = estimate.weights.weight_gib().to_string();
-  o["weight_gb"] = estimate.weights.weight_gb().to_string();
-  o["reserve_gib"] = estimate.reserve_gib.to_string();
-  o["total_gib"] = estimate.total_gib.to_string();
-  boost::json::array not_included;
-  for (const auto item : not_included_in_estimate) {
-    not_included.emplace_back(boost::json::string_view(item.data(), item.size()));
-  }
-  o["not_included"] = std::move(not_included);
-  o["memory_need"] = to_json(need_of(estimate));
-  return o;
-}
+[[nodiscard]] boost::json::object to_json(const memory_estimate& estimate);
 
 /// The estimate for people: each figure with its unit, and what it leaves out.
-inline void write_text(std::ostream& out, const memory_estimate& estimate) {
-  const auto& w = estimate.weights;
-  out << "Weight estimate (arithmetic only, no GPU involved)\n"
-      << "  parameters           " << w.parameters.value << '\n'
-      << "  storage width        " << w.bits.value << " bits -> " << w.bytes_per_parameter
-      << (w.bytes_per_parameter == 1 ? " byte" : " bytes") << " per parameter (rounded up to whole bytes)\n"
-      << "  weight bytes         " << w.weight_bytes.value << '\n'
-      << "  weights              " << w.weight_gib().to_string() << " GiB (2^30 bytes)  =  "
-      << w.weight_gb().to_string() << " GB (10^9 bytes)\n"
-      << "  reserve (assumption) " << estimate.reserve_gib.to_string()
-      << " GiB, chosen by you, not measured\n"
-      << "  total                " << estimate.total_gib.to_string() << " GiB (weights + reserve)\n"
-      << "Not included:";
-  const char* separator = " ";
-  for (const auto item : not_included_in_estimate) {
-    out << separator << item;
-    separator = ", ";
-  }
-  out << ".\nThis does not predict whether a real model fits a given card.\n";
-}
+void write_text(std::ostream& out, const memory_estimate& estimate);
 
 }  // namespace iteragpu::report
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/report/impl/estimate.ipp"
+#endif
 
 #endif  // ITERAGPU_REPORT_ESTIMATE_HPP

@@ -4,12 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <boost/json/basic_parser_impl.hpp>
 
 #include "iteragpu/text.hpp"
 
@@ -21,133 +18,11 @@
 /// naming its place.
 namespace iteragpu::report {
 
-namespace detail {
-
-// A basic_parser handler that builds nothing: it keeps the keys of every
-// open object and the place of every open container, and notes the first
-// key met twice in one object.
-class duplicate_key_finder {
- public:
-  static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);   // no limit beyond the parser's
-  static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);  // no limit beyond the parser's
-  static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);  // no limit beyond the parser's
-  static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);     // no limit beyond the parser's
-
-  static bool on_document_begin(boost::json::error_code& /*ec*/) { return true; }
-  static bool on_document_end(boost::json::error_code& /*ec*/) { return true; }
-  bool on_array_begin(boost::json::error_code& /*ec*/) {
-    open_.push_back(container{false, 0, {}, {}});
-    return true;
-  }
-  bool on_array_end(std::size_t /*n*/, boost::json::error_code& /*ec*/) { return close(); }
-  bool on_object_begin(boost::json::error_code& /*ec*/) {
-    open_.push_back(container{true, 0, {}, {}});
-    return true;
-  }
-  bool on_object_end(std::size_t /*n*/, boost::json::error_code& /*ec*/) { return close(); }
-  static bool on_string_part(boost::json::string_view /*s*/, std::size_t /*n*/, boost::json::error_code& /*ec*/) {
-    return true;
-  }
-  bool on_string(boost::json::string_view /*s*/, std::size_t /*n*/, boost::json::error_code& /*ec*/) {
-    return value_done();
-  }
-  bool on_key_part(boost::json::string_view s, std::size_t /*n*/, boost::json::error_code& /*ec*/) {
-    key_.append(s.data(), s.size());
-    return true;
-  }
-  bool on_key(boost::json::string_view s, std::size_t /*n*/, boost::json::error_code& /*ec*/) {
-    key_.append(s.data(), s.size());
-    container& object = open_.back();
-    if (!object.keys.insert(key_).second && !duplicate_) {
-      duplicate_ = place_of_open_container() + "/" + pointer_token(key_);
-    }
-    object.key = std::move(key_);
-    key_.clear();
-    return true;
-  }
-  static bool on_number_part(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
-  bool on_int64(std::int64_t /*i*/, boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) {
-    return value_done();
-  }
-  bool on_uint64(std::uint64_t /*u*/, boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) {
-    return value_done();
-  }
-  bool on_double(double /*d*/, boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) {
-    return value_done();
-  }
-  bool on_bool(bool /*b*/, boost::json::error_code& /*ec*/) { return value_done(); }
-  bool on_null(boost::json::error_code& /*ec*/) { return value_done(); }
-  static bool on_comment_part(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
-  static bool on_comment(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
-
-  // The JSON Pointer of the first duplicate key, when there is one.
-  [[nodiscard]] const std::optional<std::string>& duplicate() const noexcept { return duplicate_; }
-
- private:
-  struct container {
-    bool object{false};          // an object, else an array
-    std::size_t index{0};        // an array's elements so far
-    std::string key;             // an object's current key
-    std::set<std::string> keys;  // an object's keys so far
-  };
-
-  // RFC 6901: '~' is written "~0" and '/' "~1".
-  [[nodiscard]] static std::string pointer_token(std::string_view key) {
-    std::string token;
-    for (const char c : key) {
-      if (c == '~') {
-        token += "~0";
-      } else if (c == '/') {
-        token += "~1";
-      } else {
-        token += c;
-      }
-    }
-    return token;
-  }
-
-  // The pointer of the innermost open container: the member or element
-  // each outer container holds it at.
-  [[nodiscard]] std::string place_of_open_container() const {
-    std::string place;
-    for (std::size_t i = 0; i + 1 < open_.size(); ++i) {
-      place += "/" + (open_[i].object ? pointer_token(open_[i].key) : to_decimal_string(open_[i].index));
-    }
-    return place;
-  }
-
-  bool value_done() {
-    if (!open_.empty() && !open_.back().object) {
-      ++open_.back().index;
-    }
-    return true;
-  }
-
-  bool close() {
-    open_.pop_back();
-    return value_done();
-  }
-
-  std::vector<container> open_;
-  std::string key_;
-  std::optional<std::string> duplicate_;
-};
-
-}  // namespace detail
-
 /// The JSON Pointer (RFC 6901, "" for the document itself) of the first
 /// member whose object already has a member of that key, as
 /// "/environment/device"; nothing when every object has each key once, or
 /// when the text is not JSON (the reader's own parse says so).
-[[nodiscard]] inline std::optional<std::string> first_duplicate_key(std::string_view text) {
-  boost::json::basic_parser<detail::duplicate_key_finder> parser{boost::json::parse_options{}};
-  boost::json::error_code error;
-  static_cast<void>(parser.write_some(false, text.data(), text.size(), error));
-  if (error) {
-    return std::nullopt;
-  }
-  return parser.handler().duplicate();
-}
+[[nodiscard]] std::optional<std::string> first_duplicate_key(std::string_view text);
 
 /// A duplicate key at `pointer`, in the words of every JSON reader's
 /// message: "the key at '/a/b' is given twice in its object".
@@ -156,5 +31,9 @@ class duplicate_key_finder {
 }
 
 }  // namespace iteragpu::report
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/report/impl/json_keys.ipp"
+#endif
 
 #endif  // ITERAGPU_REPORT_JSON_KEYS_HPP

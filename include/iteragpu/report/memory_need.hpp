@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/units.hpp"
@@ -13,16 +13,12 @@
 namespace iteragpu::report {
 
 /// {"bytes": N, "gib": "exact", "gb": "exact", "source": "..."}, or null.
-[[nodiscard]] inline boost::json::value to_json(const std::optional<memory_need>& need) {
-  if (!need) {
-    return nullptr;
-  }
-  return boost::json::object{{"bytes", need->bytes.value},
-                             {"gib", to_gib(need->bytes).to_string()},
-                             {"gb", to_gb(need->bytes).to_string()},
-                             {"source", need->source}};
-}
+[[nodiscard]] boost::json::value to_json(const std::optional<memory_need>& need);
 
 }  // namespace iteragpu::report
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/report/impl/memory_need.ipp"
+#endif
 
 #endif  // ITERAGPU_REPORT_MEMORY_NEED_HPP

@@ -9,7 +9,7 @@
 #include <system_error>
 #include <utility>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 
 #include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/memory/files/memory_need_file.hpp"
@@ -51,95 +51,18 @@ using need_read = result<memory_need, need_input_error>;
 // The `memory_need` object of an estimate, a plan or a replay: its bytes.
 // The source says in our words which document (`what`) and which figure
 // (`figure`), then quotes the source the document gives.
-[[nodiscard]] inline need_read need_of_document(const boost::json::object& o, std::string_view what,
-                                                std::string_view figure) {
-  const auto need = memory::read_memory_need(o);
-  if (!need) {
-    switch (need.error().kind) {
-      case memory::memory_need_errc::missing:
-        return not_a_need(std::string(what) + " without memory_need");
-      case memory::memory_need_errc::null:
-        return not_a_need(std::string(what) + " whose memory_need is null (the need passes 64 bits of bytes)");
-      case memory::memory_need_errc::not_an_object:
-        return not_a_need(std::string(what) + " whose memory_need is not an object");
-      case memory::memory_need_errc::bytes_missing:
-        return not_a_need(std::string(what) + " with memory_need.bytes missing");
-      case memory::memory_need_errc::bytes_not_bytes:
-        return not_a_need(std::string(what) + " with memory_need.bytes " +
-                          quoted_excerpt(boost::json::serialize(need.error().value)) +
-                          ", not an integer number of bytes from 0 to " + std::string(largest_u64_text));
-    }
-    return not_a_need(std::string(what) + " whose memory_need cannot be read");
-  }
-  std::string source = std::string(what) + ": its memory_need.bytes, " + std::string(figure);
-  if (need->source) {
-    source += "; the file says " + quoted_excerpt(*need->source, 200);
-  }
-  return memory_need{byte_count{need->bytes}, std::move(source)};
-}
+[[nodiscard]] need_read need_of_document(const boost::json::object& o, std::string_view what,
+                                         std::string_view figure);
 
 // The words for a measurement file refused (the messages of
 // need_from_json()).
-[[nodiscard]] inline need_input_error measurement_refusal(const memory::measurement_file_error& e) {
-  using memory::measurement_file_errc;
-  const std::string version = to_decimal_string(static_cast<std::uint64_t>(e.schema_version));
-  const std::string field = "phases[" + to_decimal_string(e.row) + "]." + std::string(e.field);
-  const std::string not_bytes = ", not an integer number of bytes from 0 to " + std::string(largest_u64_text);
-  switch (e.kind) {
-    case measurement_file_errc::not_an_object:
-      return {"JSON that is not an object"};
-    case measurement_file_errc::no_schema_version:
-      return {"a JSON object that is neither an estimate, a plan nor a measurement"};
-    case measurement_file_errc::unknown_schema_version:
-      return {"a measurement of schema_version " + quoted_excerpt(boost::json::serialize(e.value))};
-    case measurement_file_errc::no_phases:
-      return {"a measurement (schema_version " + version + ") without a non-empty phases array"};
-    case measurement_file_errc::row_not_an_object:
-      return {"a measurement whose phases[" + to_decimal_string(e.row) + "] is not an object"};
-    case measurement_file_errc::field_missing:
-      if (e.field == "end_device_used_bytes") {
-        return {"a measurement (schema_version " + version + ") with " + field + " missing"};
-      }
-      return {"a measurement with " + field + " missing"};
-    case measurement_file_errc::field_not_bytes:
-      return {"a measurement with " + field + " " + quoted_excerpt(boost::json::serialize(e.value)) + not_bytes};
-    case measurement_file_errc::field_not_bytes_or_null:
-      return {"a measurement with " + field + " " + quoted_excerpt(boost::json::serialize(e.value)) + not_bytes +
-              " or null"};
-  }
-  return {"a measurement that cannot be read"};
-}
+[[nodiscard]] need_input_error measurement_refusal(const memory::measurement_file_error& e);
 
 // A measurement's need (memory/measured_need.hpp): its largest
 // peak_reserved_bytes plus, where the file records the device's used
 // memory (schema 2), the memory outside the allocator: the largest device
 // used less reserved at the baseline and end of every row, floored at 0.
-[[nodiscard]] inline need_read need_of_measurement(const boost::json::value& document) {
-  const auto file = memory::read_measurement_file(document);
-  if (!file) {
-    return unexpected{measurement_refusal(file.error())};
-  }
-  const auto need = file->need();
-  if (!need) {
-    return not_a_need("a measurement whose peak plus the memory outside the allocator passes 64 bits of bytes");
-  }
-  const std::string head = "measurement (schema_version " +
-                           to_decimal_string(static_cast<std::uint64_t>(file->schema_version)) +
-                           "): the largest peak_reserved_bytes of its " + to_decimal_string(file->phases.size()) +
-                           " rows, " + to_decimal_string(need->peak_reserved_bytes) + " bytes";
-  if (!need->outside_sample) {
-    return memory_need{byte_count{need->bytes},
-                       head + "; the memory outside the allocator (CUDA context, libraries) was not recorded and is "
-                              "not included"};
-  }
-  return memory_need{byte_count{need->bytes},
-                     head + ", plus the memory outside the allocator, " +
-                         to_decimal_string(need->outside_allocator_bytes()) +
-                         " bytes: the largest device used less reserved at the baseline and end of every row ("
-                         "device used " + to_decimal_string(need->outside_sample->device_used_bytes) +
-                         " less reserved " + to_decimal_string(need->outside_sample->reserved_bytes) +
-                         "), floored at 0"};
-}
+[[nodiscard]] need_read need_of_measurement(const boost::json::value& document);
 
 }  // namespace detail
 
@@ -147,41 +70,12 @@ using need_read = result<memory_need, need_input_error>;
 /// weight_bytes, total_gib and memory_need and no kind; a plan has "kind":
 /// "plan"; a measurement has schema_version 1 or 2. Anything else, and
 /// malformed JSON, is an error that says what was found.
-[[nodiscard]] inline result<memory_need, need_input_error> need_from_json(std::string_view text) {
-  std::error_code error;
-  const boost::json::value document = boost::json::parse(boost::json::string_view(text.data(), text.size()), error);
-  if (error) {
-    return detail::not_a_need("not valid JSON (" + error.message() + ")");
-  }
-  if (const auto duplicate = first_duplicate_key(text)) {
-    return detail::not_a_need(duplicate_key_message(*duplicate) + " (each key once)");
-  }
-  if (!document.is_object()) {
-    return detail::not_a_need("JSON that is not an object");
-  }
-  const auto& o = document.get_object();
-  if (const auto* kind = o.if_contains("kind")) {
-    if (kind->is_string() && kind->get_string() == "plan") {
-      return detail::need_of_document(o, "plan --json",
-                                      "the predicted peak reserved plus the memory outside the allocator");
-    }
-    if (kind->is_string() && kind->get_string() == "replay") {
-      return detail::need_of_document(o, "replay --json",
-                                      "the least need of the settings replayed: a capacity under which the trace "
-                                      "runs, plus the memory outside the allocator");
-    }
-    const std::string shown = kind->is_string() ? std::string(kind->get_string()) : boost::json::serialize(*kind);
-    return detail::not_a_need("JSON of kind " + quoted_excerpt(shown));
-  }
-  if (o.contains("schema_version")) {
-    return detail::need_of_measurement(document);
-  }
-  if (o.contains("weight_bytes") && o.contains("total_gib") && o.contains("memory_need")) {
-    return detail::need_of_document(o, "estimate --json", "the estimate's total (weights + reserve)");
-  }
-  return detail::not_a_need("a JSON object that is neither an estimate, a plan nor a measurement");
-}
+[[nodiscard]] result<memory_need, need_input_error> need_from_json(std::string_view text);
 
 }  // namespace iteragpu::report
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/report/impl/need_input.ipp"
+#endif
 
 #endif  // ITERAGPU_REPORT_NEED_INPUT_HPP

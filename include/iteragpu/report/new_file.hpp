@@ -33,30 +33,12 @@ namespace iteragpu::report {
 
 /// One line that names the file (quoted and escaped), what is wrong and
 /// what is expected.
-[[nodiscard]] inline std::string describe(const new_file_problem& p) {
-  const std::string file = quoted(p.file.string());
-  switch (p.kind) {
-    case new_file_error::folder_missing:
-      return "folder " + quoted(folder_of(p.file).string()) + " does not exist; expected an existing folder";
-    case new_file_error::not_a_folder:
-      return quoted(folder_of(p.file).string()) + " is not a folder";
-    case new_file_error::already_exists:
-      return file + " already exists; expected a new file name (nothing is overwritten)";
-    case new_file_error::is_empty_name:
-      return file + " names no file; expected a path to a new file";
-    case new_file_error::name_too_long:
-      return "the file name of " + file + " has " + to_decimal_string(p.name_bytes) + " bytes; expected at most " +
-             to_decimal_string(p.longest_name) + " on that file system";
-    case new_file_error::system_error:
-      return "cannot write " + file + ": " + std::string(name_of(p.step)) + ": " +
-             std::generic_category().message(p.error);
-    case new_file_error::name_taken:
-      return file + " was taken by another process while this one worked; the result is kept as " +
-             quoted(p.kept.string());
-  }
-  return "cannot write " + file;
-}
+[[nodiscard]] std::string describe(const new_file_problem& p);
 
 }  // namespace iteragpu::report
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/report/impl/new_file.ipp"
+#endif
 
 #endif  // ITERAGPU_REPORT_NEW_FILE_HPP

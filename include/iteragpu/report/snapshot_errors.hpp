@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 
 #include "iteragpu/memory/files/pickle.hpp"
 #include "iteragpu/memory/files/snapshot_file.hpp"
@@ -99,83 +99,16 @@ namespace iteragpu::report {
 namespace detail {
 
 // "0x63": a byte in hexadecimal, two digits.
-[[nodiscard]] inline std::string hex_byte(std::uint8_t byte) {
-  constexpr std::string_view digits = "0123456789abcdef";
-  std::string text = "0x";
-  text.push_back(digits[byte >> 4U]);
-  text.push_back(digits[byte & 0x0fU]);
-  return text;
-}
+[[nodiscard]] std::string hex_byte(std::uint8_t byte);
 
 // "opcode GLOBAL (0x63) at byte 1234", or "byte 0xff at byte 7" for no opcode.
-[[nodiscard]] inline std::string opcode_at(const memory::pickle_error& e) {
-  const std::string_view name = pickle_opcode_name(e.opcode);
-  const std::string where = " at byte " + to_decimal_string(e.offset);
-  if (name.empty()) {
-    return "byte " + hex_byte(e.opcode) + where;
-  }
-  return "opcode " + std::string(name) + " (" + hex_byte(e.opcode) + ")" + where;
-}
+[[nodiscard]] std::string opcode_at(const memory::pickle_error& e);
 
 }  // namespace detail
 
 /// Why a pickle was not read, in words: the opcode and its byte offset,
 /// and what the reader accepts.
-[[nodiscard]] inline std::string describe(const memory::pickle_error& e) {
-  using memory::pickle_errc;
-  const std::string at = detail::opcode_at(e);
-  const std::string end = "at byte " + to_decimal_string(e.offset);
-  switch (e.code) {
-    case pickle_errc::empty:
-      return "the pickle is empty";
-    case pickle_errc::too_large:
-      return e.opcode == 0
-                 ? "the pickle is larger than the limit of " + to_decimal_string(e.offset) + " bytes"
-                 : "the string of " + at + " is longer than a JSON string may be";
-    case pickle_errc::truncated:
-      return "the pickle ends " + end + " inside the argument of opcode " +
-             std::string(pickle_opcode_name(e.opcode)) + " (" + detail::hex_byte(e.opcode) + "): it was cut short";
-    case pickle_errc::no_stop:
-      return "the pickle ends " + end + " without its STOP opcode: it was cut short";
-    case pickle_errc::trailing_bytes:
-      return "bytes follow the STOP opcode, from byte " + to_decimal_string(e.offset) + "; a pickle ends at its STOP";
-    case pickle_errc::unsupported_protocol:
-      return at + " names a protocol other than 2, 3, 4 or 5, the ones read";
-    case pickle_errc::forbidden_opcode:
-      return at + " is not plain data; it is refused and never executed";
-    case pickle_errc::unsupported_opcode:
-      return at + " is plain data this reader does not take (only None, bool, int, float, str, bytes, list, "
-                  "tuple and dict in protocols 2 to 5)";
-    case pickle_errc::unknown_opcode:
-      return detail::opcode_at(e) + " is no pickle opcode";
-    case pickle_errc::bad_frame:
-      return at + " breaks the framing: a frame runs past the data, starts inside another, or an opcode "
-                  "runs past its frame";
-    case pickle_errc::stack_underflow:
-      return at + " needs more values than the stack holds";
-    case pickle_errc::mark_missing:
-      return at + " needs a MARK and there is none";
-    case pickle_errc::leftover_values:
-      return at + " leaves more than the one value on the stack, or a MARK open";
-    case pickle_errc::not_a_container:
-      return at + " adds to something that is not a list (APPEND) or a dict (SETITEM)";
-    case pickle_errc::odd_dict_items:
-      return at + " gives a dict a key without a value";
-    case pickle_errc::bad_memo_index:
-      return at + " uses a memo index never stored, or stores one past the next free index";
-    case pickle_errc::non_string_key:
-      return at + " gives a dict a key that is neither str nor int; JSON keys are strings";
-    case pickle_errc::negative_length:
-      return at + " has a negative length";
-    case pickle_errc::integer_too_wide:
-      return at + " holds an integer outside -2^63 to 2^64 - 1, the range JSON integers are read in";
-    case pickle_errc::too_deep:
-      return at + " nests lists and dicts deeper than the limit";
-    case pickle_errc::too_many_entries:
-      return at + " passes the limit on values (copies of memo entries count each time)";
-  }
-  return at + " is refused";
-}
+[[nodiscard]] std::string describe(const memory::pickle_error& e);
 
 /// The form a snapshot file was in, as a word.
 [[nodiscard]] constexpr std::string_view snapshot_format_name(memory::snapshot_format f) noexcept {
@@ -184,30 +117,12 @@ namespace detail {
 
 /// Why snapshot bytes were not read, in words: what is wrong, where, and
 /// the two forms accepted.
-[[nodiscard]] inline std::string describe(const memory::snapshot_file_error& e) {
-  using memory::snapshot_file_errc;
-  constexpr std::string_view accepted =
-      "a memory snapshot is a pickle (torch.cuda.memory._dump_snapshot) or a JSON object";
-  switch (e.kind) {
-    case snapshot_file_errc::empty:
-      return "the file is empty; " + std::string(accepted);
-    case snapshot_file_errc::neither_format:
-      return "byte " + to_decimal_string(e.offset) + " is " + detail::hex_byte(e.first_byte) +
-             ": neither a pickle (first byte 0x80) nor JSON (first byte '{' after white space); " +
-             std::string(accepted);
-    case snapshot_file_errc::too_large:
-      return "the JSON is larger than the limit of " + to_decimal_string(e.offset) + " bytes";
-    case snapshot_file_errc::pickle:
-      return "pickle: " + describe(e.pickle);
-    case snapshot_file_errc::json_syntax:
-      return "JSON: " + escaped(e.json.message()) + " at byte " + to_decimal_string(e.offset);
-    case snapshot_file_errc::not_a_dict:
-      return "the " + std::string(snapshot_format_name(e.format)) + " holds " +
-             std::string(boost::json::to_string(e.top)) + " at its top, not a dict; " + std::string(accepted);
-  }
-  return std::string(accepted);
-}
+[[nodiscard]] std::string describe(const memory::snapshot_file_error& e);
 
 }  // namespace iteragpu::report
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/report/impl/snapshot_errors.ipp"
+#endif
 
 #endif  // ITERAGPU_REPORT_SNAPSHOT_ERRORS_HPP

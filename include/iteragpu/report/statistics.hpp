@@ -1,13 +1,11 @@
 #ifndef ITERAGPU_REPORT_STATISTICS_HPP
 #define ITERAGPU_REPORT_STATISTICS_HPP
 
-#include <iomanip>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <string_view>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 
 #include "iteragpu/memory/policies/gpu_state.hpp"
 #include "iteragpu/memory/statistics.hpp"
@@ -28,104 +26,25 @@ inline constexpr std::string_view median_interval_method =
     "largest rank with P(Binomial(n, 1/2) <= l - 1) <= 0.025; none for 5 samples or fewer";
 
 /// The number, or JSON null.
-[[nodiscard]] inline boost::json::value optional_number(const std::optional<double>& v) {
-  return v ? boost::json::value(*v) : boost::json::value(nullptr);
-}
+[[nodiscard]] boost::json::value optional_number(const std::optional<double>& v);
 
 /// The summary as JSON: order statistics, mean, spread, noise and the interval of the median; null
 /// without a sample.
-[[nodiscard]] inline boost::json::value to_json(const std::optional<sample_summary>& s) {
-  if (!s) {
-    return nullptr;
-  }
-  boost::json::object o{{"count", s->count},  {"min", s->min},       {"p10", s->p10},   {"p25", s->p25},
-                        {"median", s->median}, {"p75", s->p75},       {"p90", s->p90},   {"max", s->max},
-                        {"mean", s->mean},     {"standard_deviation", optional_number(s->standard_deviation)},
-                        {"iqr_over_median", optional_number(s->iqr_over_median)}};
-  o["noise"] = s->noise ? boost::json::value(name_of(*s->noise)) : boost::json::value(nullptr);
-  if (s->median_ci) {
-    o["median_ci"] = {{"level", median_confidence_level},
-                      {"lower", s->median_ci->lower},
-                      {"upper", s->median_ci->upper},
-                      {"lower_rank", s->median_ci->ranks.lower},
-                      {"upper_rank", s->median_ci->ranks.upper}};
-  } else {
-    o["median_ci"] = nullptr;
-  }
-  return o;
-}
+[[nodiscard]] boost::json::value to_json(const std::optional<sample_summary>& s);
 
 /// The thresholds of the noise verdict, as fractions: {"noisy_above", "very_noisy_above"}.
-[[nodiscard]] inline boost::json::object noise_thresholds_json() {
-  return {{"noisy_above", static_cast<double>(noisy_above_percent) / 100.0},
-          {"very_noisy_above", static_cast<double>(very_noisy_above_percent) / 100.0}};
-}
-
-/// `value` applied to the reading, or JSON null when there is none.
-template <class T, class Value>
-[[nodiscard]] boost::json::value reading_json(const gpu_reading<T>& r, Value value) {
-  return r ? boost::json::value(value(*r)) : boost::json::value(nullptr);
-}
+[[nodiscard]] boost::json::object noise_thresholds_json();
 
 /// Each reading is its value, or null with its reason in `unavailable`.
-[[nodiscard]] inline boost::json::value to_json(const std::optional<gpu_state>& state) {
-  if (!state) {
-    return nullptr;
-  }
-  boost::json::object o;
-  o["sm_clock_mhz"] = reading_json(state->sm_clock, [](megahertz m) { return m.value; });
-  o["memory_clock_mhz"] = reading_json(state->memory_clock, [](megahertz m) { return m.value; });
-  o["power_draw_mw"] = reading_json(state->power_draw, [](milliwatts m) { return m.value; });
-  o["temperature_c"] = reading_json(state->temperature, [](degrees_celsius c) { return c.value; });
-  if (state->clock_events) {
-    boost::json::array names;
-    for (const auto& name : state->clock_events->names()) {
-      names.emplace_back(name);
-    }
-    o["clock_event_reasons"] = std::move(names);
-  } else {
-    o["clock_event_reasons"] = nullptr;
-  }
-  boost::json::object unavailable;
-  const auto note = [&](std::string_view key, const auto& reading) {
-    if (!reading) {
-      unavailable[key] = describe(reading.error());
-    }
-  };
-  note("sm_clock_mhz", state->sm_clock);
-  note("memory_clock_mhz", state->memory_clock);
-  note("power_draw_mw", state->power_draw);
-  note("temperature_c", state->temperature);
-  note("clock_event_reasons", state->clock_events);
-  o["unavailable"] = std::move(unavailable);
-  return o;
-}
+[[nodiscard]] boost::json::value to_json(const std::optional<gpu_state>& state);
 
 /// `n=20 median 3.1e-03 s [95 % CI 3.09e-03, 3.12e-03] IQR/median 1.2 % steady`
-inline void write_summary(std::ostream& out, std::string_view label, const std::optional<sample_summary>& s) {
-  out << "  " << label << ": ";
-  if (!s) {
-    out << "no sample\n";
-    return;
-  }
-  const auto old_flags = out.flags();
-  const auto old_precision = out.precision();
-  out << std::scientific << std::setprecision(3) << "n=" << s->count << " median " << s->median << " s";
-  if (s->median_ci) {
-    out << " [95 % CI " << s->median_ci->lower << ", " << s->median_ci->upper << "]";
-  } else {
-    out << " [no 95 % CI with " << s->count << " samples]";
-  }
-  out << " min " << s->min << " max " << s->max;
-  if (s->iqr_over_median) {
-    out << std::fixed << std::setprecision(1) << " IQR/median " << *s->iqr_over_median * 100.0 << " % "
-        << name_of(*s->noise);
-  }
-  out << '\n';
-  out.flags(old_flags);
-  out.precision(old_precision);
-}
+void write_summary(std::ostream& out, std::string_view label, const std::optional<sample_summary>& s);
 
 }  // namespace iteragpu::report
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/report/impl/statistics.ipp"
+#endif
 
 #endif  // ITERAGPU_REPORT_STATISTICS_HPP

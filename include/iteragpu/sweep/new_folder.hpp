@@ -1,11 +1,9 @@
 #ifndef ITERAGPU_SWEEP_NEW_FOLDER_HPP
 #define ITERAGPU_SWEEP_NEW_FOLDER_HPP
 
-#include <cerrno>
 #include <filesystem>
 #include <system_error>
 
-#include <sys/stat.h>
 
 #include "iteragpu/io.hpp"
 #include "iteragpu/result.hpp"
@@ -19,10 +17,7 @@ namespace iteragpu::sweep {
 
 /// Whether anything exists at `p`, a dangling symbolic link included; false
 /// when its status cannot be read.
-[[nodiscard]] inline bool file_exists(const std::filesystem::path& p) {
-  std::error_code ec;
-  return std::filesystem::exists(std::filesystem::symlink_status(p, ec));
-}
+[[nodiscard]] bool file_exists(const std::filesystem::path& p);
 
 /// Why a new folder for a sweep's files cannot be made.
 enum class new_folder_error {
@@ -41,27 +36,16 @@ struct new_folder_problem {
 
 /// Whether `folder` can be made: nothing exists there yet and its parent
 /// is a folder. Nothing is made.
-[[nodiscard]] inline result<void, new_folder_problem> check_new_folder(const std::filesystem::path& folder) {
-  if (file_exists(folder)) {
-    return unexpected{new_folder_problem{new_folder_error::exists, folder, 0}};
-  }
-  const auto parent = folder_of(folder);
-  std::error_code ec;
-  if (!std::filesystem::is_directory(parent, ec)) {
-    return unexpected{new_folder_problem{new_folder_error::no_parent, parent, 0}};
-  }
-  return {};
-}
+[[nodiscard]] result<void, new_folder_problem> check_new_folder(const std::filesystem::path& folder);
 
 /// Makes the new folder `folder` (mode 0777 less the umask); the error
 /// carries mkdir()'s error number.
-[[nodiscard]] inline result<void, new_folder_problem> create_new_folder(const std::filesystem::path& folder) {
-  if (::mkdir(folder.c_str(), 0777) != 0) {  // NOLINT(cppcoreguidelines-avoid-magic-numbers,readability-magic-numbers)
-    return unexpected{new_folder_problem{new_folder_error::cannot_create, folder, errno}};
-  }
-  return {};
-}
+[[nodiscard]] result<void, new_folder_problem> create_new_folder(const std::filesystem::path& folder);
 
 }  // namespace iteragpu::sweep
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/sweep/impl/new_folder.ipp"
+#endif
 
 #endif  // ITERAGPU_SWEEP_NEW_FOLDER_HPP

@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_SWEEP_OUTCOME_HPP
 #define ITERAGPU_SWEEP_OUTCOME_HPP
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -73,31 +72,14 @@ inline constexpr std::array<std::pair<outcome_kind, std::string_view>, 9> outcom
 }};
 
 /// The outcome's name in records and summary.csv, as outcome_names gives it.
-[[nodiscard]] inline std::string_view name_of(outcome_kind k) noexcept {
-  for (const auto& [kind, name] : outcome_names) {
-    if (kind == k) {
-      return name;
-    }
-  }
-  return "failed";
-}
+[[nodiscard]] std::string_view name_of(outcome_kind k) noexcept;
 
 /// The outcome of that name in outcome_names, or nothing.
-[[nodiscard]] inline std::optional<outcome_kind> parse_outcome(std::string_view text) noexcept {
-  for (const auto& [kind, name] : outcome_names) {
-    if (name == text) {
-      return kind;
-    }
-  }
-  return std::nullopt;
-}
+[[nodiscard]] std::optional<outcome_kind> parse_outcome(std::string_view text) noexcept;
 
 /// Whether the outcome is one of the four skips: a rule decided before the
 /// point ran that it could not, and no process was started.
-[[nodiscard]] inline bool is_skip(outcome_kind k) noexcept {
-  return k == outcome_kind::skipped_device_memory || k == outcome_kind::skipped_host_memory ||
-         k == outcome_kind::skipped_after_failure || k == outcome_kind::skipped_unpredictable;
-}
+[[nodiscard]] bool is_skip(outcome_kind k) noexcept;
 
 /// Whether the outcome cuts off the points at least as large on every axis
 /// (out_of_memory and failed_while_measuring). Exit 3 is a failure while
@@ -127,23 +109,7 @@ struct host_need {
 /// host_need); nothing when the float32 model passes what LibTorch can index
 /// (summarize_model()) or the total passes 64 bits.
 
-[[nodiscard]] inline std::optional<host_need> predict_host_need(const synthetic_shape& shape, element_type dtype) {
-  const auto build = summarize_model(shape, element_type::float32);
-  if (!build) {
-    return std::nullopt;
-  }
-  host_need need{build->parameter_bytes, 0, build->parameter_bytes};
-  if (dtype != element_type::float32) {
-    // [4w, w] elements, within int64 since the whole float32 model is.
-    need.converted_copy = shape.width * hidden_multiplier * shape.width * bytes_per_element(dtype);
-    const auto total = checked_add(need.float32_build, need.converted_copy);
-    if (!total) {
-      return std::nullopt;
-    }
-    need.total = *total;
-  }
-  return need;
-}
+[[nodiscard]] std::optional<host_need> predict_host_need(const synthetic_shape& shape, element_type dtype);
 
 /// What the simulated allocator predicts for a point, and its host need.
 struct point_prediction {
@@ -165,9 +131,7 @@ struct unpredictable_point {
 /// The words of `e`, as a skipped point's record gives them after
 /// "skipped: " (the record's reason is part of its file, so the library
 /// writes it; report/sweep_errors.hpp uses the same words).
-[[nodiscard]] inline std::string reason_of(const unpredictable_point& e) {
-  return e.failure ? e.failure->message : std::string("the model or its activations would take more than 2^63-1 bytes");
-}
+[[nodiscard]] std::string reason_of(const unpredictable_point& e);
 
 /// The prediction of a point's phase rows (prediction/synthetic_prediction.hpp,
 /// with no capacity: the peak the point would reach on an unbounded device).
@@ -175,26 +139,8 @@ struct unpredictable_point {
 /// pass allocates alike, so one repeat predicts the same peaks. The error
 /// says why the shape cannot be predicted (a dimension of 0, or a size past
 /// what LibTorch can index).
-[[nodiscard]] inline result<point_prediction, unpredictable_point> predict_point(const sweep_point& p,
-                                                                                const prediction::blas_workspaces& w) {
-  const auto host = predict_host_need(p.shape, p.dtype);
-  if (!host) {
-    return unexpected{unpredictable_point{}};
-  }
-  const protocol_plan plan{p.warmup, p.repeats.count.value_or(1)};
-  auto rows = prediction::predict_synthetic(p.shape, p.dtype, w, plan);
-  if (!rows.has_value()) {
-    return unexpected{unpredictable_point{rows.error()}};
-  }
-  point_prediction out;
-  out.host = *host;
-  for (const auto& row : *rows) {
-    out.peak_allocated_bytes = std::max(out.peak_allocated_bytes, row.peak_allocated_bytes);
-    out.peak_reserved_bytes = std::max(out.peak_reserved_bytes, row.peak_reserved_bytes);
-  }
-  out.rows = std::move(*rows);
-  return out;
-}
+[[nodiscard]] result<point_prediction, unpredictable_point> predict_point(const sweep_point& p,
+                                                                          const prediction::blas_workspaces& w);
 
 // ---- what ran -------------------------------------------------------------
 
@@ -230,9 +176,7 @@ struct measured_figures {
 /// How a process that has no exit status ended: "ended by signal N", or,
 /// when waitpid() could report nothing (no such child), "ended without a
 /// readable exit status".
-[[nodiscard]] inline std::string end_without_exit_text(std::optional<int> signal) {
-  return signal ? "ended by signal " + std::to_string(*signal) : std::string("ended without a readable exit status");
-}
+[[nodiscard]] std::string end_without_exit_text(std::optional<int> signal);
 
 /// The point's process as the sweep saw it.
 struct process_figures {
@@ -270,100 +214,45 @@ struct point_record {
 /// "skipped: predicted N bytes > free M bytes" when the predicted peak
 /// reserved plus the memory outside the allocator exceeds the device's free
 /// memory (or passes 64 bits); nothing when it fits.
-[[nodiscard]] inline std::optional<std::string> device_skip_reason(const point_prediction& p, byte_count outside,
-                                                                   std::uint64_t free_bytes) {
-  const auto need = checked_add(p.peak_reserved_bytes, outside.value);
-  if (need && *need <= free_bytes) {
-    return std::nullopt;
-  }
-  return "skipped: predicted " + (need ? to_decimal_string(*need) : std::string("more than 2^64")) + " bytes > free " +
-         to_decimal_string(free_bytes) + " bytes (peak reserved " + to_decimal_string(p.peak_reserved_bytes) +
-         " + outside the allocator " + to_decimal_string(outside.value) + ")";
-}
+[[nodiscard]] std::optional<std::string> device_skip_reason(const point_prediction& p, byte_count outside,
+                                                            std::uint64_t free_bytes);
 
 /// "skipped: predicted host N bytes > available M bytes" when the host need
 /// exceeds the host's available memory; nothing when it fits.
-[[nodiscard]] inline std::optional<std::string> host_skip_reason(const host_need& need, std::uint64_t available) {
-  if (need.total <= available) {
-    return std::nullopt;
-  }
-  return "skipped: predicted host " + to_decimal_string(need.total) + " bytes > available " +
-         to_decimal_string(available) + " bytes (float32 build on the CPU " + to_decimal_string(need.float32_build) +
-         " + converted copy " + to_decimal_string(need.converted_copy) + ")";
-}
+[[nodiscard]] std::optional<std::string> host_skip_reason(const host_need& need, std::uint64_t available);
 
 /// Whether `larger` is at least `smaller` on every axis that can only add
 /// memory: batch, context, width and bytes per element.
-[[nodiscard]] inline bool at_least_as_large(const sweep_point& larger, const sweep_point& smaller) noexcept {
-  return larger.shape.batch >= smaller.shape.batch && larger.shape.context >= smaller.shape.context &&
-         larger.shape.width >= smaller.shape.width &&
-         bytes_per_element(larger.dtype) >= bytes_per_element(smaller.dtype);
-}
+[[nodiscard]] bool at_least_as_large(const sweep_point& larger, const sweep_point& smaller) noexcept;
 
 /// The first of `failures` whose outcome stops larger points
 /// (stops_larger_points()) and that `p` is at least as large as, as the
 /// reason to skip `p`; nothing when there is none.
-[[nodiscard]] inline std::optional<std::string> cut_off_reason(const sweep_point& p,
-                                                               const std::vector<point_record>& failures) {
-  for (const auto& f : failures) {
-    if (stops_larger_points(f.outcome) && at_least_as_large(p, f.point)) {
-      return "skipped: point " + to_decimal_string(f.point.index) + " (" + describe(f.point) + ") ended with " +
-             std::string(name_of(f.outcome)) +
-             " and this point is at least as large in batch, context, width and bytes per element";
-    }
-  }
-  return std::nullopt;
-}
+[[nodiscard]] std::optional<std::string> cut_off_reason(const sweep_point& p,
+                                                        const std::vector<point_record>& failures);
 
 /// The outcome of exit 3: out_of_memory when the process's first line on
 /// stderr says "out of memory" (in any case), failed_while_measuring
 /// otherwise.
-[[nodiscard]] inline outcome_kind exit_3_outcome(std::string_view stderr_line) {
-  std::string lower(stderr_line);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
-  return lower.find("out of memory") != std::string::npos ? outcome_kind::out_of_memory
-                                                           : outcome_kind::failed_while_measuring;
-}
+[[nodiscard]] outcome_kind exit_3_outcome(std::string_view stderr_line);
 
 // ---- the host's available memory ----------------------------------------------
 
 /// MemAvailable of /proc/meminfo in bytes ("MemAvailable:   123 kB"): the
 /// kernel's estimate of what can be allocated without swapping. Nothing when
 /// the line is missing, is not in kB or passes 64 bits in bytes.
-[[nodiscard]] inline std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo) {
-  constexpr std::string_view key = "MemAvailable:";
-  std::size_t at = 0;
-  while (at < meminfo.size()) {
-    const std::size_t end = std::min(meminfo.find('\n', at), meminfo.size());
-    std::string_view line = meminfo.substr(at, end - at);
-    at = end + 1;
-    if (!line.starts_with(key)) {
-      continue;
-    }
-    line.remove_prefix(key.size());
-    while (!line.empty() && line.front() == ' ') {
-      line.remove_prefix(1);
-    }
-    if (!line.ends_with(" kB")) {
-      return std::nullopt;
-    }
-    const auto kib = parse_unsigned(line.substr(0, line.size() - 3));
-    const auto bytes = kib.has_value() ? checked_mul<std::uint64_t>(*kib, 1024) : std::nullopt;
-    return bytes;
-  }
-  return std::nullopt;
-}
+[[nodiscard]] std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo);
 
 /// The host's available memory in bytes, from at most 1 MiB of `meminfo`
 /// (parse_mem_available()); nothing when the file cannot be read or says
 /// no such figure.
-[[nodiscard]] inline std::optional<std::uint64_t> read_mem_available(
-    const std::filesystem::path& meminfo = "/proc/meminfo") {
-  const auto text = read_file_within(meminfo, std::size_t{1} << 20U);
-  return text.has_value() ? parse_mem_available(*text) : std::nullopt;
-}
+[[nodiscard]] std::optional<std::uint64_t> read_mem_available(
+    const std::filesystem::path& meminfo = "/proc/meminfo");
 
 }  // namespace iteragpu::sweep
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/sweep/impl/outcome.ipp"
+#endif
 
 #endif  // ITERAGPU_SWEEP_OUTCOME_HPP

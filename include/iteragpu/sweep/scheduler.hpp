@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_SWEEP_SCHEDULER_HPP
 #define ITERAGPU_SWEEP_SCHEDULER_HPP
 
-#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -119,36 +118,7 @@ namespace detail {
 enum class preparation { recorded, ready, abandoned };
 
 // The record a finished process gives its point.
-inline void complete(point_record& r, const finished_run& run) {
-  if (r.kind == record_kind::prediction) {
-    r.outcome = outcome_kind::predicted;  // no process ran
-    return;
-  }
-  r.process = run.process;
-  const auto& p = run.process;
-  const std::string said = p.stderr_line ? ": " + escaped(*p.stderr_line) : std::string();
-  if (p.exit_code == 0) {
-    if (run.measured) {
-      r.outcome = outcome_kind::measured;
-      r.measured = run.measured;
-      if (!r.gpu_name) {
-        r.gpu_name = run.measured->gpu_name;
-      }
-      return;
-    }
-    r.outcome = outcome_kind::failed;
-    r.reason = "exit 0, but " + run.problem;
-  } else if (p.exit_code == 3) {
-    r.outcome = exit_3_outcome(p.stderr_line.value_or(""));
-    r.reason = "exit 3" + said;
-  } else if (p.exit_code) {
-    r.outcome = outcome_kind::failed;
-    r.reason = "exit " + std::to_string(*p.exit_code) + said;
-  } else {
-    r.outcome = outcome_kind::failed;
-    r.reason = end_without_exit_text(p.signal) + said;
-  }
-}
+void complete(point_record& r, const finished_run& run);
 
 }  // namespace detail
 
@@ -358,5 +328,9 @@ template <point_runner R, record_sink S, progress_observer P>
 }
 
 }  // namespace iteragpu::sweep
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/sweep/impl/scheduler.ipp"
+#endif
 
 #endif  // ITERAGPU_SWEEP_SCHEDULER_HPP

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 
 #include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/result.hpp"
@@ -38,40 +38,19 @@ enum class memory_need_errc : std::uint8_t {
 /// Why a document gives no memory_need; `value` is kept for bytes_not_bytes.
 struct memory_need_error {
   memory_need_errc kind{memory_need_errc::missing};  ///< what is wrong
-  boost::json::value value{};                        ///< bytes_not_bytes: the value found
+  std::string value{};                               ///< bytes_not_bytes: the value found, as JSON text
   /// Equal when every member is equal.
   friend bool operator==(const memory_need_error&, const memory_need_error&) = default;
 };
 
 /// The memory_need of `document` (an estimate, a plan or a replay).
-[[nodiscard]] inline result<memory_need_record, memory_need_error> read_memory_need(
-    const boost::json::object& document) {
-  const auto* need = document.if_contains("memory_need");
-  if (need == nullptr) {
-    return unexpected{memory_need_error{memory_need_errc::missing, {}}};
-  }
-  if (need->is_null()) {
-    return unexpected{memory_need_error{memory_need_errc::null, {}}};
-  }
-  const auto* o = need->if_object();
-  if (o == nullptr) {
-    return unexpected{memory_need_error{memory_need_errc::not_an_object, {}}};
-  }
-  const auto* bytes = o->if_contains("bytes");
-  if (bytes == nullptr) {
-    return unexpected{memory_need_error{memory_need_errc::bytes_missing, {}}};
-  }
-  const auto count = json_byte_count(*bytes);
-  if (!count) {
-    return unexpected{memory_need_error{memory_need_errc::bytes_not_bytes, *bytes}};
-  }
-  memory_need_record record{*count, std::nullopt};
-  if (const auto* said = o->if_contains("source"); said != nullptr && said->is_string()) {
-    record.source = std::string(said->get_string());
-  }
-  return record;
-}
+[[nodiscard]] result<memory_need_record, memory_need_error> read_memory_need(
+    const boost::json::object& document);
 
 }  // namespace iteragpu::memory
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/files/impl/memory_need_file.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_FILES_MEMORY_NEED_FILE_HPP

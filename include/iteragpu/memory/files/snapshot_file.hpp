@@ -8,7 +8,8 @@
 #include <system_error>
 #include <utility>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
+#include <boost/json/kind.hpp>
 
 #include "iteragpu/memory/files/pickle.hpp"
 #include "iteragpu/result.hpp"
@@ -63,64 +64,16 @@ inline constexpr std::uint8_t pickle_first_byte = 0x80;
 /// out). A key given twice in the JSON keeps its last value, as Boost.JSON
 /// and Python's json module read it. The only exception that can come out is
 /// allocation's std::bad_alloc.
-[[nodiscard]] inline result<boost::json::value, snapshot_file_error> read_snapshot_bytes(
-    std::span<const unsigned char> bytes, const pickle_limits& limits = {}, const boost::json::storage_ptr& sp = {}) {
-  std::size_t first = 0;
-  while (first < bytes.size() &&
-         (bytes[first] == ' ' || bytes[first] == '\t' || bytes[first] == '\n' || bytes[first] == '\r')) {
-    ++first;
-  }
-  snapshot_file_error error{};
-  if (first == bytes.size()) {
-    error.kind = snapshot_file_errc::empty;
-    return unexpected{error};
-  }
-  boost::json::value top(sp);
-  if (bytes[0] == pickle_first_byte) {
-    auto read = read_pickle(bytes, limits, sp);
-    if (!read) {
-      error.kind = snapshot_file_errc::pickle;
-      error.pickle = read.error();
-      return unexpected{error};
-    }
-    top = std::move(*read);
-    error.format = snapshot_format::pickle;
-  } else if (bytes[first] == '{') {
-    if (bytes.size() > limits.max_bytes) {
-      error.kind = snapshot_file_errc::too_large;
-      error.offset = limits.max_bytes;
-      return unexpected{error};
-    }
-    boost::json::parse_options options;
-    options.max_depth = limits.max_depth;
-    boost::json::parser parser({}, options);
-    parser.reset(sp);
-    boost::system::error_code ec;
-    // Reading unsigned char as char is allowed aliasing.
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
-    const std::size_t used = parser.write(text, ec);
-    if (ec) {
-      error.kind = snapshot_file_errc::json_syntax;
-      error.json = ec;
-      error.offset = used;
-      return unexpected{error};
-    }
-    top = parser.release();
-    error.format = snapshot_format::json;
-  } else {
-    error.kind = snapshot_file_errc::neither_format;
-    error.offset = first;
-    error.first_byte = bytes[first];
-    return unexpected{error};
-  }
-  if (!top.is_object()) {
-    error.kind = snapshot_file_errc::not_a_dict;
-    error.top = top.kind();
-    return unexpected{error};
-  }
-  return top;
-}
+[[nodiscard]] result<boost::json::value, snapshot_file_error> read_snapshot_bytes(
+    std::span<const unsigned char> bytes, const pickle_limits& limits, const boost::json::storage_ptr& sp);
+/// read_snapshot_bytes() with the default memory resource.
+[[nodiscard]] result<boost::json::value, snapshot_file_error> read_snapshot_bytes(std::span<const unsigned char> bytes,
+                                                                                  const pickle_limits& limits = {});
 
 }  // namespace iteragpu::memory
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/files/impl/snapshot_file.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_FILES_SNAPSHOT_FILE_HPP

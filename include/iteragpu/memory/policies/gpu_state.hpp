@@ -110,17 +110,7 @@ struct clock_event_reasons {
 
   /// One name per set bit, lowest bit first; a bit NVML had not documented
   /// is named "unknown_bit_N".
-  [[nodiscard]] std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (unsigned bit = 0; bit < 64U; ++bit) {
-      if ((mask >> bit & 1U) == 0U) {
-        continue;
-      }
-      out.push_back(bit < clock_event_names.size() ? std::string(clock_event_names[bit])
-                                                   : "unknown_bit_" + std::to_string(bit));
-    }
-    return out;
-  }
+  [[nodiscard]] std::vector<std::string> names() const;
 
   /// Whether any reason other than gpu_idle holds the clocks: what flags a
   /// timed repeat as taken under throttling.
@@ -142,9 +132,7 @@ struct gpu_state {
 };
 
 /// A state in which every reading is missing for the same reason.
-[[nodiscard]] inline gpu_state gpu_state_unavailable(const reading_error& reason) {
-  return gpu_state{unexpected{reason}, unexpected{reason}, unexpected{reason}, unexpected{reason}, unexpected{reason}};
-}
+[[nodiscard]] gpu_state gpu_state_unavailable(const reading_error& reason);
 
 /// A source of GPU states. The device is named by its PCI bus id
 /// ("00000000:1B:00.0", as the CUDA runtime gives it), never by an index:
@@ -156,5 +144,9 @@ concept gpu_state_sampler = requires(const S& sampler, std::string_view pci_bus_
 };
 
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/policies/impl/gpu_state.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_POLICIES_GPU_STATE_HPP

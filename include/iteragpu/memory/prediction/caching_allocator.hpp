@@ -1,19 +1,15 @@
 #ifndef ITERAGPU_MEMORY_PREDICTION_CACHING_ALLOCATOR_HPP
 #define ITERAGPU_MEMORY_PREDICTION_CACHING_ALLOCATOR_HPP
 
-#include <algorithm>
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
 #include <span>
 #include <string_view>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -375,26 +371,10 @@ class caching_allocator {
   /// A block for `request` bytes on `stream`, found, split or reserved as
   /// PyTorch's allocator does (malloc); the failure carries the figures of
   /// PyTorch's out-of-memory message.
-  [[nodiscard]] result<block_handle, allocation_failure> allocate(byte_count request, std::uint64_t stream = 0) {
-    auto taken = find_or_reserve(request, stream);
-    placement_hint_.reset();
-    return taken;
-  }
+  [[nodiscard]] result<block_handle, allocation_failure> allocate(byte_count request, std::uint64_t stream = 0);
 
   /// Frees the block in use at that address (free, free_block); the empty handle frees nothing.
-  [[nodiscard]] result<void, free_error> free(block_handle handle) {
-    if (handle.address == 0) {
-      return {};
-    }
-    auto it = blocks_.find(handle.address);
-    if (it == blocks_.end() || !it->second.allocated) {
-      return unexpected{free_error::not_allocated};
-    }
-    it->second.allocated = false;
-    allocated_ -= it->second.size;
-    insert_free(merge_with_neighbours(it->first));
-    return {};
-  }
+  [[nodiscard]] result<void, free_error> free(block_handle handle);
 
   /// Gives every cached block that is a whole segment back to the device,
   /// and unmaps the free pages of expandable segments (emptyCache).
@@ -416,49 +396,10 @@ class caching_allocator {
   /// Refused, with nothing changed, when it overlaps a segment already held,
   /// is empty, or a block lies outside it, overlaps another or is empty.
   [[nodiscard]] bool adopt_segment(std::uint64_t address, byte_count size, std::uint64_t stream, pool_kind pool,
-                                   std::span<const block_view> in_use) {
-    const auto end = checked_add(address, size.value);
-    if (address == 0 || size.value == 0 || !end || !free_range(address, size.value)) {
-      return false;
-    }
-    std::uint64_t cursor = address;
-    for (const block_view& b : in_use) {
-      const auto block_end = checked_add(b.address, b.size.value);
-      if (b.size.value == 0 || b.address < cursor || !block_end || *block_end > *end) {
-        return false;
-      }
-      cursor = *block_end;
-    }
-    segments_.emplace(address, segment{size.value, pool});
-    const auto add_block = [&](std::uint64_t at, std::uint64_t bytes, bool allocated) {
-      blocks_.emplace(at, block{bytes, address, stream, 0, pool, allocated, true, false});
-      if (allocated) {
-        allocated_ += bytes;
-      } else {
-        insert_free(at);
-      }
-    };
-    cursor = address;
-    for (const block_view& b : in_use) {
-      if (b.address > cursor) {
-        add_block(cursor, b.address - cursor, false);
-      }
-      add_block(b.address, b.size.value, true);
-      cursor = b.address + b.size.value;
-    }
-    if (cursor < *end) {
-      add_block(cursor, *end - cursor, false);
-    }
-    grow_reserved(size.value);
-    peak_allocated_ = allocated_ > peak_allocated_ ? allocated_ : peak_allocated_;
-    next_segment_address_ = *end > next_segment_address_ ? *end : next_segment_address_;
-    return true;
-  }
+                                   std::span<const block_view> in_use);
 
   /// The counters now.
-  [[nodiscard]] allocator_statistics statistics() const noexcept {
-    return {byte_count{allocated_}, byte_count{reserved_}, byte_count{peak_allocated_}, byte_count{peak_reserved_}};
-  }
+  [[nodiscard]] allocator_statistics statistics() const noexcept;
 
   /// The retries and failures so far.
   [[nodiscard]] allocator_counters counters() const noexcept { return counters_; }
@@ -470,39 +411,12 @@ class caching_allocator {
   void clear_segment_events() noexcept { events_.clear(); }
 
   /// Sets each peak to its current value (resetPeakStats).
-  void reset_peaks() noexcept {
-    peak_allocated_ = allocated_;
-    peak_reserved_ = reserved_;
-  }
+  void reset_peaks() noexcept;
 
   /// Every reserved segment with its blocks, in address order; an expandable
   /// segment is listed as one segment per mapped range, as PyTorch's
   /// snapshot lists it.
-  [[nodiscard]] std::vector<segment_view> segments() const {
-    std::vector<segment_view> views;
-    views.reserve(segments_.size());
-    for (const auto& [address, s] : segments_) {
-      std::optional<segment_view> open;
-      for (auto it = blocks_.find(address); it != blocks_.end() && it->second.segment == address; ++it) {
-        if (!it->second.mapped) {
-          if (open) {
-            views.push_back(std::move(*open));
-            open.reset();
-          }
-          continue;
-        }
-        if (!open) {
-          open = segment_view{it->first, byte_count{}, s.pool, {}};
-        }
-        open->size.value += it->second.size;
-        open->blocks.push_back({it->first, byte_count{it->second.size}, it->second.allocated});
-      }
-      if (open) {
-        views.push_back(std::move(*open));
-      }
-    }
-    return views;
-  }
+  [[nodiscard]] std::vector<segment_view> segments() const;
 
  private:
   struct block {
@@ -545,24 +459,11 @@ class caching_allocator {
   }
 
   // pool.insert_into_blocks: cached, its age counted from now.
-  void insert_free(std::uint64_t address) {
-    block& b = blocks_.at(address);
-    b.gc_count_base = gc_calls_.at(index(b.pool));
-    free_.at(index(b.pool)).insert(key_of(address, b));
-  }
+  void insert_free(std::uint64_t address);
   void erase_free(std::uint64_t address, const block& b) { free_.at(index(b.pool)).erase(key_of(address, b)); }
 
-  [[nodiscard]] block_map::iterator previous_in_segment(block_map::iterator it) {
-    if (it == blocks_.begin()) {
-      return blocks_.end();
-    }
-    const auto before = std::prev(it);
-    return before->second.segment == it->second.segment ? before : blocks_.end();
-  }
-  [[nodiscard]] block_map::iterator next_in_segment(block_map::iterator it) {
-    const auto after = std::next(it);
-    return after != blocks_.end() && after->second.segment == it->second.segment ? after : blocks_.end();
-  }
+  [[nodiscard]] block_map::iterator previous_in_segment(block_map::iterator it);
+  [[nodiscard]] block_map::iterator next_in_segment(block_map::iterator it);
   // Block::is_split: it has a neighbour in its segment.
   [[nodiscard]] bool is_split(block_map::iterator it) {
     return previous_in_segment(it) != blocks_.end() || next_in_segment(it) != blocks_.end();
@@ -571,458 +472,87 @@ class caching_allocator {
   // try_merge_blocks with the block before, then the one after: a free
   // neighbour in the same mapped state is absorbed. The neighbours leave the
   // sets they were in; returns the merged block's address.
-  std::uint64_t merge_with_neighbours(std::uint64_t address) {
-    auto it = blocks_.find(address);
-    const auto mergeable = [&](block_map::iterator n) {
-      return n != blocks_.end() && !n->second.allocated && n->second.mapped == it->second.mapped;
-    };
-    const auto forget = [&](block_map::iterator n) {
-      if (n->second.mapped) {
-        erase_free(n->first, n->second);
-      } else {
-        unmapped_.at(index(n->second.pool)).erase({n->second.stream, n->first});
-      }
-    };
-    if (const auto before = previous_in_segment(it); mergeable(before)) {
-      forget(before);
-      before->second.size += it->second.size;
-      blocks_.erase(it);
-      it = before;
-    }
-    if (const auto after = next_in_segment(it); mergeable(after)) {
-      forget(after);
-      it->second.size += after->second.size;
-      blocks_.erase(after);
-    }
-    return it->first;
-  }
+  std::uint64_t merge_with_neighbours(std::uint64_t address);
 
-  void grow_reserved(std::uint64_t bytes) noexcept {
-    reserved_ += bytes;
-    peak_reserved_ = reserved_ > peak_reserved_ ? reserved_ : peak_reserved_;
-  }
+  void grow_reserved(std::uint64_t bytes) noexcept;
 
   // malloc: a cached block, else a new reservation, else out of memory.
-  [[nodiscard]] result<block_handle, allocation_failure> find_or_reserve(byte_count request, std::uint64_t stream) {
-    if (request.value == 0) {
-      return block_handle{};
-    }
-    const auto rounded = block_size::for_request(request, settings_);
-    if (!rounded.has_value()) {
-      return unexpected{failure(rounded.error(), request, byte_count{})};
-    }
-    const block_size size = *rounded;
-    auto chosen = get_free_block(size, stream);
-    if (!chosen) {
-      if (collects_garbage()) {
-        garbage_collect_cached_blocks();
-      }
-      chosen = alloc_block(size, stream, false);
-      if (!chosen && release_available_cached_blocks(size, stream)) {
-        chosen = alloc_block(size, stream, false);
-      }
-      if (!chosen) {
-        release_cached_blocks();
-        chosen = alloc_block(size, stream, true);
-      }
-      if (!chosen) {
-        ++counters_.ooms;
-        return unexpected{failure(allocation_error::out_of_memory, request, size.segment_size())};
-      }
-    }
-    alloc_found_block(*chosen, size);
-    return block_handle{*chosen};
-  }
+  [[nodiscard]] result<block_handle, allocation_failure> find_or_reserve(byte_count request, std::uint64_t stream);
 
   // alloc_found_block: the rest of the chosen block stays cached when
   // should_split says so; allocated bytes grow by the block's size.
-  void alloc_found_block(std::uint64_t address, block_size size) {
-    block& taken = blocks_.at(address);
-    if (should_split(taken, size)) {
-      block rest = taken;
-      rest.size = taken.size - size.bytes().value;
-      taken.size = size.bytes().value;
-      const std::uint64_t rest_address = address + size.bytes().value;
-      blocks_.emplace(rest_address, rest);
-      insert_free(rest_address);
-    }
-    block& in_use = blocks_.at(address);
-    in_use.allocated = true;
-    allocated_ += in_use.size;
-    peak_allocated_ = allocated_ > peak_allocated_ ? allocated_ : peak_allocated_;
-  }
+  void alloc_found_block(std::uint64_t address, block_size size);
 
   // should_split: with expandable segments, or in the small pool, a rest of
   // 512 bytes or more; otherwise a request below max_split_size leaving a
   // rest of more than 1 MiB.
-  [[nodiscard]] bool should_split(const block& b, block_size size) const noexcept {
-    const std::uint64_t remaining = b.size - size.bytes().value;
-    if (size.pool() == pool_kind::small || settings_.expandable_segments) {
-      return remaining >= minimum_block.value;
-    }
-    return size.bytes().value < max_split() && remaining > largest_small_block.value;
-  }
+  [[nodiscard]] bool should_split(const block& b, block_size size) const noexcept;
 
   // get_free_block: the smallest cached block of the request's stream and
   // pool that is large enough (the lowest address among equal sizes); in an
   // expandable segment, the block that can grow least among those; an
   // oversize block serves no request below max_split_size, and an oversize
   // request only a block less than max_non_split_rounding larger.
-  [[nodiscard]] std::optional<std::uint64_t> get_free_block(block_size size, std::uint64_t stream) {
-    const std::size_t pool = index(size.pool());
-    if (collects_garbage()) {
-      ++gc_calls_.at(pool);
-    }
-    auto& cached = free_.at(pool);
-    auto it = cached.lower_bound({stream, size.bytes().value, 0});
-    if (it == cached.end() || std::get<0>(*it) != stream) {
-      return std::nullopt;
-    }
-    if (blocks_.at(std::get<2>(*it)).expandable) {
-      auto next = std::next(it);
-      while (next != cached.end() && std::get<0>(*next) == stream && blocks_.at(std::get<2>(*it)).expandable &&
-             expandable_size(std::get<2>(*next)) < expandable_size(std::get<2>(*it))) {
-        it = next++;
-      }
-    }
-    const std::uint64_t found = std::get<1>(*it);
-    const std::uint64_t wanted = size.bytes().value;
-    if (wanted < max_split() && found >= max_split()) {
-      return std::nullopt;
-    }
-    if (wanted >= max_split() && found - wanted >= settings_.max_non_split_rounding.value) {
-      return std::nullopt;
-    }
-    const std::uint64_t address = std::get<2>(*it);
-    cached.erase(it);
-    return address;
-  }
+  [[nodiscard]] std::optional<std::uint64_t> get_free_block(block_size size, std::uint64_t stream);
 
   // get_free_block's expandable_size: the block plus the unmapped range after it.
-  [[nodiscard]] std::uint64_t expandable_size(std::uint64_t address) {
-    const auto it = blocks_.find(address);
-    const auto after = next_in_segment(it);
-    return it->second.size + (after != blocks_.end() && !after->second.mapped ? after->second.size : 0);
-  }
+  [[nodiscard]] std::uint64_t expandable_size(std::uint64_t address);
 
   // alloc_block: refused when the reservation (get_allocation_size, also
   // with expandable segments) would pass the capacity; else a new segment
   // holding one block, or pages mapped into an expandable segment. The
   // retry after release_cached_blocks counts in num_alloc_retries.
-  [[nodiscard]] std::optional<std::uint64_t> alloc_block(block_size size, std::uint64_t stream, bool retry) {
-    if (retry) {
-      ++counters_.alloc_retries;
-    }
-    const std::uint64_t bytes = size.segment_size().value;
-    const auto reserved = checked_add(reserved_, bytes);
-    if (!reserved || (capacity_ && *reserved > capacity_->value)) {
-      return std::nullopt;
-    }
-    if (settings_.expandable_segments) {
-      return try_allocate_expandable_block(size, stream);
-    }
-    const auto address = place(bytes);
-    if (!address) {
-      return std::nullopt;
-    }
-    segments_.emplace(*address, segment{bytes, size.pool()});
-    blocks_.emplace(*address, block{bytes, *address, stream, 0, size.pool(), false, true, false});
-    grow_reserved(bytes);
-    events_.push_back({segment_action::segment_alloc, *address, byte_count{bytes}, stream});
-    return address;
-  }
+  [[nodiscard]] std::optional<std::uint64_t> alloc_block(block_size size, std::uint64_t stream, bool retry);
 
   // Where a new segment of `bytes` starts: the hint when it overlaps no
   // segment, else above every segment placed so far.
-  [[nodiscard]] std::optional<std::uint64_t> place(std::uint64_t bytes) {
-    const auto hint = std::exchange(placement_hint_, std::nullopt);
-    if (hint && *hint != 0 && free_range(*hint, bytes)) {
-      const std::uint64_t end = *hint + bytes;  // free_range checked it
-      next_segment_address_ = end > next_segment_address_ ? end : next_segment_address_;
-      return hint;
-    }
-    const auto end = checked_add(next_segment_address_, bytes);
-    if (!end) {
-      return std::nullopt;
-    }
-    return std::exchange(next_segment_address_, *end);
-  }
+  [[nodiscard]] std::optional<std::uint64_t> place(std::uint64_t bytes);
 
-  [[nodiscard]] bool free_range(std::uint64_t address, std::uint64_t bytes) const {
-    const auto end = checked_add(address, bytes);
-    if (!end) {
-      return false;
-    }
-    const auto above = segments_.lower_bound(address);
-    if (above != segments_.end() && above->first < *end) {
-      return false;
-    }
-    if (above == segments_.begin()) {
-      return true;
-    }
-    const auto below = std::prev(above);
-    return below->first + below->second.size <= address;
-  }
+  [[nodiscard]] bool free_range(std::uint64_t address, std::uint64_t bytes) const;
 
   // try_allocate_expandable_block: the lowest range of the stream's
   // expandable segments with room for the block, mapped page by page where
   // needed; a mapping that fails leaves the pages mapped before it.
-  [[nodiscard]] std::optional<std::uint64_t> try_allocate_expandable_block(block_size size, std::uint64_t stream) {
-    const std::uint64_t wanted = size.bytes().value;
-    auto candidate = find_expandable_block(size.pool(), stream, wanted);
-    if (!candidate) {
-      return std::nullopt;
-    }
-    if (!blocks_.at(*candidate).mapped) {
-      candidate = map_block(*candidate, std::min(blocks_.at(*candidate).size, wanted));
-      if (!candidate) {
-        return std::nullopt;
-      }
-    }
-    while (blocks_.at(*candidate).size < wanted) {
-      const auto after = next_in_segment(blocks_.find(*candidate));
-      if (after == blocks_.end() || after->second.mapped) {
-        return std::nullopt;  // cannot happen: find_expandable_block counted only free and unmapped room
-      }
-      const std::uint64_t remaining = wanted - blocks_.at(*candidate).size;
-      candidate = map_block(after->first, std::min(remaining, after->second.size));
-      if (!candidate) {
-        return std::nullopt;
-      }
-    }
-    erase_free(*candidate, blocks_.at(*candidate));
-    return candidate;
-  }
+  [[nodiscard]] std::optional<std::uint64_t> try_allocate_expandable_block(block_size size, std::uint64_t stream);
 
   // find_expandable_block: the lowest unmapped range of the stream and pool
   // (with the free block just before it) that, with the free blocks after
   // it, holds `wanted` bytes; else a new expandable segment whose address
   // space is 9/8 of the device's memory, in whole pages.
   [[nodiscard]] std::optional<std::uint64_t> find_expandable_block(pool_kind pool, std::uint64_t stream,
-                                                                   std::uint64_t wanted) {
-    const auto& unmapped = unmapped_.at(index(pool));
-    for (auto u = unmapped.lower_bound({stream, 0}); u != unmapped.end() && u->first == stream; ++u) {
-      auto start = blocks_.find(u->second);
-      if (const auto before = previous_in_segment(start); before != blocks_.end() && !before->second.allocated) {
-        start = before;
-      }
-      std::uint64_t room = 0;
-      for (auto it = start; room < wanted && it != blocks_.end() && !it->second.allocated; it = next_in_segment(it)) {
-        room += it->second.size;
-      }
-      if (room >= wanted) {
-        return start->first;
-      }
-    }
-    const std::uint64_t page = page_size(pool);
-    const std::uint64_t space = device_memory_ + device_memory_ / 8;
-    const std::uint64_t pages = space / page + (space % page == 0 ? 0 : 1);
-    const auto bytes = checked_mul(pages, page);
-    if (!bytes) {
-      return std::nullopt;
-    }
-    const auto address = place(*bytes);
-    if (!address) {
-      return std::nullopt;
-    }
-    segments_.emplace(*address, segment{*bytes, pool});
-    blocks_.emplace(*address, block{*bytes, *address, stream, 0, pool, false, false, true});
-    unmapped_.at(index(pool)).insert({stream, *address});
-    return address;
-  }
+                                                                   std::uint64_t wanted);
 
   // map_block: the first `bytes` of an unmapped range, rounded up to whole
   // pages, become a free block merged with its free neighbours; fails when
   // the pages would pass the capacity (cuMemCreate out of memory).
-  [[nodiscard]] std::optional<std::uint64_t> map_block(std::uint64_t address, std::uint64_t bytes) {
-    block& b = blocks_.at(address);
-    const std::uint64_t page = page_size(b.pool);
-    const std::uint64_t mapped = (bytes / page + (bytes % page == 0 ? 0 : 1)) * page;
-    if (capacity_ && reserved_ + mapped > capacity_->value) {
-      return std::nullopt;
-    }
-    unmapped_.at(index(b.pool)).erase({b.stream, address});
-    b.mapped = true;
-    const std::uint64_t stream = b.stream;
-    if (mapped < b.size) {
-      block rest = b;
-      rest.size = b.size - mapped;
-      rest.mapped = false;
-      b.size = mapped;
-      blocks_.emplace(address + mapped, rest);
-      unmapped_.at(index(rest.pool)).insert({stream, address + mapped});
-    }
-    const std::uint64_t merged = merge_with_neighbours(address);
-    insert_free(merged);
-    grow_reserved(mapped);
-    events_.push_back({segment_action::segment_map, address, byte_count{mapped}, stream});
-    return merged;
-  }
+  [[nodiscard]] std::optional<std::uint64_t> map_block(std::uint64_t address, std::uint64_t bytes);
 
   // unmap_block: the whole pages inside a free block of an expandable
   // segment are unmapped; the parts before and after them stay cached.
   // Returns the address of the unmapped range after merging, if any.
-  std::optional<std::uint64_t> unmap_block(std::uint64_t address) {
-    const block b = blocks_.at(address);
-    const std::uint64_t page = page_size(b.pool);
-    const std::uint64_t offset = address - b.segment;
-    const std::uint64_t begin = b.segment + (offset / page + (offset % page == 0 ? 0 : 1)) * page;
-    const std::uint64_t end = b.segment + (offset + b.size) / page * page;
-    if (begin >= end) {
-      return std::nullopt;
-    }
-    erase_free(address, b);
-    blocks_.erase(address);
-    if (begin > address) {
-      block before = b;
-      before.size = begin - address;
-      blocks_.emplace(address, before);
-      insert_free(address);
-    }
-    if (address + b.size > end) {
-      block after = b;
-      after.size = address + b.size - end;
-      blocks_.emplace(end, after);
-      insert_free(end);
-    }
-    block gap = b;
-    gap.size = end - begin;
-    gap.mapped = false;
-    blocks_.emplace(begin, gap);
-    const std::uint64_t merged = merge_with_neighbours(begin);
-    unmapped_.at(index(b.pool)).insert({b.stream, merged});
-    reserved_ -= end - begin;
-    events_.push_back({segment_action::segment_unmap, begin, byte_count{end - begin}, b.stream});
-    return merged;
-  }
+  std::optional<std::uint64_t> unmap_block(std::uint64_t address);
 
   // release_block: a cached block that is a whole segment goes back to the device.
-  void release_block(std::uint64_t address) {
-    const auto it = blocks_.find(address);
-    const block b = it->second;
-    erase_free(address, b);
-    blocks_.erase(it);
-    segments_.erase(address);
-    reserved_ -= b.size;
-    events_.push_back({segment_action::segment_free, address, byte_count{b.size}, b.stream});
-  }
+  void release_block(std::uint64_t address);
 
   // release_cached_blocks (release_blocks on the large pool, then the small
   // one): every whole-segment cached block is released, then the free pages
   // of expandable segments are unmapped, and an expandable segment left
   // with no page mapped is dropped (release_expandable_segment).
-  void release_cached_blocks() {
-    for (const pool_kind pool : {pool_kind::large, pool_kind::small}) {
-      std::vector<std::uint64_t> whole;
-      std::vector<std::uint64_t> to_unmap;
-      for (const auto& key : free_.at(index(pool))) {
-        const auto it = blocks_.find(std::get<2>(key));
-        if (it->second.expandable) {
-          to_unmap.push_back(it->first);
-        } else if (!is_split(it)) {
-          whole.push_back(it->first);
-        }
-      }
-      for (const std::uint64_t address : whole) {
-        release_block(address);
-      }
-      for (const std::uint64_t address : to_unmap) {
-        const auto unmapped = unmap_block(address);
-        if (!unmapped) {
-          continue;
-        }
-        const auto it = blocks_.find(*unmapped);
-        if (!is_split(it)) {
-          unmapped_.at(index(pool)).erase({it->second.stream, it->first});
-          segments_.erase(it->first);
-          blocks_.erase(it);
-        }
-      }
-    }
-  }
+  void release_cached_blocks();
 
   // release_available_cached_blocks: with a max_split_size, the smallest
   // cached oversize block of at least max(request, max_split_size) is
   // released; failing one, the largest oversize blocks of the stream until
   // as many bytes are released (expandable ones skipped).
-  [[nodiscard]] bool release_available_cached_blocks(block_size size, std::uint64_t stream) {
-    if (!settings_.max_split_size) {
-      return false;
-    }
-    const auto& cached = free_.at(index(size.pool()));
-    const std::uint64_t target = size.bytes().value < max_split() ? max_split() : size.bytes().value;
-    auto it = cached.lower_bound({stream, target, 0});
-    if (it != cached.end() && std::get<0>(*it) == stream && !blocks_.at(std::get<2>(*it)).expandable) {
-      release_block(std::get<2>(*it));
-      return true;
-    }
-    if (it == cached.begin()) {
-      return false;
-    }
-    std::uint64_t released = 0;
-    --it;
-    while (released < target && std::get<1>(*it) >= max_split() && std::get<0>(*it) == stream) {
-      const auto current = it;
-      const bool first = current == cached.begin();
-      if (!first) {
-        --it;
-      }
-      const std::uint64_t address = std::get<2>(*current);
-      if (!blocks_.at(address).expandable) {
-        released += std::get<1>(*current);
-        release_block(address);
-      }
-      if (first) {
-        break;
-      }
-    }
-    return released >= target;
-  }
+  [[nodiscard]] bool release_available_cached_blocks(block_size size, std::uint64_t stream);
 
   // garbage_collect_cached_blocks: above threshold x capacity reserved,
   // whole cached blocks of the large pool whose age (get_free_block calls
   // since they were cached) is at least the mean age are released, in the
   // pool's order, the mean taken again after each pass, until the excess is
   // reclaimed or no block goes.
-  void garbage_collect_cached_blocks() {
-    const auto limit = static_cast<std::uint64_t>(settings_.garbage_collection_threshold *
-                                                  static_cast<double>(capacity_.value_or(byte_count{}).value));
-    if (reserved_ <= limit) {
-      return;
-    }
-    const std::uint64_t target = reserved_ - limit;
-    const std::size_t pool = index(pool_kind::large);
-    auto& cached = free_.at(pool);
-    const auto age = [&](std::uint64_t address) { return gc_calls_.at(pool) - blocks_.at(address).gc_count_base; };
-    const auto freeable = [&](std::uint64_t address) {
-      const auto it = blocks_.find(address);
-      return !it->second.expandable && !is_split(it);
-    };
-    std::uint64_t total_age = 0;
-    std::uint64_t count = 0;
-    for (const auto& key : cached) {
-      if (freeable(std::get<2>(key))) {
-        total_age += age(std::get<2>(key));
-        ++count;
-      }
-    }
-    std::uint64_t reclaimed = 0;
-    bool freed = true;
-    while (reclaimed < target && freed && count > 0) {
-      const double threshold = static_cast<double>(total_age) / static_cast<double>(count);
-      freed = false;
-      for (auto it = cached.begin(); it != cached.end();) {
-        const std::uint64_t address = std::get<2>(*it++);
-        if (freeable(address) && static_cast<double>(age(address)) >= threshold) {
-          freed = true;
-          reclaimed += blocks_.at(address).size;
-          total_age -= age(address);
-          --count;
-          release_block(address);
-        }
-      }
-    }
-  }
+  void garbage_collect_cached_blocks();
 
   [[nodiscard]] allocation_failure failure(allocation_error error, byte_count requested, byte_count segment_bytes) const {
     return {error, requested, segment_bytes, byte_count{allocated_}, byte_count{reserved_}, capacity_};
@@ -1047,5 +577,9 @@ class caching_allocator {
 };
 
 }  // namespace iteragpu::prediction
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/prediction/impl/caching_allocator.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_CACHING_ALLOCATOR_HPP

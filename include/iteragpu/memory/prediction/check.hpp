@@ -60,48 +60,17 @@ struct prediction_check {
 
 /// The plan a prediction of a run made with `plan` follows: the same passes, with the repeats
 /// a stopping rule would run at least (predicted repeats are all alike).
-[[nodiscard]] inline protocol_plan fixed_plan(const protocol_plan& plan) {
-  protocol_plan fixed{plan.warmup, plan.until ? plan.until->parameters().min_repeats : plan.repeats, std::nullopt};
-  return fixed;
-}
+[[nodiscard]] protocol_plan fixed_plan(const protocol_plan& plan);
 
 /// Predicts `run` and compares each measured row with the predicted row of
 /// the same phase and repeat.
-[[nodiscard]] inline prediction_check check_prediction(const synthetic_run& run, const std::vector<phase_row>& measured,
-                                                       const blas_workspaces& workspaces) {
-  protocol_plan plan = fixed_plan(run.plan);
-  std::uint64_t warm_rows = 0;
-  for (const auto& row : measured) {
-    warm_rows += row.phase == phase_kind::warm_forward ? 1U : 0U;
-  }
-  plan.repeats = warm_rows;
-  prediction_check check{workspaces, predict_synthetic(run.shape, run.dtype, workspaces, plan), {}, 0, std::nullopt};
-  check.differences.resize(measured.size());
-  for (std::size_t i = 0; i < measured.size(); ++i) {
-    if (!check.predicted || i >= check.predicted->size()) {
-      continue;
-    }
-    const auto m = byte_fields(measured[i]);
-    const auto p = byte_fields((*check.predicted)[i]);
-    for (std::size_t f = 0; f < m.size(); ++f) {
-      if (m[f] != p[f]) {
-        check.differences[i].push_back(field_difference{f, m[f], p[f]});
-      }
-    }
-    check.exact_rows += check.differences[i].empty() ? 1U : 0U;
-  }
-  const auto sizes = tensor_bytes(run.shape, run.dtype);
-  if (sizes && measured.size() > 2) {
-    const auto output = block_size::for_request(sizes->output);
-    const std::uint64_t before = measured[1].end_allocated_bytes;
-    const std::uint64_t after = measured[2].end_allocated_bytes;
-    if (output && after >= before && after - before >= output->bytes().value) {
-      check.observed_workspace_bytes = after - before - output->bytes().value;
-    }
-  }
-  return check;
-}
+[[nodiscard]] prediction_check check_prediction(const synthetic_run& run, const std::vector<phase_row>& measured,
+                                                const blas_workspaces& workspaces);
 
 }  // namespace iteragpu::prediction
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/prediction/impl/check.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_CHECK_HPP

@@ -32,13 +32,7 @@ struct plan_request {
 };
 
 /// The peak of the allocator's reserved bytes over the rows.
-[[nodiscard]] inline std::uint64_t peak_reserved(const std::vector<phase_row>& rows) noexcept {
-  std::uint64_t peak = 0;
-  for (const auto& row : rows) {
-    peak = peak > row.peak_reserved_bytes ? peak : row.peak_reserved_bytes;
-  }
-  return peak;
-}
+[[nodiscard]] std::uint64_t peak_reserved(const std::vector<phase_row>& rows) noexcept;
 
 /// The source of a planned need, as memory_need::source.
 inline constexpr std::string_view plan_need_source =
@@ -46,13 +40,7 @@ inline constexpr std::string_view plan_need_source =
 
 /// The need of a predicted run: its peak reserved plus the memory outside the
 /// allocator; nothing past 64 bits.
-[[nodiscard]] inline std::optional<memory_need> need_of(const std::vector<phase_row>& rows, byte_count outside) {
-  const auto total = checked_add(peak_reserved(rows), outside.value);
-  if (!total) {
-    return std::nullopt;
-  }
-  return memory_need{byte_count{*total}, std::string(plan_need_source)};
-}
+[[nodiscard]] std::optional<memory_need> need_of(const std::vector<phase_row>& rows, byte_count outside);
 
 /// Whether the run fits a card of `memory` bytes. The allocator may reserve
 /// what the memory outside it leaves, and releases its cached segments and
@@ -67,23 +55,7 @@ struct fit_check {
 };
 
 /// Predicts the run with the capacity `memory` leaves to the allocator (see fit_check).
-[[nodiscard]] inline fit_check check_fit(const plan_request& request, byte_count memory) {
-  fit_check check{memory, false, std::nullopt, std::nullopt, {}};
-  if (memory.value <= request.outside_allocator.value) {
-    check.message = "the memory outside the allocator alone takes the card";
-    return check;
-  }
-  const byte_count capacity{memory.value - request.outside_allocator.value};
-  const auto rows = predict_synthetic(request.shape, request.dtype, request.workspaces, request.passes, capacity);
-  if (!rows) {
-    check.failed_phase = rows.error().phase;
-    check.message = rows.error().message;
-    return check;
-  }
-  check.fits = true;
-  check.headroom_bytes = capacity.value - peak_reserved(*rows);
-  return check;
-}
+[[nodiscard]] fit_check check_fit(const plan_request& request, byte_count memory);
 
 /// The dimension of the synthetic network that `plan --largest` searches.
 enum class plan_dimension { batch, context, width };
@@ -141,33 +113,13 @@ enum class largest_error {
 /// reserves no less for larger blocks, so fitting is monotone: an
 /// exponential search finds a bound, a binary search the edge, and the value
 /// found is checked to fit and the next not to.
-[[nodiscard]] inline result<largest_value, largest_error> find_largest(const plan_request& request,
-                                                                      plan_dimension dimension, byte_count memory) {
-  const auto fits_with = [&](std::uint64_t v) {
-    plan_request r = request;
-    dimension_of(r.shape, dimension) = v;
-    return check_fit(r, memory);
-  };
-  if (!fits_with(1).fits) {
-    return largest_value{dimension, 0, fits_with(1)};
-  }
-  std::uint64_t good = 1;
-  std::uint64_t bad = 2;
-  constexpr std::uint64_t limit = std::uint64_t{1} << 62U;
-  while (fits_with(bad).fits) {
-    good = bad;
-    if (bad >= limit) {
-      return unexpected{largest_error::none_fits_below_limit};
-    }
-    bad *= 2;
-  }
-  while (bad - good > 1) {
-    const std::uint64_t middle = good + (bad - good) / 2;
-    (fits_with(middle).fits ? good : bad) = middle;
-  }
-  return largest_value{dimension, good, fits_with(good + 1)};
-}
+[[nodiscard]] result<largest_value, largest_error> find_largest(const plan_request& request,
+                                                                plan_dimension dimension, byte_count memory);
 
 }  // namespace iteragpu::prediction
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/prediction/impl/plan.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_PLAN_HPP

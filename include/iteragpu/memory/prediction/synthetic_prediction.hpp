@@ -61,25 +61,13 @@ class simulated_tensor {
   simulated_tensor(simulated_tensor&& other) noexcept
       : allocator_(std::exchange(other.allocator_, nullptr)), block_(other.block_) {}
   /// Frees this tensor's block, then takes the other's.
-  simulated_tensor& operator=(simulated_tensor&& other) noexcept {
-    if (this != &other) {
-      release();
-      allocator_ = std::exchange(other.allocator_, nullptr);
-      block_ = other.block_;
-    }
-    return *this;
-  }
+  simulated_tensor& operator=(simulated_tensor&& other) noexcept;
   simulated_tensor(const simulated_tensor&) = delete;
   simulated_tensor& operator=(const simulated_tensor&) = delete;
   ~simulated_tensor() { release(); }
 
   /// Frees the block now, as a tensor that goes out of scope; nothing afterwards.
-  void release() noexcept {
-    if (allocator_ != nullptr) {
-      // Only this object holds the block, so it is in use: freeing it cannot fail.
-      static_cast<void>(std::exchange(allocator_, nullptr)->free(block_));
-    }
-  }
+  void release() noexcept;
 
  private:
   caching_allocator* allocator_{nullptr};
@@ -88,20 +76,7 @@ class simulated_tensor {
 
 /// The allocator's refusal in a sentence with its figures, as the protocol
 /// puts a failed phase of the simulated workload in words.
-[[nodiscard]] inline std::string describe(const allocation_failure& f) {
-  if (f.error == allocation_error::request_too_large) {
-    return "predicted out of memory: a request of " + std::to_string(f.requested.value) +
-           " bytes is 2^60 bytes or more, which the caching allocator refuses";
-  }
-  std::string text = "predicted out of memory: tried to allocate " + std::to_string(f.requested.value) +
-                     " bytes, which needs a new segment of " + std::to_string(f.segment.value) + " bytes; " +
-                     std::to_string(f.reserved.value) + " bytes reserved (" + std::to_string(f.allocated.value) +
-                     " allocated)";
-  if (f.capacity) {
-    text += " of a capacity of " + std::to_string(f.capacity->value) + " bytes";
-  }
-  return text;
-}
+[[nodiscard]] std::string describe(const allocation_failure& f);
 
 /// The counter: reads the simulated allocator (one device; the index is not
 /// looked at).
@@ -111,10 +86,7 @@ class simulated_counter {
   explicit simulated_counter(caching_allocator& allocator) noexcept : allocator_(&allocator) {}
 
   /// The allocator's allocated and reserved bytes and their peaks.
-  [[nodiscard]] allocator_reading read(device_index /*device*/) const noexcept {
-    const allocator_statistics s = allocator_->statistics();
-    return {s.allocated.value, s.reserved.value, s.peak_allocated.value, s.peak_reserved.value};
-  }
+  [[nodiscard]] allocator_reading read(device_index /*device*/) const noexcept;
   /// Sets each peak to its current value, as LibTorch's reset does.
   void reset_peaks(device_index /*device*/) noexcept { allocator_->reset_peaks(); }
 
@@ -206,66 +178,17 @@ class simulated_synthetic_workload {
 
   /// model_load: the four parameters, one allocation each; the allocator's refusal when one
   /// does not fit, where LibTorch raises c10::OutOfMemoryError.
-  [[nodiscard]] result<void, allocation_failure> load_model() {
-    parameters_.clear();
-    parameters_.reserve(4);
-    for (const byte_count bytes : {sizes_.first_weight, sizes_.first_bias, sizes_.second_weight, sizes_.second_bias}) {
-      auto parameter = allocate(bytes);
-      if (!parameter) {
-        return unexpected{std::move(parameter).error()};
-      }
-      parameters_.push_back(std::move(*parameter));
-    }
-    return {};
-  }
+  [[nodiscard]] result<void, allocation_failure> load_model();
 
   /// inputs: the input tensor, or the allocator's refusal.
-  [[nodiscard]] result<void, allocation_failure> make_inputs() {
-    auto input = allocate(sizes_.input);
-    if (!input) {
-      return unexpected{std::move(input).error()};
-    }
-    input_ = std::move(*input);
-    return {};
-  }
+  [[nodiscard]] result<void, allocation_failure> make_inputs();
 
   /// One pass: what it allocates and frees, in LibTorch's order; returns the pass's output,
   /// whose destruction frees it, or the allocator's first refusal.
-  [[nodiscard]] result<simulated_tensor, allocation_failure> forward() {
-    auto first = allocate(sizes_.hidden);
-    if (!first) {
-      return first;
-    }
-    if (!cublas_workspace_) {
-      auto workspace = allocate(workspaces_.cublas);
-      if (!workspace) {
-        return workspace;
-      }
-      cublas_workspace_ = std::move(*workspace);
-    }
-    if (sizes_.cublaslt && !cublaslt_workspace_) {
-      auto workspace = allocate(workspaces_.cublaslt);
-      if (!workspace) {
-        return workspace;
-      }
-      cublaslt_workspace_ = std::move(*workspace);
-    }
-    const auto activation = allocate(sizes_.hidden);
-    if (!activation) {
-      return unexpected{activation.error()};
-    }
-    first->release();
-    return allocate(sizes_.output);
-  }
+  [[nodiscard]] result<simulated_tensor, allocation_failure> forward();
 
  private:
-  [[nodiscard]] result<simulated_tensor, allocation_failure> allocate(byte_count bytes) {
-    auto block = allocator_->allocate(bytes);
-    if (!block.has_value()) {
-      return unexpected{block.error()};
-    }
-    return simulated_tensor{*allocator_, *block};
-  }
+  [[nodiscard]] result<simulated_tensor, allocation_failure> allocate(byte_count bytes);
 
   caching_allocator* allocator_;
   synthetic_tensor_bytes sizes_;
@@ -308,32 +231,14 @@ static_assert(phase_clock<frozen_clock>);
 /// would read them, the times zero. With a capacity (the bytes the
 /// allocator may reserve on the device), the failure names the phase that
 /// would run out of memory.
-[[nodiscard]] inline result<std::vector<phase_row>, prediction_failure> predict_synthetic(
+[[nodiscard]] result<std::vector<phase_row>, prediction_failure> predict_synthetic(
     const synthetic_shape& shape, element_type dtype, const blas_workspaces& workspaces, const protocol_plan& plan,
-    std::optional<byte_count> capacity = std::nullopt) {
-  const auto sizes = tensor_bytes(shape, dtype);
-  if (!sizes.has_value()) {
-    return unexpected{prediction_failure{
-        std::nullopt, sizes.error() == shape_error::zero_dimension
-                          ? "batch, context and width must be positive"
-                          : "the model or its activations would take more than 2^63-1 bytes"}};
-  }
-  caching_allocator allocator = capacity ? caching_allocator(*capacity) : caching_allocator();
-  simulated_backend backend;
-  simulated_counter counter(allocator);
-  simulated_synthetic_workload work(allocator, *sizes, workspaces);
-  auto measured = measure<simulated_backend, simulated_counter, simulated_synthetic_workload, frozen_clock>(
-      backend, counter, work, device_index{0}, plan);
-  if (!measured.has_value()) {
-    measure_error failed = std::move(measured).error();
-    if (failed.cause == measure_failure::host_out_of_memory) {
-      return unexpected{prediction_failure{failed.phase, "the host ran out of memory while predicting"}};
-    }
-    return unexpected{prediction_failure{failed.phase, std::move(failed.message)}};
-  }
-  return std::move(measured->phases);
-}
+                                                                                   std::optional<byte_count> capacity = std::nullopt);
 
 }  // namespace iteragpu::prediction
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/prediction/impl/synthetic_prediction.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_SYNTHETIC_PREDICTION_HPP

@@ -60,144 +60,31 @@ class csv_reader {
 
   // The next record, nothing at the end of the text, or the first fault.
   // Every line is a record, an empty one too (see is_empty_line()).
-  [[nodiscard]] result<std::optional<csv_record>, csv_error> next() {
-    record_ = csv_record{};
-    field_ = csv_field{};
-    state_ = state::field_start;
-    if (i_ >= text_.size()) {
-      return std::optional<csv_record>{};
-    }
-    record_.position = here_;
-    for (; i_ < text_.size(); ++i_) {
-      if (auto error = step()) {
-        return unexpected{std::move(*error)};
-      }
-      if (ended_line_) {
-        ++i_;
-        return std::optional<csv_record>{std::move(record_)};
-      }
-    }
-    if (state_ == state::quoted) {
-      return unexpected{csv_error{field_.position, "a quoted field that is never closed",
-                                  "a closing quote before the end of the file"}};
-    }
-    // The last line may lack a line end; it still is a record.
-    finish_record();
-    return std::optional<csv_record>{std::move(record_)};
-  }
+  [[nodiscard]] result<std::optional<csv_record>, csv_error> next();
 
  private:
   enum class state { field_start, unquoted, quoted, quote_in_quoted };
   using fault = std::optional<csv_error>;
 
   // Reads text_[i_]; ended_line_ tells whether it ended the record.
-  [[nodiscard]] fault step() {
-    const char c = text_[i_];
-    const bool crlf = c == '\r' && i_ + 1 < text_.size() && text_[i_ + 1] == '\n';
-    line_end_ = c == '\n' || crlf;
-    ended_line_ = false;
-    fault error;
-    switch (state_) {
-      case state::field_start:
-        error = at_field_start(c);
-        break;
-      case state::unquoted:
-        error = in_unquoted(c);
-        break;
-      case state::quoted:
-        in_quoted(c);
-        break;
-      case state::quote_in_quoted:
-        error = after_quote(c);
-        break;
-    }
-    if (ended_line_ && crlf) {
-      ++i_;  // the LF of this CRLF is part of the same line end
-    }
-    if (ended_line_ || c == '\n') {
-      ++here_.line;
-      here_.column = 1;
-    } else {
-      ++here_.column;
-    }
-    return error;
-  }
+  [[nodiscard]] fault step();
 
-  [[nodiscard]] fault at_field_start(char c) {
-    field_.position = here_;
-    if (c == '"') {
-      field_.quoted = true;
-      state_ = state::quoted;
-    } else if (c == ',' || line_end_) {
-      end_field(c);
-    } else if (c == '\r') {
-      return lone_cr();
-    } else {
-      field_.text.push_back(c);
-      state_ = state::unquoted;
-    }
-    return std::nullopt;
-  }
+  [[nodiscard]] fault at_field_start(char c);
 
-  [[nodiscard]] fault in_unquoted(char c) {
-    if (c == ',' || line_end_) {
-      end_field(c);
-    } else if (c == '"') {
-      return csv_error{here_, "a quote inside an unquoted field",
-                       R"(a field either wholly in quotes ("...", with "" for a quote) or without any quote)"};
-    } else if (c == '\r') {
-      return lone_cr();
-    } else {
-      field_.text.push_back(c);
-    }
-    return std::nullopt;
-  }
+  [[nodiscard]] fault in_unquoted(char c);
 
-  void in_quoted(char c) {
-    if (c == '"') {
-      state_ = state::quote_in_quoted;
-    } else {
-      field_.text.push_back(c);
-    }
-  }
+  void in_quoted(char c);
 
-  [[nodiscard]] fault after_quote(char c) {
-    if (c == '"') {
-      field_.text.push_back('"');
-      state_ = state::quoted;
-    } else if (c == ',' || line_end_) {
-      end_field(c);
-    } else {
-      return csv_error{here_, quoted_excerpt(text_.substr(i_, 1)) + " after a closing quote",
-                       R"(a comma or a line end after the closing quote ("" for a quote inside quotes))"};
-    }
-    return std::nullopt;
-  }
+  [[nodiscard]] fault after_quote(char c);
 
   // A comma ends the field; a line end ends the field and the record.
-  void end_field(char c) {
-    if (c == ',') {
-      finish_field();
-    } else {
-      finish_record();
-      ended_line_ = true;
-    }
-    state_ = state::field_start;
-  }
+  void end_field(char c);
 
-  void finish_field() {
-    record_.fields.push_back(std::move(field_));
-    field_ = csv_field{};
-  }
+  void finish_field();
 
-  void finish_record() {
-    finish_field();
-    record_.end = here_;
-  }
+  void finish_record();
 
-  [[nodiscard]] csv_error lone_cr() const {
-    return csv_error{here_, "a carriage return (CR) not followed by a line feed", "LF or CRLF line ends"};
-  }
+  [[nodiscard]] csv_error lone_cr() const;
 
   std::string_view text_;
   std::size_t i_{0};
@@ -210,5 +97,9 @@ class csv_reader {
 };
 
 }  // namespace iteragpu::pricing::detail
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/pricing/detail/impl/csv.ipp"
+#endif
 
 #endif  // ITERAGPU_PRICING_DETAIL_CSV_HPP

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
@@ -44,26 +44,7 @@ class folder_sink {
   /// Writes the files of `r` (see folder_sink); nothing is overwritten. The
   /// error names the file that could not be written and why, or a
   /// prediction file that exists with other content.
-  [[nodiscard]] result<void, record_keep_error> keep(const point_record& r) const {
-    if (r.outcome == outcome_kind::predicted) {
-      const auto file = folder_ / prediction_name(r.point.index, plan_size_);
-      const std::string text = boost::json::serialize(files::prediction_json(r)) + "\n";
-      std::error_code ec;
-      if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
-        if (read_whole_file(file) != text) {
-          return unexpected{record_keep_error{file}};
-        }
-      } else if (auto written = write_new_file(file, text); !written.has_value()) {
-        return unexpected{record_keep_error{file, std::move(written).error()}};
-      }
-    }
-    const auto file = folder_ / record_name(r.point.index, plan_size_);
-    if (auto written = write_new_file(file, boost::json::serialize(files::record_json(r, plan_size_)) + "\n");
-        !written.has_value()) {
-      return unexpected{record_keep_error{file, std::move(written).error()}};
-    }
-    return {};
-  }
+  [[nodiscard]] result<void, record_keep_error> keep(const point_record& r) const;
 
  private:
   std::filesystem::path folder_;
@@ -72,12 +53,37 @@ class folder_sink {
 
 static_assert(record_sink<folder_sink>);
 
+/// The environment of a measurement, as a sweep's report names it: each
+/// figure as the measurement file spells it (a string as it is, another
+/// JSON value as JSON text, "none" where it is null or missing).
+struct recorded_environment {
+  std::string gpu_name;            ///< environment.device.name
+  std::string capability;          ///< environment.device.capability
+  std::string total_memory_bytes;  ///< environment.device.total_memory_bytes
+  std::string libtorch_version;    ///< environment.libtorch.version
+  std::string cuda_build;          ///< environment.cuda_build
+  std::string hip_build;           ///< environment.hip_build
+  std::string library_name;        ///< environment.library.name
+  std::string library_version;     ///< environment.library.version
+  std::string compiler;            ///< environment.compiler
+  /// Equal when every member is equal.
+  friend bool operator==(const recorded_environment&, const recorded_environment&) = default;
+};
+
+namespace detail {
+
+/// A JSON scalar as a report writes it: a string as it is, "none" for null
+/// or nothing, any other value as JSON text.
+[[nodiscard]] std::string json_scalar_text(const boost::json::value* v);
+
+}  // namespace detail
+
 /// The plan and the records of one sweep folder.
 struct sweep_folder {
   std::filesystem::path path;                               ///< the folder, as given
   std::vector<sweep_point> points;                   ///< the plan, from its points.tsv
   std::vector<std::optional<point_record>> records;  ///< by index; nothing while a point has no result
-  std::optional<boost::json::value> environment;            ///< of the first measurement found
+  std::optional<recorded_environment> environment;   ///< of the first measurement found
 };
 
 /// Reads points.tsv and every record of `folder`. A record that cannot be
@@ -85,58 +91,11 @@ struct sweep_folder {
 /// half-understood.
 /// The environment is that of the first measured point whose measurement
 /// file can be read.
-[[nodiscard]] inline result<sweep_folder, folder_error> load_folder(const std::filesystem::path& folder) {
-  sweep_folder f;
-  f.path = folder;
-  const auto tsv = folder / points_file;
-  const auto text = read_file_within(tsv, files::json_file_limit);
-  if (!text.has_value()) {
-    folder_error e{folder_error_kind::points_unreadable, tsv, text.error(), {}, std::nullopt, {}};
-    return unexpected{std::move(e)};
-  }
-  auto points = parse_points_tsv(*text);
-  if (!points.has_value()) {
-    return unexpected{folder_error{folder_error_kind::points_invalid, tsv, read_error::cannot_open, points.error(),
-                                   std::nullopt, {}}};
-  }
-  f.points = std::move(*points);
-  f.records.resize(f.points.size());
-  for (const auto& p : f.points) {
-    const auto file = folder / record_name(p.index, f.points.size());
-    if (!file_exists(file)) {
-      continue;
-    }
-    auto doc = files::read_json(file);
-    if (!doc.has_value()) {
-      return unexpected{folder_error{folder_error_kind::record_unreadable, file, read_error::cannot_open, {},
-                                     doc.error(), {}}};
-    }
-    auto record = files::record_from(*doc, p);
-    if (!record.has_value()) {
-      return unexpected{folder_error{folder_error_kind::record_invalid, file, read_error::cannot_open, {},
-                                     std::nullopt, record.error()}};
-    }
-    if (!f.environment && record->outcome == outcome_kind::measured) {
-      auto measurement = files::read_json(folder / measurement_name(p.index, f.points.size()));
-      if (measurement.has_value() && measurement->is_object() && measurement->as_object().contains("environment")) {
-        f.environment = measurement->as_object().at("environment");
-      }
-    }
-    f.records[p.index] = std::move(*record);
-  }
-  return f;
-}
+[[nodiscard]] result<sweep_folder, folder_error> load_folder(const std::filesystem::path& folder);
 
 /// The folder's last component, as the summary names its source; "sweep"
 /// when it has none (the current folder, ".").
-[[nodiscard]] inline std::string source_name(const std::filesystem::path& folder) {
-  auto p = folder.lexically_normal();
-  if (p.filename().empty()) {
-    p = p.parent_path();
-  }
-  const std::string name = p.filename().string();
-  return name.empty() || name == "." ? std::string("sweep") : name;
-}
+[[nodiscard]] std::string source_name(const std::filesystem::path& folder);
 
 /// Gives a record to each measurement file of `f` that has none (the sweep
 /// was killed between the two writes): the record is made from the file,
@@ -145,53 +104,19 @@ struct sweep_folder {
 /// Returns how many were adopted. The error is a measurement file that
 /// cannot be read, or whose record cannot be written; the records adopted
 /// before it stay.
-[[nodiscard]] inline result<std::size_t, orphan_error> adopt_orphans(sweep_folder& f,
-                                                                    const prediction::blas_workspaces& workspaces,
-                                                                    byte_count outside) {
-  std::size_t adopted = 0;
-  for (const auto& p : f.points) {
-    const auto file = f.path / measurement_name(p.index, f.points.size());
-    if (f.records[p.index] || !file_exists(file)) {
-      continue;
-    }
-    auto figures = files::read_measurement(file);
-    if (!figures.has_value()) {
-      return unexpected{orphan_error{.file = file, .unreadable = std::move(figures).error()}};
-    }
-    point_record r;
-    r.kind = record_kind::measurement;
-    r.point = p;
-    r.outcome = outcome_kind::measured;
-    r.outside_allocator_bytes = outside.value;
-    r.workspaces = workspaces;
-    r.gpu_name = figures->gpu_name;
-    r.device_total_bytes = figures->device_total_bytes;
-    r.measured = std::move(*figures);
-    if (auto predicted = predict_point(p, workspaces); predicted.has_value()) {
-      r.prediction = std::move(*predicted);
-    }
-    folder_sink sink(f.path, f.points.size());
-    if (auto kept = sink.keep(r); !kept.has_value()) {
-      return unexpected{orphan_error{.file = file, .not_kept = std::move(kept).error()}};
-    }
-    f.records[p.index] = std::move(r);
-    ++adopted;
-  }
-  return adopted;
-}
+[[nodiscard]] result<std::size_t, orphan_error> adopt_orphans(sweep_folder& f,
+                                                              const prediction::blas_workspaces& workspaces,
+                                                              byte_count outside);
 
 /// The records of `f` whose kind is not `wanted` (a sweep is measured or
 /// predicted, never both): the first one's kind; nothing when all are of
 /// the kind wanted.
-[[nodiscard]] inline std::optional<record_kind> other_record_kind(const sweep_folder& f, record_kind wanted) {
-  for (const auto& r : f.records) {
-    if (r && r->kind != wanted) {
-      return r->kind;
-    }
-  }
-  return std::nullopt;
-}
+[[nodiscard]] std::optional<record_kind> other_record_kind(const sweep_folder& f, record_kind wanted);
 
 }  // namespace iteragpu::sweep
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/sweep/files/impl/folder.ipp"
+#endif
 
 #endif  // ITERAGPU_SWEEP_FILES_FOLDER_HPP

@@ -1,17 +1,16 @@
 #ifndef ITERAGPU_SWEEP_FILES_PROCESS_RUNNER_HPP
 #define ITERAGPU_SWEEP_FILES_PROCESS_RUNNER_HPP
 
-#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include <boost/json.hpp>
 
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
@@ -29,6 +28,15 @@
 /// point as a fresh process of a program with `environment` and `measure`
 /// subcommands (mesure_memoire's), and reads their JSON back.
 namespace iteragpu::sweep {
+
+namespace detail {
+
+/// The device that `environment --device D` printed in `output` (JSON, read
+/// by files::device_from()), or why it cannot be read: no JSON, or no free
+/// memory reported.
+[[nodiscard]] result<device_reading, std::string> device_in_output(std::string_view output, device_index d);
+
+}  // namespace detail
 
 /// The point runner of a measurement sweep (a point_runner): each
 /// point is a fresh process. `PROGRAM environment --device D` reads the
@@ -77,16 +85,7 @@ class process_runner {
                                           : end_without_exit_text(ended->signal)) +
                         (line ? ": " + escaped(*line) : std::string())};
     }
-    boost::system::error_code ec;
-    const auto doc = boost::json::parse(child->output(std::size_t{1} << 20U), ec);
-    if (ec) {
-      return unexpected{"`environment` printed no JSON: " + ec.message()};
-    }
-    auto reading = files::device_from(doc);
-    if (!reading.has_value()) {
-      return unexpected{device_name(d) + " cannot be measured: " + report::words_of(reading.error())};
-    }
-    return *reading;
+    return detail::device_in_output(child->output(std::size_t{1} << 20U), d);
   }
 
   /// Starts `PROGRAM measure --device D` with the point's flags and
@@ -192,5 +191,9 @@ class process_runner {
 static_assert(point_runner<process_runner<>>);
 
 }  // namespace iteragpu::sweep
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/sweep/files/impl/process_runner.ipp"
+#endif
 
 #endif  // ITERAGPU_SWEEP_FILES_PROCESS_RUNNER_HPP

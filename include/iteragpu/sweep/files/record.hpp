@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_SWEEP_FILES_RECORD_HPP
 #define ITERAGPU_SWEEP_FILES_RECORD_HPP
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -11,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/device.hpp"
@@ -44,69 +43,26 @@ namespace json = boost::json;
 
 /// A non-negative JSON integer (stored signed or unsigned); nothing for a
 /// null pointer, another type or a negative number.
-[[nodiscard]] inline std::optional<std::uint64_t> as_u64(const json::value* v) {
-  if (v == nullptr) {
-    return std::nullopt;
-  }
-  if (v->is_uint64()) {
-    return v->get_uint64();
-  }
-  if (v->is_int64() && v->get_int64() >= 0) {
-    return static_cast<std::uint64_t>(v->get_int64());
-  }
-  return std::nullopt;
-}
+[[nodiscard]] std::optional<std::uint64_t> as_u64(const json::value* v);
 
 /// Any JSON number as a double; nothing for a null pointer or another type.
-[[nodiscard]] inline std::optional<double> as_double(const json::value* v) {
-  if (v == nullptr) {
-    return std::nullopt;
-  }
-  if (v->is_double()) {
-    return v->get_double();
-  }
-  if (v->is_int64()) {
-    return static_cast<double>(v->get_int64());
-  }
-  if (v->is_uint64()) {
-    return static_cast<double>(v->get_uint64());
-  }
-  return std::nullopt;
-}
+[[nodiscard]] std::optional<double> as_double(const json::value* v);
 
 /// A JSON string; nothing for a null pointer or another type.
-[[nodiscard]] inline std::optional<std::string> as_string(const json::value* v) {
-  if (v == nullptr || !v->is_string()) {
-    return std::nullopt;
-  }
-  return std::string(v->get_string());
-}
+[[nodiscard]] std::optional<std::string> as_string(const json::value* v);
 
 /// The member `key` of an object; nullptr when `v` is null, not an object
 /// or has no such member, so that calls chain through missing levels.
-[[nodiscard]] inline const json::value* member(const json::value* v, std::string_view key) {
-  if (v == nullptr || !v->is_object()) {
-    return nullptr;
-  }
-  return v->as_object().if_contains(key);
-}
+[[nodiscard]] const json::value* member(const json::value* v, std::string_view key);
 
 /// The value, or JSON null for nothing.
-[[nodiscard]] inline json::value optional_value(const std::optional<std::uint64_t>& v) {
-  return v ? json::value(*v) : json::value(nullptr);
-}
+[[nodiscard]] json::value optional_value(const std::optional<std::uint64_t>& v);
 /// The value, or JSON null for nothing.
-[[nodiscard]] inline json::value optional_value(const std::optional<double>& v) {
-  return v ? json::value(*v) : json::value(nullptr);
-}
+[[nodiscard]] json::value optional_value(const std::optional<double>& v);
 /// The value, or JSON null for nothing.
-[[nodiscard]] inline json::value optional_value(const std::optional<std::string>& v) {
-  return v ? json::value(json::string(*v)) : json::value(nullptr);
-}
+[[nodiscard]] json::value optional_value(const std::optional<std::string>& v);
 /// The value, or JSON null for nothing.
-[[nodiscard]] inline json::value optional_value(const std::optional<int>& v) {
-  return v ? json::value(*v) : json::value(nullptr);
-}
+[[nodiscard]] json::value optional_value(const std::optional<int>& v);
 
 /// The largest JSON file the sweep reads, in bytes (64 MiB).
 inline constexpr std::size_t json_file_limit = std::size_t{64} << 20U;
@@ -130,35 +86,14 @@ struct json_file_error {
 /// A JSON document from a file of at most json_file_limit bytes; the error
 /// says that it is larger, cannot be read, is not JSON, or gives a key
 /// twice in one object.
-[[nodiscard]] inline result<json::value, json_file_error> read_json(const std::filesystem::path& file) {
-  const auto text = read_file_within(file, json_file_limit);
-  if (!text.has_value()) {
-    return unexpected{json_file_error{json_file_error_kind::unreadable, file, text.error(), {}}};
-  }
-  boost::system::error_code ec;
-  auto value = json::parse(*text, ec);
-  if (ec) {
-    return unexpected{json_file_error{json_file_error_kind::not_json, file, read_error::cannot_open, ec.message()}};
-  }
-  if (auto duplicate = report::first_duplicate_key(*text)) {
-    return unexpected{
-        json_file_error{json_file_error_kind::duplicate_key, file, read_error::cannot_open, std::move(*duplicate)}};
-  }
-  return value;
-}
+[[nodiscard]] result<json::value, json_file_error> read_json(const std::filesystem::path& file);
 
 // ---- measurement files (schema 1, and 2 with statistics) --------------------------
 
 /// A timing summary of the `median` of `summary` and the `lower` and `upper`
 /// of `ends`; nothing when there is no numeric median.
-[[nodiscard]] inline std::optional<sweep::timing_summary> timing_from(const json::value* summary,
-                                                                      const json::value* ends) {
-  const auto median = as_double(member(summary, "median"));
-  if (!median) {
-    return std::nullopt;
-  }
-  return sweep::timing_summary{*median, as_double(member(ends, "lower")), as_double(member(ends, "upper"))};
-}
+[[nodiscard]] std::optional<sweep::timing_summary> timing_from(const json::value* summary,
+                                                               const json::value* ends);
 
 /// A timing summary from a `measure` result's statistics entry: its
 /// `median` and the `lower` and `upper` of its `median_ci`; nothing when
@@ -171,18 +106,7 @@ struct json_file_error {
 /// interval when the sample allows one (statistics.hpp), for files that
 /// carry no statistics; nothing when summarize() refuses the sample (empty,
 /// or a value negative or not finite).
-[[nodiscard]] inline std::optional<sweep::timing_summary> timing_of_rows(const std::vector<double>& values) {
-  const auto s = summarize(values);
-  if (!s.has_value()) {
-    return std::nullopt;
-  }
-  sweep::timing_summary t{s->median, std::nullopt, std::nullopt};
-  if (s->median_ci) {
-    t.lower = s->median_ci->lower;
-    t.upper = s->median_ci->upper;
-  }
-  return t;
-}
+[[nodiscard]] std::optional<sweep::timing_summary> timing_of_rows(const std::vector<double>& values);
 
 /// Why a `measure` result gives no figures.
 enum class measurement_error {
@@ -195,50 +119,7 @@ enum class measurement_error {
 /// warm pass's median times (from its `statistics` when present), the sum of
 /// the phases' seconds, and the GPU. The error says that there is no phase
 /// row, or that a row lacks one of the fields read.
-[[nodiscard]] inline result<sweep::measured_figures, measurement_error> measured_from(const json::value& doc) {
-  const json::value* phases = member(&doc, "phases");
-  if (phases == nullptr || !phases->is_array() || phases->as_array().empty()) {
-    return unexpected{measurement_error::no_phase_rows};
-  }
-  sweep::measured_figures m;
-  std::vector<double> warm;
-  std::vector<double> warm_gpu;
-  for (const auto& row : phases->as_array()) {
-    const auto peak_allocated = as_u64(member(&row, "peak_allocated_bytes"));
-    const auto peak_reserved = as_u64(member(&row, "peak_reserved_bytes"));
-    const auto seconds = as_double(member(&row, "seconds"));
-    const auto gpu_seconds = as_double(member(&row, "gpu_seconds"));
-    const auto phase = as_string(member(&row, "phase"));
-    if (!peak_allocated || !peak_reserved || !seconds || !gpu_seconds || !phase) {
-      return unexpected{measurement_error::incomplete_row};
-    }
-    m.peak_allocated_bytes = std::max(m.peak_allocated_bytes, *peak_allocated);
-    m.peak_reserved_bytes = std::max(m.peak_reserved_bytes, *peak_reserved);
-    m.phase_seconds += *seconds;
-    if (*phase == "warm_forward") {
-      warm.push_back(*seconds);
-      warm_gpu.push_back(*gpu_seconds);
-    }
-  }
-  // The memory outside the allocator as every reader of a measurement
-  // computes it: the typed reader's samples (memory/files/) and the one
-  // definition (memory/measured_need.hpp); none when the rows do not read.
-  const auto file = memory::read_measurement_file(doc);
-  m.outside_allocator_bytes = file ? memory_outside_allocator(file->device_samples()) : std::nullopt;
-  const json::value* statistics = member(member(&doc, "statistics"), "warm_forward");
-  m.warm_seconds = statistics != nullptr ? timing_from(member(statistics, "seconds")) : std::nullopt;
-  m.warm_gpu_seconds = statistics != nullptr ? timing_from(member(statistics, "gpu_seconds")) : std::nullopt;
-  if (!m.warm_seconds) {
-    m.warm_seconds = timing_of_rows(warm);
-  }
-  if (!m.warm_gpu_seconds) {
-    m.warm_gpu_seconds = timing_of_rows(warm_gpu);
-  }
-  const json::value* device = member(member(&doc, "environment"), "device");
-  m.gpu_name = as_string(member(device, "name"));
-  m.device_total_bytes = as_u64(member(device, "total_memory_bytes"));
-  return m;
-}
+[[nodiscard]] result<sweep::measured_figures, measurement_error> measured_from(const json::value& doc);
 
 /// A `measure` result file that gives no figures: it cannot be read
 /// (`file`), or it can and gives none (`figures`).
@@ -249,18 +130,8 @@ struct point_measurement_error {
 
 /// The figures of the `measure` result file `file` (read_json(), then
 /// measured_from()); the error says why it cannot be read or used.
-[[nodiscard]] inline result<sweep::measured_figures, point_measurement_error> read_measurement(
-    const std::filesystem::path& file) {
-  auto doc = read_json(file);
-  if (!doc.has_value()) {
-    return unexpected{point_measurement_error{doc.error(), measurement_error::no_phase_rows}};
-  }
-  auto figures = measured_from(*doc);
-  if (!figures.has_value()) {
-    return unexpected{point_measurement_error{std::nullopt, figures.error()}};
-  }
-  return std::move(*figures);
-}
+[[nodiscard]] result<sweep::measured_figures, point_measurement_error> read_measurement(
+    const std::filesystem::path& file);
 
 // ---- `environment` output ---------------------------------------------------------
 
@@ -273,18 +144,7 @@ struct device_unreadable {
 /// The device as `mesure_memoire environment` prints it: its name, free and
 /// total memory. Without its free memory, the error carries the reason the
 /// output gives, if any.
-[[nodiscard]] inline result<sweep::device_reading, device_unreadable> device_from(const json::value& doc) {
-  const json::value* device = member(&doc, "device");
-  sweep::device_reading r;
-  r.gpu_name = as_string(member(device, "name"));
-  r.free_bytes = as_u64(member(device, "free_memory_bytes"));
-  r.total_bytes = as_u64(member(device, "total_memory_bytes"));
-  if (!r.free_bytes) {
-    const auto reason = as_string(member(device, "reason"));
-    return unexpected{device_unreadable{reason}};
-  }
-  return r;
-}
+[[nodiscard]] result<sweep::device_reading, device_unreadable> device_from(const json::value& doc);
 
 // ---- records ----------------------------------------------------------------------
 
@@ -294,24 +154,11 @@ inline constexpr std::int64_t record_schema_version = 1;
 
 /// A point as records write it: index, batch, context, width, dtype, warmup,
 /// and repeats (a count or "auto").
-[[nodiscard]] inline json::object point_json(const sweep::sweep_point& p) {
-  return {{"index", p.index},
-          {"batch", p.shape.batch},
-          {"context", p.shape.context},
-          {"width", p.shape.width},
-          {"dtype", name_of(p.dtype)},
-          {"warmup", p.warmup},
-          {"repeats", p.repeats.count ? json::value(*p.repeats.count) : json::value("auto")}};
-}
+[[nodiscard]] json::object point_json(const sweep::sweep_point& p);
 
 /// A timing summary as records write it, `{median, lower, upper}` (null for
 /// an end it lacks); null for nothing.
-[[nodiscard]] inline json::value timing_json(const std::optional<sweep::timing_summary>& t) {
-  if (!t) {
-    return nullptr;
-  }
-  return json::object{{"median", t->median}, {"lower", optional_value(t->lower)}, {"upper", optional_value(t->upper)}};
-}
+[[nodiscard]] json::value timing_json(const std::optional<sweep::timing_summary>& t);
 
 /// A timing summary as timing_json() writes it, `{median, lower, upper}`;
 /// nothing when there is no numeric median.
@@ -320,69 +167,13 @@ inline constexpr std::int64_t record_schema_version = 1;
 }
 
 /// The workspaces as records write them: `cublas_bytes` and `cublaslt_bytes`.
-[[nodiscard]] inline json::object workspace_json(const prediction::blas_workspaces& w) {
-  return {{"cublas_bytes", w.cublas.value}, {"cublaslt_bytes", w.cublaslt.value}};
-}
+[[nodiscard]] json::object workspace_json(const prediction::blas_workspaces& w);
 
 /// A record file's JSON: every field of `r` but the prediction's rows (null
 /// where it has nothing), the schema version, and the names of the point's
 /// files in a plan of `plan_size` points (the measurement's only for a
 /// measured point, the prediction's only for a predicted one).
-[[nodiscard]] inline json::object record_json(const sweep::point_record& r, std::size_t plan_size) {
-  json::object o;
-  o["schema_version"] = record_schema_version;
-  o["kind"] = sweep::name_of(r.kind);
-  o["point"] = point_json(r.point);
-  o["device"] = r.device ? json::value(device_name(*r.device)) : json::value(nullptr);
-  o["outcome"] = sweep::name_of(r.outcome);
-  o["reason"] = r.reason;
-  o["gpu_name"] = optional_value(r.gpu_name);
-  o["device_free_bytes"] = optional_value(r.device_free_bytes);
-  o["device_total_bytes"] = optional_value(r.device_total_bytes);
-  o["host_available_bytes"] = optional_value(r.host_available_bytes);
-  o["outside_allocator_bytes"] = r.outside_allocator_bytes;
-  o["workspace"] = workspace_json(r.workspaces);
-  if (r.prediction) {
-    const auto& f = *r.prediction;
-    o["prediction"] = {{"peak_allocated_bytes", f.peak_allocated_bytes},
-                       {"peak_reserved_bytes", f.peak_reserved_bytes},
-                       {"host_bytes", f.host.total},
-                       {"host_float32_build_bytes", f.host.float32_build},
-                       {"host_converted_copy_bytes", f.host.converted_copy}};
-  } else {
-    o["prediction"] = nullptr;
-  }
-  if (r.measured) {
-    const auto& m = *r.measured;
-    o["measured"] = {{"peak_allocated_bytes", m.peak_allocated_bytes},
-                     {"peak_reserved_bytes", m.peak_reserved_bytes},
-                     {"outside_allocator_bytes", optional_value(m.outside_allocator_bytes)},
-                     {"warm_seconds", timing_json(m.warm_seconds)},
-                     {"warm_gpu_seconds", timing_json(m.warm_gpu_seconds)},
-                     {"phase_seconds", m.phase_seconds},
-                     {"gpu_name", optional_value(m.gpu_name)},
-                     {"device_total_bytes", optional_value(m.device_total_bytes)}};
-  } else {
-    o["measured"] = nullptr;
-  }
-  if (r.process) {
-    const auto& p = *r.process;
-    o["process"] = {{"exit_code", optional_value(p.exit_code)},
-                    {"signal", optional_value(p.signal)},
-                    {"stderr", optional_value(p.stderr_line)},
-                    {"wall_seconds", p.wall_seconds}};
-  } else {
-    o["process"] = nullptr;
-  }
-  const bool measured_file = r.outcome == sweep::outcome_kind::measured;
-  const bool predicted_file = r.outcome == sweep::outcome_kind::predicted;
-  o["files"] = {{"record", sweep::record_name(r.point.index, plan_size)},
-                {"measurement", measured_file ? json::value(sweep::measurement_name(r.point.index, plan_size))
-                                              : json::value(nullptr)},
-                {"prediction", predicted_file ? json::value(sweep::prediction_name(r.point.index, plan_size))
-                                              : json::value(nullptr)}};
-  return o;
-}
+[[nodiscard]] json::object record_json(const sweep::point_record& r, std::size_t plan_size);
 
 /// Why a record file is refused (see record_error).
 enum class record_error_kind {
@@ -400,100 +191,26 @@ struct record_error {
 
 namespace detail {
 
-[[nodiscard]] inline bool same_point(const json::value* p, const sweep::sweep_point& expected) {
-  const json::value* repeats = member(p, "repeats");
-  return as_u64(member(p, "index")) == expected.index && as_u64(member(p, "batch")) == expected.shape.batch &&
-         as_u64(member(p, "context")) == expected.shape.context &&
-         as_u64(member(p, "width")) == expected.shape.width &&
-         as_string(member(p, "dtype")) == std::string(name_of(expected.dtype)) &&
-         as_u64(member(p, "warmup")) == expected.warmup &&
-         (expected.repeats.count ? as_u64(repeats) == expected.repeats.count : as_string(repeats) == "auto");
-}
+[[nodiscard]] bool same_point(const json::value* p, const sweep::sweep_point& expected);
 
 [[nodiscard]] inline unexpected<record_error> missing(std::string_view what) {
   return unexpected{record_error{record_error_kind::invalid_field, std::string(what), {}}};
 }
 
-[[nodiscard]] inline bool present(const json::value* v) { return v != nullptr && !v->is_null(); }
+[[nodiscard]] bool present(const json::value* v) noexcept;
 
-[[nodiscard]] inline result<std::optional<sweep::point_prediction>, record_error> prediction_from(const json::value* f) {
-  if (!present(f)) {
-    return std::optional<sweep::point_prediction>{};
-  }
-  const auto allocated = as_u64(member(f, "peak_allocated_bytes"));
-  const auto reserved = as_u64(member(f, "peak_reserved_bytes"));
-  const auto host = as_u64(member(f, "host_bytes"));
-  const auto build = as_u64(member(f, "host_float32_build_bytes"));
-  const auto copy = as_u64(member(f, "host_converted_copy_bytes"));
-  if (!allocated || !reserved || !host || !build || !copy) {
-    return missing("prediction");
-  }
-  return std::optional<sweep::point_prediction>{sweep::point_prediction{*allocated, *reserved, {*build, *copy, *host}, {}}};
-}
+[[nodiscard]] result<std::optional<sweep::point_prediction>, record_error> prediction_from(const json::value* f);
 
-[[nodiscard]] inline result<std::optional<sweep::measured_figures>, record_error> measured_from_record(
-    const json::value* m) {
-  if (!present(m)) {
-    return std::optional<sweep::measured_figures>{};
-  }
-  const auto allocated = as_u64(member(m, "peak_allocated_bytes"));
-  const auto reserved = as_u64(member(m, "peak_reserved_bytes"));
-  const auto phase_seconds = as_double(member(m, "phase_seconds"));
-  if (!allocated || !reserved || !phase_seconds) {
-    return missing("measured");
-  }
-  return std::optional<sweep::measured_figures>{sweep::measured_figures{
-      *allocated, *reserved, as_u64(member(m, "outside_allocator_bytes")),
-      timing_from_record(member(m, "warm_seconds")), timing_from_record(member(m, "warm_gpu_seconds")), *phase_seconds, as_string(member(m, "gpu_name")),
-      as_u64(member(m, "device_total_bytes"))}};
-}
+[[nodiscard]] result<std::optional<sweep::measured_figures>, record_error> measured_from_record(
+    const json::value* m);
 
 // An exit code or a signal number, kept when it is a plausible one.
-[[nodiscard]] inline std::optional<int> small_integer(const json::value* v) {
-  if (v != nullptr && v->is_int64() && v->get_int64() >= -1'000'000 && v->get_int64() <= 1'000'000) {
-    return static_cast<int>(v->get_int64());
-  }
-  if (v != nullptr && v->is_uint64() && v->get_uint64() <= 1'000'000) {
-    return static_cast<int>(v->get_uint64());
-  }
-  return std::nullopt;
-}
+[[nodiscard]] std::optional<int> small_integer(const json::value* v);
 
-[[nodiscard]] inline result<std::optional<sweep::process_figures>, record_error> process_from(const json::value* q) {
-  if (!present(q)) {
-    return std::optional<sweep::process_figures>{};
-  }
-  const auto wall = as_double(member(q, "wall_seconds"));
-  if (!wall) {
-    return missing("process");
-  }
-  return std::optional<sweep::process_figures>{sweep::process_figures{
-      small_integer(member(q, "exit_code")), small_integer(member(q, "signal")), as_string(member(q, "stderr")), *wall}};
-}
+[[nodiscard]] result<std::optional<sweep::process_figures>, record_error> process_from(const json::value* q);
 
 // The fields every record has: kind, outcome and the settings of the rules.
-[[nodiscard]] inline result<void, record_error> head_from(const json::value& doc, sweep::point_record& r) {
-  const auto kind = as_string(member(&doc, "kind"));
-  if (kind != "measurement" && kind != "prediction") {
-    return missing("kind");
-  }
-  r.kind = kind == "measurement" ? sweep::record_kind::measurement : sweep::record_kind::prediction;
-  const auto outcome = as_string(member(&doc, "outcome"));
-  const auto parsed_outcome = outcome ? sweep::parse_outcome(*outcome) : std::nullopt;
-  if (!parsed_outcome) {
-    return missing("outcome");
-  }
-  r.outcome = *parsed_outcome;
-  const auto outside = as_u64(member(&doc, "outside_allocator_bytes"));
-  const auto cublas = as_u64(member(member(&doc, "workspace"), "cublas_bytes"));
-  const auto cublaslt = as_u64(member(member(&doc, "workspace"), "cublaslt_bytes"));
-  if (!outside || !cublas || !cublaslt) {
-    return missing("outside_allocator_bytes or workspace");
-  }
-  r.outside_allocator_bytes = *outside;
-  r.workspaces = {byte_count{*cublas}, byte_count{*cublaslt}};
-  return {};
-}
+[[nodiscard]] result<void, record_error> head_from(const json::value& doc, sweep::point_record& r);
 
 }  // namespace detail
 
@@ -501,76 +218,18 @@ namespace detail {
 /// the point `expected` of the plan. The error names the field that is
 /// missing or invalid, or carries the point expected. The prediction's
 /// rows are not in a record and stay empty.
-[[nodiscard]] inline result<sweep::point_record, record_error> record_from(const json::value& doc,
-                                                                           const sweep::sweep_point& expected) {
-  if (as_u64(member(&doc, "schema_version")) != std::uint64_t{1}) {
-    return detail::missing("schema_version (expected 1)");
-  }
-  sweep::point_record r;
-  if (auto head = detail::head_from(doc, r); !head.has_value()) {
-    return unexpected{head.error()};
-  }
-  if (!detail::same_point(member(&doc, "point"), expected)) {
-    return unexpected{record_error{record_error_kind::other_point, {}, expected}};
-  }
-  r.point = expected;
-  if (const auto device = as_string(member(&doc, "device"))) {
-    r.device = parse_device(*device);
-  }
-  r.reason = as_string(member(&doc, "reason")).value_or("");
-  r.gpu_name = as_string(member(&doc, "gpu_name"));
-  r.device_free_bytes = as_u64(member(&doc, "device_free_bytes"));
-  r.device_total_bytes = as_u64(member(&doc, "device_total_bytes"));
-  r.host_available_bytes = as_u64(member(&doc, "host_available_bytes"));
-  auto prediction = detail::prediction_from(member(&doc, "prediction"));
-  auto measured = detail::measured_from_record(member(&doc, "measured"));
-  auto process = detail::process_from(member(&doc, "process"));
-  if (!prediction.has_value() || !measured.has_value() || !process.has_value()) {
-    return unexpected{!prediction.has_value() ? prediction.error()
-                      : !measured.has_value() ? measured.error()
-                                              : process.error()};
-  }
-  r.prediction = std::move(*prediction);
-  r.measured = std::move(*measured);
-  r.process = std::move(*process);
-  return r;
-}
+[[nodiscard]] result<sweep::point_record, record_error> record_from(const json::value& doc,
+                                                                    const sweep::sweep_point& expected);
 
 /// A prediction file: the predicted phase rows of one point, labelled as a
 /// prediction, with the settings that gave them and the peaks (no time is
 /// predicted).
-[[nodiscard]] inline json::object prediction_json(const sweep::point_record& r) {
-  json::object o;
-  o["schema_version"] = record_schema_version;
-  o["kind"] = "prediction";
-  o["note"] =
-      "predicted by a simulation of LibTorch's CUDA caching allocator (iteragpu/prediction/); nothing ran on a GPU "
-      "and no time is predicted";
-  o["point"] = point_json(r.point);
-  o["hidden"] = r.point.shape.width * hidden_multiplier;
-  o["repeats_predicted"] = r.point.repeats.count.value_or(1);
-  o["workspace"] = workspace_json(r.workspaces);
-  o["outside_allocator_bytes"] = r.outside_allocator_bytes;
-  json::array rows;
-  if (r.prediction) {
-    for (const auto& row : r.prediction->rows) {
-      rows.push_back(json::object{{"phase", name_of(row.phase)},
-                                  {"repeat", row.repeat ? json::value(*row.repeat) : json::value(nullptr)},
-                                  {"baseline_allocated_bytes", row.baseline_allocated_bytes},
-                                  {"baseline_reserved_bytes", row.baseline_reserved_bytes},
-                                  {"end_allocated_bytes", row.end_allocated_bytes},
-                                  {"end_reserved_bytes", row.end_reserved_bytes},
-                                  {"peak_allocated_bytes", row.peak_allocated_bytes},
-                                  {"peak_reserved_bytes", row.peak_reserved_bytes}});
-    }
-    o["peak_allocated_bytes"] = r.prediction->peak_allocated_bytes;
-    o["peak_reserved_bytes"] = r.prediction->peak_reserved_bytes;
-    o["host_bytes"] = r.prediction->host.total;
-  }
-  o["phases"] = std::move(rows);
-  return o;
-}
+[[nodiscard]] json::object prediction_json(const sweep::point_record& r);
 
 }  // namespace iteragpu::sweep::files
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/sweep/files/impl/record.ipp"
+#endif
 
 #endif  // ITERAGPU_SWEEP_FILES_RECORD_HPP

@@ -1,0 +1,79 @@
+#ifndef ITERAGPU_MEMORY_FILES_IMPL_SNAPSHOT_FILE_IPP
+#define ITERAGPU_MEMORY_FILES_IMPL_SNAPSHOT_FILE_IPP
+
+#include <boost/json.hpp>
+
+#include "iteragpu/config.hpp"
+#include "iteragpu/memory/files/snapshot_file.hpp"
+
+// The bodies of the functions that <iteragpu/memory/files/snapshot_file.hpp> declares: included by it
+// (header-only use), or compiled once through <iteragpu/src.hpp>.
+
+namespace iteragpu::memory {
+
+[[nodiscard]] ITERAGPU_INLINE result<boost::json::value, snapshot_file_error> read_snapshot_bytes(
+    std::span<const unsigned char> bytes, const pickle_limits& limits, const boost::json::storage_ptr& sp) {
+  std::size_t first = 0;
+  while (first < bytes.size() &&
+         (bytes[first] == ' ' || bytes[first] == '\t' || bytes[first] == '\n' || bytes[first] == '\r')) {
+    ++first;
+  }
+  snapshot_file_error error{};
+  if (first == bytes.size()) {
+    error.kind = snapshot_file_errc::empty;
+    return unexpected{error};
+  }
+  boost::json::value top(sp);
+  if (bytes[0] == pickle_first_byte) {
+    auto read = read_pickle(bytes, limits, sp);
+    if (!read) {
+      error.kind = snapshot_file_errc::pickle;
+      error.pickle = read.error();
+      return unexpected{error};
+    }
+    top = std::move(*read);
+    error.format = snapshot_format::pickle;
+  } else if (bytes[first] == '{') {
+    if (bytes.size() > limits.max_bytes) {
+      error.kind = snapshot_file_errc::too_large;
+      error.offset = limits.max_bytes;
+      return unexpected{error};
+    }
+    boost::json::parse_options options;
+    options.max_depth = limits.max_depth;
+    boost::json::parser parser({}, options);
+    parser.reset(sp);
+    boost::system::error_code ec;
+    // Reading unsigned char as char is allowed aliasing.
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+    const std::size_t used = parser.write(text, ec);
+    if (ec) {
+      error.kind = snapshot_file_errc::json_syntax;
+      error.json = ec;
+      error.offset = used;
+      return unexpected{error};
+    }
+    top = parser.release();
+    error.format = snapshot_format::json;
+  } else {
+    error.kind = snapshot_file_errc::neither_format;
+    error.offset = first;
+    error.first_byte = bytes[first];
+    return unexpected{error};
+  }
+  if (!top.is_object()) {
+    error.kind = snapshot_file_errc::not_a_dict;
+    error.top = top.kind();
+    return unexpected{error};
+  }
+  return top;
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<boost::json::value, snapshot_file_error> read_snapshot_bytes(
+    std::span<const unsigned char> bytes, const pickle_limits& limits) {
+  return read_snapshot_bytes(bytes, limits, {});
+}
+
+}  // namespace iteragpu::memory
+
+#endif  // ITERAGPU_MEMORY_FILES_IMPL_SNAPSHOT_FILE_IPP

@@ -1,0 +1,428 @@
+#ifndef ITERAGPU_MEMORY_IMPL_REPLAY_IPP
+#define ITERAGPU_MEMORY_IMPL_REPLAY_IPP
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <tuple>
+#include <unordered_set>
+
+#include "iteragpu/config.hpp"
+#include "iteragpu/memory/replay.hpp"
+
+// The bodies of the functions that <iteragpu/memory/replay.hpp> declares: included by it
+// (header-only use), or compiled once through <iteragpu/src.hpp>.
+
+namespace iteragpu::memory {
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> missing_beginning(std::span<const trace_event> events) {
+  std::unordered_set<std::uint64_t> blocks;
+  std::unordered_set<std::uint64_t> segments;
+  std::uint64_t mapped = 0;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const trace_event& e = events[i];
+    switch (e.action) {
+      case trace_action::alloc:
+        blocks.insert(e.address);
+        break;
+      case trace_action::free_completed:
+        if (blocks.erase(e.address) == 0) {
+          return replay_error{replay_errc::starts_late, i, e.address};
+        }
+        break;
+      case trace_action::free_requested:
+        if (!blocks.contains(e.address)) {
+          return replay_error{replay_errc::starts_late, i, e.address};
+        }
+        break;
+      case trace_action::segment_alloc:
+        segments.insert(e.address);
+        break;
+      case trace_action::segment_free:
+        if (segments.erase(e.address) == 0) {
+          return replay_error{replay_errc::starts_late, i, e.address};
+        }
+        break;
+      case trace_action::segment_map:
+        mapped += e.size;
+        break;
+      case trace_action::segment_unmap:
+        if (e.size > mapped) {
+          return replay_error{replay_errc::starts_late, i, e.address};
+        }
+        mapped -= e.size;
+        break;
+      case trace_action::oom:
+      case trace_action::snapshot:
+      case trace_action::other:
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> unexplained_segment(const device_trace& trace) {
+  std::unordered_set<std::uint64_t> reserved;
+  std::uint64_t mapped = 0;
+  for (const trace_event& e : trace.events) {
+    if (e.action == trace_action::segment_alloc) {
+      reserved.insert(e.address);
+    } else if (e.action == trace_action::segment_free) {
+      reserved.erase(e.address);
+    } else if (e.action == trace_action::segment_map) {
+      mapped += e.size;
+    } else if (e.action == trace_action::segment_unmap) {
+      mapped = e.size > mapped ? 0 : mapped - e.size;
+    }
+  }
+  std::uint64_t expandable_held = 0;
+  for (const recorded_segment& s : trace.segments) {
+    if (s.expandable) {
+      expandable_held += s.total_size;
+    } else if (!reserved.contains(s.address)) {
+      return s.address;
+    }
+  }
+  if (expandable_held > mapped) {
+    return trace.segments.front().address;
+  }
+  return std::nullopt;
+}
+
+}  // namespace iteragpu::memory
+
+namespace iteragpu::memory::detail::rewind {
+
+[[nodiscard]] ITERAGPU_INLINE bool rewound::undo(const trace_event& e, const prediction::allocator_settings& settings) {
+  switch (e.action) {
+    case trace_action::alloc:
+      return live.erase(e.address) == 1;
+    case trace_action::free_completed: {
+      const auto rounded = prediction::block_size::for_request(byte_count{e.size}, settings);
+      return rounded.has_value() && live.emplace(e.address, rounded->bytes().value).second;
+    }
+    case trace_action::segment_alloc:
+      return segments.erase(e.address) == 1;
+    case trace_action::segment_free:
+      // Small-pool segments are 2 MiB; large-pool ones at least 10 MiB.
+      return segments.emplace(e.address, held{e.size, e.stream, e.size == prediction::small_segment.value}).second;
+    case trace_action::segment_map:
+    case trace_action::segment_unmap:
+    case trace_action::free_requested:
+    case trace_action::oom:
+    case trace_action::snapshot:
+    case trace_action::other:
+      return true;
+  }
+  return true;
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool rewound::collect(std::vector<held_segment>& start) const {
+  start.reserve(segments.size());
+  for (const auto& [address, s] : segments) {
+    start.push_back(held_segment{address, s.size, s.stream, s.small_pool, {}});
+  }
+  for (const auto& [address, size] : live) {
+    // The segment holding the block: the last one starting at or below it.
+    const auto above = std::upper_bound(start.begin(), start.end(), address,
+                                        [](std::uint64_t a, const held_segment& h) { return a < h.address; });
+    if (above == start.begin() || address + size > std::prev(above)->address + std::prev(above)->size) {
+      return false;
+    }
+    std::prev(above)->in_use.push_back(prediction::block_view{address, byte_count{size}, true});
+  }
+  return true;
+}
+
+}  // namespace iteragpu::memory::detail::rewind
+
+namespace iteragpu::memory {
+
+[[nodiscard]] ITERAGPU_INLINE result<std::vector<held_segment>, replay_error> state_at_start(
+    const device_trace& trace, const prediction::allocator_settings& settings) {
+  detail::rewind::rewound state;
+  for (const recorded_segment& s : trace.segments) {
+    if (s.expandable) {
+      return unexpected{replay_error{replay_errc::expandable_start, 0, s.address}};
+    }
+    state.segments[s.address] = {s.total_size, s.stream, s.small_pool};
+    for (const recorded_block& b : s.blocks) {
+      if (b.state != block_state::inactive) {
+        state.live[b.address] = b.size;
+      }
+    }
+  }
+  for (std::size_t n = trace.events.size(); n > 0; --n) {
+    const trace_event& e = trace.events[n - 1];
+    if (e.action == trace_action::segment_map || e.action == trace_action::segment_unmap) {
+      return unexpected{replay_error{replay_errc::expandable_start, n - 1, e.address}};
+    }
+    if (!state.undo(e, settings)) {
+      return unexpected{replay_error{replay_errc::cannot_rebuild, n - 1, e.address}};
+    }
+  }
+  std::vector<held_segment> start;
+  if (!state.collect(start)) {
+    return unexpected{replay_error{replay_errc::cannot_rebuild, 0, 0}};
+  }
+  return start;
+}
+
+[[nodiscard]] ITERAGPU_INLINE recorded_peaks peaks_in(std::span<const trace_event> events,
+                                                      const prediction::allocator_settings& settings,
+                                                      std::span<const held_segment> start) {
+  std::unordered_map<std::uint64_t, std::uint64_t> live;
+  std::uint64_t allocated = 0;
+  std::uint64_t reserved = 0;
+  for (const held_segment& s : start) {
+    reserved += s.size;
+    for (const auto& b : s.in_use) {
+      live[b.address] = b.size.value;
+      allocated += b.size.value;
+    }
+  }
+  recorded_peaks peaks{byte_count{allocated}, byte_count{reserved}};
+  for (const trace_event& e : events) {
+    switch (e.action) {
+      case trace_action::alloc: {
+        const auto rounded = prediction::block_size::for_request(byte_count{e.size}, settings);
+        const std::uint64_t block = rounded.has_value() ? rounded->bytes().value : e.size;
+        live[e.address] = block;
+        allocated += block;
+        peaks.peak_allocated.value = std::max(peaks.peak_allocated.value, allocated);
+        break;
+      }
+      case trace_action::free_completed:
+        if (const auto it = live.find(e.address); it != live.end()) {
+          allocated -= it->second;
+          live.erase(it);
+        }
+        break;
+      case trace_action::segment_alloc:
+      case trace_action::segment_map:
+        reserved += e.size;
+        peaks.peak_reserved.value = std::max(peaks.peak_reserved.value, reserved);
+        break;
+      case trace_action::segment_free:
+      case trace_action::segment_unmap:
+        reserved = e.size > reserved ? 0 : reserved - e.size;
+        break;
+      case trace_action::free_requested:
+      case trace_action::oom:
+      case trace_action::snapshot:
+      case trace_action::other:
+        break;
+    }
+  }
+  return peaks;
+}
+
+}  // namespace iteragpu::memory
+
+namespace iteragpu::memory::detail::replaying {
+
+[[nodiscard]] ITERAGPU_INLINE bool is_segment_event(trace_action a) noexcept {
+  return a == trace_action::segment_alloc || a == trace_action::segment_free || a == trace_action::segment_map ||
+         a == trace_action::segment_unmap;
+}
+
+[[nodiscard]] ITERAGPU_INLINE trace_action action_of(prediction::segment_action a) noexcept {
+  switch (a) {
+    case prediction::segment_action::segment_alloc:
+      return trace_action::segment_alloc;
+    case prediction::segment_action::segment_free:
+      return trace_action::segment_free;
+    case prediction::segment_action::segment_map:
+      return trace_action::segment_map;
+    case prediction::segment_action::segment_unmap:
+      return trace_action::segment_unmap;
+  }
+  return trace_action::other;
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool same_segment_events(std::vector<trace_event> recorded, std::vector<trace_event> replayed) {
+  const auto key = [](const trace_event& e) { return std::tuple(e.action, e.address, e.size); };
+  const auto less = [&key](const trace_event& a, const trace_event& b) { return key(a) < key(b); };
+  std::sort(recorded.begin(), recorded.end(), less);
+  std::sort(replayed.begin(), replayed.end(), less);
+  return std::equal(recorded.begin(), recorded.end(), replayed.begin(), replayed.end(),
+                    [&key](const trace_event& a, const trace_event& b) { return key(a) == key(b); });
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::adopt(std::span<const held_segment> start) {
+  for (const held_segment& s : start) {
+    const auto pool = s.small_pool ? prediction::pool_kind::small : prediction::pool_kind::large;
+    if (!allocator_.adopt_segment(s.address, byte_count{s.size}, s.stream, pool, s.in_use)) {
+      return replay_error{replay_errc::cannot_rebuild, 0, s.address};
+    }
+    for (const auto& b : s.in_use) {
+      live_.emplace(b.address, prediction::block_handle{b.address});
+    }
+    ++outcome_.adopted_segments;
+  }
+  return std::nullopt;
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::step(std::uint64_t index, const trace_event& e) {
+  if (is_segment_event(e.action)) {
+    pending_.push_back(e);
+    return std::nullopt;
+  }
+  if (e.action == trace_action::oom) {
+    ++outcome_.recorded_ooms;
+    return std::nullopt;
+  }
+  if (e.action != trace_action::alloc && e.action != trace_action::free_completed) {
+    return std::nullopt;
+  }
+  release_if_recorded();
+  ++outcome_.requests;
+  if (e.action == trace_action::alloc) {
+    if (auto failed = allocate(index, e)) {
+      return failed;
+    }
+    if (outcome_.oom) {
+      return std::nullopt;
+    }
+  } else if (const auto it = live_.find(e.address); it != live_.end()) {
+    // A free of a block no event made was refused before the replay.
+    static_cast<void>(allocator_.free(it->second));
+    live_.erase(it);
+  }
+  compare(index);
+  note_peaks(index);
+  return std::nullopt;
+}
+
+[[nodiscard]] ITERAGPU_INLINE replay_outcome replayer::finish(std::uint64_t events) {
+  if (!done()) {
+    release_if_recorded();
+    compare(events);
+  }
+  outcome_.alloc_retries = allocator_.counters().alloc_retries;
+  return std::move(outcome_);
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::allocate(std::uint64_t index, const trace_event& e) {
+  if (options_.follow_recorded_addresses) {
+    const auto placed = std::find_if(pending_.begin(), pending_.end(), [](const trace_event& p) {
+      return p.action == trace_action::segment_alloc || p.action == trace_action::segment_map;
+    });
+    if (placed != pending_.end()) {
+      allocator_.place_next_segment_at(placed->address);
+    }
+  }
+  auto block = allocator_.allocate(byte_count{e.size}, e.stream);
+  if (!block) {
+    if (block.error().error == prediction::allocation_error::request_too_large) {
+      return replay_error{replay_errc::request_too_large, index, e.address};
+    }
+    outcome_.oom = failed_request{index, byte_count{e.size}, e.stream, freed_before_next_alloc(index, e.address)};
+    note_peaks(index);
+    return std::nullopt;
+  }
+  if (!live_.emplace(e.address, *block).second) {
+    return replay_error{replay_errc::address_reused, index, e.address};
+  }
+  return std::nullopt;
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool replayer::freed_before_next_alloc(std::uint64_t index, std::uint64_t address) const {
+  for (std::size_t i = static_cast<std::size_t>(index) + 1; i < events_.size(); ++i) {
+    const trace_event& e = events_[i];
+    if (e.action == trace_action::alloc) {
+      return false;
+    }
+    if ((e.action == trace_action::free_requested || e.action == trace_action::free_completed) &&
+        e.address == address) {
+      return true;
+    }
+  }
+  return false;
+}
+
+ITERAGPU_INLINE void replayer::release_if_recorded() {
+  const bool released = std::any_of(pending_.begin(), pending_.end(), [](const trace_event& e) {
+    return e.action == trace_action::segment_free || e.action == trace_action::segment_unmap;
+  });
+  if (released) {
+    allocator_.empty_cache();
+    ++outcome_.cache_releases;
+  }
+}
+
+ITERAGPU_INLINE void replayer::compare(std::uint64_t index) {
+  made_.clear();
+  for (const auto& s : allocator_.segment_events()) {
+    made_.push_back({action_of(s.action), s.address, s.size.value, s.stream});
+  }
+  allocator_.clear_segment_events();
+  if (options_.follow_recorded_addresses && !outcome_.divergence && !same_segment_events(pending_, made_)) {
+    outcome_.divergence = segment_divergence{index, pending_, made_};
+  }
+  pending_.clear();
+}
+
+ITERAGPU_INLINE void replayer::note_peaks(std::uint64_t index) {
+  const auto stats = allocator_.statistics();
+  if (stats.peak_allocated > outcome_.peak_allocated) {
+    outcome_.peak_allocated = stats.peak_allocated;
+    outcome_.peak_allocated_event = index;
+  }
+  if (stats.peak_reserved > outcome_.peak_reserved) {
+    outcome_.peak_reserved = stats.peak_reserved;
+    outcome_.peak_reserved_event = index;
+  }
+}
+
+}  // namespace iteragpu::memory::detail::replaying
+
+namespace iteragpu::memory {
+
+[[nodiscard]] ITERAGPU_INLINE result<replay_outcome, replay_error> replay(const device_trace& trace,
+                                                                          const replay_options& options) {
+  detail::replaying::replayer r(options, trace.events);
+  if (missing_beginning(trace.events) || unexplained_segment(trace)) {
+    auto start = state_at_start(trace, options.recorded_settings.value_or(options.settings));
+    if (!start) {
+      return unexpected{start.error()};
+    }
+    if (auto failed = r.adopt(*start)) {
+      return unexpected{*failed};
+    }
+  }
+  for (std::size_t i = 0; i < trace.events.size() && !r.done(); ++i) {
+    if (auto failed = r.step(i, trace.events[i])) {
+      return unexpected{*failed};
+    }
+  }
+  return r.finish(trace.events.size());
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<byte_count, replay_error> smallest_capacity(const device_trace& trace,
+                                                                                 replay_options options) {
+  options.capacity = std::nullopt;
+  options.follow_recorded_addresses = false;
+  const auto unlimited = replay(trace, options);
+  if (!unlimited) {
+    return unexpected{unlimited.error()};
+  }
+  constexpr std::uint64_t step = 2 * prediction::mebibyte;
+  std::uint64_t high = (unlimited->peak_reserved.value + step - 1) / step;  // fits, in steps
+  std::uint64_t low = unlimited->peak_allocated.value / step;               // lower bound, in steps
+  low = low == 0 ? 0 : low - 1;                                              // does not fit (or zero)
+  while (high - low > 1) {
+    const std::uint64_t middle = low + (high - low) / 2;
+    options.capacity = byte_count{middle * step};
+    const auto tried = replay(trace, options);
+    if (!tried) {
+      return unexpected{tried.error()};
+    }
+    (tried->oom ? low : high) = middle;
+  }
+  return byte_count{high * step};
+}
+
+}  // namespace iteragpu::memory
+
+#endif  // ITERAGPU_MEMORY_IMPL_REPLAY_IPP

@@ -1,0 +1,38 @@
+#ifndef ITERAGPU_REPORT_IMPL_NEW_FILE_IPP
+#define ITERAGPU_REPORT_IMPL_NEW_FILE_IPP
+
+#include "iteragpu/config.hpp"
+#include "iteragpu/report/new_file.hpp"
+
+// The bodies of the functions that <iteragpu/report/new_file.hpp> declares: included by it
+// (header-only use), or compiled once through <iteragpu/src.hpp>.
+
+namespace iteragpu::report {
+
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const new_file_problem& p) {
+  const std::string file = quoted(p.file.string());
+  switch (p.kind) {
+    case new_file_error::folder_missing:
+      return "folder " + quoted(folder_of(p.file).string()) + " does not exist; expected an existing folder";
+    case new_file_error::not_a_folder:
+      return quoted(folder_of(p.file).string()) + " is not a folder";
+    case new_file_error::already_exists:
+      return file + " already exists; expected a new file name (nothing is overwritten)";
+    case new_file_error::is_empty_name:
+      return file + " names no file; expected a path to a new file";
+    case new_file_error::name_too_long:
+      return "the file name of " + file + " has " + to_decimal_string(p.name_bytes) + " bytes; expected at most " +
+             to_decimal_string(p.longest_name) + " on that file system";
+    case new_file_error::system_error:
+      return "cannot write " + file + ": " + std::string(name_of(p.step)) + ": " +
+             std::generic_category().message(p.error);
+    case new_file_error::name_taken:
+      return file + " was taken by another process while this one worked; the result is kept as " +
+             quoted(p.kept.string());
+  }
+  return "cannot write " + file;
+}
+
+}  // namespace iteragpu::report
+
+#endif  // ITERAGPU_REPORT_IMPL_NEW_FILE_IPP
