@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/json.hpp>
+
 #include <iteragpu/memory/files/snapshot.hpp>
 #include <iteragpu/memory/files/snapshot_file.hpp>
 #include <iteragpu/memory/replay.hpp>

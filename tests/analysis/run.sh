@@ -45,7 +45,10 @@ mapfile -t files < "$work/files"
 
 # The torch-free headers, and those the analysed TUs actually include: the
 # run fails when a header is missing from them.
-find "$root/include/iteragpu" -name '*.hpp' ! -path '*/iteragpu/torch/*' | sort > "$work/headers.expected"
+# The bodies in impl/*.ipp count as headers; src.hpp (a separately compiled
+# program's one TU of bodies) includes nothing but the umbrella.
+find "$root/include/iteragpu" \( -name '*.hpp' -o -name '*.ipp' \) ! -path '*/iteragpu/torch/*' \
+  ! -path "$root/include/iteragpu/src.hpp" | sort > "$work/headers.expected"
 python3 - "$db" "$cxx" "$jobs" "${files[@]}" > "$work/headers.reached" <<'PY' || exit 1
 import concurrent.futures, json, os, shlex, subprocess, sys
 db, cxx, jobs, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), set(sys.argv[4:])
@@ -74,7 +77,7 @@ def deps(e):
 with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
     reached = set()
     for d in pool.map(deps, commands.values()):
-        reached.update(os.path.normpath(p) for p in d if p.endswith(".hpp") and "/include/iteragpu/" in p)
+        reached.update(os.path.normpath(p) for p in d if p.endswith((".hpp", ".ipp")) and "/include/iteragpu/" in p)
 for p in sorted(reached):
     print(p)
 PY

@@ -118,7 +118,7 @@ class stopping_rule;
 /// A rule over parameters that refusal_of() accepts, or the first rule they
 /// break. Defined in memory/statistics.hpp, with the convergence test it
 /// gives the rule: a file that makes a rule includes that header.
-[[nodiscard]] inline result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept;
+[[nodiscard]] result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept;
 
 /// Decides, after each repeat, whether to go on. A pure function of the
 /// samples so far and the time spent, which the caller measures: no clock.
