@@ -3,7 +3,7 @@
 
 #include <cassert>
 #include <concepts>
-#include <optional>
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -40,10 +40,46 @@ class unexpected {
 template <class E>
 unexpected(E) -> unexpected<E>;
 
+namespace detail {
+
+/// Which side of a result's storage is built.
+struct success_side {};
+/// Which side of a result's storage is built.
+struct failure_side {};
+/// The value side of a `result<void, E>`: nothing.
+struct no_value {
+  /// All alike.
+  friend constexpr bool operator==(no_value, no_value) noexcept = default;
+};
+
+/// The storage of a result: a value or an error, one of them alive, which
+/// the result tracks. Its owner builds it through a side's constructor and
+/// ends the live member's lifetime itself.
+template <class T, class E>
+union either {
+  T value;  ///< alive for a success
+  E error;  ///< alive for a failure
+
+  /// Builds the value from `args`.
+  template <class... A>
+  constexpr explicit either(success_side /*side*/, A&&... args) : value(std::forward<A>(args)...) {}
+  /// Builds the error from `args`.
+  template <class... A>
+  constexpr explicit either(failure_side /*side*/, A&&... args) : error(std::forward<A>(args)...) {}
+  either(const either&) = delete;
+  either(either&&) = delete;
+  either& operator=(const either&) = delete;
+  either& operator=(either&&) = delete;
+  /// Ends no member's lifetime: the owner does.
+  constexpr ~either() {}  // NOLINT(modernize-use-equals-default): not trivial for members that are not
+};
+
+}  // namespace detail
+
 /// A value of type `T`, or the reason `E` there is none: the part of std::expected the library needs.
-/// Each side is a std::optional, exactly one of them engaged, so that every
-/// access is a plain read that raises no exception: reading the wrong side
-/// breaks a precondition.
+/// The value and the error share one storage, exactly one of them alive, so
+/// that every access is a plain read that raises no exception: reading the
+/// wrong side breaks a precondition. Copyable and movable when both sides are.
 template <class T, class E>
 class [[nodiscard]] result {
  public:
@@ -56,7 +92,7 @@ class [[nodiscard]] result {
              (!std::same_as<std::remove_cvref_t<U>, unexpected<E>>)
   // cppcheck-suppress noExplicitConstructor
   constexpr result(U&& value)  // NOLINT(google-explicit-constructor,bugprone-forwarding-reference-overload)
-      : value_(std::in_place, std::forward<U>(value)) {}
+      : both_(detail::success_side{}, std::forward<U>(value)), ok_(true) {}
 
   ///@{
   /// A failure, from `unexpected{reason}`: implicit, as std::expected's.
@@ -64,17 +100,58 @@ class [[nodiscard]] result {
     requires std::constructible_from<E, const G&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(const unexpected<G>& failure)  // NOLINT(google-explicit-constructor)
-      : error_(std::in_place, failure.error()) {}
+      : both_(detail::failure_side{}, failure.error()) {}
 
   template <class G>
     requires std::constructible_from<E, G&&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(unexpected<G>&& failure)  // NOLINT(google-explicit-constructor)
-      : error_(std::in_place, std::move(failure).error()) {}
+      : both_(detail::failure_side{}, std::move(failure).error()) {}
   ///@}
 
+  ///@{
+  /// A copy of the side `other` holds.
+  constexpr result(const result& other)
+    requires std::copy_constructible<T> && std::copy_constructible<E>
+      : both_(other.ok_ ? storage(detail::success_side{}, other.value_side())
+                        : storage(detail::failure_side{}, other.error_side())),
+        ok_(other.ok_) {}
+  constexpr result(result&& other) noexcept(std::is_nothrow_move_constructible_v<T> &&
+                                            std::is_nothrow_move_constructible_v<E>)
+    requires std::move_constructible<T> && std::move_constructible<E>
+      : both_(other.ok_ ? storage(detail::success_side{}, std::move(other.value_side()))
+                        : storage(detail::failure_side{}, std::move(other.error_side()))),
+        ok_(other.ok_) {}
+  ///@}
+
+  ///@{
+  /// Holds a copy of the side `other` holds. If that copy throws, this
+  /// result is unchanged. Not in a constant expression.
+  result& operator=(const result& other)
+    requires std::copy_constructible<T> && std::copy_constructible<E>
+  {
+    if (this != &other) {
+      result copy(other);
+      rebuild_from(std::move(copy));
+    }
+    return *this;
+  }
+  result& operator=(result&& other) noexcept(std::is_nothrow_move_constructible_v<T> &&
+                                             std::is_nothrow_move_constructible_v<E>)
+    requires std::move_constructible<T> && std::move_constructible<E>
+  {
+    if (this != &other) {
+      rebuild_from(std::move(other));
+    }
+    return *this;
+  }
+  ///@}
+
+  /// Ends the life of the side it holds.
+  constexpr ~result() { end_side(); }
+
   /// Whether this is a success.
-  [[nodiscard]] constexpr bool has_value() const noexcept { return value_.has_value(); }
+  [[nodiscard]] constexpr bool has_value() const noexcept { return ok_; }
   /// has_value(), for `if (r)`.
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
@@ -119,31 +196,62 @@ class [[nodiscard]] result {
   ///@}
 
   /// Equal when both are successes with equal values, or both failures with equal reasons.
-  friend constexpr bool operator==(const result&, const result&) = default;
+  friend constexpr bool operator==(const result& a, const result& b)
+    requires std::equality_comparable<T> && std::equality_comparable<E>
+  {
+    if (a.ok_ != b.ok_) {
+      return false;
+    }
+    return a.ok_ ? a.value_side() == b.value_side() : a.error_side() == b.error_side();
+  }
 
  private:
-  // The engaged side, where the precondition holds. std::optional's
-  // operator* checks nothing that raises an exception; in a constant expression,
-  // reading an empty one is not a constant, so the mistake fails to compile.
+  using storage = detail::either<T, E>;
+
+  // The live side, where the precondition holds. In a constant expression,
+  // reading the side that is not alive is not a constant, so the mistake
+  // fails to compile.
   [[nodiscard]] constexpr const T* success() const noexcept {
     assert(has_value() && "iteragpu::result: the value of a failure was read");
-    return value_.operator->();
+    return &value_side();
   }
   [[nodiscard]] constexpr T* success() noexcept {
     assert(has_value() && "iteragpu::result: the value of a failure was read");
-    return value_.operator->();
+    return &value_side();
   }
   [[nodiscard]] constexpr const E* failure() const noexcept {
     assert(!has_value() && "iteragpu::result: the error of a success was read");
-    return error_.operator->();
+    return &error_side();
   }
   [[nodiscard]] constexpr E* failure() noexcept {
     assert(!has_value() && "iteragpu::result: the error of a success was read");
-    return error_.operator->();
+    return &error_side();
   }
 
-  std::optional<T> value_;  // engaged for a success
-  std::optional<E> error_;  // engaged for a failure
+  // The one place the storage's members are read.
+  [[nodiscard]] constexpr const T& value_side() const noexcept { return both_.value; }  // NOLINT(cppcoreguidelines-pro-type-union-access)
+  [[nodiscard]] constexpr T& value_side() noexcept { return both_.value; }  // NOLINT(cppcoreguidelines-pro-type-union-access)
+  [[nodiscard]] constexpr const E& error_side() const noexcept { return both_.error; }  // NOLINT(cppcoreguidelines-pro-type-union-access)
+  [[nodiscard]] constexpr E& error_side() noexcept { return both_.error; }  // NOLINT(cppcoreguidelines-pro-type-union-access)
+
+  constexpr void end_side() noexcept {
+    if (ok_) {
+      value_side().~T();
+    } else {
+      error_side().~E();
+    }
+  }
+
+  // This result becomes `other`'s side, moved: a move that does not throw
+  // (the copy assignment moves its own copy), so nothing is left half-built.
+  // A new result in place of this one, so not in a constant expression.
+  void rebuild_from(result&& other) noexcept {
+    this->~result();
+    ::new (static_cast<void*>(this)) result(std::move(other));
+  }
+
+  storage both_;
+  bool ok_{false};
 };
 
 /// Success with nothing to return, or the reason for the failure.
@@ -154,7 +262,7 @@ class [[nodiscard]] result<void, E> {
   using error_type = E;     ///< The type of the reason of a failure.
 
   /// A success.
-  constexpr result() noexcept = default;
+  constexpr result() noexcept : inner_(detail::no_value{}) {}
 
   ///@{
   /// A failure, from `unexpected{reason}`: implicit, as std::expected's.
@@ -162,47 +270,39 @@ class [[nodiscard]] result<void, E> {
     requires std::constructible_from<E, const G&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(const unexpected<G>& failure)  // NOLINT(google-explicit-constructor)
-      : error_(failure.error()) {}
+      : inner_(failure) {}
 
   template <class G>
     requires std::constructible_from<E, G&&>
   // cppcheck-suppress noExplicitConstructor
   constexpr result(unexpected<G>&& failure)  // NOLINT(google-explicit-constructor)
-      : error_(std::move(failure).error()) {}
+      : inner_(std::move(failure)) {}
   ///@}
 
   /// Whether this is a success.
-  [[nodiscard]] constexpr bool has_value() const noexcept { return !error_.has_value(); }
+  [[nodiscard]] constexpr bool has_value() const noexcept { return inner_.has_value(); }
   /// has_value(), for `if (r)`.
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
-  /// Nothing to read, as std::expected<void, E>'s. Precondition: has_value(),
-  /// checked as result<T, E>::value()'s.
+  /// Nothing to read; for symmetry with result<T, E>. Precondition: has_value().
   constexpr void value() const noexcept { assert(has_value() && "iteragpu::result: the value of a failure was read"); }
 
   ///@{
-  /// The reason of the failure, after has_value() was tested false. Precondition:
-  /// !has_value(), checked as result<T, E>::error()'s.
-  [[nodiscard]] constexpr const E& error() const& noexcept { return *failure(); }
-  [[nodiscard]] constexpr E&& error() && noexcept { return std::move(*failure()); }
+  /// The error, after has_value() was tested false. Precondition:
+  /// !has_value(); checked by an assertion in debug builds.
+  [[nodiscard]] constexpr const E& error() const& noexcept { return inner_.error(); }
+  [[nodiscard]] constexpr E&& error() && noexcept { return std::move(inner_).error(); }
   ///@}
 
   /// Equal when both are successes, or both failures with equal reasons.
-  friend constexpr bool operator==(const result&, const result&) = default;
+  friend constexpr bool operator==(const result& a, const result& b)
+    requires std::equality_comparable<E>
+  {
+    return a.inner_ == b.inner_;
+  }
 
  private:
-  // std::optional's operator* reads the held value with no check that raises
-  // an exception; in a constant expression, reading an empty one fails to compile.
-  [[nodiscard]] constexpr const E* failure() const noexcept {
-    assert(!has_value() && "iteragpu::result: the error of a success was read");
-    return error_.operator->();
-  }
-  [[nodiscard]] constexpr E* failure() noexcept {
-    assert(!has_value() && "iteragpu::result: the error of a success was read");
-    return error_.operator->();
-  }
-
-  std::optional<E> error_;
+  result<detail::no_value, E> inner_;
 };
 
 }  // namespace iteragpu

@@ -209,7 +209,7 @@ class block_size {
   /// stays); else a multiple of 512. request_too_large from 2^60 bytes on.
   [[nodiscard]] static constexpr result<block_size, allocation_error> for_request(
       byte_count request, const allocator_settings& settings) noexcept {
-    const auto plain = for_request(request);
+    auto plain = for_request(request);
     if (!plain.has_value() || request < minimum_block) {
       return plain;
     }

@@ -169,7 +169,8 @@ ITERAGPU_INLINE void session::close() noexcept {
   }
   const std::string id(pci_bus_id);
   detail::device_handle device = nullptr;
-  const detail::return_code code = functions_.handle_by_bus_id(id.c_str(), &device);
+  detail::handle_by_bus_id_fn* const call = functions_.handle_by_bus_id;
+  const detail::return_code code = call(id.c_str(), &device);
   if (code == detail::not_found) {
     reading_error why = about_device(reading_failure::no_device, id);
     why.devices_seen = devices_seen();
@@ -242,7 +243,8 @@ ITERAGPU_INLINE void session::close() noexcept {
   }
   unsigned int current = 0;
   unsigned int pending = 0;
-  const detail::return_code code = functions_.mig_mode(device, &current, &pending);
+  detail::mig_mode_fn* const call = functions_.mig_mode;
+  const detail::return_code code = call(device, &current, &pending);
   if (code != detail::success) {
     return unexpected{failed(detail::mig_mode_name, code)};
   }
@@ -255,7 +257,8 @@ ITERAGPU_INLINE void session::close() noexcept {
   }
   int current = 0;
   int pending = 0;
-  const detail::return_code code = functions_.ecc_mode(device, &current, &pending);
+  detail::ecc_mode_fn* const call = functions_.ecc_mode;
+  const detail::return_code code = call(device, &current, &pending);
   if (code != detail::success) {
     return unexpected{failed(detail::ecc_mode_name, code)};
   }

@@ -14,6 +14,10 @@
 
 namespace iteragpu::report::detail {
 
+[[nodiscard]] ITERAGPU_INLINE boost::json::string json_text(std::string_view s) {
+  return boost::json::string(s.data(), s.size());
+}
+
 ITERAGPU_INLINE void write_table(std::ostream& out, const std::vector<table_column>& columns,
                                  const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(columns.size());
@@ -347,13 +351,5 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const pricing::durations_comp
 }
 
 }  // namespace iteragpu::report
-
-namespace iteragpu::report::detail {
-
-[[nodiscard]] ITERAGPU_INLINE boost::json::string json_text(std::string_view s) {
-  return boost::json::string(s.data(), s.size());
-}
-
-}  // namespace iteragpu::report::detail
 
 #endif  // ITERAGPU_REPORT_IMPL_FIT_IPP

@@ -119,7 +119,6 @@ class pickle_machine {
   [[nodiscard]] bool refuse() noexcept;
 
   // One opcode; false on error or at STOP (then done is true).
-  // NOLINTNEXTLINE(readability-function-cognitive-complexity): one case per opcode
   [[nodiscard]] bool step(bool& done);
 
   [[nodiscard]] bool run(std::uint32_t& root);
@@ -374,6 +373,7 @@ class pickle_machine {
   return fail(pickle_errc::unknown_opcode);
 }
 
+// NOLINTNEXTLINE(readability-function-cognitive-complexity): one case per opcode
 [[nodiscard]] ITERAGPU_INLINE bool pickle_machine::step(bool& done) {
   op_offset_ = pos_;
   op_ = bytes_[pos_];
