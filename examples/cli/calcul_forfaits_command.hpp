@@ -20,6 +20,7 @@
 #include "iteragpu/pricing/fit.hpp"
 #include "iteragpu/pricing/package.hpp"
 #include "iteragpu/report/catalog.hpp"
+#include "iteragpu/report/catalog_errors.hpp"
 #include "iteragpu/report/fit.hpp"
 #include "iteragpu/report/quote.hpp"
 
@@ -69,7 +70,7 @@ void write_result(std::ostream& out, const Result& r, bool json, std::string_vie
     const auto choice = choose_catalog(options, default_catalogs);
     const auto parsed = pricing::parse_catalog(read_catalog_text(choice.path), choice.label());
     if (!parsed) {
-      throw usage_error("invalid catalog: " + parsed.error().message());
+      throw usage_error("invalid catalog: " + report::describe(parsed.error()));
     }
     const pricing::catalog& prices = *parsed;
     const std::string source = choice.source(prices.illustrative());

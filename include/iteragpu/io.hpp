@@ -146,7 +146,7 @@ class new_file {
 
   // The final name was taken while the work ran: the content, complete on
   // disk, is linked to a new name of our own beside it
-  // (<stem>.kept-<pid>-<n><extension>) rather than thrown away.
+  // (<stem>.kept-<pid>-<n><extension>) rather than lost.
   [[nodiscard]] result<void, new_file_problem> keep_beside();
 
   [[nodiscard]] result<void, new_file_problem> fail(new_file_step step, int error);

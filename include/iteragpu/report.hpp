@@ -6,6 +6,7 @@
 /// JSON, and the words of every error enum.
 #include "iteragpu/report/alloc_conf_errors.hpp"
 #include "iteragpu/report/catalog.hpp"
+#include "iteragpu/report/catalog_errors.hpp"
 #include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/estimate.hpp"

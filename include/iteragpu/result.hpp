@@ -242,7 +242,7 @@ class [[nodiscard]] result {
     }
   }
 
-  // This result becomes `other`'s side, moved: a move that does not throw
+  // This result becomes `other`'s side, moved: a noexcept move
   // (the copy assignment moves its own copy), so nothing is left half-built.
   // A new result in place of this one, so not in a constant expression.
   void rebuild_from(result&& other) noexcept {

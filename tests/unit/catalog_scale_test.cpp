@@ -8,6 +8,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <iteragpu/pricing/catalog.hpp>
+#include <iteragpu/report/catalog_errors.hpp>
 
 namespace {
 
@@ -32,7 +33,7 @@ BOOST_AUTO_TEST_CASE(a_catalog_of_100002_rows_is_read_and_every_gpu_found) {
   const std::string text = large_catalog(33'334);
   BOOST_TEST(text.size() < std::size_t{16} << 20U);
   const auto parsed = iteragpu::pricing::parse_catalog(text, "large.csv");
-  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : parsed.error().message()));
+  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::report::describe(parsed.error())));
   BOOST_TEST(parsed->package_count() == 100'002U);
   BOOST_TEST(parsed->offers().size() == 33'334U);
   const auto* last = parsed->find("g33333");
@@ -47,7 +48,7 @@ BOOST_AUTO_TEST_CASE(a_duplicate_near_the_end_of_a_large_catalog_is_found) {
   text += "acme,USD,2026-09-24,g5,GPU number 5,80,1,7,2000\n";
   const auto parsed = iteragpu::pricing::parse_catalog(text, "large.csv");
   BOOST_REQUIRE(!parsed.has_value());
-  BOOST_TEST(parsed.error().message() ==
+  BOOST_TEST(iteragpu::report::describe(parsed.error()) ==
              "large.csv:100004:42: a second g5 row for 7 days; expected one row per GPU and duration (the first is "
              "on line 19)");
 }

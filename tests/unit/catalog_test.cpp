@@ -10,6 +10,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <iteragpu/pricing/catalog.hpp>
+#include <iteragpu/report/catalog_errors.hpp>
 #include <iteragpu/io.hpp>
 
 namespace {
@@ -59,7 +60,7 @@ void check(const refusal& r) {
   const auto e = refused(r.text);
   BOOST_TEST(e.file == "c.csv");
   BOOST_TEST((e.position == iteragpu::pricing::text_position{r.line, r.column}), r.message);
-  BOOST_TEST(e.message() == r.message);
+  BOOST_TEST(iteragpu::report::describe(e) == r.message);
 }
 
 }  // namespace
@@ -68,7 +69,7 @@ BOOST_AUTO_TEST_SUITE(catalog_reading)
 
 BOOST_AUTO_TEST_CASE(shipped_catalog_has_15_gpus_by_3_durations) {
   const auto parsed = parse_catalog(read_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"), "tarifs-forfaits.csv");
-  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : parsed.error().message()));
+  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::report::describe(parsed.error())));
   const auto& c = *parsed;
   BOOST_TEST(c.package_count() == 45U);
   BOOST_TEST(c.offers().size() == 15U);
@@ -294,10 +295,15 @@ BOOST_AUTO_TEST_CASE(csv_syntax_errors_are_reported_at_their_character) {
 
 BOOST_AUTO_TEST_CASE(messages_show_odd_bytes_escaped_and_long_values_shortened) {
   const auto e = refused(edited(",72000\n", std::string(",7\x01\xFF") + std::string(80, '9') + "\n"));
-  BOOST_TEST(e.found.find("'7\\x01\\xFF9") != std::string::npos, e.found);
-  BOOST_TEST(e.found.find("...'") != std::string::npos, e.found);
-  BOOST_TEST(e.message().find('\n') == std::string::npos);
-  BOOST_TEST(e.message().size() < 300U);
+  // The error keeps the field as read; its words escape and shorten it.
+  BOOST_TEST((e.fault == iteragpu::pricing::catalog_fault::price));
+  BOOST_TEST(e.column == 8U);
+  BOOST_TEST(e.found == std::string("7\x01\xFF") + std::string(80, '9'));
+  const std::string found = iteragpu::report::found_words(e);
+  BOOST_TEST(found.find("'7\\x01\\xFF9") != std::string::npos, found);
+  BOOST_TEST(found.find("...'") != std::string::npos, found);
+  BOOST_TEST(iteragpu::report::describe(e).find('\n') == std::string::npos);
+  BOOST_TEST(iteragpu::report::describe(e).size() < 300U);
 }
 
 // Text a catalog keeps and prints again is valid UTF-8 without control or
@@ -342,8 +348,16 @@ BOOST_AUTO_TEST_CASE(names_in_any_script_are_kept_as_they_are) {
 
 BOOST_AUTO_TEST_CASE(a_gpu_has_one_name) {
   const auto e = refused(edited("NVIDIA B200,180,2,7", "NVIDIA B200 SXM,180,2,7"));
-  BOOST_TEST(e.message() == "c.csv:3:26: name 'NVIDIA B200 SXM' for b200; expected 'NVIDIA B200' as on line 2 (the same "
-                            "on a GPU's three rows)");
+  BOOST_TEST(iteragpu::report::describe(e) ==
+             "c.csv:3:26: name 'NVIDIA B200 SXM' for b200; expected 'NVIDIA B200' as on line 2 (the same "
+             "on a GPU's three rows)");
+  // The error carries the figures its words are made of.
+  BOOST_TEST((e.fault == iteragpu::pricing::catalog_fault::other_name));
+  BOOST_TEST(e.column == 4U);
+  BOOST_TEST(e.found == "NVIDIA B200 SXM");
+  BOOST_TEST(e.gpu == "b200");
+  BOOST_TEST(e.agreed == "NVIDIA B200");
+  BOOST_TEST(e.earlier_line == 2U);
 }
 
 // Empty lines are ignored at the end only; however many there are, they
@@ -351,7 +365,7 @@ BOOST_AUTO_TEST_CASE(a_gpu_has_one_name) {
 BOOST_AUTO_TEST_CASE(any_number_of_trailing_empty_lines_is_ignored_and_an_inner_one_is_refused) {
   BOOST_TEST(parse_catalog(one_gpu + std::string(1'000'000, '\n'), "c.csv").value().package_count() == 3U);
   const auto e = refused(edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,", "\n\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"));
-  BOOST_TEST(e.message() == "c.csv:3:1: an empty line; expected a row of 9 fields (" + header + ")");
+  BOOST_TEST(iteragpu::report::describe(e) == "c.csv:3:1: an empty line; expected a row of 9 fields (" + header + ")");
 }
 
 BOOST_AUTO_TEST_CASE(several_gpus_are_listed_in_file_order) {
@@ -373,7 +387,7 @@ BOOST_AUTO_TEST_CASE(several_gpus_are_listed_in_file_order) {
                               "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,168000\n"
                               "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,30,720000\n";
   const auto e = refused(mixed);
-  BOOST_TEST(e.message() ==
+  BOOST_TEST(iteragpu::report::describe(e) ==
              "c.csv:2:21: l4 with rows for 3 and 7 days only; expected one row each for 3, 7 and 30 days per GPU");
 }
 

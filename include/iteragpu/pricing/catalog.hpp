@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "iteragpu/pricing/catalog_fault.hpp"
 #include "iteragpu/pricing/detail/csv.hpp"
 #include "iteragpu/parse.hpp"
 #include "iteragpu/pricing/money.hpp"
@@ -135,17 +136,24 @@ class catalog {
   std::vector<std::size_t> by_id_;  // indices into offers_, sorted by id
 };
 
-/// Why a catalog was refused, at the line and column of the fault.
+/// Why a catalog was refused, at the line and column of the fault: its
+/// kind and the figures that kind names (catalog_fault says which members
+/// each fills; the others keep their defaults). report::describe() words it.
 struct catalog_error {
-  std::string file;        ///< the file's name in messages
-  text_position position;  ///< the line and column of the fault (1-based)
-  std::string found;       ///< what was found there
-  std::string expected;    ///< what is accepted there
+  std::string file;                       ///< the file's name in messages
+  text_position position;                 ///< the line and column of the fault (1-based)
+  catalog_fault fault{catalog_fault::empty_file};  ///< what is wrong there
+  std::size_t column{0};                  ///< the field concerned, an index into catalog_columns
+  std::string found;                      ///< the field's text as read (unquoted), or the one character found
+  std::string gpu;                        ///< the GPU id of the row at fault
+  std::string agreed;                     ///< the text an earlier row gave (provider, date or name)
+  std::uint64_t number{0};                ///< the fields counted, or the value an earlier row gave
+  std::size_t earlier_line{0};            ///< the line of that earlier row
+  display_text_fault::kind character{display_text_fault::kind::invalid_utf8};  ///< for display_character
+  std::vector<package_days> days;         ///< for missing_durations: the durations the GPU has rows for
 
   /// Equal when every member is equal.
   friend bool operator==(const catalog_error&, const catalog_error&) = default;
-  /// `FILE:LINE:COLUMN: what was found; expected ...`
-  [[nodiscard]] std::string message() const;
 };
 
 /// `3, 7 and 30` or `3, 7 or 30`.
@@ -191,8 +199,8 @@ namespace detail {
   return package_days{*n};
 }
 
-inline constexpr std::string_view positive_integer_text =
-    "a positive whole number in digits (no sign, point or space, 1 to 18446744073709551615)";
+// An error of `file` at `at`, of kind `what`, its other members empty.
+[[nodiscard]] catalog_error file_error(const std::string& file, text_position at, catalog_fault what);
 
 // Builds a catalog from its records, one rule family per step; each step
 // gives the first fault it finds, or nothing. Every look-up is a map search,
@@ -209,9 +217,8 @@ class catalog_builder {
     snapshot_.date = f.size() > 2 ? f[2].text : std::string();
   }
 
-  [[nodiscard]] catalog_error fail(text_position at, std::string found, std::string expected) const {
-    return catalog_error{file_, at, std::move(found), std::move(expected)};
-  }
+  // An error of this file at `at`: its other members are filled by the caller.
+  [[nodiscard]] catalog_error fail(text_position at, catalog_fault what) const { return file_error(file_, at, what); }
 
   [[nodiscard]] fault add(const csv_record& record);
 
@@ -228,15 +235,19 @@ class catalog_builder {
     money price;
   };
 
-  [[nodiscard]] static std::string found(const std::vector<csv_field>& f, std::size_t column) {
-    return std::string(catalog_columns[column]) + " " + quoted_excerpt(f[column].text);
+  // The error of field `column` of a row: at its start, with its text.
+  [[nodiscard]] catalog_error fail_field(const std::vector<csv_field>& f, std::size_t column, catalog_fault what) const {
+    catalog_error e = fail(f[column].position, what);
+    e.column = column;
+    e.found = f[column].text;
+    return e;
   }
 
   // Text a catalog keeps and prints again: non-empty, no space at either
   // end, valid UTF-8 without control or bidirectional control characters.
   // The faults of earlier versions (empty, spaces, C0 controls) keep their
   // message; the others point at the offending character.
-  [[nodiscard]] fault check_display_text(const csv_field& field, std::size_t column, std::string_view what) const;
+  [[nodiscard]] fault check_display_text(const std::vector<csv_field>& f, std::size_t column) const;
 
   // Where byte `offset` of a field's text is in the file, for a field on one
   // line: past the opening quote, and past the doubled quotes before it.
@@ -274,7 +285,7 @@ class catalog_records {
 
   [[nodiscard]] std::optional<catalog_error> take(csv_record record);
 
-  [[nodiscard]] result<catalog, catalog_error> finish(const std::string& header_hint) &&;
+  [[nodiscard]] result<catalog, catalog_error> finish() &&;
 
  private:
   [[nodiscard]] std::optional<catalog_error> place(const csv_record& record);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "iteragpu/pricing/catalog_fault.hpp"
 #include "iteragpu/pricing/text_position.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
@@ -35,10 +36,12 @@ struct csv_record {
   text_position end;       // its line end, or the end of the text
 };
 
+// A CSV syntax fault: one of the four kinds of catalog_fault the reader
+// finds, and the character found for after_closing_quote.
 struct csv_error {
   text_position position;
+  catalog_fault fault{catalog_fault::unclosed_quote};
   std::string found;
-  std::string expected;
 };
 
 // A line with nothing on it: one empty field, not quoted ("" is a field).

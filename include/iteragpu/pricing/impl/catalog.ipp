@@ -22,11 +22,6 @@ namespace iteragpu::pricing {
   return at != by_id_.end() && offers_[*at].id == id ? &offers_[*at] : nullptr;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string catalog_error::message() const {
-  return file + ":" + to_decimal_string(position.line) + ":" + to_decimal_string(position.column) + ": " + found +
-         "; expected " + expected;
-}
-
 [[nodiscard]] ITERAGPU_INLINE std::string join_days(std::span<const package_days> days, std::string_view conjunction) {
   std::string text;
   for (std::size_t i = 0; i < days.size(); ++i) {
@@ -45,12 +40,13 @@ namespace iteragpu::pricing::detail {
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::add(const csv_record& record) {
   const auto& f = record.fields;
   if (is_empty_line(record)) {
-    return fail(record.position, "an empty line", "a row of 9 fields (" + std::string(catalog_header) + ")");
+    return fail(record.position, catalog_fault::empty_line);
   }
   if (f.size() != catalog_columns.size()) {
-    return fail(f.size() > catalog_columns.size() ? f[catalog_columns.size()].position : record.end,
-                "a row of " + to_decimal_string(f.size()) + " fields",
-                "9 fields (" + std::string(catalog_header) + ")");
+    catalog_error e = fail(f.size() > catalog_columns.size() ? f[catalog_columns.size()].position : record.end,
+                           catalog_fault::row_field_count);
+    e.number = f.size();
+    return e;
   }
   if (auto e = check_snapshot_fields(f)) {
     return e;
@@ -71,8 +67,10 @@ namespace iteragpu::pricing::detail {
       }
     }
     if (days.size() != package_durations.size()) {
-      return fail(first_gpu_field_[i], offers_[i].id + " with rows for " + join_days(days, "and") + " days only",
-                  "one row each for 3, 7 and 30 days per GPU");
+      catalog_error e = fail(first_gpu_field_[i], catalog_fault::missing_durations);
+      e.gpu = offers_[i].id;
+      e.days = std::move(days);
+      return e;
     }
   }
   return std::nullopt;
@@ -90,11 +88,11 @@ namespace iteragpu::pricing::detail {
   return c;
 }
 
-[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::check_display_text(const csv_field& field, std::size_t column, std::string_view what) const {
-  const std::string plain = std::string(what) + ": printable, non-empty, no space at either end";
+[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::check_display_text(const std::vector<csv_field>& f, std::size_t column) const {
+  const auto& field = f[column];
   const auto& text = field.text;
   if (text.empty() || text.front() == ' ' || text.back() == ' ') {
-    return fail(field.position, std::string(catalog_columns[column]) + " " + quoted_excerpt(text), plain);
+    return fail_field(f, column, catalog_fault::display_text);
   }
   const auto bad = first_display_fault(text);
   if (!bad) {
@@ -102,12 +100,12 @@ namespace iteragpu::pricing::detail {
   }
   const auto byte = static_cast<unsigned char>(text[bad->offset]);
   if (bad->what == display_text_fault::kind::control && (byte < 0x20U || byte == 0x7FU)) {
-    return fail(field.position, std::string(catalog_columns[column]) + " " + quoted_excerpt(text), plain);
+    return fail_field(f, column, catalog_fault::display_text);
   }
-  return fail(column_of(field, bad->offset),
-              std::string(describe(bad->what)) + " in " + std::string(catalog_columns[column]) + " " +
-              quoted_excerpt(text),
-              std::string(what) + " of valid UTF-8 without control or bidirectional control characters");
+  catalog_error e = fail_field(f, column, catalog_fault::display_character);
+  e.position = column_of(field, bad->offset);
+  e.character = bad->what;
+  return e;
 }
 
 [[nodiscard]] ITERAGPU_INLINE text_position catalog_builder::column_of(const csv_field& field, std::size_t offset) {
@@ -121,23 +119,26 @@ namespace iteragpu::pricing::detail {
 }
 
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::check_snapshot_fields(const std::vector<csv_field>& f) const {
-  const auto first_row_line = to_decimal_string(first_line_);
-  if (auto e = check_display_text(f[0], 0, "a provider name")) {
+  const auto differs = [&](std::size_t column, catalog_fault what, const std::string& agreed) {
+    catalog_error e = fail_field(f, column, what);
+    e.agreed = agreed;
+    e.earlier_line = first_line_;
+    return e;
+  };
+  if (auto e = check_display_text(f, 0)) {
     return e;
   }
   if (f[0].text != snapshot_.provider) {
-    return fail(f[0].position, found(f, 0),
-                quoted_excerpt(snapshot_.provider) + " as on line " + first_row_line + " (one provider per catalog)");
+    return differs(0, catalog_fault::other_provider, snapshot_.provider);
   }
   if (f[1].text != catalog_currency) {
-    return fail(f[1].position, found(f, 1), "USD (prices are US cents; there is no currency conversion)");
+    return fail_field(f, 1, catalog_fault::currency);
   }
   if (!is_iso_date(f[2].text)) {
-    return fail(f[2].position, found(f, 2), "an ISO 8601 calendar date YYYY-MM-DD");
+    return fail_field(f, 2, catalog_fault::date_format);
   }
   if (f[2].text != snapshot_.date) {
-    return fail(f[2].position, found(f, 2),
-                quoted_excerpt(snapshot_.date) + " as on line " + first_row_line + " (one snapshot per catalog)");
+    return differs(2, catalog_fault::other_date, snapshot_.date);
   }
   return std::nullopt;
 }
@@ -152,35 +153,32 @@ namespace iteragpu::pricing::detail {
 
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::read_values(const std::vector<csv_field>& f, row_values& row) const {
   if (!is_gpu_id(f[3].text)) {
-    return fail(f[3].position, found(f, 3), "a GPU id of lower-case letters, digits and '-', not starting with '-'");
+    return fail_field(f, 3, catalog_fault::gpu_id);
   }
-  if (auto e = check_display_text(f[4], 4, "a name")) {
+  if (auto e = check_display_text(f, 4)) {
     return e;
   }
   const auto memory = positive(f[5]);
   if (!memory) {
-    return fail(f[5].position, found(f, 5), std::string(positive_integer_text) + " of GB per GPU");
+    return fail_field(f, 5, catalog_fault::memory_per_gpu);
   }
   row.memory = memory_gb{*memory};
   const auto per_lot = positive(f[6]);
   if (!per_lot) {
-    return fail(f[6].position, found(f, 6), std::string(positive_integer_text) + " of GPUs in one lot");
+    return fail_field(f, 6, catalog_fault::gpus_per_lot);
   }
   row.per_lot = gpu_count{*per_lot};
   const auto duration = duration_named(f[7].text);
   if (!duration) {
-    return fail(f[7].position, found(f, 7), "3, 7 or 30 (days of a package)");
+    return fail_field(f, 7, catalog_fault::days);
   }
   row.days = *duration;
   const auto price = money::parse_cents(f[8].text);
   if (!price) {
-    return fail(f[8].position, found(f, 8),
-                price.error() == money_error::too_large
-                ? "a price that fits 64 bits (at most " + std::string(largest_u64_text) + " cents)"
-                : std::string(positive_integer_text) + " of US cents");
+    return fail_field(f, 8, price.error() == money_error::too_large ? catalog_fault::price_too_large : catalog_fault::price);
   }
   if (price->cents() == 0) {
-    return fail(f[8].position, found(f, 8), std::string(positive_integer_text) + " of US cents");
+    return fail_field(f, 8, catalog_fault::price);
   }
   row.price = *price;
   return std::nullopt;
@@ -206,44 +204,59 @@ namespace iteragpu::pricing::detail {
   }
   const std::size_t i = known->second;
   gpu_offer& offer = offers_[i];
-  if (offer.lines[d] != 0) {
-    return fail(f[7].position, "a second " + id + " row for " + f[7].text + " days",
-                "one row per GPU and duration (the first is on line " + to_decimal_string(offer.lines[d]) + ")");
-  }
-  const auto as_on = [&](std::uint64_t value) {
-    return to_decimal_string(value) + " as on line " + to_decimal_string(first_line_of_[i]) +
-           " (the same on a GPU's three rows)";
+  // A field of this GPU's row that its first row gave otherwise.
+  const auto differs = [&](std::size_t column, catalog_fault what, std::size_t earlier_line) {
+    catalog_error e = fail_field(f, column, what);
+    e.gpu = id;
+    e.earlier_line = earlier_line;
+    return e;
   };
+  if (offer.lines[d] != 0) {
+    return differs(7, catalog_fault::second_duration_row, offer.lines[d]);
+  }
   if (offer.gpus_per_lot != row.per_lot) {
-    return fail(f[6].position, found(f, 6) + " for " + id, as_on(offer.gpus_per_lot.value));
+    catalog_error e = differs(6, catalog_fault::other_gpus_per_lot, first_line_of_[i]);
+    e.number = offer.gpus_per_lot.value;
+    return e;
   }
   if (offer.memory_per_gpu != row.memory) {
-    return fail(f[5].position, found(f, 5) + " for " + id, as_on(offer.memory_per_gpu.value));
+    catalog_error e = differs(5, catalog_fault::other_memory_per_gpu, first_line_of_[i]);
+    e.number = offer.memory_per_gpu.value;
+    return e;
   }
   if (offer.name != f[4].text) {
-    return fail(f[4].position, found(f, 4) + " for " + id,
-                quoted_excerpt(offer.name) + " as on line " + to_decimal_string(first_line_of_[i]) +
-                " (the same on a GPU's three rows)");
+    catalog_error e = differs(4, catalog_fault::other_name, first_line_of_[i]);
+    e.agreed = offer.name;
+    return e;
   }
   offer.lot_prices[d] = row.price;
   offer.lines[d] = line;
   return std::nullopt;
 }
 
+[[nodiscard]] ITERAGPU_INLINE catalog_error file_error(const std::string& file, text_position at, catalog_fault what) {
+  catalog_error e;
+  e.file = file;
+  e.position = at;
+  e.fault = what;
+  return e;
+}
+
 [[nodiscard]] ITERAGPU_INLINE std::optional<catalog_error> check_header(const std::string& file, const csv_record& header) {
-  const std::string hint = "the header " + std::string(catalog_header);
   for (std::size_t i = 0; i < header.fields.size() && i < catalog_columns.size(); ++i) {
     if (header.fields[i].text != catalog_columns[i]) {
-      return catalog_error{file, header.fields[i].position,
-                           "header field " + to_decimal_string(i + 1) + " " + quoted_excerpt(header.fields[i].text),
-                           quoted_excerpt(catalog_columns[i]) + " (" + hint + ")"};
+      catalog_error e = file_error(file, header.fields[i].position, catalog_fault::header_field);
+      e.column = i;
+      e.found = header.fields[i].text;
+      return e;
     }
   }
   if (header.fields.size() != catalog_columns.size()) {
-    return catalog_error{
-        file,
-        header.fields.size() > catalog_columns.size() ? header.fields[catalog_columns.size()].position : header.end,
-        "a header of " + to_decimal_string(header.fields.size()) + " fields", "9 fields: " + hint};
+    catalog_error e = file_error(
+        file, header.fields.size() > catalog_columns.size() ? header.fields[catalog_columns.size()].position : header.end,
+        catalog_fault::header_field_count);
+    e.number = header.fields.size();
+    return e;
   }
   return std::nullopt;
 }
@@ -263,13 +276,12 @@ namespace iteragpu::pricing::detail {
   return place(record);
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<catalog, catalog_error> catalog_records::finish(const std::string& header_hint) && {
+[[nodiscard]] ITERAGPU_INLINE result<catalog, catalog_error> catalog_records::finish() && {
   if (!header_seen_) {
-    return unexpected{catalog_error{file_, {1, 1}, "only empty lines", header_hint}};
+    return unexpected{file_error(file_, {1, 1}, catalog_fault::only_empty_lines)};
   }
   if (!builder_) {
-    return unexpected{catalog_error{file_, {2, 1}, "no price rows after the header",
-                                    "at least one GPU with rows for 3, 7 and 30 days"}};
+    return unexpected{file_error(file_, {2, 1}, catalog_fault::no_price_rows)};
   }
   if (auto e = builder_->check_complete()) {
     return unexpected{std::move(*e)};
@@ -294,16 +306,11 @@ namespace iteragpu::pricing {
 
 [[nodiscard]] ITERAGPU_INLINE result<catalog, catalog_error> parse_catalog(std::string_view text, std::string_view file_name) {
   const std::string file(file_name);
-  const std::string header_hint = "the header " + std::string(catalog_header);
-  const auto failure = [&](text_position at, std::string found, std::string expected) {
-    return unexpected{catalog_error{file, at, std::move(found), std::move(expected)}};
-  };
   if (text.empty()) {
-    return failure({1, 1}, "an empty file", header_hint);
+    return unexpected{detail::file_error(file, {1, 1}, catalog_fault::empty_file)};
   }
   if (text.starts_with("\xEF\xBB\xBF")) {
-    return failure({1, 1}, "a UTF-8 byte order mark",
-                   header_hint + " at the very start of the file (UTF-8 without byte order mark)");
+    return unexpected{detail::file_error(file, {1, 1}, catalog_fault::byte_order_mark)};
   }
   detail::catalog_records records(file);
   detail::csv_reader reader(text);
@@ -311,7 +318,9 @@ namespace iteragpu::pricing {
     auto next = reader.next();
     if (!next) {
       auto e = std::move(next).error();
-      return failure(e.position, std::move(e.found), std::move(e.expected));
+      catalog_error error = detail::file_error(file, e.position, e.fault);
+      error.found = std::move(e.found);
+      return unexpected{std::move(error)};
     }
     if (!next->has_value()) {
       break;
@@ -320,7 +329,7 @@ namespace iteragpu::pricing {
       return unexpected{std::move(*e)};
     }
   }
-  return std::move(records).finish(header_hint);
+  return std::move(records).finish();
 }
 
 }  // namespace iteragpu::pricing

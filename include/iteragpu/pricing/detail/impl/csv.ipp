@@ -27,8 +27,7 @@ namespace iteragpu::pricing::detail {
     }
   }
   if (state_ == state::quoted) {
-    return unexpected{csv_error{field_.position, "a quoted field that is never closed",
-                                "a closing quote before the end of the file"}};
+    return unexpected{csv_error{field_.position, catalog_fault::unclosed_quote, {}}};
   }
   // The last line may lack a line end; it still is a record.
   finish_record();
@@ -87,8 +86,7 @@ namespace iteragpu::pricing::detail {
   if (c == ',' || line_end_) {
     end_field(c);
   } else if (c == '"') {
-    return csv_error{here_, "a quote inside an unquoted field",
-                     R"(a field either wholly in quotes ("...", with "" for a quote) or without any quote)"};
+    return csv_error{here_, catalog_fault::quote_in_unquoted, {}};
   } else if (c == '\r') {
     return lone_cr();
   } else {
@@ -112,8 +110,7 @@ ITERAGPU_INLINE void csv_reader::in_quoted(char c) {
   } else if (c == ',' || line_end_) {
     end_field(c);
   } else {
-    return csv_error{here_, quoted_excerpt(text_.substr(i_, 1)) + " after a closing quote",
-                     R"(a comma or a line end after the closing quote ("" for a quote inside quotes))"};
+    return csv_error{here_, catalog_fault::after_closing_quote, std::string(text_.substr(i_, 1))};
   }
   return std::nullopt;
 }
@@ -139,7 +136,7 @@ ITERAGPU_INLINE void csv_reader::finish_record() {
 }
 
 [[nodiscard]] ITERAGPU_INLINE csv_error csv_reader::lone_cr() const {
-  return csv_error{here_, "a carriage return (CR) not followed by a line feed", "LF or CRLF line ends"};
+  return csv_error{here_, catalog_fault::lone_carriage_return, {}};
 }
 
 }  // namespace iteragpu::pricing::detail
