@@ -79,7 +79,8 @@ union either {
 /// A value of type `T`, or the reason `E` there is none: the part of std::expected the library needs.
 /// The value and the error share one storage, exactly one of them alive, so
 /// that every access is a plain read that raises no exception: reading the
-/// wrong side breaks a precondition. Copyable and movable when both sides are.
+/// wrong side breaks a precondition. Copyable and movable when both sides are;
+/// assignable when, in addition, both move without throwing.
 template <class T, class E>
 class [[nodiscard]] result {
  public:
@@ -126,9 +127,12 @@ class [[nodiscard]] result {
 
   ///@{
   /// Holds a copy of the side `other` holds. If that copy throws, this
-  /// result is unchanged. Not in a constant expression.
+  /// result is unchanged. Only for sides that move without throwing: the
+  /// old side ends before the new one is moved in. Not in a constant
+  /// expression.
   result& operator=(const result& other)
-    requires std::copy_constructible<T> && std::copy_constructible<E>
+    requires std::copy_constructible<T> && std::copy_constructible<E> && std::is_nothrow_move_constructible_v<T> &&
+             std::is_nothrow_move_constructible_v<E>
   {
     if (this != &other) {
       result copy(other);
@@ -136,9 +140,8 @@ class [[nodiscard]] result {
     }
     return *this;
   }
-  result& operator=(result&& other) noexcept(std::is_nothrow_move_constructible_v<T> &&
-                                             std::is_nothrow_move_constructible_v<E>)
-    requires std::move_constructible<T> && std::move_constructible<E>
+  result& operator=(result&& other) noexcept
+    requires std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_constructible_v<E>
   {
     if (this != &other) {
       rebuild_from(std::move(other));
@@ -242,9 +245,10 @@ class [[nodiscard]] result {
     }
   }
 
-  // This result becomes `other`'s side, moved: a noexcept move
-  // (the copy assignment moves its own copy), so nothing is left half-built.
-  // A new result in place of this one, so not in a constant expression.
+  // This result becomes `other`'s side, moved: the assignments ask for
+  // sides that move without throwing (the copy assignment moves its own
+  // copy), so nothing is left half-built. A new result in place of this
+  // one, so not in a constant expression.
   void rebuild_from(result&& other) noexcept {
     this->~result();
     ::new (static_cast<void*>(this)) result(std::move(other));
