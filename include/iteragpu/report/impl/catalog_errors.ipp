@@ -91,7 +91,6 @@ namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string expected_words(const pricing::catalog_error& e) {
   using pricing::catalog_fault;
-  const std::string header(pricing::catalog_header);
   switch (e.fault) {
     case catalog_fault::empty_file:
     case catalog_fault::only_empty_lines:
@@ -113,9 +112,9 @@ namespace iteragpu::report {
     case catalog_fault::header_field_count:
       return "9 fields: " + detail::header_hint();
     case catalog_fault::empty_line:
-      return "a row of 9 fields (" + header + ")";
+      return "a row of 9 fields (" + std::string(pricing::catalog_header) + ")";
     case catalog_fault::row_field_count:
-      return "9 fields (" + header + ")";
+      return "9 fields (" + std::string(pricing::catalog_header) + ")";
     case catalog_fault::display_text:
       return detail::display_text_name(e) + ": printable, non-empty, no space at either end";
     case catalog_fault::display_character:
