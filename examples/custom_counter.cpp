@@ -1,5 +1,5 @@
 // How an integrator measures their own workload with their own counters:
-// iteragpu::measure() over three policy objects written here, with no GPU,
+// iteragpu::memory::measure() over three policy objects written here, with no GPU,
 // no LibTorch and no Boost (only the target iteragpu::iteragpu).
 //
 // The "device" is the host. The workload holds its buffers through an
@@ -62,16 +62,16 @@ using counted_floats = std::vector<float, counting_allocator<float>>;
 // protocol expects; a reset sets the peak to the current value.
 struct ledger_counter {
   byte_ledger* ledger;
-  [[nodiscard]] iteragpu::allocator_reading read(iteragpu::device_index /*host*/) const {
+  [[nodiscard]] iteragpu::memory::allocator_reading read(iteragpu::memory::device_index /*host*/) const {
     return {ledger->in_use, ledger->reserved, ledger->peak, ledger->reserved};
   }
-  void reset_peaks(iteragpu::device_index /*host*/) const { ledger->peak = ledger->in_use; }
+  void reset_peaks(iteragpu::memory::device_index /*host*/) const { ledger->peak = ledger->in_use; }
 };
 
 // The backend: nothing to synchronise on the host; the timer is the
 // steady clock.
 struct host_backend {
-  static void synchronize(iteragpu::device_index /*host*/) {}
+  static void synchronize(iteragpu::memory::device_index /*host*/) {}
   struct timer {
     std::chrono::steady_clock::time_point started;
     std::chrono::steady_clock::time_point stopped;
@@ -79,7 +79,7 @@ struct host_backend {
     void stop() { stopped = std::chrono::steady_clock::now(); }
     [[nodiscard]] double elapsed_seconds() const { return std::chrono::duration<double>(stopped - started).count(); }
   };
-  [[nodiscard]] static timer make_timer(iteragpu::device_index /*host*/) { return {}; }
+  [[nodiscard]] static timer make_timer(iteragpu::memory::device_index /*host*/) { return {}; }
 };
 
 // The workload: a dot product of a "model" vector with each input row.
@@ -103,9 +103,9 @@ struct dot_product_workload {
   }
 };
 
-static_assert(iteragpu::measuring_backend<host_backend>);
-static_assert(iteragpu::memory_counter<ledger_counter>);
-static_assert(iteragpu::workload<dot_product_workload>);
+static_assert(iteragpu::memory::measuring_backend<host_backend>);
+static_assert(iteragpu::memory::memory_counter<ledger_counter>);
+static_assert(iteragpu::memory::workload<dot_product_workload>);
 
 }  // namespace
 
@@ -114,16 +114,16 @@ int main() {
   host_backend backend;
   ledger_counter counter{&ledger};
   dot_product_workload work{&ledger, 1000, 300};
-  const auto measured = iteragpu::measure(backend, counter, work, iteragpu::device_index{0},
-                                          iteragpu::protocol_plan{.warmup = 2, .repeats = 3});
+  const auto measured = iteragpu::memory::measure(backend, counter, work, iteragpu::memory::device_index{0},
+                                          iteragpu::memory::protocol_plan{.warmup = 2, .repeats = 3});
   if (!measured) {
-    std::cerr << "custom_counter: failed during " << iteragpu::name_of(measured.error().phase) << ": "
+    std::cerr << "custom_counter: failed during " << iteragpu::memory::name_of(measured.error().phase) << ": "
               << measured.error().message << '\n';
     return 3;
   }
   std::cout << "phase         repeat  baseline_alloc  end_alloc  peak_alloc  end_reserved\n";
   for (const auto& row : measured->phases) {
-    std::cout << std::left << std::setw(14) << iteragpu::name_of(row.phase) << std::right << std::setw(6)
+    std::cout << std::left << std::setw(14) << iteragpu::memory::name_of(row.phase) << std::right << std::setw(6)
               << (row.repeat ? std::to_string(*row.repeat) : std::string("-")) << std::setw(16)
               << row.baseline_allocated_bytes << std::setw(11) << row.end_allocated_bytes << std::setw(12)
               << row.peak_allocated_bytes << std::setw(14) << row.end_reserved_bytes << '\n';

@@ -70,7 +70,7 @@ int through_torch(const char* command, std::span<const std::string> args, std::o
   if (module.run == nullptr) {
     // Without its LibTorch the build is one that cannot reach a GPU.
     const std::string reason = "LibTorch could not be loaded (" + iteragpu::escaped(module.problem) + ")";
-    iteragpu::unavailable_runtime runtime{reason};
+    iteragpu::memory::unavailable_runtime runtime{reason};
     return std::string_view(command) == "environment" ? cli::run_environment(runtime, args, out, err)
                                                       : cli::run_measure(runtime, args, out, err);
   }
@@ -91,11 +91,11 @@ int measure(std::span<const std::string> args, std::ostream& out, std::ostream& 
 }
 #else
 int environment(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+  iteragpu::memory::unavailable_runtime runtime{iteragpu::memory::built_without_libtorch};
   return cli::run_environment(runtime, args, out, err);
 }
 int measure(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+  iteragpu::memory::unavailable_runtime runtime{iteragpu::memory::built_without_libtorch};
   return cli::run_measure(runtime, args, out, err);
 }
 #endif

@@ -32,7 +32,7 @@ namespace sw = iteragpu::sweep;
 // A progress observer that says nothing: the records are printed once the
 // folder is read back.
 struct quiet_progress {
-  void started(const sw::sweep_point& /*point*/, iteragpu::device_index /*device*/) {}
+  void started(const sw::sweep_point& /*point*/, iteragpu::memory::device_index /*device*/) {}
   void finished(const sw::point_record& /*record*/) {}
 };
 

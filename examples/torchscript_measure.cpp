@@ -1,5 +1,5 @@
 // How an integrator measures a TorchScript module of their own, phase by
-// phase, through iteragpu::measure():
+// phase, through iteragpu::memory::measure():
 //
 //   torchscript_measure model.pt 8x512:int64 [more input specs...]
 //
@@ -28,17 +28,17 @@ namespace {
 
 #if !defined(ITERAGPU_TORCH_CUDA)
 struct host_backend {
-  void synchronize(iteragpu::device_index) {}
+  void synchronize(iteragpu::memory::device_index) {}
   struct timer {
     void start() {}
     void stop() {}
     [[nodiscard]] double elapsed_seconds() const { return 0.0; }
   };
-  timer make_timer(iteragpu::device_index) { return {}; }
+  timer make_timer(iteragpu::memory::device_index) { return {}; }
 };
 struct no_allocator_counter {
-  iteragpu::allocator_reading read(iteragpu::device_index) { return {}; }
-  void reset_peaks(iteragpu::device_index) {}
+  iteragpu::memory::allocator_reading read(iteragpu::memory::device_index) { return {}; }
+  void reset_peaks(iteragpu::memory::device_index) {}
 };
 #endif
 
@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
     std::cerr << "usage: torchscript_measure FILE.pt SPEC [SPEC...]   (SPEC e.g. 8x512:int64)\n";
     return 2;
   }
-  iteragpu::torchscript_run run;
-  run.device = iteragpu::device_index{0};
+  iteragpu::memory::torchscript_run run;
+  run.device = iteragpu::memory::device_index{0};
   run.path = words[1];
   run.plan = {.warmup = 1, .repeats = 3};
   try {
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   const auto measured = iteragpu::torch_adapter::measure_torchscript_module(backend, counter, device, run);
   if (!measured) {
     std::cerr << "torchscript_measure: " << (measured.error().refusal ? "refused" : "failed") << " in phase "
-              << iteragpu::name_of(measured.error().phase) << ": " << measured.error().message << '\n';
+              << iteragpu::memory::name_of(measured.error().phase) << ": " << measured.error().message << '\n';
     return measured.error().refusal ? 2 : 3;
   }
   std::cout << run.file_name << " sha256 " << run.sha256 << '\n';

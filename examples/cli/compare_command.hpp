@@ -99,7 +99,7 @@ struct compare_options {
       }
       files.push_back(report::compared_file{std::filesystem::path(file).filename().string(), std::move(*run)});
     }
-    const auto compared = compare_runs(files[0].run, files[1].run);
+    const auto compared = memory::compare_runs(files[0].run, files[1].run);
     if (options.json) {
       out << boost::json::serialize(report::to_json(compared, files[0], files[1])) << '\n';
     } else {

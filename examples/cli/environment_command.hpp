@@ -38,7 +38,7 @@ namespace iteragpu::cli {
 
 /// `mesure_memoire environment`: the environment report as JSON on `out` or in a new file; exit 0
 /// even when no GPU is available.
-template <environment_runtime Runtime>
+template <memory::environment_runtime Runtime>
 [[nodiscard]] int run_environment(Runtime& runtime, std::span<const std::string> args, std::ostream& out,
                                   std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire environment";

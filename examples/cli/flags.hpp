@@ -27,7 +27,7 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
 
 /// The device of `--device`, or a usage_error naming the flag.
 [[nodiscard]] inline device_index device_flag(std::string_view text) {
-  if (const auto d = parse_device(text)) {
+  if (const auto d = memory::parse_device(text)) {
     return *d;
   }
   throw usage_error("--device: " + quoted(text) + " is not accepted; expected " + std::string(accepted_device));
@@ -89,25 +89,25 @@ inline constexpr std::string_view accepted_repeat_count =
 inline constexpr std::string_view accepted_workspace_total =
     "a non-negative integer up to 1152921504607895551 (2^60 + 1 MiB - 1: from there the cuBLAS workspace is a "
     "request the caching allocator refuses)";
-static_assert(pass_limit == 10'000, "accepted_warmup and accepted_repeat_count quote pass_limit");
-static_assert(prediction::largest_workspace_total.value == 1'152'921'504'607'895'551U,
+static_assert(memory::pass_limit == 10'000, "accepted_warmup and accepted_repeat_count quote pass_limit");
+static_assert(memory::prediction::largest_workspace_total.value == 1'152'921'504'607'895'551U,
               "accepted_workspace_total quotes largest_workspace_total");
 
 /// `--warmup`: 0 to pass_limit passes, or a usage_error naming the flag.
 [[nodiscard]] inline std::uint64_t warmup_flag(std::string_view text) {
-  return integer_flag("warmup", text, 0, accepted_warmup, pass_limit);
+  return integer_flag("warmup", text, 0, accepted_warmup, memory::pass_limit);
 }
 
 /// `--workspace-bytes` split as prediction::split_workspace_total() does, or
 /// a usage_error naming the flag for a total whose workspaces cannot be allocated.
-[[nodiscard]] inline prediction::blas_workspaces workspace_total_flag(std::string_view text) {
-  return prediction::split_workspace_total(byte_count{
-      integer_flag("workspace-bytes", text, 0, accepted_workspace_total, prediction::largest_workspace_total.value)});
+[[nodiscard]] inline memory::prediction::blas_workspaces workspace_total_flag(std::string_view text) {
+  return memory::prediction::split_workspace_total(byte_count{
+      integer_flag("workspace-bytes", text, 0, accepted_workspace_total, memory::prediction::largest_workspace_total.value)});
 }
 
 /// The element type of `--dtype`, or a usage_error naming the flag.
-[[nodiscard]] inline element_type dtype_flag(std::string_view text) {
-  const auto element = parse_element_type(text);
+[[nodiscard]] inline memory::element_type dtype_flag(std::string_view text) {
+  const auto element = memory::parse_element_type(text);
   if (!element) {
     throw usage_error("--dtype: " + quoted(text) + " is not accepted; expected float32, float16 or bfloat16");
   }

@@ -9,7 +9,7 @@
 /// \file
 /// `environment` and `measure`, written once over a GPU runtime object: the
 /// program passes LibTorch's (iteragpu/torch/runtime.hpp) or, in a build
-/// without LibTorch, iteragpu::unavailable_runtime. Gathers the two commands
+/// without LibTorch, iteragpu::memory::unavailable_runtime. Gathers the two commands
 /// (environment_command.hpp, measure_command.hpp) and the measurement flags
 /// that `plan` and `sweep` share with them (flags.hpp).
 

@@ -37,11 +37,11 @@ namespace iteragpu::cli {
 
 /// The validated options of `mesure_memoire measure`.
 struct measure_options {
-  synthetic_run run;  ///< device, shape, dtype and passes
+  memory::synthetic_run run;  ///< device, shape, dtype and passes
   std::string output;  ///< the new file the record goes to
-  std::optional<prediction::blas_workspaces> workspaces{};  ///< --workspace-bytes
+  std::optional<memory::prediction::blas_workspaces> workspaces{};  ///< --workspace-bytes
   std::optional<std::string> memory_snapshot{};  ///< --memory-snapshot: the new file the allocator's history goes to
-  std::optional<torchscript_run> torchscript{};  ///< --torchscript: a module of the user's instead of the synthetic network
+  std::optional<memory::torchscript_run> torchscript{};  ///< --torchscript: a module of the user's instead of the synthetic network
 };
 
 /// The flags of `mesure_memoire measure`, with its help.
@@ -91,9 +91,9 @@ struct measure_options {
 [[nodiscard]] inline measure_options parse_measure_options(const po::variables_map& values) {
   measure_options o;
   if (given(values, "aoti")) {
-    o.torchscript = torchscript_flags(values, model_format::aoti_package);
+    o.torchscript = torchscript_flags(values, memory::model_format::aoti_package);
   } else if (given(values, "torchscript")) {
-    o.torchscript = torchscript_flags(values, model_format::torchscript);
+    o.torchscript = torchscript_flags(values, memory::model_format::torchscript);
   }
   o.run.device = device_flag(required_text(values, "device", accepted_device));
   const auto integer = [&](std::string_view flag, std::string_view fallback, std::uint64_t minimum) {
@@ -107,15 +107,15 @@ struct measure_options {
   o.run.plan.warmup = warmup_flag(optional_text(values, "warmup", "1"));
   const std::string repeats = optional_text(values, "repeats", "2");
   if (repeats == "auto") {
-    stopping_parameters p;
+    memory::stopping_parameters p;
     const auto count = [&](std::string_view flag, std::string_view fallback) {
-      return integer_flag(flag, optional_text(values, flag, fallback), 1, accepted_repeat_count, pass_limit);
+      return integer_flag(flag, optional_text(values, flag, fallback), 1, accepted_repeat_count, memory::pass_limit);
     };
     p.min_repeats = count("min-repeats", "10");
     p.max_repeats = count("max-repeats", "10000");
     p.max_noise = positive_decimal_flag(values, "max-noise", "0.01");
     p.max_seconds = std::chrono::duration<double>(positive_decimal_flag(values, "max-seconds", "15"));
-    auto rule = make_stopping_rule(p);
+    auto rule = memory::make_stopping_rule(p);
     if (!rule) {
       throw usage_error("--min-repeats/--max-repeats: " + std::string(describe(rule.error())) +
                         "; expected --max-repeats at least --min-repeats");
@@ -124,7 +124,7 @@ struct measure_options {
     o.run.plan.repeats = 0;
   } else {
     o.run.plan.repeats = integer_flag("repeats", repeats, 1, "an integer from 1 to 10000 (the most passes a command "
-                                      "runs), or auto", pass_limit);
+                                      "runs), or auto", memory::pass_limit);
     for (const char* flag : {"min-repeats", "max-repeats", "max-noise", "max-seconds"}) {
       if (given(values, flag)) {
         throw usage_error("--" + std::string(flag) + " goes with --repeats auto only; expected --repeats auto");
@@ -169,14 +169,14 @@ template <class Measurement>
 
 /// `measure --torchscript`: measures the module, writes the snapshot (unless
 /// the module refused the user's input: then nothing is written), then the record.
-template <environment_runtime Runtime>
-[[nodiscard]] int measure_torchscript_and_write(Runtime& runtime, const torchscript_run& run,
+template <memory::environment_runtime Runtime>
+[[nodiscard]] int measure_torchscript_and_write(Runtime& runtime, const memory::torchscript_run& run,
                                                 const std::string& output_text, new_file&& output,
                                                 std::optional<new_file> snapshot, std::ostream& out,
                                                 std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire measure";
   const auto record = measure_torchscript(runtime, run);
-  if (!record && record.error().kind == torchscript_failure_kind::refused) {
+  if (!record && record.error().kind == memory::torchscript_failure_kind::refused) {
     return report_failure(command, run, record.error(), err);
   }
   const int code = finish_memory_snapshot(runtime, command, std::move(snapshot), err);
@@ -188,7 +188,7 @@ template <environment_runtime Runtime>
 
 /// `mesure_memoire measure`: measures the synthetic network on the runtime's GPU and writes the
 /// record to a new file, after a failure too; the exit code says how it went (README "Exit codes").
-template <environment_runtime Runtime>
+template <memory::environment_runtime Runtime>
 [[nodiscard]] int run_measure(Runtime& runtime, std::span<const std::string> args, std::ostream& out,
                               std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire measure";
@@ -207,7 +207,7 @@ template <environment_runtime Runtime>
                                            std::move(snapshot), out, err);
     }
     const auto record =
-        measure_synthetic(runtime, options.run, options.workspaces.value_or(prediction::default_workspaces()));
+        measure_synthetic(runtime, options.run, options.workspaces.value_or(memory::prediction::default_workspaces()));
     // Written whether or not the measurement succeeded: after a failure (out
     // of memory above all) is when it is wanted.
     const int code = finish_memory_snapshot(runtime, command, std::move(snapshot), err);

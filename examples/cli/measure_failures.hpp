@@ -28,20 +28,20 @@ namespace iteragpu::cli {
 
 /// The exit code of a measurement of the synthetic network that did not
 /// happen or did not finish: bad input (exit 2), or a failed phase (exit 3).
-[[nodiscard]] constexpr int exit_code_of(synthetic_failure_kind kind) noexcept {
+[[nodiscard]] constexpr int exit_code_of(memory::synthetic_failure_kind kind) noexcept {
   switch (kind) {
-    case synthetic_failure_kind::shape_too_large:
-    case synthetic_failure_kind::device_unavailable:
-    case synthetic_failure_kind::cannot_measure:
+    case memory::synthetic_failure_kind::shape_too_large:
+    case memory::synthetic_failure_kind::device_unavailable:
+    case memory::synthetic_failure_kind::cannot_measure:
       return exit_usage;
-    case synthetic_failure_kind::phase_failed:
+    case memory::synthetic_failure_kind::phase_failed:
       return exit_measurement;
   }
   return exit_internal_error;
 }
 
 /// Says on `err` why the synthetic network was not measured; its exit code.
-[[nodiscard]] inline int report_failure(std::string_view command, const synthetic_failure& failure,
+[[nodiscard]] inline int report_failure(std::string_view command, const memory::synthetic_failure& failure,
                                         std::ostream& err) {
   err << command << ": " << report::describe(failure) << '\n';
   return exit_code_of(failure.kind);
@@ -49,14 +49,14 @@ namespace iteragpu::cli {
 
 /// --memory-snapshot: reserves the file and starts recording the allocator's
 /// history, before the first phase; refused where the runtime cannot record.
-template <environment_runtime Runtime>
+template <memory::environment_runtime Runtime>
 [[nodiscard]] std::optional<new_file> start_memory_snapshot(Runtime& runtime, const std::optional<std::string>& path) {
   if (!path) {
     return std::nullopt;
   }
-  if constexpr (memory_history_recording<Runtime>) {
+  if constexpr (memory::memory_history_recording<Runtime>) {
     new_file file = reserve_output("memory-snapshot", *path);
-    if (auto started = runtime.start_memory_history(memory_snapshot_entries); !started) {
+    if (auto started = runtime.start_memory_history(memory::memory_snapshot_entries); !started) {
       throw usage_error("--memory-snapshot: " + report::describe(started.error()));
     }
     return file;
@@ -70,13 +70,13 @@ template <environment_runtime Runtime>
 
 /// Writes the snapshot, if one was started: exit_success, or
 /// exit_internal_error with one line when it could not be written.
-template <environment_runtime Runtime>
+template <memory::environment_runtime Runtime>
 [[nodiscard]] int finish_memory_snapshot(Runtime& runtime, std::string_view command, std::optional<new_file> file,
                                          std::ostream& err) {
   if (!file) {
     return exit_success;
   }
-  if constexpr (memory_history_recording<Runtime>) {
+  if constexpr (memory::memory_history_recording<Runtime>) {
     const auto pickled = runtime.memory_snapshot();
     if (!pickled) {
       err << command << ": --memory-snapshot: " << escaped(report::describe(pickled.error()))
@@ -95,21 +95,21 @@ template <environment_runtime Runtime>
 
 /// The exit code of a TorchScript measurement that did not happen or did
 /// not finish: the module's refusals are bad input (exit 2), a failed phase exit 3.
-[[nodiscard]] constexpr int exit_code_of(torchscript_failure_kind kind) noexcept {
+[[nodiscard]] constexpr int exit_code_of(memory::torchscript_failure_kind kind) noexcept {
   switch (kind) {
-    case torchscript_failure_kind::device_unavailable:
-    case torchscript_failure_kind::cannot_measure:
-    case torchscript_failure_kind::refused:
+    case memory::torchscript_failure_kind::device_unavailable:
+    case memory::torchscript_failure_kind::cannot_measure:
+    case memory::torchscript_failure_kind::refused:
       return exit_usage;
-    case torchscript_failure_kind::phase_failed:
+    case memory::torchscript_failure_kind::phase_failed:
       return exit_measurement;
   }
   return exit_internal_error;
 }
 
 /// Says on `err` why the module of `run` was not measured; its exit code.
-[[nodiscard]] inline int report_failure(std::string_view command, const torchscript_run& run,
-                                        const torchscript_failure& failure, std::ostream& err) {
+[[nodiscard]] inline int report_failure(std::string_view command, const memory::torchscript_run& run,
+                                        const memory::torchscript_failure& failure, std::ostream& err) {
   err << command << ": " << report::describe(failure, run) << '\n';
   return exit_code_of(failure.kind);
 }

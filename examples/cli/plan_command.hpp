@@ -48,10 +48,10 @@ namespace iteragpu::cli {
 
 /// The validated options of `mesure_memoire plan`.
 struct plan_options {
-  prediction::plan_request request;                     ///< the run to predict
+  memory::prediction::plan_request request;                     ///< the run to predict
   std::optional<byte_count> memory{};                   ///< --memory-gib, rounded down to a whole byte
   std::optional<exact_decimal> memory_gib{};            ///< --memory-gib as typed
-  std::optional<prediction::plan_dimension> largest{};  ///< --largest
+  std::optional<memory::prediction::plan_dimension> largest{};  ///< --largest
   bool json{false};                                     ///< --json
 };
 
@@ -68,7 +68,7 @@ struct plan_options {
   o.request.dtype = dtype_flag(optional_text(values, "dtype", "float32"));
   o.request.passes.warmup = warmup_flag(optional_text(values, "warmup", "1"));
   o.request.passes.repeats =
-      integer_flag("repeats", optional_text(values, "repeats", "2"), 1, accepted_repeat_count, pass_limit);
+      integer_flag("repeats", optional_text(values, "repeats", "2"), 1, accepted_repeat_count, memory::pass_limit);
   if (given(values, "workspace-bytes")) {
     o.request.workspaces = workspace_total_flag(required_text(values, "workspace-bytes", accepted_workspace_total));
   }
@@ -88,7 +88,7 @@ struct plan_options {
   }
   if (given(values, "largest")) {
     const std::string text = required_text(values, "largest", "batch, context or width");
-    o.largest = prediction::parse_plan_dimension(text);
+    o.largest = memory::prediction::parse_plan_dimension(text);
     if (!o.largest) {
       throw usage_error("--largest: " + quoted(text) + " is not accepted; expected batch, context or width");
     }
@@ -112,17 +112,17 @@ struct plan_options {
     }
     const auto options = parse_plan_options(parse_arguments(description, args));
     const auto& r = options.request;
-    auto rows = prediction::predict_synthetic(r.shape, r.dtype, r.workspaces, r.passes);
+    auto rows = memory::prediction::predict_synthetic(r.shape, r.dtype, r.workspaces, r.passes);
     if (!rows) {
       throw usage_error("--batch/--context/--width: " + rows.error().message + "; expected smaller positive integers");
     }
     report::plan_outcome outcome{r, std::move(*rows)};
     outcome.memory_gib = options.memory_gib;
     if (options.memory) {
-      outcome.fit = prediction::check_fit(r, *options.memory);
+      outcome.fit = memory::prediction::check_fit(r, *options.memory);
     }
     if (options.largest) {
-      auto largest = prediction::find_largest(r, *options.largest, *options.memory);
+      auto largest = memory::prediction::find_largest(r, *options.largest, *options.memory);
       if (!largest) {
         throw usage_error("--largest: every " + std::string(name_of(*options.largest)) +
                           " up to 2^62 fits; expected a --memory-gib the model can fill");

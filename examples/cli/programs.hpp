@@ -126,7 +126,7 @@ struct flag_kinds {
     ids += (ids.empty() ? "" : " ") + id;
   }
   std::string dtypes;
-  for (const auto name : dtype_names) {
+  for (const auto name : memory::dtype_names) {
     dtypes += (dtypes.empty() ? "" : " ") + std::string(name);
   }
   std::string script =

@@ -73,11 +73,11 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
 
 /// The settings an --alloc-conf text gives; none for "" (the recorded
 /// settings); a usage_error naming the text when PyTorch would refuse it.
-[[nodiscard]] inline std::optional<prediction::allocator_settings> settings_of_flag(const std::string& text) {
+[[nodiscard]] inline std::optional<memory::prediction::allocator_settings> settings_of_flag(const std::string& text) {
   if (text.empty()) {
     return std::nullopt;
   }
-  auto settings = prediction::parse_alloc_conf(text);
+  auto settings = memory::prediction::parse_alloc_conf(text);
   if (!settings) {
     throw usage_error("--alloc-conf " + quoted(text) + ": " + report::describe(settings.error()));
   }
@@ -106,7 +106,7 @@ struct replay_run {
 /// Reads the snapshot and replays it as `options` ask; a usage_error names
 /// what is refused. Every --alloc-conf is checked before the file is read.
 [[nodiscard]] inline replay_run replay_file(const replay_command_options& options) {
-  std::vector<std::optional<prediction::allocator_settings>> asked;
+  std::vector<std::optional<memory::prediction::allocator_settings>> asked;
   asked.reserve(options.alloc_confs.size());
   for (const auto& text : options.alloc_confs) {
     asked.push_back(settings_of_flag(text));

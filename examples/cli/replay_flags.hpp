@@ -53,7 +53,7 @@ struct replay_command_options {
   std::vector<std::string> alloc_confs;          ///< --alloc-conf, in order (empty: the recorded settings)
   std::optional<byte_count> capacity{};          ///< --capacity-bytes or --capacity-gib
   bool smallest_capacity{false};                 ///< --smallest-capacity
-  byte_count outside{prediction::memory_outside_allocator_default};  ///< --outside-bytes
+  byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
   bool json{false};                              ///< --json
 };
 

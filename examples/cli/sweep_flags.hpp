@@ -92,8 +92,8 @@ struct sweep_options {
   std::optional<std::uint64_t> memory_bytes;       ///< --memory-gib in whole bytes, rounded down; predictions only
   std::optional<std::uint64_t> host_memory_bytes;  ///< --host-memory-gib, as memory_bytes; predictions only
   /// --workspace-bytes, split as prediction::split_workspace_total() does.
-  prediction::blas_workspaces workspaces{prediction::default_workspaces()};
-  byte_count outside{prediction::memory_outside_allocator_default};  ///< --outside-bytes
+  memory::prediction::blas_workspaces workspaces{memory::prediction::default_workspaces()};
+  byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
   std::optional<std::string> program;                                ///< --point-program; nothing: this program
 };
 
@@ -121,7 +121,7 @@ namespace detail {
   while (true) {
     const std::size_t comma = text.find(',', start);
     const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    const auto d = parse_device(item);
+    const auto d = memory::parse_device(item);
     if (!d) {
       throw usage_error("--devices: " + quoted(item) + " in " + quoted(text) +
                         " is not accepted; expected comma-separated cuda:N, e.g. cuda:0,cuda:1");

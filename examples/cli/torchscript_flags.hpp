@@ -36,17 +36,17 @@ inline constexpr std::string_view accepted_aoti =
     "an AOTInductor package (.pt2) written by torch._inductor.aoti_compile_and_package";
 
 /// The flag that names the file of a run, without its dashes.
-[[nodiscard]] inline std::string_view model_flag(model_format format) noexcept {
-  return format == model_format::torchscript ? "torchscript" : "aoti";
+[[nodiscard]] inline std::string_view model_flag(memory::model_format format) noexcept {
+  return format == memory::model_format::torchscript ? "torchscript" : "aoti";
 }
 
 /// The file of `--torchscript` (or `--aoti`), checked without LibTorch and
 /// before any GPU is touched: a readable regular file with the layout of a
 /// TorchScript archive (or an AOTInductor package). Its name (without the
 /// folder) and SHA-256 go in `run`.
-inline void check_torchscript_file(torchscript_run& run) {
+inline void check_torchscript_file(memory::torchscript_run& run) {
   const std::filesystem::path path(run.path);
-  const bool aoti = run.format == model_format::aoti_package;
+  const bool aoti = run.format == memory::model_format::aoti_package;
   const auto refuse = [&](const std::string& why) {
     throw usage_error("--" + std::string(model_flag(run.format)) + ": " + iteragpu::quoted(run.path) + " " + why +
                       "; expected " + std::string(aoti ? accepted_aoti : accepted_torchscript));
@@ -117,7 +117,7 @@ inline void check_torchscript_file(torchscript_run& run) {
 /// The run of `--torchscript` (or `--aoti`, `format`), the flags of the synthetic network refused
 /// beside it, then the file and the inputs checked, so that their mistakes are reported whatever else
 /// is missing. The device and the plan are set by the caller.
-[[nodiscard]] inline torchscript_run torchscript_flags(const po::variables_map& values, model_format format) {
+[[nodiscard]] inline memory::torchscript_run torchscript_flags(const po::variables_map& values, memory::model_format format) {
   for (const char* flag : {"batch", "context", "width", "dtype", "workspace-bytes"}) {
     if (given(values, flag)) {
       throw usage_error("--" + std::string(flag) +
@@ -125,7 +125,7 @@ inline void check_torchscript_file(torchscript_run& run) {
                         "input of forward");
     }
   }
-  const bool aoti = format == model_format::aoti_package;
+  const bool aoti = format == memory::model_format::aoti_package;
   if (aoti && given(values, "torchscript")) {
     throw usage_error("--aoti and --torchscript: one model at a time; expected one of them");
   }
@@ -133,7 +133,7 @@ inline void check_torchscript_file(torchscript_run& run) {
     throw usage_error("--train: an AOTInductor package is compiled for inference; expected --torchscript FILE to "
                       "measure training");
   }
-  torchscript_run run;
+  memory::torchscript_run run;
   run.format = format;
   run.path = required_text(values, model_flag(format), aoti ? accepted_aoti : accepted_torchscript);
   check_torchscript_file(run);

@@ -6,9 +6,11 @@
 /// dependency (target iteragpu::iteragpu): the error model (result.hpp),
 /// text rules (text.hpp), byte counts and exact decimals (units.hpp),
 /// checked arithmetic (checked.hpp), the strict reading of an unsigned
-/// integer (parse.hpp) and the version. The domains gather
+/// integer (parse.hpp), the memory need
+/// both domains speak of (memory_need.hpp) and the version. The domains gather
 /// themselves: pricing.hpp, memory.hpp, sweep.hpp; iteragpu.hpp gathers all.
 #include "iteragpu/checked.hpp"
+#include "iteragpu/memory_need.hpp"
 #include "iteragpu/parse.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"

@@ -3,7 +3,7 @@
 
 /// \file
 /// Measurement as a library call (target iteragpu::iteragpu), the header
-/// that integrators of iteragpu::measure() include: the memory domain
+/// that integrators of iteragpu::memory::measure() include: the memory domain
 /// (memory.hpp) and the sweeps over it (sweep.hpp).
 #include "iteragpu/memory.hpp"
 #include "iteragpu/sweep.hpp"

@@ -3,7 +3,7 @@
 
 /// \file
 /// The memory domain, with no dependency (target iteragpu::iteragpu): the
-/// weight estimate; measurement as a library call, iteragpu::measure() over
+/// weight estimate; measurement as a library call, iteragpu::memory::measure() over
 /// an integrator's policy objects (memory/protocol.hpp, memory/policies/);
 /// the statistics of the repeats; the GPU's state through NVML loaded at run
 /// time (nvml/); the prediction of the synthetic network through a simulated

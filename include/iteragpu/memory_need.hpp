@@ -5,7 +5,6 @@
 #include <string>
 #include <string_view>
 
-#include "iteragpu/memory/estimate.hpp"
 #include "iteragpu/units.hpp"
 
 /// \file
@@ -27,17 +26,6 @@ struct memory_need {
   friend bool operator==(const memory_need&, const memory_need&) = default;
 };
 
-/// The source of a need made from an estimate, as memory_need::source.
-inline constexpr std::string_view estimate_need_source =
-    "estimate: weights + reserve, rounded up to a whole byte (activations, KV cache and libraries not included)";
-
-/// An estimate's total as a need; nothing when its bytes pass 64 bits.
-[[nodiscard]] std::optional<memory_need> need_of(const memory_estimate& estimate);
-
 }  // namespace iteragpu
-
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
-#include "iteragpu/impl/memory_need.ipp"
-#endif
 
 #endif  // ITERAGPU_MEMORY_NEED_HPP

@@ -74,13 +74,18 @@ union either {
   constexpr ~either() {}  // NOLINT(modernize-use-equals-default): not trivial for members that are not
 };
 
+// A side whose move construction is declared noexcept: the assignments
+// need one, since they end the old side before the new one is moved in.
+template <class T>
+concept moves_without_failing = std::move_constructible<T> && noexcept(T(std::declval<T&&>()));
+
 }  // namespace detail
 
 /// A value of type `T`, or the reason `E` there is none: the part of std::expected the library needs.
 /// The value and the error share one storage, exactly one of them alive, so
 /// that every access is a plain read that raises no exception: reading the
 /// wrong side breaks a precondition. Copyable and movable when both sides are;
-/// assignable when, in addition, both move without throwing.
+/// assignable when, in addition, both move with a noexcept constructor.
 template <class T, class E>
 class [[nodiscard]] result {
  public:
@@ -117,8 +122,8 @@ class [[nodiscard]] result {
       : both_(other.ok_ ? storage(detail::success_side{}, other.value_side())
                         : storage(detail::failure_side{}, other.error_side())),
         ok_(other.ok_) {}
-  constexpr result(result&& other) noexcept(std::is_nothrow_move_constructible_v<T> &&
-                                            std::is_nothrow_move_constructible_v<E>)
+  constexpr result(result&& other) noexcept(detail::moves_without_failing<T> &&
+                                            detail::moves_without_failing<E>)
     requires std::move_constructible<T> && std::move_constructible<E>
       : both_(other.ok_ ? storage(detail::success_side{}, std::move(other.value_side()))
                         : storage(detail::failure_side{}, std::move(other.error_side()))),
@@ -126,13 +131,13 @@ class [[nodiscard]] result {
   ///@}
 
   ///@{
-  /// Holds a copy of the side `other` holds. If that copy throws, this
-  /// result is unchanged. Only for sides that move without throwing: the
+  /// Holds a copy of the side `other` holds. If that copy fails with an
+  /// exception, this result is unchanged. Only for sides whose move is noexcept: the
   /// old side ends before the new one is moved in. Not in a constant
   /// expression.
   result& operator=(const result& other)
-    requires std::copy_constructible<T> && std::copy_constructible<E> && std::is_nothrow_move_constructible_v<T> &&
-             std::is_nothrow_move_constructible_v<E>
+    requires std::copy_constructible<T> && std::copy_constructible<E> && detail::moves_without_failing<T> &&
+             detail::moves_without_failing<E>
   {
     if (this != &other) {
       result copy(other);
@@ -141,7 +146,7 @@ class [[nodiscard]] result {
     return *this;
   }
   result& operator=(result&& other) noexcept
-    requires std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_constructible_v<E>
+    requires detail::moves_without_failing<T> && detail::moves_without_failing<E>
   {
     if (this != &other) {
       rebuild_from(std::move(other));
@@ -246,7 +251,7 @@ class [[nodiscard]] result {
   }
 
   // This result becomes `other`'s side, moved: the assignments ask for
-  // sides that move without throwing (the copy assignment moves its own
+  // sides whose move is noexcept (the copy assignment moves its own
   // copy), so nothing is left half-built. A new result in place of this
   // one, so not in a constant expression.
   void rebuild_from(result&& other) noexcept {

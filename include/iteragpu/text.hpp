@@ -181,6 +181,10 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
 /// for values read from files, which may be of any length.
 [[nodiscard]] std::string quoted_excerpt(std::string_view text, std::size_t longest = 60);
 
+/// The text up to its first line feed (all of it when there is none): the
+/// one line an exception's message or a child's error output is reduced to.
+[[nodiscard]] std::string first_line(std::string_view text);
+
 /// Where display text breaks the rule, and why.
 struct display_text_fault {
   std::size_t offset{0};  ///< byte offset of the first offending character

@@ -35,7 +35,7 @@ import re
 import sys
 
 DTYPES = {"float32", "float16", "bfloat16", "float64", "int64", "int32", "int16", "int8", "uint8"}
-INPUT_SEED = 1  # iteragpu::input_seed
+INPUT_SEED = 1  # iteragpu::memory::input_seed
 
 
 def parse_spec(text):

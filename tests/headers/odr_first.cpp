@@ -17,7 +17,7 @@ odr_view view_from_first() {
   std::ostringstream out;
   std::ostringstream err;
   const int code = iteragpu::cli::run_estimate(args, out, err);
-  return {&iteragpu::not_included_in_estimate, &iteragpu::library_version, &iteragpu::cli::accepted_positive,
+  return {&iteragpu::memory::not_included_in_estimate, &iteragpu::library_version, &iteragpu::cli::accepted_positive,
           std::to_string(code) + " " + out.str() + err.str()};
 }
 

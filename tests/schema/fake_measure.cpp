@@ -41,14 +41,14 @@ struct fake_runtime {
   double time_scale{1.0};
   std::string driver{"580.00.00"};
 
-  [[nodiscard]] iteragpu::environment_report environment(iteragpu::device_index d) const {
-    iteragpu::environment_report r;
+  [[nodiscard]] iteragpu::memory::environment_report environment(iteragpu::memory::device_index d) const {
+    iteragpu::memory::environment_report r;
     r.compiler = "fake runtime of tests/schema/fake_measure.cpp (nothing was measured)";
     r.cxx_standard = __cplusplus;
     r.libtorch_available = true;
     r.libtorch_version = "2.11.0";
-    r.build = iteragpu::runtime_build{iteragpu::gpu_platform::cuda, "13.0"};
-    r.gpus.push_back(iteragpu::gpu_description{iteragpu::device_index{0}, "fake GPU", "9.0", 150'109'880'320});
+    r.build = iteragpu::memory::runtime_build{iteragpu::memory::gpu_platform::cuda, "13.0"};
+    r.gpus.push_back(iteragpu::memory::gpu_description{iteragpu::memory::device_index{0}, "fake GPU", "9.0", 150'109'880'320});
     r.device.requested = d;
     r.device.available = d.value == 0;
     if (r.device.available) {
@@ -57,28 +57,28 @@ struct fake_runtime {
       r.device.free_memory_bytes = 149'557'477'376;
       r.device.total_memory_bytes = 150'109'880'320;
     } else {
-      r.device.reason = iteragpu::device_name(d) + " is not visible; visible GPUs: cuda:0 (fake GPU)";
+      r.device.reason = iteragpu::memory::device_name(d) + " is not visible; visible GPUs: cuda:0 (fake GPU)";
     }
-    iteragpu::management_report m;
+    iteragpu::memory::management_report m;
     m.driver_version = driver;
     m.nvml_version = "13." + driver;
     m.gpus.push_back(iteragpu::nvml::gpu_facts{iteragpu::nvml::enablement::enabled, iteragpu::nvml::enablement::disabled,
-                                               iteragpu::nvml::enablement::enabled, iteragpu::milliwatts{700'000},
-                                               iteragpu::megahertz{1980}, iteragpu::megahertz{3201}});
+                                               iteragpu::nvml::enablement::enabled, iteragpu::memory::milliwatts{700'000},
+                                               iteragpu::memory::megahertz{1980}, iteragpu::memory::megahertz{3201}});
     r.management = std::move(m);
     return r;
   }
 
-  [[nodiscard]] static std::optional<iteragpu::prediction::blas_workspaces> blas_workspaces() {
-    return iteragpu::prediction::default_workspaces();
+  [[nodiscard]] static std::optional<iteragpu::memory::prediction::blas_workspaces> blas_workspaces() {
+    return iteragpu::memory::prediction::default_workspaces();
   }
 
-  [[nodiscard]] static std::vector<iteragpu::allocator_setting> allocator_settings() {
+  [[nodiscard]] static std::vector<iteragpu::memory::allocator_setting> allocator_settings() {
     return {{"expandable_segments", "False"}, {"max_split_size_mb", "unlimited"}};
   }
 
-  [[nodiscard]] iteragpu::result<iteragpu::measurement, iteragpu::measure_error> measure_synthetic(
-      const iteragpu::synthetic_run& run) const {
+  [[nodiscard]] iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::measure_error> measure_synthetic(
+      const iteragpu::memory::synthetic_run& run) const {
     // The base warm pass: the network's 16 b c w^2 operations at 700 TFLOP/s,
     // plus 30 us of launches.
     const double operations = 16.0 * static_cast<double>(run.shape.batch) * static_cast<double>(run.shape.context) *
@@ -86,23 +86,23 @@ struct fake_runtime {
     const double base = (operations / 700e12 + 30e-6) * time_scale;
     // Predicted warm_forward rows are all alike: one is predicted, and
     // repeated as many times as the run asks.
-    const iteragpu::protocol_plan plan{run.plan.warmup, 1, std::nullopt};
+    const iteragpu::memory::protocol_plan plan{run.plan.warmup, 1, std::nullopt};
     auto predicted =
-        iteragpu::prediction::predict_synthetic(run.shape, run.dtype, iteragpu::prediction::default_workspaces(), plan);
+        iteragpu::memory::prediction::predict_synthetic(run.shape, run.dtype, iteragpu::memory::prediction::default_workspaces(), plan);
     if (!predicted) {
-      return iteragpu::unexpected{iteragpu::measure_error{iteragpu::phase_kind::model_load, predicted.error().message}};
+      return iteragpu::unexpected{iteragpu::memory::measure_error{iteragpu::memory::phase_kind::model_load, predicted.error().message}};
     }
-    const iteragpu::phase_row warm = predicted->back();
+    const iteragpu::memory::phase_row warm = predicted->back();
     predicted->pop_back();
-    iteragpu::measurement m;
+    iteragpu::memory::measurement m;
     for (auto& row : *predicted) {
-      row.gpu_seconds = base * (row.phase == iteragpu::phase_kind::warmup ? static_cast<double>(run.plan.warmup) : 20.0);
+      row.gpu_seconds = base * (row.phase == iteragpu::memory::phase_kind::warmup ? static_cast<double>(run.plan.warmup) : 20.0);
       m.phases.push_back(finished(row));
     }
     std::vector<double> series;
     double elapsed = 0.0;
     while (run.plan.until ? !m.stopped_by : series.size() < run.plan.repeats) {
-      iteragpu::phase_row row = warm;
+      iteragpu::memory::phase_row row = warm;
       row.repeat = series.size();
       row.gpu_seconds = base * (1.0 + jitter[series.size() % jitter.size()]);
       m.phases.push_back(finished(row));
@@ -117,38 +117,38 @@ struct fake_runtime {
 
   // A TorchScript module's rows: those of the small synthetic network stand
   // in for them (the module file is checked by the command line, never loaded).
-  [[nodiscard]] iteragpu::result<iteragpu::measurement, iteragpu::torchscript_error> measure_torchscript(
-      const iteragpu::torchscript_run& run) const {
-    auto rows = measure_synthetic(iteragpu::synthetic_run{run.device, {1, 16, 64}, iteragpu::element_type::float32, run.plan});
+  [[nodiscard]] iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_error> measure_torchscript(
+      const iteragpu::memory::torchscript_run& run) const {
+    auto rows = measure_synthetic(iteragpu::memory::synthetic_run{run.device, {1, 16, 64}, iteragpu::memory::element_type::float32, run.plan});
     if (!rows) {
-      return iteragpu::unexpected{iteragpu::torchscript_error{std::nullopt, rows.error().phase, rows.error().message}};
+      return iteragpu::unexpected{iteragpu::memory::torchscript_error{std::nullopt, rows.error().phase, rows.error().message}};
     }
     return std::move(*rows);
   }
 
  private:
   // The row with its wall time, device memory and GPU state.
-  [[nodiscard]] static iteragpu::phase_row finished(iteragpu::phase_row row) {
+  [[nodiscard]] static iteragpu::memory::phase_row finished(iteragpu::memory::phase_row row) {
     row.seconds = row.gpu_seconds + 6e-6;
-    const std::uint64_t outside = iteragpu::prediction::memory_outside_allocator_default.value;
+    const std::uint64_t outside = iteragpu::memory::prediction::memory_outside_allocator_default.value;
     row.baseline_device_used_bytes = row.baseline_reserved_bytes + outside;
     row.end_device_used_bytes = row.end_reserved_bytes + outside;
     row.state_at_end = state_of(row);
     return row;
   }
 
-  [[nodiscard]] static iteragpu::gpu_state state_of(const iteragpu::phase_row& row) {
-    const bool warm = row.phase == iteragpu::phase_kind::warm_forward;
-    iteragpu::gpu_state s{iteragpu::megahertz{1980}, iteragpu::megahertz{3201}, iteragpu::milliwatts{warm ? 412'000U : 121'000U},
-                          iteragpu::degrees_celsius{warm ? 47U : 38U},
-                          iteragpu::clock_event_reasons{warm ? (row.repeat == 3U ? sw_power_cap : 0U) : gpu_idle}};
-    if (row.phase == iteragpu::phase_kind::model_load) {
-      s.power_draw = iteragpu::unexpected{iteragpu::reading_error{.kind = iteragpu::reading_failure::not_available, .detail = "NVML: not supported"}};
+  [[nodiscard]] static iteragpu::memory::gpu_state state_of(const iteragpu::memory::phase_row& row) {
+    const bool warm = row.phase == iteragpu::memory::phase_kind::warm_forward;
+    iteragpu::memory::gpu_state s{iteragpu::memory::megahertz{1980}, iteragpu::memory::megahertz{3201}, iteragpu::memory::milliwatts{warm ? 412'000U : 121'000U},
+                          iteragpu::memory::degrees_celsius{warm ? 47U : 38U},
+                          iteragpu::memory::clock_event_reasons{warm ? (row.repeat == 3U ? sw_power_cap : 0U) : gpu_idle}};
+    if (row.phase == iteragpu::memory::phase_kind::model_load) {
+      s.power_draw = iteragpu::unexpected{iteragpu::memory::reading_error{.kind = iteragpu::memory::reading_failure::not_available, .detail = "NVML: not supported"}};
     }
     return s;
   }
 };
-static_assert(iteragpu::synthetic_runtime<fake_runtime> && iteragpu::torchscript_runtime<fake_runtime>);
+static_assert(iteragpu::memory::synthetic_runtime<fake_runtime> && iteragpu::memory::torchscript_runtime<fake_runtime>);
 
 // The value of a --fake-* flag, which must come first.
 bool take_flag(std::vector<std::string>& args, std::string_view flag, std::string& value) {

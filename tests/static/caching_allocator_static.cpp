@@ -10,16 +10,16 @@
 namespace {
 
 using iteragpu::byte_count;
-using iteragpu::element_type;
-using iteragpu::synthetic_shape;
-using iteragpu::prediction::addmm_uses_cublaslt;
-using iteragpu::prediction::allocation_error;
-using iteragpu::prediction::blas_workspaces;
-using iteragpu::prediction::block_size;
-using iteragpu::prediction::pool_kind;
-using iteragpu::prediction::shape_error;
-using iteragpu::prediction::split_workspace_total;
-using iteragpu::prediction::tensor_bytes;
+using iteragpu::memory::element_type;
+using iteragpu::memory::synthetic_shape;
+using iteragpu::memory::prediction::addmm_uses_cublaslt;
+using iteragpu::memory::prediction::allocation_error;
+using iteragpu::memory::prediction::blas_workspaces;
+using iteragpu::memory::prediction::block_size;
+using iteragpu::memory::prediction::pool_kind;
+using iteragpu::memory::prediction::shape_error;
+using iteragpu::memory::prediction::split_workspace_total;
+using iteragpu::memory::prediction::tensor_bytes;
 
 constexpr std::uint64_t MiB = std::uint64_t{1} << 20U;
 constexpr std::uint64_t EiB = std::uint64_t{1} << 60U;
@@ -79,9 +79,9 @@ static_assert(!block(4 * MiB).splits(byte_count{2 * MiB}));
 static_assert(block(EiB - 1).splits(byte_count{u64_max}));  // the sum stays below 2^64
 
 // The workspaces: the H200 and PyTorch 2.11 default, and the split of a total.
-static_assert(iteragpu::prediction::default_workspaces() == blas_workspaces{byte_count{32 * MiB}, byte_count{MiB}});
-static_assert(iteragpu::prediction::known_workspace_sizes[0].sizes == iteragpu::prediction::default_workspaces());
-static_assert(iteragpu::prediction::known_workspace_sizes[1].sizes.cublas.value == 8'519'680);  // 4096 KiB x 2 + 16 KiB x 8
+static_assert(iteragpu::memory::prediction::default_workspaces() == blas_workspaces{byte_count{32 * MiB}, byte_count{MiB}});
+static_assert(iteragpu::memory::prediction::known_workspace_sizes[0].sizes == iteragpu::memory::prediction::default_workspaces());
+static_assert(iteragpu::memory::prediction::known_workspace_sizes[1].sizes.cublas.value == 8'519'680);  // 4096 KiB x 2 + 16 KiB x 8
 static_assert(split_workspace_total(byte_count{34'603'008}) == blas_workspaces{byte_count{32 * MiB}, byte_count{MiB}});
 static_assert(split_workspace_total(byte_count{9 * MiB}) == blas_workspaces{byte_count{8 * MiB}, byte_count{MiB}});
 static_assert(split_workspace_total(byte_count{2 * MiB}) == blas_workspaces{byte_count{MiB}, byte_count{MiB}});

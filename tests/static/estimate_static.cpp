@@ -6,12 +6,12 @@
 
 namespace {
 
-using iteragpu::bytes_per_parameter;
-using iteragpu::estimate_error;
-using iteragpu::estimate_weights;
+using iteragpu::memory::bytes_per_parameter;
+using iteragpu::memory::estimate_error;
+using iteragpu::memory::estimate_weights;
 using iteragpu::exact_decimal;
-using iteragpu::parameter_count;
-using iteragpu::storage_bits;
+using iteragpu::memory::parameter_count;
+using iteragpu::memory::storage_bits;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 
@@ -48,9 +48,9 @@ static_assert(estimate_weights(seven_billion, storage_bits{16})->weight_gb().tex
 static_assert(estimate_weights(seven_billion, storage_bits{65})->weight_gib().text() == "58.673322200775146484375");
 
 // The reserve is added exactly.
-static_assert(iteragpu::estimate_memory(seven_billion, storage_bits{16}, exact_decimal::from_integer(4))
+static_assert(iteragpu::memory::estimate_memory(seven_billion, storage_bits{16}, exact_decimal::from_integer(4))
                   ->total_gib.text() == "17.03851604461669921875");
-static_assert(iteragpu::estimate_memory(seven_billion, storage_bits{16}, exact_decimal::parse("0.96148395538330078125").value())
+static_assert(iteragpu::memory::estimate_memory(seven_billion, storage_bits{16}, exact_decimal::parse("0.96148395538330078125").value())
                   ->total_gib.text() == "14");
 
 // The largest products that fit, and the first ones that do not.

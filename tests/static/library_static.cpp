@@ -81,7 +81,7 @@ static_assert(decimal("13.03851604461669921875").fraction_digits() == 20);
 static_assert(decimal("13.03851604461669921875").text() == "13.03851604461669921875");
 // An estimate compared with a card's memory: 7e9 parameters of 16 bits plus
 // 4 GiB is 17.0385... GiB, less than an H200's 150,109,880,320 bytes.
-static_assert(iteragpu::estimate_memory(iteragpu::parameter_count{7'000'000'000}, iteragpu::storage_bits{16},
+static_assert(iteragpu::memory::estimate_memory(iteragpu::memory::parameter_count{7'000'000'000}, iteragpu::memory::storage_bits{16},
                                         exact_decimal::from_integer(4))
                   ->total_gib < iteragpu::to_gib(byte_count{150'109'880'320}));
 static_assert(iteragpu::to_gib(byte_count{150'109'880'320}).text() == "139.80072021484375");
@@ -155,19 +155,19 @@ static_assert(!iteragpu::narrow<std::uint64_t>(std::int64_t{-1}).has_value());
 static_assert(iteragpu::narrow<std::int64_t>(std::uint64_t{1} << 63U) == std::nullopt);
 
 // ---- policies/dtype.hpp ----
-static_assert(iteragpu::parse_element_type("bfloat16") == iteragpu::element_type::bfloat16);
-static_assert(!iteragpu::parse_element_type("fp16").has_value());
-static_assert(iteragpu::name_of(iteragpu::element_type::float16) == std::string_view("float16"));
-static_assert(iteragpu::bytes_per_element(iteragpu::element_type::float32) == 4);
-static_assert(iteragpu::bytes_per_element(iteragpu::element_type::bfloat16) == 2);
-static_assert(iteragpu::with_dtype(iteragpu::element_type::float16,
-                                   []<iteragpu::dtype_policy D>() { return D::bytes_per_element; }) == 2);
+static_assert(iteragpu::memory::parse_element_type("bfloat16") == iteragpu::memory::element_type::bfloat16);
+static_assert(!iteragpu::memory::parse_element_type("fp16").has_value());
+static_assert(iteragpu::memory::name_of(iteragpu::memory::element_type::float16) == std::string_view("float16"));
+static_assert(iteragpu::memory::bytes_per_element(iteragpu::memory::element_type::float32) == 4);
+static_assert(iteragpu::memory::bytes_per_element(iteragpu::memory::element_type::bfloat16) == 2);
+static_assert(iteragpu::memory::with_dtype(iteragpu::memory::element_type::float16,
+                                   []<iteragpu::memory::dtype_policy D>() { return D::bytes_per_element; }) == 2);
 
 // ---- device.hpp, protocol.hpp ----
-static_assert(iteragpu::parse_device("cuda:3")->value == 3);
-static_assert(iteragpu::parse_device("cuda:127")->value == 127);
-static_assert(!iteragpu::parse_device("cuda:128").has_value() && !iteragpu::parse_device("cpu").has_value());
-static_assert(iteragpu::name_of(iteragpu::phase_kind::warm_forward) == std::string_view("warm_forward"));
+static_assert(iteragpu::memory::parse_device("cuda:3")->value == 3);
+static_assert(iteragpu::memory::parse_device("cuda:127")->value == 127);
+static_assert(!iteragpu::memory::parse_device("cuda:128").has_value() && !iteragpu::memory::parse_device("cpu").has_value());
+static_assert(iteragpu::memory::name_of(iteragpu::memory::phase_kind::warm_forward) == std::string_view("warm_forward"));
 
 // ---- catalog.hpp ----
 static_assert(iteragpu::pricing::duration_index(iteragpu::pricing::package_days{7}) == 1U);
@@ -184,7 +184,7 @@ static_assert(!iteragpu::pricing::detail::duration_named("030").has_value() && !
 
 // ---- every error is described ----
 static_assert(iteragpu::pricing::describe(iteragpu::pricing::money_error::division_by_zero) == std::string_view("a division by zero"));
-static_assert(iteragpu::describe(iteragpu::estimate_error::zero_bits).starts_with("the storage width"));
+static_assert(iteragpu::memory::describe(iteragpu::memory::estimate_error::zero_bits).starts_with("the storage width"));
 static_assert(iteragpu::pricing::describe(iteragpu::pricing::package_error_kind::unknown_gpu) ==
               std::string_view("the GPU is not in the catalog"));
 

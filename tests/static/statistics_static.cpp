@@ -13,9 +13,9 @@
 
 namespace {
 
-using iteragpu::noise_of;
-using iteragpu::noise_verdict;
-using iteragpu::percentile_of_sorted;
+using iteragpu::memory::noise_of;
+using iteragpu::memory::noise_verdict;
+using iteragpu::memory::percentile_of_sorted;
 
 constexpr std::array<double, 5> five{0.0, 10.0, 20.0, 30.0, 40.0};
 constexpr std::array<double, 4> four{1.0, 2.0, 3.0, 4.0};
@@ -57,8 +57,8 @@ static_assert(!percentile_of_sorted(with_nan, 0).has_value());
 static_assert(!percentile_of_sorted(with_infinity, 0).has_value());
 
 // The verdict: steady up to and including 10 %, noisy above, very noisy above 25 %.
-static_assert(iteragpu::noisy_above_percent == 10);
-static_assert(iteragpu::very_noisy_above_percent == 25);
+static_assert(iteragpu::memory::noisy_above_percent == 10);
+static_assert(iteragpu::memory::very_noisy_above_percent == 25);
 static_assert(noise_of(0.0) == noise_verdict::steady);
 static_assert(noise_of(0.1) == noise_verdict::steady);
 static_assert(noise_of(0.1000000001) == noise_verdict::noisy);
@@ -67,18 +67,18 @@ static_assert(noise_of(0.2500000001) == noise_verdict::very_noisy);
 static_assert(noise_of(std::numeric_limits<double>::infinity()) == noise_verdict::very_noisy);
 static_assert(!noise_of(-0.01).has_value());
 static_assert(!noise_of(std::numeric_limits<double>::quiet_NaN()).has_value());
-static_assert(iteragpu::name_of(noise_verdict::steady) == "steady");
-static_assert(iteragpu::name_of(noise_verdict::noisy) == "noisy");
-static_assert(iteragpu::name_of(noise_verdict::very_noisy) == "very_noisy");
+static_assert(iteragpu::memory::name_of(noise_verdict::steady) == "steady");
+static_assert(iteragpu::memory::name_of(noise_verdict::noisy) == "noisy");
+static_assert(iteragpu::memory::name_of(noise_verdict::very_noisy) == "very_noisy");
 
 // The stop reasons' names in JSON.
-static_assert(iteragpu::name_of(iteragpu::stop_reason::converged) == "converged");
-static_assert(iteragpu::name_of(iteragpu::stop_reason::max_seconds) == "max_seconds");
-static_assert(iteragpu::name_of(iteragpu::stop_reason::max_repeats) == "max_repeats");
+static_assert(iteragpu::memory::name_of(iteragpu::memory::stop_reason::converged) == "converged");
+static_assert(iteragpu::memory::name_of(iteragpu::memory::stop_reason::max_seconds) == "max_seconds");
+static_assert(iteragpu::memory::name_of(iteragpu::memory::stop_reason::max_repeats) == "max_repeats");
 
 // Convergence is tested after every one of the first 1024 samples, then
 // every 16th up to 2047 (2^(10 - 6)), every 32nd up to 4095, ...
-using iteragpu::convergence_tested_at;
+using iteragpu::memory::convergence_tested_at;
 static_assert(convergence_tested_at(1) && convergence_tested_at(10) && convergence_tested_at(1023));
 static_assert(convergence_tested_at(1024));
 static_assert(!convergence_tested_at(1025));
@@ -92,9 +92,9 @@ static_assert(!convergence_tested_at((std::uint64_t{1} << 63U) + 1U));
 
 // The parameters of the stopping rule are refused with the first rule they
 // break, when compiled as at run time; a NaN or an infinity is no bound.
-using iteragpu::refusal_of;
-using iteragpu::stopping_error;
-using iteragpu::stopping_parameters;
+using iteragpu::memory::refusal_of;
+using iteragpu::memory::stopping_error;
+using iteragpu::memory::stopping_parameters;
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr double inf = std::numeric_limits<double>::infinity();
 static_assert(!refusal_of(stopping_parameters{}).has_value());

@@ -19,7 +19,7 @@
 
 // Found by argument-dependent lookup, so that a failed comparison prints
 // both sides.
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 std::ostream& operator<<(std::ostream& out, alloc_conf_error_code c) { return out << static_cast<int>(c); }
 std::ostream& operator<<(std::ostream& out, const alloc_conf_error& e) {
   return out << "{code " << e.code << ", key '" << e.key << "', value '" << e.value << "'}";
@@ -29,22 +29,22 @@ std::ostream& operator<<(std::ostream& out, const segment_event& e) {
   return out << "{action " << e.action << ", address " << e.address << ", size " << e.size.value << ", stream "
              << e.stream << "}";
 }
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 namespace {
 
 using iteragpu::byte_count;
-using iteragpu::prediction::alloc_conf_error;
-using iteragpu::prediction::alloc_conf_error_code;
-using iteragpu::prediction::allocation_error;
-using iteragpu::prediction::allocator_counters;
-using settings_type = iteragpu::prediction::allocator_settings;
-using iteragpu::prediction::block_handle;
-using iteragpu::prediction::block_size;
-using iteragpu::prediction::caching_allocator;
-using iteragpu::prediction::parse_alloc_conf;
-using iteragpu::prediction::segment_action;
-using iteragpu::prediction::segment_event;
+using iteragpu::memory::prediction::alloc_conf_error;
+using iteragpu::memory::prediction::alloc_conf_error_code;
+using iteragpu::memory::prediction::allocation_error;
+using iteragpu::memory::prediction::allocator_counters;
+using settings_type = iteragpu::memory::prediction::allocator_settings;
+using iteragpu::memory::prediction::block_handle;
+using iteragpu::memory::prediction::block_size;
+using iteragpu::memory::prediction::caching_allocator;
+using iteragpu::memory::prediction::parse_alloc_conf;
+using iteragpu::memory::prediction::segment_action;
+using iteragpu::memory::prediction::segment_event;
 
 constexpr std::uint64_t MiB = std::uint64_t{1} << 20U;
 // Where the simulation places its first segment.

@@ -12,23 +12,23 @@
 
 // Found by argument-dependent lookup, so that a failed comparison prints
 // both sides.
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 std::ostream& operator<<(std::ostream& out, const allocator_statistics& s) {
   return out << "{allocated " << s.allocated.value << ", reserved " << s.reserved.value << ", peak allocated "
              << s.peak_allocated.value << ", peak reserved " << s.peak_reserved.value << "}";
 }
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 namespace {
 
 using iteragpu::byte_count;
-using iteragpu::prediction::allocation_error;
-using iteragpu::prediction::allocator_statistics;
-using iteragpu::prediction::block_handle;
-using iteragpu::prediction::block_view;
-using iteragpu::prediction::caching_allocator;
-using iteragpu::prediction::free_error;
-using iteragpu::prediction::pool_kind;
+using iteragpu::memory::prediction::allocation_error;
+using iteragpu::memory::prediction::allocator_statistics;
+using iteragpu::memory::prediction::block_handle;
+using iteragpu::memory::prediction::block_view;
+using iteragpu::memory::prediction::caching_allocator;
+using iteragpu::memory::prediction::free_error;
+using iteragpu::memory::prediction::pool_kind;
 
 constexpr std::uint64_t MiB = std::uint64_t{1} << 20U;
 

@@ -28,7 +28,7 @@ const std::string fixtures = ITERAGPU_TEST_SOURCE_DIR "/data/measurements/";
 
 std::string fixture(const std::string& name) { return fixtures + name; }
 
-iteragpu::compared_run read(const std::string& name) {
+iteragpu::memory::compared_run read(const std::string& name) {
   auto run = iteragpu::report::read_measurement(fixture(name));
   BOOST_TEST_REQUIRE(run.has_value(), (run.has_value() ? std::string() : iteragpu::report::describe(run.error())));
   return std::move(*run);

@@ -19,7 +19,7 @@ BOOST_AUTO_TEST_CASE(runtime_estimate_matches_the_constant_one) {
   // Values from a run-time source, not a constant expression.
   volatile std::uint64_t parameters = 7'000'000'000;
   volatile std::uint64_t bits = 16;
-  const auto e = iteragpu::estimate_weights(iteragpu::parameter_count{parameters}, iteragpu::storage_bits{bits});
+  const auto e = iteragpu::memory::estimate_weights(iteragpu::memory::parameter_count{parameters}, iteragpu::memory::storage_bits{bits});
   BOOST_REQUIRE(e.has_value());
   BOOST_TEST(e->bytes_per_parameter == 2U);
   BOOST_TEST(e->weight_bytes.value == 14'000'000'000U);
@@ -29,14 +29,14 @@ BOOST_AUTO_TEST_CASE(runtime_estimate_matches_the_constant_one) {
 
 BOOST_AUTO_TEST_CASE(runtime_overflow_is_an_error_instead_of_a_wrapped_count) {
   volatile std::uint64_t parameters = std::numeric_limits<std::uint64_t>::max() / 2 + 1;
-  const auto e = iteragpu::estimate_weights(iteragpu::parameter_count{parameters}, iteragpu::storage_bits{16});
+  const auto e = iteragpu::memory::estimate_weights(iteragpu::memory::parameter_count{parameters}, iteragpu::memory::storage_bits{16});
   BOOST_REQUIRE(!e.has_value());
-  BOOST_TEST((e.error() == iteragpu::estimate_error::weight_bytes_overflow));
+  BOOST_TEST((e.error() == iteragpu::memory::estimate_error::weight_bytes_overflow));
   volatile std::uint64_t reserve = std::numeric_limits<std::uint64_t>::max();
-  const auto total = iteragpu::estimate_memory(iteragpu::parameter_count{8'589'934'592}, iteragpu::storage_bits{8},
+  const auto total = iteragpu::memory::estimate_memory(iteragpu::memory::parameter_count{8'589'934'592}, iteragpu::memory::storage_bits{8},
                                                iteragpu::exact_decimal::from_integer(reserve));
   BOOST_REQUIRE(!total.has_value());
-  BOOST_TEST((total.error() == iteragpu::estimate_error::total_overflow));
+  BOOST_TEST((total.error() == iteragpu::memory::estimate_error::total_overflow));
 }
 
 BOOST_AUTO_TEST_CASE(json_carries_exact_decimals_and_the_exclusions) {
@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(text_labels_gib_and_gb_and_lists_the_exclusions) {
   BOOST_TEST(r.out.find("14 GB (10^9 bytes)") != std::string::npos);
   BOOST_TEST(r.out.find("4 GiB, chosen by you, not measured") != std::string::npos);
   BOOST_TEST(r.out.find("17.03851604461669921875 GiB") != std::string::npos);
-  for (const auto item : iteragpu::not_included_in_estimate) {
+  for (const auto item : iteragpu::memory::not_included_in_estimate) {
     BOOST_TEST(r.out.find(std::string(item)) != std::string::npos, item);
   }
 }

@@ -88,22 +88,22 @@ inline fake_status outcome(const std::string& call) {
 // A GPU state reader that names the GPU it was asked for in its figures:
 // the SM clock is 1000 + the bus number, the facts' power limit likewise.
 struct fake_reader {
-  [[nodiscard]] iteragpu::gpu_state sample(std::string_view pci_bus_id) const {
-    auto state = iteragpu::gpu_state_unavailable(not_read());
-    state.sm_clock = iteragpu::megahertz{1000U + bus_of(pci_bus_id)};
+  [[nodiscard]] iteragpu::memory::gpu_state sample(std::string_view pci_bus_id) const {
+    auto state = iteragpu::memory::gpu_state_unavailable(not_read());
+    state.sm_clock = iteragpu::memory::megahertz{1000U + bus_of(pci_bus_id)};
     return state;
   }
   [[nodiscard]] iteragpu::nvml::gpu_facts facts(std::string_view pci_bus_id) const {
     auto facts = iteragpu::nvml::gpu_facts_unavailable(not_read());
-    facts.power_limit = iteragpu::milliwatts{bus_of(pci_bus_id)};
+    facts.power_limit = iteragpu::memory::milliwatts{bus_of(pci_bus_id)};
     return facts;
   }
-  [[nodiscard]] static iteragpu::gpu_reading<std::string> driver_version() { return std::string("580.95.05"); }
-  [[nodiscard]] static iteragpu::gpu_reading<std::string> nvml_version() { return std::string("13.580.95.05"); }
+  [[nodiscard]] static iteragpu::memory::gpu_reading<std::string> driver_version() { return std::string("580.95.05"); }
+  [[nodiscard]] static iteragpu::memory::gpu_reading<std::string> nvml_version() { return std::string("13.580.95.05"); }
 
  private:
-  static iteragpu::reading_error not_read() {
-    return {.kind = iteragpu::reading_failure::not_available, .detail = "not read by the fake"};
+  static iteragpu::memory::reading_error not_read() {
+    return {.kind = iteragpu::memory::reading_failure::not_available, .detail = "not read by the fake"};
   }
   // "00000000:1B:00.0" -> 0x1B.
   static std::uint32_t bus_of(std::string_view id) {
@@ -118,7 +118,7 @@ struct fake_traits {
   using properties_type = fake_properties;
   using state_reader = fake_reader;
 
-  static constexpr iteragpu::gpu_platform platform = iteragpu::gpu_platform::hip;
+  static constexpr iteragpu::memory::gpu_platform platform = iteragpu::memory::gpu_platform::hip;
   static constexpr std::string_view runtime_name = "FAKE";
   static constexpr std::string_view call_prefix = "fake";
   static constexpr status_type success = fake_status::success;
@@ -132,7 +132,7 @@ struct fake_traits {
   // Makes the device current and restores the previous one, as CUDAGuard does.
   class guard {
    public:
-    explicit guard(iteragpu::device_index d) : previous_(std::exchange(runtime().current, d.value)) {}
+    explicit guard(iteragpu::memory::device_index d) : previous_(std::exchange(runtime().current, d.value)) {}
     guard(const guard&) = delete;
     guard& operator=(const guard&) = delete;
     guard(guard&&) = delete;
@@ -142,7 +142,7 @@ struct fake_traits {
    private:
     int previous_;
   };
-  static guard make_guard(iteragpu::device_index d) { return guard(d); }
+  static guard make_guard(iteragpu::memory::device_index d) { return guard(d); }
 
   static status_type device_synchronize() { return outcome("synchronize"); }
   static status_type runtime_version(int* version) {
@@ -150,7 +150,7 @@ struct fake_traits {
     return outcome("version");
   }
   static std::string version_text(int version) { return std::to_string(version / 10000000); }
-  static status_type device_properties(properties_type* p, iteragpu::device_index d) {
+  static status_type device_properties(properties_type* p, iteragpu::memory::device_index d) {
     *p = runtime().devices.at(static_cast<std::size_t>(d.value));
     return outcome("properties");
   }
@@ -162,14 +162,14 @@ struct fake_traits {
     *total_bytes = runtime().devices.at(static_cast<std::size_t>(runtime().current)).totalGlobalMem;
     return outcome("memory");
   }
-  static status_type pci_bus_id(char* text, int length, iteragpu::device_index d) {
+  static status_type pci_bus_id(char* text, int length, iteragpu::memory::device_index d) {
     const std::string id = "00000000:" + std::to_string(10 + d.value) + ":00.0";
     BOOST_TEST(length > static_cast<int>(id.size()));
     id.copy(text, id.size());
     text[id.size()] = '\0';  // NOLINT(cppcoreguidelines-pro-bounds-pointer-arithmetic): the runtime's C interface
     return outcome("bus id");
   }
-  static stream_type current_stream(iteragpu::device_index d) {
+  static stream_type current_stream(iteragpu::memory::device_index d) {
     static std::vector<fake_stream> streams{{0}, {1}, {2}, {3}};
     return &streams.at(static_cast<std::size_t>(d.value));
   }
@@ -200,8 +200,8 @@ struct fake_traits {
     *milliseconds = stop->at_milliseconds - start->at_milliseconds;
     return outcome("elapsed");
   }
-  static fake_stats device_stats(iteragpu::device_index d) { return runtime().stats.at(d.value); }
-  static void reset_peak_stats(iteragpu::device_index d) { runtime().peaks_reset.push_back(d.value); }
+  static fake_stats device_stats(iteragpu::memory::device_index d) { return runtime().stats.at(d.value); }
+  static void reset_peak_stats(iteragpu::memory::device_index d) { runtime().peaks_reset.push_back(d.value); }
 };
 
 }  // namespace fake_gpu

@@ -33,11 +33,11 @@ struct command_under_test {
 
 std::vector<command_under_test> commands() {
   const auto environment = [](std::span<const std::string> a, std::ostream& o, std::ostream& e) {
-    iteragpu::unavailable_runtime r{iteragpu::built_without_libtorch};
+    iteragpu::memory::unavailable_runtime r{iteragpu::memory::built_without_libtorch};
     return cli::run_environment(r, a, o, e);
   };
   const auto measure = [](std::span<const std::string> a, std::ostream& o, std::ostream& e) {
-    iteragpu::unavailable_runtime r{iteragpu::built_without_libtorch};
+    iteragpu::memory::unavailable_runtime r{iteragpu::memory::built_without_libtorch};
     return cli::run_measure(r, a, o, e);
   };
   const auto calcul_forfaits = [](std::span<const std::string> a, std::ostream& o, std::ostream& e) {
@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(an_equals_sign_makes_a_flag_like_word_a_value_on_purpose) {
 BOOST_AUTO_TEST_CASE(the_messages_of_the_issue) {
   const auto r = run_command(
       [](std::span<const std::string> a, std::ostream& o, std::ostream& e) {
-        iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+        iteragpu::memory::unavailable_runtime runtime{iteragpu::memory::built_without_libtorch};
         return cli::run_environment(runtime, a, o, e);
       },
       {"--output", "--device"});

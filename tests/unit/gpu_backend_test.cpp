@@ -29,7 +29,7 @@ using fake_gpu::fake_status;
 using fake_gpu::fake_traits;
 using fake_gpu::reset;
 using fake_gpu::runtime;
-using iteragpu::device_index;
+using iteragpu::memory::device_index;
 using iteragpu::report::describe;
 using iteragpu::torch_adapter::gpu_allocator_counter;
 using iteragpu::torch_adapter::gpu_backend;
@@ -39,10 +39,10 @@ using backend = gpu_backend<fake_traits>;
 using counter = gpu_allocator_counter<fake_traits>;
 
 static_assert(iteragpu::torch_adapter::gpu_runtime_traits<fake_traits>);
-static_assert(iteragpu::measuring_backend<backend> && iteragpu::device_memory_reporting<backend> &&
-              iteragpu::device_inventory<backend> && iteragpu::gpu_state_reporting<backend> &&
-              iteragpu::management_reporting<backend>);
-static_assert(iteragpu::memory_counter<counter>);
+static_assert(iteragpu::memory::measuring_backend<backend> && iteragpu::memory::device_memory_reporting<backend> &&
+              iteragpu::memory::device_inventory<backend> && iteragpu::memory::gpu_state_reporting<backend> &&
+              iteragpu::memory::management_reporting<backend>);
+static_assert(iteragpu::memory::memory_counter<counter>);
 // The state reader is the caller's to open: there is no default backend.
 static_assert(!std::is_default_constructible_v<backend>);
 static_assert(!std::is_convertible_v<fake_reader, backend>);
@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_CASE(lists_every_visible_gpu_with_its_capability_and_memory) {
   BOOST_TEST(!backend::unavailable_reason().has_value());
   const auto build = backend::build();
   BOOST_TEST_REQUIRE(build.has_value());
-  BOOST_TEST((build->platform == iteragpu::gpu_platform::hip));
+  BOOST_TEST((build->platform == iteragpu::memory::gpu_platform::hip));
   BOOST_TEST(build->version == "6");
 }
 
@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(an_unreadable_bus_id_leaves_every_reading_missing_with_why)
   const backend b{fake_reader{}};
   const auto state = b.gpu_state(device_index{0});
   const std::string why = "the device's PCI bus id cannot be read: FAKE error: invalid device ordinal (fakeDeviceGetPCIBusId)";
-  BOOST_TEST((state.sm_clock.error().kind == iteragpu::reading_failure::bus_id_unreadable));
+  BOOST_TEST((state.sm_clock.error().kind == iteragpu::memory::reading_failure::bus_id_unreadable));
   BOOST_TEST(describe(state.sm_clock.error()) == why);
   BOOST_TEST(describe(state.clock_events.error()) == why);
   const auto m = b.management(backend::visible_gpus());
@@ -206,7 +206,7 @@ BOOST_AUTO_TEST_CASE(measure_runs_every_phase_through_the_backend_on_the_device)
   backend b{fake_reader{}};
   counter c;
   counted_workload work;
-  const auto m = iteragpu::measure(b, c, work, device_index{1}, iteragpu::protocol_plan{.warmup = 1, .repeats = 2});
+  const auto m = iteragpu::memory::measure(b, c, work, device_index{1}, iteragpu::memory::protocol_plan{.warmup = 1, .repeats = 2});
   BOOST_TEST_REQUIRE(m.has_value());
   BOOST_TEST_REQUIRE(m->phases.size() == 6U);
   const auto& warm = m->phases[5];
@@ -230,9 +230,9 @@ BOOST_AUTO_TEST_CASE(a_failed_runtime_call_ends_the_measurement_naming_the_phase
     void make_inputs() {}
     int forward() { return 0; }  // NOLINT(readability-convert-member-functions-to-static)
   } work;
-  const auto m = iteragpu::measure(b, c, work, device_index{0}, iteragpu::protocol_plan{});
+  const auto m = iteragpu::memory::measure(b, c, work, device_index{0}, iteragpu::memory::protocol_plan{});
   BOOST_TEST_REQUIRE(!m.has_value());
-  BOOST_TEST((m.error().phase == iteragpu::phase_kind::model_load));
+  BOOST_TEST((m.error().phase == iteragpu::memory::phase_kind::model_load));
   BOOST_TEST(m.error().message == "FAKE error: out of memory (fakeEventElapsedTime)");
   BOOST_TEST(runtime().live_events.empty());
 }

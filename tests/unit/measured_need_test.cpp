@@ -20,7 +20,7 @@
 
 namespace {
 
-using iteragpu::device_sample;
+using iteragpu::memory::device_sample;
 using iteragpu::memory::measurement_file_errc;
 using iteragpu::memory::read_measurement_file;
 
@@ -59,9 +59,9 @@ iteragpu::memory::measurement_file_error refusal(const std::string& text) {
 }
 
 // The same rows as the file, as `measure` holds them before writing.
-std::vector<iteragpu::phase_row> rows_as_measured() {
-  using iteragpu::phase_kind;
-  std::vector<iteragpu::phase_row> rows(3);
+std::vector<iteragpu::memory::phase_row> rows_as_measured() {
+  using iteragpu::memory::phase_kind;
+  std::vector<iteragpu::memory::phase_row> rows(3);
   const std::array<phase_kind, 3> kinds{phase_kind::model_load, phase_kind::inputs, phase_kind::cold_forward};
   const std::array<std::array<std::uint64_t, 5>, 3> figures{{{700, 0, 1000, 600, 600},
                                                              {1000, 600, 2000, 1800, 1800},
@@ -83,25 +83,25 @@ BOOST_AUTO_TEST_SUITE(measured_need)
 
 BOOST_AUTO_TEST_CASE(the_memory_outside_the_allocator_is_the_largest_difference_of_every_sample) {
   const std::vector<device_sample> samples{{700, 0}, {1000, 600}, {2000, 1800}, {2000, 1500}, {100, 300}};
-  BOOST_TEST(*iteragpu::memory_outside_allocator(samples) == 700U);
+  BOOST_TEST(*iteragpu::memory::memory_outside_allocator(samples) == 700U);
   // Used below reserved (read one after the other) is floored at 0.
-  BOOST_TEST(*iteragpu::memory_outside_allocator(std::vector<device_sample>{{100, 300}}) == 0U);
-  BOOST_TEST(!iteragpu::memory_outside_allocator(std::vector<device_sample>{}).has_value());
-  const auto need = iteragpu::need_of_measurement(1900, samples);
+  BOOST_TEST(*iteragpu::memory::memory_outside_allocator(std::vector<device_sample>{{100, 300}}) == 0U);
+  BOOST_TEST(!iteragpu::memory::memory_outside_allocator(std::vector<device_sample>{}).has_value());
+  const auto need = iteragpu::memory::need_of_measurement(1900, samples);
   BOOST_REQUIRE(need.has_value());
   BOOST_TEST(need->bytes == 2600U);
   BOOST_TEST((*need->outside_sample == device_sample{700, 0}));
-  BOOST_TEST(iteragpu::need_of_measurement(5, std::vector<device_sample>{})->bytes == 5U);
-  BOOST_TEST((iteragpu::need_of_measurement(UINT64_MAX, std::vector<device_sample>{{1, 0}}).error() ==
-              iteragpu::measured_need_error::past_64_bits));
+  BOOST_TEST(iteragpu::memory::need_of_measurement(5, std::vector<device_sample>{})->bytes == 5U);
+  BOOST_TEST((iteragpu::memory::need_of_measurement(UINT64_MAX, std::vector<device_sample>{{1, 0}}).error() ==
+              iteragpu::memory::measured_need_error::past_64_bits));
 }
 
 BOOST_AUTO_TEST_CASE(measure_and_fits_agree_on_a_file_where_the_old_definitions_differ) {
   const auto text = text_of(disagreeing);
   // What `measure` writes: memory_outside_allocator_bytes and memory_need.
   const auto rows = rows_as_measured();
-  BOOST_TEST(*iteragpu::memory_outside_allocator(rows) == 700U);
-  BOOST_TEST(iteragpu::need_of(rows)->bytes.value == 2600U);
+  BOOST_TEST(*iteragpu::memory::memory_outside_allocator(rows) == 700U);
+  BOOST_TEST(iteragpu::memory::need_of(rows)->bytes.value == 2600U);
   // What `calcul_forfaits --fits` reads from the file.
   const auto fits = iteragpu::report::need_from_json(text);
   BOOST_REQUIRE(fits.has_value());
@@ -115,8 +115,8 @@ BOOST_AUTO_TEST_CASE(measure_and_fits_agree_on_a_file_where_the_old_definitions_
   BOOST_TEST(file.schema_version == 2);
   BOOST_TEST(file.phases.size() == 3U);
   BOOST_TEST(file.peak_reserved_bytes() == 1900U);
-  BOOST_TEST((file.device_samples() == iteragpu::device_samples(rows)));
-  BOOST_TEST(*iteragpu::memory_outside_allocator(file.device_samples()) == 700U);
+  BOOST_TEST((file.device_samples() == iteragpu::memory::device_samples(rows)));
+  BOOST_TEST(*iteragpu::memory::memory_outside_allocator(file.device_samples()) == 700U);
 }
 
 BOOST_AUTO_TEST_CASE(a_sweep_record_counts_what_fits_counts) {

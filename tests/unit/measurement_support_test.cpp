@@ -32,11 +32,11 @@ namespace {
 
 // The commands of a build without LibTorch, as the program's main runs them.
 int measure_without_libtorch(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+  iteragpu::memory::unavailable_runtime runtime{iteragpu::memory::built_without_libtorch};
   return iteragpu::cli::run_measure(runtime, args, out, err);
 }
 int environment_without_libtorch(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
-  iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+  iteragpu::memory::unavailable_runtime runtime{iteragpu::memory::built_without_libtorch};
   return iteragpu::cli::run_environment(runtime, args, out, err);
 }
 
@@ -71,12 +71,12 @@ std::string read_file(const fs::path& p) { return iteragpu::read_whole_file(p).v
 BOOST_AUTO_TEST_SUITE(devices)
 
 BOOST_AUTO_TEST_CASE(only_cuda_colon_index_is_a_device) {
-  BOOST_TEST(iteragpu::parse_device("cuda:0").value().value == 0);
-  BOOST_TEST(iteragpu::parse_device("cuda:7").value().value == 7);
-  BOOST_TEST(iteragpu::parse_device("cuda:127").value().value == 127);
+  BOOST_TEST(iteragpu::memory::parse_device("cuda:0").value().value == 0);
+  BOOST_TEST(iteragpu::memory::parse_device("cuda:7").value().value == 7);
+  BOOST_TEST(iteragpu::memory::parse_device("cuda:127").value().value == 127);
   for (const char* bad : {"cpu", "cuda", "cuda:", "cuda:-1", "cuda:+1", "cuda:1x", "cuda: 1", "CUDA:0", "cuda:128",
                           "cuda:99999999999999999999", "hip:0", "mps", ""}) {
-    BOOST_TEST(!iteragpu::parse_device(bad).has_value(), bad);
+    BOOST_TEST(!iteragpu::memory::parse_device(bad).has_value(), bad);
   }
 }
 
@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(synthetic_model_arithmetic)
 
 BOOST_AUTO_TEST_CASE(parameters_are_two_matrices_and_two_biases) {
-  const auto m = iteragpu::summarize_model({1, 16, 64}, iteragpu::element_type::float32).value();
+  const auto m = iteragpu::memory::summarize_model({1, 16, 64}, iteragpu::memory::element_type::float32).value();
   BOOST_TEST(m.hidden == 256U);
   BOOST_TEST(m.parameters == 2U * 64U * 256U + 256U + 64U);
   BOOST_TEST(m.parameter_bytes == m.parameters * 4U);
@@ -126,15 +126,15 @@ BOOST_AUTO_TEST_CASE(parameters_are_two_matrices_and_two_biases) {
   BOOST_TEST(m.layers[1] == "GELU");
   BOOST_TEST(m.layers[2] == "Linear(256 -> 64)");
   // The reference figure of the 8x4096x8192 configuration: 536,911,872 parameters.
-  BOOST_TEST(iteragpu::summarize_model({8, 4096, 8192}, iteragpu::element_type::bfloat16).value().parameters ==
+  BOOST_TEST(iteragpu::memory::summarize_model({8, 4096, 8192}, iteragpu::memory::element_type::bfloat16).value().parameters ==
              536'911'872U);
 }
 
 BOOST_AUTO_TEST_CASE(counts_past_what_libtorch_indexes_are_refused) {
-  BOOST_TEST(!iteragpu::summarize_model({1, 1, UINT64_MAX / 4 + 1}, iteragpu::element_type::float32).has_value());
-  BOOST_TEST(!iteragpu::summarize_model({1, 1, std::uint64_t{1} << 31U}, iteragpu::element_type::float32).has_value());
-  BOOST_TEST(!iteragpu::summarize_model({std::uint64_t{1} << 40U, std::uint64_t{1} << 20U, 64}, iteragpu::element_type::float32).has_value());
-  BOOST_TEST(iteragpu::summarize_model({std::uint64_t{1} << 20U, std::uint64_t{1} << 10U, 64}, iteragpu::element_type::float32).has_value());
+  BOOST_TEST(!iteragpu::memory::summarize_model({1, 1, UINT64_MAX / 4 + 1}, iteragpu::memory::element_type::float32).has_value());
+  BOOST_TEST(!iteragpu::memory::summarize_model({1, 1, std::uint64_t{1} << 31U}, iteragpu::memory::element_type::float32).has_value());
+  BOOST_TEST(!iteragpu::memory::summarize_model({std::uint64_t{1} << 40U, std::uint64_t{1} << 20U, 64}, iteragpu::memory::element_type::float32).has_value());
+  BOOST_TEST(iteragpu::memory::summarize_model({std::uint64_t{1} << 20U, std::uint64_t{1} << 10U, 64}, iteragpu::memory::element_type::float32).has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -392,7 +392,7 @@ BOOST_AUTO_TEST_CASE(measure_options_take_the_seed_defaults_and_every_flag) {
   BOOST_TEST(o.run.shape.batch == 1U);
   BOOST_TEST(o.run.shape.context == 16U);
   BOOST_TEST(o.run.shape.width == 64U);
-  BOOST_TEST((o.run.dtype == iteragpu::element_type::float32));
+  BOOST_TEST((o.run.dtype == iteragpu::memory::element_type::float32));
   BOOST_TEST(o.run.plan.warmup == 1U);
   BOOST_TEST(o.run.plan.repeats == 2U);
   const std::vector<std::string> full{"--device=cuda:0", "--batch=8",  "--context=4096", "--width=8192", "--dtype=bfloat16",
@@ -401,7 +401,7 @@ BOOST_AUTO_TEST_CASE(measure_options_take_the_seed_defaults_and_every_flag) {
   BOOST_TEST(o.run.shape.batch == 8U);
   BOOST_TEST(o.run.shape.context == 4096U);
   BOOST_TEST(o.run.shape.width == 8192U);
-  BOOST_TEST((o.run.dtype == iteragpu::element_type::bfloat16));
+  BOOST_TEST((o.run.dtype == iteragpu::memory::element_type::bfloat16));
   BOOST_TEST(o.run.plan.warmup == 0U);
   BOOST_TEST(o.run.plan.repeats == 5U);
   BOOST_TEST(o.output == out);

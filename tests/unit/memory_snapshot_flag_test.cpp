@@ -20,17 +20,17 @@
 namespace {
 
 namespace fs = std::filesystem;
-using iteragpu::memory_history_error;
-using iteragpu::memory_history_step;
+using iteragpu::memory::memory_history_error;
+using iteragpu::memory::memory_history_step;
 
 // A runtime whose recording fails at the step it is told, with LibTorch's kind of message.
 struct recording_runtime {
   std::optional<memory_history_step> failing;
   std::size_t asked_entries{0};
 
-  [[nodiscard]] iteragpu::environment_report environment(iteragpu::device_index d) const {
-    iteragpu::unavailable_backend backend{"a test runtime"};
-    return iteragpu::probe_environment(backend, d, std::nullopt);
+  [[nodiscard]] iteragpu::memory::environment_report environment(iteragpu::memory::device_index d) const {
+    iteragpu::memory::unavailable_backend backend{"a test runtime"};
+    return iteragpu::memory::probe_environment(backend, d, std::nullopt);
   }
   [[nodiscard]] iteragpu::result<void, memory_history_error> start_memory_history(std::size_t max_entries) {
     asked_entries = max_entries;
@@ -47,7 +47,7 @@ struct recording_runtime {
   }
 };
 
-static_assert(iteragpu::memory_history_recording<recording_runtime>);
+static_assert(iteragpu::memory::memory_history_recording<recording_runtime>);
 
 struct scratch_folder {
   fs::path path{fs::temp_directory_path() / ("iteragpu-snapshot-flag-" + std::to_string(::getpid()))};
@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(a_history_that_does_not_start_is_bad_input_in_libtorch_s_wo
                         iteragpu::cli::usage_error, [](const iteragpu::cli::usage_error& e) {
                           return std::string(e.what()) == "--memory-snapshot: CUDA error: invalid argument";
                         });
-  BOOST_TEST(runtime.asked_entries == iteragpu::memory_snapshot_entries);
+  BOOST_TEST(runtime.asked_entries == iteragpu::memory::memory_snapshot_entries);
   BOOST_TEST(fs::is_empty(folder.path));  // nothing written
 }
 

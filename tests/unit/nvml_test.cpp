@@ -20,14 +20,14 @@
 
 namespace {
 
-using iteragpu::clock_event_reasons;
+using iteragpu::memory::clock_event_reasons;
 using iteragpu::report::describe;
 using iteragpu::nvml::enablement;
 using iteragpu::nvml::session;
 using iteragpu::nvml::detail::shared_library;
 
 // The session's reason, in the reports' words.
-std::optional<std::string> words(const std::optional<iteragpu::reading_error>& e) {
+std::optional<std::string> words(const std::optional<iteragpu::memory::reading_error>& e) {
   return e ? std::optional<std::string>(describe(*e)) : std::nullopt;
 }
 
@@ -103,7 +103,7 @@ fake_nvml_config one_gpu() {
   };
 }
 
-std::vector<std::string> names_of(const iteragpu::gpu_state& s) { return s.clock_events.value().names(); }
+std::vector<std::string> names_of(const iteragpu::memory::gpu_state& s) { return s.clock_events.value().names(); }
 
 }  // namespace
 
@@ -170,7 +170,7 @@ BOOST_AUTO_TEST_CASE(a_bus_id_that_no_device_has_empties_every_field_and_lists_w
                              std::string(bus_1b) + ")";
   const auto state = s.sample("0000:99:00.0");
   // The error carries its data; the words are the report's.
-  BOOST_TEST((state.sm_clock.error().kind == iteragpu::reading_failure::no_device));
+  BOOST_TEST((state.sm_clock.error().kind == iteragpu::memory::reading_failure::no_device));
   BOOST_TEST(state.sm_clock.error().subject == "0000:99:00.0");
   BOOST_TEST((state.sm_clock.error().devices_seen == std::vector<std::string>{bus_3d, bus_1b}));
   BOOST_TEST(describe(state.sm_clock.error()) == reason);
@@ -399,11 +399,11 @@ BOOST_AUTO_TEST_CASE(no_identifier_of_the_machine_is_read) {
 }
 
 BOOST_AUTO_TEST_CASE(the_session_meets_the_gpu_state_sampler_concept) {
-  static_assert(iteragpu::gpu_state_sampler<session>);
+  static_assert(iteragpu::memory::gpu_state_sampler<session>);
   static_assert(!std::is_copy_constructible_v<session>);
   static_assert(std::is_nothrow_move_constructible_v<session>);
   static_assert(std::is_nothrow_move_assignable_v<session>);
-  BOOST_TEST(iteragpu::gpu_state_sampler<session>);
+  BOOST_TEST(iteragpu::memory::gpu_state_sampler<session>);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -431,8 +431,8 @@ BOOST_AUTO_TEST_CASE(only_reasons_besides_gpu_idle_flag_a_repeat) {
 }
 
 BOOST_AUTO_TEST_CASE(an_unavailable_state_carries_its_reason_in_every_field) {
-  const iteragpu::reading_error why{.kind = iteragpu::reading_failure::function_missing, .function = "nvmlInit_v2"};
-  const auto s = iteragpu::gpu_state_unavailable(why);
+  const iteragpu::memory::reading_error why{.kind = iteragpu::memory::reading_failure::function_missing, .function = "nvmlInit_v2"};
+  const auto s = iteragpu::memory::gpu_state_unavailable(why);
   BOOST_TEST((s.sm_clock.error() == why));
   BOOST_TEST((s.clock_events.error() == why));
   BOOST_TEST(describe(s.sm_clock.error()) == "this NVML library has no nvmlInit_v2");

@@ -30,8 +30,8 @@ namespace {
 struct counting_runtime {
   int measured = 0;
 
-  iteragpu::environment_report environment(iteragpu::device_index d) const {
-    iteragpu::environment_report r;
+  iteragpu::memory::environment_report environment(iteragpu::memory::device_index d) const {
+    iteragpu::memory::environment_report r;
     r.compiler = "test";
     r.cxx_standard = __cplusplus;
     r.device.requested = d;
@@ -39,25 +39,25 @@ struct counting_runtime {
     r.device.name = "fake GPU";
     return r;
   }
-  iteragpu::result<iteragpu::measurement, iteragpu::measure_error> measure_synthetic(const iteragpu::synthetic_run& run) {
+  iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::measure_error> measure_synthetic(const iteragpu::memory::synthetic_run& run) {
     ++measured;
-    iteragpu::measurement m;
-    for (const auto phase : {iteragpu::phase_kind::model_load, iteragpu::phase_kind::inputs,
-                             iteragpu::phase_kind::cold_forward, iteragpu::phase_kind::warmup}) {
-      iteragpu::phase_row row;
+    iteragpu::memory::measurement m;
+    for (const auto phase : {iteragpu::memory::phase_kind::model_load, iteragpu::memory::phase_kind::inputs,
+                             iteragpu::memory::phase_kind::cold_forward, iteragpu::memory::phase_kind::warmup}) {
+      iteragpu::memory::phase_row row;
       row.phase = phase;
       m.phases.push_back(row);
     }
     for (std::uint64_t r = 0; r < run.plan.repeats; ++r) {
-      iteragpu::phase_row row;
-      row.phase = iteragpu::phase_kind::warm_forward;
+      iteragpu::memory::phase_row row;
+      row.phase = iteragpu::memory::phase_kind::warm_forward;
       row.repeat = r;
       m.phases.push_back(row);
     }
     return m;
   }
 };
-static_assert(iteragpu::synthetic_runtime<counting_runtime>);
+static_assert(iteragpu::memory::synthetic_runtime<counting_runtime>);
 
 struct folder {
   fs::path path;

@@ -16,9 +16,9 @@
 
 namespace {
 
-using iteragpu::allocator_reading;
-using iteragpu::device_index;
-using iteragpu::phase_kind;
+using iteragpu::memory::allocator_reading;
+using iteragpu::memory::device_index;
+using iteragpu::memory::phase_kind;
 
 // A fake device: an allocator whose bytes the workload moves, and a log of
 // every call the protocol makes. The policies below share one by
@@ -120,11 +120,11 @@ struct fake_workload {
   }
 };
 
-static_assert(iteragpu::workload<fake_workload>);
-static_assert(iteragpu::measuring_backend<recording_backend>);
-static_assert(!iteragpu::device_memory_reporting<recording_backend>);
-static_assert(iteragpu::memory_counter<recording_counter>);
-static_assert(iteragpu::phase_clock<fake_clock>);
+static_assert(iteragpu::memory::workload<fake_workload>);
+static_assert(iteragpu::memory::measuring_backend<recording_backend>);
+static_assert(!iteragpu::memory::device_memory_reporting<recording_backend>);
+static_assert(iteragpu::memory::memory_counter<recording_counter>);
+static_assert(iteragpu::memory::phase_clock<fake_clock>);
 
 // The three policies over one fake device, and a run of the protocol.
 struct bench {
@@ -134,10 +134,10 @@ struct bench {
   fake_workload work{device};
   fake_clock clock;
 
-  iteragpu::result<iteragpu::measurement, iteragpu::measure_error> run(int d, iteragpu::protocol_plan plan) {
-    return iteragpu::measure(backend, counter, work, device_index{d}, plan, clock);
+  iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::measure_error> run(int d, iteragpu::memory::protocol_plan plan) {
+    return iteragpu::memory::measure(backend, counter, work, device_index{d}, plan, clock);
   }
-  std::vector<iteragpu::phase_row> rows(int d, iteragpu::protocol_plan plan) {
+  std::vector<iteragpu::memory::phase_row> rows(int d, iteragpu::memory::protocol_plan plan) {
     auto m = run(d, plan);
     BOOST_REQUIRE_MESSAGE(m.has_value(), "the protocol failed");  // cppcheck-suppress unusedScopedObject
     return std::move(m->phases);
@@ -255,7 +255,7 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
   const auto failed = cold.run(0, {.warmup = 1, .repeats = 1});
   BOOST_REQUIRE(!failed.has_value());
   BOOST_TEST((failed.error().phase == phase_kind::cold_forward));
-  BOOST_TEST((failed.error().cause == iteragpu::measure_failure::policy_failed));
+  BOOST_TEST((failed.error().cause == iteragpu::memory::measure_failure::policy_failed));
   BOOST_TEST(failed.error().message == "out of memory on pass 1");
   bench warm;
   warm.device.fail_on_pass = 3;
@@ -274,7 +274,7 @@ BOOST_AUTO_TEST_CASE(the_host_out_of_memory_is_no_failure_of_a_phase_and_says_so
   host.device.host_out_of_memory_on_pass = 2;
   const auto failed = host.run(0, {.warmup = 1, .repeats = 1});
   BOOST_REQUIRE(!failed.has_value());
-  BOOST_TEST((failed.error().cause == iteragpu::measure_failure::host_out_of_memory));
+  BOOST_TEST((failed.error().cause == iteragpu::memory::measure_failure::host_out_of_memory));
   BOOST_TEST((failed.error().phase == phase_kind::warmup));
   BOOST_TEST(failed.error().message.empty());
 }
@@ -308,7 +308,7 @@ struct refusing_workload {
   }
 };
 
-static_assert(iteragpu::workload<refusing_workload>);
+static_assert(iteragpu::memory::workload<refusing_workload>);
 
 BOOST_AUTO_TEST_CASE(an_operation_that_returns_a_failed_result_ends_the_measurement_in_its_phase) {
   fake_device device;
@@ -316,10 +316,10 @@ BOOST_AUTO_TEST_CASE(an_operation_that_returns_a_failed_result_ends_the_measurem
   recording_counter counter{device};
   fake_clock clock;
   refusing_workload weights{device, true, 0};
-  const auto at_load = iteragpu::measure(backend, counter, weights, device_index{0}, {.warmup = 1, .repeats = 1}, clock);
+  const auto at_load = iteragpu::memory::measure(backend, counter, weights, device_index{0}, {.warmup = 1, .repeats = 1}, clock);
   BOOST_REQUIRE(!at_load.has_value());
   BOOST_TEST((at_load.error().phase == phase_kind::model_load));
-  BOOST_TEST((at_load.error().cause == iteragpu::measure_failure::policy_failed));
+  BOOST_TEST((at_load.error().cause == iteragpu::memory::measure_failure::policy_failed));
   BOOST_TEST(at_load.error().message == "no room for the weights");
   BOOST_TEST(device.passes == 0);
 
@@ -328,7 +328,7 @@ BOOST_AUTO_TEST_CASE(an_operation_that_returns_a_failed_result_ends_the_measurem
   recording_counter counter2{second};
   refusing_workload in_warmup{second, false, 3};
   const auto at_warmup =
-      iteragpu::measure(backend2, counter2, in_warmup, device_index{0}, {.warmup = 4, .repeats = 1}, clock);
+      iteragpu::memory::measure(backend2, counter2, in_warmup, device_index{0}, {.warmup = 4, .repeats = 1}, clock);
   BOOST_REQUIRE(!at_warmup.has_value());
   BOOST_TEST((at_warmup.error().phase == phase_kind::warmup));
   BOOST_TEST(at_warmup.error().message == "no room for the pass");
@@ -338,7 +338,7 @@ BOOST_AUTO_TEST_CASE(an_operation_that_returns_a_failed_result_ends_the_measurem
   recording_backend backend3{third};
   recording_counter counter3{third};
   refusing_workload none{third, false, 0};
-  const auto whole = iteragpu::measure(backend3, counter3, none, device_index{0}, {.warmup = 2, .repeats = 2}, clock);
+  const auto whole = iteragpu::memory::measure(backend3, counter3, none, device_index{0}, {.warmup = 2, .repeats = 2}, clock);
   BOOST_REQUIRE(whole.has_value());
   BOOST_TEST(whole->phases.size() == 6U);
   BOOST_TEST(third.passes == 5);
@@ -363,12 +363,12 @@ struct memory_reporting_backend {  // NOLINT(cppcoreguidelines-pro-type-member-i
   std::uint64_t total = 1000;
   void synchronize(device_index d) { recording.synchronize(d); }
   recording_backend::timer make_timer(device_index d) { return recording.make_timer(d); }
-  iteragpu::device_memory memory(device_index d) {
+  iteragpu::memory::device_memory memory(device_index d) {
     device.log.push_back("memory@" + std::to_string(d.value));
     return {total - 7 * device.allocated, total};
   }
 };
-static_assert(iteragpu::device_memory_reporting<memory_reporting_backend>);
+static_assert(iteragpu::memory::device_memory_reporting<memory_reporting_backend>);
 
 BOOST_AUTO_TEST_CASE(a_backend_that_reports_device_memory_has_it_recorded_at_baseline_and_end) {
   fake_device device;
@@ -376,7 +376,7 @@ BOOST_AUTO_TEST_CASE(a_backend_that_reports_device_memory_has_it_recorded_at_bas
   recording_counter counter{device};
   fake_workload work{device};
   fake_clock clock;
-  const auto m = iteragpu::measure(backend, counter, work, device_index{1}, {.warmup = 0, .repeats = 1}, clock);
+  const auto m = iteragpu::memory::measure(backend, counter, work, device_index{1}, {.warmup = 0, .repeats = 1}, clock);
   BOOST_REQUIRE(m.has_value());
   const auto& load = m->phases[0];
   BOOST_TEST(load.baseline_device_used_bytes.value() == 0U);
@@ -390,7 +390,7 @@ BOOST_AUTO_TEST_CASE(a_backend_that_reports_device_memory_has_it_recorded_at_bas
 
 BOOST_AUTO_TEST_CASE(the_default_clock_is_the_steady_clock) {
   bench b;
-  const auto m = iteragpu::measure(b.backend, b.counter, b.work, device_index{0}, {.warmup = 0, .repeats = 1});
+  const auto m = iteragpu::memory::measure(b.backend, b.counter, b.work, device_index{0}, {.warmup = 0, .repeats = 1});
   BOOST_REQUIRE(m.has_value());
   BOOST_TEST(m->phases.size() == 5U);
   for (const auto& row : m->phases) {

@@ -196,7 +196,7 @@ BOOST_AUTO_TEST_CASE(a_late_trace_starts_from_the_state_rewound_from_the_snapsho
   // Rewinding: the 4 MiB and 6 MiB blocks were allocated in the trace, the
   // 20 MiB segment reserved in it; the 1000-byte block freed in it was in
   // use at the start (a 1024-byte block), in the 2 MiB segment.
-  const auto start = state_at_start(late_program(), iteragpu::prediction::allocator_settings{});
+  const auto start = state_at_start(late_program(), iteragpu::memory::prediction::allocator_settings{});
   BOOST_TEST_REQUIRE(start.has_value());
   BOOST_TEST_REQUIRE(start->size() == 1U);
   BOOST_TEST((*start)[0].address == base);
@@ -211,7 +211,7 @@ BOOST_AUTO_TEST_CASE(a_late_trace_starts_from_the_state_rewound_from_the_snapsho
   BOOST_TEST(!outcome->divergence.has_value());
   BOOST_TEST(outcome->peak_allocated.value == 10 * mib);
   BOOST_TEST(outcome->peak_reserved.value == 22 * mib);
-  const auto peaks = peaks_in(late_program().events, iteragpu::prediction::allocator_settings{}, *start);
+  const auto peaks = peaks_in(late_program().events, iteragpu::memory::prediction::allocator_settings{}, *start);
   BOOST_TEST(peaks.peak_allocated.value == 10 * mib);
   BOOST_TEST(peaks.peak_reserved.value == 22 * mib);
 }
@@ -237,17 +237,17 @@ BOOST_AUTO_TEST_CASE(caught_out_of_memory_errors_are_counted) {
 }
 
 BOOST_AUTO_TEST_CASE(the_peaks_the_trace_shows_count_blocks_rounded_to_512_bytes) {
-  const auto peaks = peaks_in(small_program().events, iteragpu::prediction::allocator_settings{});
+  const auto peaks = peaks_in(small_program().events, iteragpu::memory::prediction::allocator_settings{});
   BOOST_TEST(peaks.peak_reserved.value == 22 * mib);
   BOOST_TEST(peaks.peak_allocated.value == 10 * mib);
 }
 
 BOOST_AUTO_TEST_CASE(a_study_gives_each_setting_its_need) {
   study_request request;
-  request.settings.push_back({"", iteragpu::prediction::allocator_settings{}});
+  request.settings.push_back({"", iteragpu::memory::prediction::allocator_settings{}});
   request.smallest_capacity = true;
   request.outside = byte_count{1000};
-  const auto s = run_study(small_program(), iteragpu::prediction::allocator_settings{}, request);
+  const auto s = run_study(small_program(), iteragpu::memory::prediction::allocator_settings{}, request);
   BOOST_TEST_REQUIRE(s.has_value());
   BOOST_TEST(!s->self_check.divergence.has_value());
   BOOST_TEST_REQUIRE(s->settings.size() == 1U);

@@ -16,22 +16,22 @@
 
 namespace {
 
-using iteragpu::median_confidence_ranks;
-using iteragpu::noise_verdict;
-using iteragpu::sample_problem;
-using iteragpu::sample_summary;
-using iteragpu::stop_reason;
-using iteragpu::stopping_error;
-using iteragpu::stopping_parameters;
-using iteragpu::make_stopping_rule;
-using iteragpu::stopping_rule;
+using iteragpu::memory::median_confidence_ranks;
+using iteragpu::memory::noise_verdict;
+using iteragpu::memory::sample_problem;
+using iteragpu::memory::sample_summary;
+using iteragpu::memory::stop_reason;
+using iteragpu::memory::stopping_error;
+using iteragpu::memory::stopping_parameters;
+using iteragpu::memory::make_stopping_rule;
+using iteragpu::memory::stopping_rule;
 using seconds = std::chrono::duration<double>;
 
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
 sample_summary summary_of(const std::vector<double>& values) {
-  const auto s = iteragpu::summarize(values);
+  const auto s = iteragpu::memory::summarize(values);
   BOOST_TEST_REQUIRE(s.has_value());
   return *s;
 }
@@ -207,7 +207,7 @@ BOOST_AUTO_TEST_CASE(negative_zero_counts_as_zero_whatever_its_place) {
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_sample_is_refused) {
-  const auto s = iteragpu::summarize({});
+  const auto s = iteragpu::memory::summarize({});
   BOOST_TEST_REQUIRE(!s.has_value());
   BOOST_TEST((s.error().problem == sample_problem::empty));
   BOOST_TEST(describe(s.error()) == "the sample is empty: a summary needs at least one value");
@@ -216,7 +216,7 @@ BOOST_AUTO_TEST_CASE(an_empty_sample_is_refused) {
 BOOST_AUTO_TEST_CASE(a_value_that_is_not_finite_is_refused_with_its_index) {
   for (const double bad : {not_a_number, infinity, -infinity}) {
     const std::vector<double> values{1.0, 2.0, bad, 3.0};
-    const auto s = iteragpu::summarize(values);
+    const auto s = iteragpu::memory::summarize(values);
     BOOST_TEST_REQUIRE(!s.has_value());
     BOOST_TEST((s.error().problem == sample_problem::not_finite));
     BOOST_TEST(s.error().index == 2U);
@@ -226,7 +226,7 @@ BOOST_AUTO_TEST_CASE(a_value_that_is_not_finite_is_refused_with_its_index) {
 
 BOOST_AUTO_TEST_CASE(a_negative_value_is_refused_with_its_index) {
   const std::vector<double> values{1.0, -1e-9, 2.0};
-  const auto s = iteragpu::summarize(values);
+  const auto s = iteragpu::memory::summarize(values);
   BOOST_TEST_REQUIRE(!s.has_value());
   BOOST_TEST((s.error().problem == sample_problem::negative));
   BOOST_TEST(s.error().index == 1U);
@@ -277,7 +277,7 @@ BOOST_AUTO_TEST_CASE(five_samples_or_fewer_have_no_interval) {
 // ranks equal to those of the exact test 40 S(l - 1) <= 2^n.
 BOOST_AUTO_TEST_CASE(binomial_tails_are_within_their_bound_of_the_exact_sums) {
   for (unsigned n = 1; n <= 62; ++n) {
-    const auto tails = iteragpu::detail::binomial_half_lower_tails(n);
+    const auto tails = iteragpu::memory::detail::binomial_half_lower_tails(n);
     BOOST_TEST_REQUIRE(tails.size() == n / 2U + 1U);
     const double whole = std::ldexp(1.0, static_cast<int>(n));
     const double bound = (3.0 * n + 2.0) * std::ldexp(1.0, -53);
@@ -320,7 +320,7 @@ BOOST_AUTO_TEST_CASE(the_interval_of_the_median_is_read_at_its_ranks_in_the_sort
   BOOST_TEST(s.median_ci->lower == 2.0);
   BOOST_TEST(s.median_ci->upper == 9.0);
   // max(5.5 - 2, 9 - 5.5) / 5.5
-  BOOST_TEST(iteragpu::median_interval_reach(s).value() == 3.5 / 5.5, boost::test_tools::tolerance(1e-15));
+  BOOST_TEST(iteragpu::memory::median_interval_reach(s).value() == 3.5 / 5.5, boost::test_tools::tolerance(1e-15));
 }
 
 // IQR / median exactly 10 % and 25 %: sorted 9 10 11 -> p25 9.5, p75 10.5,
@@ -347,8 +347,8 @@ BOOST_AUTO_TEST_CASE(the_verdict_is_printed_with_its_thresholds) {
 }
 
 BOOST_AUTO_TEST_CASE(the_reach_of_the_interval_needs_an_interval_and_a_positive_median) {
-  BOOST_TEST(!iteragpu::median_interval_reach(summary_of({1, 2, 3, 4, 5})).has_value());
-  BOOST_TEST(!iteragpu::median_interval_reach(summary_of({0, 0, 0, 0, 0, 0, 1})).has_value());
+  BOOST_TEST(!iteragpu::memory::median_interval_reach(summary_of({1, 2, 3, 4, 5})).has_value());
+  BOOST_TEST(!iteragpu::memory::median_interval_reach(summary_of({0, 0, 0, 0, 0, 0, 1})).has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -414,7 +414,7 @@ BOOST_AUTO_TEST_CASE(one_end_beyond_max_noise_is_not_converged_even_when_the_hal
   const std::vector<double> sample{98, 99.5, 99.6, 99.8, 100, 100, 100.2, 100.5, 101.2, 103};
   BOOST_TEST(!rule.decide(sample, seconds{0.5}).has_value());
   const auto s = summary_of(sample);
-  BOOST_TEST(iteragpu::median_interval_reach(s).value() == 0.012, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(iteragpu::memory::median_interval_reach(s).value() == 0.012, boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(a_noisy_sample_runs_until_max_repeats) {

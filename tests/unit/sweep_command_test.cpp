@@ -189,8 +189,8 @@ BOOST_AUTO_TEST_CASE(help_lists_every_flag) {
 BOOST_AUTO_TEST_CASE(a_record_reads_back_as_written_and_only_for_its_own_point) {
   sw::point_record r;
   r.kind = sw::record_kind::measurement;
-  r.point = sw::sweep_point{2, {8, 4096, 8192}, iteragpu::element_type::bfloat16, 1, sw::repeat_setting{}};
-  r.device = iteragpu::device_index{1};
+  r.point = sw::sweep_point{2, {8, 4096, 8192}, iteragpu::memory::element_type::bfloat16, 1, sw::repeat_setting{}};
+  r.device = iteragpu::memory::device_index{1};
   r.outcome = sw::outcome_kind::out_of_memory;
   r.reason = "exit 3: CUDA out of memory";
   r.gpu_name = "NVIDIA H200";
@@ -231,8 +231,8 @@ BOOST_AUTO_TEST_CASE(a_measured_record_reads_back_with_its_timing_intervals) {
   // confidence interval of each median included.
   sw::point_record r;
   r.kind = sw::record_kind::measurement;
-  r.point = sw::sweep_point{0, {8, 4096, 8192}, iteragpu::element_type::bfloat16, 1, sw::repeat_setting{}};
-  r.device = iteragpu::device_index{0};
+  r.point = sw::sweep_point{0, {8, 4096, 8192}, iteragpu::memory::element_type::bfloat16, 1, sw::repeat_setting{}};
+  r.device = iteragpu::memory::device_index{0};
   r.outcome = sw::outcome_kind::measured;
   r.measured = sw::measured_figures{5'940'264'960U,
                                     5'941'231'616U,

@@ -11,7 +11,7 @@
 
 namespace sw = iteragpu::sweep;
 using iteragpu::report::words_of;
-using iteragpu::element_type;
+using iteragpu::memory::element_type;
 
 namespace {
 
@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(repeats_are_a_positive_count_or_auto) {
 }
 
 BOOST_AUTO_TEST_CASE(repeats_stop_at_the_pass_limit) {
-  BOOST_TEST(iteragpu::pass_limit == 10'000U);
+  BOOST_TEST(iteragpu::memory::pass_limit == 10'000U);
   BOOST_TEST(*sw::parse_repeats("10000")->count == 10'000U);
   BOOST_TEST(words_of(sw::parse_repeats("10001").error()) == "'10001' is not a positive integer up to 10000, or auto");
   BOOST_TEST(words_of(sw::parse_repeats("18446744073709551615").error()) ==
@@ -147,7 +147,7 @@ BOOST_AUTO_TEST_CASE(every_point_comes_after_the_points_no_larger_than_it) {
     for (const auto& earlier : *plan) {
       if (later.index != earlier.index && later.shape.batch >= earlier.shape.batch &&
           later.shape.context >= earlier.shape.context && later.shape.width >= earlier.shape.width &&
-          iteragpu::bytes_per_element(later.dtype) >= iteragpu::bytes_per_element(earlier.dtype)) {
+          iteragpu::memory::bytes_per_element(later.dtype) >= iteragpu::memory::bytes_per_element(earlier.dtype)) {
         BOOST_TEST(later.index > earlier.index);
       }
     }
@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(a_points_tsv_of_more_than_100000_points_is_refused_as_the_c
   // One line more, numbered and named as the next point of a larger plan
   // (whose names take six digits: the names of every line are rewritten).
   std::vector<sw::sweep_point> larger = *plan;
-  larger.push_back(sw::sweep_point{sw::max_points, iteragpu::synthetic_shape{1, 1, 1}, element_type::float32, 1,
+  larger.push_back(sw::sweep_point{sw::max_points, iteragpu::memory::synthetic_shape{1, 1, 1}, element_type::float32, 1,
                                    sw::repeat_setting{2}});
   text = sw::points_tsv(larger);
   BOOST_TEST(words_of(sw::parse_points_tsv(text).error()) == "the plan has 100001 points; expected 1 to 100000");

@@ -17,8 +17,8 @@
 #include <iteragpu/sweep/svg.hpp>
 
 namespace sw = iteragpu::sweep;
-using iteragpu::device_index;
-using iteragpu::element_type;
+using iteragpu::memory::device_index;
+using iteragpu::memory::element_type;
 
 namespace {
 

@@ -205,13 +205,13 @@ BOOST_AUTO_TEST_CASE(a_wait_ends_on_its_stop_request_and_the_library_installs_no
 BOOST_AUTO_TEST_CASE(the_prediction_runner_returns_no_point_once_its_stop_request_asks) {
   std::stop_source source;
   sw::prediction_runner<std::stop_token> runner(std::uint64_t{1000}, std::nullopt, source.get_token());
-  const sw::sweep_point p{3, iteragpu::synthetic_shape{1, 16, 64}, iteragpu::element_type::float32, 1, {}};
-  BOOST_TEST(runner.start(p, iteragpu::device_index{0}).has_value());
+  const sw::sweep_point p{3, iteragpu::memory::synthetic_shape{1, 16, 64}, iteragpu::memory::element_type::float32, 1, {}};
+  BOOST_TEST(runner.start(p, iteragpu::memory::device_index{0}).has_value());
   const auto first = runner.wait_any();
   BOOST_TEST_REQUIRE(first.has_value());
   BOOST_TEST(first->index == 3U);
-  BOOST_TEST(*runner.read_device(iteragpu::device_index{0})->free_bytes == 1000U);
-  BOOST_TEST(runner.start(p, iteragpu::device_index{0}).has_value());
+  BOOST_TEST(*runner.read_device(iteragpu::memory::device_index{0})->free_bytes == 1000U);
+  BOOST_TEST(runner.start(p, iteragpu::memory::device_index{0}).has_value());
   source.request_stop();
   BOOST_TEST(runner.interrupted());
   BOOST_TEST(!runner.wait_any().has_value());

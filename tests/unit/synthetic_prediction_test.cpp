@@ -30,21 +30,21 @@
 namespace {
 
 using iteragpu::byte_count;
-using iteragpu::element_type;
-using iteragpu::phase_kind;
-using iteragpu::phase_row;
-using iteragpu::protocol_plan;
-using iteragpu::synthetic_shape;
-using iteragpu::allocator_reading;
-using iteragpu::device_index;
-using iteragpu::prediction::blas_workspaces;
-using iteragpu::prediction::caching_allocator;
-using iteragpu::prediction::default_workspaces;
-using iteragpu::prediction::simulated_backend;
-using iteragpu::prediction::simulated_counter;
-using iteragpu::prediction::simulated_tensor;
-using iteragpu::prediction::predict_synthetic;
-using iteragpu::prediction::split_workspace_total;
+using iteragpu::memory::element_type;
+using iteragpu::memory::phase_kind;
+using iteragpu::memory::phase_row;
+using iteragpu::memory::protocol_plan;
+using iteragpu::memory::synthetic_shape;
+using iteragpu::memory::allocator_reading;
+using iteragpu::memory::device_index;
+using iteragpu::memory::prediction::blas_workspaces;
+using iteragpu::memory::prediction::caching_allocator;
+using iteragpu::memory::prediction::default_workspaces;
+using iteragpu::memory::prediction::simulated_backend;
+using iteragpu::memory::prediction::simulated_counter;
+using iteragpu::memory::prediction::simulated_tensor;
+using iteragpu::memory::prediction::predict_synthetic;
+using iteragpu::memory::prediction::split_workspace_total;
 
 constexpr auto f32 = element_type::float32;
 constexpr auto f16 = element_type::float16;
@@ -69,7 +69,7 @@ struct expected_run {
 };
 
 void check_row(const phase_row& row, phase_kind phase, std::optional<std::uint64_t> repeat, const bytes6& b) {
-  BOOST_TEST_CONTEXT(iteragpu::name_of(phase) << (repeat ? " " + std::to_string(*repeat) : std::string{})) {
+  BOOST_TEST_CONTEXT(iteragpu::memory::name_of(phase) << (repeat ? " " + std::to_string(*repeat) : std::string{})) {
     BOOST_TEST((row.phase == phase));
     BOOST_TEST((row.repeat == repeat));
     BOOST_TEST(row.baseline_allocated_bytes == b.base_alloc);

@@ -1,7 +1,7 @@
 #ifndef ITERAGPU_TESTS_UNIT_TORCH_CPU_BACKEND_HPP
 #define ITERAGPU_TESTS_UNIT_TORCH_CPU_BACKEND_HPP
 
-// The backend the LibTorch tests pass to iteragpu::measure() on the CPU:
+// The backend the LibTorch tests pass to iteragpu::memory::measure() on the CPU:
 // nothing to synchronise, and a timer that reads zero (the tests check bytes,
 // not time).
 #include <iteragpu/memory/device.hpp>
@@ -9,13 +9,13 @@
 namespace iteragpu_tests {
 
 struct cpu_backend {
-  void synchronize(iteragpu::device_index) {}
+  void synchronize(iteragpu::memory::device_index) {}
   struct timer {
     void start() {}
     void stop() {}
     [[nodiscard]] double elapsed_seconds() const { return 0.0; }
   };
-  timer make_timer(iteragpu::device_index) { return {}; }
+  timer make_timer(iteragpu::memory::device_index) { return {}; }
 };
 
 }  // namespace iteragpu_tests

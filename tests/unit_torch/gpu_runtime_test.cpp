@@ -22,7 +22,7 @@ template struct ta::gpu_measuring_runtime<fake_backend, fake_counter>;
 namespace {
 
 using fake_runtime = ta::gpu_measuring_runtime<fake_backend, fake_counter>;
-static_assert(iteragpu::synthetic_runtime<fake_runtime>);
+static_assert(iteragpu::memory::synthetic_runtime<fake_runtime>);
 
 }  // namespace
 
@@ -31,9 +31,9 @@ BOOST_AUTO_TEST_SUITE(gpu_measuring_runtime_over_traits)
 BOOST_AUTO_TEST_CASE(the_environment_reports_the_runtime_the_gpus_and_the_state_reader) {
   fake_gpu::reset(2);
   fake_runtime runtime{fake_backend{fake_gpu::fake_reader{}}};
-  const auto report = runtime.environment(iteragpu::device_index{1});
+  const auto report = runtime.environment(iteragpu::memory::device_index{1});
   BOOST_TEST(report.libtorch_version.value() == ta::libtorch_version());
-  BOOST_TEST(report.build_of(iteragpu::gpu_platform::hip).value() == "6");
+  BOOST_TEST(report.build_of(iteragpu::memory::gpu_platform::hip).value() == "6");
   BOOST_TEST(report.gpus.size() == 2U);
   BOOST_TEST(report.device.available);
   BOOST_TEST(report.device.name.value() == "Fake B");
@@ -46,7 +46,7 @@ BOOST_AUTO_TEST_CASE(the_environment_reports_the_runtime_the_gpus_and_the_state_
 BOOST_AUTO_TEST_CASE(a_device_that_is_not_visible_is_named_with_those_that_are) {
   fake_gpu::reset(1);
   fake_runtime runtime{fake_backend{fake_gpu::fake_reader{}}};
-  const auto report = runtime.environment(iteragpu::device_index{3});
+  const auto report = runtime.environment(iteragpu::memory::device_index{3});
   BOOST_TEST(!report.device.available);
   BOOST_TEST(report.device.reason.value().find("cuda:3 is not visible") == 0U);
 }

@@ -22,8 +22,8 @@ namespace ta = iteragpu::torch_adapter;
 
 namespace {
 
-template <iteragpu::dtype_policy D>
-void check_workload_on_cpu(iteragpu::synthetic_shape shape) {
+template <iteragpu::memory::dtype_policy D>
+void check_workload_on_cpu(iteragpu::memory::synthetic_shape shape) {
   ta::synthetic_workload<D> work(torch::Device(torch::kCPU), shape);
   work.load_model();
   work.make_inputs();
@@ -37,7 +37,7 @@ void check_workload_on_cpu(iteragpu::synthetic_shape shape) {
   BOOST_TEST(!out.requires_grad());
   BOOST_TEST(out.is_inference());
 
-  const auto summary = iteragpu::summarize_model(shape, D::element).value();
+  const auto summary = iteragpu::memory::summarize_model(shape, D::element).value();
   BOOST_TEST(ta::parameter_count(work.model()) == summary.parameters);
   std::uint64_t bytes = 0;
   for (const auto& p : work.model()->parameters()) {
@@ -68,19 +68,19 @@ void check_workload_on_cpu(iteragpu::synthetic_shape shape) {
 BOOST_AUTO_TEST_SUITE(synthetic_workload_on_cpu)
 
 BOOST_AUTO_TEST_CASE(float32_shapes_parameters_and_determinism) {
-  check_workload_on_cpu<iteragpu::dtypes::float32>({1, 16, 64});
-  check_workload_on_cpu<iteragpu::dtypes::float32>({2, 3, 8});
+  check_workload_on_cpu<iteragpu::memory::dtypes::float32>({1, 16, 64});
+  check_workload_on_cpu<iteragpu::memory::dtypes::float32>({2, 3, 8});
 }
 
 BOOST_AUTO_TEST_CASE(bfloat16_shapes_parameters_and_determinism) {
-  check_workload_on_cpu<iteragpu::dtypes::bfloat16>({1, 16, 64});
+  check_workload_on_cpu<iteragpu::memory::dtypes::bfloat16>({1, 16, 64});
 }
 
 BOOST_AUTO_TEST_CASE(the_model_is_built_from_the_cpu_generator_seed_alone) {
-  const auto a = ta::build_synthetic_network(8, iteragpu::model_seed);
+  const auto a = ta::build_synthetic_network(8, iteragpu::memory::model_seed);
   torch::randn({100});  // disturb the global generator in between
-  const auto b = ta::build_synthetic_network(8, iteragpu::model_seed);
-  const auto c = ta::build_synthetic_network(8, iteragpu::model_seed + 1);
+  const auto b = ta::build_synthetic_network(8, iteragpu::memory::model_seed);
+  const auto c = ta::build_synthetic_network(8, iteragpu::memory::model_seed + 1);
   const auto pa = a->parameters();
   const auto pb = b->parameters();
   const auto pc = c->parameters();
@@ -92,22 +92,22 @@ BOOST_AUTO_TEST_CASE(the_model_is_built_from_the_cpu_generator_seed_alone) {
 }
 
 BOOST_AUTO_TEST_CASE(dtype_policies_match_libtorch_element_sizes) {
-  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::dtypes::float32>()) == iteragpu::dtypes::float32::bytes_per_element);
-  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::dtypes::float16>()) == iteragpu::dtypes::float16::bytes_per_element);
-  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::dtypes::bfloat16>()) ==
-             iteragpu::dtypes::bfloat16::bytes_per_element);
+  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::memory::dtypes::float32>()) == iteragpu::memory::dtypes::float32::bytes_per_element);
+  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::memory::dtypes::float16>()) == iteragpu::memory::dtypes::float16::bytes_per_element);
+  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::memory::dtypes::bfloat16>()) ==
+             iteragpu::memory::dtypes::bfloat16::bytes_per_element);
 }
 
-// The LibTorch workload runs through iteragpu::measure() like any other:
+// The LibTorch workload runs through iteragpu::memory::measure() like any other:
 // here on the CPU, with a backend that has nothing to synchronise and a
 // counter that counts the bytes of the tensors the workload holds.
 using iteragpu_tests::cpu_backend;
 
 BOOST_AUTO_TEST_CASE(the_workload_runs_through_measure_on_the_cpu) {
-  ta::synthetic_workload<iteragpu::dtypes::float32> work(torch::Device(torch::kCPU), {2, 3, 8});
+  ta::synthetic_workload<iteragpu::memory::dtypes::float32> work(torch::Device(torch::kCPU), {2, 3, 8});
   struct tensor_counter {
-    ta::synthetic_workload<iteragpu::dtypes::float32>* work;
-    iteragpu::allocator_reading read(iteragpu::device_index) {
+    ta::synthetic_workload<iteragpu::memory::dtypes::float32>* work;
+    iteragpu::memory::allocator_reading read(iteragpu::memory::device_index) {
       std::uint64_t bytes = 0;
       if (work->model()) {
         for (const auto& p : work->model()->parameters()) {
@@ -119,11 +119,11 @@ BOOST_AUTO_TEST_CASE(the_workload_runs_through_measure_on_the_cpu) {
       }
       return {bytes, bytes, bytes, bytes};
     }
-    void reset_peaks(iteragpu::device_index) {}
+    void reset_peaks(iteragpu::memory::device_index) {}
   };
   cpu_backend backend;
   tensor_counter counter{&work};
-  const auto m = iteragpu::measure(backend, counter, work, iteragpu::device_index{0}, {.warmup = 1, .repeats = 2});
+  const auto m = iteragpu::memory::measure(backend, counter, work, iteragpu::memory::device_index{0}, {.warmup = 1, .repeats = 2});
   BOOST_REQUIRE(m.has_value());
   BOOST_REQUIRE_EQUAL(m->phases.size(), 6U);
   // 8 x 32 + 32 + 32 x 8 + 8 = 552 float32 parameters; the input is 2 x 3 x 8.
@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_SUITE(libtorch_runtime_here)
 // or that has no GPU, the report is valid and says why.
 BOOST_AUTO_TEST_CASE(environment_reports_libtorch_and_the_device_state) {
   auto runtime = ta::open_libtorch_runtime();
-  const auto report = runtime.environment(iteragpu::device_index{0});
+  const auto report = runtime.environment(iteragpu::memory::device_index{0});
   BOOST_TEST(report.libtorch_available);
   BOOST_TEST(report.libtorch_version.value() == std::string(TORCH_VERSION));
   if (!report.device.available) {

@@ -1,5 +1,5 @@
 // The TorchScript workload on LibTorch's CPU backend, through
-// iteragpu::measure() with the CPU policies of the synthetic workload's
+// iteragpu::memory::measure() with the CPU policies of the synthetic workload's
 // tests: modules written here in TorchScript and saved to a temporary file,
 // inference and training, the outputs a loss is taken from, and every
 // refusal a user will meet (a file that is no module, inputs forward does not
@@ -91,7 +91,7 @@ using iteragpu_tests::cpu_backend;
 // Counts the bytes the workload holds: parameters, their gradients and the inputs.
 struct tensor_counter {
   const ta::torchscript_workload* work;
-  iteragpu::allocator_reading read(iteragpu::device_index) {
+  iteragpu::memory::allocator_reading read(iteragpu::memory::device_index) {
     std::uint64_t bytes = 0;
     if (work->module()) {
       for (const auto& p : work->module()->parameters()) {
@@ -106,12 +106,12 @@ struct tensor_counter {
     }
     return {bytes, bytes, bytes, bytes};
   }
-  void reset_peaks(iteragpu::device_index) {}
+  void reset_peaks(iteragpu::memory::device_index) {}
 };
 
-iteragpu::torchscript_run run_of(const std::string& path, const std::vector<std::string>& inputs, bool train) {
-  iteragpu::torchscript_run run;
-  run.device = iteragpu::device_index{0};
+iteragpu::memory::torchscript_run run_of(const std::string& path, const std::vector<std::string>& inputs, bool train) {
+  iteragpu::memory::torchscript_run run;
+  run.device = iteragpu::memory::device_index{0};
   run.path = path;
   for (const auto& text : inputs) {
     run.inputs.push_back(mem::parse_input_spec(text).value());
@@ -121,15 +121,15 @@ iteragpu::torchscript_run run_of(const std::string& path, const std::vector<std:
   return run;
 }
 
-iteragpu::result<iteragpu::measurement, iteragpu::torchscript_error> measure_on_cpu(
-    const iteragpu::torchscript_run& run) {
+iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_error> measure_on_cpu(
+    const iteragpu::memory::torchscript_run& run) {
   cpu_backend backend;
   ta::torchscript_workload work(torch::Device(torch::kCPU), run.path, run.inputs, run.train, run.input_high);
   tensor_counter counter{&work};
-  auto measured = iteragpu::measure(backend, counter, work, run.device, run.plan);
+  auto measured = iteragpu::memory::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
-    return iteragpu::unexpected{iteragpu::torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
+    return iteragpu::unexpected{iteragpu::memory::torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
 }
@@ -259,8 +259,8 @@ BOOST_AUTO_TEST_CASE(a_file_that_is_no_module_is_refused_in_model_load) {
   std::ofstream(path) << "def forward(self, x):\n    return x\n";
   const auto m = measure_on_cpu(run_of(path, {"2x4:float32"}, false));
   BOOST_REQUIRE(!m.has_value());
-  BOOST_TEST((m.error().refusal == iteragpu::torchscript_refusal::not_loadable));
-  BOOST_TEST((m.error().phase == iteragpu::phase_kind::model_load));
+  BOOST_TEST((m.error().refusal == iteragpu::memory::torchscript_refusal::not_loadable));
+  BOOST_TEST((m.error().phase == iteragpu::memory::phase_kind::model_load));
   BOOST_TEST(m.error().message.find('\n') == std::string::npos);
 }
 
@@ -272,13 +272,13 @@ def forward(self, x, y, scale: float = 1.0):
 )");
   const auto one = measure_on_cpu(run_of(path, {"2x4:float32"}, false));
   BOOST_REQUIRE(!one.has_value());
-  BOOST_TEST((one.error().refusal == iteragpu::torchscript_refusal::wrong_inputs));
-  BOOST_TEST((one.error().phase == iteragpu::phase_kind::model_load));
+  BOOST_TEST((one.error().refusal == iteragpu::memory::torchscript_refusal::wrong_inputs));
+  BOOST_TEST((one.error().phase == iteragpu::memory::phase_kind::model_load));
   BOOST_TEST(one.error().message == "(x: Tensor, y: Tensor, scale: float (optional))");
   // A tensor where forward wants a float.
   const auto three = measure_on_cpu(run_of(path, {"2x4:float32", "2x3:float32", "1:float32"}, false));
   BOOST_REQUIRE(!three.has_value());
-  BOOST_TEST((three.error().refusal == iteragpu::torchscript_refusal::wrong_inputs));
+  BOOST_TEST((three.error().refusal == iteragpu::memory::torchscript_refusal::wrong_inputs));
   // Two tensors are what it takes.
   BOOST_TEST(measure_on_cpu(run_of(path, {"2x4:float32", "2x3:float32"}, false)).has_value());
 }
@@ -288,8 +288,8 @@ BOOST_AUTO_TEST_CASE(a_dtype_the_module_refuses_is_refused_in_the_first_pass) {
   const auto path = saved_module(s, "linear.pt", {{"w", torch::ones({4, 3})}, {"b", torch::zeros({3})}}, linear_source);
   const auto m = measure_on_cpu(run_of(path, {"2x4:int64"}, false));
   BOOST_REQUIRE(!m.has_value());
-  BOOST_TEST((m.error().refusal == iteragpu::torchscript_refusal::inputs_refused));
-  BOOST_TEST((m.error().phase == iteragpu::phase_kind::cold_forward));
+  BOOST_TEST((m.error().refusal == iteragpu::memory::torchscript_refusal::inputs_refused));
+  BOOST_TEST((m.error().phase == iteragpu::memory::phase_kind::cold_forward));
   BOOST_TEST(!m.error().message.empty());
 }
 
@@ -302,7 +302,7 @@ def forward(self, x):
   BOOST_TEST(measure_on_cpu(run_of(path, {"3:float32"}, false)).has_value());
   const auto m = measure_on_cpu(run_of(path, {"3:float32"}, true));
   BOOST_REQUIRE(!m.has_value());
-  BOOST_TEST((m.error().refusal == iteragpu::torchscript_refusal::nothing_to_train));
+  BOOST_TEST((m.error().refusal == iteragpu::memory::torchscript_refusal::nothing_to_train));
 }
 
 BOOST_AUTO_TEST_CASE(running_out_of_memory_is_a_failure_of_the_gpu_not_a_refusal) {
@@ -317,7 +317,7 @@ BOOST_AUTO_TEST_SUITE(measure_torchscript_command_here)
 BOOST_AUTO_TEST_CASE(a_saved_module_passes_the_cheap_checks_with_its_name_and_digest) {
   const scratch s;
   const auto path = saved_module(s, "linear.pt", {{"w", torch::ones({4, 3})}, {"b", torch::zeros({3})}}, linear_source);
-  iteragpu::torchscript_run run;
+  iteragpu::memory::torchscript_run run;
   run.path = path;
   iteragpu::cli::check_torchscript_file(run);
   const auto bytes = iteragpu::read_whole_file(path).value();

@@ -38,6 +38,10 @@ namespace iteragpu {
   return out;
 }
 
+[[nodiscard]] ITERAGPU_INLINE std::string first_line(std::string_view text) {
+  return std::string(text.substr(0, text.find('\n')));
+}
+
 [[nodiscard]] ITERAGPU_INLINE std::string quoted_excerpt(std::string_view text, std::size_t longest) {
   if (text.size() <= longest) {
     return quoted(text);

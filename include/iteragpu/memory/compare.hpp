@@ -22,7 +22,7 @@
 /// (exact), the time of warm_forward from the confidence intervals of the
 /// two medians, the environments and the configurations, and one line that
 /// sums it up. Values only: reading the files is report/compare.hpp's.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 // ---------------------------------------------------------------------------
 // Time
@@ -243,7 +243,7 @@ struct comparison {
 /// The one-line verdict, B against A. The time is the gpu_seconds series.
 [[nodiscard]] std::string verdict_line(const comparison& c);
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/impl/compare.ipp"

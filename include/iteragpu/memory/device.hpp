@@ -11,7 +11,7 @@
 
 /// \file
 /// The GPU a measurement runs on, as `cuda:N` names it.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// The index of a GPU as the runtime numbers the visible devices.
 struct device_index {
@@ -41,6 +41,13 @@ inline constexpr std::int32_t max_device_index = 127;
 /// "cuda:N", as the command line writes the device.
 [[nodiscard]] inline std::string device_name(device_index d) { return "cuda:" + std::to_string(d.value); }
 
+}  // namespace iteragpu::memory
+
+// Measurement as a library call (README) names these in namespace iteragpu,
+// where version 0.1 declared them: an integrator's code that spells them
+// so keeps compiling. The library itself names them in iteragpu::memory.
+namespace iteragpu {
+using memory::device_index;
 }  // namespace iteragpu
 
 #endif  // ITERAGPU_MEMORY_DEVICE_HPP

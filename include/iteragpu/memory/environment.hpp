@@ -19,7 +19,7 @@
 /// The environment a measurement ran in. It records versions and what the
 /// runtime reports about the GPUs, and deliberately nothing else: no
 /// environment variables, no host or user names, no paths of the user's files.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// What the runtime says about the device a measurement asked for.
 struct device_report {
@@ -121,7 +121,7 @@ template <device_inventory B>
   return report;
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/impl/environment.ipp"

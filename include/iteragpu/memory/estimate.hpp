@@ -4,16 +4,18 @@
 #include <array>
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "iteragpu/checked.hpp"
+#include "iteragpu/memory_need.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
 /// \file
 /// The memory of a model's weights from its parameter count and storage width, exactly, with no
 /// GPU; a reserve chosen by the user may be added.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// A number of model parameters (weights).
 struct parameter_count {
@@ -122,6 +124,30 @@ struct memory_estimate {
   return memory_estimate{*weights, reserve_gib, *total};
 }
 
+/// The source of a need made from an estimate, as memory_need::source.
+inline constexpr std::string_view estimate_need_source =
+    "estimate: weights + reserve, rounded up to a whole byte (activations, KV cache and libraries not included)";
+
+/// An estimate's total as a need; nothing when its bytes pass 64 bits.
+[[nodiscard]] std::optional<memory_need> need_of(const memory_estimate& estimate);
+
+}  // namespace iteragpu::memory
+
+// Measurement as a library call (README) names these in namespace iteragpu,
+// where version 0.1 declared them: an integrator's code that spells them
+// so keeps compiling. The library itself names them in iteragpu::memory.
+namespace iteragpu {
+using memory::parameter_count;
+using memory::storage_bits;
+using memory::estimate_weights;
+using memory::estimate_memory;
+using memory::weight_estimate;
+using memory::memory_estimate;
+using memory::estimate_error;
 }  // namespace iteragpu
+
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#include "iteragpu/memory/impl/estimate.ipp"
+#endif
 
 #endif  // ITERAGPU_MEMORY_ESTIMATE_HPP

@@ -7,11 +7,11 @@
 /// only passes a measurement, a plan or an error by reference, or declares
 /// a function that returns one, includes this file and no standard header,
 /// and leaves memory/protocol.hpp to the source file that calls
-/// iteragpu::measure(). The enumerations are declared with their
+/// iteragpu::memory::measure(). The enumerations are declared with their
 /// underlying type (int, the default of a scoped enumeration), so a value
 /// can be held before the enumerators are known.
 ///
-/// iteragpu::measure() itself is not declared here: it is a function
+/// iteragpu::memory::measure() itself is not declared here: it is a function
 /// template constrained by the policy concepts (memory/policies/), and a
 /// concept cannot be declared without its definition, nor a default
 /// template argument (the clock) given twice. Its name is reached through
@@ -20,6 +20,10 @@ namespace iteragpu {
 
 template <class T, class E>
 class result;
+
+}  // namespace iteragpu
+
+namespace iteragpu::memory {
 
 struct device_index;
 
@@ -45,6 +49,6 @@ enum class noise_verdict;
 struct sample_summary;
 struct sample_error;
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_FWD_HPP

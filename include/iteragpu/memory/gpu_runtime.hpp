@@ -20,7 +20,7 @@
 /// network. LibTorch's is torch_adapter::libtorch_runtime
 /// (iteragpu/torch/runtime.hpp); a build without LibTorch uses
 /// unavailable_runtime, which can only say why no GPU is reachable.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// One measurement of the synthetic network, as asked.
 struct synthetic_run {
@@ -36,7 +36,7 @@ concept environment_runtime = requires(R& r, device_index d) {
   { r.environment(d) } -> std::same_as<environment_report>;
 };
 
-/// measure_synthetic() runs iteragpu::measure() over the runtime's backend,
+/// measure_synthetic() runs iteragpu::memory::measure() over the runtime's backend,
 /// counter and the synthetic workload on run.device.
 template <class R>
 concept synthetic_runtime = environment_runtime<R> && requires(R& r, const synthetic_run& run) {
@@ -81,7 +81,7 @@ struct unavailable_runtime {
 
 static_assert(environment_runtime<unavailable_runtime> && !synthetic_runtime<unavailable_runtime>);
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/impl/gpu_runtime.ipp"

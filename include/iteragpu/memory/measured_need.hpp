@@ -27,7 +27,7 @@
 /// not depend on the order of the rows nor on which row has the largest
 /// device use (a row of large device use may hold a large cache and little
 /// outside it).
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// One reading of the device's used memory (total minus free) with the
 /// allocator's reserved bytes at the same moment.
@@ -99,6 +99,6 @@ enum class measured_need_error : std::uint8_t {
   return need;
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_MEASURED_NEED_HPP

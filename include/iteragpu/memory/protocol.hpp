@@ -21,6 +21,7 @@
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/memory/stopping_rule.hpp"
+#include "iteragpu/text.hpp"
 
 /// \file
 /// The phase protocol: the order of operations of one bounded measurement,
@@ -28,7 +29,7 @@
 /// workload) and a clock. It includes no LibTorch header: the same function
 /// measures on a GPU through LibTorch, predicts through a simulated
 /// allocator, and runs on the CPU with an integrator's own policies.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// The phases of a measurement, in the order they run.
 enum class phase_kind { model_load, inputs, cold_forward, warmup, warm_forward };
@@ -121,8 +122,6 @@ concept phase_clock = requires(Clock& clock) {
 };
 
 namespace detail {
-
-[[nodiscard]] inline std::string first_line(std::string_view text) { return std::string(text.substr(0, text.find('\n'))); }
 
 template <class T>
 struct failed_pass_of : std::false_type {};
@@ -309,7 +308,7 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
     // nothing that allocates is done here.
     return unexpected{measure_error{current, std::string(), measure_failure::host_out_of_memory}};
   } catch (const std::exception& e) {
-    return unexpected{measure_error{current, detail::first_line(e.what())}};
+    return unexpected{measure_error{current, first_line(e.what())}};
   }
   return m;
 }
@@ -323,6 +322,20 @@ template <measuring_backend B, memory_counter C, workload W, class Clock = std::
   return measure(backend, counter, work, device, plan, clock);
 }
 
+}  // namespace iteragpu::memory
+
+// Measurement as a library call (README) names these in namespace iteragpu,
+// where version 0.1 declared them: an integrator's code that spells them
+// so keeps compiling. The library itself names them in iteragpu::memory.
+namespace iteragpu {
+using memory::measure;
+using memory::measurement;
+using memory::measure_error;
+using memory::measure_failure;
+using memory::protocol_plan;
+using memory::phase_row;
+using memory::phase_kind;
+using memory::name_of;
 }  // namespace iteragpu
 
 #endif  // ITERAGPU_MEMORY_PROTOCOL_HPP

@@ -21,7 +21,7 @@
 /// (make_stopping_rule(); the rule itself is in memory/stopping_rule.hpp).
 /// Every result depends on the sorted sample only, so the same values in any
 /// order give the same bits.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 // ---------------------------------------------------------------------------
 // Percentiles
@@ -236,7 +236,7 @@ namespace detail {
 // summarize() and median_interval_reach() above.
 result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept;
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/impl/statistics.ipp"

@@ -16,7 +16,7 @@
 /// the decision after each repeat. What the measurement protocol needs of it
 /// and nothing more; the statistics it tests convergence with are in
 /// memory/statistics.hpp, whose make_stopping_rule() makes a rule.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// Why the stopping rule ended the repeats.
 enum class stop_reason {
@@ -158,7 +158,7 @@ class stopping_rule {
   convergence_test converged_;
 };
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/impl/stopping_rule.ipp"

@@ -25,7 +25,7 @@
 /// The measurement the `measure` command makes: the synthetic network on
 /// one GPU, with the environment it ran in. One library call, so that a
 /// program is parse -> measure_synthetic() -> render -> write.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// A setting of the GPU allocator as the runtime itself reports it (never
 /// read from the environment by this library).
@@ -157,7 +157,7 @@ template <environment_runtime R>
   }
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/impl/synthetic_measurement.ipp"

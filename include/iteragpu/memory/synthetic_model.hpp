@@ -14,7 +14,7 @@
 /// The synthetic network Linear(width -> 4*width) -> GELU -> Linear(4*width
 /// -> width) on an input [batch, context, width], described without LibTorch.
 /// `context` is a number of positions: there is no attention and no KV cache.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// The input's shape [batch, context, width], which fixes the network's.
 struct synthetic_shape {
@@ -46,7 +46,7 @@ struct synthetic_model_summary {
 [[nodiscard]] std::optional<synthetic_model_summary> summarize_model(const synthetic_shape& shape,
                                                                      element_type dtype);
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/impl/synthetic_model.ipp"

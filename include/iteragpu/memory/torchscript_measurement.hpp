@@ -21,7 +21,7 @@
 /// file, its SHA-256, the inputs), the runtime capability that measures it,
 /// and the record the `measure --torchscript` command writes. Torch-free:
 /// LibTorch's side is iteragpu/torch/torchscript_workload.hpp.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// The default exclusive upper bound of integer inputs: 2 is a valid index
 /// for any embedding table of two rows or more, and a valid mask.
@@ -63,7 +63,7 @@ struct torchscript_error {
   std::string message;                            ///< one line
 };
 
-/// measure_torchscript() runs iteragpu::measure() over the runtime's backend,
+/// measure_torchscript() runs iteragpu::memory::measure() over the runtime's backend,
 /// counter and a TorchScript workload on run.device.
 template <class R>
 concept torchscript_runtime = environment_runtime<R> && requires(R& r, const torchscript_run& run) {
@@ -130,6 +130,6 @@ template <environment_runtime R>
   }
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_TORCHSCRIPT_MEASUREMENT_HPP

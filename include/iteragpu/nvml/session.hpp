@@ -38,18 +38,18 @@ enum class enablement { disabled, enabled };
 
 /// A GPU's settings, read once per run.
 struct gpu_facts {
-  gpu_reading<enablement> persistence_mode;  ///< whether the driver stays loaded with no client
-  gpu_reading<enablement> mig_mode;          ///< current, not pending
-  gpu_reading<enablement> ecc_mode;          ///< current, not pending
-  gpu_reading<milliwatts> power_limit;       ///< the power management limit
-  gpu_reading<megahertz> max_sm_clock;       ///< the streaming multiprocessors' maximum clock
-  gpu_reading<megahertz> max_memory_clock;   ///< the memory's maximum clock
+  memory::gpu_reading<enablement> persistence_mode;        ///< whether the driver stays loaded with no client
+  memory::gpu_reading<enablement> mig_mode;                ///< current, not pending
+  memory::gpu_reading<enablement> ecc_mode;                ///< current, not pending
+  memory::gpu_reading<memory::milliwatts> power_limit;     ///< the power management limit
+  memory::gpu_reading<memory::megahertz> max_sm_clock;     ///< the streaming multiprocessors' maximum clock
+  memory::gpu_reading<memory::megahertz> max_memory_clock; ///< the memory's maximum clock
   /// Equal when every member is equal.
   friend bool operator==(const gpu_facts&, const gpu_facts&) = default;
 };
 
 /// Facts of which every reading is missing for the same reason.
-[[nodiscard]] gpu_facts gpu_facts_unavailable(const reading_error& reason);
+[[nodiscard]] gpu_facts gpu_facts_unavailable(const memory::reading_error& reason);
 
 /// NVML initialized on open and shut down when the session ends (NVML counts
 /// its initializations, so sessions may overlap). Movable, not copyable; a
@@ -68,22 +68,22 @@ class session {
   session(session&& other) noexcept
       : library_(std::exchange(other.library_, std::nullopt)),
         functions_(std::exchange(other.functions_, detail::functions{})),
-        reason_(std::exchange(other.reason_, reading_error{reading_failure::moved_from})) {}
+        reason_(std::exchange(other.reason_, memory::reading_error{memory::reading_failure::moved_from})) {}
   /// Shuts this session down, then takes the other's library; the other is unavailable after.
   session& operator=(session&& other) noexcept;
   ~session() { close(); }
 
   /// Nothing when NVML is ready, else why not: the library is absent, is
   /// not NVML, or did not start, or the session was moved from.
-  [[nodiscard]] std::optional<reading_error> unavailable_reason() const;
+  [[nodiscard]] std::optional<memory::reading_error> unavailable_reason() const;
 
   /// "580.95.05", as nvidia-smi prints it.
-  [[nodiscard]] gpu_reading<std::string> driver_version() const {
+  [[nodiscard]] memory::gpu_reading<std::string> driver_version() const {
     return system_string(functions_.driver_version, detail::driver_version_name);
   }
 
   /// "13.580.95.05".
-  [[nodiscard]] gpu_reading<std::string> nvml_version() const {
+  [[nodiscard]] memory::gpu_reading<std::string> nvml_version() const {
     return system_string(functions_.nvml_version, detail::nvml_version_name);
   }
 
@@ -91,7 +91,7 @@ class session {
   [[nodiscard]] gpu_facts facts(std::string_view pci_bus_id) const;
 
   /// The state of the GPU at `pci_bus_id` now.
-  [[nodiscard]] gpu_state sample(std::string_view pci_bus_id) const;
+  [[nodiscard]] memory::gpu_state sample(std::string_view pci_bus_id) const;
 
  private:
   session() = default;
@@ -99,13 +99,13 @@ class session {
   void close() noexcept;
 
   // The code with NVML's name for it ("Not Supported"), where the library can name it.
-  [[nodiscard]] static library_code code_of(const detail::functions& f, detail::return_code code);
+  [[nodiscard]] static memory::library_code code_of(const detail::functions& f, detail::return_code code);
 
-  [[nodiscard]] reading_error failed(const char* function, detail::return_code code) const;
+  [[nodiscard]] memory::reading_error failed(const char* function, detail::return_code code) const;
 
-  [[nodiscard]] static reading_error missing(const char* function);
+  [[nodiscard]] static memory::reading_error missing(const char* function);
 
-  [[nodiscard]] static reading_error about_device(reading_failure kind, std::string_view pci_bus_id);
+  [[nodiscard]] static memory::reading_error about_device(memory::reading_failure kind, std::string_view pci_bus_id);
 
   // The text of a buffer NVML filled, up to its NUL (or its end, should
   // the library leave none).
@@ -118,19 +118,19 @@ class session {
     return {buffer.data(), length};
   }
 
-  [[nodiscard]] gpu_reading<std::string> system_string(detail::system_string_fn* function, const char* name) const;
+  [[nodiscard]] memory::gpu_reading<std::string> system_string(detail::system_string_fn* function, const char* name) const;
 
   // The handle of the GPU at `pci_bus_id`, found by NVML itself (it accepts
   // domain:bus:device.function in hexadecimal, either case, with or
   // without leading zeros, as the CUDA runtime prints it).
-  [[nodiscard]] result<detail::device_handle, reading_error> find(std::string_view pci_bus_id) const;
+  [[nodiscard]] result<detail::device_handle, memory::reading_error> find(std::string_view pci_bus_id) const;
 
   // The PCI bus ids of every device NVML sees, to help whoever reads a
   // failed match; nothing where NVML cannot list its devices.
   [[nodiscard]] std::optional<std::vector<std::string>> devices_seen() const;
 
   template <class Quantity, class Function, class... Arguments>
-  [[nodiscard]] gpu_reading<Quantity> unsigned_reading(Function* function, const char* name,
+  [[nodiscard]] memory::gpu_reading<Quantity> unsigned_reading(Function* function, const char* name,
                                                        Arguments... arguments) const {
     if (function == nullptr) {
       return unexpected{missing(name)};
@@ -143,26 +143,26 @@ class session {
     return Quantity{value};
   }
 
-  [[nodiscard]] static gpu_reading<enablement> enablement_of(long long state, long long disabled, long long enabled,
+  [[nodiscard]] static memory::gpu_reading<enablement> enablement_of(long long state, long long disabled, long long enabled,
                                                              const char* name);
 
-  [[nodiscard]] gpu_reading<enablement> enabled_state(detail::enable_state_fn* function, const char* name,
+  [[nodiscard]] memory::gpu_reading<enablement> enabled_state(detail::enable_state_fn* function, const char* name,
                                                       detail::device_handle device) const;
 
-  [[nodiscard]] gpu_reading<enablement> mig_state(detail::device_handle device) const;
+  [[nodiscard]] memory::gpu_reading<enablement> mig_state(detail::device_handle device) const;
 
-  [[nodiscard]] gpu_reading<enablement> ecc_state(detail::device_handle device) const;
+  [[nodiscard]] memory::gpu_reading<enablement> ecc_state(detail::device_handle device) const;
 
   // The newer name first (NVML 12.2 and later); drivers before it export
   // only the older one, with the same meaning and bits.
-  [[nodiscard]] gpu_reading<clock_event_reasons> clock_events(detail::device_handle device) const;
+  [[nodiscard]] memory::gpu_reading<memory::clock_event_reasons> clock_events(detail::device_handle device) const;
 
   std::optional<detail::shared_library> library_{};  // engaged while NVML is initialized
   detail::functions functions_{};
-  reading_error reason_{reading_failure::moved_from};  // why NVML is unavailable, when it is
+  memory::reading_error reason_{memory::reading_failure::moved_from};  // why NVML is unavailable, when it is
 };
 
-static_assert(gpu_state_sampler<session>);
+static_assert(memory::gpu_state_sampler<session>);
 
 }  // namespace iteragpu::nvml
 

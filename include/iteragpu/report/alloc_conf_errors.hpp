@@ -11,7 +11,7 @@
 namespace iteragpu::report {
 
 /// One line saying why the allocator settings text was refused and what is accepted.
-[[nodiscard]] std::string describe(const prediction::alloc_conf_error& e);
+[[nodiscard]] std::string describe(const memory::prediction::alloc_conf_error& e);
 
 }  // namespace iteragpu::report
 

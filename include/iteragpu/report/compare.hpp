@@ -116,15 +116,15 @@ struct measurement_read_error {
 
 /// A measurement document, read for compare. The error says where in the
 /// document and what was expected there (describe()).
-[[nodiscard]] result<compared_run, measurement_read_error> measurement_from_json(
+[[nodiscard]] result<memory::compared_run, measurement_read_error> measurement_from_json(
     const boost::json::value& document);
 
 /// The text of a document, parsed: the error says where the JSON breaks (describe()).
-[[nodiscard]] result<compared_run, measurement_read_error> measurement_from_text(std::string_view text);
+[[nodiscard]] result<memory::compared_run, measurement_read_error> measurement_from_text(std::string_view text);
 
 /// The file `path`, read and checked. The error names the file, as given,
 /// and says what was expected (describe()).
-[[nodiscard]] result<compared_run, measurement_read_error> read_measurement(
+[[nodiscard]] result<memory::compared_run, measurement_read_error> read_measurement(
     const std::filesystem::path& path);
 
 /// What is wrong inside a document, in a sentence that names the place and
@@ -166,7 +166,7 @@ namespace detail {
 /// What the file says of itself, shown beside the comparison.
 struct compared_file {
   std::string name;  ///< the file's name, without its folder
-  compared_run run;  ///< the measurement, as read
+  memory::compared_run run;  ///< the measurement, as read
 };
 
 /// The text, or JSON null.
@@ -176,25 +176,25 @@ struct compared_file {
 [[nodiscard]] boost::json::value optional_count_json(const std::optional<std::size_t>& v);
 
 /// {"count", "median", "median_ci": {"lower", "upper"} or null}.
-[[nodiscard]] boost::json::object to_json(const median_estimate& e);
+[[nodiscard]] boost::json::object to_json(const memory::median_estimate& e);
 
 /// One side of the comparison: the file's name, shape, passes and repeats.
 [[nodiscard]] boost::json::object to_json(const compared_file& f);
 
 /// The time verdict with its reason, the relative change and both medians.
-[[nodiscard]] boost::json::object to_json(const time_comparison& t);
+[[nodiscard]] boost::json::object to_json(const memory::time_comparison& t);
 
 /// The memory verdict, the fields compared, the counts of rows and each differing row's fields.
-[[nodiscard]] boost::json::object to_json(const memory_comparison& m);
+[[nodiscard]] boost::json::object to_json(const memory::memory_comparison& m);
 
 /// The whole comparison, as `mesure_memoire compare --json` prints it (data/schema/compare.schema.json).
-[[nodiscard]] boost::json::object to_json(const comparison& c, const compared_file& a,
+[[nodiscard]] boost::json::object to_json(const memory::comparison& c, const compared_file& a,
                                           const compared_file& b);
 
 namespace detail {
 
 // "3.000e-05 s [2.991e-05, 3.006e-05] n=10", or "... [no interval] n=3".
-[[nodiscard]] std::string median_text(const median_estimate& e);
+[[nodiscard]] std::string median_text(const memory::median_estimate& e);
 
 [[nodiscard]] std::string describe_file(const compared_file& f);
 
@@ -202,7 +202,7 @@ namespace detail {
 
 /// The comparison for a person. At most ten differing rows are listed (a
 /// run of many repeats repeats one pattern); the JSON has them all.
-void write_text(std::ostream& out, const comparison& c, const compared_file& a, const compared_file& b);
+void write_text(std::ostream& out, const memory::comparison& c, const compared_file& a, const compared_file& b);
 
 }  // namespace iteragpu::report
 

@@ -13,13 +13,13 @@
 namespace iteragpu::report {
 
 /// "Not Supported (NVML error 3)", or "NVML error 3" where the library cannot name it.
-[[nodiscard]] std::string describe(const library_code& code);
+[[nodiscard]] std::string describe(const memory::library_code& code);
 
 /// "the library path is empty or contains a NUL character", or the loader's message.
 [[nodiscard]] std::string describe(const nvml::load_error& e);
 
 /// Why a reading is missing, in one sentence.
-[[nodiscard]] std::string describe(const reading_error& e);
+[[nodiscard]] std::string describe(const memory::reading_error& e);
 
 }  // namespace iteragpu::report
 

@@ -49,26 +49,26 @@ inline constexpr std::string_view device_used_note =
 [[nodiscard]] boost::json::object to_json(const phase_row& row);
 
 /// {"cublas_bytes", "cublaslt_bytes"}.
-[[nodiscard]] boost::json::object workspaces_json(const prediction::blas_workspaces& w);
+[[nodiscard]] boost::json::object workspaces_json(const memory::prediction::blas_workspaces& w);
 
 /// The prediction beside the measurement: the workspaces assumed, the predicted rows (or why none)
 /// and the differences of each measured row.
-[[nodiscard]] boost::json::object to_json(const prediction::prediction_check& check);
+[[nodiscard]] boost::json::object to_json(const memory::prediction::prediction_check& check);
 
 /// The plan's warm-up, repeats and stopping rule, added to a configuration object.
 void add_plan(boost::json::object& configuration, const protocol_plan& plan);
 
 /// The statistics object of a record: the warm_forward summaries, their methods and why the repeats stopped.
-[[nodiscard]] boost::json::object statistics_json(const warm_statistics& statistics,
-                                                  const std::optional<stop_reason>& stopped_by);
+[[nodiscard]] boost::json::object statistics_json(const memory::warm_statistics& statistics,
+                                                  const std::optional<memory::stop_reason>& stopped_by);
 
 /// The allocator's settings as an object of name -> value, or null.
 [[nodiscard]] boost::json::value allocator_settings_json(
-    const std::optional<std::vector<allocator_setting>>& settings);
+    const std::optional<std::vector<memory::allocator_setting>>& settings);
 
 /// `output_name` is the result file's name, without its folder: no path of
 /// the user's is recorded.
-[[nodiscard]] boost::json::object to_json(const measurement_record& m, std::string_view output_name);
+[[nodiscard]] boost::json::object to_json(const memory::measurement_record& m, std::string_view output_name);
 
 /// The phase rows as an aligned table for people.
 void write_phase_table(std::ostream& out, const std::vector<phase_row>& rows);
@@ -78,21 +78,21 @@ void write_state_table(std::ostream& out, const std::vector<phase_row>& rows);
 
 /// The prediction in one line: exact in every row, or the rows and fields
 /// that differ with measured minus predicted.
-void write_prediction_line(std::ostream& out, const prediction::prediction_check& check,
+void write_prediction_line(std::ostream& out, const memory::prediction::prediction_check& check,
                            const std::vector<phase_row>& rows);
 
 /// What every measurement prints, whatever its workload: the rows, the GPU's state, the statistics
 /// of the warm passes (and why the repeats stopped) and the memory outside the allocator.
 void write_measured(std::ostream& out, const std::vector<phase_row>& phases,
-                    const std::optional<stop_reason>& stopped_by, const warm_statistics& statistics);
+                    const std::optional<memory::stop_reason>& stopped_by, const memory::warm_statistics& statistics);
 
 /// The measurement for people: the rows, the GPU's state, the statistics, the memory outside the
 /// allocator and the prediction in one line.
-void write_text(std::ostream& out, const measurement_record& m);
+void write_text(std::ostream& out, const memory::measurement_record& m);
 
 /// Why --memory-snapshot failed, as the programs print it: LibTorch's own
 /// message (its first line), whichever step failed.
-[[nodiscard]] inline std::string describe(const memory_history_error& e) { return e.libtorch_message; }
+[[nodiscard]] inline std::string describe(const memory::memory_history_error& e) { return e.libtorch_message; }
 
 }  // namespace iteragpu::report
 

@@ -29,10 +29,10 @@ inline constexpr std::string_view prediction_note =
 
 /// What `plan` printed, beside the request.
 struct plan_outcome {
-  prediction::plan_request request;                    ///< what was asked
+  memory::prediction::plan_request request;                    ///< what was asked
   std::vector<phase_row> rows;                         ///< the predicted rows
-  std::optional<prediction::fit_check> fit{};          ///< with --memory-gib: whether the run fits
-  std::optional<prediction::largest_value> largest{};  ///< with --largest: the largest value that fits
+  std::optional<memory::prediction::fit_check> fit{};          ///< with --memory-gib: whether the run fits
+  std::optional<memory::prediction::largest_value> largest{};  ///< with --largest: the largest value that fits
   /// --memory-gib as typed, shown in the text in place of the GiB of its
   /// whole bytes (139.8, not 139.799999999813735485076904296875).
   std::optional<exact_decimal> memory_gib{};
@@ -40,14 +40,14 @@ struct plan_outcome {
 
 /// A fit check: the card's memory in bytes and GiB, whether it fits, the headroom or the phase that
 /// runs out, and the message.
-[[nodiscard]] boost::json::object to_json(const prediction::fit_check& f);
+[[nodiscard]] boost::json::object to_json(const memory::prediction::fit_check& f);
 
 /// The plan as `mesure_memoire plan --json` prints it (data/schema/plan.schema.json).
 [[nodiscard]] boost::json::object to_json(const plan_outcome& p);
 
 /// One fit check in a line for people; the memory in GiB is `typed_gib`
 /// when given (what the person typed), else that of its bytes.
-void write_fit(std::ostream& out, const prediction::fit_check& f,
+void write_fit(std::ostream& out, const memory::prediction::fit_check& f,
                const std::optional<exact_decimal>& typed_gib = std::nullopt);
 
 /// The plan for people: the predicted rows, the workspaces, the need, the fit or the largest value,

@@ -30,16 +30,16 @@ inline constexpr std::string_view median_interval_method =
 
 /// The summary as JSON: order statistics, mean, spread, noise and the interval of the median; null
 /// without a sample.
-[[nodiscard]] boost::json::value to_json(const std::optional<sample_summary>& s);
+[[nodiscard]] boost::json::value to_json(const std::optional<memory::sample_summary>& s);
 
 /// The thresholds of the noise verdict, as fractions: {"noisy_above", "very_noisy_above"}.
 [[nodiscard]] boost::json::object noise_thresholds_json();
 
 /// Each reading is its value, or null with its reason in `unavailable`.
-[[nodiscard]] boost::json::value to_json(const std::optional<gpu_state>& state);
+[[nodiscard]] boost::json::value to_json(const std::optional<memory::gpu_state>& state);
 
 /// `n=20 median 3.1e-03 s [95 % CI 3.09e-03, 3.12e-03] IQR/median 1.2 % steady`
-void write_summary(std::ostream& out, std::string_view label, const std::optional<sample_summary>& s);
+void write_summary(std::ostream& out, std::string_view label, const std::optional<memory::sample_summary>& s);
 
 }  // namespace iteragpu::report
 

@@ -36,21 +36,21 @@ inline constexpr std::string_view accepted_input_spec =
 /// Why a file is not a TorchScript archive (or, for `format`
 /// aoti_package, not an AOTInductor package), in words.
 [[nodiscard]] std::string describe(const memory::archive_error& e,
-                                   model_format format = model_format::torchscript);
+                                   memory::model_format format = memory::model_format::torchscript);
 
 /// The inputs as written, joined by spaces.
 [[nodiscard]] std::string inputs_text(const std::vector<memory::input_spec>& inputs);
 
 /// The workload object: kind "torchscript" (or "aoti_package"), the file's name and SHA-256, the inputs,
 /// train, input_high.
-[[nodiscard]] boost::json::object workload_json(const torchscript_run& run);
+[[nodiscard]] boost::json::object workload_json(const memory::torchscript_run& run);
 
 /// The record as JSON; `output_name` is the result file's name, without its folder.
-[[nodiscard]] boost::json::object to_json(const torchscript_record& m, std::string_view output_name);
+[[nodiscard]] boost::json::object to_json(const memory::torchscript_record& m, std::string_view output_name);
 
 /// The measurement for people: the module, the rows, the GPU's state, the statistics, the memory
 /// outside the allocator, and in place of a prediction the line that says there is none.
-void write_text(std::ostream& out, const torchscript_record& m);
+void write_text(std::ostream& out, const memory::torchscript_record& m);
 
 }  // namespace iteragpu::report
 

@@ -29,7 +29,7 @@ inline constexpr std::string_view accepted_size_list =
 inline constexpr std::string_view accepted_dtype_list = "comma-separated float32, float16 or bfloat16";
 /// What `--repeats` accepts, as parse_repeats() says it.
 inline constexpr std::string_view accepted_repeats = "a positive integer up to 10000, or auto";
-static_assert(pass_limit == 10'000, "accepted_repeats quotes pass_limit");
+static_assert(memory::pass_limit == 10'000, "accepted_repeats quotes pass_limit");
 
 /// What is wrong with a list of a sweep's axis (see list_error).
 enum class list_error_kind {
@@ -80,7 +80,7 @@ namespace detail {
 /// bfloat16 in the order given, then float32). The error names an item that
 /// is not float32, float16 or bfloat16, or one given twice, or says that the
 /// list or an item is empty.
-[[nodiscard]] result<std::vector<element_type>, list_error> parse_dtype_list(std::string_view text);
+[[nodiscard]] result<std::vector<memory::element_type>, list_error> parse_dtype_list(std::string_view text);
 
 /// `--repeats`: a count, or `auto` (the measuring program's stopping rule).
 struct repeat_setting {

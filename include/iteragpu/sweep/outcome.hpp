@@ -109,7 +109,7 @@ struct host_need {
 /// host_need); nothing when the float32 model passes what LibTorch can index
 /// (summarize_model()) or the total passes 64 bits.
 
-[[nodiscard]] std::optional<host_need> predict_host_need(const synthetic_shape& shape, element_type dtype);
+[[nodiscard]] std::optional<host_need> predict_host_need(const memory::synthetic_shape& shape, memory::element_type dtype);
 
 /// What the simulated allocator predicts for a point, and its host need.
 struct point_prediction {
@@ -123,7 +123,7 @@ struct point_prediction {
 /// 2^63-1 bytes (no failure), or the simulation refused its shape (the
 /// failure it gave).
 struct unpredictable_point {
-  std::optional<prediction::prediction_failure> failure;  ///< nothing: the host's figures are too large
+  std::optional<memory::prediction::prediction_failure> failure;  ///< nothing: the host's figures are too large
   /// Equal when every member is equal.
   friend bool operator==(const unpredictable_point&, const unpredictable_point&) = default;
 };
@@ -140,7 +140,7 @@ struct unpredictable_point {
 /// says why the shape cannot be predicted (a dimension of 0, or a size past
 /// what LibTorch can index).
 [[nodiscard]] result<point_prediction, unpredictable_point> predict_point(const sweep_point& p,
-                                                                          const prediction::blas_workspaces& w);
+                                                                          const memory::prediction::blas_workspaces& w);
 
 // ---- what ran -------------------------------------------------------------
 
@@ -204,7 +204,7 @@ struct point_record {
   std::optional<std::uint64_t> host_available_bytes;
   std::optional<point_prediction> prediction;  ///< nothing when the shape cannot be predicted
   std::uint64_t outside_allocator_bytes{0};    ///< the figure the fit rule added
-  prediction::blas_workspaces workspaces;      ///< the sizes the prediction used
+  memory::prediction::blas_workspaces workspaces;      ///< the sizes the prediction used
   std::optional<measured_figures> measured;    ///< the figures of its result; measured points only
   std::optional<process_figures> process;      ///< its `measure` process; nothing when none ran
 };

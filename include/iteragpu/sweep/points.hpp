@@ -28,8 +28,8 @@ namespace iteragpu::sweep {
 /// and its passes, measured (or predicted) by one process.
 struct sweep_point {
   std::size_t index{0};                       ///< its place in the plan, from 0; names its files
-  synthetic_shape shape;                      ///< batch, context and width
-  element_type dtype{element_type::float32};  ///< the element type
+  memory::synthetic_shape shape;                      ///< batch, context and width
+  memory::element_type dtype{memory::element_type::float32};  ///< the element type
   std::uint64_t warmup{1};                    ///< warm-up passes, 0 or more
   repeat_setting repeats{2};                  ///< measured passes, a count or auto
   /// Equal when every member is equal.
@@ -44,7 +44,7 @@ struct sweep_axes {
   std::vector<std::uint64_t> batch{1};                     ///< batch sizes, smallest first
   std::vector<std::uint64_t> context{16};                  ///< positions per input, smallest first
   std::vector<std::uint64_t> width{64};                    ///< model widths, smallest first
-  std::vector<element_type> dtype{element_type::float32};  ///< element types, fewest bytes first
+  std::vector<memory::element_type> dtype{memory::element_type::float32};  ///< element types, fewest bytes first
   std::uint64_t warmup{1};                                 ///< warm-up passes of every point
   repeat_setting repeats{2};                               ///< measured passes of every point
 };

@@ -102,9 +102,9 @@ struct sweep_settings {
   record_kind kind{record_kind::measurement};          ///< measured or predicted records
   std::vector<device_index> devices{device_index{0}};  ///< one point at a time on each
   /// The GPU libraries' workspaces the prediction assumes.
-  prediction::blas_workspaces workspaces{prediction::default_workspaces()};
+  memory::prediction::blas_workspaces workspaces{memory::prediction::default_workspaces()};
   /// The memory outside the allocator that the device rule adds to the predicted peak reserved.
-  byte_count outside_allocator{prediction::memory_outside_allocator_default};
+  byte_count outside_allocator{memory::prediction::memory_outside_allocator_default};
 };
 
 /// How a run of run_points() ended.

@@ -36,7 +36,7 @@ struct summary_entry {
 /// Floating-point operations of one forward pass: two matrix products of
 /// rows x width x 4 width multiply-adds each (2 operations per
 /// multiply-add); the bias additions and GELU are left out.
-[[nodiscard]] double forward_flops(const synthetic_shape& s);
+[[nodiscard]] double forward_flops(const memory::synthetic_shape& s);
 
 /// TFLOP/s at the median warm pass's GPU time (10^12 operations per
 /// second, from forward_flops()); nothing without a positive median GPU time.

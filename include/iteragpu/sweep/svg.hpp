@@ -162,7 +162,7 @@ class svg_writer {
 // The parameters that do not vary (the x axis left out).
 [[nodiscard]] std::string configuration_text(const std::vector<summary_entry>& entries,
                                              const std::array<bool, 3>& varies, std::size_t x_axis,
-                                             const std::set<element_type>& dtypes);
+                                             const std::set<memory::element_type>& dtypes);
 
 // A series per GPU and per value of each other axis that varies, but the
 // x axis and the panels' axis.

@@ -4,7 +4,7 @@
 /// \file
 /// A user's AOTInductor package (the `.pt2` file that
 /// torch._inductor.aoti_compile_and_package writes from a torch.export
-/// program) as a workload of iteragpu::measure(), read by LibTorch's
+/// program) as a workload of iteragpu::memory::measure(), read by LibTorch's
 /// AOTIModelPackageLoader. That loader exists from LibTorch 2.6 on: with an
 /// older LibTorch (Debian 12's 1.13) this header declares nothing and
 /// ITERAGPU_TORCH_HAS_AOTI stays undefined. A package is compiled code for
@@ -34,7 +34,7 @@
 
 namespace iteragpu::torch_adapter {
 
-/// A user's AOTInductor package as a workload of iteragpu::measure():
+/// A user's AOTInductor package as a workload of iteragpu::memory::measure():
 /// model_load loads the package (its compiled model and its constants) for
 /// the current device, inputs are made as for a TorchScript module, and
 /// each pass runs the compiled model under inference mode. A refusal (a
@@ -56,7 +56,7 @@ class aoti_workload {
       if (is_out_of_memory(e)) {
         throw;
       }
-      refuse(torchscript_refusal::not_loadable, detail::first_line(e.what()));
+      refuse(torchscript_refusal::not_loadable, first_line(e.what()));
     }
   }
 
@@ -75,7 +75,7 @@ class aoti_workload {
       return loader_->run(inputs_);
     } catch (const std::exception& e) {
       if (first && !refusal_ && !is_out_of_memory(e)) {
-        refuse(torchscript_refusal::inputs_refused, detail::first_line(e.what()));
+        refuse(torchscript_refusal::inputs_refused, first_line(e.what()));
       }
       throw;
     }
@@ -102,7 +102,7 @@ class aoti_workload {
 
 static_assert(workload<aoti_workload>);
 
-/// Measures the package of `run` through iteragpu::measure() on `device`
+/// Measures the package of `run` through iteragpu::memory::measure() on `device`
 /// with `backend` and `counter`.
 template <measuring_backend B, memory_counter C>
 [[nodiscard]] result<measurement, torchscript_error> measure_aoti_package(B& backend, C& counter,

@@ -54,10 +54,10 @@ namespace iteragpu::torch_adapter {
 /// A source of the GPU's state and of the management library's facts, found
 /// by PCI bus id: nvml::session, or unavailable_state_reader.
 template <class R>
-concept gpu_state_reader = gpu_state_sampler<R> && requires(const R& r, std::string_view pci_bus_id) {
+concept gpu_state_reader = memory::gpu_state_sampler<R> && requires(const R& r, std::string_view pci_bus_id) {
   { r.facts(pci_bus_id) } -> std::same_as<nvml::gpu_facts>;
-  { r.driver_version() } -> std::same_as<gpu_reading<std::string>>;
-  { r.nvml_version() } -> std::same_as<gpu_reading<std::string>>;
+  { r.driver_version() } -> std::same_as<memory::gpu_reading<std::string>>;
+  { r.nvml_version() } -> std::same_as<memory::gpu_reading<std::string>>;
 };
 
 /// The state reader of a runtime for which none is written: every reading is
@@ -66,19 +66,19 @@ struct unavailable_state_reader {
   std::string_view reason;  ///< why no reading can be made, as the reports print it
 
   /// Every field missing, for the reason.
-  [[nodiscard]] gpu_state sample(std::string_view /*pci_bus_id*/) const { return gpu_state_unavailable(why()); }
+  [[nodiscard]] memory::gpu_state sample(std::string_view /*pci_bus_id*/) const { return gpu_state_unavailable(why()); }
   /// Every setting missing, for the reason.
   [[nodiscard]] nvml::gpu_facts facts(std::string_view /*pci_bus_id*/) const {
     return nvml::gpu_facts_unavailable(why());
   }
   /// Missing, for the reason.
-  [[nodiscard]] gpu_reading<std::string> driver_version() const { return unexpected{why()}; }
+  [[nodiscard]] memory::gpu_reading<std::string> driver_version() const { return unexpected{why()}; }
   /// Missing, for the reason.
-  [[nodiscard]] gpu_reading<std::string> nvml_version() const { return unexpected{why()}; }
+  [[nodiscard]] memory::gpu_reading<std::string> nvml_version() const { return unexpected{why()}; }
 
  private:
-  [[nodiscard]] reading_error why() const {
-    return reading_error{.kind = reading_failure::not_available, .detail = std::string(reason)};
+  [[nodiscard]] memory::reading_error why() const {
+    return memory::reading_error{.kind = memory::reading_failure::not_available, .detail = std::string(reason)};
   }
 };
 
@@ -93,7 +93,7 @@ concept gpu_runtime_traits =
              typename T::event_type* created, typename T::properties_type* properties,
              const typename T::properties_type& read, int* version, float* milliseconds, std::size_t* bytes,
              char* text, int length) {
-      { T::platform } -> std::convertible_to<gpu_platform>;
+      { T::platform } -> std::convertible_to<memory::gpu_platform>;
       { T::runtime_name } -> std::convertible_to<std::string_view>;
       { T::call_prefix } -> std::convertible_to<std::string_view>;
       { T::success } -> std::convertible_to<typename T::status_type>;
@@ -117,7 +117,7 @@ concept gpu_runtime_traits =
       { T::reset_peak_stats(d) } -> std::same_as<void>;
     };
 
-/// The runtime's calls as iteragpu::measure() and the environment report use
+/// The runtime's calls as iteragpu::memory::measure() and the environment report use
 /// them; `Traits` (gpu_runtime_traits) supplies the raw calls. A failed call
 /// throws std::runtime_error ("CUDA error: out of memory (cudaMemGetInfo)"):
 /// this is the LibTorch adapter boundary, where LibTorch itself throws, and
@@ -140,7 +140,7 @@ class gpu_backend {
   /// The GPU's clocks, power, temperature and throttle reasons, found by the
   /// device's PCI bus id; every field empty with a reason where the reader
   /// or the device cannot be read.
-  [[nodiscard]] iteragpu::gpu_state gpu_state(device_index d) const {
+  [[nodiscard]] iteragpu::memory::gpu_state gpu_state(device_index d) const {
     try {
       return reader_.sample(pci_bus_id(d));
     } catch (const std::exception& e) {
@@ -150,8 +150,8 @@ class gpu_backend {
 
   /// The driver's and the management library's versions, and each GPU's
   /// settings, found by its PCI bus id.
-  [[nodiscard]] management_report management(const std::vector<gpu_description>& gpus) const {
-    management_report m{reader_.driver_version(), reader_.nvml_version(), {}};
+  [[nodiscard]] memory::management_report management(const std::vector<memory::gpu_description>& gpus) const {
+    memory::management_report m{reader_.driver_version(), reader_.nvml_version(), {}};
     for (const auto& g : gpus) {
       try {
         m.gpus.push_back(reader_.facts(pci_bus_id(g.index)));
@@ -176,25 +176,25 @@ class gpu_backend {
 
   /// The runtime LibTorch loaded (the one it was built with), or nothing
   /// where the runtime cannot say.
-  [[nodiscard]] static std::optional<runtime_build> build() {
+  [[nodiscard]] static std::optional<memory::runtime_build> build() {
     int version = 0;
     if (Traits::runtime_version(&version) != Traits::success) {
       return std::nullopt;
     }
-    return runtime_build{Traits::platform, Traits::version_text(version)};
+    return memory::runtime_build{Traits::platform, Traits::version_text(version)};
   }
 
   /// Every visible GPU. Properties are read without making any device
   /// current, so no GPU but the measured one gets a context.
-  [[nodiscard]] static std::vector<gpu_description> visible_gpus() {
-    std::vector<gpu_description> gpus;
+  [[nodiscard]] static std::vector<memory::gpu_description> visible_gpus() {
+    std::vector<memory::gpu_description> gpus;
     const int count = Traits::device_count();
     for (int i = 0; i < count; ++i) {
       const device_index d{i};
       typename Traits::properties_type p{};
       check(Traits::device_properties(&p, d), "GetDeviceProperties");
       gpus.push_back(
-          gpu_description{d, text_of(p.name), Traits::capability(p), narrow_or_throw<std::uint64_t>(p.totalGlobalMem)});
+          memory::gpu_description{d, text_of(p.name), Traits::capability(p), narrow_or_throw<std::uint64_t>(p.totalGlobalMem)});
     }
     return gpus;
   }
@@ -206,12 +206,12 @@ class gpu_backend {
   }
 
   /// Free and total memory of device `d`: the whole device, all processes.
-  [[nodiscard]] static device_memory memory(device_index d) {
+  [[nodiscard]] static memory::device_memory memory(device_index d) {
     const auto guard = Traits::make_guard(d);
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
     check(Traits::memory_info(&free_bytes, &total_bytes), "MemGetInfo");
-    return device_memory{free_bytes, total_bytes};
+    return memory::device_memory{free_bytes, total_bytes};
   }
 
   /// The PCI bus id of device `d` ("00000000:1B:00.0"), by which the state
@@ -293,8 +293,8 @@ class gpu_backend {
   // Room for "00000000:1B:00.0" and more (the runtimes ask for 13 at least).
   static constexpr std::size_t bus_id_buffer = 32;
 
-  [[nodiscard]] static reading_error bus_id_unreadable(const std::exception& e) {
-    return reading_error{.kind = reading_failure::bus_id_unreadable, .detail = e.what()};
+  [[nodiscard]] static memory::reading_error bus_id_unreadable(const std::exception& e) {
+    return memory::reading_error{.kind = memory::reading_failure::bus_id_unreadable, .detail = e.what()};
   }
 
   // The text of a buffer the runtime filled (an array of char), up to its

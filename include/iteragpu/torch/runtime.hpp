@@ -58,18 +58,18 @@ namespace iteragpu::torch_adapter {
 /// the environment, LibTorch's version included, and measures nothing.
 struct probe_only_runtime {
   /// The environment report: LibTorch's version, no GPU, and why.
-  [[nodiscard]] static environment_report environment(device_index d) {
-    unavailable_backend backend{libtorch_without_gpu_runtime};
+  [[nodiscard]] static memory::environment_report environment(device_index d) {
+    memory::unavailable_backend backend{memory::libtorch_without_gpu_runtime};
     return probe_environment(backend, d, libtorch_version());
   }
 };
 
 /// A GPU runtime that measures: the environment through `Backend`, and the synthetic network or a
-/// TorchScript module on a device through iteragpu::measure() with `Backend` and `Counter`.
+/// TorchScript module on a device through iteragpu::memory::measure() with `Backend` and `Counter`.
 /// Declared in every build, so that it is compiled (over a runtime of
 /// stand-ins, tests/unit_torch/gpu_runtime_test.cpp) where LibTorch has no GPU.
 template <class Backend, class Counter>
-  requires measuring_backend<Backend> && memory_counter<Counter> && device_inventory<Backend> &&
+  requires measuring_backend<Backend> && memory_counter<Counter> && memory::device_inventory<Backend> &&
            requires { Backend::initialize(); }
 struct gpu_measuring_runtime {
   [[no_unique_address]] Backend backend;    ///< synchronizes and times on the device
@@ -79,23 +79,23 @@ struct gpu_measuring_runtime {
   explicit gpu_measuring_runtime(Backend b) : backend(std::move(b)) {}
 
   /// The environment report: versions, the visible GPUs and the device asked for.
-  [[nodiscard]] environment_report environment(device_index d) {
+  [[nodiscard]] memory::environment_report environment(device_index d) {
     return probe_environment(backend, d, libtorch_version());
   }
 
   /// The measured device is made current for the whole run: events, streams
   /// and allocations all belong to it.
-  [[nodiscard]] result<measurement, measure_error> measure_synthetic(const synthetic_run& run) {
+  [[nodiscard]] result<measurement, measure_error> measure_synthetic(const memory::synthetic_run& run) {
     try {
       Backend::initialize();
     } catch (const std::exception& e) {
-      return unexpected{measure_error{phase_kind::model_load, detail::first_line(e.what())}};
+      return unexpected{measure_error{phase_kind::model_load, first_line(e.what())}};
     }
-    return with_dtype(run.dtype, [&]<dtype_policy D>() {
+    return memory::with_dtype(run.dtype, [&]<memory::dtype_policy D>() {
       const torch::Device device(torch::kCUDA, to_c10(run.device));
       const c10::DeviceGuard guard(device);
       synthetic_workload<D> work(device, run.shape);
-      auto measured = iteragpu::measure(backend, counter, work, run.device, run.plan);
+      auto measured = iteragpu::memory::measure(backend, counter, work, run.device, run.plan);
       if (!measured && measured.error().cause == measure_failure::host_out_of_memory) {
         throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
       }
@@ -103,21 +103,21 @@ struct gpu_measuring_runtime {
     });
   }
 
-  /// A user's TorchScript module through iteragpu::measure(), on the
+  /// A user's TorchScript module through iteragpu::memory::measure(), on the
   /// measured device made current for the whole run.
-  [[nodiscard]] result<measurement, torchscript_error> measure_torchscript(const torchscript_run& run) {
+  [[nodiscard]] result<measurement, memory::torchscript_error> measure_torchscript(const memory::torchscript_run& run) {
     try {
       Backend::initialize();
     } catch (const std::exception& e) {
-      return unexpected{torchscript_error{std::nullopt, phase_kind::model_load, detail::first_line(e.what())}};
+      return unexpected{memory::torchscript_error{std::nullopt, phase_kind::model_load, first_line(e.what())}};
     }
     const torch::Device device(torch::kCUDA, to_c10(run.device));
     const c10::DeviceGuard guard(device);
-    if (run.format == model_format::aoti_package) {
+    if (run.format == memory::model_format::aoti_package) {
 #if defined(ITERAGPU_TORCH_HAS_AOTI)
       return measure_aoti_package(backend, counter, device, run);
 #else
-      return unexpected{torchscript_error{torchscript_refusal::not_loadable, phase_kind::model_load,
+      return unexpected{memory::torchscript_error{memory::torchscript_refusal::not_loadable, phase_kind::model_load,
                                           "this LibTorch reads no AOTInductor package (LibTorch 2.6 or later does)"}};
 #endif
     }
@@ -174,7 +174,7 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
       torch::cuda::_record_memory_history(std::optional<std::string>("all"), std::optional<std::string>("all"),
                                           std::string("python"), max_entries);
     } catch (const std::exception& e) {
-      return unexpected{memory_history_error{memory_history_step::start, detail::first_line(e.what())}};
+      return unexpected{memory_history_error{memory_history_step::start, first_line(e.what())}};
     }
     return {};
   }
@@ -183,7 +183,7 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
     try {
       return torch::cuda::_memory_snapshot_pickled();
     } catch (const std::exception& e) {
-      return unexpected{memory_history_error{memory_history_step::snapshot, detail::first_line(e.what())}};
+      return unexpected{memory_history_error{memory_history_step::snapshot, first_line(e.what())}};
     }
   }
 #endif
@@ -198,7 +198,7 @@ using libtorch_runtime = gpu_measuring_runtime<hip_backend, hip_allocator_counte
 using libtorch_runtime = probe_only_runtime;
 #endif
 
-static_assert(environment_runtime<libtorch_runtime>);
+static_assert(memory::environment_runtime<libtorch_runtime>);
 
 /// The runtime the programs use, with its GPU state reader opened here and
 /// nowhere else: the driver's NVML (libnvidia-ml.so.1, by dlopen) in a CUDA

@@ -19,7 +19,7 @@
 #include "iteragpu/torch/dtype.hpp"
 
 /// \file
-/// The synthetic network built with LibTorch, and its workload for iteragpu::measure().
+/// The synthetic network built with LibTorch, and its workload for iteragpu::memory::measure().
 namespace iteragpu::torch_adapter {
 
 /// Linear(width -> 4*width) -> GELU -> Linear(4*width -> width), built and
@@ -28,7 +28,7 @@ namespace iteragpu::torch_adapter {
 /// GPU's state is touched.
 [[nodiscard]] inline torch::nn::Sequential build_synthetic_network(std::uint64_t width, std::uint64_t seed) {
   const auto w = narrow_or_throw<std::int64_t>(width);
-  const auto hidden = narrow_or_throw<std::int64_t>(width * hidden_multiplier);
+  const auto hidden = narrow_or_throw<std::int64_t>(width * memory::hidden_multiplier);
   {
     auto generator = at::detail::getDefaultCPUGenerator();
     const std::lock_guard<std::mutex> lock(generator.mutex());
@@ -53,17 +53,17 @@ namespace iteragpu::torch_adapter {
   throw std::invalid_argument("no seeded generator for device " + device.str());
 }
 
-/// The synthetic model and its input as a workload of iteragpu::measure(),
+/// The synthetic model and its input as a workload of iteragpu::memory::measure(),
 /// with weights and input in the dtype D.
-template <dtype_policy D>
+template <memory::dtype_policy D>
 class synthetic_workload {
  public:
   /// A workload on `device` with the network and input of `shape`; nothing is built before load_model().
-  synthetic_workload(torch::Device device, synthetic_shape shape) : device_(device), shape_(shape) {}
+  synthetic_workload(torch::Device device, memory::synthetic_shape shape) : device_(device), shape_(shape) {}
 
   /// model_load: build on the CPU, then move to the device in D.
   void load_model() {
-    model_ = build_synthetic_network(shape_.width, model_seed);
+    model_ = build_synthetic_network(shape_.width, memory::model_seed);
     model_->to(device_, scalar_type<D>());
     model_->eval();
   }
@@ -73,7 +73,7 @@ class synthetic_workload {
     const std::vector<std::int64_t> sizes{narrow_or_throw<std::int64_t>(shape_.batch),
                                           narrow_or_throw<std::int64_t>(shape_.context),
                                           narrow_or_throw<std::int64_t>(shape_.width)};
-    input_ = torch::randn(sizes, seeded_generator(device_, input_seed),
+    input_ = torch::randn(sizes, seeded_generator(device_, memory::input_seed),
                           torch::TensorOptions().device(device_).dtype(scalar_type<D>()));
   }
 
@@ -97,7 +97,7 @@ class synthetic_workload {
 
  private:
   torch::Device device_;
-  synthetic_shape shape_;
+  memory::synthetic_shape shape_;
   torch::nn::Sequential model_{nullptr};
   torch::Tensor input_;
 };

@@ -24,9 +24,9 @@
 
 /// \file
 /// A user's TorchScript module (torch::jit::load) and the inputs the user
-/// described, as a workload of iteragpu::measure(): model_load loads the
+/// described, as a workload of iteragpu::memory::measure(): model_load loads the
 /// file onto the device, inputs fills each input from one generator seeded
-/// with iteragpu::input_seed, and each pass is forward under inference mode,
+/// with iteragpu::memory::input_seed, and each pass is forward under inference mode,
 /// or with `train` forward and backward of the sum of the floating outputs.
 namespace iteragpu::torch_adapter {
 
@@ -108,7 +108,7 @@ inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch
 [[nodiscard]] inline std::vector<torch::Tensor> make_user_inputs(torch::Device device,
                                                                  const std::vector<memory::input_spec>& specs,
                                                                  std::uint64_t input_high) {
-  auto generator = seeded_generator(device, input_seed);
+  auto generator = seeded_generator(device, memory::input_seed);
   std::vector<torch::Tensor> inputs;
   inputs.reserve(specs.size());
   for (const auto& spec : specs) {
@@ -122,7 +122,7 @@ inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch
   return inputs;
 }
 
-/// A user's TorchScript module as a workload of iteragpu::measure(). A
+/// A user's TorchScript module as a workload of iteragpu::memory::measure(). A
 /// refusal (a file LibTorch cannot load, inputs forward's schema does not
 /// take, a first pass that fails on the inputs for another reason than
 /// memory) ends the phase with an exception and is kept in refusal(), so
@@ -131,7 +131,7 @@ class torchscript_workload {
  public:
   /// A workload on `device` over the module of `path`; nothing is loaded before load_model().
   torchscript_workload(torch::Device device, std::string path, std::vector<memory::input_spec> inputs,
-                       bool train = false, std::uint64_t input_high = default_input_high)
+                       bool train = false, std::uint64_t input_high = memory::default_input_high)
       : device_(device), path_(std::move(path)), specs_(std::move(inputs)), train_(train), input_high_(input_high) {}
 
   /// model_load: the module is read straight onto the device (its storages
@@ -144,7 +144,7 @@ class torchscript_workload {
       if (is_out_of_memory(e)) {
         throw;
       }
-      refuse(torchscript_refusal::not_loadable, detail::first_line(e.what()));
+      refuse(memory::torchscript_refusal::not_loadable, first_line(e.what()));
     }
     module_->train(train_);
     check_arguments();
@@ -179,28 +179,28 @@ class torchscript_workload {
         loss = loss.defined() ? loss + t.sum() : t.sum();
       }
       if (!loss.defined() || !loss.requires_grad()) {
-        refuse(torchscript_refusal::nothing_to_train,
+        refuse(memory::torchscript_refusal::nothing_to_train,
                "no floating output of forward depends on a parameter that requires a gradient");
       }
       loss.backward();
       return output;
     } catch (const std::exception& e) {
       if (first && !refusal_ && !is_out_of_memory(e)) {
-        refuse(torchscript_refusal::inputs_refused, detail::first_line(e.what()));
+        refuse(memory::torchscript_refusal::inputs_refused, first_line(e.what()));
       }
       throw;
     }
   }
 
   /// Why the module refused, once a phase has failed on the user's input.
-  [[nodiscard]] const std::optional<torchscript_refusal>& refusal() const noexcept { return refusal_; }
+  [[nodiscard]] const std::optional<memory::torchscript_refusal>& refusal() const noexcept { return refusal_; }
   /// The module, once load_model() has run.
   [[nodiscard]] const std::optional<torch::jit::Module>& module() const noexcept { return module_; }
   /// The inputs, once make_inputs() has run.
   [[nodiscard]] const std::vector<torch::Tensor>& inputs() const noexcept { return inputs_; }
 
  private:
-  [[noreturn]] void refuse(torchscript_refusal why, const std::string& message) {
+  [[noreturn]] void refuse(memory::torchscript_refusal why, const std::string& message) {
     refusal_ = why;
     throw std::invalid_argument(message);
   }
@@ -221,7 +221,7 @@ class torchscript_workload {
       accepted = c10::TensorType::get()->isSubtypeOf(*arguments[i + 1].type());
     }
     if (!accepted) {
-      refuse(torchscript_refusal::wrong_inputs, expected_arguments(schema));
+      refuse(memory::torchscript_refusal::wrong_inputs, expected_arguments(schema));
     }
   }
 
@@ -231,40 +231,40 @@ class torchscript_workload {
   std::string path_;
   std::vector<memory::input_spec> specs_;
   bool train_{false};
-  std::uint64_t input_high_{default_input_high};
+  std::uint64_t input_high_{memory::default_input_high};
   std::optional<torch::jit::Module> module_{};
   std::vector<torch::Tensor> inputs_;
   bool ran_{false};
-  std::optional<torchscript_refusal> refusal_{};
+  std::optional<memory::torchscript_refusal> refusal_{};
 };
 
 static_assert(workload<torchscript_workload>);
 
 /// Measures a user's model workload (a TorchScript module, an AOTInductor
-/// package) through iteragpu::measure() with `backend` and `counter`: a
+/// package) through iteragpu::memory::measure() with `backend` and `counter`: a
 /// failed phase carries the workload's refusal, when it refused the user's
 /// input.
 template <measuring_backend B, memory_counter C, workload W>
-[[nodiscard]] result<measurement, torchscript_error> measure_user_workload(B& backend, C& counter, W& work,
-                                                                          const torchscript_run& run) {
-  auto measured = iteragpu::measure(backend, counter, work, run.device, run.plan);
+[[nodiscard]] result<measurement, memory::torchscript_error> measure_user_workload(B& backend, C& counter, W& work,
+                                                                          const memory::torchscript_run& run) {
+  auto measured = iteragpu::memory::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
     if (e.cause == measure_failure::host_out_of_memory) {
       throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
     }
-    return unexpected{torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
+    return unexpected{memory::torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
 }
 
-/// Measures the module of `run` through iteragpu::measure() on `device`
+/// Measures the module of `run` through iteragpu::memory::measure() on `device`
 /// with `backend` and `counter`: what an integrator calls with policies of
 /// their own (examples/torchscript_measure.cpp).
 template <measuring_backend B, memory_counter C>
-[[nodiscard]] result<measurement, torchscript_error> measure_torchscript_module(B& backend, C& counter,
+[[nodiscard]] result<measurement, memory::torchscript_error> measure_torchscript_module(B& backend, C& counter,
                                                                                const torch::Device& device,
-                                                                               const torchscript_run& run) {
+                                                                               const memory::torchscript_run& run) {
   torchscript_workload work(device, run.path, run.inputs, run.train, run.input_high);
   return measure_user_workload(backend, counter, work, run);
 }

@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto& folder = scratch();
   const auto rest = bytes.subspan(1);
   const std::vector<std::string> words = fuzz::as_words(fuzz::as_text(rest.data(), rest.size()));
-  iteragpu::unavailable_runtime runtime{iteragpu::built_without_libtorch};
+  iteragpu::memory::unavailable_runtime runtime{iteragpu::memory::built_without_libtorch};
   std::ostringstream out;
   std::ostringstream err;
   switch (bytes.front() % 3U) {

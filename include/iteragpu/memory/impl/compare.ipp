@@ -11,7 +11,7 @@
 // The bodies of the functions that <iteragpu/memory/compare.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu {
+namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE median_estimate median_estimate_of(const sample_summary& s) {
   median_estimate e{s.count, s.median, std::nullopt};
@@ -242,6 +242,6 @@ namespace iteragpu {
   return line;
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_IMPL_COMPARE_IPP

@@ -9,7 +9,7 @@
 // The bodies of the functions that <iteragpu/memory/environment.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu {
+namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::string> environment_report::build_of(gpu_platform platform) const {
   return build && build->platform == platform ? std::optional<std::string>(build->version) : std::nullopt;
@@ -41,6 +41,6 @@ namespace iteragpu {
   return text;
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_IMPL_ENVIRONMENT_IPP

@@ -9,7 +9,7 @@
 // The bodies of the functions that <iteragpu/memory/statistics.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::detail {
+namespace iteragpu::memory::detail {
 
 [[nodiscard]] ITERAGPU_INLINE std::vector<double> binomial_half_lower_tails(std::size_t n) {
   const std::size_t centre = n / 2U;
@@ -31,9 +31,9 @@ namespace iteragpu::detail {
   return tails;
 }
 
-}  // namespace iteragpu::detail
+}  // namespace iteragpu::memory::detail
 
-namespace iteragpu {
+namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<median_ranks> median_confidence_ranks(std::size_t count) {
   if (count == 0U) {
@@ -137,9 +137,9 @@ namespace iteragpu {
   return std::max(s.median - s.median_ci->lower, s.median_ci->upper - s.median) / s.median;
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
-namespace iteragpu::detail {
+namespace iteragpu::memory::detail {
 
 [[nodiscard]] ITERAGPU_INLINE bool median_within(std::span<const double> seconds, double max_noise) {
   const auto summary = summarize(seconds);
@@ -150,9 +150,9 @@ namespace iteragpu::detail {
   return reach && *reach <= max_noise;
 }
 
-}  // namespace iteragpu::detail
+}  // namespace iteragpu::memory::detail
 
-namespace iteragpu {
+namespace iteragpu::memory {
 
 ITERAGPU_INLINE result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept {
   if (const auto refused = refusal_of(p)) {
@@ -161,6 +161,6 @@ ITERAGPU_INLINE result<stopping_rule, stopping_error> make_stopping_rule(const s
   return stopping_rule(p, &detail::median_within);
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_IMPL_STATISTICS_IPP

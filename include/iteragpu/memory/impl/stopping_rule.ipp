@@ -7,7 +7,7 @@
 // The bodies of the functions that <iteragpu/memory/stopping_rule.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu {
+namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<stop_reason> stopping_rule::decide(std::span<const double> seconds,
                                                                                std::chrono::duration<double> elapsed) const {
@@ -30,6 +30,6 @@ namespace iteragpu {
   return std::nullopt;
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_IMPL_STOPPING_RULE_IPP

@@ -9,7 +9,7 @@
 // The bodies of the functions that <iteragpu/memory/synthetic_measurement.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu {
+namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE warm_statistics statistics_of(const std::vector<phase_row>& rows) {
   warm_statistics s;
@@ -61,6 +61,6 @@ namespace iteragpu {
                                                           : measured_need_without_outside_source)};
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_IMPL_SYNTHETIC_MEASUREMENT_IPP

@@ -7,7 +7,7 @@
 // The bodies of the functions that <iteragpu/memory/synthetic_model.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu {
+namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<synthetic_model_summary> summarize_model(const synthetic_shape& shape,
                                                                                      element_type dtype) {
@@ -34,6 +34,6 @@ namespace iteragpu {
                                  {"Linear(" + w + " -> " + h + ")", "GELU", "Linear(" + h + " -> " + w + ")"}};
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_IMPL_SYNTHETIC_MODEL_IPP

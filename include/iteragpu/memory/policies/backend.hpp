@@ -12,7 +12,7 @@
 
 /// \file
 /// The GPU runtime, as policy objects. A measuring backend synchronises a
-/// device and times work on it; that is all iteragpu::measure() needs. A
+/// device and times work on it; that is all iteragpu::memory::measure() needs. A
 /// backend that can also report the device's memory (free and total, as the
 /// runtime sees the whole device) has that recorded beside the allocator's
 /// counters; one that can list the GPUs and its runtime's version describes
@@ -27,7 +27,7 @@
 ///   both are torch_adapter::gpu_backend over a runtime's traits (iteragpu/torch/gpu_backend.hpp)
 ///   unavailable_backend          a build in which no GPU can be reached: it can only
 ///                                say why (below)
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// What the runtime says about one visible GPU.
 struct gpu_description {
@@ -69,7 +69,7 @@ concept event_timer = requires(T& t, const T& ct) {
   { ct.elapsed_seconds() } -> std::same_as<double>;
 };
 
-/// What iteragpu::measure() asks of a backend: `synchronize(device)` waits until the work queued on
+/// What iteragpu::memory::measure() asks of a backend: `synchronize(device)` waits until the work queued on
 /// the device is done, and `make_timer(device)` returns an event_timer for that device.
 template <class B>
 concept measuring_backend = requires(B& b, device_index device) {
@@ -115,6 +115,13 @@ inline constexpr std::string_view libtorch_without_gpu_runtime =
 static_assert(device_inventory<unavailable_backend>);
 static_assert(!measuring_backend<unavailable_backend>);
 
+}  // namespace iteragpu::memory
+
+// Measurement as a library call (README) names these in namespace iteragpu,
+// where version 0.1 declared them: an integrator's code that spells them
+// so keeps compiling. The library itself names them in iteragpu::memory.
+namespace iteragpu {
+using memory::measuring_backend;
 }  // namespace iteragpu
 
 #endif  // ITERAGPU_MEMORY_POLICIES_BACKEND_HPP

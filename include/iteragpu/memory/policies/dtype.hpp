@@ -12,7 +12,7 @@
 /// The element type of the synthetic model's weights and inputs, as a
 /// compile-time policy. LibTorch's scalar type for each policy is given in
 /// iteragpu/torch/dtype.hpp, which checks there that the byte sizes agree.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// The element types the synthetic model can be built in.
 enum class element_type { float32, float16, bfloat16 };
@@ -111,6 +111,6 @@ constexpr decltype(auto) with_dtype(element_type e, F&& f) {
   return std::forward<F>(f).template operator()<dtypes::float32>();
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_POLICIES_DTYPE_HPP

@@ -17,7 +17,7 @@
 /// clocks are held down), as a policy: a measurement that is given an object
 /// meeting `gpu_state_sampler` reads one state at the end of every phase. The
 /// NVML adapter is iteragpu/nvml/session.hpp.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// A clock frequency.
 struct megahertz {
@@ -143,7 +143,7 @@ concept gpu_state_sampler = requires(const S& sampler, std::string_view pci_bus_
   { sampler.sample(pci_bus_id) } -> std::same_as<gpu_state>;
 };
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/policies/impl/gpu_state.ipp"

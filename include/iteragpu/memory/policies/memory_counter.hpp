@@ -11,7 +11,7 @@
 /// caching allocator is read by torch_adapter::cuda_allocator_counter
 /// (iteragpu/torch/cuda_backend.hpp); prediction::simulated_counter reads a
 /// simulated one; an integrator may read their own allocator.
-namespace iteragpu {
+namespace iteragpu::memory {
 
 /// One reading of an allocator for one device. `allocated` is part of
 /// `reserved`; the two peaks are two different maxima since the last reset
@@ -25,7 +25,7 @@ struct allocator_reading {
   friend constexpr bool operator==(const allocator_reading&, const allocator_reading&) = default;
 };
 
-/// What iteragpu::measure() asks of a memory counter: `read(device)` gives the allocator's
+/// What iteragpu::memory::measure() asks of a memory counter: `read(device)` gives the allocator's
 /// allocator_reading, `reset_peaks(device)` sets each peak to its current value.
 template <class C>
 concept memory_counter = requires(C& c, device_index device) {
@@ -33,6 +33,14 @@ concept memory_counter = requires(C& c, device_index device) {
   { c.reset_peaks(device) } -> std::same_as<void>;
 };
 
+}  // namespace iteragpu::memory
+
+// Measurement as a library call (README) names these in namespace iteragpu,
+// where version 0.1 declared them: an integrator's code that spells them
+// so keeps compiling. The library itself names them in iteragpu::memory.
+namespace iteragpu {
+using memory::allocator_reading;
+using memory::memory_counter;
 }  // namespace iteragpu
 
 #endif  // ITERAGPU_MEMORY_POLICIES_MEMORY_COUNTER_HPP

@@ -50,7 +50,7 @@
 /// separator is the one expected, and std::stoull reads `40MB` as 40 and `-1`
 /// as 2^64 - 1; here a number is decimal digits only and every separator is
 /// checked.
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 /// kRoundUpPowerOfTwoIntervals: the buckets of roundup_power2_divisions,
 /// one per power of two from 1 MiB (2^20) to 32 GiB (2^35); a size below 1
@@ -190,7 +190,7 @@ class alloc_conf_reader {
   return detail::alloc_conf_reader{text}.read();
 }
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/prediction/impl/allocator_settings.ipp"

@@ -132,7 +132,7 @@
 /// unless place_next_segment_at names a free address, so without that hint a
 /// tie between two free blocks of the same size goes to the older segment,
 /// where cudaMalloc may order them otherwise.
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 /// 2^20 bytes.
 inline constexpr std::uint64_t mebibyte = std::uint64_t{1} << 20U;
@@ -576,7 +576,7 @@ class caching_allocator {
   std::uint64_t peak_reserved_{0};
 };
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/prediction/impl/caching_allocator.ipp"

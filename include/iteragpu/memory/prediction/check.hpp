@@ -20,7 +20,7 @@
 /// predicted rows, and for every measured row the byte fields that differ
 /// (measured minus predicted), so that a run that is not as predicted says
 /// where and by how much.
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 /// The six byte fields of a phase row, in the order the JSON holds them.
 inline constexpr std::array<std::string_view, 6> byte_field_names{
@@ -67,7 +67,7 @@ struct prediction_check {
 [[nodiscard]] prediction_check check_prediction(const synthetic_run& run, const std::vector<phase_row>& measured,
                                                 const blas_workspaces& workspaces);
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/prediction/impl/check.ipp"

@@ -9,7 +9,7 @@
 /// handles. The allocator's counters do not see it; the device's used memory
 /// (total minus free) does. A prediction of whether a run fits a card adds it
 /// to the predicted peak reserved.
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 /// On the H200 with PyTorch 2.11 (CUDA 13.0, driver 580.159.04): 718,077,952
 /// bytes (684.8 MiB): the largest of the device's used memory less the
@@ -23,6 +23,6 @@ namespace iteragpu::prediction {
 /// `sweep` take another figure with `--outside-bytes`.
 inline constexpr byte_count memory_outside_allocator_default{718'077'952};
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_OUTSIDE_ALLOCATOR_HPP

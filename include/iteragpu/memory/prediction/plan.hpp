@@ -20,7 +20,7 @@
 /// \file
 /// A run planned with no GPU: every phase predicted, the memory it needs,
 /// whether it fits a card, and the largest value of one dimension that does.
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 /// What `mesure_memoire plan` predicts: the run of the synthetic network, and the memory outside the allocator.
 struct plan_request {
@@ -116,7 +116,7 @@ enum class largest_error {
 [[nodiscard]] result<largest_value, largest_error> find_largest(const plan_request& request,
                                                                 plan_dimension dimension, byte_count memory);
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/prediction/impl/plan.ipp"

@@ -47,7 +47,7 @@
 ///                output is freed when forward() returns, after the pass's
 ///                output exists.
 /// Times are not predicted: the backend's timers and the clock read zero.
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 /// A simulated tensor's storage: it frees its block when it goes, as a
 /// tensor returns its storage to the caching allocator.
@@ -227,7 +227,7 @@ static_assert(workload<simulated_synthetic_workload>);
 static_assert(phase_clock<frozen_clock>);
 
 /// Every phase row of a measurement of the synthetic network, through
-/// iteragpu::measure: the six byte fields as LibTorch's caching allocator
+/// iteragpu::memory::measure: the six byte fields as LibTorch's caching allocator
 /// would read them, the times zero. With a capacity (the bytes the
 /// allocator may reserve on the device), the failure names the phase that
 /// would run out of memory.
@@ -235,7 +235,7 @@ static_assert(phase_clock<frozen_clock>);
     const synthetic_shape& shape, element_type dtype, const blas_workspaces& workspaces, const protocol_plan& plan,
                                                                                    std::optional<byte_count> capacity = std::nullopt);
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
 #include "iteragpu/memory/prediction/impl/synthetic_prediction.ipp"

@@ -39,7 +39,7 @@
 /// network leaves 34,603,008 bytes allocated beyond its tensors: 32 MiB +
 /// 1 MiB, as above. The 1 MiB request is exactly the small pool's largest
 /// block, so it is packed into a 2 MiB small segment.
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 /// The two workspaces, each one allocation (a zero size allocates nothing).
 struct blas_workspaces {
@@ -103,6 +103,6 @@ static_assert(split_workspace_total(byte_count{largest_workspace_total.value + 1
   return inner > 1 && columns > 1;
 }
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_WORKSPACE_HPP

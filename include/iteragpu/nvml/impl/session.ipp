@@ -9,7 +9,7 @@
 
 namespace iteragpu::nvml {
 
-[[nodiscard]] ITERAGPU_INLINE gpu_facts gpu_facts_unavailable(const reading_error& reason) {
+[[nodiscard]] ITERAGPU_INLINE gpu_facts gpu_facts_unavailable(const memory::reading_error& reason) {
   return gpu_facts{unexpected{reason}, unexpected{reason}, unexpected{reason},
                    unexpected{reason}, unexpected{reason}, unexpected{reason}};
 }
@@ -17,15 +17,15 @@ namespace iteragpu::nvml {
 [[nodiscard]] ITERAGPU_INLINE session session::open(const std::string& library_path) {
   session s;
   if (library_path.empty()) {
-    s.reason_ = reading_error{reading_failure::no_library_path};
+    s.reason_ = memory::reading_error{memory::reading_failure::no_library_path};
     return s;
   }
   auto library = detail::shared_library::open(library_path);
   if (!library.has_value()) {
-    reading_error why{library_path == default_library ? reading_failure::driver_library_missing
-                                                      : reading_failure::library_not_loaded};
+    memory::reading_error why{library_path == default_library ? memory::reading_failure::driver_library_missing
+                                                      : memory::reading_failure::library_not_loaded};
     if (library.error().kind == load_failure::refused_path) {
-      why.kind = reading_failure::library_path_refused;
+      why.kind = memory::reading_failure::library_path_refused;
     }
     why.subject = library_path;
     why.detail = library.error().loader_message;
@@ -34,7 +34,7 @@ namespace iteragpu::nvml {
   }
   const detail::functions f = detail::load_functions(*library);
   if (f.init == nullptr || f.shutdown == nullptr) {
-    reading_error why{reading_failure::not_management_library};
+    memory::reading_error why{memory::reading_failure::not_management_library};
     why.function = f.init == nullptr ? detail::init_name : detail::shutdown_name;
     why.subject = library_path;
     s.reason_ = std::move(why);
@@ -42,7 +42,7 @@ namespace iteragpu::nvml {
   }
   const detail::return_code code = f.init();
   if (code != detail::success) {
-    reading_error why{reading_failure::did_not_start};
+    memory::reading_error why{memory::reading_failure::did_not_start};
     why.function = detail::init_name;
     why.code = code_of(f, code);
     s.reason_ = std::move(why);
@@ -58,12 +58,12 @@ ITERAGPU_INLINE session& session::operator=(session&& other) noexcept {
     close();
     library_ = std::exchange(other.library_, std::nullopt);
     functions_ = std::exchange(other.functions_, detail::functions{});
-    reason_ = std::exchange(other.reason_, reading_error{reading_failure::moved_from});
+    reason_ = std::exchange(other.reason_, memory::reading_error{memory::reading_failure::moved_from});
   }
   return *this;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<reading_error> session::unavailable_reason() const {
+[[nodiscard]] ITERAGPU_INLINE std::optional<memory::reading_error> session::unavailable_reason() const {
   if (library_.has_value()) {
     return std::nullopt;
   }
@@ -80,23 +80,23 @@ ITERAGPU_INLINE session& session::operator=(session&& other) noexcept {
       enabled_state(functions_.persistence_mode, detail::persistence_mode_name, d),
       mig_state(d),
       ecc_state(d),
-      unsigned_reading<milliwatts>(functions_.power_limit, detail::power_limit_name, d),
-      unsigned_reading<megahertz>(functions_.max_clock, detail::max_clock_name, d, detail::clock_sm),
-      unsigned_reading<megahertz>(functions_.max_clock, detail::max_clock_name, d, detail::clock_memory),
+      unsigned_reading<memory::milliwatts>(functions_.power_limit, detail::power_limit_name, d),
+      unsigned_reading<memory::megahertz>(functions_.max_clock, detail::max_clock_name, d, detail::clock_sm),
+      unsigned_reading<memory::megahertz>(functions_.max_clock, detail::max_clock_name, d, detail::clock_memory),
   };
 }
 
-[[nodiscard]] ITERAGPU_INLINE gpu_state session::sample(std::string_view pci_bus_id) const {
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_state session::sample(std::string_view pci_bus_id) const {
   const auto device = find(pci_bus_id);
   if (!device.has_value()) {
     return gpu_state_unavailable(device.error());
   }
   const detail::device_handle d = *device;
-  return gpu_state{
-      unsigned_reading<megahertz>(functions_.clock, detail::clock_name, d, detail::clock_sm),
-      unsigned_reading<megahertz>(functions_.clock, detail::clock_name, d, detail::clock_memory),
-      unsigned_reading<milliwatts>(functions_.power_usage, detail::power_usage_name, d),
-      unsigned_reading<degrees_celsius>(functions_.temperature, detail::temperature_name, d,
+  return memory::gpu_state{
+      unsigned_reading<memory::megahertz>(functions_.clock, detail::clock_name, d, detail::clock_sm),
+      unsigned_reading<memory::megahertz>(functions_.clock, detail::clock_name, d, detail::clock_memory),
+      unsigned_reading<memory::milliwatts>(functions_.power_usage, detail::power_usage_name, d),
+      unsigned_reading<memory::degrees_celsius>(functions_.temperature, detail::temperature_name, d,
                                         detail::temperature_gpu),
       clock_events(d),
   };
@@ -111,8 +111,8 @@ ITERAGPU_INLINE void session::close() noexcept {
   functions_ = detail::functions{};
 }
 
-[[nodiscard]] ITERAGPU_INLINE library_code session::code_of(const detail::functions& f, detail::return_code code) {
-  library_code named;
+[[nodiscard]] ITERAGPU_INLINE memory::library_code session::code_of(const detail::functions& f, detail::return_code code) {
+  memory::library_code named;
   named.value = code;
   if (const char* name = f.error_string != nullptr ? f.error_string(code) : nullptr) {
     named.name = name;
@@ -120,26 +120,26 @@ ITERAGPU_INLINE void session::close() noexcept {
   return named;
 }
 
-[[nodiscard]] ITERAGPU_INLINE reading_error session::failed(const char* function, detail::return_code code) const {
-  reading_error why{reading_failure::call_failed};
+[[nodiscard]] ITERAGPU_INLINE memory::reading_error session::failed(const char* function, detail::return_code code) const {
+  memory::reading_error why{memory::reading_failure::call_failed};
   why.function = function;
   why.code = code_of(functions_, code);
   return why;
 }
 
-[[nodiscard]] ITERAGPU_INLINE reading_error session::missing(const char* function) {
-  reading_error why{reading_failure::function_missing};
+[[nodiscard]] ITERAGPU_INLINE memory::reading_error session::missing(const char* function) {
+  memory::reading_error why{memory::reading_failure::function_missing};
   why.function = function;
   return why;
 }
 
-[[nodiscard]] ITERAGPU_INLINE reading_error session::about_device(reading_failure kind, std::string_view pci_bus_id) {
-  reading_error why{kind};
+[[nodiscard]] ITERAGPU_INLINE memory::reading_error session::about_device(memory::reading_failure kind, std::string_view pci_bus_id) {
+  memory::reading_error why{kind};
   why.subject = pci_bus_id;
   return why;
 }
 
-[[nodiscard]] ITERAGPU_INLINE gpu_reading<std::string> session::system_string(detail::system_string_fn* function, const char* name) const {
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<std::string> session::system_string(detail::system_string_fn* function, const char* name) const {
   if (!library_.has_value()) {
     return unexpected{*unavailable_reason()};
   }
@@ -154,13 +154,13 @@ ITERAGPU_INLINE void session::close() noexcept {
   return text_of(buffer);
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<detail::device_handle, reading_error> session::find(std::string_view pci_bus_id) const {
+[[nodiscard]] ITERAGPU_INLINE result<detail::device_handle, memory::reading_error> session::find(std::string_view pci_bus_id) const {
   if (!library_.has_value()) {
     return unexpected{*unavailable_reason()};
   }
   if (pci_bus_id.empty() || pci_bus_id.size() >= detail::bus_id_buffer_size ||
       pci_bus_id.find('\0') != std::string_view::npos) {
-    reading_error why = about_device(reading_failure::not_a_bus_id, pci_bus_id);
+    memory::reading_error why = about_device(memory::reading_failure::not_a_bus_id, pci_bus_id);
     why.value = static_cast<long long>(detail::bus_id_buffer_size - 1U);
     return unexpected{std::move(why)};
   }
@@ -172,17 +172,17 @@ ITERAGPU_INLINE void session::close() noexcept {
   detail::handle_by_bus_id_fn* const call = functions_.handle_by_bus_id;
   const detail::return_code code = call(id.c_str(), &device);
   if (code == detail::not_found) {
-    reading_error why = about_device(reading_failure::no_device, id);
+    memory::reading_error why = about_device(memory::reading_failure::no_device, id);
     why.devices_seen = devices_seen();
     return unexpected{std::move(why)};
   }
   if (code != detail::success) {
-    reading_error why = failed(detail::handle_by_bus_id_name, code);
+    memory::reading_error why = failed(detail::handle_by_bus_id_name, code);
     why.subject = id;
     return unexpected{std::move(why)};
   }
   if (device == nullptr) {
-    reading_error why = about_device(reading_failure::no_handle, id);
+    memory::reading_error why = about_device(memory::reading_failure::no_handle, id);
     why.function = detail::handle_by_bus_id_name;
     return unexpected{std::move(why)};
   }
@@ -210,7 +210,7 @@ ITERAGPU_INLINE void session::close() noexcept {
   return ids;
 }
 
-[[nodiscard]] ITERAGPU_INLINE gpu_reading<enablement> session::enablement_of(long long state, long long disabled, long long enabled,
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<enablement> session::enablement_of(long long state, long long disabled, long long enabled,
                                                                              const char* name) {
   if (state == disabled) {
     return enablement::disabled;
@@ -218,13 +218,13 @@ ITERAGPU_INLINE void session::close() noexcept {
   if (state == enabled) {
     return enablement::enabled;
   }
-  reading_error why{reading_failure::unknown_state};
+  memory::reading_error why{memory::reading_failure::unknown_state};
   why.function = name;
   why.value = state;
   return unexpected{std::move(why)};
 }
 
-[[nodiscard]] ITERAGPU_INLINE gpu_reading<enablement> session::enabled_state(detail::enable_state_fn* function, const char* name,
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<enablement> session::enabled_state(detail::enable_state_fn* function, const char* name,
                                                                              detail::device_handle device) const {
   if (function == nullptr) {
     return unexpected{missing(name)};
@@ -237,7 +237,7 @@ ITERAGPU_INLINE void session::close() noexcept {
   return enablement_of(state, detail::feature_disabled, detail::feature_enabled, name);
 }
 
-[[nodiscard]] ITERAGPU_INLINE gpu_reading<enablement> session::mig_state(detail::device_handle device) const {
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<enablement> session::mig_state(detail::device_handle device) const {
   if (functions_.mig_mode == nullptr) {
     return unexpected{missing(detail::mig_mode_name)};
   }
@@ -251,7 +251,7 @@ ITERAGPU_INLINE void session::close() noexcept {
   return enablement_of(current, detail::mig_disabled, detail::mig_enabled, detail::mig_mode_name);
 }
 
-[[nodiscard]] ITERAGPU_INLINE gpu_reading<enablement> session::ecc_state(detail::device_handle device) const {
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<enablement> session::ecc_state(detail::device_handle device) const {
   if (functions_.ecc_mode == nullptr) {
     return unexpected{missing(detail::ecc_mode_name)};
   }
@@ -265,12 +265,12 @@ ITERAGPU_INLINE void session::close() noexcept {
   return enablement_of(current, detail::feature_disabled, detail::feature_enabled, detail::ecc_mode_name);
 }
 
-[[nodiscard]] ITERAGPU_INLINE gpu_reading<clock_event_reasons> session::clock_events(detail::device_handle device) const {
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<memory::clock_event_reasons> session::clock_events(detail::device_handle device) const {
   const bool newer = functions_.clocks_event_reasons != nullptr;
   detail::clock_reasons_fn* function = newer ? functions_.clocks_event_reasons : functions_.clocks_throttle_reasons;
   const char* name = newer ? detail::clocks_event_reasons_name : detail::clocks_throttle_reasons_name;
   if (function == nullptr) {
-    reading_error why{reading_failure::functions_missing};
+    memory::reading_error why{memory::reading_failure::functions_missing};
     why.function = detail::clocks_event_reasons_name;
     why.alternative = detail::clocks_throttle_reasons_name;
     return unexpected{std::move(why)};
@@ -280,7 +280,7 @@ ITERAGPU_INLINE void session::close() noexcept {
   if (code != detail::success) {
     return unexpected{failed(name, code)};
   }
-  return clock_event_reasons{mask};
+  return memory::clock_event_reasons{mask};
 }
 
 }  // namespace iteragpu::nvml

@@ -9,8 +9,8 @@
 
 namespace iteragpu::report {
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(const prediction::alloc_conf_error& e) {
-  using code = prediction::alloc_conf_error_code;
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::prediction::alloc_conf_error& e) {
+  using code = memory::prediction::alloc_conf_error_code;
   const std::string item = e.key.empty() ? std::string{"the text"} : "'" + e.key + "'";
   const std::string found = e.value.empty() ? std::string{"nothing"} : "'" + e.value + "'";
   switch (e.code) {

@@ -88,7 +88,7 @@ class field_reader {
 [[nodiscard]] measurement_read_error refusal(measurement_read_errc kind);
 
 void read_configuration(field_reader& r, const boost::json::object& top, std::int64_t schema,
-                               run_configuration& c);
+                               memory::run_configuration& c);
 
 // Whether a row's repeat is the one expected: null for the four leading
 // phases, the 0-based number for warm_forward rows.
@@ -103,10 +103,10 @@ void read_phases(field_reader& r, const boost::json::object& top, std::vector<ph
 
 // statistics.warm_forward.<series> of a schema-2 file: the count must be
 // the number of warm_forward rows.
-[[nodiscard]] median_estimate read_series(field_reader& r, const boost::json::object& warm, std::string_view key,
+[[nodiscard]] memory::median_estimate read_series(field_reader& r, const boost::json::object& warm, std::string_view key,
                                                  std::size_t warm_rows);
 
-void read_statistics(field_reader& r, const boost::json::object& top, compared_run& run);
+void read_statistics(field_reader& r, const boost::json::object& top, memory::compared_run& run);
 
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe_value(const boost::json::value& v) {
@@ -252,7 +252,7 @@ ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::js
 }
 
 ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::object& top, std::int64_t schema,
-                                        run_configuration& c) {
+                                        memory::run_configuration& c) {
   const auto& o = r.object_at(top, "configuration", "");
   constexpr std::string_view where = "configuration";
   constexpr std::string_view positive = "a positive integer";
@@ -312,7 +312,7 @@ ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::obje
   constexpr std::string_view bytes = "a byte count, an integer of 0 or more";
   std::array<std::uint64_t, 6> fields{};
   for (std::size_t f = 0; f < fields.size(); ++f) {
-    fields[f] = r.count_at(o, prediction::byte_field_names[f], where, 0, bytes);
+    fields[f] = r.count_at(o, memory::prediction::byte_field_names[f], where, 0, bytes);
   }
   row.baseline_allocated_bytes = fields[0];
   row.baseline_reserved_bytes = fields[1];
@@ -346,11 +346,11 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE median_estimate read_series(field_reader& r, const boost::json::object& warm, std::string_view key,
+[[nodiscard]] ITERAGPU_INLINE memory::median_estimate read_series(field_reader& r, const boost::json::object& warm, std::string_view key,
                                                           std::size_t warm_rows) {
   const std::string where = field_reader::path("statistics.warm_forward", key);
   const auto& o = r.object(r.member(warm, key, "statistics.warm_forward", "an object"), where);
-  median_estimate e;
+  memory::median_estimate e;
   e.count = r.count_at(o, "count", where, 1, "a positive integer");
   if (!r.problem() && e.count != warm_rows) {
     measurement_field_error problem;
@@ -365,7 +365,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   if (ci != nullptr && !ci->is_null()) {
     const std::string ci_where = where + ".median_ci";
     const auto& interval = r.object(ci, ci_where);
-    e.ci = median_estimate::interval{r.seconds_at(interval, "lower", ci_where),
+    e.ci = memory::median_estimate::interval{r.seconds_at(interval, "lower", ci_where),
                                      r.seconds_at(interval, "upper", ci_where)};
     if (!r.problem() && !(e.ci->lower <= e.median && e.median <= e.ci->upper)) {
       measurement_field_error problem;
@@ -377,7 +377,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   return e;
 }
 
-ITERAGPU_INLINE void read_statistics(field_reader& r, const boost::json::object& top, compared_run& run) {
+ITERAGPU_INLINE void read_statistics(field_reader& r, const boost::json::object& top, memory::compared_run& run) {
   const auto& statistics = r.object_at(top, "statistics", "");
   const auto& warm = r.object_at(statistics, "warm_forward", "statistics");
   const std::size_t warm_rows = run.phases.size() - leading_phases.size();
@@ -401,7 +401,7 @@ ITERAGPU_INLINE void read_statistics(field_reader& r, const boost::json::object&
 
 namespace iteragpu::report {
 
-[[nodiscard]] ITERAGPU_INLINE result<compared_run, measurement_read_error> measurement_from_json(
+[[nodiscard]] ITERAGPU_INLINE result<memory::compared_run, measurement_read_error> measurement_from_json(
     const boost::json::value& document) {
   if (!document.is_object()) {
     auto e = detail::refusal(measurement_read_errc::top_level);
@@ -423,7 +423,7 @@ namespace iteragpu::report {
     e.found = boost::json::serialize(*version);
     return unexpected{std::move(e)};
   }
-  compared_run run;
+  memory::compared_run run;
   run.schema_version = version->get_int64();
   detail::field_reader r;
   detail::read_configuration(r, top, run.schema_version, run.configuration);
@@ -435,9 +435,9 @@ namespace iteragpu::report {
     } else {
       // Schema 1 has no statistics: they are computed from the rows, which
       // are all finite and not negative by now.
-      const auto computed = statistics_of(run.phases);
-      run.seconds = median_estimate_of(computed.seconds.value_or(sample_summary{}));
-      run.gpu_seconds = median_estimate_of(computed.gpu_seconds.value_or(sample_summary{}));
+      const auto computed = memory::statistics_of(run.phases);
+      run.seconds = memory::median_estimate_of(computed.seconds.value_or(memory::sample_summary{}));
+      run.gpu_seconds = memory::median_estimate_of(computed.gpu_seconds.value_or(memory::sample_summary{}));
     }
   }
   if (const auto& problem = r.problem()) {
@@ -457,7 +457,7 @@ namespace iteragpu::report {
   return run;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<compared_run, measurement_read_error> measurement_from_text(std::string_view text) {
+[[nodiscard]] ITERAGPU_INLINE result<memory::compared_run, measurement_read_error> measurement_from_text(std::string_view text) {
   const auto refusal = [](measurement_read_errc kind) {
     auto e = detail::refusal(kind);
     e.stage = measurement_read_stage::text;
@@ -497,7 +497,7 @@ namespace iteragpu::report {
   return run;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<compared_run, measurement_read_error> read_measurement(
+[[nodiscard]] ITERAGPU_INLINE result<memory::compared_run, measurement_read_error> read_measurement(
     const std::filesystem::path& path) {
   const auto refused = [&path](measurement_read_errc kind) {
     auto e = detail::refusal(kind);
@@ -629,7 +629,7 @@ namespace iteragpu::report {
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const median_estimate& e) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::median_estimate& e) {
   boost::json::object o{{"count", e.count}, {"median", e.median}};
   if (e.ci) {
     o["median_ci"] = {{"lower", e.ci->lower}, {"upper", e.ci->upper}};
@@ -657,7 +657,7 @@ namespace iteragpu::report {
   return o;
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const time_comparison& t) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::time_comparison& t) {
   return {{"verdict", name_of(t.verdict)},
           {"reason", describe(t)},
           {"relative_change",
@@ -666,9 +666,9 @@ namespace iteragpu::report {
           {"b", to_json(t.b)}};
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory_comparison& m) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::memory_comparison& m) {
   boost::json::array fields;
-  for (const auto name : prediction::byte_field_names) {
+  for (const auto name : memory::prediction::byte_field_names) {
     fields.emplace_back(name);
   }
   boost::json::array differences;
@@ -676,7 +676,7 @@ namespace iteragpu::report {
     boost::json::array changes;
     for (const auto& change : row.fields) {
       const auto difference = change.difference();
-      changes.push_back({{"field", prediction::byte_field_names[change.field]},
+      changes.push_back({{"field", memory::prediction::byte_field_names[change.field]},
                          {"a", change.a},
                          {"b", change.b},
                          {"difference", difference ? boost::json::value(*difference) : boost::json::value(nullptr)}});
@@ -694,7 +694,7 @@ namespace iteragpu::report {
           {"differences", std::move(differences)}};
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const comparison& c, const compared_file& a,
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::comparison& c, const compared_file& a,
                                                           const compared_file& b) {
   boost::json::object o;
   o["kind"] = "compare";
@@ -713,17 +713,17 @@ namespace iteragpu::report {
                      {"a", optional_text_json(f.a)},
                      {"b", optional_text_json(f.b)},
                      {"status", name_of(f.status)}});
-    environment_same = environment_same && f.status != fact_status::different;
+    environment_same = environment_same && f.status != memory::fact_status::different;
   }
   o["environment"] = {{"same", environment_same}, {"facts", std::move(facts)}};
   o["memory"] = to_json(c.memory);
   o["time"] = {{"phase", "warm_forward"},
-               {"rule", time_rule},
+               {"rule", memory::time_rule},
                {"tolerance", c.gpu_seconds.tolerance},
                {"verdict_from", "gpu_seconds"},
                {"gpu_seconds", to_json(c.gpu_seconds)},
                {"seconds", to_json(c.seconds)}};
-  o["verdict"] = verdict_line(c);
+  o["verdict"] = memory::verdict_line(c);
   return o;
 }
 
@@ -731,7 +731,7 @@ namespace iteragpu::report {
 
 namespace iteragpu::report::detail {
 
-[[nodiscard]] ITERAGPU_INLINE std::string median_text(const median_estimate& e) {
+[[nodiscard]] ITERAGPU_INLINE std::string median_text(const memory::median_estimate& e) {
   std::ostringstream out;
   out << std::scientific << std::setprecision(3) << e.median << " s";
   if (e.ci) {
@@ -762,7 +762,7 @@ namespace iteragpu::report::detail {
 
 namespace iteragpu::report {
 
-ITERAGPU_INLINE void write_text(std::ostream& out, const comparison& c, const compared_file& a, const compared_file& b) {
+ITERAGPU_INLINE void write_text(std::ostream& out, const memory::comparison& c, const compared_file& a, const compared_file& b) {
   constexpr std::size_t shown_rows = 10;
   out << "A: " << detail::describe_file(a) << '\n' << "B: " << detail::describe_file(b) << '\n';
   if (c.configuration.empty()) {
@@ -780,10 +780,10 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const comparison& c, const co
     out << "  " << std::left << std::setw(12) << f.name << std::setw(28) << shown(f.a) << std::setw(28) << shown(f.b)
         << std::right << name_of(f.status) << '\n';
   }
-  out << "memory (the six allocator byte fields of every phase row, exact): " << memory_summary(c.memory) << '\n';
+  out << "memory (the six allocator byte fields of every phase row, exact): " << memory::memory_summary(c.memory) << '\n';
   for (std::size_t i = 0; i < c.memory.different_rows.size() && i < shown_rows; ++i) {
     const auto& row = c.memory.different_rows[i];
-    out << "  " << row_name(row.phase, row.repeat) << ':';
+    out << "  " << memory::row_name(row.phase, row.repeat) << ':';
     for (const auto& change : row.fields) {
       out << ' ' << change.describe() << ';';
     }
@@ -792,13 +792,13 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const comparison& c, const co
   if (c.memory.different_rows.size() > shown_rows) {
     out << "  ... and " << c.memory.different_rows.size() - shown_rows << " more rows (see --json)\n";
   }
-  out << "time of warm_forward, B against A (tolerance " << signed_percent(c.gpu_seconds.tolerance).substr(1)
-      << "):\n  rule: " << time_rule << '\n';
+  out << "time of warm_forward, B against A (tolerance " << memory::signed_percent(c.gpu_seconds.tolerance).substr(1)
+      << "):\n  rule: " << memory::time_rule << '\n';
   for (const auto& [label, t] : {std::pair{"gpu_seconds", &c.gpu_seconds}, std::pair{"seconds    ", &c.seconds}}) {
     out << "  " << label << ": A " << detail::median_text(t->a) << "; B " << detail::median_text(t->b) << ": "
         << name_of(t->verdict) << " (" << describe(*t) << ")\n";
   }
-  out << "verdict: " << verdict_line(c) << '\n';
+  out << "verdict: " << memory::verdict_line(c) << '\n';
 }
 
 }  // namespace iteragpu::report

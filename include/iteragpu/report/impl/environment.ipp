@@ -11,14 +11,14 @@
 
 namespace iteragpu::report {
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const environment_report& e) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::environment_report& e) {
   boost::json::object o;
   o["library"] = {{"name", library_name}, {"version", library_version}};
   o["compiler"] = e.compiler;
   o["cxx_standard"] = e.cxx_standard;
   o["libtorch"] = {{"available", e.libtorch_available}, {"version", optional_json(e.libtorch_version)}};
-  o["cuda_build"] = optional_json(e.build_of(gpu_platform::cuda));
-  o["hip_build"] = optional_json(e.build_of(gpu_platform::hip));
+  o["cuda_build"] = optional_json(e.build_of(memory::gpu_platform::cuda));
+  o["hip_build"] = optional_json(e.build_of(memory::gpu_platform::hip));
   boost::json::array gpus;
   for (const auto& g : e.gpus) {
     gpus.push_back(boost::json::object{{"index", g.index.value},
@@ -27,7 +27,7 @@ namespace iteragpu::report {
                                        {"total_memory_bytes", g.total_memory_bytes}});
   }
   o["gpus"] = std::move(gpus);
-  o["device"] = {{"requested", device_name(e.device.requested)},
+  o["device"] = {{"requested", memory::device_name(e.device.requested)},
                  {"available", e.device.available},
                  {"reason", optional_json(e.device.reason)},
                  {"name", optional_json(e.device.name)},
@@ -45,7 +45,7 @@ namespace iteragpu::report {
     boost::json::array facts;
     for (std::size_t i = 0; i < m.gpus.size(); ++i) {
       const auto& f = m.gpus[i];
-      const auto mode = [](const gpu_reading<nvml::enablement>& r) {
+      const auto mode = [](const memory::gpu_reading<nvml::enablement>& r) {
         return r ? boost::json::value(nvml::name_of(*r)) : boost::json::value(nullptr);
       };
       facts.push_back({{"index", i},
@@ -62,7 +62,7 @@ namespace iteragpu::report {
   } else {
     o["management"] = nullptr;
   }
-  o["notes"] = boost::json::array{driver_note, management_note};
+  o["notes"] = boost::json::array{memory::driver_note, management_note};
   return o;
 }
 

@@ -24,7 +24,7 @@ namespace iteragpu::report {
   o["reserve_gib"] = estimate.reserve_gib.to_string();
   o["total_gib"] = estimate.total_gib.to_string();
   boost::json::array not_included;
-  for (const auto item : not_included_in_estimate) {
+  for (const auto item : memory::not_included_in_estimate) {
     not_included.emplace_back(boost::json::string_view(item.data(), item.size()));
   }
   o["not_included"] = std::move(not_included);
@@ -46,7 +46,7 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const memory_estimate& estima
       << "  total                " << estimate.total_gib.to_string() << " GiB (weights + reserve)\n"
       << "Not included:";
   const char* separator = " ";
-  for (const auto item : not_included_in_estimate) {
+  for (const auto item : memory::not_included_in_estimate) {
     out << separator << item;
     separator = ", ";
   }

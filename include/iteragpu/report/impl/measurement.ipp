@@ -18,9 +18,9 @@ namespace iteragpu::report {
   boost::json::object o;
   o["phase"] = name_of(row.phase);
   o["repeat"] = row.repeat ? boost::json::value(*row.repeat) : boost::json::value(nullptr);
-  const auto fields = prediction::byte_fields(row);
+  const auto fields = memory::prediction::byte_fields(row);
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    o[prediction::byte_field_names[i]] = fields[i];
+    o[memory::prediction::byte_field_names[i]] = fields[i];
   }
   return o;
 }
@@ -31,9 +31,9 @@ namespace iteragpu::report {
   o["repeat"] = row.repeat ? boost::json::value(*row.repeat) : boost::json::value(nullptr);
   o["seconds"] = row.seconds;
   o["gpu_seconds"] = row.gpu_seconds;
-  const auto fields = prediction::byte_fields(row);
+  const auto fields = memory::prediction::byte_fields(row);
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    o[prediction::byte_field_names[i]] = fields[i];
+    o[memory::prediction::byte_field_names[i]] = fields[i];
   }
   o["baseline_device_used_bytes"] = optional_json(row.baseline_device_used_bytes, nullptr);
   o["end_device_used_bytes"] = optional_json(row.end_device_used_bytes, nullptr);
@@ -41,7 +41,7 @@ namespace iteragpu::report {
   return o;
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const prediction::prediction_check& check) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::prediction::prediction_check& check) {
   boost::json::object o;
   o["workspaces"] = workspaces_json(check.workspaces);
   if (check.predicted) {
@@ -59,7 +59,7 @@ namespace iteragpu::report {
   for (const auto& row : check.differences) {
     boost::json::array fields;
     for (const auto& d : row) {
-      fields.push_back({{"field", prediction::byte_field_names[d.field]},
+      fields.push_back({{"field", memory::prediction::byte_field_names[d.field]},
                         {"measured", d.measured},
                         {"predicted", d.predicted},
                         {"difference", d.signed_difference()}});
@@ -71,7 +71,7 @@ namespace iteragpu::report {
   o["rows_compared"] = check.differences.size();
   o["observed_workspace_bytes"] = optional_json(check.observed_workspace_bytes, nullptr);
   boost::json::array not_modelled;
-  for (const auto item : prediction::not_modelled) {
+  for (const auto item : memory::prediction::not_modelled) {
     not_modelled.emplace_back(item);
   }
   o["not_modelled"] = std::move(not_modelled);
@@ -95,8 +95,8 @@ ITERAGPU_INLINE void add_plan(boost::json::object& configuration, const protocol
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object statistics_json(const warm_statistics& statistics,
-                                                                  const std::optional<stop_reason>& stopped_by) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object statistics_json(const memory::warm_statistics& statistics,
+                                                                  const std::optional<memory::stop_reason>& stopped_by) {
   return {{"warm_forward", {{"seconds", to_json(statistics.seconds)}, {"gpu_seconds", to_json(statistics.gpu_seconds)}}},
           {"percentile_method", percentile_method},
           {"median_ci_method", median_interval_method},
@@ -107,7 +107,7 @@ ITERAGPU_INLINE void add_plan(boost::json::object& configuration, const protocol
 }
 
 [[nodiscard]] ITERAGPU_INLINE boost::json::value allocator_settings_json(
-    const std::optional<std::vector<allocator_setting>>& settings) {
+    const std::optional<std::vector<memory::allocator_setting>>& settings) {
   if (!settings) {
     return nullptr;
   }
@@ -118,11 +118,11 @@ ITERAGPU_INLINE void add_plan(boost::json::object& configuration, const protocol
   return o;
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const measurement_record& m, std::string_view output_name) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::measurement_record& m, std::string_view output_name) {
   boost::json::object o;
   o["schema_version"] = measurement_schema_version;
   o["environment"] = to_json(m.environment);
-  boost::json::object configuration{{"device", device_name(m.run.device)},
+  boost::json::object configuration{{"device", memory::device_name(m.run.device)},
                                     {"batch", m.run.shape.batch},
                                     {"context", m.run.shape.context},
                                     {"width", m.run.shape.width},
@@ -149,7 +149,7 @@ ITERAGPU_INLINE void add_plan(boost::json::object& configuration, const protocol
   o["statistics"] = statistics_json(m.statistics, m.stopped_by);
   o["prediction"] = to_json(m.prediction);
   o["allocator_settings"] = allocator_settings_json(m.allocator_settings);
-  o["memory_outside_allocator_bytes"] = optional_json(memory_outside_allocator(m.phases), nullptr);
+  o["memory_outside_allocator_bytes"] = optional_json(memory::memory_outside_allocator(m.phases), nullptr);
   o["memory_need"] = to_json(need_of(m.phases));
   o["notes"] = boost::json::array{device_used_note};
   return o;
@@ -199,14 +199,14 @@ ITERAGPU_INLINE void write_state_table(std::ostream& out, const std::vector<phas
     }
     out << std::left << std::setw(14) << name_of(r.phase) << std::right << std::setw(7)
         << (r.repeat ? to_decimal_string(*r.repeat) : std::string("-")) << std::setw(9)
-        << cell(s.sm_clock, [](megahertz m) { return std::to_string(m.value); }) << std::setw(9)
-        << cell(s.memory_clock, [](megahertz m) { return std::to_string(m.value); }) << std::setw(9)
-        << cell(s.power_draw, [](milliwatts m) { return std::to_string(m.value / 1000U); }) << std::setw(7)
-        << cell(s.temperature, [](degrees_celsius c) { return std::to_string(c.value); }) << "  " << reasons << '\n';
+        << cell(s.sm_clock, [](memory::megahertz m) { return std::to_string(m.value); }) << std::setw(9)
+        << cell(s.memory_clock, [](memory::megahertz m) { return std::to_string(m.value); }) << std::setw(9)
+        << cell(s.power_draw, [](memory::milliwatts m) { return std::to_string(m.value / 1000U); }) << std::setw(7)
+        << cell(s.temperature, [](memory::degrees_celsius c) { return std::to_string(c.value); }) << "  " << reasons << '\n';
   }
 }
 
-ITERAGPU_INLINE void write_prediction_line(std::ostream& out, const prediction::prediction_check& check,
+ITERAGPU_INLINE void write_prediction_line(std::ostream& out, const memory::prediction::prediction_check& check,
                                            const std::vector<phase_row>& rows) {
   if (!check.predicted) {
     out << "prediction: none (" << escaped(check.predicted.error().message) << ")\n";
@@ -226,7 +226,7 @@ ITERAGPU_INLINE void write_prediction_line(std::ostream& out, const prediction::
     out << (shown == 0 ? " " : "; ") << name_of(rows[i].phase) << (rows[i].repeat ? " " + to_decimal_string(*rows[i].repeat) : "");
     for (const auto& d : check.differences[i]) {
       const auto diff = d.signed_difference();
-      out << ' ' << prediction::byte_field_names[d.field] << ' ' << (diff > 0 ? "+" : "") << diff;
+      out << ' ' << memory::prediction::byte_field_names[d.field] << ' ' << (diff > 0 ? "+" : "") << diff;
     }
     ++shown;
   }
@@ -234,15 +234,15 @@ ITERAGPU_INLINE void write_prediction_line(std::ostream& out, const prediction::
 }
 
 ITERAGPU_INLINE void write_measured(std::ostream& out, const std::vector<phase_row>& phases,
-                                    const std::optional<stop_reason>& stopped_by, const warm_statistics& statistics) {
+                                    const std::optional<memory::stop_reason>& stopped_by, const memory::warm_statistics& statistics) {
   write_phase_table(out, phases);
   write_state_table(out, phases);
-  out << "warm_forward statistics (noisy above " << noisy_above_percent << " % IQR/median, very noisy above "
-      << very_noisy_above_percent << " %):\n";
+  out << "warm_forward statistics (noisy above " << memory::noisy_above_percent << " % IQR/median, very noisy above "
+      << memory::very_noisy_above_percent << " %):\n";
   write_summary(out, "seconds    ", statistics.seconds);
   write_summary(out, "gpu_seconds", statistics.gpu_seconds);
   if (stopped_by) {
-    out << "  repeats: " << statistics.seconds.value_or(sample_summary{}).count << ", stopped by "
+    out << "  repeats: " << statistics.seconds.value_or(memory::sample_summary{}).count << ", stopped by "
         << name_of(*stopped_by) << '\n';
   }
   if (statistics.repeats_with_state > 0) {
@@ -255,7 +255,7 @@ ITERAGPU_INLINE void write_measured(std::ostream& out, const std::vector<phase_r
   }
 }
 
-ITERAGPU_INLINE void write_text(std::ostream& out, const measurement_record& m) {
+ITERAGPU_INLINE void write_text(std::ostream& out, const memory::measurement_record& m) {
   write_measured(out, m.phases, m.stopped_by, m.statistics);
   write_prediction_line(out, m.prediction, m.phases);
 }
@@ -268,7 +268,7 @@ namespace iteragpu::report {
   return v ? boost::json::value(*v) : boost::json::value(nullptr);
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object workspaces_json(const prediction::blas_workspaces& w) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object workspaces_json(const memory::prediction::blas_workspaces& w) {
   return {{"cublas_bytes", w.cublas.value}, {"cublaslt_bytes", w.cublaslt.value}};
 }
 

@@ -14,7 +14,7 @@
 
 namespace iteragpu::report {
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const prediction::fit_check& f) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::prediction::fit_check& f) {
   return {{"memory_bytes", f.memory.value},
           {"memory_gib", to_gib(f.memory).to_string()},
           {"fits", f.fits},
@@ -38,8 +38,8 @@ namespace iteragpu::report {
     rows.push_back(byte_fields_json(row));
   }
   o["phases"] = std::move(rows);
-  o["peak_reserved_bytes"] = prediction::peak_reserved(p.rows);
-  o["memory_need"] = to_json(prediction::need_of(p.rows, p.request.outside_allocator));
+  o["peak_reserved_bytes"] = memory::prediction::peak_reserved(p.rows);
+  o["memory_need"] = to_json(memory::prediction::need_of(p.rows, p.request.outside_allocator));
   o["fit"] = p.fit ? boost::json::value(to_json(*p.fit)) : boost::json::value(nullptr);
   if (p.largest) {
     o["largest"] = {{"dimension", name_of(p.largest->dimension)},
@@ -49,7 +49,7 @@ namespace iteragpu::report {
     o["largest"] = nullptr;
   }
   boost::json::array not_modelled;
-  for (const auto item : prediction::not_modelled) {
+  for (const auto item : memory::prediction::not_modelled) {
     not_modelled.emplace_back(item);
   }
   o["not_modelled"] = std::move(not_modelled);
@@ -57,7 +57,7 @@ namespace iteragpu::report {
   return o;
 }
 
-ITERAGPU_INLINE void write_fit(std::ostream& out, const prediction::fit_check& f,
+ITERAGPU_INLINE void write_fit(std::ostream& out, const memory::prediction::fit_check& f,
                                const std::optional<exact_decimal>& typed_gib) {
   out << (typed_gib ? *typed_gib : to_gib(f.memory)).to_string() << " GiB (" << bytes_text(f.memory.value) << "): ";
   if (f.fits) {
@@ -87,9 +87,9 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const plan_outcome& p) {
   }
   out << "workspaces assumed: cuBLAS " << r.workspaces.cublas.value << " + cuBLASLt " << r.workspaces.cublaslt.value
       << " bytes\n";
-  if (const auto need = prediction::need_of(p.rows, r.outside_allocator)) {
+  if (const auto need = memory::prediction::need_of(p.rows, r.outside_allocator)) {
     out << "need: " << need->bytes.value << " bytes = " << to_gib(need->bytes).to_string() << " GiB (peak reserved "
-        << prediction::peak_reserved(p.rows) << " + " << r.outside_allocator.value
+        << memory::prediction::peak_reserved(p.rows) << " + " << r.outside_allocator.value
         << " outside the allocator: CUDA context and libraries)\n";
   }
   if (p.fit) {
@@ -103,7 +103,7 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const plan_outcome& p) {
   }
   out << "not modelled (a run with any of these set may differ):";
   const char* separator = " ";
-  for (const auto item : prediction::not_modelled) {
+  for (const auto item : memory::prediction::not_modelled) {
     out << separator << item;
     separator = ", ";
   }

@@ -16,7 +16,7 @@ namespace iteragpu::report::detail {
 
 /// `value` applied to the reading, or JSON null when there is none.
 template <class T, class Value>
-[[nodiscard]] boost::json::value reading_json(const gpu_reading<T>& r, Value value) {
+[[nodiscard]] boost::json::value reading_json(const memory::gpu_reading<T>& r, Value value) {
   return r ? boost::json::value(value(*r)) : boost::json::value(nullptr);
 }
 
@@ -24,7 +24,7 @@ template <class T, class Value>
 
 namespace iteragpu::report {
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::value to_json(const std::optional<sample_summary>& s) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::value to_json(const std::optional<memory::sample_summary>& s) {
   if (!s) {
     return nullptr;
   }
@@ -34,7 +34,7 @@ namespace iteragpu::report {
                         {"iqr_over_median", optional_number(s->iqr_over_median)}};
   o["noise"] = s->noise ? boost::json::value(name_of(*s->noise)) : boost::json::value(nullptr);
   if (s->median_ci) {
-    o["median_ci"] = {{"level", median_confidence_level},
+    o["median_ci"] = {{"level", memory::median_confidence_level},
                       {"lower", s->median_ci->lower},
                       {"upper", s->median_ci->upper},
                       {"lower_rank", s->median_ci->ranks.lower},
@@ -46,19 +46,19 @@ namespace iteragpu::report {
 }
 
 [[nodiscard]] ITERAGPU_INLINE boost::json::object noise_thresholds_json() {
-  return {{"noisy_above", static_cast<double>(noisy_above_percent) / 100.0},
-          {"very_noisy_above", static_cast<double>(very_noisy_above_percent) / 100.0}};
+  return {{"noisy_above", static_cast<double>(memory::noisy_above_percent) / 100.0},
+          {"very_noisy_above", static_cast<double>(memory::very_noisy_above_percent) / 100.0}};
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::value to_json(const std::optional<gpu_state>& state) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::value to_json(const std::optional<memory::gpu_state>& state) {
   if (!state) {
     return nullptr;
   }
   boost::json::object o;
-  o["sm_clock_mhz"] = detail::reading_json(state->sm_clock, [](megahertz m) { return m.value; });
-  o["memory_clock_mhz"] = detail::reading_json(state->memory_clock, [](megahertz m) { return m.value; });
-  o["power_draw_mw"] = detail::reading_json(state->power_draw, [](milliwatts m) { return m.value; });
-  o["temperature_c"] = detail::reading_json(state->temperature, [](degrees_celsius c) { return c.value; });
+  o["sm_clock_mhz"] = detail::reading_json(state->sm_clock, [](memory::megahertz m) { return m.value; });
+  o["memory_clock_mhz"] = detail::reading_json(state->memory_clock, [](memory::megahertz m) { return m.value; });
+  o["power_draw_mw"] = detail::reading_json(state->power_draw, [](memory::milliwatts m) { return m.value; });
+  o["temperature_c"] = detail::reading_json(state->temperature, [](memory::degrees_celsius c) { return c.value; });
   if (state->clock_events) {
     boost::json::array names;
     for (const auto& name : state->clock_events->names()) {
@@ -83,7 +83,7 @@ namespace iteragpu::report {
   return o;
 }
 
-ITERAGPU_INLINE void write_summary(std::ostream& out, std::string_view label, const std::optional<sample_summary>& s) {
+ITERAGPU_INLINE void write_summary(std::ostream& out, std::string_view label, const std::optional<memory::sample_summary>& s) {
   out << "  " << label << ": ";
   if (!s) {
     out << "no sample\n";

@@ -31,8 +31,8 @@ namespace iteragpu::report {
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::archive_error& e,
-                                                   model_format format) {
-  const std::string kind = format == model_format::torchscript ? "a TorchScript archive" : "an AOTInductor package";
+                                                   memory::model_format format) {
+  const std::string kind = format == memory::model_format::torchscript ? "a TorchScript archive" : "an AOTInductor package";
   switch (e.problem) {
     case memory::archive_problem::not_a_zip:
       return "is not " + kind + " (not a zip file)";
@@ -58,22 +58,22 @@ namespace iteragpu::report {
   return text;
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object workload_json(const torchscript_run& run) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object workload_json(const memory::torchscript_run& run) {
   boost::json::array inputs;
   for (const auto& spec : run.inputs) {
     inputs.emplace_back(memory::to_string(spec));
   }
-  return {{"kind", run.format == model_format::torchscript ? "torchscript" : "aoti_package"},
+  return {{"kind", run.format == memory::model_format::torchscript ? "torchscript" : "aoti_package"},
           {"file", run.file_name}, {"sha256", run.sha256},
           {"inputs", std::move(inputs)}, {"train", run.train},  {"input_high", run.input_high}};
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const torchscript_record& m, std::string_view output_name) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::torchscript_record& m, std::string_view output_name) {
   boost::json::object o;
   o["schema_version"] = measurement_schema_version;
   o["environment"] = to_json(m.environment);
   o["workload"] = workload_json(m.run);
-  boost::json::object configuration{{"device", device_name(m.run.device)}};
+  boost::json::object configuration{{"device", memory::device_name(m.run.device)}};
   add_plan(configuration, m.run.plan);
   configuration["output"] = output_name;
   o["configuration"] = std::move(configuration);
@@ -86,14 +86,14 @@ namespace iteragpu::report {
   o["statistics"] = statistics_json(m.statistics, m.stopped_by);
   o["prediction"] = nullptr;
   o["allocator_settings"] = allocator_settings_json(m.allocator_settings);
-  o["memory_outside_allocator_bytes"] = optional_json(memory_outside_allocator(m.phases), nullptr);
+  o["memory_outside_allocator_bytes"] = optional_json(memory::memory_outside_allocator(m.phases), nullptr);
   o["memory_need"] = to_json(need_of(m.phases));
   o["notes"] = boost::json::array{device_used_note, no_torchscript_prediction};
   return o;
 }
 
-ITERAGPU_INLINE void write_text(std::ostream& out, const torchscript_record& m) {
-  out << (m.run.format == model_format::torchscript ? "TorchScript module " : "AOTInductor package ")
+ITERAGPU_INLINE void write_text(std::ostream& out, const memory::torchscript_record& m) {
+  out << (m.run.format == memory::model_format::torchscript ? "TorchScript module " : "AOTInductor package ")
       << escaped(m.run.file_name) << " (sha256 " << m.run.sha256 << "), inputs "
       << inputs_text(m.run.inputs) << (m.run.train ? ", training (forward and backward)" : ", inference") << '\n';
   write_measured(out, m.phases, m.stopped_by, m.statistics);

@@ -105,7 +105,7 @@ struct sweep_folder {
 /// cannot be read, or whose record cannot be written; the records adopted
 /// before it stay.
 [[nodiscard]] result<std::size_t, orphan_error> adopt_orphans(sweep_folder& f,
-                                                              const prediction::blas_workspaces& workspaces,
+                                                              const memory::prediction::blas_workspaces& workspaces,
                                                               byte_count outside);
 
 /// The records of `f` whose kind is not `wanted` (a sweep is measured or

@@ -167,7 +167,7 @@ inline constexpr std::int64_t record_schema_version = 1;
 }
 
 /// The workspaces as records write them: `cublas_bytes` and `cublaslt_bytes`.
-[[nodiscard]] json::object workspace_json(const prediction::blas_workspaces& w);
+[[nodiscard]] json::object workspace_json(const memory::prediction::blas_workspaces& w);
 
 /// A record file's JSON: every field of `r` but the prediction's rows (null
 /// where it has nothing), the schema version, and the names of the point's

@@ -99,14 +99,14 @@ namespace iteragpu::sweep {
   return values;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::vector<element_type>, list_error> parse_dtype_list(std::string_view text) {
+[[nodiscard]] ITERAGPU_INLINE result<std::vector<memory::element_type>, list_error> parse_dtype_list(std::string_view text) {
   const auto items = detail::list_items(text);
   if (!items.has_value()) {
     return unexpected{items.error()};
   }
-  std::vector<element_type> dtypes;
+  std::vector<memory::element_type> dtypes;
   for (const std::string_view item : *items) {
-    const auto dtype = parse_element_type(item);
+    const auto dtype = memory::parse_element_type(item);
     if (!dtype) {
       return unexpected{list_error{list_error_kind::unknown_dtype, std::string(item), {}, 0, 0}};
     }
@@ -116,7 +116,7 @@ namespace iteragpu::sweep {
     dtypes.push_back(*dtype);
   }
   std::stable_sort(dtypes.begin(), dtypes.end(),
-                   [](element_type a, element_type b) { return bytes_per_element(a) < bytes_per_element(b); });
+                   [](memory::element_type a, memory::element_type b) { return memory::bytes_per_element(a) < bytes_per_element(b); });
   return dtypes;
 }
 
@@ -125,7 +125,7 @@ namespace iteragpu::sweep {
     return repeat_setting{};
   }
   const auto parsed = parse_unsigned(text);
-  if (!parsed.has_value() || *parsed == 0 || *parsed > pass_limit) {
+  if (!parsed.has_value() || *parsed == 0 || *parsed > memory::pass_limit) {
     return unexpected{list_error{list_error_kind::bad_repeats, std::string(text), {}, 0, 0}};
   }
   return repeat_setting{*parsed};

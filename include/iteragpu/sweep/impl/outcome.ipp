@@ -34,15 +34,15 @@ namespace iteragpu::sweep {
          k == outcome_kind::skipped_after_failure || k == outcome_kind::skipped_unpredictable;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<host_need> predict_host_need(const synthetic_shape& shape, element_type dtype) {
-  const auto build = summarize_model(shape, element_type::float32);
+[[nodiscard]] ITERAGPU_INLINE std::optional<host_need> predict_host_need(const memory::synthetic_shape& shape, memory::element_type dtype) {
+  const auto build = memory::summarize_model(shape, memory::element_type::float32);
   if (!build) {
     return std::nullopt;
   }
   host_need need{build->parameter_bytes, 0, build->parameter_bytes};
-  if (dtype != element_type::float32) {
+  if (dtype != memory::element_type::float32) {
     // [4w, w] elements, within int64 since the whole float32 model is.
-    need.converted_copy = shape.width * hidden_multiplier * shape.width * bytes_per_element(dtype);
+    need.converted_copy = shape.width * memory::hidden_multiplier * shape.width * memory::bytes_per_element(dtype);
     const auto total = checked_add(need.float32_build, need.converted_copy);
     if (!total) {
       return std::nullopt;
@@ -57,13 +57,13 @@ namespace iteragpu::sweep {
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<point_prediction, unpredictable_point> predict_point(const sweep_point& p,
-                                                                                          const prediction::blas_workspaces& w) {
+                                                                                          const memory::prediction::blas_workspaces& w) {
   const auto host = predict_host_need(p.shape, p.dtype);
   if (!host) {
     return unexpected{unpredictable_point{}};
   }
   const protocol_plan plan{p.warmup, p.repeats.count.value_or(1)};
-  auto rows = prediction::predict_synthetic(p.shape, p.dtype, w, plan);
+  auto rows = memory::prediction::predict_synthetic(p.shape, p.dtype, w, plan);
   if (!rows.has_value()) {
     return unexpected{unpredictable_point{rows.error()}};
   }
@@ -104,7 +104,7 @@ namespace iteragpu::sweep {
 [[nodiscard]] ITERAGPU_INLINE bool at_least_as_large(const sweep_point& larger, const sweep_point& smaller) noexcept {
   return larger.shape.batch >= smaller.shape.batch && larger.shape.context >= smaller.shape.context &&
          larger.shape.width >= smaller.shape.width &&
-         bytes_per_element(larger.dtype) >= bytes_per_element(smaller.dtype);
+         memory::bytes_per_element(larger.dtype) >= bytes_per_element(smaller.dtype);
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::string> cut_off_reason(const sweep_point& p,

@@ -23,11 +23,11 @@ namespace iteragpu::sweep {
   }
   std::vector<sweep_point> points;
   points.reserve(count);
-  for (const element_type dtype : axes.dtype) {
+  for (const memory::element_type dtype : axes.dtype) {
     for (const std::uint64_t width : axes.width) {
       for (const std::uint64_t context : axes.context) {
         for (const std::uint64_t batch : axes.batch) {
-          points.push_back(sweep_point{points.size(), synthetic_shape{batch, context, width}, dtype, axes.warmup,
+          points.push_back(sweep_point{points.size(), memory::synthetic_shape{batch, context, width}, dtype, axes.warmup,
                                        axes.repeats});
         }
       }
@@ -105,13 +105,13 @@ namespace iteragpu::sweep::detail {
   const auto batch = at_least(fields[1], 1);
   const auto context = at_least(fields[2], 1);
   const auto width = at_least(fields[3], 1);
-  const auto dtype = parse_element_type(fields[4]);
+  const auto dtype = memory::parse_element_type(fields[4]);
   const auto warmup = at_least(fields[5], 0);
   const auto repeats = parse_repeats(fields[6]);
-  if (!batch || !context || !width || !dtype || !warmup || *warmup > pass_limit || !repeats.has_value()) {
+  if (!batch || !context || !width || !dtype || !warmup || *warmup > memory::pass_limit || !repeats.has_value()) {
     return unexpected{points_file_error{points_file_error_kind::bad_value, number, 0, {}, {}}};
   }
-  return std::pair{sweep_point{expected, synthetic_shape{*batch, *context, *width}, *dtype, *warmup, *repeats},
+  return std::pair{sweep_point{expected, memory::synthetic_shape{*batch, *context, *width}, *dtype, *warmup, *repeats},
                    fields[7]};
 }
 

@@ -12,10 +12,10 @@
 
 namespace iteragpu::sweep {
 
-[[nodiscard]] ITERAGPU_INLINE double forward_flops(const synthetic_shape& s) {
+[[nodiscard]] ITERAGPU_INLINE double forward_flops(const memory::synthetic_shape& s) {
   const auto rows = static_cast<double>(s.batch) * static_cast<double>(s.context);
   const auto w = static_cast<double>(s.width);
-  return 2.0 * 2.0 * rows * w * static_cast<double>(hidden_multiplier) * w;
+  return 2.0 * 2.0 * rows * w * static_cast<double>(memory::hidden_multiplier) * w;
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<double> tflops(const point_record& r) {

@@ -256,7 +256,7 @@ ITERAGPU_INLINE void svg_writer::marker(marker_shape shape, double x, double y, 
 
 [[nodiscard]] ITERAGPU_INLINE std::string configuration_text(const std::vector<summary_entry>& entries,
                                                              const std::array<bool, 3>& varies, std::size_t x_axis,
-                                                             const std::set<element_type>& dtypes) {
+                                                             const std::set<memory::element_type>& dtypes) {
   std::string text;
   std::set<std::string> runs;
   for (const auto& e : entries) {
@@ -413,7 +413,7 @@ namespace iteragpu::sweep {
   }
   const auto panel_axis = detail::panel_axis_of(varies);
   const auto& axis = detail::numeric_axes[x_axis];
-  std::set<element_type> dtypes;
+  std::set<memory::element_type> dtypes;
   const auto panel_values = detail::values_of(entries, panel_axis);
   for (const auto& e : entries) {
     dtypes.insert(e.point.dtype);

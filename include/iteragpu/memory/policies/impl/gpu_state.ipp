@@ -7,7 +7,7 @@
 // The bodies of the functions that <iteragpu/memory/policies/gpu_state.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu {
+namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE std::vector<std::string> clock_event_reasons::names() const {
   std::vector<std::string> out;
@@ -25,6 +25,6 @@ namespace iteragpu {
   return gpu_state{unexpected{reason}, unexpected{reason}, unexpected{reason}, unexpected{reason}, unexpected{reason}};
 }
 
-}  // namespace iteragpu
+}  // namespace iteragpu::memory
 
 #endif  // ITERAGPU_MEMORY_POLICIES_IMPL_GPU_STATE_IPP

@@ -9,7 +9,7 @@
 // The bodies of the functions that <iteragpu/memory/prediction/allocator_settings.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::prediction::detail {
+namespace iteragpu::memory::prediction::detail {
 
 [[nodiscard]] ITERAGPU_INLINE std::vector<std::string> alloc_conf_tokens(std::string_view text) {
   std::vector<std::string> tokens;
@@ -300,6 +300,6 @@ namespace iteragpu::prediction::detail {
   return {};
 }
 
-}  // namespace iteragpu::prediction::detail
+}  // namespace iteragpu::memory::prediction::detail
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_IMPL_ALLOCATOR_SETTINGS_IPP

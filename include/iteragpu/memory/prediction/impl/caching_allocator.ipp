@@ -12,7 +12,7 @@
 // The bodies of the functions that <iteragpu/memory/prediction/caching_allocator.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 [[nodiscard]] ITERAGPU_INLINE result<block_handle, allocation_failure> caching_allocator::allocate(byte_count request, std::uint64_t stream) {
   auto taken = find_or_reserve(request, stream);
@@ -536,6 +536,6 @@ ITERAGPU_INLINE void caching_allocator::garbage_collect_cached_blocks() {
   }
 }
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_IMPL_CACHING_ALLOCATOR_IPP

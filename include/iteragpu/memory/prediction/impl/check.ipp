@@ -7,7 +7,7 @@
 // The bodies of the functions that <iteragpu/memory/prediction/check.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 [[nodiscard]] ITERAGPU_INLINE protocol_plan fixed_plan(const protocol_plan& plan) {
   protocol_plan fixed{plan.warmup, plan.until ? plan.until->parameters().min_repeats : plan.repeats, std::nullopt};
@@ -49,6 +49,6 @@ namespace iteragpu::prediction {
   return check;
 }
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_IMPL_CHECK_IPP

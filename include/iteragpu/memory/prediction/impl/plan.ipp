@@ -7,7 +7,7 @@
 // The bodies of the functions that <iteragpu/memory/prediction/plan.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 [[nodiscard]] ITERAGPU_INLINE std::uint64_t peak_reserved(const std::vector<phase_row>& rows) noexcept {
   std::uint64_t peak = 0;
@@ -70,6 +70,6 @@ namespace iteragpu::prediction {
   return largest_value{dimension, good, fits_with(good + 1)};
 }
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_IMPL_PLAN_IPP

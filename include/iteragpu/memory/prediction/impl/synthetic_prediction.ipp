@@ -7,7 +7,7 @@
 // The bodies of the functions that <iteragpu/memory/prediction/synthetic_prediction.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::prediction {
+namespace iteragpu::memory::prediction {
 
 ITERAGPU_INLINE simulated_tensor& simulated_tensor::operator=(simulated_tensor&& other) noexcept {
   if (this != &other) {
@@ -128,6 +128,6 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
   return std::move(measured->phases);
 }
 
-}  // namespace iteragpu::prediction
+}  // namespace iteragpu::memory::prediction
 
 #endif  // ITERAGPU_MEMORY_PREDICTION_IMPL_SYNTHETIC_PREDICTION_IPP

@@ -106,7 +106,7 @@ namespace iteragpu::sweep {
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<std::size_t, orphan_error> adopt_orphans(sweep_folder& f,
-                                                                              const prediction::blas_workspaces& workspaces,
+                                                                              const memory::prediction::blas_workspaces& workspaces,
                                                                               byte_count outside) {
   std::size_t adopted = 0;
   for (const auto& p : f.points) {

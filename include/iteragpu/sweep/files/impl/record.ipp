@@ -83,7 +83,7 @@ namespace iteragpu::sweep::files {
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<sweep::timing_summary> timing_of_rows(const std::vector<double>& values) {
-  const auto s = summarize(values);
+  const auto s = memory::summarize(values);
   if (!s.has_value()) {
     return std::nullopt;
   }
@@ -124,7 +124,7 @@ namespace iteragpu::sweep::files {
   // computes it: the typed reader's samples (memory/files/) and the one
   // definition (memory/measured_need.hpp); none when the rows do not read.
   const auto file = memory::read_measurement_file(doc);
-  m.outside_allocator_bytes = file ? memory_outside_allocator(file->device_samples()) : std::nullopt;
+  m.outside_allocator_bytes = file ? memory::memory_outside_allocator(file->device_samples()) : std::nullopt;
   const json::value* statistics = member(member(&doc, "statistics"), "warm_forward");
   m.warm_seconds = statistics != nullptr ? timing_from(member(statistics, "seconds")) : std::nullopt;
   m.warm_gpu_seconds = statistics != nullptr ? timing_from(member(statistics, "gpu_seconds")) : std::nullopt;
@@ -348,7 +348,7 @@ namespace iteragpu::sweep::files {
   }
   r.point = expected;
   if (const auto device = as_string(member(&doc, "device"))) {
-    r.device = parse_device(*device);
+    r.device = memory::parse_device(*device);
   }
   r.reason = as_string(member(&doc, "reason")).value_or("");
   r.gpu_name = as_string(member(&doc, "gpu_name"));
@@ -377,7 +377,7 @@ namespace iteragpu::sweep::files {
       "predicted by a simulation of LibTorch's CUDA caching allocator (iteragpu/prediction/); nothing ran on a GPU "
       "and no time is predicted";
   o["point"] = point_json(r.point);
-  o["hidden"] = r.point.shape.width * hidden_multiplier;
+  o["hidden"] = r.point.shape.width * memory::hidden_multiplier;
   o["repeats_predicted"] = r.point.repeats.count.value_or(1);
   o["workspace"] = workspace_json(r.workspaces);
   o["outside_allocator_bytes"] = r.outside_allocator_bytes;
@@ -421,7 +421,7 @@ namespace iteragpu::sweep::files {
   return v ? json::value(*v) : json::value(nullptr);
 }
 
-[[nodiscard]] ITERAGPU_INLINE json::object workspace_json(const prediction::blas_workspaces& w) {
+[[nodiscard]] ITERAGPU_INLINE json::object workspace_json(const memory::prediction::blas_workspaces& w) {
   return {{"cublas_bytes", w.cublas.value}, {"cublaslt_bytes", w.cublaslt.value}};
 }
 
