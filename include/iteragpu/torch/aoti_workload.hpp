@@ -45,7 +45,7 @@ class aoti_workload {
  public:
   /// A workload on `device` over the package of `path`; nothing is loaded before load_model().
   aoti_workload(torch::Device device, std::string path, std::vector<memory::input_spec> inputs,
-                std::uint64_t input_high = default_input_high)
+                std::uint64_t input_high = memory::default_input_high)
       : device_(device), path_(std::move(path)), specs_(std::move(inputs)), input_high_(input_high) {}
 
   /// model_load: the package's model and constants, loaded by AOTIModelPackageLoader.
@@ -56,7 +56,7 @@ class aoti_workload {
       if (is_out_of_memory(e)) {
         throw;
       }
-      refuse(torchscript_refusal::not_loadable, first_line(e.what()));
+      refuse(memory::torchscript_refusal::not_loadable, first_line(e.what()));
     }
   }
 
@@ -75,17 +75,17 @@ class aoti_workload {
       return loader_->run(inputs_);
     } catch (const std::exception& e) {
       if (first && !refusal_ && !is_out_of_memory(e)) {
-        refuse(torchscript_refusal::inputs_refused, first_line(e.what()));
+        refuse(memory::torchscript_refusal::inputs_refused, first_line(e.what()));
       }
       throw;
     }
   }
 
   /// Why the package refused, once a phase has failed on the user's input.
-  [[nodiscard]] const std::optional<torchscript_refusal>& refusal() const noexcept { return refusal_; }
+  [[nodiscard]] const std::optional<memory::torchscript_refusal>& refusal() const noexcept { return refusal_; }
 
  private:
-  [[noreturn]] void refuse(torchscript_refusal why, const std::string& message) {
+  [[noreturn]] void refuse(memory::torchscript_refusal why, const std::string& message) {
     refusal_ = why;
     throw std::invalid_argument(message);
   }
@@ -93,21 +93,21 @@ class aoti_workload {
   torch::Device device_;
   std::string path_;
   std::vector<memory::input_spec> specs_;
-  std::uint64_t input_high_{default_input_high};
+  std::uint64_t input_high_{memory::default_input_high};
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader_;
   std::vector<torch::Tensor> inputs_;
   bool ran_{false};
-  std::optional<torchscript_refusal> refusal_{};
+  std::optional<memory::torchscript_refusal> refusal_{};
 };
 
-static_assert(workload<aoti_workload>);
+static_assert(memory::workload<aoti_workload>);
 
 /// Measures the package of `run` through iteragpu::memory::measure() on `device`
 /// with `backend` and `counter`.
-template <measuring_backend B, memory_counter C>
-[[nodiscard]] result<measurement, torchscript_error> measure_aoti_package(B& backend, C& counter,
+template <memory::measuring_backend B, memory::memory_counter C>
+[[nodiscard]] result<memory::measurement, memory::torchscript_error> measure_aoti_package(B& backend, C& counter,
                                                                          const torch::Device& device,
-                                                                         const torchscript_run& run) {
+                                                                         const memory::torchscript_run& run) {
   aoti_workload work(device, run.path, run.inputs, run.input_high);
   return measure_user_workload(backend, counter, work, run);
 }

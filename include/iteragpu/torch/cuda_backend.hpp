@@ -27,10 +27,10 @@ using cuda_backend = gpu_backend<cuda_traits>;
 /// The CUDA caching allocator's aggregate counters for one device.
 using cuda_allocator_counter = gpu_allocator_counter<cuda_traits>;
 
-static_assert(measuring_backend<cuda_backend> && device_memory_reporting<cuda_backend> &&
-              device_inventory<cuda_backend> && gpu_state_reporting<cuda_backend> &&
-              management_reporting<cuda_backend>);
-static_assert(memory_counter<cuda_allocator_counter>);
+static_assert(memory::measuring_backend<cuda_backend> && memory::device_memory_reporting<cuda_backend> &&
+              memory::device_inventory<cuda_backend> && memory::gpu_state_reporting<cuda_backend> &&
+              memory::management_reporting<cuda_backend>);
+static_assert(memory::memory_counter<cuda_allocator_counter>);
 
 }  // namespace iteragpu::torch_adapter
 

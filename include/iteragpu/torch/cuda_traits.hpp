@@ -39,7 +39,7 @@ struct cuda_traits {
   using properties_type = cudaDeviceProp;    ///< a device's properties
   using state_reader = nvml::session;        ///< the driver's NVML, opened by the caller
 
-  static constexpr gpu_platform platform = gpu_platform::cuda;  ///< the runtime's platform
+  static constexpr memory::gpu_platform platform = memory::gpu_platform::cuda;  ///< the runtime's platform
   static constexpr std::string_view runtime_name = "CUDA";      ///< as messages name it
   static constexpr std::string_view call_prefix = "cuda";       ///< cudaMemGetInfo, as messages name the calls
   static constexpr status_type success = cudaSuccess;           ///< the status of a call that worked
@@ -51,7 +51,7 @@ struct cuda_traits {
   /// The visible GPUs, 0 where there is no usable driver.
   [[nodiscard]] static int device_count() { return c10::cuda::device_count(); }
   /// Makes device `d` current until the guard ends.
-  [[nodiscard]] static c10::cuda::CUDAGuard make_guard(device_index d) { return c10::cuda::CUDAGuard(to_c10(d)); }
+  [[nodiscard]] static c10::cuda::CUDAGuard make_guard(memory::device_index d) { return c10::cuda::CUDAGuard(to_c10(d)); }
   /// cudaDeviceSynchronize on the current device.
   [[nodiscard]] static status_type device_synchronize() { return cudaDeviceSynchronize(); }
   /// cudaRuntimeGetVersion.
@@ -59,7 +59,7 @@ struct cuda_traits {
   /// "13.0" from 13000.
   [[nodiscard]] static std::string version_text(int version) { return cuda_version_text(version); }
   /// cudaGetDeviceProperties, which makes no device current.
-  [[nodiscard]] static status_type device_properties(properties_type* p, device_index d) {
+  [[nodiscard]] static status_type device_properties(properties_type* p, memory::device_index d) {
     return cudaGetDeviceProperties(p, d.value);
   }
   /// The compute capability, "9.0" on an H200.
@@ -71,11 +71,11 @@ struct cuda_traits {
     return cudaMemGetInfo(free_bytes, total_bytes);
   }
   /// cudaDeviceGetPCIBusId.
-  [[nodiscard]] static status_type pci_bus_id(char* text, int length, device_index d) {
+  [[nodiscard]] static status_type pci_bus_id(char* text, int length, memory::device_index d) {
     return cudaDeviceGetPCIBusId(text, length, d.value);
   }
   /// LibTorch's current stream of device `d`.
-  [[nodiscard]] static stream_type current_stream(device_index d) {
+  [[nodiscard]] static stream_type current_stream(memory::device_index d) {
     return c10::cuda::getCurrentCUDAStream(to_c10(d)).stream();
   }
   /// cudaEventCreate, with timing enabled, on the current device.
@@ -91,11 +91,11 @@ struct cuda_traits {
   /// The caching allocator's statistics of device `d` (getDeviceStats). The
   /// stats types moved from c10::cuda::CUDACachingAllocator (1.13 to ~2.4) to
   /// c10::CachingDeviceAllocator (~2.5+), so they are only named through auto.
-  [[nodiscard]] static auto device_stats(device_index d) {
+  [[nodiscard]] static auto device_stats(memory::device_index d) {
     return c10::cuda::CUDACachingAllocator::getDeviceStats(to_c10(d));
   }
   /// Sets each peak of device `d` to its current value (resetPeakStats).
-  static void reset_peak_stats(device_index d) { c10::cuda::CUDACachingAllocator::resetPeakStats(to_c10(d)); }
+  static void reset_peak_stats(memory::device_index d) { c10::cuda::CUDACachingAllocator::resetPeakStats(to_c10(d)); }
 };
 
 }  // namespace iteragpu::torch_adapter

@@ -27,10 +27,10 @@ using hip_backend = gpu_backend<hip_traits>;
 /// The HIP caching allocator's aggregate counters for one device.
 using hip_allocator_counter = gpu_allocator_counter<hip_traits>;
 
-static_assert(measuring_backend<hip_backend> && device_memory_reporting<hip_backend> &&
-              device_inventory<hip_backend> && gpu_state_reporting<hip_backend> &&
-              management_reporting<hip_backend>);
-static_assert(memory_counter<hip_allocator_counter>);
+static_assert(memory::measuring_backend<hip_backend> && memory::device_memory_reporting<hip_backend> &&
+              memory::device_inventory<hip_backend> && memory::gpu_state_reporting<hip_backend> &&
+              memory::management_reporting<hip_backend>);
+static_assert(memory::memory_counter<hip_allocator_counter>);
 
 }  // namespace iteragpu::torch_adapter
 

@@ -58,7 +58,7 @@ struct hip_traits {
   using properties_type = hipDeviceProp_t;           ///< a device's properties
   using state_reader = unavailable_state_reader;     ///< none written: hip_state_not_available
 
-  static constexpr gpu_platform platform = gpu_platform::hip;  ///< the runtime's platform
+  static constexpr memory::gpu_platform platform = memory::gpu_platform::hip;  ///< the runtime's platform
   static constexpr std::string_view runtime_name = "HIP";      ///< as messages name it
   static constexpr std::string_view call_prefix = "hip";       ///< hipMemGetInfo, as messages name the calls
   static constexpr status_type success = hipSuccess;           ///< the status of a call that worked
@@ -73,7 +73,7 @@ struct hip_traits {
   /// The visible GPUs, 0 where there is no usable driver.
   [[nodiscard]] static int device_count() { return c10::hip::device_count(); }
   /// Makes device `d` current until the guard ends.
-  [[nodiscard]] static c10::hip::HIPGuard make_guard(device_index d) { return c10::hip::HIPGuard(to_c10(d)); }
+  [[nodiscard]] static c10::hip::HIPGuard make_guard(memory::device_index d) { return c10::hip::HIPGuard(to_c10(d)); }
   /// hipDeviceSynchronize on the current device.
   [[nodiscard]] static status_type device_synchronize() { return hipDeviceSynchronize(); }
   /// hipRuntimeGetVersion.
@@ -81,7 +81,7 @@ struct hip_traits {
   /// "6.2" from 60241134.
   [[nodiscard]] static std::string version_text(int version) { return hip_version_text(version); }
   /// hipGetDeviceProperties.
-  [[nodiscard]] static status_type device_properties(properties_type* p, device_index d) {
+  [[nodiscard]] static status_type device_properties(properties_type* p, memory::device_index d) {
     return hipGetDeviceProperties(p, d.value);
   }
   /// The gfx name ("gfx942"), ROCm's counterpart of the compute capability.
@@ -94,11 +94,11 @@ struct hip_traits {
     return hipMemGetInfo(free_bytes, total_bytes);
   }
   /// hipDeviceGetPCIBusId.
-  [[nodiscard]] static status_type pci_bus_id(char* text, int length, device_index d) {
+  [[nodiscard]] static status_type pci_bus_id(char* text, int length, memory::device_index d) {
     return hipDeviceGetPCIBusId(text, length, d.value);
   }
   /// LibTorch's current stream of device `d`.
-  [[nodiscard]] static stream_type current_stream(device_index d) {
+  [[nodiscard]] static stream_type current_stream(memory::device_index d) {
     return c10::hip::getCurrentHIPStream(to_c10(d)).stream();
   }
   /// hipEventCreate, with timing enabled, on the current device.
@@ -112,11 +112,11 @@ struct hip_traits {
     return hipEventElapsedTime(milliseconds, start, stop);
   }
   /// The caching allocator's statistics of device `d` (getDeviceStats).
-  [[nodiscard]] static auto device_stats(device_index d) {
+  [[nodiscard]] static auto device_stats(memory::device_index d) {
     return c10::hip::HIPCachingAllocator::getDeviceStats(to_c10(d));
   }
   /// Sets each peak of device `d` to its current value (resetPeakStats).
-  static void reset_peak_stats(device_index d) { c10::hip::HIPCachingAllocator::resetPeakStats(to_c10(d)); }
+  static void reset_peak_stats(memory::device_index d) { c10::hip::HIPCachingAllocator::resetPeakStats(to_c10(d)); }
 };
 
 }  // namespace iteragpu::torch_adapter

@@ -134,9 +134,9 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
   using gpu_measuring_runtime<cuda_backend, cuda_allocator_counter>::gpu_measuring_runtime;
 
   /// The workspaces LibTorch chose for cuBLAS and cuBLASLt (from LibTorch 2.3 on; nothing before).
-  [[nodiscard]] static std::optional<prediction::blas_workspaces> blas_workspaces() {
+  [[nodiscard]] static std::optional<memory::prediction::blas_workspaces> blas_workspaces() {
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
-    return prediction::blas_workspaces{byte_count{at::cuda::getChosenWorkspaceSize()},
+    return memory::prediction::blas_workspaces{byte_count{at::cuda::getChosenWorkspaceSize()},
                                        byte_count{at::cuda::getCUDABlasLtWorkspaceSize()}};
 #else
     return std::nullopt;
@@ -145,8 +145,8 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
 
   /// As LibTorch itself reports them (it reads PYTORCH_CUDA_ALLOC_CONF; this
   /// library reads no environment variable).
-  [[nodiscard]] static std::vector<allocator_setting> allocator_settings() {
-    std::vector<allocator_setting> settings;
+  [[nodiscard]] static std::vector<memory::allocator_setting> allocator_settings() {
+    std::vector<memory::allocator_setting> settings;
 #if defined(ITERAGPU_TORCH_ALLOCATOR_CONFIG)
     using config = c10::cuda::CUDACachingAllocator::CUDAAllocatorConfig;
     settings.push_back({"expandable_segments", config::expandable_segments() ? "true" : "false"});
@@ -168,22 +168,22 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
 #if defined(ITERAGPU_TORCH_MEMORY_SNAPSHOT)
   /// Starts recording the allocator's history, at most `max_entries` trace entries; the error keeps
   /// the first line of LibTorch's message.
-  [[nodiscard]] static result<void, memory_history_error> start_memory_history(std::size_t max_entries) {
+  [[nodiscard]] static result<void, memory::memory_history_error> start_memory_history(std::size_t max_entries) {
     try {
       cuda_backend::initialize();
       torch::cuda::_record_memory_history(std::optional<std::string>("all"), std::optional<std::string>("all"),
                                           std::string("python"), max_entries);
     } catch (const std::exception& e) {
-      return unexpected{memory_history_error{memory_history_step::start, first_line(e.what())}};
+      return unexpected{memory::memory_history_error{memory::memory_history_step::start, first_line(e.what())}};
     }
     return {};
   }
   /// The history so far, as the pickle PyTorch's memory snapshot writes.
-  [[nodiscard]] static result<std::string, memory_history_error> memory_snapshot() {
+  [[nodiscard]] static result<std::string, memory::memory_history_error> memory_snapshot() {
     try {
       return torch::cuda::_memory_snapshot_pickled();
     } catch (const std::exception& e) {
-      return unexpected{memory_history_error{memory_history_step::snapshot, first_line(e.what())}};
+      return unexpected{memory::memory_history_error{memory::memory_history_step::snapshot, first_line(e.what())}};
     }
   }
 #endif
