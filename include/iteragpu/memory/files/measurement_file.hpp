@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_MEMORY_FILES_MEASUREMENT_FILE_HPP
 #define ITERAGPU_MEMORY_FILES_MEASUREMENT_FILE_HPP
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -11,6 +12,7 @@
 
 #include <boost/json/fwd.hpp>
 
+#include "iteragpu/error_code.hpp"
 #include "iteragpu/memory/measured_need.hpp"
 #include "iteragpu/result.hpp"
 
@@ -81,6 +83,34 @@ struct measurement_file_error {
   friend bool operator==(const measurement_file_error&, const measurement_file_error&) = default;
 };
 
+/// The kind's name, as written above; the message of its std::error_code.
+[[nodiscard]] constexpr std::string_view name_of(measurement_file_errc kind) noexcept {
+  switch (kind) {
+    case measurement_file_errc::not_an_object:
+      return "not_an_object";
+    case measurement_file_errc::no_schema_version:
+      return "no_schema_version";
+    case measurement_file_errc::unknown_schema_version:
+      return "unknown_schema_version";
+    case measurement_file_errc::no_phases:
+      return "no_phases";
+    case measurement_file_errc::row_not_an_object:
+      return "row_not_an_object";
+    case measurement_file_errc::field_missing:
+      return "field_missing";
+    case measurement_file_errc::field_not_bytes:
+      return "field_not_bytes";
+    case measurement_file_errc::field_not_bytes_or_null:
+      return "field_not_bytes_or_null";
+  }
+  return "unknown";
+}
+
+/// The name of the std::error_category of measurement_file_errc (error_code.hpp).
+[[nodiscard]] constexpr const char* failure_category_name(measurement_file_errc /*kind*/) noexcept {
+  return "iteragpu.measurement_file";
+}
+
 /// A JSON integer from 0 to 2^64 - 1 as a byte count (Boost.JSON keeps
 /// those past 2^63 - 1 as uint64); nothing for a negative number, a
 /// fraction, an exponent or a value of another kind.
@@ -94,6 +124,24 @@ struct measurement_file_error {
 /// The first problem found is the error.
 [[nodiscard]] result<measurement_file, measurement_file_error> read_measurement_file(
     const boost::json::value& document);
+
+/// Boost.JSON's conversion, found by argument-dependent lookup:
+/// `boost::json::try_value_to<memory::measurement_file>(document)` reads
+/// through read_measurement_file(), and a refusal is the kind's
+/// to_error_code() (the row, key and value are what read_measurement_file()
+/// adds); `value_to` throws it as boost::system::system_error. The caller
+/// includes `<boost/json/value_to.hpp>`.
+template <class Value>
+  requires std::same_as<Value, boost::json::value>
+[[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<measurement_file>& /*tag*/, const Value& document)
+    -> typename boost::json::result_for<measurement_file, Value>::type {
+  using converted = typename boost::json::result_for<measurement_file, Value>::type;
+  auto read = read_measurement_file(document);
+  if (!read) {
+    return typename converted::error_type(to_error_code(read.error().kind));
+  }
+  return std::move(*read);
+}
 
 }  // namespace iteragpu::memory
 

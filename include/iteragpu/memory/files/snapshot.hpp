@@ -2,6 +2,7 @@
 #define ITERAGPU_MEMORY_FILES_SNAPSHOT_HPP
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -12,6 +13,7 @@
 
 #include <boost/json/fwd.hpp>
 
+#include "iteragpu/error_code.hpp"
 #include "iteragpu/memory/trace.hpp"
 #include "iteragpu/parse.hpp"
 #include "iteragpu/result.hpp"
@@ -39,6 +41,28 @@ enum class snapshot_errc {
   out_of_range,     ///< a number outside what the field accepts (a negative size, ...)
   unknown_value,    ///< a text field holds a word this reader does not know
 };
+
+/// The kind's name, as written above; the message of its std::error_code.
+[[nodiscard]] constexpr std::string_view name_of(snapshot_errc kind) noexcept {
+  switch (kind) {
+    case snapshot_errc::not_an_object:
+      return "not_an_object";
+    case snapshot_errc::missing_field:
+      return "missing_field";
+    case snapshot_errc::wrong_type:
+      return "wrong_type";
+    case snapshot_errc::out_of_range:
+      return "out_of_range";
+    case snapshot_errc::unknown_value:
+      return "unknown_value";
+  }
+  return "unknown";
+}
+
+/// The name of the std::error_category of snapshot_errc (error_code.hpp).
+[[nodiscard]] constexpr const char* failure_category_name(snapshot_errc /*kind*/) noexcept {
+  return "iteragpu.snapshot";
+}
 
 /// Why a dict is not a snapshot: the kind and where (a path such as
 /// `device_traces[0][17].size`).
@@ -110,6 +134,24 @@ using read_error = unexpected<snapshot_error>;
 /// The snapshot a dict holds: every device's events and segments, and the
 /// settings where recorded.
 [[nodiscard]] result<snapshot, snapshot_error> snapshot_from(const boost::json::value& document);
+
+/// Boost.JSON's conversion, found by argument-dependent lookup:
+/// `boost::json::try_value_to<memory::snapshot>(document)` reads through
+/// snapshot_from(), and a refusal is the kind's to_error_code() (the path
+/// is what snapshot_from() adds); `value_to` throws it as
+/// boost::system::system_error. The caller includes
+/// `<boost/json/value_to.hpp>`.
+template <class Value>
+  requires std::same_as<Value, boost::json::value>
+[[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<snapshot>& /*tag*/, const Value& document) ->
+    typename boost::json::result_for<snapshot, Value>::type {
+  using converted = typename boost::json::result_for<snapshot, Value>::type;
+  auto read = snapshot_from(document);
+  if (!read) {
+    return typename converted::error_type(to_error_code(read.error().code));
+  }
+  return std::move(*read);
+}
 
 }  // namespace iteragpu::memory
 
