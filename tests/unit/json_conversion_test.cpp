@@ -1,14 +1,17 @@
-// Boost.JSON's try_value_to() and value_to() over the library's typed
-// readers (tag_invoke in memory/files/), and the failure kinds as
-// std::error_code (error_code.hpp).
+// Boost.JSON's try_value_to() over the library's typed readers
+// (tag_invoke in memory/files/), and the failure kinds as std::error_code
+// (error_code.hpp). A converted value is taken out with value() after
+// has_value(): g++ 13 at -O3 sees a null pointer in the unchecked
+// operator* of boost::system::result (and so in value_to) and
+// -Wnull-dereference fails the build.
 #include <iteragpu/error_code.hpp>
 
 #include <string>
+#include <utility>
 #include <string_view>
 #include <system_error>
 
 #include <boost/json.hpp>
-#include <boost/system/system_error.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <iteragpu/io.hpp>
@@ -52,14 +55,14 @@ BOOST_AUTO_TEST_CASE(a_failure_kind_is_an_error_code_that_is_never_success) {
 
 BOOST_AUTO_TEST_CASE(try_value_to_reads_a_measurement_file_as_read_measurement_file_does) {
   const auto document = document_of(ITERAGPU_TEST_SOURCE_DIR "/data/fits/measurement-v2-outside.json");
-  const auto converted = boost::json::try_value_to<measurement_file>(document);
+  auto converted = boost::json::try_value_to<measurement_file>(document);
   BOOST_TEST_REQUIRE(converted.has_value());
+  const measurement_file value = std::move(converted).value();
   const auto read = iteragpu::memory::read_measurement_file(document);
   BOOST_TEST_REQUIRE(read.has_value());
-  BOOST_TEST((*converted == *read));
-  BOOST_TEST(converted->phases.size() == 3U);
-  BOOST_TEST(converted->peak_reserved_bytes() == 1900U);
-  BOOST_TEST((boost::json::value_to<measurement_file>(document) == *read));
+  BOOST_TEST((value == *read));
+  BOOST_TEST(value.phases.size() == 3U);
+  BOOST_TEST(value.peak_reserved_bytes() == 1900U);
 }
 
 BOOST_AUTO_TEST_CASE(a_refused_measurement_file_is_the_kind_as_a_code) {
@@ -71,13 +74,9 @@ BOOST_AUTO_TEST_CASE(a_refused_measurement_file_is_the_kind_as_a_code) {
   const auto negative = boost::json::parse(R"({"schema_version": 1, "phases": [{"peak_reserved_bytes": -1}]})");
   BOOST_TEST((boost::json::try_value_to<measurement_file>(negative).error() ==
               to_error_code(measurement_file_errc::field_not_bytes)));
-  std::string thrown;
-  try {
-    (void)boost::json::value_to<measurement_file>(boost::json::value(3));
-  } catch (const boost::system::system_error& e) {
-    thrown = e.code().message();
-  }
-  BOOST_TEST(thrown == "not_an_object");
+  const auto number = boost::json::try_value_to<measurement_file>(boost::json::value(3));
+  BOOST_TEST_REQUIRE(number.has_error());
+  BOOST_TEST(number.error().message() == "not_an_object");
 }
 
 BOOST_AUTO_TEST_CASE(try_value_to_reads_a_snapshot_as_snapshot_from_does) {
@@ -87,13 +86,14 @@ BOOST_AUTO_TEST_CASE(try_value_to_reads_a_snapshot_as_snapshot_from_does) {
     "device_traces": [[{"action": "segment_alloc", "addr": 4096, "size": 2097152, "stream": 0},
                        {"action": "alloc", "addr": 4096, "size": 1000, "stream": 0}]]
   })");
-  const auto converted = boost::json::try_value_to<snapshot>(document);
+  auto converted = boost::json::try_value_to<snapshot>(document);
   BOOST_TEST_REQUIRE(converted.has_value());
+  const snapshot value = std::move(converted).value();
   const auto read = iteragpu::memory::snapshot_from(document);
   BOOST_TEST_REQUIRE(read.has_value());
-  BOOST_TEST((*converted == *read));
-  BOOST_TEST_REQUIRE(converted->devices.size() == 1U);
-  BOOST_TEST(converted->devices[0].events.size() == 2U);
+  BOOST_TEST((value == *read));
+  BOOST_TEST_REQUIRE(value.devices.size() == 1U);
+  BOOST_TEST(value.devices[0].events.size() == 2U);
   const auto weird = boost::json::parse(R"({"device_traces": [[{"action": "alloc", "addr": "x", "size": 5}]]})");
   BOOST_TEST((boost::json::try_value_to<snapshot>(weird).error() == to_error_code(snapshot_errc::wrong_type)));
 }

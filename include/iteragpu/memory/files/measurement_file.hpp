@@ -129,8 +129,7 @@ struct measurement_file_error {
 /// `boost::json::try_value_to<memory::measurement_file>(document)` reads
 /// through read_measurement_file(), and a refusal is the kind's
 /// to_error_code() (the row, key and value are what read_measurement_file()
-/// adds); `value_to` throws it as boost::system::system_error. The caller
-/// includes `<boost/json/value_to.hpp>`.
+/// adds). The caller includes `<boost/json/value_to.hpp>`.
 template <class Value>
   requires std::same_as<Value, boost::json::value>
 [[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<measurement_file>& /*tag*/, const Value& document)

@@ -138,8 +138,7 @@ using read_error = unexpected<snapshot_error>;
 /// Boost.JSON's conversion, found by argument-dependent lookup:
 /// `boost::json::try_value_to<memory::snapshot>(document)` reads through
 /// snapshot_from(), and a refusal is the kind's to_error_code() (the path
-/// is what snapshot_from() adds); `value_to` throws it as
-/// boost::system::system_error. The caller includes
+/// is what snapshot_from() adds). The caller includes
 /// `<boost/json/value_to.hpp>`.
 template <class Value>
   requires std::same_as<Value, boost::json::value>
