@@ -13,6 +13,7 @@
 #include "iteragpu/nvml/session.hpp"
 #include "iteragpu/memory/policies/backend.hpp"
 #include "iteragpu/memory/policies/gpu_state.hpp"
+#include "iteragpu/text.hpp"
 #include "iteragpu/version.hpp"
 
 /// \file
@@ -114,9 +115,7 @@ template <device_inventory B>
     }
   } catch (const std::exception& e) {
     report.device.available = false;
-    const std::string_view what = e.what();
-    report.device.reason =
-        "the GPU runtime failed while being asked: " + std::string(what.substr(0, what.find('\n')));
+    report.device.reason = "the GPU runtime failed while being asked: " + first_line(e.what());
   }
   return report;
 }

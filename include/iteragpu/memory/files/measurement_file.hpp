@@ -13,6 +13,7 @@
 #include <boost/json/fwd.hpp>
 
 #include "iteragpu/error_code.hpp"
+#include "iteragpu/memory/files/detail/conversion.hpp"
 #include "iteragpu/memory/measured_need.hpp"
 #include "iteragpu/result.hpp"
 
@@ -134,12 +135,7 @@ template <class Value>
   requires std::same_as<Value, boost::json::value>
 [[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<measurement_file>& /*tag*/, const Value& document)
     -> typename boost::json::result_for<measurement_file, Value>::type {
-  using converted = typename boost::json::result_for<measurement_file, Value>::type;
-  auto read = read_measurement_file(document);
-  if (!read) {
-    return typename converted::error_type(to_error_code(read.error().kind));
-  }
-  return std::move(*read);
+  return detail::conversion_result<Value>(read_measurement_file(document), &measurement_file_error::kind);
 }
 
 }  // namespace iteragpu::memory

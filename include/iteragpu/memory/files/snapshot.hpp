@@ -14,6 +14,7 @@
 #include <boost/json/fwd.hpp>
 
 #include "iteragpu/error_code.hpp"
+#include "iteragpu/memory/files/detail/conversion.hpp"
 #include "iteragpu/memory/trace.hpp"
 #include "iteragpu/parse.hpp"
 #include "iteragpu/result.hpp"
@@ -144,12 +145,7 @@ template <class Value>
   requires std::same_as<Value, boost::json::value>
 [[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<snapshot>& /*tag*/, const Value& document) ->
     typename boost::json::result_for<snapshot, Value>::type {
-  using converted = typename boost::json::result_for<snapshot, Value>::type;
-  auto read = snapshot_from(document);
-  if (!read) {
-    return typename converted::error_type(to_error_code(read.error().code));
-  }
-  return std::move(*read);
+  return detail::conversion_result<Value>(snapshot_from(document), &snapshot_error::code);
 }
 
 }  // namespace iteragpu::memory

@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_SWEEP_IMPL_PROCESS_IPP
 #define ITERAGPU_SWEEP_IMPL_PROCESS_IPP
 
-#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <ctime>
@@ -152,8 +151,7 @@ ITERAGPU_INLINE child_exit child_process::stop() {
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::string> child_process::first_error_line() const {
-  std::string text = detail::read_back(errors_, 4096);
-  text.resize(std::min(text.find('\n'), text.size()));
+  std::string text = first_line(detail::read_back(errors_, 4096));
   if (text.empty()) {
     return std::nullopt;
   }
