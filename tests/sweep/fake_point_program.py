@@ -116,8 +116,9 @@ def measure(c, f):
                "phases": rows}
         if c.get("schema", 1) == 2:
             doc["statistics"] = {"warm_forward": {
-                "seconds": {"median": 0.0042, "median_ci": {"lower": 0.004, "upper": 0.0045}},
-                "gpu_seconds": {"median": 0.0021, "median_ci": None}}}
+                "seconds": {"count": repeats, "median": 0.0042, "median_ci": {"lower": 0.004, "upper": 0.0045}},
+                "gpu_seconds": {"count": repeats, "median": 0.0021, "median_ci": None}},
+                "repeats_with_gpu_state": 0, "repeats_under_throttling": 0}
         with open(partial, "w", encoding="utf-8") as out:
             json.dump(doc, out)
         os.link(partial, output)

@@ -120,25 +120,52 @@ BOOST_AUTO_TEST_CASE(measure_and_fits_agree_on_a_file_where_the_old_definitions_
 }
 
 BOOST_AUTO_TEST_CASE(a_sweep_record_counts_what_fits_counts) {
-  // The sweep reads a point's `measure` result for its figures: the same
-  // file, given the timing fields a sweep also reads, gives the same 700.
+  // The sweep reads a point's `measure` result through compare's reader:
+  // the same file, completed to a whole measurement (the fields compare
+  // asks for, and a warmup and a warm_forward row that read no device
+  // memory), gives the same 700.
   auto doc = boost::json::parse(text_of(disagreeing));
-  for (auto& row : doc.at("phases").as_array()) {
+  auto& top = doc.as_object();
+  auto& rows = top.at("phases").as_array();
+  for (const auto* phase : {"warmup", "warm_forward"}) {
+    boost::json::object row = rows.back().as_object();
+    row["phase"] = phase;
+    row["baseline_device_used_bytes"] = nullptr;
+    row["end_device_used_bytes"] = nullptr;
+    rows.emplace_back(std::move(row));
+  }
+  rows.back().as_object()["repeat"] = 0;
+  for (auto& row : rows) {
     auto& o = row.as_object();
     o["seconds"] = 0.5;
     o["gpu_seconds"] = 0.25;
+    o["baseline_allocated_bytes"] = 0;
+    o["end_allocated_bytes"] = 0;
     o["peak_allocated_bytes"] = o.at("peak_reserved_bytes");
   }
+  top["configuration"] = boost::json::parse(
+      R"({"device":"cuda:0","batch":1,"context":8,"width":16,"dtype":"float32","warmup":1,"repeats":1})");
+  top["environment"] = boost::json::object{};
+  top["statistics"] = boost::json::parse(
+      R"({"warm_forward":{"seconds":{"count":1,"median":0.5,"median_ci":null},)"
+      R"("gpu_seconds":{"count":1,"median":0.25,"median_ci":null}},)"
+      R"("repeats_with_gpu_state":0,"repeats_under_throttling":0})");
   const auto figures = iteragpu::sweep::files::measured_from(doc);
   BOOST_REQUIRE(figures.has_value());
   BOOST_REQUIRE(figures->outside_allocator_bytes.has_value());
   BOOST_TEST(*figures->outside_allocator_bytes == 700U);
   BOOST_TEST(figures->peak_reserved_bytes == 1900U);
-  // Rows the typed reader refuses give no figure outside the allocator.
-  doc.at("phases").as_array().at(1).as_object()["end_device_used_bytes"] = -5;
+  // A device-used value that is not a byte count: both readers refuse the
+  // file, and say where.
+  doc.at("phases").as_array().at(1).as_object()["end_device_used_bytes"] = -5;  // the object grew: look again
   const auto refused = iteragpu::sweep::files::measured_from(doc);
-  BOOST_REQUIRE(refused.has_value());
-  BOOST_TEST(!refused->outside_allocator_bytes.has_value());
+  BOOST_REQUIRE(!refused.has_value());
+  BOOST_TEST(refused.error().field.path == "phases[1].end_device_used_bytes");
+  BOOST_TEST(refused.error().field.found == "-5");
+  const auto file = read_measurement_file(doc);
+  BOOST_REQUIRE(!file.has_value());
+  BOOST_TEST(file.error().row == 1U);
+  BOOST_TEST(file.error().field == "end_device_used_bytes");
 }
 
 BOOST_AUTO_TEST_CASE(a_schema_1_file_has_no_device_sample) {

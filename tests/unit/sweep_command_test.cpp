@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <unistd.h>
@@ -255,25 +256,46 @@ BOOST_AUTO_TEST_CASE(a_measured_record_reads_back_with_its_timing_intervals) {
   BOOST_TEST((*back->measured == *r.measured));
 }
 
+namespace {
+
+// A measurement file as `measure` writes it, of schema `schema`: the four
+// leading rows (model_load 0.5 s, peak 10 allocated / 20 reserved, the
+// others 0 s and smaller), then `warm` (JSON rows, comma-separated), with
+// `extra` added to the top level.
+json::value measurement_doc(int schema, std::size_t repeats, const std::string& warm, const std::string& extra) {
+  std::string rows;
+  for (const std::string_view name : {"model_load", "inputs", "cold_forward", "warmup"}) {
+    const bool first = name == "model_load";
+    rows += R"({"phase":")" + std::string(name) + R"(","repeat":null,"seconds":)" + (first ? "0.5" : "0") +
+            R"(,"gpu_seconds":)" + (first ? "0.4" : "0") +
+            R"(,"baseline_allocated_bytes":0,"baseline_reserved_bytes":0,"end_allocated_bytes":10,)"
+            R"("end_reserved_bytes":20,"peak_allocated_bytes":10,"peak_reserved_bytes":20},)";
+  }
+  return json::parse(R"({"schema_version":)" + std::to_string(schema) +
+                     R"(,"configuration":{"device":"cuda:0","batch":1,"context":8,"width":16,"dtype":"float32",)"
+                     R"("warmup":1,"repeats":)" + std::to_string(repeats) + "}," + extra + R"("phases":[)" + rows +
+                     warm + "]}");
+}
+
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of_its_rows) {
   // Six warm rows: 1..6 ms host, half of it on the GPU; median 3.5 ms, and
   // for n = 6 the 95 % interval of the median is [X(1), X(6)] = [1, 6] ms.
-  std::string rows = R"({"phase":"model_load","repeat":null,"seconds":0.5,"gpu_seconds":0.4,)"
-                     R"("baseline_allocated_bytes":0,"baseline_reserved_bytes":0,"end_allocated_bytes":10,)"
-                     R"("end_reserved_bytes":20,"peak_allocated_bytes":10,"peak_reserved_bytes":20})";
+  std::string rows;
   for (int i = 1; i <= 6; ++i) {
-    rows += R"(,{"phase":"warm_forward","repeat":)" + std::to_string(i - 1) + R"(,"seconds":)" +
-            std::to_string(i) + "e-3" + R"(,"gpu_seconds":)" + std::to_string(i) + "e-3" +
+    rows += std::string(i > 1 ? "," : "") + R"({"phase":"warm_forward","repeat":)" + std::to_string(i - 1) +
+            R"(,"seconds":)" + std::to_string(i) + "e-3" + R"(,"gpu_seconds":)" + std::to_string(i) + "e-3" +
             R"(,"baseline_allocated_bytes":10,"baseline_reserved_bytes":20,"end_allocated_bytes":30,)"
             R"("end_reserved_bytes":40,"peak_allocated_bytes":)" + std::to_string(30 + i) +
-            R"(,"peak_reserved_bytes":50})";
+            R"(,"peak_reserved_bytes":50,"end_device_used_bytes":900})";
   }
-  const auto doc = json::parse(R"({"schema_version":1,"environment":{"device":{"name":"NVIDIA H200",)"
-                               R"("total_memory_bytes":150}},"phases":[)" + rows + "]}");
+  auto doc = measurement_doc(1, 6, rows, R"("environment":{"device":{"name":"NVIDIA H200","total_memory_bytes":150}},)");
   const auto m = sw::files::measured_from(doc);
   BOOST_TEST_REQUIRE(m.has_value());
   BOOST_TEST(m->peak_allocated_bytes == 36U);
   BOOST_TEST(m->peak_reserved_bytes == 50U);
+  // Schema 1 has no device memory: a device-used field there is not read.
   BOOST_TEST(!m->outside_allocator_bytes.has_value());
   BOOST_TEST(m->warm_seconds->median == 0.0035);
   BOOST_TEST(*m->warm_seconds->lower == 0.001);
@@ -281,32 +303,43 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   BOOST_TEST(m->phase_seconds == 0.5 + 0.021, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(*m->gpu_name == "NVIDIA H200");
   BOOST_TEST(*m->device_total_bytes == 150U);
-  BOOST_TEST(iteragpu::report::words_of(sw::files::measured_from(json::parse(R"({"phases":[]})")).error()) == "it has no phase rows");
-  BOOST_TEST(iteragpu::report::words_of(sw::files::measured_from(json::parse(R"({"phases":[{"phase":"inputs"}]})")).error()) ==
-             "a phase row lacks phase, seconds, gpu_seconds or a peak");
+  // The figures are compare's reading of the same document.
+  const auto run = iteragpu::report::measurement_from_json(doc);
+  BOOST_TEST_REQUIRE(run.has_value());
+  BOOST_TEST((sw::files::figures_of(run.value()) == m.value()));
+  // A file that compare refuses gives no figures, in compare's words.
+  BOOST_TEST(iteragpu::report::describe(sw::files::measured_from(json::parse(R"({"phases":[]})")).error()) ==
+             "it has no schema_version; " + std::string(iteragpu::report::expected_measurement));
+  doc.at("phases").as_array().at(5).as_object().erase("seconds");
+  const auto refused = sw::files::measured_from(doc);
+  BOOST_TEST_REQUIRE(!refused.has_value());
+  BOOST_TEST(refused.error().field.path == "phases[5]");
+  BOOST_TEST(refused.error().field.key == "seconds");
+  BOOST_TEST(iteragpu::report::describe(refused.error()) ==
+             R"(phases[5] has no "seconds"; expected a finite number of seconds, 0 or more)");
 }
 
 BOOST_AUTO_TEST_CASE(a_measurement_of_schema_2_gives_its_statistics_and_the_memory_outside_the_allocator) {
-  const auto doc = json::parse(
-      R"({"schema_version":2,"phases":[)"
-      R"({"phase":"model_load","repeat":null,"seconds":1,"gpu_seconds":1,"baseline_allocated_bytes":0,)"
-      R"("baseline_reserved_bytes":0,"end_allocated_bytes":100,"end_reserved_bytes":200,"peak_allocated_bytes":100,)"
-      R"("peak_reserved_bytes":200,"baseline_device_used_bytes":500,"end_device_used_bytes":900},)"
+  const auto doc = measurement_doc(
+      2, 1,
       R"({"phase":"warm_forward","repeat":0,"seconds":2,"gpu_seconds":1,"baseline_allocated_bytes":100,)"
       R"("baseline_reserved_bytes":200,"end_allocated_bytes":100,"end_reserved_bytes":200,)"
-      R"("peak_allocated_bytes":150,"peak_reserved_bytes":250,"baseline_device_used_bytes":null,)"
-      R"("end_device_used_bytes":null}],)"
-      R"("statistics":{"warm_forward":{"seconds":{"median":0.25,"median_ci":{"lower":0.2,"upper":0.3}},)"
-      R"("gpu_seconds":{"median":0.125,"median_ci":null}}}})");
+      R"("peak_allocated_bytes":150,"peak_reserved_bytes":250,"baseline_device_used_bytes":500,)"
+      R"("end_device_used_bytes":900})",
+      R"("environment":{},"statistics":{"warm_forward":{"seconds":{"count":1,"median":0.25,)"
+      R"("median_ci":{"lower":0.2,"upper":0.3}},"gpu_seconds":{"count":1,"median":0.125,"median_ci":null}},)"
+      R"("repeats_with_gpu_state":0,"repeats_under_throttling":0},)");
   const auto m = sw::files::measured_from(doc);
   BOOST_TEST_REQUIRE(m.has_value());
-  // Outside: baseline 500 - 0 and end 900 - 200: the larger, 700.
+  // Outside: baseline 500 - 200 and end 900 - 200: the larger, 700.
   BOOST_TEST(*m->outside_allocator_bytes == 700U);
+  BOOST_TEST(m->peak_reserved_bytes == 250U);
   BOOST_TEST(m->warm_seconds->median == 0.25);
   BOOST_TEST(*m->warm_seconds->upper == 0.3);
   BOOST_TEST(m->warm_gpu_seconds->median == 0.125);
   BOOST_TEST(!m->warm_gpu_seconds->lower.has_value());
   BOOST_TEST(!m->gpu_name.has_value());
+  BOOST_TEST(!m->device_total_bytes.has_value());
 }
 
 BOOST_AUTO_TEST_CASE(the_environment_output_gives_the_free_memory_or_why_there_is_none) {

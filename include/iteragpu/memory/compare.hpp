@@ -168,9 +168,14 @@ struct run_environment {
   std::optional<std::string> cuda_build{};  ///< the CUDA version LibTorch was built with
   std::optional<std::string> gpu{};         ///< the measured device's name
   std::optional<std::string> driver{};      ///< NVML's driver version (schema 2)
+  /// The measured device's memory (environment.device.total_memory_bytes);
+  /// not compared, but shown where a sweep reads the file.
+  std::optional<std::uint64_t> device_total_bytes{};
 };
 
-/// A measurement as compare reads it.
+/// A measurement file as read (report::measurement_from_json()): what
+/// compare compares, and what a sweep derives its figures from
+/// (sweep::files::figures_of()).
 struct compared_run {
   std::int64_t schema_version{0};   ///< the file's schema_version (1 or 2)
   run_configuration configuration;  ///< its shape and passes

@@ -6,6 +6,7 @@
 #include <system_error>
 #include <variant>
 
+#include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/report/new_file.hpp"
 #include "iteragpu/sweep/files/folder_error.hpp"
@@ -56,14 +57,11 @@ namespace iteragpu::report {
 /// expected each key once`, or the file followed by io.hpp's describe().
 [[nodiscard]] std::string words_of(const sweep::files::json_file_error& e);
 
-/// Why a `measure` result gives no figures: `it has no phase rows`, or `a
-/// phase row lacks phase, seconds, gpu_seconds or a peak`.
-[[nodiscard]] std::string words_of(sweep::files::measurement_error e);
-
 /// A `measure` result file that gives no figures: why it cannot be read,
-/// or why it gives none.
+/// or why it is not a measurement (describe(), as compare says it: `the
+/// document has no "phases"; expected ...`).
 [[nodiscard]] inline std::string words_of(const sweep::files::point_measurement_error& e) {
-  return e.file ? words_of(*e.file) : words_of(e.figures);
+  return e.file ? words_of(*e.file) : describe(e.figures);
 }
 
 /// A device `environment` cannot measure: the reason it gave (escaped), or

@@ -9,6 +9,7 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/config.hpp"
+#include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/report/compare.hpp"
 
 // The bodies of the functions that <iteragpu/report/compare.hpp> declares: included by it
@@ -74,11 +75,17 @@ class field_reader {
   boost::json::object empty_object_{};
 };
 
-// A string somewhere inside an object, or nothing where any step is
-// missing or of another type: the environment's facts are read this way,
-// so that a file whose environment says less is still compared.
+// A value somewhere inside an object, or nothing where any step is
+// missing or not an object: the environment's facts are read this way, so
+// that a file whose environment says less is still compared.
+[[nodiscard]] const boost::json::value* value_in(const boost::json::object& root,
+                                                std::initializer_list<std::string_view> keys);
+// The string at that place; nothing where there is none.
 [[nodiscard]] std::optional<std::string> string_in(const boost::json::object& root,
                                                           std::initializer_list<std::string_view> keys);
+// The byte count at that place; nothing where there is none (json_byte_count()).
+[[nodiscard]] std::optional<std::uint64_t> bytes_in(const boost::json::object& root,
+                                                    std::initializer_list<std::string_view> keys);
 
 // The program that writes a document of this shape, when it is one of the
 // other outputs of the two programs.
@@ -96,10 +103,13 @@ void read_configuration(field_reader& r, const boost::json::object& top, std::in
 
 // Row `index` of phases, which must be the protocol's row of that index:
 // model_load, inputs, cold_forward, warmup, then warm_forward 0, 1, 2...
-[[nodiscard]] phase_row read_row(field_reader& r, const boost::json::value& value, std::size_t index);
+// Schema 2 adds the device's used memory at the row's baseline and end
+// (null where it was not read).
+[[nodiscard]] phase_row read_row(field_reader& r, const boost::json::value& value, std::size_t index,
+                                 std::int64_t schema);
 
 // The rows, in the protocol's order, at least one of them warm_forward.
-void read_phases(field_reader& r, const boost::json::object& top, std::vector<phase_row>& rows);
+void read_phases(field_reader& r, const boost::json::object& top, std::int64_t schema, std::vector<phase_row>& rows);
 
 // statistics.warm_forward.<series> of a schema-2 file: the count must be
 // the number of warm_forward rows.
@@ -214,18 +224,30 @@ ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::js
   return std::string(v->get_string());
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::string> string_in(const boost::json::object& root,
-                                                                   std::initializer_list<std::string_view> keys) {
+[[nodiscard]] ITERAGPU_INLINE const boost::json::value* value_in(const boost::json::object& root,
+                                                                 std::initializer_list<std::string_view> keys) {
   const boost::json::object* o = &root;
   const boost::json::value* v = nullptr;
   for (const auto key : keys) {
     v = o != nullptr ? o->if_contains(key) : nullptr;
     if (v == nullptr) {
-      return std::nullopt;
+      return nullptr;
     }
     o = v->if_object();
   }
+  return v;
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::string> string_in(const boost::json::object& root,
+                                                                   std::initializer_list<std::string_view> keys) {
+  const auto* v = value_in(root, keys);
   return v != nullptr && v->is_string() ? std::optional<std::string>(std::string(v->get_string())) : std::nullopt;
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> bytes_in(const boost::json::object& root,
+                                                                    std::initializer_list<std::string_view> keys) {
+  const auto* v = value_in(root, keys);
+  return v != nullptr ? memory::json_byte_count(*v) : std::nullopt;
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<other_output_kind> other_output(const boost::json::object& top) {
@@ -281,7 +303,8 @@ ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::obje
   return v.is_uint64() && v.get_uint64() == *expected;
 }
 
-[[nodiscard]] ITERAGPU_INLINE phase_row read_row(field_reader& r, const boost::json::value& value, std::size_t index) {
+[[nodiscard]] ITERAGPU_INLINE phase_row read_row(field_reader& r, const boost::json::value& value, std::size_t index,
+                                                 std::int64_t schema) {
   const std::string where = "phases[" + to_decimal_string(index) + "]";
   const auto& o = r.object(&value, where);
   phase_row row;
@@ -320,10 +343,21 @@ ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::obje
   row.end_reserved_bytes = fields[3];
   row.peak_allocated_bytes = fields[4];
   row.peak_reserved_bytes = fields[5];
+  if (schema >= 2) {
+    constexpr std::string_view used = "null or a byte count, an integer of 0 or more";
+    for (auto [key, field] : {std::pair{std::string_view("baseline_device_used_bytes"), &phase_row::baseline_device_used_bytes},
+                              std::pair{std::string_view("end_device_used_bytes"), &phase_row::end_device_used_bytes}}) {
+      const auto* v = o.if_contains(key);
+      if (v != nullptr && !v->is_null()) {
+        row.*field = r.count(v, field_reader::path(where, key), 0, used);
+      }
+    }
+  }
   return row;
 }
 
-ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top, std::vector<phase_row>& rows) {
+ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top, std::int64_t schema,
+                                 std::vector<phase_row>& rows) {
   const auto* phases = r.member(top, "phases", "", "an array of phase rows");
   if (phases == nullptr) {
     return;
@@ -342,7 +376,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   }
   rows.reserve(array.size());
   for (std::size_t i = 0; i < array.size() && !r.problem(); ++i) {
-    rows.push_back(read_row(r, array[i], i));
+    rows.push_back(read_row(r, array[i], i, schema));
   }
 }
 
@@ -428,7 +462,7 @@ namespace iteragpu::report {
   detail::field_reader r;
   detail::read_configuration(r, top, run.schema_version, run.configuration);
   const auto& environment = r.object_at(top, "environment", "");
-  detail::read_phases(r, top, run.phases);
+  detail::read_phases(r, top, run.schema_version, run.phases);
   if (!r.problem()) {
     if (run.schema_version >= 2) {
       detail::read_statistics(r, top, run);
@@ -454,6 +488,7 @@ namespace iteragpu::report {
   run.environment.cuda_build = detail::string_in(environment, {"cuda_build"});
   run.environment.gpu = detail::string_in(environment, {"device", "name"});
   run.environment.driver = detail::string_in(environment, {"management", "driver_version"});
+  run.environment.device_total_bytes = detail::bytes_in(environment, {"device", "total_memory_bytes"});
   return run;
 }
 

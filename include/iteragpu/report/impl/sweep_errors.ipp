@@ -92,12 +92,6 @@ namespace iteragpu::report {
   return file + describe(e.read, "64 MiB");
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string words_of(sweep::files::measurement_error e) {
-  return e == sweep::files::measurement_error::no_phase_rows
-             ? std::string("it has no phase rows")
-             : std::string("a phase row lacks phase, seconds, gpu_seconds or a peak");
-}
-
 [[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::files::record_error& e) {
   if (e.kind == sweep::files::record_error_kind::other_point) {
     return "its point is not point " + to_decimal_string(e.expected.index) + " of points.tsv (" +

@@ -21,6 +21,7 @@
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/statistics.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
+#include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/outcome.hpp"
@@ -95,37 +96,26 @@ struct json_file_error {
 [[nodiscard]] std::optional<sweep::timing_summary> timing_from(const json::value* summary,
                                                                const json::value* ends);
 
-/// A timing summary from a `measure` result's statistics entry: its
-/// `median` and the `lower` and `upper` of its `median_ci`; nothing when
-/// there is no numeric median.
-[[nodiscard]] inline std::optional<sweep::timing_summary> timing_from(const json::value* summary) {
-  return timing_from(summary, member(summary, "median_ci"));
-}
+/// Why a `measure` result gives no figures: report::measurement_from_json()
+/// refused it (the one reader of a measurement file, which compare uses too).
+using measurement_error = report::measurement_read_error;
 
-/// The median of `values` (the warm rows' seconds or GPU seconds), with its
-/// interval when the sample allows one (statistics.hpp), for files that
-/// carry no statistics; nothing when summarize() refuses the sample (empty,
-/// or a value negative or not finite).
-[[nodiscard]] std::optional<sweep::timing_summary> timing_of_rows(const std::vector<double>& values);
+/// The figures of a measurement, derived from the file as read: peaks over
+/// every row, the memory outside the allocator (memory_outside_allocator(),
+/// the one definition), the warm pass's median times with their intervals
+/// (from the file's statistics, or computed from its rows for schema 1),
+/// the sum of the phases' seconds, and the GPU's name and memory.
+[[nodiscard]] sweep::measured_figures figures_of(const memory::compared_run& run);
 
-/// Why a `measure` result gives no figures.
-enum class measurement_error {
-  no_phase_rows,     ///< it has no phase rows
-  incomplete_row     ///< a phase row lacks phase, seconds, gpu_seconds or a peak
-};
-
-/// The figures of a `measure` result: peaks over every row, the memory
-/// outside the allocator where the rows carry the device's used memory, the
-/// warm pass's median times (from its `statistics` when present), the sum of
-/// the phases' seconds, and the GPU. The error says that there is no phase
-/// row, or that a row lacks one of the fields read.
+/// The figures of a `measure` result: measurement_from_json(), then
+/// figures_of(). The error is the reader's: what is wrong and where.
 [[nodiscard]] result<sweep::measured_figures, measurement_error> measured_from(const json::value& doc);
 
 /// A `measure` result file that gives no figures: it cannot be read
 /// (`file`), or it can and gives none (`figures`).
 struct point_measurement_error {
   std::optional<json_file_error> file;  ///< why it cannot be read; nothing when it was read
-  measurement_error figures{measurement_error::no_phase_rows};  ///< why it gives no figures, once read
+  measurement_error figures{};           ///< why it gives no figures, once read
 };
 
 /// The figures of the `measure` result file `file` (read_json(), then

@@ -82,69 +82,48 @@ namespace iteragpu::sweep::files {
   return sweep::timing_summary{*median, as_double(member(ends, "lower")), as_double(member(ends, "upper"))};
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<sweep::timing_summary> timing_of_rows(const std::vector<double>& values) {
-  const auto s = memory::summarize(values);
-  if (!s.has_value()) {
-    return std::nullopt;
-  }
-  sweep::timing_summary t{s->median, std::nullopt, std::nullopt};
-  if (s->median_ci) {
-    t.lower = s->median_ci->lower;
-    t.upper = s->median_ci->upper;
+namespace detail {
+
+// A median estimate (memory/compare.hpp) as the sweep keeps it.
+[[nodiscard]] ITERAGPU_INLINE sweep::timing_summary timing_of(const memory::median_estimate& e) {
+  sweep::timing_summary t{e.median, std::nullopt, std::nullopt};
+  if (e.ci) {
+    t.lower = e.ci->lower;
+    t.upper = e.ci->upper;
   }
   return t;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<sweep::measured_figures, measurement_error> measured_from(const json::value& doc) {
-  const json::value* phases = member(&doc, "phases");
-  if (phases == nullptr || !phases->is_array() || phases->as_array().empty()) {
-    return unexpected{measurement_error::no_phase_rows};
-  }
+}  // namespace detail
+
+[[nodiscard]] ITERAGPU_INLINE sweep::measured_figures figures_of(const memory::compared_run& run) {
   sweep::measured_figures m;
-  std::vector<double> warm;
-  std::vector<double> warm_gpu;
-  for (const auto& row : phases->as_array()) {
-    const auto peak_allocated = as_u64(member(&row, "peak_allocated_bytes"));
-    const auto peak_reserved = as_u64(member(&row, "peak_reserved_bytes"));
-    const auto seconds = as_double(member(&row, "seconds"));
-    const auto gpu_seconds = as_double(member(&row, "gpu_seconds"));
-    const auto phase = as_string(member(&row, "phase"));
-    if (!peak_allocated || !peak_reserved || !seconds || !gpu_seconds || !phase) {
-      return unexpected{measurement_error::incomplete_row};
-    }
-    m.peak_allocated_bytes = std::max(m.peak_allocated_bytes, *peak_allocated);
-    m.peak_reserved_bytes = std::max(m.peak_reserved_bytes, *peak_reserved);
-    m.phase_seconds += *seconds;
-    if (*phase == "warm_forward") {
-      warm.push_back(*seconds);
-      warm_gpu.push_back(*gpu_seconds);
-    }
+  for (const auto& row : run.phases) {
+    m.peak_allocated_bytes = std::max(m.peak_allocated_bytes, row.peak_allocated_bytes);
+    m.peak_reserved_bytes = std::max(m.peak_reserved_bytes, row.peak_reserved_bytes);
+    m.phase_seconds += row.seconds;
   }
-  // The memory outside the allocator as every reader of a measurement
-  // computes it: the typed reader's samples (memory/files/) and the one
-  // definition (memory/measured_need.hpp); none when the rows do not read.
-  const auto file = memory::read_measurement_file(doc);
-  m.outside_allocator_bytes = file ? memory::memory_outside_allocator(file->device_samples()) : std::nullopt;
-  const json::value* statistics = member(member(&doc, "statistics"), "warm_forward");
-  m.warm_seconds = statistics != nullptr ? timing_from(member(statistics, "seconds")) : std::nullopt;
-  m.warm_gpu_seconds = statistics != nullptr ? timing_from(member(statistics, "gpu_seconds")) : std::nullopt;
-  if (!m.warm_seconds) {
-    m.warm_seconds = timing_of_rows(warm);
-  }
-  if (!m.warm_gpu_seconds) {
-    m.warm_gpu_seconds = timing_of_rows(warm_gpu);
-  }
-  const json::value* device = member(member(&doc, "environment"), "device");
-  m.gpu_name = as_string(member(device, "name"));
-  m.device_total_bytes = as_u64(member(device, "total_memory_bytes"));
+  m.outside_allocator_bytes = memory::memory_outside_allocator(run.phases);
+  m.warm_seconds = detail::timing_of(run.seconds);
+  m.warm_gpu_seconds = detail::timing_of(run.gpu_seconds);
+  m.gpu_name = run.environment.gpu;
+  m.device_total_bytes = run.environment.device_total_bytes;
   return m;
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<sweep::measured_figures, measurement_error> measured_from(const json::value& doc) {
+  auto run = report::measurement_from_json(doc);
+  if (!run.has_value()) {
+    return unexpected{std::move(run).error()};
+  }
+  return figures_of(run.value());
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<sweep::measured_figures, point_measurement_error> read_measurement(
     const std::filesystem::path& file) {
   auto doc = read_json(file);
   if (!doc.has_value()) {
-    return unexpected{point_measurement_error{doc.error(), measurement_error::no_phase_rows}};
+    return unexpected{point_measurement_error{doc.error(), {}}};
   }
   auto figures = measured_from(*doc);
   if (!figures.has_value()) {
