@@ -172,15 +172,15 @@ static_assert(iteragpu::memory::name_of(iteragpu::memory::phase_kind::warm_forwa
 // ---- catalog.hpp ----
 static_assert(iteragpu::pricing::duration_index(iteragpu::pricing::package_days{7}) == 1U);
 static_assert(!iteragpu::pricing::duration_index(iteragpu::pricing::package_days{5}).has_value());
-static_assert(iteragpu::pricing::detail::is_leap_year(2024) && !iteragpu::pricing::detail::is_leap_year(2100) &&
-              iteragpu::pricing::detail::is_leap_year(2000));
-static_assert(iteragpu::pricing::detail::is_iso_date("2024-02-29") && !iteragpu::pricing::detail::is_iso_date("2026-02-29"));
-static_assert(!iteragpu::pricing::detail::is_iso_date("2026-13-01") && !iteragpu::pricing::detail::is_iso_date("2026-9-24"));
-static_assert(iteragpu::pricing::detail::is_gpu_id("h100-sxm") && !iteragpu::pricing::detail::is_gpu_id("-h100") &&
-              !iteragpu::pricing::detail::is_gpu_id("H100") && !iteragpu::pricing::detail::is_gpu_id(""));
-static_assert(iteragpu::pricing::detail::duration_named("30")->value == 30U);
-static_assert(!iteragpu::pricing::detail::duration_named("030").has_value() && !iteragpu::pricing::detail::duration_named("0") &&
-              !iteragpu::pricing::detail::duration_named("5") && !iteragpu::pricing::detail::duration_named(""));
+static_assert(iteragpu::pricing::is_leap_year(2024) && !iteragpu::pricing::is_leap_year(2100) &&
+              iteragpu::pricing::is_leap_year(2000));
+static_assert(iteragpu::pricing::is_iso_date("2024-02-29") && !iteragpu::pricing::is_iso_date("2026-02-29"));
+static_assert(!iteragpu::pricing::is_iso_date("2026-13-01") && !iteragpu::pricing::is_iso_date("2026-9-24"));
+static_assert(iteragpu::pricing::is_gpu_id("h100-sxm") && !iteragpu::pricing::is_gpu_id("-h100") &&
+              !iteragpu::pricing::is_gpu_id("H100") && !iteragpu::pricing::is_gpu_id(""));
+static_assert(iteragpu::pricing::duration_named("30")->value == 30U);
+static_assert(!iteragpu::pricing::duration_named("030").has_value() && !iteragpu::pricing::duration_named("0") &&
+              !iteragpu::pricing::duration_named("5") && !iteragpu::pricing::duration_named(""));
 
 // ---- every error is described ----
 static_assert(iteragpu::pricing::describe(iteragpu::pricing::money_error::division_by_zero) == std::string_view("a division by zero"));

@@ -33,16 +33,16 @@ constexpr memory_fit fit(std::uint64_t need, std::string_view gpu, std::uint64_t
 }
 
 // The units the records are kept in.
-static_assert(iteragpu::pricing::detail::mebibytes<1>() == byte_count{1'048'576});
-static_assert(iteragpu::pricing::detail::mebibytes<0>() == byte_count{0});
-static_assert(iteragpu::pricing::detail::mebibytes<(u64_max >> 20U)>() == byte_count{u64_max - 1'048'575});
-static_assert(iteragpu::pricing::detail::gib_hundredths<100>() == byte_count{1'073'741'824});
-static_assert(iteragpu::pricing::detail::gib_hundredths<1>() == byte_count{10'737'418});  // 10737418.24, rounded down
+static_assert(iteragpu::pricing::mebibytes<1>() == byte_count{1'048'576});
+static_assert(iteragpu::pricing::mebibytes<0>() == byte_count{0});
+static_assert(iteragpu::pricing::mebibytes<(u64_max >> 20U)>() == byte_count{u64_max - 1'048'575});
+static_assert(iteragpu::pricing::gib_hundredths<100>() == byte_count{1'073'741'824});
+static_assert(iteragpu::pricing::gib_hundredths<1>() == byte_count{10'737'418});  // 10737418.24, rounded down
 // A count past 64 bits in either unit does not compile.
 template <std::uint64_t Count>
-constexpr bool mebibytes_compile = requires { iteragpu::pricing::detail::mebibytes<Count>(); };
+constexpr bool mebibytes_compile = requires { iteragpu::pricing::mebibytes<Count>(); };
 template <std::uint64_t Count>
-constexpr bool gib_hundredths_compile = requires { iteragpu::pricing::detail::gib_hundredths<Count>(); };
+constexpr bool gib_hundredths_compile = requires { iteragpu::pricing::gib_hundredths<Count>(); };
 static_assert(mebibytes_compile<(u64_max >> 20U)> && !mebibytes_compile<(u64_max >> 20U) + 1>);
 static_assert(gib_hundredths_compile<(u64_max >> 30U)> && !gib_hundredths_compile<(u64_max >> 30U) + 1>);
 

@@ -24,7 +24,7 @@ using iteragpu::memory::clock_event_reasons;
 using iteragpu::report::describe;
 using iteragpu::nvml::enablement;
 using iteragpu::nvml::session;
-using iteragpu::nvml::detail::shared_library;
+using iteragpu::nvml::shared_library;
 
 // The session's reason, in the reports' words.
 std::optional<std::string> words(const std::optional<iteragpu::memory::reading_error>& e) {

@@ -277,7 +277,7 @@ BOOST_AUTO_TEST_CASE(five_samples_or_fewer_have_no_interval) {
 // ranks equal to those of the exact test 40 S(l - 1) <= 2^n.
 BOOST_AUTO_TEST_CASE(binomial_tails_are_within_their_bound_of_the_exact_sums) {
   for (unsigned n = 1; n <= 62; ++n) {
-    const auto tails = iteragpu::memory::detail::binomial_half_lower_tails(n);
+    const auto tails = iteragpu::memory::binomial_half_lower_tails(n);
     BOOST_TEST_REQUIRE(tails.size() == n / 2U + 1U);
     const double whole = std::ldexp(1.0, static_cast<int>(n));
     const double bound = (3.0 * n + 2.0) * std::ldexp(1.0, -53);

@@ -190,18 +190,18 @@ BOOST_AUTO_TEST_CASE(points_skipped_for_host_and_device_memory_are_drawn_and_lab
 
 BOOST_AUTO_TEST_CASE(texts_are_wrapped_to_a_conservative_width) {
   // 3 lower-case letters at 10 px: 3 x 0.62 x 10; capitals and digits 0.75 em; bold 12 % more.
-  BOOST_TEST(sw::detail::text_width("abc", 10) == 18.6, boost::test_tools::tolerance(1e-9));
-  BOOST_TEST(sw::detail::text_width("A1", 10) == 15.0, boost::test_tools::tolerance(1e-9));
-  BOOST_TEST(sw::detail::text_width("m", 10, true) == 9.5 * 1.12, boost::test_tools::tolerance(1e-9));
-  const auto lines = sw::detail::wrap_text("prediction (no GPU), context 4096", 12, 120);
+  BOOST_TEST(sw::text_width("abc", 10) == 18.6, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(sw::text_width("A1", 10) == 15.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(sw::text_width("m", 10, true) == 9.5 * 1.12, boost::test_tools::tolerance(1e-9));
+  const auto lines = sw::wrap_text("prediction (no GPU), context 4096", 12, 120);
   BOOST_TEST((lines == std::vector<std::string>{"prediction (no", "GPU), context", "4096"}));
   for (const auto& l : lines) {
-    BOOST_TEST(sw::detail::text_width(l, 12) <= 120.0);
+    BOOST_TEST(sw::text_width(l, 12) <= 120.0);
   }
   // A word wider than the line is cut between its characters.
-  const auto cut = sw::detail::wrap_text("aaaaaaaaaa", 10, 20);
+  const auto cut = sw::wrap_text("aaaaaaaaaa", 10, 20);
   BOOST_TEST((cut == std::vector<std::string>{"aaa", "aaa", "aaa", "a"}));
-  BOOST_TEST((sw::detail::wrap_text("", 10, 20) == std::vector<std::string>{""}));
+  BOOST_TEST((sw::wrap_text("", 10, 20) == std::vector<std::string>{""}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

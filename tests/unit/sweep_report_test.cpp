@@ -302,16 +302,16 @@ BOOST_AUTO_TEST_CASE(a_plot_of_predictions_says_so_and_has_no_timing) {
 
 BOOST_AUTO_TEST_CASE(text_in_the_plot_and_page_is_escaped_for_xml) {
   BOOST_TEST(sw::xml_text("a<b & \"c\" 'd'\n") == "a&lt;b &amp; &quot;c&quot; &#39;d&#39;\\x0A");
-  BOOST_TEST(sw::detail::power_of_two_bytes(30) == "1 GiB");
-  BOOST_TEST(sw::detail::power_of_two_bytes(35) == "32 GiB");
-  BOOST_TEST(sw::detail::power_of_two_bytes(9) == "512 B");
-  BOOST_TEST(sw::detail::power_of_two_bytes(20) == "1 MiB");
-  BOOST_TEST(sw::detail::power_of_ten_seconds(-3) == "1 ms");
-  BOOST_TEST(sw::detail::power_of_ten_seconds(-4) == "100 us");
-  BOOST_TEST(sw::detail::power_of_ten_seconds(-3, 5) == "5 ms");
-  BOOST_TEST(sw::detail::power_of_ten_seconds(0) == "1 s");
-  BOOST_TEST(sw::detail::power_of_ten_seconds(1) == "10 s");
-  BOOST_TEST(sw::detail::power_of_ten_seconds(-14) == "1e-14 s");
+  BOOST_TEST(sw::power_of_two_bytes(30) == "1 GiB");
+  BOOST_TEST(sw::power_of_two_bytes(35) == "32 GiB");
+  BOOST_TEST(sw::power_of_two_bytes(9) == "512 B");
+  BOOST_TEST(sw::power_of_two_bytes(20) == "1 MiB");
+  BOOST_TEST(sw::power_of_ten_seconds(-3) == "1 ms");
+  BOOST_TEST(sw::power_of_ten_seconds(-4) == "100 us");
+  BOOST_TEST(sw::power_of_ten_seconds(-3, 5) == "5 ms");
+  BOOST_TEST(sw::power_of_ten_seconds(0) == "1 s");
+  BOOST_TEST(sw::power_of_ten_seconds(1) == "10 s");
+  BOOST_TEST(sw::power_of_ten_seconds(-14) == "1e-14 s");
 }
 
 BOOST_AUTO_TEST_CASE(the_page_is_self_contained_and_holds_plot_table_and_environment) {

@@ -84,31 +84,28 @@ struct median_ranks {
   friend constexpr bool operator==(const median_ranks&, const median_ranks&) = default;
 };
 
-namespace detail {
-
-// P(B <= k) for k = 0 .. floor(n / 2), B ~ Binomial(n, 1/2), element k.
-//
-// How, without underflow: the central probability C(n, m) / 2^n (m =
-// floor(n / 2)) is the product prod_{i=1..m} (2i - 1) / (2i), times
-// n / (2 (m + 1)) when n = 2m + 1; it is at least 1 / (n + 1), never
-// small. The others follow downwards, P(B = k - 1) = P(B = k) k / (n - k + 1),
-// and the cumulative sums are taken upwards, smallest terms first. No
-// factorial, power of two or logarithm is formed, so nothing overflows, and
-// the only terms that underflow are those below 2^-1022, which cannot move
-// a comparison with 0.025.
-//
-// Accuracy: every term is a product of at most 2n + 2 correctly rounded
-// operations, and each cumulative sum adds at most n / 2 more, so each
-// element is within a relative (3n + 2) 2^-53 of its exact value: 3.4e-11
-// at n = 100 000. The ranks below can therefore differ from the exact ones
-// only if an exact P(B <= k) lay that close to 0.025; for every n from 6
-// to 100 000 the nearest one lies 2.6e-7 away, relatively (n = 79 608;
-// checked once, exhaustively, when this was written, and the ranks at
-// n = 10^3, 10^4, 10^5 against exact integer sums; the unit tests check
-// every tail against exact integer sums for n <= 62).
+/// P(B <= k) for k = 0 .. floor(n / 2), B ~ Binomial(n, 1/2), element k:
+/// the tails from which median_confidence_ranks() picks its ranks.
+///
+/// How, without underflow: the central probability C(n, m) / 2^n (m =
+/// floor(n / 2)) is the product prod_{i=1..m} (2i - 1) / (2i), times
+/// n / (2 (m + 1)) when n = 2m + 1; it is at least 1 / (n + 1), never
+/// small. The others follow downwards, P(B = k - 1) = P(B = k) k / (n - k + 1),
+/// and the cumulative sums are taken upwards, smallest terms first. No
+/// factorial, power of two or logarithm is formed, so nothing overflows, and
+/// the only terms that underflow are those below 2^-1022, which cannot move
+/// a comparison with 0.025.
+///
+/// Accuracy: every term is a product of at most 2n + 2 correctly rounded
+/// operations, and each cumulative sum adds at most n / 2 more, so each
+/// element is within a relative (3n + 2) 2^-53 of its exact value: 3.4e-11
+/// at n = 100 000. The ranks below can therefore differ from the exact ones
+/// only if an exact P(B <= k) lay that close to 0.025; for every n from 6
+/// to 100 000 the nearest one lies 2.6e-7 away, relatively (n = 79 608;
+/// checked once, exhaustively, when this was written, and the ranks at
+/// n = 10^3, 10^4, 10^5 against exact integer sums; the unit tests check
+/// every tail against exact integer sums for n <= 62).
 [[nodiscard]] std::vector<double> binomial_half_lower_tails(std::size_t n);
-
-}  // namespace detail
 
 /// The ranks of the 95 % interval for a sample of `count` values, or nothing
 /// when count <= 5. O(count) time and memory.

@@ -29,27 +29,26 @@ struct load_error {
   friend bool operator==(const load_error&, const load_error&) = default;
 };
 
-}  // namespace iteragpu::nvml
-
-namespace iteragpu::nvml::detail {
-
-// A shared object opened with dlopen and closed with dlclose when this
-// object ends; moved, never copied, so the handle is closed exactly once.
+/// A shared object opened with dlopen and closed with dlclose when this
+/// object ends; moved, never copied, so the handle is closed exactly once.
 class shared_library {
  public:
-  // The library at `path` (a file name is searched for as dlopen does), or
-  // why not, with dlopen's message.
+  /// The library at `path` (a file name is searched for as dlopen does), or
+  /// why not, with dlopen's message.
   [[nodiscard]] static result<shared_library, load_error> open(const std::string& path);
 
   shared_library(const shared_library&) = delete;
   shared_library& operator=(const shared_library&) = delete;
+  /// Takes `other`'s handle; `other` holds none after.
   shared_library(shared_library&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+  /// Closes this library, then takes `other`'s handle.
   shared_library& operator=(shared_library&& other) noexcept;
+  /// Closes the library (dlclose), unless it was moved from.
   ~shared_library() { close(); }
 
-  // The exported function `name`, or null when the library has none. F is
-  // the function's type; POSIX guarantees that dlsym's object pointer
-  // converts to a function pointer.
+  /// The exported function `name`, or null when the library has none. F is
+  /// the function's type; POSIX guarantees that dlsym's object pointer
+  /// converts to a function pointer.
   template <class F>
   [[nodiscard]] F* function(const char* name) const noexcept {
     return std::bit_cast<F*>(::dlsym(handle_, name));
@@ -62,6 +61,10 @@ class shared_library {
 
   void* handle_{nullptr};
 };
+
+}  // namespace iteragpu::nvml
+
+namespace iteragpu::nvml::detail {
 
 // Every entry point the session uses, each null where the library lacks it.
 [[nodiscard]] functions load_functions(const shared_library& library) noexcept;

@@ -157,7 +157,7 @@ class session {
   // only the older one, with the same meaning and bits.
   [[nodiscard]] memory::gpu_reading<memory::clock_event_reasons> clock_events(detail::device_handle device) const;
 
-  std::optional<detail::shared_library> library_{};  // engaged while NVML is initialized
+  std::optional<shared_library> library_{};  // engaged while NVML is initialized
   detail::functions functions_{};
   memory::reading_error reason_{memory::reading_failure::moved_from};  // why NVML is unavailable, when it is
 };

@@ -159,13 +159,13 @@ struct catalog_error {
 /// `3, 7 and 30` or `3, 7 or 30`.
 [[nodiscard]] std::string join_days(std::span<const package_days> days, std::string_view conjunction);
 
-namespace detail {
-
+/// Whether `year` of the Gregorian calendar has a 29th of February.
 [[nodiscard]] constexpr bool is_leap_year(std::uint64_t year) noexcept {
   return (year % 4U == 0U && year % 100U != 0U) || year % 400U == 0U;
 }
 
-// YYYY-MM-DD, a real calendar day.
+/// Whether `text` is a date as the catalog's `as_of` column writes it:
+/// YYYY-MM-DD, a real calendar day.
 [[nodiscard]] constexpr bool is_iso_date(std::string_view text) noexcept {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
     return false;
@@ -181,7 +181,8 @@ namespace detail {
   return *day <= last;
 }
 
-// [a-z0-9][a-z0-9-]*
+/// Whether `text` is a GPU id as the catalog's `gpu` column accepts it:
+/// `[a-z0-9][a-z0-9-]*`.
 [[nodiscard]] constexpr bool is_gpu_id(std::string_view text) noexcept {
   const auto lower_or_digit = [](char c) { return (c >= 'a' && c <= 'z') || is_digit(c); };
   if (text.empty() || !lower_or_digit(text.front())) {
@@ -190,7 +191,8 @@ namespace detail {
   return std::ranges::all_of(text, [&](char c) { return lower_or_digit(c) || c == '-'; });
 }
 
-// `3`, `7` or `30` exactly (no leading zero, no sign).
+/// The package duration that the catalog's `duration_days` column names:
+/// `3`, `7` or `30` exactly (no leading zero, no sign); nothing otherwise.
 [[nodiscard]] constexpr std::optional<package_days> duration_named(std::string_view text) noexcept {
   const auto n = parse_unsigned(text);
   if (!n || text.front() == '0' || !duration_index(package_days{*n})) {
@@ -198,6 +200,8 @@ namespace detail {
   }
   return package_days{*n};
 }
+
+namespace detail {
 
 // An error of `file` at `at`, of kind `what`, its other members empty.
 [[nodiscard]] catalog_error file_error(const std::string& file, text_position at, catalog_fault what);

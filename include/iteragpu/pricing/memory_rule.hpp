@@ -55,11 +55,10 @@ struct memory_records {
   byte_count highest;    ///< the most total on record
 };
 
-namespace detail {
-
-// Records are kept in the unit their source printed, so that each entry can
-// be checked against its source by eye; the count is a template argument, so
-// that a value past 64 bits does not compile.
+/// `Count` mebibytes as bytes. The totals on record are kept in the unit
+/// their source printed, so that each entry can be checked against its
+/// source by eye; the count is a template argument, so that a value past
+/// 64 bits does not compile.
 template <std::uint64_t Count>
   requires(Count <= (std::numeric_limits<std::uint64_t>::max() >> 20U))
 [[nodiscard]] consteval byte_count mebibytes() noexcept {
@@ -67,33 +66,32 @@ template <std::uint64_t Count>
   return byte_count{count << 20U};
 }
 
-// A total printed in hundredths of GiB (PyTorch's out-of-memory message),
-// rounded down to the byte.
+/// `Count` hundredths of a GiB as bytes, rounded down to the byte: a total
+/// as PyTorch's out-of-memory message prints it. A count whose bytes pass
+/// 64 bits does not compile.
 template <std::uint64_t Count>
   requires(Count <= std::numeric_limits<std::uint64_t>::max() / bytes_per_gib)
 [[nodiscard]] consteval byte_count gib_hundredths() noexcept {
   return byte_count{Count * bytes_per_gib / 100U};
 }
 
-}  // namespace detail
-
 /// The runtime totals on record, one row per GPU of the shipped catalog that
 /// has any (all but l40). Sources and drivers: data/README.md.
 inline constexpr std::array<memory_records, 14> memory_on_record{{
-    {"b300", memory_gb{288}, detail::gib_hundredths<26769>(), detail::gib_hundredths<26769>()},
-    {"b200", memory_gb{180}, detail::gib_hundredths<17835>(), detail::mebibytes<182642>()},
-    {"h200", memory_gb{141}, byte_count{150'021'734'400}, detail::mebibytes<143156>()},
-    {"h100-sxm", memory_gb{80}, detail::mebibytes<81082>(), detail::gib_hundredths<7921>()},
-    {"h100-nvl", memory_gb{94}, byte_count{99'861'594'112}, detail::gib_hundredths<9309>()},
-    {"h100-pcie", memory_gb{80}, detail::mebibytes<81008>(), detail::mebibytes<81008>()},
-    {"a100-80gb", memory_gb{80}, byte_count{84'987'740'160}, detail::mebibytes<81251>()},
-    {"a100-40gb", memory_gb{40}, detail::mebibytes<40326>(), detail::mebibytes<40536>()},
-    {"mi300x", memory_gb{192}, detail::gib_hundredths<19169>(), detail::mebibytes<196592>()},
-    {"rtx-pro-6000", memory_gb{96}, detail::mebibytes<97250>(), detail::mebibytes<97250>()},
-    {"l40s", memory_gb{48}, detail::gib_hundredths<4439>(), byte_count{47'803'596'800}},
-    {"a6000", memory_gb{48}, byte_count{47'834'660'864}, detail::mebibytes<48676>()},
+    {"b300", memory_gb{288}, gib_hundredths<26769>(), gib_hundredths<26769>()},
+    {"b200", memory_gb{180}, gib_hundredths<17835>(), mebibytes<182642>()},
+    {"h200", memory_gb{141}, byte_count{150'021'734'400}, mebibytes<143156>()},
+    {"h100-sxm", memory_gb{80}, mebibytes<81082>(), gib_hundredths<7921>()},
+    {"h100-nvl", memory_gb{94}, byte_count{99'861'594'112}, gib_hundredths<9309>()},
+    {"h100-pcie", memory_gb{80}, mebibytes<81008>(), mebibytes<81008>()},
+    {"a100-80gb", memory_gb{80}, byte_count{84'987'740'160}, mebibytes<81251>()},
+    {"a100-40gb", memory_gb{40}, mebibytes<40326>(), mebibytes<40536>()},
+    {"mi300x", memory_gb{192}, gib_hundredths<19169>(), mebibytes<196592>()},
+    {"rtx-pro-6000", memory_gb{96}, mebibytes<97250>(), mebibytes<97250>()},
+    {"l40s", memory_gb{48}, gib_hundredths<4439>(), byte_count{47'803'596'800}},
+    {"a6000", memory_gb{48}, byte_count{47'834'660'864}, mebibytes<48676>()},
     {"rtx-5090", memory_gb{32}, byte_count{33'677'180'928}, byte_count{33'680'457'728}},
-    {"rtx-4090", memory_gb{24}, byte_count{25'386'352'640}, detail::mebibytes<24563>()},
+    {"rtx-4090", memory_gb{24}, byte_count{25'386'352'640}, mebibytes<24563>()},
 }};
 
 /// A model with records: from 1 % below the least total on record (rounded

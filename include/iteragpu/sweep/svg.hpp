@@ -83,6 +83,25 @@ struct plot_input {
 /// control character reaches the file): safe in XML text and attributes.
 [[nodiscard]] std::string xml_text(std::string_view raw);
 
+// The rules the plot labels its axes and lays its text out with.
+
+/// "512 MiB", "1 GiB", "64 GiB" for 2^k bytes.
+[[nodiscard]] std::string power_of_two_bytes(int k);
+
+/// "1 us", "20 ms", "5 s" for times x 10^k seconds (times 1, 2 or 5).
+[[nodiscard]] std::string power_of_ten_seconds(int k, std::uint64_t times = 1);
+
+/// A conservative width in pixels of `raw`, escaped as messages are, at
+/// `size` (DejaVu Sans, the font the plot asks for): wide letters count
+/// 0.95 em, capitals and digits 0.75 em, others 0.62 em, bold 12 % more. The layout fits texts with it,
+/// so that none runs out of the picture or over a panel.
+[[nodiscard]] double text_width(std::string_view raw, double size, bool bold = false);
+
+/// `text` in lines no wider than `width` (text_width()), broken at spaces; a
+/// word wider than a line is broken between its characters.
+[[nodiscard]] std::vector<std::string> wrap_text(std::string_view text, double size, double width,
+                                                 bool bold = false);
+
 namespace detail {
 
 struct axis_choice {
@@ -104,12 +123,6 @@ inline constexpr std::array<axis_choice, 3> numeric_axes{{
 
 [[nodiscard]] std::string fixed1(double v);
 
-// "512 MiB", "1 GiB", "64 GiB" for 2^k bytes.
-[[nodiscard]] std::string power_of_two_bytes(int k);
-
-// "1 us", "20 ms", "5 s" for times x 10^k seconds (times 1, 2 or 5).
-[[nodiscard]] std::string power_of_ten_seconds(int k, std::uint64_t times = 1);
-
 // A linear map from [from_low, from_high] to [to_low, to_high].
 struct scale {
   double from_low{0};
@@ -120,17 +133,6 @@ struct scale {
     return to_low + (v - from_low) / (from_high - from_low) * (to_high - to_low);
   }
 };
-
-// A conservative width of `text` in pixels at `size` (DejaVu Sans, the
-// font the plot asks for): wide letters count 0.95 em, capitals and digits
-// 0.75 em, others 0.62 em, bold 12 % more. The layout fits texts with it,
-// so that none runs out of the picture or over a panel.
-[[nodiscard]] double text_width(std::string_view raw, double size, bool bold = false);
-
-// `text` in lines no wider than `width` (text_width()), broken at spaces; a
-// word wider than a line is broken between its characters.
-[[nodiscard]] std::vector<std::string> wrap_text(std::string_view text, double size, double width,
-                                                 bool bold = false);
 
 class svg_writer {
  public:

@@ -9,7 +9,7 @@
 // The bodies of the functions that <iteragpu/memory/statistics.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::memory::detail {
+namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE std::vector<double> binomial_half_lower_tails(std::size_t n) {
   const std::size_t centre = n / 2U;
@@ -31,15 +31,11 @@ namespace iteragpu::memory::detail {
   return tails;
 }
 
-}  // namespace iteragpu::memory::detail
-
-namespace iteragpu::memory {
-
 [[nodiscard]] ITERAGPU_INLINE std::optional<median_ranks> median_confidence_ranks(std::size_t count) {
   if (count == 0U) {
     return std::nullopt;
   }
-  const std::vector<double> tails = detail::binomial_half_lower_tails(count);
+  const std::vector<double> tails = binomial_half_lower_tails(count);
   // tails.back() = P(B <= floor(n / 2)) >= 1/2, so the search always stops
   // inside the vector.
   const auto first_above = std::upper_bound(tails.begin(), tails.end(), median_interval_tail);

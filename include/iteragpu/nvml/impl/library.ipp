@@ -7,7 +7,7 @@
 // The bodies of the functions that <iteragpu/nvml/library.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::nvml::detail {
+namespace iteragpu::nvml {
 
 [[nodiscard]] ITERAGPU_INLINE result<shared_library, load_error> shared_library::open(const std::string& path) {
   // dlopen("") would return the program itself; a NUL would cut the path.
@@ -38,6 +38,10 @@ ITERAGPU_INLINE void shared_library::close() noexcept {
     handle_ = nullptr;
   }
 }
+
+}  // namespace iteragpu::nvml
+
+namespace iteragpu::nvml::detail {
 
 [[nodiscard]] ITERAGPU_INLINE functions load_functions(const shared_library& library) noexcept {
   functions f;

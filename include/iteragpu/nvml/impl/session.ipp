@@ -20,7 +20,7 @@ namespace iteragpu::nvml {
     s.reason_ = memory::reading_error{memory::reading_failure::no_library_path};
     return s;
   }
-  auto library = detail::shared_library::open(library_path);
+  auto library = shared_library::open(library_path);
   if (!library.has_value()) {
     memory::reading_error why{library_path == default_library ? memory::reading_failure::driver_library_missing
                                                       : memory::reading_failure::library_not_loaded};

@@ -71,6 +71,10 @@ namespace iteragpu::sweep::detail {
   return written.ec == std::errc{} ? std::string(buffer.data(), written.ptr) : std::string("0");
 }
 
+}  // namespace iteragpu::sweep::detail
+
+namespace iteragpu::sweep {
+
 [[nodiscard]] ITERAGPU_INLINE std::string power_of_two_bytes(int k) {
   static constexpr std::array<std::string_view, 7> units{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   if (k < 0) {
@@ -151,6 +155,10 @@ namespace iteragpu::sweep::detail {
   }
   return lines;
 }
+
+}  // namespace iteragpu::sweep
+
+namespace iteragpu::sweep::detail {
 
 ITERAGPU_INLINE void svg_writer::line(double x1, double y1, double x2, double y2, std::string_view stroke, double width,
                                       std::string_view dash) {
