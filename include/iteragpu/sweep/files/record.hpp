@@ -19,7 +19,6 @@
 #include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/memory/protocol.hpp"
-#include "iteragpu/memory/statistics.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/json_keys.hpp"
@@ -42,8 +41,9 @@ namespace json = boost::json;
 
 // ---- reading JSON values ------------------------------------------------------
 
-/// A non-negative JSON integer (stored signed or unsigned); nothing for a
-/// null pointer, another type or a negative number.
+/// A non-negative JSON integer (stored signed or unsigned), as
+/// memory::json_byte_count() reads it; nothing for a null pointer, another
+/// type or a negative number.
 [[nodiscard]] std::optional<std::uint64_t> as_u64(const json::value* v);
 
 /// Any JSON number as a double; nothing for a null pointer or another type.
@@ -90,11 +90,6 @@ struct json_file_error {
 [[nodiscard]] result<json::value, json_file_error> read_json(const std::filesystem::path& file);
 
 // ---- measurement files (schema 1, and 2 with statistics) --------------------------
-
-/// A timing summary of the `median` of `summary` and the `lower` and `upper`
-/// of `ends`; nothing when there is no numeric median.
-[[nodiscard]] std::optional<sweep::timing_summary> timing_from(const json::value* summary,
-                                                               const json::value* ends);
 
 /// Why a `measure` result gives no figures: report::measurement_from_json()
 /// refused it (the one reader of a measurement file, which compare uses too).
@@ -152,9 +147,7 @@ inline constexpr std::int64_t record_schema_version = 1;
 
 /// A timing summary as timing_json() writes it, `{median, lower, upper}`;
 /// nothing when there is no numeric median.
-[[nodiscard]] inline std::optional<sweep::timing_summary> timing_from_record(const json::value* t) {
-  return timing_from(t, t);
-}
+[[nodiscard]] std::optional<sweep::timing_summary> timing_from_record(const json::value* t);
 
 /// The workspaces as records write them: `cublas_bytes` and `cublaslt_bytes`.
 [[nodiscard]] json::object workspace_json(const memory::prediction::blas_workspaces& w);

@@ -14,16 +14,7 @@
 namespace iteragpu::sweep::files {
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> as_u64(const json::value* v) {
-  if (v == nullptr) {
-    return std::nullopt;
-  }
-  if (v->is_uint64()) {
-    return v->get_uint64();
-  }
-  if (v->is_int64() && v->get_int64() >= 0) {
-    return static_cast<std::uint64_t>(v->get_int64());
-  }
-  return std::nullopt;
+  return v != nullptr ? memory::json_byte_count(*v) : std::nullopt;
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<double> as_double(const json::value* v) {
@@ -73,13 +64,12 @@ namespace iteragpu::sweep::files {
   return value;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<sweep::timing_summary> timing_from(const json::value* summary,
-                                                                               const json::value* ends) {
-  const auto median = as_double(member(summary, "median"));
+[[nodiscard]] ITERAGPU_INLINE std::optional<sweep::timing_summary> timing_from_record(const json::value* t) {
+  const auto median = as_double(member(t, "median"));
   if (!median) {
     return std::nullopt;
   }
-  return sweep::timing_summary{*median, as_double(member(ends, "lower")), as_double(member(ends, "upper"))};
+  return sweep::timing_summary{*median, as_double(member(t, "lower")), as_double(member(t, "upper"))};
 }
 
 namespace detail {
