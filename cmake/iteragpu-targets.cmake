@@ -21,6 +21,7 @@ function(iteragpu_header_group header out)
     set(${out} core PARENT_SCOPE)
   elseif(header MATCHES "^iteragpu/report/" OR header MATCHES "^iteragpu/memory/files/"
          OR header MATCHES "^iteragpu/sweep/files/"
+         OR header MATCHES "^iteragpu/(impl/)?json_keys\\.(hpp|ipp)$"
          OR header STREQUAL "iteragpu/iteragpu.hpp" OR header STREQUAL "iteragpu/report.hpp"
          OR header STREQUAL "iteragpu/src.hpp")
     set(${out} json PARENT_SCOPE)

@@ -93,7 +93,7 @@ struct compare_options {
     const auto options = parse_compare_options(args);
     std::vector<report::compared_file> files;
     for (const auto& file : options.files) {
-      auto run = report::read_measurement(file);
+      auto run = memory::read_measurement(file);
       if (!run) {
         throw usage_error(report::describe(run.error()));
       }

@@ -23,7 +23,7 @@
 #include "iteragpu/memory/replay_study.hpp"
 #include "iteragpu/memory/prediction/allocator_settings.hpp"
 #include "iteragpu/report/alloc_conf_errors.hpp"
-#include "iteragpu/report/json_keys.hpp"
+#include "iteragpu/json_keys.hpp"
 #include "iteragpu/report/replay.hpp"
 #include "iteragpu/report/snapshot_errors.hpp"
 #include "iteragpu/text.hpp"
@@ -54,8 +54,8 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
   }
   // The JSON form: a key given twice is refused, as in every JSON the programs read.
   if (const auto first = bytes->find_first_not_of(" \t\r\n"); first != std::string::npos && (*bytes)[first] == '{') {
-    if (const auto duplicate = report::first_duplicate_key(*bytes)) {
-      throw usage_error(shown + " is refused: " + report::duplicate_key_message(*duplicate));
+    if (const auto duplicate = first_duplicate_key(*bytes)) {
+      throw usage_error(shown + " is refused: " + duplicate_key_message(*duplicate));
     }
   }
   const std::span<const unsigned char> data(reinterpret_cast<const unsigned char*>(bytes->data()),  // NOLINT

@@ -10,6 +10,7 @@
 /// public header is reached by the umbrellas it belongs to.
 #include "iteragpu/core.hpp"
 #include "iteragpu/io.hpp"
+#include "iteragpu/json_keys.hpp"
 #include "iteragpu/parse.hpp"
 #include "iteragpu/pricing.hpp"
 #include "iteragpu/measurement.hpp"

@@ -28,8 +28,8 @@ const std::string fixtures = ITERAGPU_TEST_SOURCE_DIR "/data/measurements/";
 
 std::string fixture(const std::string& name) { return fixtures + name; }
 
-iteragpu::memory::compared_run read(const std::string& name) {
-  auto run = iteragpu::report::read_measurement(fixture(name));
+iteragpu::memory::measured_run read(const std::string& name) {
+  auto run = iteragpu::memory::read_measurement(fixture(name));
   BOOST_TEST_REQUIRE(run.has_value(), (run.has_value() ? std::string() : iteragpu::report::describe(run.error())));
   return std::move(*run);
 }
@@ -68,7 +68,7 @@ boost::json::object schema_2_document() {
 }
 
 std::string problem_of(const boost::json::object& document) {
-  const auto run = iteragpu::report::measurement_from_json(document);
+  const auto run = iteragpu::memory::measurement_from_json(document);
   BOOST_TEST_REQUIRE(!run.has_value());
   return iteragpu::report::describe(run.error());
 }
@@ -314,7 +314,7 @@ BOOST_AUTO_TEST_CASE(a_file_past_16_mib_is_refused_and_one_of_16_mib_is_read) {
   const std::string good = fixture("h200-small-float32-v1.json");
   std::string text = iteragpu::read_whole_file(good).value();
   constexpr std::size_t limit = std::size_t{16} * 1024 * 1024;
-  BOOST_TEST(iteragpu::report::measurement_file_limit == limit);
+  BOOST_TEST(iteragpu::memory::measurement_file_limit == limit);
   text.resize(limit, ' ');
   const fs::path at_limit = dir.path / "at-limit.json";
   const fs::path past_limit = dir.path / "past-limit.json";
@@ -404,7 +404,7 @@ BOOST_AUTO_TEST_CASE(times_and_bytes_of_the_wrong_kind_are_refused) {
   // The largest count JSON can hold in 64 bits is a byte count like any other.
   d = schema_2_document();
   d["phases"].as_array()[0].as_object()["peak_reserved_bytes"] = std::numeric_limits<std::uint64_t>::max();
-  BOOST_TEST(iteragpu::report::measurement_from_json(d).has_value());
+  BOOST_TEST(iteragpu::memory::measurement_from_json(d).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(the_configuration_is_checked_and_auto_belongs_to_schema_2) {
@@ -432,7 +432,7 @@ BOOST_AUTO_TEST_CASE(the_configuration_is_checked_and_auto_belongs_to_schema_2) 
 BOOST_AUTO_TEST_CASE(an_environment_that_says_less_is_still_read) {
   auto d = schema_2_document();
   d["environment"] = {{"library", {{"name", "pytorch baseline"}, {"version", "2.11.0"}}}, {"device", {{"name", 7}}}};
-  const auto run = iteragpu::report::measurement_from_json(d);
+  const auto run = iteragpu::memory::measurement_from_json(d);
   BOOST_TEST_REQUIRE(run.has_value());
   BOOST_TEST((run->environment.library == std::optional<std::string>("pytorch baseline 2.11.0")));
   BOOST_TEST(!run->environment.gpu.has_value());
@@ -448,7 +448,7 @@ BOOST_AUTO_TEST_CASE(the_other_outputs_of_the_programs_are_named) {
 }
 
 BOOST_AUTO_TEST_CASE(a_torchscript_measurement_is_refused_by_name) {
-  const auto run = iteragpu::report::measurement_from_text(
+  const auto run = iteragpu::memory::measurement_from_text(
       R"({"schema_version": 2, "workload": {"kind": "torchscript"}, "configuration": {"device": "cuda:0"}})");
   BOOST_REQUIRE(!run.has_value());
   BOOST_TEST(iteragpu::report::describe(run.error()) ==

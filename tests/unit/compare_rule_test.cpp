@@ -265,13 +265,13 @@ BOOST_AUTO_TEST_CASE(configurations_differ_in_the_work_not_in_the_repeats) {
 }
 
 BOOST_AUTO_TEST_CASE(the_verdict_line_sums_up_every_part) {
-  iteragpu::memory::compared_run a;
+  iteragpu::memory::measured_run a;
   a.configuration = {"cuda:0", 1, 16, 64, "float32", 1, 10};
   a.environment = {"iteragpu 0.1.0", "2.11.0", "13.0", "NVIDIA H200", "580.95.05"};
   a.phases = protocol_rows(10);
   a.gpu_seconds = estimate_of(reference);
   a.seconds = a.gpu_seconds;
-  iteragpu::memory::compared_run b = a;
+  iteragpu::memory::measured_run b = a;
   BOOST_TEST(iteragpu::memory::verdict_line(iteragpu::memory::compare_runs(a, b)) ==
              "B against A: memory SAME (14 rows), time SAME (gpu_seconds of warm_forward, median +0.0 %), "
              "environment same, configuration same");

@@ -4,13 +4,13 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/report/json_keys.hpp>
+#include <iteragpu/json_keys.hpp>
 #include <iteragpu/report/need_input.hpp>
 
 namespace {
 
-using iteragpu::report::duplicate_key_message;
-using iteragpu::report::first_duplicate_key;
+using iteragpu::duplicate_key_message;
+using iteragpu::first_duplicate_key;
 
 }  // namespace
 

@@ -21,12 +21,14 @@
 namespace {
 
 using iteragpu::memory::device_sample;
-using iteragpu::memory::measurement_file_errc;
-using iteragpu::memory::read_measurement_file;
+using iteragpu::memory::measurement_field_errc;
+using iteragpu::memory::measurement_from_json;
+using iteragpu::memory::measurement_read_errc;
 
 // tests/data/fits/measurement-v2-outside.json, the file on which the three
 // definitions the programs used to have disagree. Its samples (device used
-// / reserved, then used less reserved):
+// / reserved, then used less reserved; warmup and warm_forward read no
+// device memory):
 //   model_load    baseline  700 /    0 -> 700   end 1000 /  600 -> 400
 //   inputs        baseline 1000 /  600 -> 400   end 2000 / 1800 -> 200
 //   cold_forward  baseline 2000 / 1800 -> 200   end 2000 / 1500 -> 500
@@ -46,16 +48,16 @@ std::string text_of(const std::string& path) {
   return *text;
 }
 
-iteragpu::memory::measurement_file file_of(const std::string& text) {
-  auto file = read_measurement_file(boost::json::parse(text));
-  BOOST_REQUIRE(file.has_value());
-  return std::move(file).value();
+iteragpu::memory::measured_run run_of(const boost::json::value& document) {
+  auto run = measurement_from_json(document);
+  BOOST_REQUIRE_MESSAGE(run.has_value(), "refused: " << boost::json::serialize(document));
+  return std::move(run).value();
 }
 
-iteragpu::memory::measurement_file_error refusal(const std::string& text) {
-  auto file = read_measurement_file(boost::json::parse(text));
-  BOOST_REQUIRE(!file.has_value());
-  return std::move(file).error();
+iteragpu::memory::measurement_read_error refusal(const boost::json::value& document) {
+  auto run = measurement_from_json(document);
+  BOOST_REQUIRE_MESSAGE(!run.has_value(), "accepted: " << boost::json::serialize(document));
+  return std::move(run).error();
 }
 
 // The same rows as the file, as `measure` holds them before writing.
@@ -107,99 +109,102 @@ BOOST_AUTO_TEST_CASE(measure_and_fits_agree_on_a_file_where_the_old_definitions_
   BOOST_REQUIRE(fits.has_value());
   BOOST_TEST(fits->bytes.value == 2600U);
   BOOST_TEST(fits->source ==
-             "measurement (schema_version 2): the largest peak_reserved_bytes of its 3 rows, 1900 bytes, plus the "
+             "measurement (schema_version 2): the largest peak_reserved_bytes of its 5 rows, 1900 bytes, plus the "
              "memory outside the allocator, 700 bytes: the largest device used less reserved at the baseline and end "
              "of every row (device used 700 less reserved 0), floored at 0");
-  // The typed value, read once.
-  const auto file = file_of(text);
-  BOOST_TEST(file.schema_version == 2);
-  BOOST_TEST(file.phases.size() == 3U);
-  BOOST_TEST(file.peak_reserved_bytes() == 1900U);
-  BOOST_TEST((file.device_samples() == iteragpu::memory::device_samples(rows)));
-  BOOST_TEST(*iteragpu::memory::memory_outside_allocator(file.device_samples()) == 700U);
+  // The typed value, read once by the one reader, and the need derived from it.
+  const auto run = run_of(boost::json::parse(text));
+  BOOST_TEST(run.schema_version == 2);
+  BOOST_TEST(run.phases.size() == 5U);
+  BOOST_TEST(iteragpu::memory::peak_reserved_bytes(run.phases) == 1900U);
+  BOOST_TEST((iteragpu::memory::device_samples(run.phases) == iteragpu::memory::device_samples(rows)));
+  BOOST_TEST(*iteragpu::memory::memory_outside_allocator(run.phases) == 700U);
+  const auto need = iteragpu::memory::need_of_measurement(run);
+  BOOST_REQUIRE(need.has_value());
+  BOOST_TEST(need->bytes == 2600U);
+  BOOST_TEST((*need->outside_sample == device_sample{700, 0}));
 }
 
 BOOST_AUTO_TEST_CASE(a_sweep_record_counts_what_fits_counts) {
-  // The sweep reads a point's `measure` result through compare's reader:
-  // the same file, completed to a whole measurement (the fields compare
-  // asks for, and a warmup and a warm_forward row that read no device
-  // memory), gives the same 700.
+  // The sweep reads a point's `measure` result through the same reader.
   auto doc = boost::json::parse(text_of(disagreeing));
-  auto& top = doc.as_object();
-  auto& rows = top.at("phases").as_array();
-  for (const auto* phase : {"warmup", "warm_forward"}) {
-    boost::json::object row = rows.back().as_object();
-    row["phase"] = phase;
-    row["baseline_device_used_bytes"] = nullptr;
-    row["end_device_used_bytes"] = nullptr;
-    rows.emplace_back(std::move(row));
-  }
-  rows.back().as_object()["repeat"] = 0;
-  for (auto& row : rows) {
-    auto& o = row.as_object();
-    o["seconds"] = 0.5;
-    o["gpu_seconds"] = 0.25;
-    o["baseline_allocated_bytes"] = 0;
-    o["end_allocated_bytes"] = 0;
-    o["peak_allocated_bytes"] = o.at("peak_reserved_bytes");
-  }
-  top["configuration"] = boost::json::parse(
-      R"({"device":"cuda:0","batch":1,"context":8,"width":16,"dtype":"float32","warmup":1,"repeats":1})");
-  top["environment"] = boost::json::object{};
-  top["statistics"] = boost::json::parse(
-      R"({"warm_forward":{"seconds":{"count":1,"median":0.5,"median_ci":null},)"
-      R"("gpu_seconds":{"count":1,"median":0.25,"median_ci":null}},)"
-      R"("repeats_with_gpu_state":0,"repeats_under_throttling":0})");
   const auto figures = iteragpu::sweep::files::measured_from(doc);
   BOOST_REQUIRE(figures.has_value());
   BOOST_REQUIRE(figures->outside_allocator_bytes.has_value());
   BOOST_TEST(*figures->outside_allocator_bytes == 700U);
   BOOST_TEST(figures->peak_reserved_bytes == 1900U);
-  // A device-used value that is not a byte count: both readers refuse the
-  // file, and say where.
-  doc.at("phases").as_array().at(1).as_object()["end_device_used_bytes"] = -5;  // the object grew: look again
+  // A device-used value that is not a byte count: the sweep and
+  // `calcul_forfaits --fits` refuse the file, and say the same place.
+  doc.at("phases").as_array().at(1).as_object()["end_device_used_bytes"] = -5;
   const auto refused = iteragpu::sweep::files::measured_from(doc);
   BOOST_REQUIRE(!refused.has_value());
+  BOOST_TEST((refused.error().kind == measurement_read_errc::bad_field));
+  BOOST_TEST((refused.error().field.kind == measurement_field_errc::wrong_value));
   BOOST_TEST(refused.error().field.path == "phases[1].end_device_used_bytes");
   BOOST_TEST(refused.error().field.found == "-5");
-  const auto file = read_measurement_file(doc);
-  BOOST_REQUIRE(!file.has_value());
-  BOOST_TEST(file.error().row == 1U);
-  BOOST_TEST(file.error().field == "end_device_used_bytes");
+  BOOST_TEST((refusal(doc) == refused.error()));
+  const auto fits = iteragpu::report::need_from_json(boost::json::serialize(doc));
+  BOOST_REQUIRE(!fits.has_value());
+  BOOST_TEST(fits.error().found ==
+             "a measurement that cannot be read: phases[1].end_device_used_bytes is the number -5; expected null or "
+             "a byte count, an integer of 0 or more");
+}
+
+BOOST_AUTO_TEST_CASE(files_measure_wrote_give_fits_the_need_they_record) {
+  // The schema-2 files of tests/data/measurements, written by `measure`
+  // over a fake runtime: read back by the one reader, each gives the
+  // memory outside the allocator and the need that it records.
+  for (const char* name : {"fake-rate-bfloat16.json", "fake-rate-float16.json", "fake-small-float32-auto.json",
+                           "fake-small-float32-faster-other-driver.json", "fake-small-float32-repeats20.json",
+                           "fake-small-float32-slower.json"}) {
+    BOOST_TEST_CONTEXT(name) {
+      const auto text = text_of(std::string(ITERAGPU_TEST_SOURCE_DIR "/data/measurements/") + name);
+      const auto document = boost::json::parse(text);
+      const auto& recorded = document.as_object();
+      const auto run = run_of(document);
+      BOOST_TEST(*iteragpu::memory::memory_outside_allocator(run.phases) ==
+                 recorded.at("memory_outside_allocator_bytes").to_number<std::uint64_t>());
+      const auto fits = iteragpu::report::need_from_json(text);
+      BOOST_REQUIRE(fits.has_value());
+      BOOST_TEST(fits->bytes.value == recorded.at("memory_need").at("bytes").to_number<std::uint64_t>());
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_schema_1_file_has_no_device_sample) {
-  const auto file = file_of(R"({"schema_version":1,"phases":[{"peak_reserved_bytes":7,"end_device_used_bytes":90}]})");
-  BOOST_TEST(file.device_samples().empty());
-  BOOST_TEST(file.need()->bytes == 7U);
-  BOOST_TEST(!file.need()->outside_sample.has_value());
+  const auto run = run_of(boost::json::parse(text_of(ITERAGPU_TEST_SOURCE_DIR "/data/fits/measurement-v1.json")));
+  BOOST_TEST(run.schema_version == 1);
+  BOOST_TEST(iteragpu::memory::device_samples(run.phases).empty());
+  const auto need = iteragpu::memory::need_of_measurement(run);
+  BOOST_REQUIRE(need.has_value());
+  BOOST_TEST(need->bytes == 1'434'451'968U);
+  BOOST_TEST(need->peak_reserved_bytes == 1'434'451'968U);
+  BOOST_TEST(!need->outside_sample.has_value());
 }
 
-BOOST_AUTO_TEST_CASE(a_refused_file_says_which_row_key_and_value) {
-  auto e = refusal(R"([1])");
-  BOOST_TEST((e.kind == measurement_file_errc::not_an_object));
-  e = refusal(R"({"phases":[]})");
-  BOOST_TEST((e.kind == measurement_file_errc::no_schema_version));
-  e = refusal(R"({"schema_version":3})");
-  BOOST_TEST((e.kind == measurement_file_errc::unknown_schema_version));
-  BOOST_TEST(e.value == "3");
-  e = refusal(R"({"schema_version":2,"phases":[]})");
-  BOOST_TEST((e.kind == measurement_file_errc::no_phases));
-  BOOST_TEST(e.schema_version == 2);
-  e = refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_reserved_bytes":1,"end_device_used_bytes":null},4]})");
-  BOOST_TEST((e.kind == measurement_file_errc::row_not_an_object));
-  BOOST_TEST(e.row == 1U);
-  e = refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_reserved_bytes":1,"end_device_used_bytes":1,"baseline_device_used_bytes":5}]})");
-  BOOST_TEST((e.kind == measurement_file_errc::field_missing));
-  BOOST_TEST(e.field == "baseline_reserved_bytes");
-  e = refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_reserved_bytes":1,"end_device_used_bytes":1,"baseline_device_used_bytes":-5}]})");
-  BOOST_TEST((e.kind == measurement_file_errc::field_not_bytes_or_null));
-  BOOST_TEST(e.field == "baseline_device_used_bytes");
-  BOOST_TEST(e.value == "-5");
-  e = refusal(R"({"schema_version":1,"phases":[{"peak_reserved_bytes":1.5}]})");
-  BOOST_TEST((e.kind == measurement_file_errc::field_not_bytes));
-  BOOST_TEST(e.field == "peak_reserved_bytes");
-  BOOST_TEST(e.row == 0U);
+BOOST_AUTO_TEST_CASE(a_refused_file_says_what_and_where) {
+  auto e = refusal(boost::json::parse(R"([1])"));
+  BOOST_TEST((e.kind == measurement_read_errc::top_level));
+  BOOST_TEST(e.found == "[1]");
+  e = refusal(boost::json::parse(R"({"phases":[]})"));
+  BOOST_TEST((e.kind == measurement_read_errc::no_schema_version));
+  e = refusal(boost::json::parse(R"({"schema_version":3})"));
+  BOOST_TEST((e.kind == measurement_read_errc::unknown_schema_version));
+  BOOST_TEST(e.found == "3");
+  auto doc = boost::json::parse(text_of(disagreeing));
+  doc.at("phases").as_array().at(0).as_object().erase("peak_reserved_bytes");
+  e = refusal(doc);
+  BOOST_TEST((e.kind == measurement_read_errc::bad_field));
+  BOOST_TEST((e.field.kind == measurement_field_errc::missing));
+  BOOST_TEST(e.field.path == "phases[0]");
+  BOOST_TEST(e.field.key == "peak_reserved_bytes");
+  doc.at("phases").as_array().at(0).as_object()["peak_reserved_bytes"] = 1.5;
+  e = refusal(doc);
+  BOOST_TEST((e.field.kind == measurement_field_errc::wrong_value));
+  BOOST_TEST(e.field.path == "phases[0].peak_reserved_bytes");
+  BOOST_TEST(e.field.found == "1.5E0");
+  doc.at("phases").as_array().at(0).as_object()["peak_reserved_bytes"] = 600;
+  BOOST_TEST(run_of(doc).phases.size() == 5U);
 }
 
 BOOST_AUTO_TEST_CASE(the_memory_need_of_an_estimate_or_a_plan_is_read_with_its_source) {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include "text_checks.hpp"
@@ -36,24 +37,41 @@ std::string refusal(std::string_view text) {
   return need.error().found;
 }
 
-// A schema-2 measurement with the given rows, each
-// {peak_reserved, end_reserved, end_device_used or -1 for null}.
+// measurement-v2.json (six rows) with the memory figures of its rows
+// replaced: the rows given, each {peak_reserved, end_reserved,
+// end_device_used or -1 for null}, then rows that read no device memory
+// and reserve nothing.
 struct v2_row {
   std::uint64_t peak;
   std::uint64_t end_reserved;
   std::int64_t used;
 };
 
-std::string measurement_v2(const std::vector<v2_row>& rows) {
-  std::string text = R"({"schema_version":2,"phases":[)";
+std::string measurement_v2(const std::vector<v2_row>& given) {
+  auto document = boost::json::parse(fixture("measurement-v2.json"));
+  auto& rows = document.at("phases").as_array();
+  BOOST_REQUIRE(given.size() <= rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    text += (i == 0 ? "" : ",");
-    text += R"({"peak_reserved_bytes":)" + std::to_string(r.peak) + R"(,"end_reserved_bytes":)" +
-            std::to_string(r.end_reserved) + R"(,"baseline_device_used_bytes":null,"end_device_used_bytes":)" +
-            (r.used < 0 ? std::string("null") : std::to_string(r.used)) + "}";
+    auto& row = rows[i].as_object();
+    const v2_row r = i < given.size() ? given[i] : v2_row{0, 0, -1};
+    row["peak_reserved_bytes"] = r.peak;
+    row["end_reserved_bytes"] = r.end_reserved;
+    row["baseline_device_used_bytes"] = nullptr;
+    if (r.used < 0) {
+      row["end_device_used_bytes"] = nullptr;
+    } else {
+      row["end_device_used_bytes"] = r.used;
+    }
   }
-  return text + "]}";
+  return boost::json::serialize(document);
+}
+
+// measurement-v2.json changed by `change`, as text.
+template <class Change>
+std::string changed_v2(Change change) {
+  auto document = boost::json::parse(fixture("measurement-v2.json"));
+  change(document.as_object());
+  return boost::json::serialize(document);
 }
 
 }  // namespace
@@ -138,8 +156,8 @@ BOOST_AUTO_TEST_CASE(needs_that_are_not_byte_counts_are_refused) {
   BOOST_TEST(refusal(fixture("estimate-need-null.json")) ==
              "estimate --json whose memory_need is null (the need passes 64 bits of bytes)");
   BOOST_TEST(refusal(fixture("negative-peak.json")) ==
-             "a measurement with phases[1].peak_reserved_bytes '-1', not an integer number of bytes from 0 to "
-             "18446744073709551615");
+             "a measurement that cannot be read: phases[1].peak_reserved_bytes is the number -1; expected a byte "
+             "count, an integer of 0 or more");
   BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":1.5}})"), "memory_need.bytes '1.5E0'"));
   BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":1e3}})"), "memory_need.bytes '1E3'"));
   BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":"12"}})"), "memory_need.bytes '\"12\"'"));
@@ -152,21 +170,41 @@ BOOST_AUTO_TEST_CASE(needs_that_are_not_byte_counts_are_refused) {
   BOOST_TEST(need_of(R"({"kind":"plan","memory_need":{"bytes":0}})").bytes.value == 0U);
 }
 
-BOOST_AUTO_TEST_CASE(measurements_without_usable_rows_are_refused) {
-  BOOST_TEST(refusal(R"({"schema_version":1,"phases":[]})") ==
-             "a measurement (schema_version 1) without a non-empty phases array");
-  BOOST_TEST(refusal(R"({"schema_version":1})") == "a measurement (schema_version 1) without a non-empty phases array");
-  BOOST_TEST(refusal(R"({"schema_version":1,"phases":[1]})") == "a measurement whose phases[0] is not an object");
-  BOOST_TEST(refusal(R"({"schema_version":1,"phases":[{}]})") ==
-             "a measurement with phases[0].peak_reserved_bytes missing");
-  BOOST_TEST(refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_reserved_bytes":1}]})") ==
-             "a measurement (schema_version 2) with phases[0].end_device_used_bytes missing");
-  BOOST_TEST(refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_device_used_bytes":1}]})") ==
-             "a measurement with phases[0].end_reserved_bytes missing");
-  BOOST_TEST(
-      refusal(R"({"schema_version":2,"phases":[{"peak_reserved_bytes":1,"end_reserved_bytes":1,"end_device_used_bytes":-5}]})") ==
-      "a measurement with phases[0].end_device_used_bytes '-5', not an integer number of bytes from 0 to "
-      "18446744073709551615 or null");
+BOOST_AUTO_TEST_CASE(measurements_that_compare_refuses_are_refused_in_its_words) {
+  // The one reader of a measurement file: what compare refuses gives no
+  // need, and the words say where and what is accepted there.
+  const std::string head = "a measurement that cannot be read: ";
+  BOOST_TEST(refusal(changed_v2([](boost::json::object& o) { o["phases"] = boost::json::array{}; })) ==
+             head + "phases has 0 rows; expected model_load, inputs, cold_forward, warmup and at least one "
+                    "warm_forward row");
+  BOOST_TEST(refusal(R"({"schema_version":1,"phases":[{"peak_reserved_bytes":7}]})") ==
+             head + "the document has no \"configuration\"; expected an object");
+  BOOST_TEST(refusal(changed_v2([](boost::json::object& o) { o["phases"].as_array()[0] = 1; })) ==
+             head + "phases[0] is the number 1; expected an object");
+  BOOST_TEST(refusal(changed_v2([](boost::json::object& o) {
+               o["phases"].as_array()[0].as_object().erase("peak_reserved_bytes");
+             })) == head + "phases[0] has no \"peak_reserved_bytes\"; expected a byte count, an integer of 0 or more");
+  BOOST_TEST(refusal(changed_v2([](boost::json::object& o) {
+               o["phases"].as_array()[2].as_object()["end_device_used_bytes"] = -5;
+             })) == head + "phases[2].end_device_used_bytes is the number -5; expected null or a byte count, an "
+                           "integer of 0 or more");
+  BOOST_TEST(refusal(changed_v2([](boost::json::object& o) {
+               o["phases"].as_array()[5].as_object().erase("seconds");
+             })) == head + "phases[5] has no \"seconds\"; expected a finite number of seconds, 0 or more");
+  BOOST_TEST(refusal(changed_v2([](boost::json::object& o) {
+               o["statistics"].as_object()["warm_forward"].as_object()["seconds"].as_object()["count"] = 3;
+             })) == head + "statistics.warm_forward.seconds.count is 3 but phases has 2 warm_forward rows; expected "
+                           "the two equal");
+  // A schema-2 file that does not record the device's memory at all (no
+  // device-used key) is read, and its need is its peak.
+  const auto silent = need_of(changed_v2([](boost::json::object& o) {
+    for (auto& row : o["phases"].as_array()) {
+      row.as_object().erase("baseline_device_used_bytes");
+      row.as_object().erase("end_device_used_bytes");
+    }
+  }));
+  BOOST_TEST(silent.bytes.value == 1'434'451'968U);
+  BOOST_TEST(contains(silent.source, "was not recorded and is not included"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -304,7 +304,7 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   BOOST_TEST(*m->gpu_name == "NVIDIA H200");
   BOOST_TEST(*m->device_total_bytes == 150U);
   // The figures are compare's reading of the same document.
-  const auto run = iteragpu::report::measurement_from_json(doc);
+  const auto run = iteragpu::memory::measurement_from_json(doc);
   BOOST_TEST_REQUIRE(run.has_value());
   BOOST_TEST((sw::files::figures_of(run.value()) == m.value()));
   // A file that compare refuses gives no figures, in compare's words.

@@ -173,10 +173,12 @@ struct run_environment {
   std::optional<std::uint64_t> device_total_bytes{};
 };
 
-/// A measurement file as read (report::measurement_from_json()): what
-/// compare compares, and what a sweep derives its figures from
-/// (sweep::files::figures_of()).
-struct compared_run {
+/// A run of the protocol as its measurement file records it, read by the
+/// one reader of that file (memory/files/measurement_file.hpp): what compare
+/// compares, what a sweep derives a point's figures from
+/// (sweep::files::figures_of()) and what `calcul_forfaits --fits` derives
+/// a memory need from (need_of_measurement()).
+struct measured_run {
   std::int64_t schema_version{0};   ///< the file's schema_version (1 or 2)
   run_configuration configuration;  ///< its shape and passes
   run_environment environment;      ///< its environment
@@ -240,7 +242,7 @@ struct comparison {
 };
 
 /// Compares B against A: memory, both time series, environment and configuration.
-[[nodiscard]] comparison compare_runs(const compared_run& a, const compared_run& b);
+[[nodiscard]] comparison compare_runs(const measured_run& a, const measured_run& b);
 
 /// "SAME (7 rows)", "DIFFERENT (2 of 7 rows; 3 warm_forward rows only in B)".
 [[nodiscard]] std::string memory_summary(const memory_comparison& m);

@@ -14,7 +14,7 @@
 #include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/memory/files/memory_need_file.hpp"
 #include "iteragpu/memory_need.hpp"
-#include "iteragpu/report/json_keys.hpp"
+#include "iteragpu/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
@@ -54,11 +54,13 @@ using need_read = result<memory_need, need_input_error>;
 [[nodiscard]] need_read need_of_document(const boost::json::object& o, std::string_view what,
                                          std::string_view figure);
 
-// The words for a measurement file refused (the messages of
-// need_from_json()).
-[[nodiscard]] need_input_error measurement_refusal(const memory::measurement_file_error& e);
+// The words for a measurement file refused by its one reader
+// (memory::measurement_from_json()), as need_from_json() says them: the
+// words compare gives (report::describe()).
+[[nodiscard]] need_input_error measurement_refusal(const memory::measurement_read_error& e);
 
-// A measurement's need (memory/measured_need.hpp): its largest
+// A measurement's need, read by the one reader of a measurement file
+// (memory::need_of_measurement(), memory/measured_need.hpp): its largest
 // peak_reserved_bytes plus, where the file records the device's used
 // memory (schema 2), the memory outside the allocator: the largest device
 // used less reserved at the baseline and end of every row, floored at 0.

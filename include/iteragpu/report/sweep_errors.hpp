@@ -7,7 +7,7 @@
 #include <variant>
 
 #include "iteragpu/report/compare.hpp"
-#include "iteragpu/report/json_keys.hpp"
+#include "iteragpu/json_keys.hpp"
 #include "iteragpu/report/new_file.hpp"
 #include "iteragpu/sweep/files/folder_error.hpp"
 #include "iteragpu/sweep/files/record.hpp"

@@ -4,112 +4,154 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
+#include <filesystem>
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
+#include <system_error>
 
 #include <boost/json/fwd.hpp>
 
 #include "iteragpu/error_code.hpp"
+#include "iteragpu/memory/compare.hpp"
 #include "iteragpu/memory/files/detail/conversion.hpp"
 #include "iteragpu/memory/measured_need.hpp"
+#include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/result.hpp"
 
 /// \file
-/// The memory figures of a measurement file (`mesure_memoire measure
-/// --output`, data/schema/measurement.schema.json, schema_version 2, and
-/// measurement-v1.schema.json), read into a typed value from which the
-/// derived figures (measured_need.hpp) are computed. Only the fields those
-/// figures need are read and checked: the peak reserved of every row and,
-/// in schema 2, the device's used memory beside the reserved bytes at the
-/// baseline and end of every row. Errors carry the row, the key and the
-/// value found; the words are report/need_input.hpp's.
+/// The one reader of a measurement file (`mesure_memoire measure --output`,
+/// data/schema/measurement.schema.json, schema_version 2, and
+/// measurement-v1.schema.json): the whole document, checked, into a
+/// memory::measured_run. `compare` compares what it reads, the sweep derives
+/// a point's figures from it, and `calcul_forfaits --fits` its memory need
+/// (need_of_measurement() below, measured_need.hpp's one definition). Errors
+/// carry the place, the key and the value found; the words are
+/// report/compare.hpp's describe().
 namespace iteragpu::memory {
 
-/// The memory figures of one phase row.
-struct measurement_file_row {
-  std::uint64_t peak_reserved_bytes{0};  ///< peak_reserved_bytes
-  /// baseline_device_used_bytes with baseline_reserved_bytes; nothing when
-  /// the device memory was not read (null, or a file without the key).
-  std::optional<device_sample> baseline{};
-  /// end_device_used_bytes with end_reserved_bytes; nothing when null.
-  std::optional<device_sample> end{};
-  /// Equal when every member is equal.
-  friend bool operator==(const measurement_file_row&, const measurement_file_row&) = default;
+/// The largest measurement file read_measurement() reads.
+inline constexpr std::size_t measurement_file_limit = std::size_t{16} << 20U;
+
+/// The other outputs of the two programs, recognised when one is given
+/// where a measurement is expected.
+enum class other_output_kind : std::uint8_t {
+  plan,         ///< the prediction `mesure_memoire plan --json` prints
+  estimate,     ///< the weight estimate `mesure_memoire estimate --json` prints
+  quote,        ///< the package quote `calcul_forfaits --json` prints
+  environment,  ///< the report `mesure_memoire environment` prints
 };
 
-/// A measurement file as the derived figures read it.
-struct measurement_file {
-  std::int64_t schema_version{2};            ///< 1 or 2
-  std::vector<measurement_file_row> phases;  ///< the rows, at least one, in the file's order
-
-  /// The largest peak_reserved_bytes of the rows.
-  [[nodiscard]] std::uint64_t peak_reserved_bytes() const noexcept;
-
-  /// Every sample of the device's used memory: each row's baseline, then its end.
-  [[nodiscard]] std::vector<device_sample> device_samples() const;
-
-  /// The memory need of the measurement (need_of_measurement()).
-  [[nodiscard]] result<measured_need, measured_need_error> need() const {
-    return need_of_measurement(peak_reserved_bytes(), device_samples());
-  }
-
-  /// Equal when every member is equal.
-  friend bool operator==(const measurement_file&, const measurement_file&) = default;
+/// What is wrong inside a measurement document.
+enum class measurement_field_errc : std::uint8_t {
+  missing,                  ///< the object at `path` has no `key` (expected)
+  wrong_value,              ///< `path` holds `found`, not what `expected` says
+  wrong_row,                ///< row `path` is `phase` with repeat `found`, not (row_phase, row_repeat)
+  too_few_rows,             ///< phases has `count` rows, no warm_forward row among them
+  count_mismatch,           ///< `path`.count is `count` but phases has `rows` warm_forward rows
+  interval_without_median,  ///< the interval at `path` does not hold its median
+  throttled_above_state,    ///< more repeats under throttling than repeats with a GPU state
 };
 
-/// Why a JSON value is not a measurement file.
-enum class measurement_file_errc : std::uint8_t {
-  not_an_object,           ///< the top level is not an object
+/// What is wrong inside a measurement document, and where; the members
+/// that a kind names carry its data, the others keep their defaults.
+struct measurement_field_error {
+  measurement_field_errc kind{measurement_field_errc::missing};  ///< what is wrong
+  std::string path{};               ///< where: "phases[2]", "configuration.batch"; empty for the top level
+  std::string key{};                ///< missing: the key absent
+  std::string_view expected{};      ///< missing, wrong_value: what is accepted there (a literal of this reader)
+  std::string found{"null"};        ///< wrong_value: the value; wrong_row: the row's repeat (as JSON text)
+  std::string phase{};              ///< wrong_row: the row's phase, as written
+  phase_kind row_phase{phase_kind::model_load};  ///< wrong_row: the phase expected at that index
+  std::optional<std::uint64_t> row_repeat{};     ///< wrong_row: the repeat expected at that index
+  std::uint64_t count{0};           ///< too_few_rows: the rows; count_mismatch: the count written
+  std::uint64_t rows{0};            ///< count_mismatch: the warm_forward rows
+  /// Equal when every member is equal.
+  friend bool operator==(const measurement_field_error&, const measurement_field_error&) = default;
+};
+
+/// Why a measurement was not read.
+enum class measurement_read_errc : std::uint8_t {
+  does_not_exist,          ///< no such file
+  folder,                  ///< the path names a folder
+  too_large,               ///< past measurement_file_limit
+  not_a_regular_file,      ///< a FIFO, a device, a socket
+  unreadable,              ///< it cannot be opened or read
+  empty,                   ///< no text but white space
+  not_json,                ///< malformed JSON (json, offset, size)
+  duplicate_key,           ///< a key twice in one object (duplicate: its JSON pointer)
+  torchscript,             ///< a measurement of a TorchScript module
+  top_level,               ///< the top level is not an object (found)
+  other_output,            ///< another output of the programs (other)
   no_schema_version,       ///< no schema_version
-  unknown_schema_version,  ///< schema_version is not 1 or 2 (value)
-  no_phases,               ///< phases is missing, not an array, or empty
-  row_not_an_object,       ///< phases[row] is not an object (row)
-  field_missing,           ///< phases[row] has no `field` (row, field)
-  field_not_bytes,         ///< phases[row].field is not an integer from 0 to 2^64 - 1 (row, field, value)
-  field_not_bytes_or_null, ///< as field_not_bytes, for a device-used field that may be null (row, field, value)
+  unknown_schema_version,  ///< schema_version is not 1 or 2 (found)
+  bad_field,               ///< a field inside the document (field)
 };
 
-/// Why a JSON value is not a measurement file; the members that a kind
-/// names carry its data, the others keep their defaults.
-struct measurement_file_error {
-  measurement_file_errc kind{measurement_file_errc::not_an_object};  ///< what is wrong
-  std::int64_t schema_version{0};  ///< the version read, from no_phases on (0 before)
-  std::size_t row{0};              ///< the index in phases
-  std::string_view field{};        ///< the key in that row (a literal of this header)
-  std::string value{};             ///< the value found, as JSON text
+/// The call that refused a measurement, which frames the words: the
+/// document alone, its text, or the file named.
+enum class measurement_read_stage : std::uint8_t {
+  document,  ///< measurement_from_json()
+  text,      ///< measurement_from_text()
+  file,      ///< read_measurement()
+};
+
+/// Why a measurement was not read; the members that a kind names carry its
+/// data, the others keep their defaults.
+struct measurement_read_error {
+  measurement_read_errc kind{measurement_read_errc::bad_field};     ///< what is wrong
+  measurement_read_stage stage{measurement_read_stage::document};  ///< the call that refused it
+  std::string file{};                   ///< stage file: the path as given
+  std::error_code json{};               ///< not_json: Boost.JSON's reason
+  std::size_t offset{0};                ///< not_json: the bytes read when parsing stopped
+  std::size_t size{0};                  ///< not_json: the text's bytes
+  std::string duplicate{};              ///< duplicate_key: the JSON pointer of the key given twice
+  std::string found{"null"};            ///< top_level, unknown_schema_version: the value (as JSON text)
+  other_output_kind other{other_output_kind::plan};  ///< other_output: which
+  measurement_field_error field{};      ///< bad_field: what and where
   /// Equal when every member is equal.
-  friend bool operator==(const measurement_file_error&, const measurement_file_error&) = default;
+  friend bool operator==(const measurement_read_error&, const measurement_read_error&) = default;
 };
 
 /// The kind's name, as written above; the message of its std::error_code.
-[[nodiscard]] constexpr std::string_view name_of(measurement_file_errc kind) noexcept {
+[[nodiscard]] constexpr std::string_view name_of(measurement_read_errc kind) noexcept {
   switch (kind) {
-    case measurement_file_errc::not_an_object:
-      return "not_an_object";
-    case measurement_file_errc::no_schema_version:
+    case measurement_read_errc::does_not_exist:
+      return "does_not_exist";
+    case measurement_read_errc::folder:
+      return "folder";
+    case measurement_read_errc::too_large:
+      return "too_large";
+    case measurement_read_errc::not_a_regular_file:
+      return "not_a_regular_file";
+    case measurement_read_errc::unreadable:
+      return "unreadable";
+    case measurement_read_errc::empty:
+      return "empty";
+    case measurement_read_errc::not_json:
+      return "not_json";
+    case measurement_read_errc::duplicate_key:
+      return "duplicate_key";
+    case measurement_read_errc::torchscript:
+      return "torchscript";
+    case measurement_read_errc::top_level:
+      return "top_level";
+    case measurement_read_errc::other_output:
+      return "other_output";
+    case measurement_read_errc::no_schema_version:
       return "no_schema_version";
-    case measurement_file_errc::unknown_schema_version:
+    case measurement_read_errc::unknown_schema_version:
       return "unknown_schema_version";
-    case measurement_file_errc::no_phases:
-      return "no_phases";
-    case measurement_file_errc::row_not_an_object:
-      return "row_not_an_object";
-    case measurement_file_errc::field_missing:
-      return "field_missing";
-    case measurement_file_errc::field_not_bytes:
-      return "field_not_bytes";
-    case measurement_file_errc::field_not_bytes_or_null:
-      return "field_not_bytes_or_null";
+    case measurement_read_errc::bad_field:
+      return "bad_field";
   }
   return "unknown";
 }
 
-/// The name of the std::error_category of measurement_file_errc (error_code.hpp).
-[[nodiscard]] constexpr const char* failure_category_name(measurement_file_errc /*kind*/) noexcept {
-  return "iteragpu.measurement_file";
+/// The name of the std::error_category of measurement_read_errc (error_code.hpp).
+[[nodiscard]] constexpr const char* failure_category_name(measurement_read_errc /*kind*/) noexcept {
+  return "iteragpu.measurement";
 }
 
 /// A JSON integer from 0 to 2^64 - 1 as a byte count (Boost.JSON keeps
@@ -117,25 +159,45 @@ struct measurement_file_error {
 /// fraction, an exponent or a value of another kind.
 [[nodiscard]] std::optional<std::uint64_t> json_byte_count(const boost::json::value& v) noexcept;
 
-/// The memory figures of a measurement file, from its JSON: an object with
-/// schema_version 1 or 2 and a non-empty phases array of objects, each with
-/// its peak_reserved_bytes and, in schema 2, end_reserved_bytes and
-/// end_device_used_bytes (null where not read); baseline_device_used_bytes
-/// counts where it is there and not null, with baseline_reserved_bytes.
-/// The first problem found is the error.
-[[nodiscard]] result<measurement_file, measurement_file_error> read_measurement_file(
-    const boost::json::value& document);
+/// A measurement document, read whole: an object with schema_version 1 or
+/// 2; its configuration; its environment (an object; the facts a run
+/// compares are read where they are there); its phase rows in the
+/// protocol's order (model_load, inputs, cold_forward, warmup, then
+/// warm_forward 0, 1, ...), each with its phase, repeat, seconds,
+/// gpu_seconds and six byte counts, and in schema 2 the device's used
+/// memory at the row's baseline and end (absent or null: not read); in
+/// schema 2 its statistics, whose counts must match the rows (schema 1: the
+/// statistics are computed from the rows). The first problem found is the
+/// error, with its place.
+[[nodiscard]] result<measured_run, measurement_read_error> measurement_from_json(const boost::json::value& document);
+
+/// The text of a document, parsed (malformed JSON, a key given twice and
+/// the measurement of a TorchScript module are refused), then read by
+/// measurement_from_json().
+[[nodiscard]] result<measured_run, measurement_read_error> measurement_from_text(std::string_view text);
+
+/// The file `path` (at most measurement_file_limit bytes, a regular file),
+/// read by measurement_from_text(). The error keeps the path as given.
+[[nodiscard]] result<measured_run, measurement_read_error> read_measurement(const std::filesystem::path& path);
+
+/// The largest peak_reserved_bytes of the rows (0 without rows).
+[[nodiscard]] std::uint64_t peak_reserved_bytes(std::span<const phase_row> rows) noexcept;
+
+/// The memory need of a measurement as read: the largest peak reserved of
+/// its rows plus the memory outside the allocator of every device sample
+/// the file records (measured_need.hpp; a schema-1 file records none).
+[[nodiscard]] result<measured_need, measured_need_error> need_of_measurement(const measured_run& run);
 
 /// Boost.JSON's conversion, found by argument-dependent lookup:
-/// `boost::json::try_value_to<memory::measurement_file>(document)` reads
-/// through read_measurement_file(), and a refusal is the kind's
-/// to_error_code() (the row, key and value are what read_measurement_file()
+/// `boost::json::try_value_to<memory::measured_run>(document)` reads
+/// through measurement_from_json(), and a refusal is the kind's
+/// to_error_code() (the place and value are what measurement_from_json()
 /// adds). The caller includes `<boost/json/value_to.hpp>`.
 template <class Value>
   requires std::same_as<Value, boost::json::value>
-[[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<measurement_file>& /*tag*/, const Value& document)
-    -> typename boost::json::result_for<measurement_file, Value>::type {
-  return detail::conversion_result<Value>(read_measurement_file(document), &measurement_file_error::kind);
+[[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<measured_run>& /*tag*/, const Value& document)
+    -> typename boost::json::result_for<measured_run, Value>::type {
+  return detail::conversion_result<Value>(measurement_from_json(document), &measurement_read_error::kind);
 }
 
 }  // namespace iteragpu::memory

@@ -199,7 +199,7 @@ namespace iteragpu::memory {
   return out;
 }
 
-[[nodiscard]] ITERAGPU_INLINE comparison compare_runs(const compared_run& a, const compared_run& b) {
+[[nodiscard]] ITERAGPU_INLINE comparison compare_runs(const measured_run& a, const measured_run& b) {
   return comparison{compare_memory(a.phases, b.phases), compare_times(a.gpu_seconds, b.gpu_seconds),
                     compare_times(a.seconds, b.seconds),
                     compare_environments(a.environment, b.environment),

@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/config.hpp"
+#include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/need_input.hpp"
 
 // The bodies of the functions that <iteragpu/report/need_input.hpp> declares: included by it
@@ -38,48 +39,25 @@ namespace iteragpu::report::detail {
   return memory_need{byte_count{need->bytes}, std::move(source)};
 }
 
-[[nodiscard]] ITERAGPU_INLINE need_input_error measurement_refusal(const memory::measurement_file_error& e) {
-  using memory::measurement_file_errc;
-  const std::string version = to_decimal_string(static_cast<std::uint64_t>(e.schema_version));
-  const std::string field = "phases[" + to_decimal_string(e.row) + "]." + std::string(e.field);
-  const std::string not_bytes = ", not an integer number of bytes from 0 to " + std::string(largest_u64_text);
-  switch (e.kind) {
-    case measurement_file_errc::not_an_object:
-      return {"JSON that is not an object"};
-    case measurement_file_errc::no_schema_version:
-      return {"a JSON object that is neither an estimate, a plan nor a measurement"};
-    case measurement_file_errc::unknown_schema_version:
-      return {"a measurement of schema_version " + quoted_excerpt(e.value)};
-    case measurement_file_errc::no_phases:
-      return {"a measurement (schema_version " + version + ") without a non-empty phases array"};
-    case measurement_file_errc::row_not_an_object:
-      return {"a measurement whose phases[" + to_decimal_string(e.row) + "] is not an object"};
-    case measurement_file_errc::field_missing:
-      if (e.field == "end_device_used_bytes") {
-        return {"a measurement (schema_version " + version + ") with " + field + " missing"};
-      }
-      return {"a measurement with " + field + " missing"};
-    case measurement_file_errc::field_not_bytes:
-      return {"a measurement with " + field + " " + quoted_excerpt(e.value) + not_bytes};
-    case measurement_file_errc::field_not_bytes_or_null:
-      return {"a measurement with " + field + " " + quoted_excerpt(e.value) + not_bytes +
-              " or null"};
+[[nodiscard]] ITERAGPU_INLINE need_input_error measurement_refusal(const memory::measurement_read_error& e) {
+  if (e.kind == memory::measurement_read_errc::unknown_schema_version) {
+    return {"a measurement of schema_version " + quoted_excerpt(e.found)};
   }
-  return {"a measurement that cannot be read"};
+  return {"a measurement that cannot be read: " + describe_document(e)};
 }
 
 [[nodiscard]] ITERAGPU_INLINE need_read need_of_measurement(const boost::json::value& document) {
-  const auto file = memory::read_measurement_file(document);
-  if (!file) {
-    return unexpected{measurement_refusal(file.error())};
+  const auto run = memory::measurement_from_json(document);
+  if (!run) {
+    return unexpected{measurement_refusal(run.error())};
   }
-  const auto need = file->need();
+  const auto need = memory::need_of_measurement(*run);
   if (!need) {
     return not_a_need("a measurement whose peak plus the memory outside the allocator passes 64 bits of bytes");
   }
   const std::string head = "measurement (schema_version " +
-                           to_decimal_string(static_cast<std::uint64_t>(file->schema_version)) +
-                           "): the largest peak_reserved_bytes of its " + to_decimal_string(file->phases.size()) +
+                           to_decimal_string(static_cast<std::uint64_t>(run->schema_version)) +
+                           "): the largest peak_reserved_bytes of its " + to_decimal_string(run->phases.size()) +
                            " rows, " + to_decimal_string(need->peak_reserved_bytes) + " bytes";
   if (!need->outside_sample) {
     return memory_need{byte_count{need->bytes},

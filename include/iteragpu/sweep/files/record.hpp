@@ -20,8 +20,7 @@
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
-#include "iteragpu/report/compare.hpp"
-#include "iteragpu/report/json_keys.hpp"
+#include "iteragpu/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/points.hpp"
@@ -91,16 +90,17 @@ struct json_file_error {
 
 // ---- measurement files (schema 1, and 2 with statistics) --------------------------
 
-/// Why a `measure` result gives no figures: report::measurement_from_json()
-/// refused it (the one reader of a measurement file, which compare uses too).
-using measurement_error = report::measurement_read_error;
+/// Why a `measure` result gives no figures: memory::measurement_from_json()
+/// refused it (the one reader of a measurement file, which compare and
+/// `calcul_forfaits --fits` use too).
+using measurement_error = memory::measurement_read_error;
 
 /// The figures of a measurement, derived from the file as read: peaks over
 /// every row, the memory outside the allocator (memory_outside_allocator(),
 /// the one definition), the warm pass's median times with their intervals
 /// (from the file's statistics, or computed from its rows for schema 1),
 /// the sum of the phases' seconds, and the GPU's name and memory.
-[[nodiscard]] sweep::measured_figures figures_of(const memory::compared_run& run);
+[[nodiscard]] sweep::measured_figures figures_of(const memory::measured_run& run);
 
 /// The figures of a `measure` result: measurement_from_json(), then
 /// figures_of(). The error is the reader's: what is wrong and where.

@@ -2,36 +2,26 @@
 #define ITERAGPU_MEMORY_FILES_IMPL_MEASUREMENT_FILE_IPP
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <initializer_list>
+#include <utility>
+#include <vector>
 
 #include <boost/json.hpp>
 
 #include "iteragpu/config.hpp"
+#include "iteragpu/io.hpp"
+#include "iteragpu/json_keys.hpp"
 #include "iteragpu/memory/files/measurement_file.hpp"
+#include "iteragpu/memory/prediction/check.hpp"
+#include "iteragpu/memory/synthetic_measurement.hpp"
+#include "iteragpu/text.hpp"
 
 // The bodies of the functions that <iteragpu/memory/files/measurement_file.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
 namespace iteragpu::memory {
-
-[[nodiscard]] ITERAGPU_INLINE std::uint64_t measurement_file::peak_reserved_bytes() const noexcept {
-  std::uint64_t peak = 0;
-  for (const auto& row : phases) {
-    peak = std::max(peak, row.peak_reserved_bytes);
-  }
-  return peak;
-}
-
-[[nodiscard]] ITERAGPU_INLINE std::vector<device_sample> measurement_file::device_samples() const {
-  std::vector<device_sample> samples;
-  for (const auto& row : phases) {
-    for (const auto& sample : {row.baseline, row.end}) {
-      if (sample) {
-        samples.push_back(*sample);
-      }
-    }
-  }
-  return samples;
-}
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> json_byte_count(const boost::json::value& v) noexcept {
   if (const auto* u = v.if_uint64()) {
@@ -43,150 +33,542 @@ namespace iteragpu::memory {
   return std::nullopt;
 }
 
+[[nodiscard]] ITERAGPU_INLINE std::uint64_t peak_reserved_bytes(std::span<const phase_row> rows) noexcept {
+  std::uint64_t peak = 0;
+  for (const auto& row : rows) {
+    peak = std::max(peak, row.peak_reserved_bytes);
+  }
+  return peak;
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<measured_need, measured_need_error> need_of_measurement(const measured_run& run) {
+  return need_of_measurement(peak_reserved_bytes(run.phases), device_samples(run.phases));
+}
+
 }  // namespace iteragpu::memory
 
 namespace iteragpu::memory::detail::measurement_fields {
 
-class row_reader {
+inline constexpr std::array<phase_kind, 4> leading_phases{phase_kind::model_load, phase_kind::inputs,
+                                                          phase_kind::cold_forward, phase_kind::warmup};
+
+// Reads the fields of a document, keeping the first problem. After a
+// problem every call returns a neutral value, so that reading goes on
+// without checks at every step and the caller looks once at the end.
+class field_reader {
  public:
-  row_reader(const boost::json::object& row, std::size_t index, std::int64_t version) noexcept
-      : row_(row), index_(index), version_(version) {}
+  [[nodiscard]] const std::optional<measurement_field_error>& problem() const noexcept { return problem_; }
 
-  // A byte count that must be there.
-  [[nodiscard]] result<std::uint64_t, measurement_file_error> bytes(std::string_view key) const;
+  void fail(measurement_field_error problem) {
+    if (!problem_) {
+      problem_ = std::move(problem);
+    }
+  }
 
-  // A device-used count, null when not read; `required` says whether the
-  // key must be there (an absent key is read as null otherwise).
-  [[nodiscard]] result<std::optional<std::uint64_t>, measurement_file_error> used_bytes(std::string_view key,
-                                                                                        bool required) const;
+  // `where` holds `found`, not what `expected` (a literal) says.
+  void fail_value(std::string where, const boost::json::value& found, std::string_view expected);
 
-  [[nodiscard]] measurement_file_error error(measurement_file_errc kind, std::string_view key,
-                                             const boost::json::value& value) const {
-    return measurement_file_error{kind, version_, index_, key, boost::json::serialize(value)};
+  // The member `key` of `parent`, or nothing (and a problem) when absent.
+  [[nodiscard]] const boost::json::value* member(const boost::json::object& parent, std::string_view key,
+                                                 std::string_view where, std::string_view expected);
+
+  [[nodiscard]] const boost::json::object& object(const boost::json::value* v, std::string_view where);
+
+  [[nodiscard]] const boost::json::object& object_at(const boost::json::object& parent, std::string_view key,
+                                                     std::string_view where) {
+    return object(member(parent, key, where, "an object"), path(where, key));
+  }
+
+  // An integer of at least `minimum`.
+  [[nodiscard]] std::uint64_t count(const boost::json::value* v, std::string_view where, std::uint64_t minimum,
+                                    std::string_view expected);
+
+  [[nodiscard]] std::uint64_t count_at(const boost::json::object& parent, std::string_view key,
+                                       std::string_view where, std::uint64_t minimum, std::string_view expected) {
+    return count(member(parent, key, where, expected), path(where, key), minimum, expected);
+  }
+
+  // A finite number of at least 0 (seconds).
+  [[nodiscard]] double seconds_at(const boost::json::object& parent, std::string_view key, std::string_view where);
+
+  [[nodiscard]] std::string text_at(const boost::json::object& parent, std::string_view key, std::string_view where);
+
+  // "phases[2].seconds"; a member of the top level is named by its key.
+  [[nodiscard]] static std::string path(std::string_view where, std::string_view key) {
+    return where.empty() ? std::string(key) : std::string(where) + "." + std::string(key);
   }
 
  private:
-  const boost::json::object& row_;
-  std::size_t index_;
-  std::int64_t version_;
+  std::optional<measurement_field_error> problem_{};
+  boost::json::object empty_object_{};
 };
 
-// One row; the checks in the order messages have always reported them:
-// peak_reserved_bytes, then (schema 2) end_reserved_bytes,
-// end_device_used_bytes, baseline_device_used_bytes and, where that one is
-// a number, baseline_reserved_bytes.
-[[nodiscard]] result<measurement_file_row, measurement_file_error> read_row(const boost::json::object& o,
-                                                                                  std::size_t index,
-                                                                                  std::int64_t version);
+// A value somewhere inside an object, or nothing where any step is
+// missing or not an object: the environment's facts are read this way, so
+// that a file whose environment says less is still compared.
+[[nodiscard]] const boost::json::value* value_in(const boost::json::object& root,
+                                                std::initializer_list<std::string_view> keys);
+// The string at that place; nothing where there is none.
+[[nodiscard]] std::optional<std::string> string_in(const boost::json::object& root,
+                                                          std::initializer_list<std::string_view> keys);
+// The byte count at that place; nothing where there is none (json_byte_count()).
+[[nodiscard]] std::optional<std::uint64_t> bytes_in(const boost::json::object& root,
+                                                    std::initializer_list<std::string_view> keys);
 
+// The program that writes a document of this shape, when it is one of the
+// other outputs of the two programs.
+[[nodiscard]] std::optional<other_output_kind> other_output(const boost::json::object& top);
 
-[[nodiscard]] ITERAGPU_INLINE result<std::uint64_t, measurement_file_error> row_reader::bytes(std::string_view key) const {
-  const auto* v = row_.if_contains(key);
-  if (v == nullptr) {
-    return unexpected{error(measurement_file_errc::field_missing, key, {})};
-  }
-  const auto b = json_byte_count(*v);
-  if (!b) {
-    return unexpected{error(measurement_file_errc::field_not_bytes, key, *v)};
-  }
-  return *b;
+// A refusal of kind `kind`, from the document, its data still to fill in.
+[[nodiscard]] measurement_read_error refusal(measurement_read_errc kind);
+
+void read_configuration(field_reader& r, const boost::json::object& top, std::int64_t schema,
+                               run_configuration& c);
+
+// Whether a row's repeat is the one expected: null for the four leading
+// phases, the 0-based number for warm_forward rows.
+[[nodiscard]] bool repeat_is(const boost::json::value& v, const std::optional<std::uint64_t>& expected);
+
+// Row `index` of phases, which must be the protocol's row of that index:
+// model_load, inputs, cold_forward, warmup, then warm_forward 0, 1, 2...
+// Schema 2 adds the device's used memory at the row's baseline and end
+// (null where it was not read).
+[[nodiscard]] phase_row read_row(field_reader& r, const boost::json::value& value, std::size_t index,
+                                 std::int64_t schema);
+
+// The rows, in the protocol's order, at least one of them warm_forward.
+void read_phases(field_reader& r, const boost::json::object& top, std::int64_t schema, std::vector<phase_row>& rows);
+
+// statistics.warm_forward.<series> of a schema-2 file: the count must be
+// the number of warm_forward rows.
+[[nodiscard]] median_estimate read_series(field_reader& r, const boost::json::object& warm, std::string_view key,
+                                                 std::size_t warm_rows);
+
+void read_statistics(field_reader& r, const boost::json::object& top, measured_run& run);
+
+ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::json::value& found, std::string_view expected) {
+  measurement_field_error e;
+  e.kind = measurement_field_errc::wrong_value;
+  e.path = std::move(where);
+  e.expected = expected;
+  e.found = boost::json::serialize(found);
+  fail(std::move(e));
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::optional<std::uint64_t>, measurement_file_error> row_reader::used_bytes(std::string_view key,
-                                                                                                                  bool required) const {
-  const auto* v = row_.if_contains(key);
+[[nodiscard]] ITERAGPU_INLINE const boost::json::value* field_reader::member(const boost::json::object& parent, std::string_view key,
+                                                                             std::string_view where, std::string_view expected) {
+  const auto* found = parent.if_contains(key);
+  if (found == nullptr) {
+    measurement_field_error e;
+    e.path = std::string(where);
+    e.key = std::string(key);
+    e.expected = expected;
+    fail(std::move(e));
+  }
+  return found;
+}
+
+[[nodiscard]] ITERAGPU_INLINE const boost::json::object& field_reader::object(const boost::json::value* v, std::string_view where) {
+  if (v != nullptr && v->is_object()) {
+    return v->get_object();
+  }
+  if (v != nullptr) {
+    fail_value(std::string(where), *v, "an object");
+  }
+  return empty_object_;
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::uint64_t field_reader::count(const boost::json::value* v, std::string_view where, std::uint64_t minimum,
+                                                                std::string_view expected) {
   if (v == nullptr) {
-    if (required) {
-      return unexpected{error(measurement_file_errc::field_missing, key, {})};
+    return minimum;
+  }
+  if (const auto* u = v->if_uint64()) {
+    if (*u >= minimum) {
+      return *u;
     }
-    return std::optional<std::uint64_t>{};
+  } else if (const auto* i = v->if_int64()) {
+    if (*i >= 0 && static_cast<std::uint64_t>(*i) >= minimum) {
+      return static_cast<std::uint64_t>(*i);
+    }
   }
-  if (v->is_null()) {
-    return std::optional<std::uint64_t>{};
-  }
-  const auto b = json_byte_count(*v);
-  if (!b) {
-    return unexpected{error(measurement_file_errc::field_not_bytes_or_null, key, *v)};
-  }
-  return std::optional<std::uint64_t>{*b};
+  fail_value(std::string(where), *v, expected);
+  return minimum;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<measurement_file_row, measurement_file_error> read_row(const boost::json::object& o,
-                                                                                            std::size_t index,
-                                                                                            std::int64_t version) {
-  const row_reader r(o, index, version);
-  measurement_file_row row;
-  const auto peak = r.bytes("peak_reserved_bytes");
-  if (!peak) {
-    return unexpected{peak.error()};
+[[nodiscard]] ITERAGPU_INLINE double field_reader::seconds_at(const boost::json::object& parent, std::string_view key, std::string_view where) {
+  constexpr std::string_view expected = "a finite number of seconds, 0 or more";
+  const auto* v = member(parent, key, where, expected);
+  if (v == nullptr) {
+    return 0.0;
   }
-  row.peak_reserved_bytes = *peak;
-  if (version < 2) {
+  if (v->is_number()) {
+    const double d = v->to_number<double>();
+    if (std::isfinite(d) && d >= 0.0) {
+      return d;
+    }
+  }
+  fail_value(path(where, key), *v, expected);
+  return 0.0;
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::string field_reader::text_at(const boost::json::object& parent, std::string_view key, std::string_view where) {
+  const auto* v = member(parent, key, where, "a string");
+  if (v == nullptr) {
+    return {};
+  }
+  if (!v->is_string()) {
+    fail_value(path(where, key), *v, "a string");
+    return {};
+  }
+  return std::string(v->get_string());
+}
+
+[[nodiscard]] ITERAGPU_INLINE const boost::json::value* value_in(const boost::json::object& root,
+                                                                 std::initializer_list<std::string_view> keys) {
+  const boost::json::object* o = &root;
+  const boost::json::value* v = nullptr;
+  for (const auto key : keys) {
+    v = o != nullptr ? o->if_contains(key) : nullptr;
+    if (v == nullptr) {
+      return nullptr;
+    }
+    o = v->if_object();
+  }
+  return v;
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::string> string_in(const boost::json::object& root,
+                                                                   std::initializer_list<std::string_view> keys) {
+  const auto* v = value_in(root, keys);
+  return v != nullptr && v->is_string() ? std::optional<std::string>(std::string(v->get_string())) : std::nullopt;
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> bytes_in(const boost::json::object& root,
+                                                                    std::initializer_list<std::string_view> keys) {
+  const auto* v = value_in(root, keys);
+  return v != nullptr ? json_byte_count(*v) : std::nullopt;
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::optional<other_output_kind> other_output(const boost::json::object& top) {
+  const auto* kind = top.if_contains("kind");
+  if (kind != nullptr && kind->is_string() && kind->get_string() == "plan") {
+    return other_output_kind::plan;
+  }
+  if (top.contains("weight_bytes") && top.contains("bits")) {
+    return other_output_kind::estimate;
+  }
+  if (top.contains("total_price_cents")) {
+    return other_output_kind::quote;
+  }
+  if (top.contains("gpus") && top.contains("device") && !top.contains("phases")) {
+    return other_output_kind::environment;
+  }
+  return std::nullopt;
+}
+
+[[nodiscard]] ITERAGPU_INLINE measurement_read_error refusal(measurement_read_errc kind) {
+  measurement_read_error e;
+  e.kind = kind;
+  return e;
+}
+
+ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::object& top, std::int64_t schema,
+                                        run_configuration& c) {
+  const auto& o = r.object_at(top, "configuration", "");
+  constexpr std::string_view where = "configuration";
+  constexpr std::string_view positive = "a positive integer";
+  c.device = r.text_at(o, "device", where);
+  c.batch = r.count_at(o, "batch", where, 1, positive);
+  c.context = r.count_at(o, "context", where, 1, positive);
+  c.width = r.count_at(o, "width", where, 1, positive);
+  c.dtype = r.text_at(o, "dtype", where);
+  c.warmup = r.count_at(o, "warmup", where, 0, "an integer, 0 or more");
+  const std::string_view expected_repeats = schema == 1 ? "a positive integer" : "a positive integer or \"auto\"";
+  const auto* repeats = r.member(o, "repeats", where, expected_repeats);
+  if (repeats != nullptr && schema >= 2 && repeats->is_string() && repeats->get_string() == "auto") {
+    c.repeats = std::nullopt;
+  } else {
+    c.repeats = r.count(repeats, "configuration.repeats", 1, expected_repeats);
+  }
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool repeat_is(const boost::json::value& v, const std::optional<std::uint64_t>& expected) {
+  if (!expected) {
+    return v.is_null();
+  }
+  if (const auto* i = v.if_int64()) {
+    return *i >= 0 && static_cast<std::uint64_t>(*i) == *expected;
+  }
+  return v.is_uint64() && v.get_uint64() == *expected;
+}
+
+[[nodiscard]] ITERAGPU_INLINE phase_row read_row(field_reader& r, const boost::json::value& value, std::size_t index,
+                                                 std::int64_t schema) {
+  const std::string where = "phases[" + to_decimal_string(index) + "]";
+  const auto& o = r.object(&value, where);
+  phase_row row;
+  if (index < leading_phases.size()) {
+    row.phase = leading_phases[index];
+  } else {
+    row.phase = phase_kind::warm_forward;
+    row.repeat = index - leading_phases.size();
+  }
+  const std::string phase = r.text_at(o, "phase", where);
+  const auto* repeat = r.member(o, "repeat", where, row.repeat ? "the repeat's number" : "null");
+  if (r.problem()) {
     return row;
   }
-  const auto end_reserved = r.bytes("end_reserved_bytes");
-  if (!end_reserved) {
-    return unexpected{end_reserved.error()};
+  if (phase != name_of(row.phase) || !repeat_is(*repeat, row.repeat)) {
+    measurement_field_error e;
+    e.kind = measurement_field_errc::wrong_row;
+    e.path = where;
+    e.found = boost::json::serialize(*repeat);
+    e.phase = phase;
+    e.row_phase = row.phase;
+    e.row_repeat = row.repeat;
+    r.fail(std::move(e));
+    return row;
   }
-  const auto end_used = r.used_bytes("end_device_used_bytes", true);
-  if (!end_used) {
-    return unexpected{end_used.error()};
+  row.seconds = r.seconds_at(o, "seconds", where);
+  row.gpu_seconds = r.seconds_at(o, "gpu_seconds", where);
+  constexpr std::string_view bytes = "a byte count, an integer of 0 or more";
+  std::array<std::uint64_t, 6> fields{};
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    fields[f] = r.count_at(o, prediction::byte_field_names[f], where, 0, bytes);
   }
-  if (*end_used) {
-    row.end = device_sample{**end_used, *end_reserved};
-  }
-  const auto baseline_used = r.used_bytes("baseline_device_used_bytes", false);
-  if (!baseline_used) {
-    return unexpected{baseline_used.error()};
-  }
-  if (*baseline_used) {
-    const auto baseline_reserved = r.bytes("baseline_reserved_bytes");
-    if (!baseline_reserved) {
-      return unexpected{baseline_reserved.error()};
+  row.baseline_allocated_bytes = fields[0];
+  row.baseline_reserved_bytes = fields[1];
+  row.end_allocated_bytes = fields[2];
+  row.end_reserved_bytes = fields[3];
+  row.peak_allocated_bytes = fields[4];
+  row.peak_reserved_bytes = fields[5];
+  if (schema >= 2) {
+    constexpr std::string_view used = "null or a byte count, an integer of 0 or more";
+    for (auto [key, field] : {std::pair{std::string_view("baseline_device_used_bytes"), &phase_row::baseline_device_used_bytes},
+                              std::pair{std::string_view("end_device_used_bytes"), &phase_row::end_device_used_bytes}}) {
+      const auto* v = o.if_contains(key);
+      if (v != nullptr && !v->is_null()) {
+        row.*field = r.count(v, field_reader::path(where, key), 0, used);
+      }
     }
-    row.baseline = device_sample{**baseline_used, *baseline_reserved};
   }
   return row;
 }
 
+ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top, std::int64_t schema,
+                                 std::vector<phase_row>& rows) {
+  const auto* phases = r.member(top, "phases", "", "an array of phase rows");
+  if (phases == nullptr) {
+    return;
+  }
+  if (!phases->is_array()) {
+    r.fail_value("phases", *phases, "an array of phase rows");
+    return;
+  }
+  const auto& array = phases->get_array();
+  if (array.size() <= leading_phases.size()) {
+    measurement_field_error e;
+    e.kind = measurement_field_errc::too_few_rows;
+    e.count = array.size();
+    r.fail(std::move(e));
+    return;
+  }
+  rows.reserve(array.size());
+  for (std::size_t i = 0; i < array.size() && !r.problem(); ++i) {
+    rows.push_back(read_row(r, array[i], i, schema));
+  }
+}
+
+[[nodiscard]] ITERAGPU_INLINE median_estimate read_series(field_reader& r, const boost::json::object& warm, std::string_view key,
+                                                          std::size_t warm_rows) {
+  const std::string where = field_reader::path("statistics.warm_forward", key);
+  const auto& o = r.object(r.member(warm, key, "statistics.warm_forward", "an object"), where);
+  median_estimate e;
+  e.count = r.count_at(o, "count", where, 1, "a positive integer");
+  if (!r.problem() && e.count != warm_rows) {
+    measurement_field_error problem;
+    problem.kind = measurement_field_errc::count_mismatch;
+    problem.path = where;
+    problem.count = e.count;
+    problem.rows = warm_rows;
+    r.fail(std::move(problem));
+  }
+  e.median = r.seconds_at(o, "median", where);
+  const auto* ci = r.member(o, "median_ci", where, "null or an object");
+  if (ci != nullptr && !ci->is_null()) {
+    const std::string ci_where = where + ".median_ci";
+    const auto& interval = r.object(ci, ci_where);
+    e.ci = median_estimate::interval{r.seconds_at(interval, "lower", ci_where),
+                                     r.seconds_at(interval, "upper", ci_where)};
+    if (!r.problem() && !(e.ci->lower <= e.median && e.median <= e.ci->upper)) {
+      measurement_field_error problem;
+      problem.kind = measurement_field_errc::interval_without_median;
+      problem.path = ci_where;
+      r.fail(std::move(problem));
+    }
+  }
+  return e;
+}
+
+ITERAGPU_INLINE void read_statistics(field_reader& r, const boost::json::object& top, measured_run& run) {
+  const auto& statistics = r.object_at(top, "statistics", "");
+  const auto& warm = r.object_at(statistics, "warm_forward", "statistics");
+  const std::size_t warm_rows = run.phases.size() - leading_phases.size();
+  run.seconds = read_series(r, warm, "seconds", warm_rows);
+  run.gpu_seconds = read_series(r, warm, "gpu_seconds", warm_rows);
+  const std::uint64_t with_state =
+      r.count_at(statistics, "repeats_with_gpu_state", "statistics", 0, "an integer, 0 or more");
+  const std::uint64_t throttled = r.count_at(statistics, "repeats_under_throttling", "statistics", 0,
+                                             "an integer, at most repeats_with_gpu_state");
+  if (!r.problem() && throttled > with_state) {
+    measurement_field_error problem;
+    problem.kind = measurement_field_errc::throttled_above_state;
+    r.fail(std::move(problem));
+  }
+  run.repeats_with_gpu_state = with_state;
+  run.repeats_under_throttling = throttled;
+  run.statistics_recorded = true;
+}
 }  // namespace iteragpu::memory::detail::measurement_fields
 
 namespace iteragpu::memory {
 
-[[nodiscard]] ITERAGPU_INLINE result<measurement_file, measurement_file_error> read_measurement_file(
+
+[[nodiscard]] ITERAGPU_INLINE result<measured_run, measurement_read_error> measurement_from_json(
     const boost::json::value& document) {
-  const auto* top = document.if_object();
-  if (top == nullptr) {
-    return unexpected{measurement_file_error{measurement_file_errc::not_an_object, 0, 0, {}, {}}};
+  if (!document.is_object()) {
+    auto e = detail::measurement_fields::refusal(measurement_read_errc::top_level);
+    e.found = boost::json::serialize(document);
+    return unexpected{std::move(e)};
   }
-  const auto* version = top->if_contains("schema_version");
+  const auto& top = document.get_object();
+  if (const auto other = detail::measurement_fields::other_output(top)) {
+    auto e = detail::measurement_fields::refusal(measurement_read_errc::other_output);
+    e.other = *other;
+    return unexpected{std::move(e)};
+  }
+  const auto* version = top.if_contains("schema_version");
   if (version == nullptr) {
-    return unexpected{measurement_file_error{measurement_file_errc::no_schema_version, 0, 0, {}, {}}};
+    return unexpected{detail::measurement_fields::refusal(measurement_read_errc::no_schema_version)};
   }
-  const auto* number = version->if_int64();
-  if (number == nullptr || (*number != 1 && *number != 2)) {
-    return unexpected{measurement_file_error{measurement_file_errc::unknown_schema_version, 0, 0, {}, boost::json::serialize(*version)}};
+  if (!version->is_int64() || (version->get_int64() != 1 && version->get_int64() != 2)) {
+    auto e = detail::measurement_fields::refusal(measurement_read_errc::unknown_schema_version);
+    e.found = boost::json::serialize(*version);
+    return unexpected{std::move(e)};
   }
-  measurement_file file{*number, {}};
-  const auto* phases = top->if_contains("phases");
-  const auto* rows = phases != nullptr ? phases->if_array() : nullptr;
-  if (rows == nullptr || rows->empty()) {
-    return unexpected{measurement_file_error{measurement_file_errc::no_phases, file.schema_version, 0, {}, {}}};
-  }
-  file.phases.reserve(rows->size());
-  for (std::size_t i = 0; i < rows->size(); ++i) {
-    const auto* o = (*rows)[i].if_object();
-    if (o == nullptr) {
-      return unexpected{
-          measurement_file_error{measurement_file_errc::row_not_an_object, file.schema_version, i, {}, {}}};
+  measured_run run;
+  run.schema_version = version->get_int64();
+  detail::measurement_fields::field_reader r;
+  detail::measurement_fields::read_configuration(r, top, run.schema_version, run.configuration);
+  const auto& environment = r.object_at(top, "environment", "");
+  detail::measurement_fields::read_phases(r, top, run.schema_version, run.phases);
+  if (!r.problem()) {
+    if (run.schema_version >= 2) {
+      detail::measurement_fields::read_statistics(r, top, run);
+    } else {
+      // Schema 1 has no statistics: they are computed from the rows, which
+      // are all finite and not negative by now.
+      const auto computed = statistics_of(run.phases);
+      run.seconds = median_estimate_of(computed.seconds.value_or(sample_summary{}));
+      run.gpu_seconds = median_estimate_of(computed.gpu_seconds.value_or(sample_summary{}));
     }
-    auto row = detail::measurement_fields::read_row(*o, i, file.schema_version);
-    if (!row) {
-      return unexpected{std::move(row).error()};
-    }
-    file.phases.push_back(*row);
   }
-  return file;
+  if (const auto& problem = r.problem()) {
+    auto e = detail::measurement_fields::refusal(measurement_read_errc::bad_field);
+    e.field = *problem;
+    return unexpected{std::move(e)};
+  }
+  const auto name = detail::measurement_fields::string_in(environment, {"library", "name"});
+  const auto version_text = detail::measurement_fields::string_in(environment, {"library", "version"});
+  if (name && version_text) {
+    run.environment.library = *name + " " + *version_text;
+  }
+  run.environment.libtorch = detail::measurement_fields::string_in(environment, {"libtorch", "version"});
+  run.environment.cuda_build = detail::measurement_fields::string_in(environment, {"cuda_build"});
+  run.environment.gpu = detail::measurement_fields::string_in(environment, {"device", "name"});
+  run.environment.driver = detail::measurement_fields::string_in(environment, {"management", "driver_version"});
+  run.environment.device_total_bytes = detail::measurement_fields::bytes_in(environment, {"device", "total_memory_bytes"});
+  return run;
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<measured_run, measurement_read_error> measurement_from_text(std::string_view text) {
+  const auto refusal = [](measurement_read_errc kind) {
+    auto e = detail::measurement_fields::refusal(kind);
+    e.stage = measurement_read_stage::text;
+    return e;
+  };
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return unexpected{refusal(measurement_read_errc::empty)};
+  }
+  boost::json::stream_parser parser;
+  boost::system::error_code error;
+  const std::size_t used = parser.write(text.data(), text.size(), error);
+  if (!error) {
+    parser.finish(error);
+  }
+  if (error) {
+    auto e = refusal(measurement_read_errc::not_json);
+    e.json = error;
+    e.offset = used;
+    e.size = text.size();
+    return unexpected{std::move(e)};
+  }
+  if (auto duplicate = first_duplicate_key(text)) {
+    auto e = refusal(measurement_read_errc::duplicate_key);
+    e.duplicate = std::move(*duplicate);
+    return unexpected{std::move(e)};
+  }
+  const auto document = parser.release();
+  if (const auto* o = document.if_object(); o != nullptr && o->contains("workload")) {
+    return unexpected{refusal(measurement_read_errc::torchscript)};
+  }
+  auto run = measurement_from_json(document);
+  if (!run) {
+    auto e = std::move(run).error();
+    e.stage = measurement_read_stage::text;
+    return unexpected{std::move(e)};
+  }
+  return run;
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<measured_run, measurement_read_error> read_measurement(
+    const std::filesystem::path& path) {
+  const auto refused = [&path](measurement_read_errc kind) {
+    auto e = detail::measurement_fields::refusal(kind);
+    e.stage = measurement_read_stage::file;
+    e.file = path.string();
+    return unexpected{std::move(e)};
+  };
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) {
+    return refused(measurement_read_errc::does_not_exist);
+  }
+  if (std::filesystem::is_directory(status)) {
+    return refused(measurement_read_errc::folder);
+  }
+  auto text = read_file_within(path, measurement_file_limit);
+  if (!text) {
+    switch (text.error()) {
+      case read_error::too_large:
+        return refused(measurement_read_errc::too_large);
+      case read_error::not_a_regular_file:
+        return refused(measurement_read_errc::not_a_regular_file);
+      case read_error::cannot_open:
+      case read_error::cannot_read:
+        break;
+    }
+    return refused(measurement_read_errc::unreadable);
+  }
+  auto run = measurement_from_text(*text);
+  if (!run) {
+    auto e = std::move(run).error();
+    e.stage = measurement_read_stage::file;
+    e.file = path.string();
+    return unexpected{std::move(e)};
+  }
+  return run;
 }
 
 }  // namespace iteragpu::memory

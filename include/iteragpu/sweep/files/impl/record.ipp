@@ -57,7 +57,7 @@ namespace iteragpu::sweep::files {
   if (ec) {
     return unexpected{json_file_error{json_file_error_kind::not_json, file, read_error::cannot_open, ec.message()}};
   }
-  if (auto duplicate = report::first_duplicate_key(*text)) {
+  if (auto duplicate = first_duplicate_key(*text)) {
     return unexpected{
         json_file_error{json_file_error_kind::duplicate_key, file, read_error::cannot_open, std::move(*duplicate)}};
   }
@@ -86,7 +86,7 @@ namespace detail {
 
 }  // namespace detail
 
-[[nodiscard]] ITERAGPU_INLINE sweep::measured_figures figures_of(const memory::compared_run& run) {
+[[nodiscard]] ITERAGPU_INLINE sweep::measured_figures figures_of(const memory::measured_run& run) {
   sweep::measured_figures m;
   for (const auto& row : run.phases) {
     m.peak_allocated_bytes = std::max(m.peak_allocated_bytes, row.peak_allocated_bytes);
@@ -102,7 +102,7 @@ namespace detail {
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<sweep::measured_figures, measurement_error> measured_from(const json::value& doc) {
-  auto run = report::measurement_from_json(doc);
+  auto run = memory::measurement_from_json(doc);
   if (!run.has_value()) {
     return unexpected{std::move(run).error()};
   }

@@ -1,5 +1,5 @@
-#ifndef ITERAGPU_REPORT_JSON_KEYS_HPP
-#define ITERAGPU_REPORT_JSON_KEYS_HPP
+#ifndef ITERAGPU_JSON_KEYS_HPP
+#define ITERAGPU_JSON_KEYS_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +16,7 @@
 /// figure twice and be read with either. Every reader of a JSON input runs
 /// first_duplicate_key() on the text it parsed and refuses a duplicate,
 /// naming its place.
-namespace iteragpu::report {
+namespace iteragpu {
 
 /// The JSON Pointer (RFC 6901, "" for the document itself) of the first
 /// member whose object already has a member of that key, as
@@ -30,10 +30,10 @@ namespace iteragpu::report {
   return "the key at " + quoted_excerpt(pointer) + " is given twice in its object";
 }
 
-}  // namespace iteragpu::report
+}  // namespace iteragpu
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
-#include "iteragpu/report/impl/json_keys.ipp"
+#include "iteragpu/impl/json_keys.ipp"
 #endif
 
-#endif  // ITERAGPU_REPORT_JSON_KEYS_HPP
+#endif  // ITERAGPU_JSON_KEYS_HPP

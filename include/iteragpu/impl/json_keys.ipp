@@ -1,17 +1,17 @@
-#ifndef ITERAGPU_REPORT_IMPL_JSON_KEYS_IPP
-#define ITERAGPU_REPORT_IMPL_JSON_KEYS_IPP
+#ifndef ITERAGPU_IMPL_JSON_KEYS_IPP
+#define ITERAGPU_IMPL_JSON_KEYS_IPP
 
 #include <set>
 
 #include <boost/json/basic_parser_impl.hpp>
 
 #include "iteragpu/config.hpp"
-#include "iteragpu/report/json_keys.hpp"
+#include "iteragpu/json_keys.hpp"
 
-// The bodies of the functions that <iteragpu/report/json_keys.hpp> declares: included by it
+// The bodies of the functions that <iteragpu/json_keys.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::report::detail {
+namespace iteragpu::detail::json_keys {
 
 // A basic_parser handler that builds nothing: it keeps the keys of every
 // open object and the place of every open container, and notes the first
@@ -140,12 +140,12 @@ ITERAGPU_INLINE bool duplicate_key_finder::close() {
   return value_done();
 }
 
-}  // namespace iteragpu::report::detail
+}  // namespace iteragpu::detail::json_keys
 
-namespace iteragpu::report {
+namespace iteragpu {
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::string> first_duplicate_key(std::string_view text) {
-  boost::json::basic_parser<detail::duplicate_key_finder> parser{boost::json::parse_options{}};
+  boost::json::basic_parser<detail::json_keys::duplicate_key_finder> parser{boost::json::parse_options{}};
   boost::json::error_code error;
   static_cast<void>(parser.write_some(false, text.data(), text.size(), error));
   if (error) {
@@ -154,6 +154,6 @@ namespace iteragpu::report {
   return parser.handler().duplicate();
 }
 
-}  // namespace iteragpu::report
+}  // namespace iteragpu
 
-#endif  // ITERAGPU_REPORT_IMPL_JSON_KEYS_IPP
+#endif  // ITERAGPU_IMPL_JSON_KEYS_IPP
