@@ -1,29 +1,17 @@
 #ifndef ITERAGPU_REPORT_COMPARE_HPP
 #define ITERAGPU_REPORT_COMPARE_HPP
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
-#include <initializer_list>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <utility>
-#include <vector>
 
 #include <boost/json/fwd.hpp>
 
 #include "iteragpu/memory/compare.hpp"
 #include "iteragpu/memory/files/measurement_file.hpp"
-#include "iteragpu/io.hpp"
-#include "iteragpu/memory/prediction/check.hpp"
-#include "iteragpu/memory/protocol.hpp"
-#include "iteragpu/json_keys.hpp"
-#include "iteragpu/result.hpp"
-#include "iteragpu/memory/synthetic_measurement.hpp"
-#include "iteragpu/text.hpp"
 
 /// \file
 /// The words for a measurement file refused (memory/files/measurement_file.hpp

@@ -9,6 +9,9 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/config.hpp"
+#include "iteragpu/io.hpp"
+#include "iteragpu/json_keys.hpp"
+#include "iteragpu/text.hpp"
 #include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/report/compare.hpp"
 
