@@ -12,6 +12,7 @@
 #include "text_checks.hpp"
 
 #include <iteragpu/io.hpp>
+#include <iteragpu/memory/files/measurement_file.hpp>
 
 namespace {
 
@@ -116,6 +117,33 @@ BOOST_AUTO_TEST_CASE(a_schema_2_measurement_adds_the_memory_outside_the_allocato
   const auto unrecorded = need_of(fixture("measurement-v2-not-recorded.json"));
   BOOST_TEST(unrecorded.bytes.value == 1'434'451'968U);
   BOOST_TEST(contains(unrecorded.source, "was not recorded and is not included"));
+}
+
+BOOST_AUTO_TEST_CASE(a_measurement_of_the_users_own_module_gives_its_need) {
+  // `measure --torchscript` writes the same rows and statistics with a
+  // workload in place of the synthetic network's shape: its need is read
+  // as a synthetic run's (compare alone refuses it, by name).
+  const std::string module = changed_v2([](boost::json::object& o) {
+    auto& configuration = o["configuration"].as_object();
+    for (const auto* key : {"batch", "context", "width", "dtype"}) {
+      configuration.erase(key);
+    }
+    o["workload"] = boost::json::parse(R"({"kind":"torchscript","file":"m.pt","sha256":"00","inputs":["2x8:float32"],)"
+                                       R"("train":false,"input_high":1})");
+    o["synthetic_model"] = nullptr;
+  });
+  const auto need = need_of(module);
+  const auto synthetic = need_of(fixture("measurement-v2.json"));
+  BOOST_TEST(need.bytes.value == 2'027'945'984U);
+  BOOST_TEST(need.source == synthetic.source);
+  const auto run = iteragpu::memory::measurement_from_json(boost::json::parse(module));
+  BOOST_REQUIRE(run.has_value());
+  BOOST_TEST(!run->synthetic);
+  BOOST_TEST(run->configuration.device == "cuda:0");
+  BOOST_TEST(run->configuration.batch == 0U);
+  BOOST_TEST(iteragpu::memory::measurement_from_json(boost::json::parse(fixture("measurement-v2.json")))->synthetic);
+  BOOST_TEST((iteragpu::memory::measurement_from_text(module).error().kind ==
+              iteragpu::memory::measurement_read_errc::torchscript));
 }
 
 BOOST_AUTO_TEST_CASE(the_memory_outside_the_allocator_is_the_largest_difference_of_any_row) {

@@ -180,6 +180,10 @@ struct run_environment {
 /// a memory need from (need_of_measurement()).
 struct measured_run {
   std::int64_t schema_version{0};   ///< the file's schema_version (1 or 2)
+  /// A run of the synthetic network; false for a measurement of the
+  /// user's own module (its document has a `workload`), whose
+  /// configuration has no batch, context, width or dtype (0 and empty).
+  bool synthetic{true};
   run_configuration configuration;  ///< its shape and passes
   run_environment environment;      ///< its environment
   std::vector<phase_row> phases;    ///< its phase rows, in the protocol's order

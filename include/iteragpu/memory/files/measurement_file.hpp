@@ -160,7 +160,8 @@ struct measurement_read_error {
 [[nodiscard]] std::optional<std::uint64_t> json_byte_count(const boost::json::value& v) noexcept;
 
 /// A measurement document, read whole: an object with schema_version 1 or
-/// 2; its configuration; its environment (an object; the facts a run
+/// 2; its configuration (with the synthetic network's shape, unless the
+/// document measures the user's own module: it has a `workload`); its environment (an object; the facts a run
 /// compares are read where they are there); its phase rows in the
 /// protocol's order (model_load, inputs, cold_forward, warmup, then
 /// warm_forward 0, 1, ...), each with its phase, repeat, seconds,

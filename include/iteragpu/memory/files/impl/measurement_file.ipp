@@ -122,8 +122,10 @@ class field_reader {
 // A refusal of kind `kind`, from the document, its data still to fill in.
 [[nodiscard]] measurement_read_error refusal(measurement_read_errc kind);
 
-void read_configuration(field_reader& r, const boost::json::object& top, std::int64_t schema,
-                               run_configuration& c);
+// The configuration: the device and passes of every run, and the shape
+// of the synthetic network where the run measured it (`synthetic`).
+void read_configuration(field_reader& r, const boost::json::object& top, std::int64_t schema, bool synthetic,
+                        run_configuration& c);
 
 // Whether a row's repeat is the one expected: null for the four leading
 // phases, the 0-based number for warm_forward rows.
@@ -274,15 +276,17 @@ ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::js
 }
 
 ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::object& top, std::int64_t schema,
-                                        run_configuration& c) {
+                                        bool synthetic, run_configuration& c) {
   const auto& o = r.object_at(top, "configuration", "");
   constexpr std::string_view where = "configuration";
   constexpr std::string_view positive = "a positive integer";
   c.device = r.text_at(o, "device", where);
-  c.batch = r.count_at(o, "batch", where, 1, positive);
-  c.context = r.count_at(o, "context", where, 1, positive);
-  c.width = r.count_at(o, "width", where, 1, positive);
-  c.dtype = r.text_at(o, "dtype", where);
+  if (synthetic) {
+    c.batch = r.count_at(o, "batch", where, 1, positive);
+    c.context = r.count_at(o, "context", where, 1, positive);
+    c.width = r.count_at(o, "width", where, 1, positive);
+    c.dtype = r.text_at(o, "dtype", where);
+  }
   c.warmup = r.count_at(o, "warmup", where, 0, "an integer, 0 or more");
   const std::string_view expected_repeats = schema == 1 ? "a positive integer" : "a positive integer or \"auto\"";
   const auto* repeats = r.member(o, "repeats", where, expected_repeats);
@@ -459,8 +463,9 @@ namespace iteragpu::memory {
   }
   measured_run run;
   run.schema_version = version->get_int64();
+  run.synthetic = !top.contains("workload");
   detail::measurement_fields::field_reader r;
-  detail::measurement_fields::read_configuration(r, top, run.schema_version, run.configuration);
+  detail::measurement_fields::read_configuration(r, top, run.schema_version, run.synthetic, run.configuration);
   const auto& environment = r.object_at(top, "environment", "");
   detail::measurement_fields::read_phases(r, top, run.schema_version, run.phases);
   if (!r.problem()) {
