@@ -53,7 +53,7 @@ if(_replay_python)
   add_test(NAME cli.replay_recorded_traces_match_the_runs
     COMMAND "${_replay_python}" "${_traces}/check_replay.py" "$<TARGET_FILE:mesure_memoire>" "${_traces}")
   set_tests_properties(cli.replay_recorded_traces_match_the_runs PROPERTIES LABELS cli
-    PASS_REGULAR_EXPRESSION "29 comparisons, 0 failed")
+    PASS_REGULAR_EXPRESSION "37 comparisons, 0 failed")
 endif()
 # The smallest capacity of each setting, and the least need, from a
 # convolutional network's training steps: the recorded settings fit in

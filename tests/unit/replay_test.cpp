@@ -236,6 +236,118 @@ BOOST_AUTO_TEST_CASE(caught_out_of_memory_errors_are_counted) {
   BOOST_TEST(outcome->recorded_ooms == 1U);
 }
 
+// The small program with an out-of-memory error at its end that nothing
+// survives: a request of 64 MiB refused, then only frees.
+device_trace died_program() {
+  auto t = small_program();
+  t.events.push_back(ev(trace_action::oom, 1000, 64 * mib));
+  t.events.push_back(ev(trace_action::free_requested, base + 64 * mib, 6 * mib));
+  t.events.push_back(ev(trace_action::free_completed, base + 64 * mib, 6 * mib));
+  return t;
+}
+
+BOOST_AUTO_TEST_CASE(a_refused_request_the_program_died_of_ends_the_replay_out_of_memory) {
+  const auto t = died_program();
+  replay_options o;
+  o.capacity = byte_count{30 * mib};
+  const auto outcome = replay(t, o);
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  BOOST_TEST(outcome->recorded_ooms == 1U);
+  BOOST_TEST_REQUIRE(outcome->recorded_death.has_value());
+  BOOST_TEST(*outcome->recorded_death == 7U);
+  // 22 MiB reserved; a 64 MiB segment would pass 30 MiB: refused, as recorded.
+  BOOST_TEST_REQUIRE(outcome->oom.has_value());
+  BOOST_TEST(outcome->oom->event == 7U);
+  BOOST_TEST(outcome->oom->size.value == 64 * mib);
+  BOOST_TEST(!outcome->past_recorded_death);
+  BOOST_TEST(outcome->alloc_retries == 1U);
+}
+
+BOOST_AUTO_TEST_CASE(a_granted_request_the_program_died_of_gives_no_verdict) {
+  const auto t = died_program();
+  const auto outcome = replay(t, replay_options{});
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  BOOST_TEST(!outcome->oom.has_value());
+  BOOST_TEST(outcome->past_recorded_death);
+  // 22 MiB, then a 64 MiB segment for the request the program died of.
+  BOOST_TEST(outcome->peak_reserved.value == 86 * mib);
+  BOOST_TEST(outcome->peak_allocated.value == 74 * mib);
+  const auto smallest = smallest_capacity(t, replay_options{});
+  BOOST_TEST_REQUIRE(!smallest.has_value());
+  BOOST_TEST((smallest.error().code == replay_errc::ends_where_program_died));
+  BOOST_TEST(smallest.error().event == 7U);
+  // The self-check replays the trace as recorded: the refusal is not made again.
+  replay_options check;
+  check.follow_recorded_addresses = true;
+  const auto self = replay(t, check);
+  BOOST_TEST_REQUIRE(self.has_value());
+  BOOST_TEST(!self->past_recorded_death);
+  BOOST_TEST(self->peak_reserved.value == 22 * mib);
+  BOOST_TEST(!self->divergence.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_refused_request_the_program_caught_is_refused_again_and_the_replay_goes_on) {
+  auto t = small_program();
+  // Before the 20 MiB segment: a 64 MiB request refused, then allocations follow.
+  t.events.insert(t.events.begin() + 2, ev(trace_action::oom, 1000, 64 * mib));
+  replay_options o;
+  o.capacity = byte_count{30 * mib};
+  const auto capped = replay(t, o);
+  BOOST_TEST_REQUIRE(capped.has_value());
+  BOOST_TEST(!capped->recorded_death.has_value());
+  BOOST_TEST(!capped->oom.has_value());
+  BOOST_TEST(!capped->past_recorded_death);
+  BOOST_TEST(capped->peak_reserved.value == 22 * mib);
+  BOOST_TEST(capped->peak_allocated.value == 10 * mib);
+  BOOST_TEST(capped->alloc_retries == 1U);
+  // With no capacity the request is granted, used as a scratch buffer and freed:
+  // 2 MiB + 64 MiB, then the 6 MiB and 4 MiB blocks are cut from the cached 64 MiB block.
+  const auto free = replay(t, replay_options{});
+  BOOST_TEST_REQUIRE(free.has_value());
+  BOOST_TEST(free->peak_reserved.value == 66 * mib);
+  BOOST_TEST(free->peak_allocated.value == 64 * mib + 1024U);
+}
+
+// Two 2 MiB segments, the second placed below the first by the driver; a tie
+// between two free 1 MiB blocks goes to the lower address, which decides
+// whether emptyCache releases the upper segment (as recorded) or nothing.
+device_trace tie_program() {
+  device_trace t;
+  const std::uint64_t high = base + 64 * mib;
+  t.events = {
+      ev(trace_action::segment_alloc, high, 2 * mib),        // 0
+      ev(trace_action::alloc, high, 1 * mib),                // 1 a
+      ev(trace_action::alloc, high + mib, 1 * mib),          // 2 b
+      ev(trace_action::segment_alloc, base, 2 * mib),        // 3
+      ev(trace_action::alloc, base, 1 * mib),                // 4 c
+      ev(trace_action::free_completed, high, 1 * mib),       // 5 a freed
+      ev(trace_action::alloc, base + mib, 1 * mib),          // 6 d: the tie, the lower block
+      ev(trace_action::free_completed, high + mib, 1 * mib), // 7 b freed: the upper segment is whole and free
+      ev(trace_action::segment_free, high, 2 * mib),         // 8 emptyCache
+      ev(trace_action::segment_alloc, base + 128 * mib, 20 * mib),  // 9
+      ev(trace_action::alloc, base + 128 * mib, 6 * mib),    // 10
+  };
+  return t;
+}
+
+BOOST_AUTO_TEST_CASE(under_its_recorded_settings_a_prediction_places_segments_where_the_trace_did) {
+  const auto t = tie_program();
+  replay_options check;
+  check.follow_recorded_addresses = true;
+  const auto self = replay(t, check);
+  BOOST_TEST_REQUIRE(self.has_value());
+  BOOST_TEST(!self->divergence.has_value());
+  // 4 MiB, then 2 MiB after emptyCache, then 2 + 20 MiB.
+  BOOST_TEST(self->peak_reserved.value == 22 * mib);
+  const auto predicted = replay(t, replay_options{});
+  BOOST_TEST_REQUIRE(predicted.has_value());
+  // One answer: placed above each other in order, the two segments would tie
+  // the other way, emptyCache would release nothing and the peak be 24 MiB.
+  BOOST_TEST(predicted->peak_reserved.value == self->peak_reserved.value);
+  BOOST_TEST(predicted->peak_allocated.value == self->peak_allocated.value);
+  BOOST_TEST(predicted->cache_releases == 1U);
+}
+
 BOOST_AUTO_TEST_CASE(the_peaks_the_trace_shows_count_blocks_rounded_to_512_bytes) {
   const auto peaks = peaks_in(small_program().events, iteragpu::memory::prediction::allocator_settings{});
   BOOST_TEST(peaks.peak_reserved.value == 22 * mib);

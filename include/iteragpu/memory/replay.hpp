@@ -34,11 +34,35 @@
 /// and the segment events the simulation makes are compared with the
 /// recorded ones between two requests; the first difference is returned.
 ///
+/// Outside the self-check the simulation also follows the recorded
+/// addresses, as long as its own segment events equal the recorded ones:
+/// until then it made the same reservations in the same order as the
+/// recorded allocator, which got those addresses from the driver. From the
+/// first difference on it places new segments itself. So a replay under the
+/// recorded settings, with no capacity, gives the self-check's peaks
+/// wherever the self-check passes.
+///
+/// An `oom` event is a request the recorded allocator refused (its size is
+/// the rounded block). Outside the self-check it is replayed as a request:
+/// refused by the simulation too, it is an out-of-memory error the program
+/// caught and went on from (allocations follow it in the trace), or the one
+/// it died of (none follows: the replay stops there, out of memory);
+/// granted, a caught one is freed at once (the program would have used it
+/// as a scratch buffer), and the one the program died of leaves the replay
+/// without a verdict (`past_recorded_death`): the trace does not show what
+/// the program would have asked next.
+///
+/// A recorded release of segments is the program's emptyCache, replayed as
+/// one, except under a capacity where it directly precedes the next
+/// request's own reservation or a refused request: there it is the recorded
+/// allocator's release before its retry, which the simulation makes itself
+/// when it needs one.
+///
 /// What a replay cannot know: a program that changes its requests under
 /// pressure (cuDNN picks its workspace from what it can get; a cache sized
 /// from free memory) issues other requests under another capacity. The
-/// trace shows such a program by its `oom` events (out-of-memory errors it
-/// caught and went on), counted in `recorded_ooms`.
+/// trace shows such a program by its `oom` events, counted in
+/// `recorded_ooms`.
 namespace iteragpu::memory {
 
 /// How to replay: the allocator's settings, its capacity, the device.
@@ -86,7 +110,13 @@ struct replay_outcome {
   std::uint64_t alloc_retries{0};         ///< allocations that released the cache and tried again
   std::optional<failed_request> oom{};    ///< the first request that ran out of memory; the replay stops there
   std::uint64_t cache_releases{0};        ///< segment releases of the program's own (emptyCache) replayed
-  std::uint64_t recorded_ooms{0};         ///< out-of-memory errors the recorded program caught
+  std::uint64_t recorded_ooms{0};         ///< out-of-memory errors of the recorded program (`oom` events)
+  /// The `oom` event the recorded program did not survive: no allocation
+  /// follows it, the trace ends there.
+  std::optional<std::uint64_t> recorded_death{};
+  /// The replay granted the request the recorded program died of: what the
+  /// program would have asked next is not in the trace, so no verdict.
+  bool past_recorded_death{false};
   std::uint64_t requests{0};              ///< allocations and frees replayed
   std::uint64_t adopted_segments{0};      ///< segments held where a late trace starts, rebuilt from the snapshot
   std::optional<segment_divergence> divergence{};  ///< with follow_recorded_addresses: the first difference
@@ -101,6 +131,9 @@ enum class replay_errc {
   request_too_large,   ///< a request of 2^60 bytes or more, which PyTorch refuses before any search
   cannot_rebuild,      ///< it starts late, and the state where it starts cannot be rebuilt from the snapshot
   expandable_start,    ///< it starts late with expandable segments, whose state is not rebuilt
+  /// the smallest capacity of a trace whose program died of an out-of-memory
+  /// error that the simulation grants: the trace does not show the rest
+  ends_where_program_died,
 };
 
 /// Why a trace cannot be replayed, and where.
@@ -205,7 +238,12 @@ class replayer {
   replayer(const replay_options& options, std::span<const trace_event> events)
       : options_(options), events_(events), allocator_(options.settings, options.capacity, options.device_memory) {
     live_.reserve(1024);
+    outcome_.recorded_death = last_refusal_survived_by_nothing(events);
   }
+
+  // The last `oom` event when no allocation follows it.
+  [[nodiscard]] static std::optional<std::uint64_t> last_refusal_survived_by_nothing(
+      std::span<const trace_event> events) noexcept;
 
   // The state where a late trace starts, taken over.
   [[nodiscard]] std::optional<replay_error> adopt(std::span<const held_segment> start);
@@ -225,13 +263,23 @@ class replayer {
   // its next allocation.
   [[nodiscard]] bool freed_before_next_alloc(std::uint64_t index, std::uint64_t address) const;
 
-  // Before a request: a recorded release the simulation has not made is the
-  // program's own emptyCache (or its allocator's release before a retry).
-  void release_if_recorded();
+  // Before a request: a recorded release is the program's own emptyCache
+  // (unless releases_before_retry).
+  void release_if_recorded(const trace_event& e);
+
+  // An `oom` event outside the self-check: the refused request tried again.
+  void refused_request(std::uint64_t index, const trace_event& e);
+
+  // Whether the recorded releases pending before event `e` are the recorded
+  // allocator's own, before a retry (only told apart under a capacity).
+  [[nodiscard]] bool releases_before_retry(const trace_event& e) const;
 
   void compare(std::uint64_t index);
 
   void note_peaks(std::uint64_t index);
+
+  // The simulation's segment events have differed from the recorded ones.
+  bool diverged_{false};
 
   const replay_options& options_;
   std::span<const trace_event> events_;
@@ -256,7 +304,9 @@ class replayer {
 /// segments hold every block in use) and its peak reserved bytes with no
 /// capacity (enough: nothing is ever refused). Segments are whole multiples
 /// of 2 MiB, so the search runs over those; a capacity between two of them
-/// fits as the lower one does. Nothing when the trace cannot be replayed.
+/// fits as the lower one does. Nothing when the trace cannot be replayed, or
+/// (ends_where_program_died) when the recorded program died of an
+/// out-of-memory error that the simulation grants with no capacity.
 [[nodiscard]] result<byte_count, replay_error> smallest_capacity(const device_trace& trace,
                                                                  replay_options options);
 

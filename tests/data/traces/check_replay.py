@@ -93,6 +93,27 @@ def main():
                          ("" if same else (" caught OOMs" if caught else
                                            " replay stops at a scratch workspace the run did without" if scratch
                                            else " DIFFERENT")), same))
+    # Each capped run's own trace, replayed at its own capacity: the verdict
+    # (ran out of memory and died, or completed), the peaks and the retries
+    # of the run. An oom event is the request the recorded allocator refused:
+    # one the program died of ends the replay out of memory, one it caught is
+    # refused again and the replay goes on.
+    for model, runs in sorted(truth.items()):
+        for conf, run in sorted(runs.items()) if isinstance(runs, dict) else []:
+            path = os.path.join(folder, f"{model}.{conf}.pickle")
+            if not conf.startswith("cap-") or run.get("capacity_bytes") is None or not os.path.exists(path):
+                continue
+            out, _ = replay(program, path, capacity=run["capacity_bytes"])
+            r = out["settings"][0]
+            same = (r["oom"] == run["oom_raised"] and r["alloc_retries"] == run["alloc_retries"] and
+                    r["peak_allocated_bytes"] == run["peak_allocated_bytes"] and
+                    r["peak_reserved_bytes"] == run["peak_reserved_bytes"] and not r["no_verdict"])
+            failures += not same
+            rows.append((model, f"own trace of {conf} at {run['capacity_bytes']} B",
+                         "oom" if run["oom_raised"] else "fits", "oom" if r["oom"] else "fits",
+                         run["peak_reserved_bytes"], r["peak_reserved_bytes"],
+                         f"retries {run['alloc_retries']} / {r['alloc_retries']}, allocated "
+                         f"{run['peak_allocated_bytes']} / {r['peak_allocated_bytes']}", same))
     # Snapshots written by `measure --torchscript --memory-snapshot`: each
     # replays to the largest peaks its measurement's rows recorded.
     measured = os.path.join(folder, "measured")

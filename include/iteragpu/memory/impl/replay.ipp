@@ -263,6 +263,19 @@ namespace iteragpu::memory::detail::replaying {
   return std::nullopt;
 }
 
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> replayer::last_refusal_survived_by_nothing(
+    std::span<const trace_event> events) noexcept {
+  for (std::size_t n = events.size(); n > 0; --n) {
+    if (events[n - 1].action == trace_action::alloc) {
+      return std::nullopt;
+    }
+    if (events[n - 1].action == trace_action::oom) {
+      return n - 1;
+    }
+  }
+  return std::nullopt;
+}
+
 [[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::step(std::uint64_t index, const trace_event& e) {
   if (is_segment_event(e.action)) {
     pending_.push_back(e);
@@ -270,12 +283,15 @@ namespace iteragpu::memory::detail::replaying {
   }
   if (e.action == trace_action::oom) {
     ++outcome_.recorded_ooms;
+    if (!options_.follow_recorded_addresses) {
+      refused_request(index, e);
+    }
     return std::nullopt;
   }
   if (e.action != trace_action::alloc && e.action != trace_action::free_completed) {
     return std::nullopt;
   }
-  release_if_recorded();
+  release_if_recorded(e);
   ++outcome_.requests;
   if (e.action == trace_action::alloc) {
     if (auto failed = allocate(index, e)) {
@@ -294,9 +310,32 @@ namespace iteragpu::memory::detail::replaying {
   return std::nullopt;
 }
 
+ITERAGPU_INLINE void replayer::refused_request(std::uint64_t index, const trace_event& e) {
+  release_if_recorded(e);
+  const bool death = outcome_.recorded_death == index;
+  auto block = allocator_.allocate(byte_count{e.size}, e.stream);
+  if (!block) {
+    if (death) {
+      outcome_.oom = failed_request{index, byte_count{e.size}, e.stream, false};
+      note_peaks(index);
+    } else {
+      compare(index);
+      note_peaks(index);
+    }
+    return;
+  }
+  note_peaks(index);
+  if (death) {
+    outcome_.past_recorded_death = true;
+  } else {
+    static_cast<void>(allocator_.free(*block));
+  }
+  compare(index);
+}
+
 [[nodiscard]] ITERAGPU_INLINE replay_outcome replayer::finish(std::uint64_t events) {
   if (!done()) {
-    release_if_recorded();
+    release_if_recorded(trace_event{});
     compare(events);
   }
   outcome_.alloc_retries = allocator_.counters().alloc_retries;
@@ -304,7 +343,7 @@ namespace iteragpu::memory::detail::replaying {
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::allocate(std::uint64_t index, const trace_event& e) {
-  if (options_.follow_recorded_addresses) {
+  if (options_.follow_recorded_addresses || !diverged_) {
     const auto placed = std::find_if(pending_.begin(), pending_.end(), [](const trace_event& p) {
       return p.action == trace_action::segment_alloc || p.action == trace_action::segment_map;
     });
@@ -341,11 +380,26 @@ namespace iteragpu::memory::detail::replaying {
   return false;
 }
 
-ITERAGPU_INLINE void replayer::release_if_recorded() {
-  const bool released = std::any_of(pending_.begin(), pending_.end(), [](const trace_event& e) {
-    return e.action == trace_action::segment_free || e.action == trace_action::segment_unmap;
+[[nodiscard]] ITERAGPU_INLINE bool replayer::releases_before_retry(const trace_event& e) const {
+  if (!options_.capacity || options_.follow_recorded_addresses) {
+    return false;
+  }
+  if (e.action == trace_action::oom) {
+    return true;
+  }
+  const auto last_release = std::find_if(pending_.rbegin(), pending_.rend(), [](const trace_event& p) {
+    return p.action == trace_action::segment_free || p.action == trace_action::segment_unmap;
   });
-  if (released) {
+  return std::any_of(pending_.rbegin(), last_release, [](const trace_event& p) {
+    return p.action == trace_action::segment_alloc || p.action == trace_action::segment_map;
+  });
+}
+
+ITERAGPU_INLINE void replayer::release_if_recorded(const trace_event& e) {
+  const bool released = std::any_of(pending_.begin(), pending_.end(), [](const trace_event& p) {
+    return p.action == trace_action::segment_free || p.action == trace_action::segment_unmap;
+  });
+  if (released && !releases_before_retry(e)) {
     allocator_.empty_cache();
     ++outcome_.cache_releases;
   }
@@ -357,8 +411,11 @@ ITERAGPU_INLINE void replayer::compare(std::uint64_t index) {
     made_.push_back({action_of(s.action), s.address, s.size.value, s.stream});
   }
   allocator_.clear_segment_events();
-  if (options_.follow_recorded_addresses && !outcome_.divergence && !same_segment_events(pending_, made_)) {
-    outcome_.divergence = segment_divergence{index, pending_, made_};
+  if (!diverged_ && !same_segment_events(pending_, made_)) {
+    diverged_ = true;
+    if (options_.follow_recorded_addresses) {
+      outcome_.divergence = segment_divergence{index, pending_, made_};
+    }
   }
   pending_.clear();
 }
@@ -407,6 +464,9 @@ namespace iteragpu::memory {
   if (!unlimited) {
     return unexpected{unlimited.error()};
   }
+  if (unlimited->past_recorded_death) {
+    return unexpected{replay_error{replay_errc::ends_where_program_died, *unlimited->recorded_death, 0}};
+  }
   constexpr std::uint64_t step = 2 * prediction::mebibyte;
   std::uint64_t high = (unlimited->peak_reserved.value + step - 1) / step;  // fits, in steps
   std::uint64_t low = unlimited->peak_allocated.value / step;               // lower bound, in steps
@@ -418,7 +478,7 @@ namespace iteragpu::memory {
     if (!tried) {
       return unexpected{tried.error()};
     }
-    (tried->oom ? low : high) = middle;
+    (tried->oom || tried->past_recorded_death ? low : high) = middle;
   }
   return byte_count{high * step};
 }

@@ -60,12 +60,13 @@ namespace iteragpu::memory {
     std::optional<byte_count> base;
     if (request.smallest_capacity) {
       auto smallest = smallest_capacity(trace, options);
-      if (!smallest) {
+      if (smallest) {
+        r.smallest_capacity = *smallest;
+        base = *smallest;
+      } else if (smallest.error().code != replay_errc::ends_where_program_died) {
         return unexpected{smallest.error()};
       }
-      r.smallest_capacity = *smallest;
-      base = *smallest;
-    } else if (!r.outcome.oom) {
+    } else if (!r.outcome.oom && !r.outcome.past_recorded_death) {
       base = r.outcome.peak_reserved;
     }
     if (base) {

@@ -49,6 +49,10 @@ namespace iteragpu::report {
       return "the trace does not start at the process's first allocation, and its expandable segments' state "
              "where it starts is not rebuilt (" + at + "); record with torch.cuda.memory._record_memory_history() "
              "before the first CUDA allocation";
+    case memory::replay_errc::ends_where_program_died:
+      return "the recorded program died of an out-of-memory error at event " + to_decimal_string(e.event) +
+             " and the trace ends there: no capacity can be shown to suffice; record the program under a larger "
+             "capacity";
   }
   return "the trace cannot be replayed at " + at;
 }
@@ -110,7 +114,8 @@ namespace iteragpu::report {
                           {"oom", r.outcome.oom.has_value()},
                           {"peak_allocated_event", r.outcome.peak_allocated_event},
                           {"peak_reserved_event", r.outcome.peak_reserved_event},
-                          {"cache_releases", r.outcome.cache_releases}};
+                          {"cache_releases", r.outcome.cache_releases},
+                          {"no_verdict", r.outcome.past_recorded_death}};
     if (r.outcome.oom) {
       o["failed_request"] = boost::json::object{{"event", r.outcome.oom->event},
                                                 {"size_bytes", r.outcome.oom->size.value},
@@ -149,6 +154,8 @@ namespace iteragpu::report {
                            {"requests", s.self_check.requests},
                            {"first_divergence", divergence}}},
       {"recorded_ooms", s.self_check.recorded_ooms},
+      {"recorded_death_event",
+       s.self_check.recorded_death ? boost::json::value(*s.self_check.recorded_death) : boost::json::value(nullptr)},
       {"starts_late", s.self_check.adopted_segments > 0},
       {"rebuilt_segments", s.self_check.adopted_segments},
       {"cache_releases", s.self_check.cache_releases},
@@ -191,8 +198,14 @@ ITERAGPU_INLINE void write_cautions(std::ostream& out, const memory::study& s) {
            "starts was rebuilt from the snapshot's segments ("
         << s.self_check.adopted_segments << " segment(s)); under other settings that state keeps the recorded layout\n";
   }
-  if (s.self_check.recorded_ooms > 0) {
-    out << "the recorded program caught " << s.self_check.recorded_ooms
+  const std::uint64_t caught = s.self_check.recorded_ooms - (s.self_check.recorded_death ? 1U : 0U);
+  if (s.self_check.recorded_death) {
+    out << "the recorded program died of an out-of-memory error at event " << *s.self_check.recorded_death
+        << " (no allocation follows it): the trace ends there, and a replay that grants that request gives no "
+           "verdict\n";
+  }
+  if (caught > 0) {
+    out << "the recorded program caught " << caught
         << " out-of-memory error(s) and went on: it changes its requests under pressure, so a replay under another "
            "capacity or setting may be wrong\n";
   }
@@ -232,6 +245,10 @@ ITERAGPU_INLINE void write_setting(std::ostream& out, const memory::setting_resu
       out << "  (a scratch buffer, freed before the next allocation, as a library's workspace is: cuDNN and cuBLAS "
              "take a smaller one when theirs cannot be had, so the program may go on where the replay stops)\n";
     }
+  }
+  if (r.outcome.past_recorded_death) {
+    out << "  NO VERDICT: the replay granted the request the recorded program died of (event "
+        << *r.outcome.recorded_death << "); the trace does not show what the program would have asked next\n";
   }
   if (r.smallest_capacity) {
     out << "  smallest capacity: " << bytes_text(*r.smallest_capacity) << '\n';
