@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Replays every trace of the oracle corpus under every condition the oracle
+ran, and compares the replay with PyTorch's own allocator:
+
+    python3 check_oracle.py MESURE_MEMOIRE FOLDER [--table] [--known FILE]
+
+FOLDER holds traces/*.pickle and oracle.json (written by corpus.py on a
+GPU): for each trace and condition ("CONF" or "CONF@cap=BYTES") the oracle's
+peak allocated and reserved bytes, its retries, whether a request was
+refused and which. The replay (`replay TRACE --json --alloc-conf CONF
+--capacity-bytes BYTES`) must give the same five figures. A condition the
+oracle could not run (an error) is reported and not compared.
+
+--known FILE: a JSON object {"trace|condition": "reason"} of differences
+that are understood and named in the README; such a difference is printed
+as KNOWN and does not fail, and a known difference that no longer differs
+fails (the list must be kept true). Exit 0 when every other comparison is
+identical, 1 otherwise.
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def replay(program, snapshot, conf, capacity):
+    args = [program, "replay", snapshot, "--json"]
+    if conf:
+        args += ["--alloc-conf", conf]
+    if capacity is not None:
+        args += ["--capacity-bytes", str(capacity)]
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode not in (0, 4):
+        return None, f"exit {p.returncode}: {p.stderr.strip()[:300]}"
+    return json.loads(p.stdout), None
+
+
+def figures_of_oracle(r):
+    refused = r.get("refused")
+    return (r["peak_allocated_bytes"], r["peak_reserved_bytes"], r["alloc_retries"], r["oom"],
+            refused["event"] if refused else None)
+
+
+def figures_of_replay(out):
+    s = out["settings"][0]
+    failed = s.get("failed_request")
+    return (s["peak_allocated_bytes"], s["peak_reserved_bytes"], s["alloc_retries"], s["oom"],
+            failed["event"] if failed else None)
+
+
+def main():
+    words = [w for w in sys.argv[1:] if not w.startswith("--")]
+    table = "--table" in sys.argv
+    known = {}
+    if "--known" in sys.argv:
+        with open(sys.argv[sys.argv.index("--known") + 1]) as f:
+            known = json.load(f)
+        words = [w for w in words if w != sys.argv[sys.argv.index("--known") + 1]]
+    if len(words) < 2:
+        raise SystemExit("usage: check_oracle.py MESURE_MEMOIRE FOLDER [--table] [--known FILE]")
+    program, folder = words[0], words[1]
+    with open(os.path.join(folder, "oracle.json")) as f:
+        oracle = json.load(f)
+    rows = []
+    failures = 0
+    for trace, conditions in sorted(oracle.items()):
+        snapshot = os.path.join(folder, "traces", trace + ".pickle")
+        if not os.path.exists(snapshot):
+            continue
+        for condition, r in sorted(conditions.items()):
+            if condition == "recorded":
+                continue
+            key = f"{trace}|{condition}"
+            if "error" in r:
+                rows.append(("SKIP", trace, condition, "the oracle could not run: " + r["error"].splitlines()[-1][:120]))
+                continue
+            conf, _, cap = condition.partition("@cap=")
+            out, error = replay(program, snapshot, conf, int(cap) if cap else None)
+            if error:
+                failures += 1
+                rows.append(("FAIL", trace, condition, error))
+                continue
+            want = figures_of_oracle(r)
+            got = figures_of_replay(out)
+            same = want == got
+            if key in known:
+                status = "FAIL" if same else "KNOWN"
+                failures += same
+                note = ("listed as known but now identical" if same else known[key])
+            else:
+                status = "OK" if same else "DIFF"
+                failures += not same
+                note = "" if same else "oracle " + str(want) + " replay " + str(got)
+            rows.append((status, trace, condition, note))
+    if table:
+        print("| trace | condition | result |")
+        print("| --- | --- | --- |")
+        for status, trace, condition, note in rows:
+            print(f"| {trace} | {condition or 'defaults'} | {status} {note} |")
+    else:
+        for status, trace, condition, note in rows:
+            print(f"{status:5} {trace} [{condition or 'defaults'}] {note}")
+    compared = sum(1 for r in rows if r[0] != "SKIP")
+    identical = sum(1 for r in rows if r[0] == "OK")
+    print(f"{compared} comparisons, {identical} identical, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

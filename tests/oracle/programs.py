@@ -1,0 +1,155 @@
+"""The programs whose allocator traces the oracle corpus and the
+extrapolation ground truth are recorded from (PyTorch, one CUDA device).
+
+Each builder takes torch and an integer size n (the batch size, or for
+`shapes_loop` the number of steps) and returns (step, steps): step(i) runs
+the program's i-th step. Weights are seeded, so that a program asks for the
+same bytes in every process.
+"""
+
+
+def build(name, torch, n):
+    nn = torch.nn
+    torch.manual_seed(0)
+    dev = "cuda"
+    if name == "encoder_train":  # transformer encoder training, fp32, AdamW
+        layer = nn.TransformerEncoderLayer(d_model=512, nhead=8, dim_feedforward=2048, batch_first=True)
+        model = nn.TransformerEncoder(layer, num_layers=4, enable_nested_tensor=False).to(dev)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+
+        def step(i):
+            x = torch.randn(n, 128, 512, device=dev)
+            model(x).pow(2).mean().backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        return step, 2
+    if name == "conv_bn_train":  # conv net with BatchNorm, SGD with momentum
+        def block(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+                                 nn.MaxPool2d(2))
+        model = nn.Sequential(block(3, 32), block(32, 64), block(64, 128), block(128, 256), nn.AdaptiveAvgPool2d(1),
+                              nn.Flatten(), nn.Linear(256, 100)).to(dev)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+        def step(i):
+            x = torch.randn(n, 3, 128, 128, device=dev)
+            y = torch.randint(0, 100, (n,), device=dev)
+            nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        return step, 2
+    if name == "decoder_bf16_train":  # decoder-style LM step under bf16 autocast, AdamW
+        vocab, d, ctx = 16000, 512, 256
+
+        class LM(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(vocab, d)
+                layer = nn.TransformerEncoderLayer(d_model=d, nhead=8, dim_feedforward=4 * d, batch_first=True,
+                                                   norm_first=True)
+                self.body = nn.TransformerEncoder(layer, num_layers=4, enable_nested_tensor=False)
+                self.head = nn.Linear(d, vocab)
+
+            def forward(self, t):
+                mask = nn.Transformer.generate_square_subsequent_mask(t.shape[1], device=t.device)
+                return self.head(self.body(self.emb(t), mask=mask, is_causal=True))
+        model = LM().to(dev)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+
+        def step(i):
+            t = torch.randint(0, vocab, (n, ctx + 1), device=dev)
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                logits = model(t[:, :-1])
+                loss = nn.functional.cross_entropy(logits.float().reshape(-1, vocab), t[:, 1:].reshape(-1))
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        return step, 2
+    if name == "mlp_infer":  # MLP inference
+        model = nn.Sequential(nn.Linear(1024, 4096), nn.GELU(), nn.Linear(4096, 4096), nn.GELU(),
+                              nn.Linear(4096, 1024)).to(dev)
+
+        def step(i):
+            with torch.inference_mode():
+                model(torch.randn(n * 1024, 1024, device=dev)).sum().item()
+        return step, 2
+    if name == "lstm_train":  # LSTM training, Adam
+        model = nn.LSTM(256, 1024, num_layers=2, batch_first=True).to(dev)
+        head = nn.Linear(1024, 256).to(dev)
+        opt = torch.optim.Adam(list(model.parameters()) + list(head.parameters()), lr=1e-3)
+
+        def step(i):
+            x = torch.randn(n, 256, 256, device=dev)
+            out, _ = model(x)
+            head(out).pow(2).mean().backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        return step, 2
+    if name == "scripted_infer":  # a TorchScript module, inference
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 64, 3, padding=1)
+                self.fc = nn.Linear(64, 10)
+
+            def forward(self, x):
+                y = torch.relu(self.conv(x))
+                return self.fc(y.mean(dim=(2, 3)))
+        model = torch.jit.script(Net().to(dev))
+
+        def step(i):
+            with torch.no_grad():
+                model(torch.randn(n, 3, 224, 224, device=dev)).sum().item()
+        return step, 2
+    if name == "vgg_train":  # VGG-style blocks at 224x224, SGD with momentum
+        def block(cin, cout, convs):
+            layers = []
+            for k in range(convs):
+                layers += [nn.Conv2d(cin if k == 0 else cout, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU()]
+            return nn.Sequential(*layers, nn.MaxPool2d(2))
+        model = nn.Sequential(block(3, 64, 2), block(64, 128, 2), block(128, 256, 3), block(256, 512, 3),
+                              block(512, 512, 3), nn.Flatten(), nn.Linear(512 * 7 * 7, 1000)).to(dev)
+        opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+
+        def step(i):
+            x = torch.randn(n, 3, 224, 224, device=dev)
+            y = torch.randint(0, 1000, (n,), device=dev)
+            nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        return step, 2
+    if name == "shapes_loop":  # a long training loop whose shapes change every step
+        model = nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 512)).to(dev)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        shapes = [(8, 100), (32, 17), (3, 512), (64, 64), (1, 2048), (16, 333), (48, 90), (5, 1000)]
+
+        def step(i):
+            b, t = shapes[i % len(shapes)]
+            model(torch.randn(b, t, 512, device=dev)).pow(2).mean().backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        return step, n
+    if name == "two_streams":  # work on a side stream beside the default one
+        model = nn.Sequential(nn.Linear(1024, 4096), nn.ReLU(), nn.Linear(4096, 1024)).to(dev)
+        side = torch.cuda.Stream()
+
+        def step(i):
+            with torch.no_grad():
+                a = model(torch.randn(n * 32, 1024, device=dev))
+                with torch.cuda.stream(side):
+                    b = model(torch.randn(n * 48, 1024, device=dev))
+                    b.sum().item()
+                    del b
+                a.sum().item()
+                del a
+        return step, 3
+    if name == "empty_cache_infer":  # inference at varying batch with emptyCache between batches
+        model = nn.Sequential(nn.Linear(1024, 4096), nn.GELU(), nn.Linear(4096, 1024)).to(dev)
+        batches = [n, 8 * n, 64 * n, 3 * n, 512 * n, 96 * n]
+
+        def step(i):
+            with torch.inference_mode():
+                model(torch.randn(batches[i], 1024, device=dev)).sum().item()
+            torch.cuda.empty_cache()
+        return step, len(batches)
+    raise SystemExit("unknown program " + name)
