@@ -16,6 +16,7 @@
 #include "cli/estimate_command.hpp"
 #include "cli/gpu_commands.hpp"
 #include "cli/plan_command.hpp"
+#include "cli/extrapolate_flags.hpp"
 #include "cli/replay_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
@@ -48,6 +49,8 @@ struct command_flags {
       {"collect", "merge sweep folders into one summary, plot and page", &collect_description},
       {"replay", "a recorded PyTorch memory trace replayed under other allocator settings and capacities (no GPU)",
        &replay_description},
+      {"extrapolate", "traces recorded at a few sizes extended to any size and replayed; the largest that fits (no GPU)",
+       &extrapolate_description},
   };
 }
 
@@ -175,7 +178,7 @@ struct flag_kinds {
     script +=
         "  if [ \"$COMP_CWORD\" -gt 1 ] && [[ $current != -* ]]; then\n"
         "    case ${COMP_WORDS[1]} in\n"
-        "      compare|replay) COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
+        "      compare|replay|extrapolate) COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
         "      collect) COMPREPLY=($(compgen -d -- \"$current\" || :)); return ;;\n"
         "    esac\n"
         "  fi\n";
