@@ -190,9 +190,10 @@ BOOST_AUTO_TEST_CASE(a_request_following_no_function_is_unexplained_and_given_as
 }
 
 BOOST_AUTO_TEST_CASE(traces_of_different_lengths_report_what_could_not_be_matched_and_where) {
-  // At 2 the program takes one more request in the middle (event 1).
+  // At 2 the program takes one more request (event 1), a scratch buffer on
+  // stream 5 freed at once.
   const auto at_one = trace_of({alloc(100), alloc(300), release(1), release(0)});
-  const auto at_two = trace_of({alloc(200), alloc(7), alloc(600), release(2), release(1), release(0)});
+  const auto at_two = trace_of({alloc(200), alloc(7, 5), release(1), alloc(600), release(2), release(0)});
   const std::vector<device_trace> traces{at_one, at_two};
   const std::vector<std::uint64_t> sizes{1, 2};
   const auto e = extrapolate(traces, sizes);
@@ -226,8 +227,9 @@ BOOST_AUTO_TEST_CASE(bad_inputs_are_refused_with_the_trace_and_event_at_fault) {
   BOOST_TEST((extrapolate(two, zero).error().code == extrapolation_errc::size_not_positive));
   const std::vector<std::uint64_t> three{1, 2, 3};
   BOOST_TEST((extrapolate(two, three).error().code == extrapolation_errc::sizes_mismatch));
+  // A trace whose first event frees a block no event allocated.
   auto late = affine_program(2);
-  late.events.insert(late.events.begin(), {trace_action::free_completed, 0x9999, 8, 0});
+  late.events.front() = trace_event{trace_action::free_completed, 0x9999, 8, 0};
   const std::vector<device_trace> with_late{affine_program(1), late};
   const std::vector<std::uint64_t> sizes{1, 2};
   const auto l = extrapolate(with_late, sizes);

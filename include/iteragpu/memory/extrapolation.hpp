@@ -25,10 +25,15 @@
 ///
 /// Alignment. The trace at the largest size is the reference: the trace at
 /// N follows its order of allocations and frees. Each other trace is
-/// matched to it one to one over the longest common beginning and end of
-/// allocations on the same streams; where the counts differ, the requests
-/// between them are unmatched and reported with the trace, the first
-/// request and the event where they start.
+/// matched to it by the longest common subsequence of their steps compared
+/// blind to sizes (an allocation by its stream; a free by how many requests
+/// still in use were allocated after the one it frees): the common
+/// beginning and end first, then the middle where its table holds 2^24
+/// cells or fewer (past that the middle is left unmatched). The requests
+/// of either trace left out are unmatched, reported with the trace, the
+/// first request and the event where each run starts. Where steps alike in
+/// shape are ambiguous, the pairing is checked by the fit: a request paired
+/// with the wrong one follows no function and is unexplained.
 ///
 /// Fit. A request matched in every trace is fitted exactly, in integers:
 /// a constant; else `a + b·n` through the two smallest sizes; else, with

@@ -2,7 +2,8 @@
 """Writes the snapshots of tests/data/extrapolate/ (the JSON form of
 torch.cuda.memory._snapshot(), events only): one small training-like program
 at batch sizes 1, 2 and 4, the same with a workspace whose size follows no
-function of the batch, and the program at 2 with one request more.
+function of the batch, and the program at 2 with one request more (a scratch buffer on another
+stream).
 Run from anywhere; the files are committed."""
 import json
 import os
@@ -16,22 +17,22 @@ def program(n, workspace=None, extra=False):
     address = [0x7F0000000000]
     live = {}
 
-    def alloc(name, size):
-        live[name] = (address[0], size)
-        events.append({"action": "alloc", "addr": address[0], "size": size, "stream": 0})
+    def alloc(name, size, stream=0):
+        live[name] = (address[0], size, stream)
+        events.append({"action": "alloc", "addr": address[0], "size": size, "stream": stream})
         address[0] += (size + 0xFFFFF) // 0x100000 * 0x100000 + 0x100000
 
     def free(name):
-        a, size = live.pop(name)
+        a, size, stream = live.pop(name)
         for action in ("free_requested", "free_completed"):
-            events.append({"action": action, "addr": a, "size": size, "stream": 0})
+            events.append({"action": action, "addr": a, "size": size, "stream": stream})
 
     alloc("weights", 8 * MIB)
     for _ in range(2):
         alloc("a1", 4 * MIB * n)
         alloc("a2", MIB * n + 512)
         if extra:
-            alloc("extra", 4096)
+            alloc("extra", 4096, stream=7)
             free("extra")
         if workspace is not None:
             alloc("workspace", workspace)

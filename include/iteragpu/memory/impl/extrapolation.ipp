@@ -91,20 +91,123 @@ struct point {
   return extrapolation_error{code, trace, event, size, std::nullopt};
 }
 
-// The longest common beginning and end of two programs' allocations on the same streams.
-[[nodiscard]] inline std::pair<std::size_t, std::size_t> common_ends(const request_program& r,
-                                                                      const request_program& t) {
-  const std::size_t shortest = std::min(r.sizes.size(), t.sizes.size());
+// A step as the alignment compares it, blind to sizes: an allocation on its
+// stream, or the free of the request allocated `depth` allocations ago
+// among those still in use (0: the newest). A request taken and freed
+// inside another's lifetime leaves the other's free unchanged.
+struct shape {
+  bool free{false};
+  std::uint64_t value{0};  // the stream of an allocation, the depth of a free
+  friend bool operator==(const shape&, const shape&) = default;
+};
+
+// The shapes of a program's steps; a Fenwick tree counts the requests in
+// use allocated after the one freed.
+[[nodiscard]] inline std::vector<shape> shapes_of(const request_program& p) {
+  const std::size_t n = p.sizes.size();
+  std::vector<std::uint32_t> tree(n + 1, 0);
+  const auto mark = [&](std::size_t i, bool in) {
+    for (std::size_t k = i + 1; k <= n; k += k & (~k + 1)) {
+      tree[k] = in ? tree[k] + 1 : tree[k] - 1;
+    }
+  };
+  const auto in_use_up_to = [&](std::size_t i) {  // in use among requests 0..i
+    std::uint64_t total = 0;
+    for (std::size_t k = i + 1; k > 0; k -= k & (~k + 1)) {
+      total += tree[k];
+    }
+    return total;
+  };
+  std::uint64_t live = 0;
+  std::vector<shape> shapes;
+  shapes.reserve(p.steps.size());
+  for (const auto& step : p.steps) {
+    if (step.free) {
+      shapes.push_back({true, live - in_use_up_to(step.request)});
+      mark(step.request, false);
+      --live;
+    } else {
+      shapes.push_back({false, p.streams[step.request]});
+      mark(step.request, true);
+      ++live;
+    }
+  }
+  return shapes;
+}
+
+// The most cells of the table the middle of two programs is aligned in;
+// past it, the middle is left unmatched.
+inline constexpr std::size_t largest_alignment_table = std::size_t{1} << 24U;
+
+// Pairs the steps of `r` and `t` that a longest common subsequence of their
+// shapes pairs: the common beginning and end, then the middle by dynamic
+// programming where it is small enough. Returns, per request of `t`, its
+// request in `r`.
+[[nodiscard]] inline std::vector<std::optional<std::size_t>> pair_requests(const request_program& r,
+                                                                           const request_program& t) {
+  const auto a = shapes_of(r);
+  const auto b = shapes_of(t);
+  std::vector<std::optional<std::size_t>> map(t.sizes.size());
+  const auto pair = [&](std::size_t i, std::size_t j) {
+    if (!a[i].free && !b[j].free) {
+      map[t.steps[j].request] = r.steps[i].request;
+    }
+  };
   std::size_t begin = 0;
-  while (begin < shortest && r.streams[begin] == t.streams[begin]) {
+  while (begin < a.size() && begin < b.size() && a[begin] == b[begin]) {
+    pair(begin, begin);
     ++begin;
   }
   std::size_t end = 0;
-  while (begin + end < shortest &&
-         r.streams[r.sizes.size() - 1 - end] == t.streams[t.sizes.size() - 1 - end]) {
+  while (begin + end < a.size() && begin + end < b.size() && a[a.size() - 1 - end] == b[b.size() - 1 - end]) {
+    pair(a.size() - 1 - end, b.size() - 1 - end);
     ++end;
   }
-  return {begin, end};
+  const std::size_t rows = a.size() - begin - end;
+  const std::size_t columns = b.size() - begin - end;
+  if (rows == 0 || columns == 0 || rows > largest_alignment_table / columns) {
+    return map;
+  }
+  // lengths[i][j]: the longest common subsequence of a[begin + i..] and b[begin + j..].
+  std::vector<std::uint32_t> lengths((rows + 1) * (columns + 1), 0);
+  const auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return lengths[i * (columns + 1) + j]; };
+  for (std::size_t i = rows; i-- > 0;) {
+    for (std::size_t j = columns; j-- > 0;) {
+      at(i, j) = a[begin + i] == b[begin + j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+    }
+  }
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < rows && j < columns) {
+    if (a[begin + i] == b[begin + j] && at(i, j) == at(i + 1, j + 1) + 1) {
+      pair(begin + i++, begin + j++);
+    } else if (at(i + 1, j) >= at(i, j + 1)) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return map;
+}
+
+// The runs of requests of a program left out of `matched`.
+inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const request_program& p,
+                     const std::vector<bool>& matched) {
+  for (std::size_t i = 0; i < matched.size();) {
+    if (matched[i]) {
+      ++i;
+      continue;
+    }
+    std::size_t count = 0;
+    while (i + count < matched.size() && !matched[i + count]) {
+      ++count;
+    }
+    const unmatched_run run{trace, i, count, p.events[i]};
+    if (std::ranges::find(runs, run) == runs.end()) {
+      runs.push_back(run);
+    }
+    i += count;
+  }
 }
 
 // The peak of bytes asked in use at once.
@@ -160,26 +263,29 @@ struct point {
 }
 
 [[nodiscard]] ITERAGPU_INLINE alignment align(std::span<const request_program> programs, std::size_t reference) {
+  namespace d = detail::extrapolating;
   alignment a;
   const auto& r = programs[reference];
   for (std::size_t t = 0; t < programs.size(); ++t) {
     const auto& p = programs[t];
-    auto& map = a.to_reference.emplace_back(p.sizes.size());
-    const auto [begin, end] = detail::extrapolating::common_ends(r, p);
-    for (std::size_t i = 0; i < begin; ++i) {
-      map[i] = i;
+    if (t == reference) {
+      auto& self = a.to_reference.emplace_back(p.sizes.size());
+      for (std::size_t i = 0; i < self.size(); ++i) {
+        self[i] = i;
+      }
+      continue;
     }
-    for (std::size_t i = 0; i < end; ++i) {
-      map[p.sizes.size() - 1 - i] = r.sizes.size() - 1 - i;
-    }
-    for (const auto* side : {&r, &p}) {
-      const std::size_t count = side->sizes.size() - begin - end;
-      const std::size_t which = side == &r ? reference : t;
-      const unmatched_run run{which, begin, count, count > 0 ? side->events[begin] : 0};
-      if (count > 0 && std::ranges::find(a.unmatched, run) == a.unmatched.end()) {
-        a.unmatched.push_back(run);
+    a.to_reference.push_back(d::pair_requests(r, p));
+    std::vector<bool> in_t(p.sizes.size(), false);
+    std::vector<bool> in_r(r.sizes.size(), false);
+    for (std::size_t i = 0; i < p.sizes.size(); ++i) {
+      if (const auto to = a.to_reference.back()[i]) {
+        in_t[i] = true;
+        in_r[*to] = true;
       }
     }
+    d::add_runs(a.unmatched, reference, r, in_r);
+    d::add_runs(a.unmatched, t, p, in_t);
   }
   std::ranges::sort(a.unmatched, [](const unmatched_run& x, const unmatched_run& y) {
     return std::pair(x.trace, x.first_request) < std::pair(y.trace, y.first_request);
