@@ -17,7 +17,7 @@ iteragpu_cli_case(extrapolate_affine_text PROGRAM mesure_memoire EXIT 0
   ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --to 4 --to 16)
 iteragpu_cli_case(extrapolate_affine_json PROGRAM mesure_memoire EXIT 0
   STDOUT "^\\{\"kind\":\"extrapolation\",\"sizes\":\\[1,2,4\\],\"requests\":\\{\"matched\":7,\"unexplained\":\\[\\],\"unmatched\":\\[\\]\\},\"predictions\":\\[\\{\"size\":4,\"alloc_conf\":\"\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":71303168,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\},\\{\"size\":4,\"alloc_conf\":\"expandable_segments:True\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":62914560,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\}\\]\\}\n$"
-  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf "" --alloc-conf expandable_segments:True
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf= --alloc-conf expandable_segments:True
        --capacity-bytes 100000000 --json)
 # The largest size under 1 GiB: 21 completes, 22 runs out of memory.
 iteragpu_cli_case(extrapolate_largest_capacity PROGRAM mesure_memoire EXIT 0
