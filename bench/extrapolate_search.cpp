@@ -1,5 +1,5 @@
 // bench/extrapolate_search: the time to find the largest size that completes
-// under a capacity, searched up to 1,000,000, from two traces of 100,000
+// under a capacity (the peak reserved at 300,000), searched up to 1,000,000, from two traces of 100,000
 // events of one program (at sizes 1 and 2; half allocations, half frees,
 // each request b + k·n bytes with b from 512 B to 64 MiB and k from 1 to
 // 64 bytes per unit of n, as a training loop's activations grow with the
@@ -84,8 +84,17 @@ int main(int argc, char** argv) try {
   }
   const std::vector<iteragpu::memory::device_trace> traces{trace_at(events, 1), trace_at(events, 2)};
   const std::vector<std::uint64_t> sizes{1, 2};
+  // The capacity: the peak reserved at 300,000, so that the search has to
+  // halve its way down to the answer and not stop at its limit.
+  const auto fitted = iteragpu::memory::extrapolate(traces, sizes);
+  const auto at_300k = fitted ? iteragpu::memory::predict(*fitted, 300'000, {})
+                              : iteragpu::unexpected{fitted.error()};
+  if (!at_300k) {
+    std::cerr << "iteragpu_bench_extrapolate: the traces could not be fitted and replayed\n";
+    return 1;
+  }
   iteragpu::memory::replay_options options;
-  options.capacity = iteragpu::byte_count{std::uint64_t{80} << 30U};
+  options.capacity = at_300k->lower.peak_reserved;
   std::uint64_t found = 0;
   bool searched = true;
   const double seconds = median_seconds([&] {
@@ -103,7 +112,8 @@ int main(int argc, char** argv) try {
     return 1;
   }
   std::cout << "events: " << traces[0].events.size() << " per trace\n"
-            << "largest size under 80 GiB, searched up to 1000000: " << found << ", " << seconds
+            << "largest size under " << options.capacity->value << " bytes, searched up to 1000000: " << found
+            << ", " << seconds
             << " s median of 5 (fit and search)\n";
   return 0;
 } catch (const std::exception& e) {

@@ -114,7 +114,7 @@ struct flag_kinds {
 /// has any), then the flags of the command being typed, less those already
 /// given; after a flag, its value: file names (--output, --catalog, --fits,
 /// --memory-snapshot, --torchscript, --point-program), folders
-/// (--output-dir, --resume), the dtypes, the axes of sweep's --largest, the GPU ids
+/// (--output-dir, --resume), the dtypes, the axes of --largest (not extrapolate's), the GPU ids
 /// of --gpu (`gpu_ids`, or those of the --catalog file on the line);
 /// nothing after another flag that takes a value; file names for the
 /// operands of compare and replay, folders for those of collect. No
@@ -143,8 +143,8 @@ struct flag_kinds {
       "      COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
       "    --output-dir|--resume) COMPREPLY=($(compgen -d -- \"$current\" || :)); return ;;\n"
       "    --dtype) COMPREPLY=($(compgen -W '" + dtypes + "' -- \"$current\" || :)); return ;;\n"
-      "    # sweep's --largest names an axis; extrapolate's takes no value.\n"
-      "    --largest) if [ \"${COMP_WORDS[1]}\" = sweep ]; then\n"
+      "    # plan's and sweep's --largest name an axis; extrapolate's takes no value.\n"
+      "    --largest) if [ \"${COMP_WORDS[1]}\" != extrapolate ]; then\n"
       "        COMPREPLY=($(compgen -W 'batch context width' -- \"$current\" || :)); return\n"
       "      fi ;;\n"
       "    --gpu)\n"
