@@ -92,6 +92,10 @@ namespace detail::extrapolating {
       return file + ": event " + event +
              " frees a block no earlier event allocated (the trace starts late); expected a trace recorded from "
              "the process's first allocation";
+    case memory::extrapolation_errc::segment_unexplained:
+      return file + ": the snapshot holds the segment at address " + to_decimal_string(e.address) +
+             " that no event of its trace reserved (the trace starts late); expected a trace recorded from the "
+             "process's first allocation";
     case memory::extrapolation_errc::address_reused:
       return file + ": event " + event + " allocates at the address of a block still in use; expected a "
                                          "trace of torch.cuda.memory._record_memory_history()";

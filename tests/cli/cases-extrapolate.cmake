@@ -82,6 +82,11 @@ file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-late.json"
   "{\"segments\": [], \"device_traces\": [[{\"action\": \"free_completed\", \"addr\": 4096, \"size\": 512, \"stream\": 0}]]}")
 _ex_refused(starts_late "'[^']*extrapolate-late\\.json': event 0 frees a block no earlier event allocated \\(the trace starts late\\)"
   "${_ex}/affine.b1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-late.json" --sizes 1,2 --to 4)
+# A snapshot holding a segment no event of its trace reserved.
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-held.json"
+  "{\"segments\": [{\"device\": 0, \"address\": 28672, \"total_size\": 2097152, \"stream\": 0, \"segment_type\": \"small\", \"blocks\": []}], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 512, \"stream\": 0}]]}")
+_ex_refused(segment_unexplained "'[^']*extrapolate-held\\.json': the snapshot holds the segment at address 28672 that no event of its trace reserved \\(the trace starts late\\)"
+  "${_ex}/affine.b1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-held.json" --sizes 1,2 --to 4)
 # 90 bytes at 1, 80 at 2: 100 - 10·n is below 0 past 10.
 file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-1.json"
   "{\"segments\": [], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 90, \"stream\": 0}]]}")

@@ -236,6 +236,14 @@ BOOST_AUTO_TEST_CASE(bad_inputs_are_refused_with_the_trace_and_event_at_fault) {
   BOOST_TEST((l.error().code == extrapolation_errc::starts_late));
   BOOST_TEST(l.error().trace == 1U);
   BOOST_TEST(l.error().event == 0U);
+  // A segment the snapshot holds that no event reserved: the trace starts late.
+  auto held = affine_program(2);
+  held.segments.push_back({0x7000, 2 << 20U, 0, true, false, {}});
+  const std::vector<device_trace> with_held{affine_program(1), held};
+  const auto h = extrapolate(with_held, sizes);
+  BOOST_TEST((h.error().code == extrapolation_errc::segment_unexplained));
+  BOOST_TEST(h.error().trace == 1U);
+  BOOST_TEST(h.error().address == 0x7000U);
   // A falling size becomes negative past 10: refused at 11, not clamped.
   const std::vector<device_trace> falling{trace_of({alloc(90)}), trace_of({alloc(80)})};
   const auto f = extrapolate(falling, sizes);

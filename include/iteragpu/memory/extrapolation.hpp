@@ -78,6 +78,7 @@ enum class extrapolation_errc {
   size_not_positive,  ///< a size is 0
   size_repeated,      ///< two traces at the same size
   starts_late,        ///< a trace frees a block no earlier event allocated
+  segment_unexplained,  ///< a trace's snapshot holds a segment no event reserved: the trace starts late
   address_reused,     ///< an alloc at the address of a block still in use
   negative_size,      ///< a request's fit gives a negative size at the size asked
   size_overflow,      ///< a request's fit passes 2^63 bytes at the size asked
@@ -90,6 +91,7 @@ struct extrapolation_error {
   std::size_t trace{0};      ///< the trace at fault, by input index
   std::uint64_t event{0};    ///< its event at fault (the reference's for a fit)
   std::uint64_t size{0};     ///< the size n at fault
+  std::uint64_t address{0};  ///< with segment_unexplained: the segment's address
   std::optional<replay_error> replay{};  ///< with replay_failed: the replay's error
   /// Equal when every member is equal.
   friend bool operator==(const extrapolation_error&, const extrapolation_error&) = default;
@@ -163,7 +165,10 @@ struct alignment {
 [[nodiscard]] request_fit fit_sizes(std::span<const std::uint64_t> sizes,
                                     std::span<const std::optional<std::uint64_t>> observed);
 
-/// Matches and fits `traces`, recorded at `sizes` (one per trace, positive, distinct).
+/// Matches and fits `traces`, recorded at `sizes` (one per trace, positive,
+/// distinct). A trace that starts late (a free with no earlier allocation,
+/// or a segment held at the end that no event reserved) is refused: the
+/// requests before it began are unknown.
 [[nodiscard]] result<extrapolation, extrapolation_error> extrapolate(std::span<const device_trace> traces,
                                                                      std::span<const std::uint64_t> sizes);
 
@@ -199,9 +204,9 @@ struct size_prediction {
 
 /// The search for the largest size that completes.
 struct largest_size {
-  /// A size N whose trace completes while N+1's runs out of memory, both
-  /// replayed; `limit` when the trace at the limit completes; none when
-  /// size 1 runs out of memory.
+  /// A size N whose trace completes while N+1's runs out of memory (see
+  /// find_largest_size()); `limit` when the trace at the limit completes;
+  /// none when size 1 runs out of memory.
   std::optional<std::uint64_t> size{};
   bool at_limit{false};  ///< the trace at the limit completes: the answer is at least the limit
   /// Equal when every member is equal.
@@ -211,8 +216,10 @@ struct largest_size {
 /// The largest size from 1 to `limit` whose trace completes under
 /// `options` (its capacity): doubling from 1 until a size runs out of
 /// memory, then halving the interval between the last size that completes
-/// and the first that does not, so that the answer N completes and N+1 was
-/// replayed and does not. Completing is not assumed monotone beyond that
+/// and the first that does not, so that the answer N completes (replayed)
+/// and N+1 does not: replayed, or its bytes asked in use at once alone pass
+/// the capacity (every block holds at least the bytes asked, so its replay
+/// would run out of memory). Completing is not assumed monotone beyond that
 /// pair: a larger size may complete again. Not exact traces are judged by
 /// their upper end, so that a size said to complete is not one that the
 /// stated range lets run out of memory.

@@ -88,7 +88,7 @@ struct point {
 
 [[nodiscard]] inline extrapolation_error error(extrapolation_errc code, std::size_t trace, std::uint64_t event,
                                                std::uint64_t size = 0) {
-  return extrapolation_error{code, trace, event, size, std::nullopt};
+  return extrapolation_error{code, trace, event, size, 0, std::nullopt};
 }
 
 // A step as the alignment compares it, blind to sizes: an allocation on its
@@ -220,6 +220,22 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
     } else {
       in_use += p.sizes[step.request];
       peak = std::max(peak, in_use);
+    }
+  }
+  return peak;
+}
+
+// The peak of bytes asked in use at once in a built trace; a sum past 64
+// bits stays at the largest value, which passes any capacity.
+[[nodiscard]] inline std::uint64_t peak_asked(std::span<const trace_event> events) {
+  std::uint64_t in_use = 0;
+  std::uint64_t peak = 0;
+  for (const auto& ev : events) {
+    if (ev.action == trace_action::alloc) {
+      in_use = checked_add<std::uint64_t>(in_use, ev.size).value_or(std::numeric_limits<std::uint64_t>::max());
+      peak = std::max(peak, in_use);
+    } else if (in_use != std::numeric_limits<std::uint64_t>::max()) {
+      in_use -= ev.size;
     }
   }
   return peak;
@@ -367,6 +383,11 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
     if (!p) {
       return unexpected{p.error()};
     }
+    if (const auto segment = unexplained_segment(traces[i])) {
+      auto late = d::error(extrapolation_errc::segment_unexplained, i, 0);
+      late.address = *segment;
+      return unexpected{late};
+    }
     programs.push_back(std::move(*p));
   }
   extrapolation e;
@@ -482,7 +503,7 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
     }
     auto outcome = replay(*trace, options);
     if (!outcome) {
-      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n,
+      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n, 0,
                                             outcome.error()}};
     }
     (end == range_end::lower ? p.lower : p.upper.emplace()) = std::move(*outcome);
@@ -498,9 +519,15 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
     if (!trace) {
       return unexpected{trace.error()};
     }
+    // Every block holds at least the bytes asked and the segments hold the
+    // blocks: a trace whose bytes asked in use at once pass the capacity
+    // runs out of memory, which needs no replay to know.
+    if (options.capacity && detail::extrapolating::peak_asked(trace->events) > options.capacity->value) {
+      return false;
+    }
     const auto outcome = replay(*trace, options);
     if (!outcome) {
-      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n,
+      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n, 0,
                                             outcome.error()}};
     }
     return !outcome->oom.has_value();
