@@ -20,6 +20,7 @@
 #include <cli/collect_command.hpp>
 #include <cli/dispatch.hpp>
 #include <cli/estimate_command.hpp>
+#include <cli/extrapolate_command.hpp>
 #include <cli/gpu_commands.hpp>
 #include <cli/plan_command.hpp>
 #include <cli/programs.hpp>
@@ -100,6 +101,13 @@ int measure(std::span<const std::string> args, std::ostream& out, std::ostream& 
 }
 #endif
 
+// `extrapolate --largest` reads the shipped catalog: beside an install
+// first, then in the source tree this program was built from.
+int extrapolate(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  const auto defaults = cli::default_catalog_candidates(ITERAGPU_DATA_DIR_FROM_BIN, ITERAGPU_SOURCE_CATALOG);
+  return cli::run_extrapolate(args, out, err, defaults);
+}
+
 }  // namespace
 
 // The runner of each command that cli::mesure_memoire_commands() lists.
@@ -127,6 +135,9 @@ cli::command_function runner_of(std::string_view name) {
   }
   if (name == "replay") {
     return &cli::run_replay;
+  }
+  if (name == "extrapolate") {
+    return &extrapolate;
   }
   return nullptr;
 }

@@ -147,7 +147,7 @@ struct catalog_choice {
   if (!text) {
     throw usage_error("--fits: " + shown + describe(text.error(), "16 MiB") + accepted);
   }
-  auto need = report::need_from_json(*text);
+  auto need = report::need_from_json(*text, search.size);
   if (!need) {
     throw usage_error("--fits: " + shown + ": " + need.error().found + accepted);
   }

@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_CLI_CALCUL_FORFAITS_OPTIONS_HPP
 #define ITERAGPU_CLI_CALCUL_FORFAITS_OPTIONS_HPP
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,6 +28,7 @@ inline constexpr std::string_view calcul_forfaits_program = "calcul_forfaits";
 struct search_options {
   std::optional<std::string> fits_file;   ///< --fits
   std::optional<exact_decimal> fits_gib;  ///< --fits-gib
+  std::optional<std::uint64_t> size;      ///< --size: the size whose prediction an extrapolation gives
   bool gpus_given{false};                 ///< --gpus, named in messages when given
   pricing::package_search request;                 ///< without its need, read when the program runs
 };
@@ -58,7 +60,10 @@ struct calcul_forfaits_options {
        "without it the unit cost (per quote, per listed package) is not computed")  //
       ("fits", text_value(),
        "search: the packages whose GPUs each hold the memory need in FILE, the JSON of `mesure_memoire estimate "
-       "--json` or `plan --json`, or a measurement file (`measure --output`)")  //
+       "--json` or `plan --json`, or a measurement file (`measure --output`), or `extrapolate --json` with --size")  //
+      ("size", text_value(),
+       "with --fits FILE of `mesure_memoire extrapolate --json`: the size whose predicted peak reserved (the "
+       "upper end of a range), plus the memory outside the allocator, is the need")  //
       ("fits-gib", text_value(),
        "search: the packages whose GPUs each hold X GiB (2^30 bytes), an exact decimal such as 17.04")  //
       ("gpus", text_value(),
@@ -126,6 +131,13 @@ namespace detail {
       throw usage_error("--fits: an empty value; expected " + std::string(accepted_need_file));
     }
   }
+  if (given(values, "size")) {
+    if (!s.fits_file) {
+      throw usage_error("--size goes with --fits FILE (the JSON of `mesure_memoire extrapolate --json`); expected "
+                        "--fits FILE --size N");
+    }
+    s.size = integer_flag("size", required_text(values, "size", accepted_positive), 1, accepted_positive);
+  }
   if (given(values, "fits-gib")) {
     s.fits_gib = decimal_flag("fits-gib", required_text(values, "fits-gib", "a non-negative decimal number of GiB"));
   }
@@ -156,7 +168,8 @@ namespace detail {
 
 // --list goes with --catalog only.
 inline void refuse_with_list(const po::variables_map& values) {
-  for (const char* other : {"gpu", "days", "lots", "accepted-results", "fits", "fits-gib", "gpus", "gpu-hours"}) {
+  for (const char* other :
+       {"gpu", "days", "lots", "accepted-results", "fits", "fits-gib", "gpus", "gpu-hours", "size"}) {
     if (values.count(other) != 0) {
       throw usage_error("--list prints the whole catalog; --" + std::string(other) +
                         " does not go with it (expected --list alone or with --catalog)");
@@ -174,7 +187,7 @@ inline void refuse_with_list(const po::variables_map& values) {
 
 // --compare-days takes --gpu, and --accepted-results, --catalog or --json.
 inline void refuse_with_compare_days(const po::variables_map& values) {
-  for (const char* other : {"days", "lots", "fits", "fits-gib", "gpus", "gpu-hours"}) {
+  for (const char* other : {"days", "lots", "fits", "fits-gib", "gpus", "gpu-hours", "size"}) {
     if (values.count(other) != 0) {
       throw usage_error("--compare-days shows every duration of one GPU; --" + std::string(other) +
                         " does not go with it (expected --gpu ID, with --accepted-results, --catalog or --json)");
@@ -218,6 +231,10 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
   if (given(values, "fits") || given(values, "fits-gib") || given(values, "gpu-hours")) {
     o.search = detail::parse_search_options(values);
     return o;
+  }
+  if (given(values, "size")) {
+    throw usage_error("--size goes with --fits FILE (the JSON of `mesure_memoire extrapolate --json`); expected "
+                      "--fits FILE --size N");
   }
   if (given(values, "gpus")) {
     throw usage_error("--gpus goes with a search (" + std::string(search_flags) +

@@ -16,6 +16,7 @@
 #include "cli/estimate_command.hpp"
 #include "cli/gpu_commands.hpp"
 #include "cli/plan_command.hpp"
+#include "cli/extrapolate_flags.hpp"
 #include "cli/replay_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
@@ -48,6 +49,8 @@ struct command_flags {
       {"collect", "merge sweep folders into one summary, plot and page", &collect_description},
       {"replay", "a recorded PyTorch memory trace replayed under other allocator settings and capacities (no GPU)",
        &replay_description},
+      {"extrapolate", "traces recorded at a few sizes extended to any size and replayed; the largest that fits (no GPU)",
+       &extrapolate_description},
   };
 }
 
@@ -111,7 +114,7 @@ struct flag_kinds {
 /// has any), then the flags of the command being typed, less those already
 /// given; after a flag, its value: file names (--output, --catalog, --fits,
 /// --memory-snapshot, --torchscript, --point-program), folders
-/// (--output-dir, --resume), the dtypes, the axes of --largest, the GPU ids
+/// (--output-dir, --resume), the dtypes, the axes of --largest (not extrapolate's), the GPU ids
 /// of --gpu (`gpu_ids`, or those of the --catalog file on the line);
 /// nothing after another flag that takes a value; file names for the
 /// operands of compare and replay, folders for those of collect. No
@@ -140,7 +143,10 @@ struct flag_kinds {
       "      COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
       "    --output-dir|--resume) COMPREPLY=($(compgen -d -- \"$current\" || :)); return ;;\n"
       "    --dtype) COMPREPLY=($(compgen -W '" + dtypes + "' -- \"$current\" || :)); return ;;\n"
-      "    --largest) COMPREPLY=($(compgen -W 'batch context width' -- \"$current\" || :)); return ;;\n"
+      "    # plan's and sweep's --largest name an axis; extrapolate's takes no value.\n"
+      "    --largest) if [ \"${COMP_WORDS[1]}\" != extrapolate ]; then\n"
+      "        COMPREPLY=($(compgen -W 'batch context width' -- \"$current\" || :)); return\n"
+      "      fi ;;\n"
       "    --gpu)\n"
       "      w='" + ids + "'\n"
       "      for ((i = 1; i < COMP_CWORD - 1; i++)); do\n"
@@ -175,7 +181,7 @@ struct flag_kinds {
     script +=
         "  if [ \"$COMP_CWORD\" -gt 1 ] && [[ $current != -* ]]; then\n"
         "    case ${COMP_WORDS[1]} in\n"
-        "      compare|replay) COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
+        "      compare|replay|extrapolate) COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
         "      collect) COMPREPLY=($(compgen -d -- \"$current\" || :)); return ;;\n"
         "    esac\n"
         "  fi\n";

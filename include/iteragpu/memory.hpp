@@ -8,7 +8,8 @@
 /// the statistics of the repeats; the GPU's state through NVML loaded at run
 /// time (nvml/); the prediction of the synthetic network through a simulated
 /// caching allocator (memory/prediction/); the trace and replay of recorded
-/// allocator snapshots; the figures derived from a measurement
+/// allocator snapshots, and traces at several sizes extended to any size
+/// (memory/extrapolation.hpp); the figures derived from a measurement
 /// (memory/measured_need.hpp). Reading a snapshot or measurement file needs Boost.JSON:
 /// memory/files/ (target iteragpu::json).
 #include "iteragpu/memory_need.hpp"
@@ -16,6 +17,7 @@
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/memory/environment.hpp"
 #include "iteragpu/memory/estimate.hpp"
+#include "iteragpu/memory/extrapolation.hpp"
 #include "iteragpu/memory/fwd.hpp"
 #include "iteragpu/memory/gpu_runtime.hpp"
 #include "iteragpu/memory/input_spec.hpp"

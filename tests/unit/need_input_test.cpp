@@ -160,6 +160,27 @@ BOOST_AUTO_TEST_CASE(the_memory_outside_the_allocator_is_the_largest_difference_
   BOOST_TEST(need_of(measurement_v2({{UINT64_MAX - 1, 0, 1}})).bytes.value == UINT64_MAX);
 }
 
+BOOST_AUTO_TEST_CASE(an_extrapolation_gives_the_upper_peak_at_the_size_asked_plus_the_outside_memory) {
+  // extrapolation.json at 64: lower 8948547584, upper 9518972928 bytes.
+  const auto text = fixture("extrapolation.json");
+  const auto need = need_from_json(text, 64);
+  BOOST_REQUIRE(need.has_value());
+  BOOST_TEST(need->bytes.value == 9'518'972'928U + 718'077'952U);
+  // One that ran out of memory at that size is no need; another size none either.
+  const std::string oom =
+      R"({"kind": "extrapolation", "predictions": [{"size": 8, "alloc_conf": "", "oom": true,)"
+      R"( "peak_reserved_bytes": 5}]})";
+  BOOST_TEST(need_from_json(oom, 8).error().found ==
+             "extrapolate --json with no prediction at size 8 under the recorded settings that does not run out of "
+             "memory (run it with --to 8)");
+  BOOST_TEST(need_from_json(text, 9).error().found ==
+             "extrapolate --json with no prediction at size 9 under the recorded settings (run it with --to 9)");
+  BOOST_TEST(need_from_json(text).error().found ==
+             "extrapolate --json, which gives a need only at one size (expected --size N)");
+  BOOST_TEST(need_from_json(fixture("plan.json"), 8).error().found ==
+             "a document that is not extrapolate --json, which --size does not go with");
+}
+
 BOOST_AUTO_TEST_CASE(documents_of_another_kind_are_refused_with_what_they_are) {
   BOOST_TEST(refusal(fixture("kind-sweep.json")) == "JSON of kind 'sweep'");
   BOOST_TEST(refusal(R"({"kind":7})") == "JSON of kind '7'");

@@ -29,8 +29,8 @@ namespace iteragpu::report {
 
 /// The documents a need is read from, as messages list them.
 inline constexpr std::string_view need_documents_accepted =
-    "the JSON of `mesure_memoire estimate --json`, `mesure_memoire plan --json` or `mesure_memoire replay --json`, "
-    "or a measurement file of `mesure_memoire measure --output` (schema_version 1 or 2)";
+    "the JSON of `mesure_memoire estimate --json`, `mesure_memoire plan --json`, `mesure_memoire replay --json` or "
+    "`mesure_memoire extrapolate --json` (with --size), or a measurement file of `mesure_memoire measure --output` (schema_version 1 or 2)";
 
 /// Why a document gives no need: what it holds, in words (text from the
 /// document escaped).
@@ -66,13 +66,24 @@ using need_read = result<memory_need, need_input_error>;
 // used less reserved at the baseline and end of every row, floored at 0.
 [[nodiscard]] need_read need_of_measurement(const boost::json::value& document);
 
+// The need of an extrapolation (`mesure_memoire extrapolate --json`) at
+// `size` (see need_from_json()).
+[[nodiscard]] need_read need_of_extrapolation(const boost::json::object& o, std::optional<std::uint64_t> size);
+
 }  // namespace detail
 
 /// The need a document states or implies. An estimate is an object with
 /// weight_bytes, total_gib and memory_need and no kind; a plan has "kind":
 /// "plan"; a measurement has schema_version 1 or 2. Anything else, and
 /// malformed JSON, is an error that says what was found.
-[[nodiscard]] result<memory_need, need_input_error> need_from_json(std::string_view text);
+/// An extrapolation ("kind": "extrapolation") needs `size`: its need is the
+/// largest peak reserved (the upper end where the prediction is a range)
+/// of its predictions at that size under the recorded settings that do not
+/// run out of memory, plus the memory outside the allocator
+/// (prediction::memory_outside_allocator_default); `size` with any other
+/// document is an error.
+[[nodiscard]] result<memory_need, need_input_error> need_from_json(std::string_view text,
+                                                                  std::optional<std::uint64_t> size = std::nullopt);
 
 }  // namespace iteragpu::report
 

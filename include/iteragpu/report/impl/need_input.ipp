@@ -1,9 +1,13 @@
 #ifndef ITERAGPU_REPORT_IMPL_NEED_INPUT_IPP
 #define ITERAGPU_REPORT_IMPL_NEED_INPUT_IPP
 
+#include <algorithm>
+
 #include <boost/json.hpp>
 
+#include "iteragpu/checked.hpp"
 #include "iteragpu/config.hpp"
+#include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/need_input.hpp"
 
@@ -73,11 +77,66 @@ namespace iteragpu::report::detail {
                          "), floored at 0"};
 }
 
+[[nodiscard]] ITERAGPU_INLINE need_read need_of_extrapolation(const boost::json::object& o,
+                                                              std::optional<std::uint64_t> size) {
+  if (!size) {
+    return not_a_need("extrapolate --json, which gives a need only at one size (expected --size N)");
+  }
+  const auto* predictions = o.if_contains("predictions");
+  if (predictions == nullptr || !predictions->is_array()) {
+    return not_a_need("extrapolate --json without a predictions array");
+  }
+  std::optional<std::uint64_t> peak;
+  bool out_of_memory = false;
+  for (const auto& p : predictions->get_array()) {
+    const auto* row = p.if_object();
+    const auto* n = row != nullptr ? row->if_contains("size") : nullptr;
+    const auto* conf = row != nullptr ? row->if_contains("alloc_conf") : nullptr;
+    const auto* as_int = n != nullptr ? n->if_int64() : nullptr;
+    const auto* as_uint = n != nullptr ? n->if_uint64() : nullptr;
+    const bool at_size = (as_uint != nullptr && *as_uint == *size) ||
+                         (as_int != nullptr && *as_int >= 0 && static_cast<std::uint64_t>(*as_int) == *size);
+    if (!at_size || conf == nullptr || !conf->is_string() || !conf->get_string().empty()) {
+      continue;
+    }
+    const auto* oom = row->if_contains("oom");
+    if (oom != nullptr && oom->is_bool() && oom->get_bool()) {
+      out_of_memory = true;
+      continue;
+    }
+    const auto* upper = row->if_contains("peak_reserved_bytes_upper");
+    const auto* reserved = upper != nullptr ? upper : row->if_contains("peak_reserved_bytes");
+    if (reserved == nullptr || !(reserved->is_uint64() || reserved->is_int64()) ||
+        (reserved->is_int64() && reserved->get_int64() < 0)) {
+      return not_a_need("extrapolate --json whose prediction at size " + to_decimal_string(*size) +
+                        " has no peak_reserved_bytes as an integer number of bytes");
+    }
+    const std::uint64_t bytes =
+        reserved->is_uint64() ? reserved->get_uint64() : static_cast<std::uint64_t>(reserved->get_int64());
+    peak = std::max(peak.value_or(0), bytes);
+  }
+  if (!peak) {
+    return not_a_need("extrapolate --json with no prediction at size " + to_decimal_string(*size) +
+                      " under the recorded settings" + (out_of_memory ? " that does not run out of memory" : "") +
+                      " (run it with --to " + to_decimal_string(*size) + ")");
+  }
+  const auto need = checked_add<std::uint64_t>(*peak, memory::prediction::memory_outside_allocator_default.value);
+  if (!need) {
+    return not_a_need("extrapolate --json whose peak plus the memory outside the allocator passes 64 bits of bytes");
+  }
+  return memory_need{byte_count{*need},
+                     "extrapolate --json at size " + to_decimal_string(*size) + ": the predicted peak reserved (the "
+                     "upper end of a range), " + to_decimal_string(*peak) +
+                         " bytes, plus the memory outside the allocator measured on the H200, " +
+                         to_decimal_string(memory::prediction::memory_outside_allocator_default.value) + " bytes"};
+}
+
 }  // namespace iteragpu::report::detail
 
 namespace iteragpu::report {
 
-[[nodiscard]] ITERAGPU_INLINE result<memory_need, need_input_error> need_from_json(std::string_view text) {
+[[nodiscard]] ITERAGPU_INLINE result<memory_need, need_input_error> need_from_json(std::string_view text,
+                                                                                 std::optional<std::uint64_t> size) {
   std::error_code error;
   const boost::json::value document = boost::json::parse(boost::json::string_view(text.data(), text.size()), error);
   if (error) {
@@ -90,7 +149,15 @@ namespace iteragpu::report {
     return detail::not_a_need("JSON that is not an object");
   }
   const auto& o = document.get_object();
-  if (const auto* kind = o.if_contains("kind")) {
+  const auto* kind = o.if_contains("kind");
+  const bool extrapolation = kind != nullptr && kind->is_string() && kind->get_string() == "extrapolation";
+  if (extrapolation) {
+    return detail::need_of_extrapolation(o, size);
+  }
+  if (size) {
+    return detail::not_a_need("a document that is not extrapolate --json, which --size does not go with");
+  }
+  if (kind != nullptr) {
     if (kind->is_string() && kind->get_string() == "plan") {
       return detail::need_of_document(o, "plan --json",
                                       "the predicted peak reserved plus the memory outside the allocator");

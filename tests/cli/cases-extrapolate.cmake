@@ -1,0 +1,119 @@
+# mesure_memoire extrapolate: snapshots of one program at several sizes,
+# matched, fitted and built at other sizes, with no GPU; and calcul_forfaits
+# --fits FILE --size N reading its JSON. The snapshots under
+# tests/data/extrapolate/ are written by make_fixtures.py there: a program
+# whose requests are constant, affine and quadratic in the size; the same
+# with a workspace that follows no function of it; the program at 2 with a
+# scratch buffer more.
+set(_ex "${PROJECT_SOURCE_DIR}/tests/data/extrapolate")
+set(_ex_affine "${_ex}/affine.b1.json" "${_ex}/affine.b2.json" "${_ex}/affine.b4.json")
+set(_ex_workspace "${_ex}/workspace.b1.json" "${_ex}/workspace.b2.json" "${_ex}/workspace.b4.json")
+
+iteragpu_cli_case(extrapolate_help PROGRAM mesure_memoire EXIT 0 STDOUT "--capacity-bytes.*--largest"
+  ARGS extrapolate --help)
+# Every request explained: one figure per size, exact; at 4, the recorded trace's own requests.
+iteragpu_cli_case(extrapolate_affine_text PROGRAM mesure_memoire EXIT 0
+  STDOUT "Requests: 7 matched in every snapshot, 0 unexplained, 0 unmatched run\\(s\\)\nsize 4, recorded settings, capacity unlimited: peak allocated 58720256 bytes, peak reserved 71303168 bytes, 0 retries\nsize 16, recorded settings, capacity unlimited: peak allocated 612368384 bytes, peak reserved 643825664 bytes, 0 retries\n$"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --to 4 --to 16)
+iteragpu_cli_case(extrapolate_affine_json PROGRAM mesure_memoire EXIT 0
+  STDOUT "^\\{\"kind\":\"extrapolation\",\"sizes\":\\[1,2,4\\],\"requests\":\\{\"matched\":7,\"unexplained\":\\[\\],\"unmatched\":\\[\\]\\},\"predictions\":\\[\\{\"size\":4,\"alloc_conf\":\"\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":71303168,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\},\\{\"size\":4,\"alloc_conf\":\"expandable_segments:True\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":62914560,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\}\\]\\}\n$"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf= --alloc-conf expandable_segments:True
+       --capacity-bytes 100000000 --json)
+# The largest size under 1 GiB: 21 completes, 22 runs out of memory.
+iteragpu_cli_case(extrapolate_largest_capacity PROGRAM mesure_memoire EXIT 0
+  STDOUT "largest size under 1073741824 bytes, recorded settings: 21 \\(22 runs out of memory\\)\n$"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --largest --capacity-bytes 1073741824)
+iteragpu_cli_case(extrapolate_largest_gpu PROGRAM mesure_memoire EXIT 0
+  STDOUT "\"largest\":\\[\\{\"capacity_bytes\":83452354887,\"alloc_conf\":\"\",\"gpu\":\"h100-sxm\",\"size\":198\\}\\]\\}"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --largest --gpu h100-sxm --json)
+iteragpu_cli_case(extrapolate_largest_every_gpu PROGRAM mesure_memoire EXIT 0
+  STDOUT "Memory rule \\(data/README\\.md\\).*largest size under 147803439104 bytes \\(h200: the low end of its memory under the memory rule, 148521517056 bytes, less the memory outside the allocator, 718077952 bytes\\), recorded settings: 264 \\(265 runs out of memory\\)"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --largest)
+# A workspace that follows no function: a range, its request listed with its share.
+iteragpu_cli_case(extrapolate_unexplained_range PROGRAM mesure_memoire EXIT 0
+  STDOUT "2 unexplained.*unexplained: event 3, sizes 3145728 at 1, 17825792 at 2, 10485760 at 4; 17\\.85 % of the reference's peak of requested bytes.*Not exact.*size 8, recorded settings, capacity unlimited: peak allocated 176160768 bytes, peak reserved 188743680 to 260046848 bytes"
+  ARGS extrapolate ${_ex_workspace} --sizes 1,2,4 --to 8)
+iteragpu_cli_case(extrapolate_unexplained_json PROGRAM mesure_memoire EXIT 0
+  STDOUT "\"unexplained\":\\[\\{\"event\":3,\"observed_bytes\":\\[3145728,17825792,10485760\\],\"reference_bytes\":10485760,\"reference_peak_requested_bytes\":58720256\\}.*\"exact\":false,\"peak_reserved_bytes_upper\":260046848\\}"
+  ARGS extrapolate ${_ex_workspace} --sizes 1,2,4 --to 8 --json)
+iteragpu_cli_case(extrapolate_unmatched PROGRAM mesure_memoire EXIT 0
+  STDOUT "unmatched: 1 request\\(s\\) of '[^']*extra\\.b2\\.json' \\(size 2\\) from request 3 \\(event 3\\)"
+  ARGS extrapolate "${_ex}/affine.b1.json" "${_ex}/extra.b2.json" "${_ex}/affine.b4.json" --sizes 1,2,4 --to 8)
+
+# Bad input: one line naming it, exit 2, nothing on stdout.
+function(_ex_refused name message)
+  iteragpu_cli_case(extrapolate_${name} PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+    STDERR "${message}" ARGS extrapolate ${ARGN})
+endfunction()
+_ex_refused(one_snapshot "expected two snapshot files or more \\(one per size of --sizes\\), got 1"
+  "${_ex}/affine.b1.json" --sizes 1 --to 2)
+_ex_refused(missing_file "'missing\\.json' does not exist; expected a snapshot file"
+  missing.json "${_ex}/affine.b2.json" --sizes 1,2 --to 4)
+_ex_refused(not_a_snapshot "LICENSE\\.txt': byte 0 is 0x4d: neither a pickle"
+  "${_ex}/affine.b1.json" "${PROJECT_SOURCE_DIR}/LICENSE.txt" --sizes 1,2 --to 4)
+_ex_refused(sizes_missing "--sizes is required; expected comma-separated positive integers up to 1000000"
+  ${_ex_affine} --to 4)
+_ex_refused(sizes_count "--sizes: 2 size\\(s\\) for 3 snapshots; expected one size per snapshot, in order"
+  ${_ex_affine} --sizes 1,2 --to 4)
+_ex_refused(sizes_repeated "--sizes: 2 is given twice; expected one snapshot per size, each size once"
+  ${_ex_affine} --sizes 1,2,2 --to 4)
+_ex_refused(size_zero "--sizes: '0' is too small; expected comma-separated positive integers up to 1000000"
+  ${_ex_affine} --sizes 0,2,4 --to 4)
+_ex_refused(to_past_limit "--to: '1000001' is too large; expected comma-separated positive integers up to 1000000"
+  ${_ex_affine} --sizes 1,2,4 --to 1000001)
+_ex_refused(nothing_asked "nothing asked; expected --to N \\(sizes to predict\\) or --largest"
+  ${_ex_affine} --sizes 1,2,4)
+_ex_refused(gpu_without_largest "--gpu goes with --largest; expected --largest too"
+  ${_ex_affine} --sizes 1,2,4 --to 4 --gpu h200)
+_ex_refused(gpu_and_capacity "--gpu and --capacity-bytes do not go together with --largest"
+  ${_ex_affine} --sizes 1,2,4 --largest --gpu h200 --capacity-bytes 5)
+_ex_refused(unknown_gpu "--gpu: 'nope' is not in the catalog; expected one of: b300, b200, h200"
+  ${_ex_affine} --sizes 1,2,4 --largest --gpu nope)
+_ex_refused(unknown_setting "--alloc-conf 'max_split:64': PYTORCH_CUDA_ALLOC_CONF: unknown key 'max_split'"
+  ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf max_split:64)
+_ex_refused(setting_without_value "--alloc-conf needs a value; got the flag --json"
+  ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf --json)
+_ex_refused(capacity_zero "--capacity-bytes: '0' is too small; expected a positive integer"
+  ${_ex_affine} --sizes 1,2,4 --to 4 --capacity-bytes 0)
+_ex_refused(no_such_device "--device-index 2: '[^']*affine\\.b1\\.json' has no trace events for that device"
+  ${_ex_affine} --sizes 1,2,4 --to 4 --device-index 2)
+# A trace whose first event frees a block no event allocated.
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-late.json"
+  "{\"segments\": [], \"device_traces\": [[{\"action\": \"free_completed\", \"addr\": 4096, \"size\": 512, \"stream\": 0}]]}")
+_ex_refused(starts_late "'[^']*extrapolate-late\\.json': event 0 frees a block no earlier event allocated \\(the trace starts late\\)"
+  "${_ex}/affine.b1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-late.json" --sizes 1,2 --to 4)
+# A snapshot holding a segment no event of its trace reserved.
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-held.json"
+  "{\"segments\": [{\"device\": 0, \"address\": 28672, \"total_size\": 2097152, \"stream\": 0, \"segment_type\": \"small\", \"blocks\": []}], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 512, \"stream\": 0}]]}")
+_ex_refused(segment_unexplained "'[^']*extrapolate-held\\.json': the snapshot holds the segment at address 28672 that no event of its trace reserved \\(the trace starts late\\)"
+  "${_ex}/affine.b1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-held.json" --sizes 1,2 --to 4)
+# 90 bytes at 1, 80 at 2: 100 - 10·n is below 0 past 10.
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-1.json"
+  "{\"segments\": [], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 90, \"stream\": 0}]]}")
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-2.json"
+  "{\"segments\": [], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 80, \"stream\": 0}]]}")
+_ex_refused(negative_size "size 11: the request of event 0 of '[^']*extrapolate-falling-2\\.json' falls below 0 bytes there"
+  "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-2.json"
+  --sizes 1,2 --to 10,11)
+
+# calcul_forfaits --fits FILE --size N: tests/data/fits/extrapolation.json is
+# `extrapolate` of the workspace snapshots --to 8,64 --json.
+set(_ex_fits "${PROJECT_SOURCE_DIR}/tests/data/fits/extrapolation.json")
+iteragpu_cli_case(calcul_forfaits_fits_extrapolation PROGRAM calcul_forfaits EXIT 0
+  STDOUT "holds 9\\.53399658203125 GiB \\(10237050880 bytes\\).*need +extrapolate --json at size 64: the predicted peak reserved \\(the upper end of a range\\), 9518972928 bytes, plus the memory outside the allocator measured on the H200, 718077952 bytes"
+  ARGS --fits "${_ex_fits}" --size 64)
+function(_ex_cf_refused name message)
+  iteragpu_cli_case(calcul_forfaits_${name} PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+    STDERR "${message}" ARGS ${ARGN})
+endfunction()
+_ex_cf_refused(extrapolation_without_size
+  "extrapolation\\.json': extrapolate --json, which gives a need only at one size \\(expected --size N\\)"
+  --fits "${_ex_fits}")
+_ex_cf_refused(extrapolation_other_size
+  "extrapolate --json with no prediction at size 9 under the recorded settings \\(run it with --to 9\\)"
+  --fits "${_ex_fits}" --size 9)
+_ex_cf_refused(size_with_plan "plan\\.json': a document that is not extrapolate --json, which --size does not go with"
+  --fits "${PROJECT_SOURCE_DIR}/tests/data/fits/plan.json" --size 8)
+_ex_cf_refused(size_without_fits "--size goes with --fits FILE" --fits-gib 3 --size 8)
+_ex_cf_refused(size_with_quote "--size goes with --fits FILE" --gpu h200 --days 3 --lots 1 --size 2)
+_ex_cf_refused(size_zero "--size: '0' is too small; expected a positive integer" --fits "${_ex_fits}" --size 0)
