@@ -391,4 +391,20 @@ BOOST_AUTO_TEST_CASE(freeing_a_block_not_in_use_is_refused) {
   BOOST_TEST(a.statistics() == stats(0, 2 * MiB, 4096, 2 * MiB));
 }
 
+BOOST_AUTO_TEST_CASE(a_request_that_would_release_the_cache_is_told_without_changing_anything) {
+  caching_allocator a(bytes(30 * MiB));
+  take(a, 6 * MiB);  // a 20 MiB segment, 14 MiB of it cached
+  // 4 MiB: cut from the cached 14 MiB.
+  BOOST_TEST(!a.would_release_for(bytes(4 * MiB)));
+  // 16 MiB: no cached block holds it, and a 16 MiB segment passes 30 MiB.
+  BOOST_TEST(a.would_release_for(bytes(16 * MiB)));
+  // 8 MiB on another stream: no block of its own, and 20 + 20 MiB pass 30 MiB.
+  BOOST_TEST(a.would_release_for(bytes(8 * MiB), 7));
+  BOOST_TEST(a.statistics() == stats(6 * MiB, 20 * MiB, 6 * MiB, 20 * MiB));
+  BOOST_TEST(a.segment_events().size() == 1U);
+  caching_allocator unlimited;
+  take(unlimited, 6 * MiB);
+  BOOST_TEST(!unlimited.would_release_for(bytes(16 * MiB)));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

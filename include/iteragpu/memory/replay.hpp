@@ -53,10 +53,10 @@
 /// the program would have asked next.
 ///
 /// A recorded release of segments is the program's emptyCache, replayed as
-/// one, except under a capacity where it directly precedes the next
-/// request's own reservation or a refused request: there it is the recorded
-/// allocator's release before its retry, which the simulation makes itself
-/// when it needs one.
+/// one, except under a capacity where it directly precedes a refused
+/// request, or the next request's own reservation where the simulation
+/// would release its cache for that request too: there it is the recorded
+/// allocator's release before its retry, which the simulation makes itself.
 ///
 /// What a replay cannot know: a program that changes its requests under
 /// pressure (cuDNN picks its workspace from what it can get; a cache sized

@@ -390,9 +390,13 @@ ITERAGPU_INLINE void replayer::refused_request(std::uint64_t index, const trace_
   const auto last_release = std::find_if(pending_.rbegin(), pending_.rend(), [](const trace_event& p) {
     return p.action == trace_action::segment_free || p.action == trace_action::segment_unmap;
   });
-  return std::any_of(pending_.rbegin(), last_release, [](const trace_event& p) {
+  const bool reserved_after = std::any_of(pending_.rbegin(), last_release, [](const trace_event& p) {
     return p.action == trace_action::segment_alloc || p.action == trace_action::segment_map;
   });
+  // A program's emptyCache just before a request that reserves looks the
+  // same: the release is the allocator's own only where the simulation, at
+  // this point, would release too.
+  return reserved_after && e.action == trace_action::alloc && allocator_.would_release_for(byte_count{e.size}, e.stream);
 }
 
 ITERAGPU_INLINE void replayer::release_if_recorded(const trace_event& e) {

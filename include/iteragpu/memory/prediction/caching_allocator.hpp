@@ -376,6 +376,12 @@ class caching_allocator {
   /// Frees the block in use at that address (free, free_block); the empty handle frees nothing.
   [[nodiscard]] result<void, free_error> free(block_handle handle);
 
+  /// Whether a request of `request` bytes on `stream` would find no cached
+  /// block that serves it and a new reservation would pass the capacity: the
+  /// allocator would release its cache and try again (or run out of memory).
+  /// False without a capacity. Changes nothing.
+  [[nodiscard]] bool would_release_for(byte_count request, std::uint64_t stream = 0) const;
+
   /// Gives every cached block that is a whole segment back to the device,
   /// and unmaps the free pages of expandable segments (emptyCache).
   void empty_cache() { release_cached_blocks(); }

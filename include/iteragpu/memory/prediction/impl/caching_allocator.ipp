@@ -34,6 +34,29 @@ namespace iteragpu::memory::prediction {
   return {};
 }
 
+[[nodiscard]] ITERAGPU_INLINE bool caching_allocator::would_release_for(byte_count request, std::uint64_t stream) const {
+  if (!capacity_ || request.value == 0) {
+    return false;
+  }
+  const auto rounded = block_size::for_request(request, settings_);
+  if (!rounded.has_value()) {
+    return false;
+  }
+  const std::uint64_t wanted = rounded->bytes().value;
+  const auto& cached = free_.at(index(rounded->pool()));
+  const auto it = cached.lower_bound({stream, wanted, 0});
+  if (it != cached.end() && std::get<0>(*it) == stream) {
+    const std::uint64_t found = std::get<1>(*it);
+    const bool oversize_refused = (wanted < max_split() && found >= max_split()) ||
+                                  (wanted >= max_split() && found - wanted >= settings_.max_non_split_rounding.value);
+    if (!oversize_refused) {
+      return false;
+    }
+  }
+  const auto reserved = checked_add(reserved_, rounded->segment_size().value);
+  return !reserved || *reserved > capacity_->value;
+}
+
 [[nodiscard]] ITERAGPU_INLINE bool caching_allocator::adopt_segment(std::uint64_t address, byte_count size, std::uint64_t stream, pool_kind pool,
                                                                     std::span<const block_view> in_use) {
   const auto end = checked_add(address, size.value);
