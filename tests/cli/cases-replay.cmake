@@ -39,6 +39,15 @@ file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate.json"
 iteragpu_cli_case(replay_duplicate_key PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "replay-duplicate\\.json' is refused: .*device_traces"
   ARGS replay "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate.json")
+# The duplicate check reads as deep as the snapshot reader (512): a member
+# nested 40 deep does not hide a duplicate key.
+string(REPEAT "[" 40 _open)
+string(REPEAT "]" 40 _close)
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate-deep.json"
+  "{\"deep\": ${_open}${_close}, \"device_traces\": [[]], \"device_traces\": [[]]}")
+iteragpu_cli_case(replay_duplicate_key_beside_a_deep_member PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "replay-duplicate-deep\\.json' is refused: the key at '/device_traces' is given twice in its object\n$"
+  ARGS replay "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate-deep.json")
 
 # The traces recorded on the H200 (tests/data/traces/record.py): every one
 # replays under its recorded settings to the run's own peaks with a passing

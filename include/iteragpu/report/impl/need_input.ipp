@@ -83,8 +83,12 @@ namespace iteragpu::report {
   if (error) {
     return detail::not_a_need("not valid JSON (" + error.message() + ")");
   }
-  if (const auto duplicate = first_duplicate_key(text)) {
-    return detail::not_a_need(duplicate_key_message(*duplicate) + " (each key once)");
+  const auto duplicate = first_duplicate_key(text);
+  if (!duplicate) {
+    return detail::not_a_need("not valid JSON (" + duplicate.error().message() + ")");
+  }
+  if (*duplicate) {
+    return detail::not_a_need(duplicate_key_message(**duplicate) + " (each key once)");
   }
   if (!document.is_object()) {
     return detail::not_a_need("JSON that is not an object");
