@@ -228,6 +228,20 @@ BOOST_AUTO_TEST_CASE(a_late_trace_that_does_not_fit_its_snapshot_is_refused) {
   BOOST_TEST((replay(t, replay_options{}).error().code == replay_errc::expandable_start));
 }
 
+BOOST_AUTO_TEST_CASE(a_late_trace_freeing_an_address_in_no_segment_is_refused_at_that_free) {
+  // Events 2 and 3 free an address no event allocated and no segment of the
+  // snapshot holds: the rewound block lies in none, named by its free.
+  auto t = late_program();
+  const std::uint64_t stray = base + 512 * mib;
+  t.events[2].address = stray;
+  t.events[3].address = stray;
+  const auto outcome = replay(t, replay_options{});
+  BOOST_TEST_REQUIRE(!outcome.has_value());
+  BOOST_TEST((outcome.error().code == replay_errc::cannot_rebuild));
+  BOOST_TEST(outcome.error().event == 3U);
+  BOOST_TEST(outcome.error().address == stray);
+}
+
 BOOST_AUTO_TEST_CASE(caught_out_of_memory_errors_are_counted) {
   auto t = small_program();
   t.events.insert(t.events.begin() + 3, ev(trace_action::oom, 1000, 64 * mib));
