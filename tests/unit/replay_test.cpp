@@ -2,7 +2,9 @@
 // snapshot reader (memory/files/snapshot.hpp), on traces written by hand:
 // each expected figure follows from PyTorch's rules, worked out in a comment.
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -124,7 +126,33 @@ BOOST_AUTO_TEST_CASE(a_capacity_below_the_need_runs_out_on_the_request_that_does
 BOOST_AUTO_TEST_CASE(the_smallest_capacity_is_the_least_multiple_of_two_mib_that_runs) {
   const auto smallest = smallest_capacity(small_program(), replay_options{});
   BOOST_TEST_REQUIRE(smallest.has_value());
-  BOOST_TEST(smallest->value == 22 * mib);
+  BOOST_TEST_REQUIRE(smallest->has_value());
+  BOOST_TEST((*smallest)->value == 22 * mib);
+}
+
+BOOST_AUTO_TEST_CASE(a_trace_whose_bytes_in_use_pass_2_to_the_64_fits_no_capacity) {
+  // 32 blocks of 2^59 bytes: the 32nd would bring the segments to 2^64.
+  device_trace t;
+  for (std::uint64_t i = 0; i < 32; ++i) {
+    t.events.push_back(ev(trace_action::segment_alloc, base + i * (std::uint64_t{1} << 59U), std::uint64_t{1} << 59U));
+    t.events.push_back(ev(trace_action::alloc, base + i * (std::uint64_t{1} << 59U), std::uint64_t{1} << 59U));
+  }
+  const auto smallest = smallest_capacity(t, replay_options{});
+  BOOST_TEST_REQUIRE(smallest.has_value());
+  BOOST_TEST(!smallest->has_value());
+  study_request request;
+  request.settings.push_back({"", iteragpu::memory::prediction::allocator_settings{}});
+  request.smallest_capacity = true;
+  const auto s = run_study(t, iteragpu::memory::prediction::allocator_settings{}, request);
+  BOOST_TEST_REQUIRE(s.has_value());
+  BOOST_TEST(!s->settings.at(0).smallest_capacity.has_value());
+  BOOST_TEST(!s->settings.at(0).memory_need.has_value());
+  iteragpu::report::replay_context c{"t.pickle", 0, true, "", true, std::nullopt, byte_count{1000}};
+  std::ostringstream text;
+  iteragpu::report::write_text(text, *s, c);
+  BOOST_TEST(text.str().find("\n  smallest capacity: none; the trace runs out of memory under every capacity (its "
+                             "bytes in use pass 2^64)\n") != std::string::npos,
+             text.str());
 }
 
 BOOST_AUTO_TEST_CASE(a_release_the_simulation_did_not_make_is_the_programs_empty_cache) {

@@ -263,9 +263,11 @@ class replayer {
 /// segments hold every block in use) and its peak reserved bytes with no
 /// capacity (enough: nothing is ever refused). Segments are whole multiples
 /// of 2 MiB, so the search runs over those; a capacity between two of them
-/// fits as the lower one does. Nothing when the trace cannot be replayed.
-[[nodiscard]] result<byte_count, replay_error> smallest_capacity(const device_trace& trace,
-                                                                 replay_options options);
+/// fits as the lower one does. Nothing when the trace runs out of memory
+/// with no capacity at all (its bytes in use pass 2^64): it fits none. An
+/// error when the trace cannot be replayed.
+[[nodiscard]] result<std::optional<byte_count>, replay_error> smallest_capacity(const device_trace& trace,
+                                                                                replay_options options);
 
 }  // namespace iteragpu::memory
 

@@ -401,13 +401,16 @@ namespace iteragpu::memory {
   return r.finish(trace.events.size());
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<byte_count, replay_error> smallest_capacity(const device_trace& trace,
-                                                                                 replay_options options) {
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<byte_count>, replay_error> smallest_capacity(
+    const device_trace& trace, replay_options options) {
   options.capacity = std::nullopt;
   options.follow_recorded_addresses = false;
   const auto unlimited = replay(trace, options);
   if (!unlimited) {
     return unexpected{unlimited.error()};
+  }
+  if (unlimited->oom) {
+    return std::optional<byte_count>{};
   }
   constexpr std::uint64_t step = 2 * prediction::mebibyte;
   std::uint64_t high = (unlimited->peak_reserved.value + step - 1) / step;  // fits, in steps
@@ -422,7 +425,7 @@ namespace iteragpu::memory {
     }
     (tried->oom ? low : high) = middle;
   }
-  return byte_count{high * step};
+  return std::optional<byte_count>{byte_count{high * step}};
 }
 
 }  // namespace iteragpu::memory

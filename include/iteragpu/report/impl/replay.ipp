@@ -235,6 +235,9 @@ ITERAGPU_INLINE void write_setting(std::ostream& out, const memory::setting_resu
   }
   if (r.smallest_capacity) {
     out << "  smallest capacity: " << bytes_text(*r.smallest_capacity) << '\n';
+  } else if (c.smallest_capacity) {
+    out << "  smallest capacity: none; the trace runs out of memory under every capacity (its bytes in use pass "
+           "2^64)\n";
   }
   if (r.memory_need) {
     out << "  memory need: " << bytes_text(*r.memory_need) << " (with " << to_decimal_string(c.outside.value)
