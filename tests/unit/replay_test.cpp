@@ -284,6 +284,24 @@ BOOST_AUTO_TEST_CASE(the_peaks_the_trace_shows_count_blocks_rounded_to_512_bytes
   BOOST_TEST(peaks.peak_allocated.value == 10 * mib);
 }
 
+BOOST_AUTO_TEST_CASE(the_json_of_a_study_is_valid_utf8_whatever_bytes_its_names_hold) {
+  // A file name with the byte 0xFF, a recorded setting with a lone
+  // continuation byte: each such byte becomes U+FFFD.
+  study_request request;
+  request.settings.push_back({"", iteragpu::memory::prediction::allocator_settings{}});
+  const auto s = run_study(small_program(), iteragpu::memory::prediction::allocator_settings{}, request);
+  BOOST_TEST_REQUIRE(s.has_value());
+  iteragpu::report::replay_context c{"t\xFF.pickle", 0, true, "expandable_segments:False\x80", false, std::nullopt,
+                                     byte_count{0}};
+  const auto json = iteragpu::report::to_json(*s, c);
+  BOOST_TEST(json.at("file").as_string() == "t\xEF\xBF\xBD.pickle");
+  BOOST_TEST(json.at("recorded_alloc_conf").as_string() == "expandable_segments:False\xEF\xBF\xBD");
+  // The serialized text parses back: it is valid UTF-8 throughout.
+  boost::json::error_code error;
+  static_cast<void>(boost::json::parse(boost::json::serialize(json), error));
+  BOOST_TEST(!error, error.message());
+}
+
 BOOST_AUTO_TEST_CASE(a_study_gives_each_setting_its_need) {
   study_request request;
   request.settings.push_back({"", iteragpu::memory::prediction::allocator_settings{}});

@@ -102,7 +102,7 @@ namespace iteragpu::report {
   namespace d = detail::replay_text;
   boost::json::array settings;
   for (const auto& r : s.settings) {
-    boost::json::object o{{"alloc_conf", r.request.alloc_conf},
+    boost::json::object o{{"alloc_conf", valid_utf8(r.request.alloc_conf)},
                           {"capacity_bytes", c.capacity ? boost::json::value(c.capacity->value) : nullptr},
                           {"peak_allocated_bytes", r.outcome.peak_allocated.value},
                           {"peak_reserved_bytes", r.outcome.peak_reserved.value},
@@ -135,10 +135,10 @@ namespace iteragpu::report {
   return boost::json::object{
       {"kind", "replay"},
       {"prediction", true},
-      {"file", c.file},
+      {"file", valid_utf8(c.file)},
       {"device", c.device},
       {"settings_recorded", c.settings_recorded},
-      {"recorded_alloc_conf", c.recorded_alloc_conf},
+      {"recorded_alloc_conf", valid_utf8(c.recorded_alloc_conf)},
       {"recorded",
        boost::json::object{{"peak_allocated_bytes", s.recorded.peak_allocated.value},
                            {"peak_reserved_bytes", s.recorded.peak_reserved.value}}},
