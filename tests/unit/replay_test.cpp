@@ -376,4 +376,41 @@ BOOST_AUTO_TEST_CASE(a_malformed_snapshot_is_refused_with_the_path_of_the_fault)
               snapshot_error{snapshot_errc::unknown_value, "segments[0].blocks[0].state"}));
 }
 
+BOOST_AUTO_TEST_CASE(recorded_settings_pytorch_never_writes_are_refused_with_their_place) {
+  const auto refused = [](boost::json::value settings) {
+    boost::json::object document{{"device_traces", boost::json::array{}}, {"allocator_settings", std::move(settings)}};
+    const auto s = snapshot_from(document);
+    BOOST_TEST_REQUIRE(!s.has_value());
+    return s.error();
+  };
+  const auto out_of_range = [](const char* place) {
+    return snapshot_error{snapshot_errc::out_of_range, std::string("allocator_settings.") + place};
+  };
+  BOOST_TEST((refused(boost::json::object{{"garbage_collection_threshold", std::numeric_limits<double>::quiet_NaN()}}) ==
+              out_of_range("garbage_collection_threshold")));
+  BOOST_TEST((refused(boost::json::object{{"garbage_collection_threshold", -0.5}}) ==
+              out_of_range("garbage_collection_threshold")));
+  BOOST_TEST((refused(boost::json::object{{"garbage_collection_threshold", 1.0}}) ==
+              out_of_range("garbage_collection_threshold")));
+  BOOST_TEST((refused(boost::json::object{{"max_split_size", 0}}) == out_of_range("max_split_size")));
+  BOOST_TEST((refused(boost::json::object{{"max_split_size", -2}}) == out_of_range("max_split_size")));
+  BOOST_TEST((refused(boost::json::object{{"max_split_size", (std::uint64_t{20} << 20U) - 1}}) ==
+              out_of_range("max_split_size")));
+  BOOST_TEST((refused(boost::json::parse(R"({"roundup_power2_divisions": {"1": 0, "2": 3}})")) ==
+              out_of_range("roundup_power2_divisions.2")));
+  BOOST_TEST((refused(boost::json::parse(R"({"roundup_power2_divisions": {"1": 18446744073709551615}})")) ==
+              out_of_range("roundup_power2_divisions.1")));
+  // What PyTorch writes is read: the smallest split limit, a threshold below 1.
+  boost::json::object document{{"device_traces", boost::json::array{}},
+                               {"allocator_settings", boost::json::object{{"max_split_size", std::uint64_t{20} << 20U},
+                                                                          {"garbage_collection_threshold", 0.99}}}};
+  const auto s = snapshot_from(document);
+  BOOST_TEST_REQUIRE(s.has_value());
+  BOOST_TEST((s->settings->max_split_size == std::optional<std::uint64_t>(std::uint64_t{20} << 20U)));
+  BOOST_TEST(iteragpu::report::describe(out_of_range("max_split_size")) ==
+             "allocator_settings.max_split_size is a setting PyTorch never records (max_split_size: -1 for no "
+             "limit, or 20 MiB or more; garbage_collection_threshold: 0 up to below 1; roundup_power2_divisions: 0 "
+             "or a power of two)");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -23,6 +23,10 @@ namespace iteragpu::report {
     case memory::snapshot_errc::wrong_type:
       return where + " holds another kind of value than the snapshot format gives it";
     case memory::snapshot_errc::out_of_range:
+      if (e.path.starts_with("allocator_settings")) {
+        return where + " is a setting PyTorch never records (max_split_size: -1 for no limit, or 20 MiB or more; "
+                       "garbage_collection_threshold: 0 up to below 1; roundup_power2_divisions: 0 or a power of two)";
+      }
       return where + " is out of range (a negative size or address, or a device index far past the traces)";
     case memory::snapshot_errc::unknown_value:
       return where + " holds a word this reader does not know";
