@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
   run.path = words[1];
   run.plan = {.warmup = 1, .repeats = 3};
   try {
-    iteragpu::cli::check_torchscript_file(run);  // the layout and the SHA-256, without LibTorch
+    iteragpu::cli::check_torchscript_file(run);  // the layout, without LibTorch
+    iteragpu::cli::hash_model_file(run);
   } catch (const std::exception& e) {
     std::cerr << "torchscript_measure: " << e.what() << '\n';
     return 2;

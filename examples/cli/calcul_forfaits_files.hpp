@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <span>
 #include <string>
@@ -142,6 +143,13 @@ struct catalog_choice {
   }
   if (!std::filesystem::is_regular_file(status)) {
     throw usage_error("--fits: " + shown + " is not a regular file" + accepted);
+  }
+  // A pickle (every protocol --fits could meet opens with 0x80) is most
+  // likely the memory snapshot itself, of any size: its need is replay's.
+  if (std::ifstream file(path, std::ios::binary); file.get() == 0x80) {
+    throw usage_error("--fits: " + shown +
+                      " is a pickle, not JSON; for a memory snapshot, run `mesure_memoire replay FILE --json > "
+                      "replay.json` and give --fits replay.json" + accepted);
   }
   const auto text = read_file_within(path, largest_need_file_bytes);
   if (!text) {

@@ -175,7 +175,7 @@ template <memory::environment_runtime Runtime>
                                                 std::optional<new_file> snapshot, std::ostream& out,
                                                 std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire measure";
-  const auto record = measure_torchscript(runtime, run);
+  auto record = measure_torchscript(runtime, run);
   if (!record && record.error().kind == memory::torchscript_failure_kind::refused) {
     return report_failure(command, run, record.error(), err);
   }
@@ -183,6 +183,9 @@ template <memory::environment_runtime Runtime>
   if (!record) {
     return report_failure(command, run, record.error(), err);
   }
+  // Hashed last: on a machine without the device, a model of gigabytes is
+  // refused in milliseconds, not after the seconds its hash takes.
+  hash_model_file(record->run);
   return write_record(*record, output_text, std::move(output), code, out, err);
 }
 

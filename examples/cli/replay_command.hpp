@@ -54,8 +54,13 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
   }
   // The JSON form: a key given twice is refused, as in every JSON the programs read.
   if (const auto first = bytes->find_first_not_of(" \t\r\n"); first != std::string::npos && (*bytes)[first] == '{') {
-    if (const auto duplicate = first_duplicate_key(*bytes)) {
-      throw usage_error(shown + " is refused: " + duplicate_key_message(*duplicate));
+    // Checked as deep as the snapshot reader reads.
+    const auto duplicate = first_duplicate_key(*bytes, memory::pickle_limits{}.max_depth);
+    if (!duplicate) {
+      throw usage_error(shown + " is not valid JSON (" + duplicate.error().message() + ")");
+    }
+    if (*duplicate) {
+      throw usage_error(shown + " is refused: " + duplicate_key_message(**duplicate));
     }
   }
   const std::span<const unsigned char> data(reinterpret_cast<const unsigned char*>(bytes->data()),  // NOLINT

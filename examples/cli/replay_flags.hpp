@@ -90,7 +90,8 @@ namespace detail::replay_flags {
 }
 
 // The snapshot is the first word that is neither a flag nor a flag's value;
-// the flags and their values are returned.
+// the flags and their values are returned. A word that names no flag is
+// refused at once, before its value is taken for the snapshot.
 [[nodiscard]] inline std::vector<std::string> take_file(const std::vector<std::string>& words, std::string& file) {
   const auto description = replay_description();
   std::vector<std::string> named;
@@ -105,7 +106,13 @@ namespace detail::replay_flags {
     }
     named.push_back(word);
     const auto flag = flag_named_by(description, word);
-    if (!flag || word.find('=') != std::string::npos || flag == "-h") {
+    if (!flag) {
+      // Refused here, not by the common parser: its value would be taken for
+      // the snapshot, and the snapshot for a stray word.
+      throw usage_error("unknown flag " + quoted(std::string_view(word).substr(0, word.find('='))) +
+                        "; see --help for the accepted flags");
+    }
+    if (word.find('=') != std::string::npos || flag == "-h") {
       continue;
     }
     const auto* option = description.find_nothrow(flag->substr(2), false);
@@ -129,11 +136,14 @@ namespace detail::replay_flags {
   if (!given(values, "capacity-gib")) {
     return std::nullopt;
   }
-  const std::string text = required_text(values, "capacity-gib", "a positive decimal number of GiB");
-  const auto bytes = gib_to_bytes_rounded_down(decimal_flag("capacity-gib", text));
+  // One text for every refusal: 0 is a decimal, but no capacity.
+  constexpr std::string_view accepted =
+      "a decimal of GiB of at least one byte and under 2^64 bytes, such as 80 or 0.5 (no sign, no exponent)";
+  const std::string text = required_text(values, "capacity-gib", accepted);
+  const auto bytes = gib_to_bytes_rounded_down(decimal_flag("capacity-gib", text, accepted));
   if (!bytes || bytes->value == 0) {
     throw usage_error("--capacity-gib: " + quoted(text) + (bytes ? " is below one byte" : " passes 2^64 bytes") +
-                      "; expected a positive decimal of GiB");
+                      "; expected " + std::string(accepted));
   }
   return *bytes;
 }

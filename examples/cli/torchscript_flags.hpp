@@ -40,17 +40,23 @@ inline constexpr std::string_view accepted_aoti =
   return format == memory::model_format::torchscript ? "torchscript" : "aoti";
 }
 
+/// The usage_error for the file of `run`: its flag, its name, `why`, and what is expected.
+[[nodiscard]] inline usage_error model_file_refused(const memory::torchscript_run& run, const std::string& why) {
+  const bool aoti = run.format == memory::model_format::aoti_package;
+  return usage_error("--" + std::string(model_flag(run.format)) + ": " + iteragpu::quoted(run.path) + " " + why +
+                     "; expected " + std::string(aoti ? accepted_aoti : accepted_torchscript));
+}
+
 /// The file of `--torchscript` (or `--aoti`), checked without LibTorch and
 /// before any GPU is touched: a readable regular file with the layout of a
-/// TorchScript archive (or an AOTInductor package). Its name (without the
-/// folder) and SHA-256 go in `run`.
+/// TorchScript archive (or an AOTInductor package), read only where the
+/// layout is. Its name (without the folder) goes in `run`; its SHA-256 is
+/// left to hash_model_file(), once the cheap checks have all passed (a
+/// model of gigabytes takes seconds to hash).
 inline void check_torchscript_file(memory::torchscript_run& run) {
   const std::filesystem::path path(run.path);
   const bool aoti = run.format == memory::model_format::aoti_package;
-  const auto refuse = [&](const std::string& why) {
-    throw usage_error("--" + std::string(model_flag(run.format)) + ": " + iteragpu::quoted(run.path) + " " + why +
-                      "; expected " + std::string(aoti ? accepted_aoti : accepted_torchscript));
-  };
+  const auto refuse = [&](const std::string& why) { throw model_file_refused(run, why); };
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (!std::filesystem::exists(status)) {
@@ -78,9 +84,14 @@ inline void check_torchscript_file(memory::torchscript_run& run) {
   if (!archive) {
     refuse(report::describe(archive.error(), run.format));
   }
+  run.file_name = path.filename().string();
+}
+
+/// The SHA-256 of the file of `run`, in `run`; a usage_error naming the
+/// file when it can no longer be read.
+inline void hash_model_file(memory::torchscript_run& run) {
+  std::ifstream file(std::filesystem::path(run.path), std::ios::binary);
   memory::sha256_hasher hasher;
-  file.clear();
-  file.seekg(0);
   constexpr std::size_t block = std::size_t{1} << 20U;
   std::vector<std::uint8_t> bytes(block);
   while (file) {
@@ -88,9 +99,8 @@ inline void check_torchscript_file(memory::torchscript_run& run) {
     hasher.update(std::span<const std::uint8_t>(bytes.data(), static_cast<std::size_t>(file.gcount())));
   }
   if (!file.eof()) {
-    refuse("cannot be read");
+    throw model_file_refused(run, "cannot be read");
   }
-  run.file_name = path.filename().string();
   run.sha256 = memory::to_hex(hasher.finish());
 }
 

@@ -72,8 +72,11 @@ inline constexpr std::string_view accepted_non_negative =
   return integer_flag(flag, required_text(values, flag, accepted_non_negative), 0, accepted_non_negative);
 }
 
-/// `text` as an exact decimal, or a usage_error naming `--flag` and why the text is refused.
-[[nodiscard]] inline exact_decimal decimal_flag(std::string_view flag, std::string_view text) {
+/// `text` as an exact decimal, or a usage_error naming `--flag`, why the
+/// text is refused and what the flag accepts (`accepted`, as messages say it).
+[[nodiscard]] inline exact_decimal decimal_flag(
+    std::string_view flag, std::string_view text,
+    std::string_view accepted = "a non-negative decimal such as 0, 4 or 1.5 (no sign, no exponent)") {
   const auto parsed = exact_decimal::parse(text);
   if (parsed) {
     return parsed.value();
@@ -93,8 +96,7 @@ inline constexpr std::string_view accepted_non_negative =
       reason = quoted(text) + " has a whole part past 64 bits";
       break;
   }
-  throw usage_error("--" + std::string(flag) + ": " + reason +
-                    "; expected a non-negative decimal such as 0, 4 or 1.5 (no sign, no exponent)");
+  throw usage_error("--" + std::string(flag) + ": " + reason + "; expected " + std::string(accepted));
 }
 
 }  // namespace iteragpu::cli

@@ -79,7 +79,7 @@ enum class read_error {
 /// The whole content of a regular file of at most `limit` bytes. The file
 /// is opened without blocking and refused unless it is a regular file, so a
 /// FIFO (whose open waits for a writer) or a device never holds the program.
-/// Reading stops as soon as more than `limit` bytes have come, whatever size
+/// A file whose size is already over the limit is refused unread. Reading stops as soon as more than `limit` bytes have come, whatever size
 /// the file system reports (files of /proc report 0), so memory stays within
 /// the limit and one block. Blocks are of 64 KiB, a size every file accepts
 /// (/proc's pagemap takes only multiples of 8).

@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
+#include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file
@@ -18,11 +20,18 @@
 /// naming its place.
 namespace iteragpu {
 
+/// Boost.JSON's default nesting limit, which every JSON reader but the
+/// snapshot's keeps.
+inline constexpr std::size_t json_default_max_depth = 32;
+
 /// The JSON Pointer (RFC 6901, "" for the document itself) of the first
 /// member whose object already has a member of that key, as
-/// "/environment/device"; nothing when every object has each key once, or
-/// when the text is not JSON (the reader's own parse says so).
-[[nodiscard]] std::optional<std::string> first_duplicate_key(std::string_view text);
+/// "/environment/device"; nothing when every object has each key once.
+/// The text is parsed nesting at most `max_depth` deep, the reader's own
+/// limit; a text that does not parse so (deeper, or not JSON) is Boost.JSON's
+/// error, never "no duplicate".
+[[nodiscard]] result<std::optional<std::string>, std::error_code> first_duplicate_key(
+    std::string_view text, std::size_t max_depth = json_default_max_depth);
 
 /// A duplicate key at `pointer`, in the words of every JSON reader's
 /// message: "the key at '/a/b' is given twice in its object".

@@ -166,6 +166,11 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
 /// `\uHHHH`. The result is valid UTF-8 with no control character.
 [[nodiscard]] std::string escaped(std::string_view text);
 
+/// `text` with each byte that starts no valid UTF-8 sequence replaced by
+/// U+FFFD (the replacement character): how a JSON output holds a name or a
+/// setting that came as raw bytes, since JSON text is UTF-8.
+[[nodiscard]] std::string valid_utf8(std::string_view text);
+
 /// `text` escaped and between single quotes: how a message names a value.
 [[nodiscard]] inline std::string quoted(std::string_view text) { return "'" + escaped(text) + "'"; }
 

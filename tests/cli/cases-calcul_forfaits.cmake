@@ -236,3 +236,9 @@ iteragpu_cli_case(calcul_forfaits_help_names_version PROGRAM calcul_forfaits EXI
 iteragpu_cli_case(program_help_names_version PROGRAM mesure_memoire EXIT 0
   STDOUT "\nmesure_memoire COMMAND --help shows the flags of one command; mesure_memoire --version the versions it was built with\\.\n"
   ARGS --help)
+
+# A memory snapshot given to --fits as it is: the pickle is named, with the
+# replay that gives its need.
+iteragpu_cli_case(calcul_forfaits_fits_a_pickle_hints_replay_json PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY
+  ONE_LINE_STDERR STDERR "^calcul_forfaits: --fits: '[^']*/snapshot_protocol4\\.pickle' is a pickle, not JSON; for a memory snapshot, run `mesure_memoire replay FILE --json > replay\\.json` and give --fits replay\\.json; expected the JSON of "
+  ARGS --fits "${PROJECT_SOURCE_DIR}/tests/data/snapshots/snapshot_protocol4.pickle")

@@ -240,7 +240,12 @@ iteragpu_cli_case(calcul_forfaits_fits_fifo PROGRAM calcul_forfaits EXIT 2 STDOU
   STDERR "^calcul_forfaits: --fits: '${_inputs}/fifo' ${_not_regular}; expected " ARGS --fits "${_inputs}/fifo")
 iteragpu_cli_case(calcul_forfaits_catalog_fifo PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR TIMEOUT 20
   STDERR "^calcul_forfaits: --catalog: '${_inputs}/fifo' ${_not_regular}; expected " ARGS --list --catalog "${_inputs}/fifo")
-set_tests_properties(cli.calcul_forfaits_fits_fifo cli.calcul_forfaits_catalog_fifo
+# Under a 1 GiB address-space cap, reading it would end in std::bad_alloc.
+iteragpu_cli_case(replay_file_over_the_limit_refused_unread PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY
+  ONE_LINE_STDERR TIMEOUT 3 LIMIT_AS 1073741824 STDERR "^mesure_memoire replay: '${_inputs}/over-2-gib' is larger than 2 GiB; expected a snapshot file\n$"
+  ARGS replay "${_inputs}/over-2-gib")
+set_tests_properties(cli.replay_file_over_the_limit_refused_unread cli.calcul_forfaits_fits_fifo
+  cli.calcul_forfaits_catalog_fifo
   cli.compare_operand_fifo cli.sweep_run_point_points_tsv_fifo cli.sweep_resume_points_tsv_fifo
   cli.collect_points_tsv_fifo cli.sweep_run_point_record_fifo cli.sweep_resume_record_fifo cli.collect_record_fifo
   PROPERTIES FIXTURES_REQUIRED iteragpu_refused_inputs)

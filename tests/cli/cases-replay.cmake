@@ -27,6 +27,31 @@ iteragpu_cli_case(replay_two_capacities PROGRAM mesure_memoire EXIT 2 STDOUT_EMP
 iteragpu_cli_case(replay_capacity_below_a_byte PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "--capacity-gib: '0\\.0000000001' is below one byte"
   ARGS replay "${_snapshots}/snapshot_protocol4.pickle" --capacity-gib 0.0000000001)
+# A negative capacity and a zero one are refused with one text of what is
+# accepted: 0 parses as a decimal but is no capacity.
+set(_gib_accepted "expected a decimal of GiB of at least one byte and under 2\\^64 bytes, such as 80 or 0\\.5 \\(no sign, no exponent\\)\n$")
+iteragpu_cli_case(replay_negative_capacity_gib PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire replay: --capacity-gib: '-1' is not a plain decimal; ${_gib_accepted}"
+  ARGS replay "${_snapshots}/snapshot_protocol4.pickle" --capacity-gib -1)
+iteragpu_cli_case(replay_zero_capacity_gib PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire replay: --capacity-gib: '0' is below one byte; ${_gib_accepted}"
+  ARGS replay "${_snapshots}/snapshot_protocol4.pickle" --capacity-gib 0)
+# An unknown flag followed by a value is named, never its value or the
+# snapshot (the value would otherwise be taken for the snapshot).
+foreach(_case "cap|--cap|100|${_snapshots}/snapshot_protocol4.pickle" "capacity|--capacity|100|${_snapshots}/snapshot_protocol4.pickle"
+    "output|--output|x.json|${_snapshots}/snapshot_protocol4.pickle" "capacity_byte|--capacity-byte|5|${_snapshots}/snapshot_protocol4.pickle")
+  string(REPLACE "|" ";" _c "${_case}")
+  list(GET _c 0 _name)
+  list(GET _c 1 _flag)
+  list(GET _c 2 _value)
+  list(GET _c 3 _file)
+  iteragpu_cli_case(replay_unknown_flag_${_name}_before_the_file PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY
+    ONE_LINE_STDERR STDERR "^mesure_memoire replay: unknown flag '${_flag}'; see --help for the accepted flags\n$"
+    ARGS replay ${_flag} ${_value} "${_file}")
+  iteragpu_cli_case(replay_unknown_flag_${_name}_after_the_file PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY
+    ONE_LINE_STDERR STDERR "^mesure_memoire replay: unknown flag '${_flag}'; see --help for the accepted flags\n$"
+    ARGS replay "${_file}" ${_flag} ${_value})
+endforeach()
 iteragpu_cli_case(replay_no_such_device PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "--device-index 3: .* has no trace events for that device"
   ARGS replay "${_snapshots}/snapshot_protocol4.pickle" --device-index 3)
@@ -39,6 +64,15 @@ file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate.json"
 iteragpu_cli_case(replay_duplicate_key PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "replay-duplicate\\.json' is refused: .*device_traces"
   ARGS replay "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate.json")
+# The duplicate check reads as deep as the snapshot reader (512): a member
+# nested 40 deep does not hide a duplicate key.
+string(REPEAT "[" 40 _open)
+string(REPEAT "]" 40 _close)
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate-deep.json"
+  "{\"deep\": ${_open}${_close}, \"device_traces\": [[]], \"device_traces\": [[]]}")
+iteragpu_cli_case(replay_duplicate_key_beside_a_deep_member PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "replay-duplicate-deep\\.json' is refused: the key at '/device_traces' is given twice in its object\n$"
+  ARGS replay "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate-deep.json")
 
 # The traces recorded on the H200 (tests/data/traces/record.py): every one
 # replays under its recorded settings to the run's own peaks with a passing

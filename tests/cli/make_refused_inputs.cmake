@@ -28,3 +28,6 @@ _run("${PROGRAM}" sweep --plan-only --output-dir "${DIR}/planned" --batch 1,2)
 file(WRITE "${DIR}/duplicate-key.json" "{\"schema_version\": 2, \"environment\": {\"a\": 1, \"a\": 2}}\n")
 _run("${PROGRAM}" sweep --plan-only --output-dir "${DIR}/record-duplicate-key" --batch 1,2)
 file(WRITE "${DIR}/record-duplicate-key/point-0000.json" "{\"index\": 0, \"index\": 0}\n")
+# A file of holes one byte over the 2 GiB a snapshot may take: refused by
+# its size, unread (reading it would take seconds and gigabytes).
+_run(truncate -s 2147483649 "${DIR}/over-2-gib")

@@ -238,6 +238,18 @@ BOOST_AUTO_TEST_CASE(a_refusal_reads_as_one_line_naming_the_key_the_value_and_wh
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_refusal_escapes_the_key_and_the_value_it_repeats) {
+  // ESC, BEL, U+202E (right-to-left override) and a byte of invalid UTF-8.
+  BOOST_TEST(iteragpu::report::describe(refusal("\x1bX\a:1")) ==
+             "PYTORCH_CUDA_ALLOC_CONF: unknown key '\\x1BX\\x07'; accepted: max_split_size_mb, "
+             "max_non_split_rounding_mb, roundup_power2_divisions, garbage_collection_threshold, expandable_segments, "
+             "backend, release_lock_on_cudamalloc, pinned_use_cuda_host_register, pinned_num_register_threads, "
+             "pinned_use_background_threads, pinned_reserve_segment_size_mb, pinned_free_catch_all, "
+             "graph_capture_record_stream_reuse");
+  BOOST_TEST(iteragpu::report::describe(refusal("expandable_segments:\u202eTrue\xff")) ==
+             "PYTORCH_CUDA_ALLOC_CONF: 'expandable_segments' is '\\u202ETrue\\xFF'; accepted: True or False");
+}
+
 // ---- round_size with roundup_power2_divisions ------------------------------
 
 // 4 divisions between 4 MiB and 8 MiB: steps of 1 MiB (4, 5, 6, 7, 8 MiB).

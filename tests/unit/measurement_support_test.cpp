@@ -407,4 +407,20 @@ BOOST_AUTO_TEST_CASE(measure_options_take_the_seed_defaults_and_every_flag) {
   BOOST_TEST(o.output == out);
 }
 
+BOOST_AUTO_TEST_CASE(measure_options_check_a_model_file_without_hashing_it) {
+  // Hashing a model of gigabytes takes seconds: it waits until the device
+  // has been found and the module measured.
+  namespace cli = iteragpu::cli;
+  const scratch_folder dir;
+  const std::string model = ITERAGPU_TEST_SOURCE_DIR "/data/torchscript/layout-only.pt";
+  const std::vector<std::string> words{"--device", "cuda:0", "--torchscript", model, "--input", "8x512:int64",
+                                       "--output", (dir.path / "m.json").string()};
+  auto o = cli::parse_measure_options(cli::parse_arguments(cli::measure_description(), words));
+  BOOST_REQUIRE(o.torchscript.has_value());
+  BOOST_TEST(o.torchscript->file_name == "layout-only.pt");
+  BOOST_TEST(o.torchscript->sha256.empty());
+  cli::hash_model_file(*o.torchscript);
+  BOOST_TEST(o.torchscript->sha256 == "248294f38b3de4aaa6711238177ec25057b5131e1f77d5f0c2ee9ae110f9309b");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -214,6 +214,10 @@ BOOST_AUTO_TEST_CASE(needs_that_are_not_byte_counts_are_refused) {
                       "memory_need.bytes"));
   BOOST_TEST(refusal(R"({"kind":"plan","memory_need":{}})") == "plan --json with memory_need.bytes missing");
   BOOST_TEST(refusal(R"({"kind":"plan"})") == "plan --json without memory_need");
+  // A replay has no need when every setting ran out of memory: the search says what each needs.
+  BOOST_TEST(refusal(R"({"kind":"replay","memory_need":null})") ==
+             "replay --json whose memory_need is null (every setting replayed ran out of memory, or fits no "
+             "capacity; replay with --smallest-capacity for the least capacity each setting needs)");
   BOOST_TEST(refusal(R"({"kind":"plan","memory_need":[1]})") == "plan --json whose memory_need is not an object");
   BOOST_TEST(need_of(R"({"kind":"plan","memory_need":{"bytes":18446744073709551615}})").bytes.value == UINT64_MAX);
   BOOST_TEST(need_of(R"({"kind":"plan","memory_need":{"bytes":0}})").bytes.value == 0U);

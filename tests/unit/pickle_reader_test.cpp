@@ -375,6 +375,47 @@ BOOST_AUTO_TEST_CASE(copies_of_memo_entries_count_against_max_entries) {
   check_refused(p2(b({'(', 'K', 1, 'K', 2, 'K', 3, 'K', 4, 'K', 5})), pickle_errc::too_many_entries, 11, 'K', small);
 }
 
+// PROTO 2, list 0 holding `first`, then lists 1 to `lists`, each holding
+// the one before it twice (9 bytes each, list i's opcode at byte
+// 6 + first.size() + 9 (i - 1)), STOP.
+bytes doubled_lists(const bytes& first, unsigned lists) {
+  bytes body = b({']'}) + first + b({'a', 0x94});
+  for (unsigned i = 1; i <= lists; ++i) {
+    body = body + b({'0', ']', '(', 'h', i - 1, 'h', i - 1, 'e', 0x94});
+  }
+  return p2(body);
+}
+
+BOOST_AUTO_TEST_CASE(a_result_of_shared_copies_is_counted_before_it_is_made) {
+  // List i expands to 3 * 2^i - 1 values: 2^42 or so from 367 bytes,
+  // refused at the first list past 100 million, list 25, before any copy.
+  const bytes dag = doubled_lists(b({'N'}), 40);
+  BOOST_TEST(dag.size() == 367U);
+  check_refused(dag, pickle_errc::too_many_entries, 6 + 1 + 9 * 24, ']');
+  // A 100-byte string in list 0: list i takes a value and twice list i-1,
+  // from two values and 100 bytes: list 10 is the first past 100,000.
+  constexpr std::uint64_t value = sizeof(boost::json::value);
+  std::uint64_t list_10 = 2 * value + 100;
+  for (int i = 1; i <= 10; ++i) {
+    list_10 = value + 2 * list_10;
+  }
+  BOOST_TEST(list_10 == 3071 * value + 102'400);
+  BOOST_TEST((list_10 > 100'000 && (list_10 - value) / 2 < 100'000));
+  const bytes text = b({'X', 100, 0, 0, 0}) + bytes(100, 'x');
+  pickle_limits small;
+  small.max_result_bytes = 100'000;
+  check_refused(doubled_lists(text, 10), pickle_errc::result_too_large, 6 + 105 + 9 * 9, ']', small);
+  small.max_result_bytes = list_10;
+  const auto read = read_pickle(doubled_lists(text, 10), small);
+  BOOST_REQUIRE(read);
+  BOOST_TEST(read->at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).as_string() == std::string(100, 'x'));
+  small.max_result_bytes = list_10 - 1;
+  BOOST_TEST((error_of(doubled_lists(text, 10), small).code == pickle_errc::result_too_large));
+  BOOST_TEST(iteragpu::report::describe(pickle_error{pickle_errc::result_too_large, 192, ']'}) ==
+             "opcode EMPTY_LIST (0x5d) at byte 192 passes the limit on the bytes of the result (copies of memo "
+             "entries count each time)");
+}
+
 BOOST_AUTO_TEST_CASE(malformed_stacks_are_refused_at_their_opcode) {
   check_refused({}, pickle_errc::empty, 0, 0);
   check_refused(b({0x80, 2, 'N'}), pickle_errc::no_stop, 3, 0);

@@ -2,7 +2,9 @@
 // snapshot reader (memory/files/snapshot.hpp), on traces written by hand:
 // each expected figure follows from PyTorch's rules, worked out in a comment.
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -124,7 +126,33 @@ BOOST_AUTO_TEST_CASE(a_capacity_below_the_need_runs_out_on_the_request_that_does
 BOOST_AUTO_TEST_CASE(the_smallest_capacity_is_the_least_multiple_of_two_mib_that_runs) {
   const auto smallest = smallest_capacity(small_program(), replay_options{});
   BOOST_TEST_REQUIRE(smallest.has_value());
-  BOOST_TEST(smallest->value == 22 * mib);
+  BOOST_TEST_REQUIRE(smallest->has_value());
+  BOOST_TEST((*smallest)->value == 22 * mib);
+}
+
+BOOST_AUTO_TEST_CASE(a_trace_whose_bytes_in_use_pass_2_to_the_64_fits_no_capacity) {
+  // 32 blocks of 2^59 bytes: the 32nd would bring the segments to 2^64.
+  device_trace t;
+  for (std::uint64_t i = 0; i < 32; ++i) {
+    t.events.push_back(ev(trace_action::segment_alloc, base + i * (std::uint64_t{1} << 59U), std::uint64_t{1} << 59U));
+    t.events.push_back(ev(trace_action::alloc, base + i * (std::uint64_t{1} << 59U), std::uint64_t{1} << 59U));
+  }
+  const auto smallest = smallest_capacity(t, replay_options{});
+  BOOST_TEST_REQUIRE(smallest.has_value());
+  BOOST_TEST(!smallest->has_value());
+  study_request request;
+  request.settings.push_back({"", iteragpu::memory::prediction::allocator_settings{}});
+  request.smallest_capacity = true;
+  const auto s = run_study(t, iteragpu::memory::prediction::allocator_settings{}, request);
+  BOOST_TEST_REQUIRE(s.has_value());
+  BOOST_TEST(!s->settings.at(0).smallest_capacity.has_value());
+  BOOST_TEST(!s->settings.at(0).memory_need.has_value());
+  iteragpu::report::replay_context c{"t.pickle", 0, true, "", true, std::nullopt, byte_count{1000}};
+  std::ostringstream text;
+  iteragpu::report::write_text(text, *s, c);
+  BOOST_TEST(text.str().find("\n  smallest capacity: none; the trace runs out of memory under every capacity (its "
+                             "bytes in use pass 2^64)\n") != std::string::npos,
+             text.str());
 }
 
 BOOST_AUTO_TEST_CASE(a_release_the_simulation_did_not_make_is_the_programs_empty_cache) {
@@ -226,6 +254,20 @@ BOOST_AUTO_TEST_CASE(a_late_trace_that_does_not_fit_its_snapshot_is_refused) {
   t = late_program();
   t.segments[1].expandable = true;
   BOOST_TEST((replay(t, replay_options{}).error().code == replay_errc::expandable_start));
+}
+
+BOOST_AUTO_TEST_CASE(a_late_trace_freeing_an_address_in_no_segment_is_refused_at_that_free) {
+  // Events 2 and 3 free an address no event allocated and no segment of the
+  // snapshot holds: the rewound block lies in none, named by its free.
+  auto t = late_program();
+  const std::uint64_t stray = base + 512 * mib;
+  t.events[2].address = stray;
+  t.events[3].address = stray;
+  const auto outcome = replay(t, replay_options{});
+  BOOST_TEST_REQUIRE(!outcome.has_value());
+  BOOST_TEST((outcome.error().code == replay_errc::cannot_rebuild));
+  BOOST_TEST(outcome.error().event == 3U);
+  BOOST_TEST(outcome.error().address == stray);
 }
 
 BOOST_AUTO_TEST_CASE(caught_out_of_memory_errors_are_counted) {
@@ -354,6 +396,24 @@ BOOST_AUTO_TEST_CASE(the_peaks_the_trace_shows_count_blocks_rounded_to_512_bytes
   BOOST_TEST(peaks.peak_allocated.value == 10 * mib);
 }
 
+BOOST_AUTO_TEST_CASE(the_json_of_a_study_is_valid_utf8_whatever_bytes_its_names_hold) {
+  // A file name with the byte 0xFF, a recorded setting with a lone
+  // continuation byte: each such byte becomes U+FFFD.
+  study_request request;
+  request.settings.push_back({"", iteragpu::memory::prediction::allocator_settings{}});
+  const auto s = run_study(small_program(), iteragpu::memory::prediction::allocator_settings{}, request);
+  BOOST_TEST_REQUIRE(s.has_value());
+  iteragpu::report::replay_context c{"t\xFF.pickle", 0, true, "expandable_segments:False\x80", false, std::nullopt,
+                                     byte_count{0}};
+  const auto json = iteragpu::report::to_json(*s, c);
+  BOOST_TEST(json.at("file").as_string() == "t\xEF\xBF\xBD.pickle");
+  BOOST_TEST(json.at("recorded_alloc_conf").as_string() == "expandable_segments:False\xEF\xBF\xBD");
+  // The serialized text parses back: it is valid UTF-8 throughout.
+  boost::json::error_code error;
+  static_cast<void>(boost::json::parse(boost::json::serialize(json), error));
+  BOOST_TEST(!error, error.message());
+}
+
 BOOST_AUTO_TEST_CASE(a_study_gives_each_setting_its_need) {
   study_request request;
   request.settings.push_back({"", iteragpu::memory::prediction::allocator_settings{}});
@@ -426,6 +486,43 @@ BOOST_AUTO_TEST_CASE(a_malformed_snapshot_is_refused_with_the_path_of_the_fault)
   BOOST_TEST((refused(R"({"device_traces": [], "segments": [{"device": 0, "address": 1, "total_size": 2,
                 "blocks": [{"size": 2, "state": "weird"}]}]})") ==
               snapshot_error{snapshot_errc::unknown_value, "segments[0].blocks[0].state"}));
+}
+
+BOOST_AUTO_TEST_CASE(recorded_settings_pytorch_never_writes_are_refused_with_their_place) {
+  const auto refused = [](boost::json::value settings) {
+    boost::json::object document{{"device_traces", boost::json::array{}}, {"allocator_settings", std::move(settings)}};
+    const auto s = snapshot_from(document);
+    BOOST_TEST_REQUIRE(!s.has_value());
+    return s.error();
+  };
+  const auto out_of_range = [](const char* place) {
+    return snapshot_error{snapshot_errc::out_of_range, std::string("allocator_settings.") + place};
+  };
+  BOOST_TEST((refused(boost::json::object{{"garbage_collection_threshold", std::numeric_limits<double>::quiet_NaN()}}) ==
+              out_of_range("garbage_collection_threshold")));
+  BOOST_TEST((refused(boost::json::object{{"garbage_collection_threshold", -0.5}}) ==
+              out_of_range("garbage_collection_threshold")));
+  BOOST_TEST((refused(boost::json::object{{"garbage_collection_threshold", 1.0}}) ==
+              out_of_range("garbage_collection_threshold")));
+  BOOST_TEST((refused(boost::json::object{{"max_split_size", 0}}) == out_of_range("max_split_size")));
+  BOOST_TEST((refused(boost::json::object{{"max_split_size", -2}}) == out_of_range("max_split_size")));
+  BOOST_TEST((refused(boost::json::object{{"max_split_size", (std::uint64_t{20} << 20U) - 1}}) ==
+              out_of_range("max_split_size")));
+  BOOST_TEST((refused(boost::json::parse(R"({"roundup_power2_divisions": {"1": 0, "2": 3}})")) ==
+              out_of_range("roundup_power2_divisions.2")));
+  BOOST_TEST((refused(boost::json::parse(R"({"roundup_power2_divisions": {"1": 18446744073709551615}})")) ==
+              out_of_range("roundup_power2_divisions.1")));
+  // What PyTorch writes is read: the smallest split limit, a threshold below 1.
+  boost::json::object document{{"device_traces", boost::json::array{}},
+                               {"allocator_settings", boost::json::object{{"max_split_size", std::uint64_t{20} << 20U},
+                                                                          {"garbage_collection_threshold", 0.99}}}};
+  const auto s = snapshot_from(document);
+  BOOST_TEST_REQUIRE(s.has_value());
+  BOOST_TEST((s->settings->max_split_size == std::optional<std::uint64_t>(std::uint64_t{20} << 20U)));
+  BOOST_TEST(iteragpu::report::describe(out_of_range("max_split_size")) ==
+             "allocator_settings.max_split_size is a setting PyTorch never records (max_split_size: -1 for no "
+             "limit, or 20 MiB or more; garbage_collection_threshold: 0 up to below 1; roundup_power2_divisions: 0 "
+             "or a power of two)");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

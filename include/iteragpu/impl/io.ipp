@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,6 +47,12 @@ namespace iteragpu {
   if ((status.st_mode & S_IFMT) != S_IFREG) {
     ::close(fd);
     return unexpected{read_error::not_a_regular_file};
+  }
+  // A size already over the limit is refused before a byte is read; a size
+  // under it (files of /proc report 0) is still checked while reading.
+  if (status.st_size > 0 && static_cast<std::uint64_t>(status.st_size) > std::uint64_t{limit}) {
+    ::close(fd);
+    return unexpected{read_error::too_large};
   }
   std::string text;
   constexpr std::size_t block = std::size_t{1} << 16U;

@@ -144,12 +144,15 @@ ITERAGPU_INLINE bool duplicate_key_finder::close() {
 
 namespace iteragpu {
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::string> first_duplicate_key(std::string_view text) {
-  boost::json::basic_parser<detail::json_keys::duplicate_key_finder> parser{boost::json::parse_options{}};
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<std::string>, std::error_code> first_duplicate_key(
+    std::string_view text, std::size_t max_depth) {
+  boost::json::parse_options options;
+  options.max_depth = max_depth;
+  boost::json::basic_parser<detail::json_keys::duplicate_key_finder> parser{options};
   boost::json::error_code error;
   static_cast<void>(parser.write_some(false, text.data(), text.size(), error));
   if (error) {
-    return std::nullopt;
+    return unexpected{std::error_code(error)};
   }
   return parser.handler().duplicate();
 }

@@ -38,6 +38,22 @@ namespace iteragpu {
   return out;
 }
 
+[[nodiscard]] ITERAGPU_INLINE std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    const auto step = detail::decode_utf8(text, at);
+    if (step.length == 0) {
+      out += "\xEF\xBF\xBD";
+      ++at;
+      continue;
+    }
+    out.append(text.substr(at, step.length));
+    at += step.length;
+  }
+  return out;
+}
+
 [[nodiscard]] ITERAGPU_INLINE std::string first_line(std::string_view text) {
   return std::string(text.substr(0, text.find('\n')));
 }

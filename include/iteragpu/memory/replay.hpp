@@ -187,14 +187,21 @@ struct rewound {
     std::uint64_t stream{0};
     bool small_pool{false};
   };
+  // A block in use: its size, and the event whose undoing made it (a free),
+  // or the number of events for a block the snapshot holds.
+  struct block {
+    std::uint64_t size{0};
+    std::uint64_t event{0};
+  };
   std::map<std::uint64_t, held> segments;
-  std::map<std::uint64_t, std::uint64_t> live;  // block address -> block size
+  std::map<std::uint64_t, block> live;  // by address
 
-  // Undoes event `e`: true when the state allows it.
-  [[nodiscard]] bool undo(const trace_event& e, const prediction::allocator_settings& settings);
+  // Undoes event `e`, the event at `index`: true when the state allows it.
+  [[nodiscard]] bool undo(const trace_event& e, std::uint64_t index, const prediction::allocator_settings& settings);
 
-  // The segments with their blocks in use; false when a block lies in none.
-  [[nodiscard]] bool collect(std::vector<held_segment>& start) const;
+  // The segments with their blocks in use; the first block that lies in
+  // none, by address, when there is one.
+  [[nodiscard]] std::optional<std::pair<std::uint64_t, block>> collect(std::vector<held_segment>& start) const;
 };
 
 }  // namespace detail::rewind
@@ -304,11 +311,13 @@ class replayer {
 /// segments hold every block in use) and its peak reserved bytes with no
 /// capacity (enough: nothing is ever refused). Segments are whole multiples
 /// of 2 MiB, so the search runs over those; a capacity between two of them
-/// fits as the lower one does. Nothing when the trace cannot be replayed, or
-/// (ends_where_program_died) when the recorded program died of an
-/// out-of-memory error that the simulation grants with no capacity.
-[[nodiscard]] result<byte_count, replay_error> smallest_capacity(const device_trace& trace,
-                                                                 replay_options options);
+/// fits as the lower one does. Nothing when the trace runs out of memory
+/// with no capacity at all (its bytes in use pass 2^64): it fits none. An
+/// error when the trace cannot be replayed, or (ends_where_program_died)
+/// when the recorded program died of an out-of-memory error that the
+/// simulation grants with no capacity: the trace does not show the rest.
+[[nodiscard]] result<std::optional<byte_count>, replay_error> smallest_capacity(const device_trace& trace,
+                                                                                replay_options options);
 
 }  // namespace iteragpu::memory
 

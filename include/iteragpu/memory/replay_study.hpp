@@ -45,7 +45,9 @@ struct study_request {
 struct setting_result {
   setting_request request;                        ///< the setting
   replay_outcome outcome;                         ///< under the capacity asked
-  std::optional<byte_count> smallest_capacity{};  ///< with study_request::smallest_capacity
+  /// With study_request::smallest_capacity: the smallest capacity, none
+  /// when the trace runs out of memory under every capacity.
+  std::optional<byte_count> smallest_capacity{};
   /// The memory a GPU needs for this setting: the smallest capacity (or,
   /// without the search, the peak reserved with no capacity) plus the memory
   /// outside the allocator; none when it runs out of memory or passes 64 bits.

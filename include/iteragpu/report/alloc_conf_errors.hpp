@@ -4,6 +4,7 @@
 #include <string>
 
 #include "iteragpu/memory/prediction/allocator_settings.hpp"
+#include "iteragpu/text.hpp"
 
 /// \file
 /// Words for a refused PYTORCH_CUDA_ALLOC_CONF text: one line naming the key,

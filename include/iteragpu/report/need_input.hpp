@@ -50,9 +50,11 @@ using need_read = result<memory_need, need_input_error>;
 
 // The `memory_need` object of an estimate, a plan or a replay: its bytes.
 // The source says in our words which document (`what`) and which figure
-// (`figure`), then quotes the source the document gives.
+// (`figure`), then quotes the source the document gives; `when_null` says
+// why the document may have no need (memory_need null).
 [[nodiscard]] need_read need_of_document(const boost::json::object& o, std::string_view what,
-                                         std::string_view figure);
+                                         std::string_view figure,
+                                         std::string_view when_null = "the need passes 64 bits of bytes");
 
 // The words for a measurement file refused by its one reader
 // (memory::measurement_from_json()), as need_from_json() says them: the

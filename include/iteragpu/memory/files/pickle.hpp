@@ -165,6 +165,7 @@ enum class pickle_errc : std::uint8_t {
   integer_too_wide,      ///< an int below -2^63 or above 2^64 - 1
   too_deep,              ///< containers nested deeper than pickle_limits::max_depth
   too_many_entries,      ///< more values, marks and memo entries than pickle_limits::max_entries
+  result_too_large,      ///< a result that would take more than pickle_limits::max_result_bytes
 };
 
 /// Why a pickle was not read, and where.
@@ -172,9 +173,11 @@ struct pickle_error {
   pickle_errc code{pickle_errc::empty};  ///< what is wrong
   /// The byte offset of the opcode at fault; for truncated and no_stop the
   /// end of the data; for too_large of the whole input, max_bytes; for
-  /// too_deep and too_many_entries met while the result is built (a value
-  /// fetched from the memo copied once too often), the opcode that made the
-  /// container being copied.
+  /// too_deep met while the result is built (a list holding itself), the
+  /// opcode that made the container being copied; for too_many_entries and
+  /// result_too_large of the result (a value fetched from the memo copied
+  /// once too often), the opcode that made the innermost container whose
+  /// copies pass the limit.
   std::uint64_t offset{0};
   std::uint8_t opcode{0};  ///< the byte at that offset (0 for empty, too_large of the input, no_stop)
   /// Equal when every member is equal.
@@ -193,6 +196,12 @@ struct pickle_limits {
   /// included (default 100 million). Capped by what a Boost.JSON array
   /// or object may hold.
   std::uint64_t max_entries{100'000'000};
+  /// The most bytes the result may take, about: each value's
+  /// boost::json::value (or object entry) and the characters of its string
+  /// and key, counted before any is made, copies of memo entries included,
+  /// so that a few hundred bytes sharing one list 2^40 times are refused at
+  /// once (default 4 GiB).
+  std::uint64_t max_result_bytes{std::uint64_t{4} << 30U};
   /// Equal when every member is equal.
   friend bool operator==(const pickle_limits&, const pickle_limits&) = default;
 };

@@ -113,7 +113,8 @@ using read_error = unexpected<snapshot_error>;
                                                                     const std::string& path);
 
 // max_split_size: -1 (or SIZE_MAX where a version writes it unsigned) is
-// unlimited.
+// unlimited; any other value under 20 MiB, which PyTorch never records, is
+// out of range.
 [[nodiscard]] result<std::optional<std::uint64_t>, snapshot_error> split_limit(const boost::json::value& v,
                                                                                const std::string& path);
 

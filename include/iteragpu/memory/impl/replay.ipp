@@ -93,13 +93,14 @@ namespace iteragpu::memory {
 
 namespace iteragpu::memory::detail::rewind {
 
-[[nodiscard]] ITERAGPU_INLINE bool rewound::undo(const trace_event& e, const prediction::allocator_settings& settings) {
+[[nodiscard]] ITERAGPU_INLINE bool rewound::undo(const trace_event& e, std::uint64_t index,
+                                                 const prediction::allocator_settings& settings) {
   switch (e.action) {
     case trace_action::alloc:
       return live.erase(e.address) == 1;
     case trace_action::free_completed: {
       const auto rounded = prediction::block_size::for_request(byte_count{e.size}, settings);
-      return rounded.has_value() && live.emplace(e.address, rounded->bytes().value).second;
+      return rounded.has_value() && live.emplace(e.address, block{rounded->bytes().value, index}).second;
     }
     case trace_action::segment_alloc:
       return segments.erase(e.address) == 1;
@@ -117,21 +118,22 @@ namespace iteragpu::memory::detail::rewind {
   return true;
 }
 
-[[nodiscard]] ITERAGPU_INLINE bool rewound::collect(std::vector<held_segment>& start) const {
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::pair<std::uint64_t, rewound::block>> rewound::collect(
+    std::vector<held_segment>& start) const {
   start.reserve(segments.size());
   for (const auto& [address, s] : segments) {
     start.push_back(held_segment{address, s.size, s.stream, s.small_pool, {}});
   }
-  for (const auto& [address, size] : live) {
+  for (const auto& [address, b] : live) {
     // The segment holding the block: the last one starting at or below it.
     const auto above = std::upper_bound(start.begin(), start.end(), address,
                                         [](std::uint64_t a, const held_segment& h) { return a < h.address; });
-    if (above == start.begin() || address + size > std::prev(above)->address + std::prev(above)->size) {
-      return false;
+    if (above == start.begin() || address + b.size > std::prev(above)->address + std::prev(above)->size) {
+      return std::pair{address, b};
     }
-    std::prev(above)->in_use.push_back(prediction::block_view{address, byte_count{size}, true});
+    std::prev(above)->in_use.push_back(prediction::block_view{address, byte_count{b.size}, true});
   }
-  return true;
+  return std::nullopt;
 }
 
 }  // namespace iteragpu::memory::detail::rewind
@@ -148,7 +150,7 @@ namespace iteragpu::memory {
     state.segments[s.address] = {s.total_size, s.stream, s.small_pool};
     for (const recorded_block& b : s.blocks) {
       if (b.state != block_state::inactive) {
-        state.live[b.address] = b.size;
+        state.live[b.address] = {b.size, trace.events.size()};
       }
     }
   }
@@ -157,13 +159,13 @@ namespace iteragpu::memory {
     if (e.action == trace_action::segment_map || e.action == trace_action::segment_unmap) {
       return unexpected{replay_error{replay_errc::expandable_start, n - 1, e.address}};
     }
-    if (!state.undo(e, settings)) {
+    if (!state.undo(e, n - 1, settings)) {
       return unexpected{replay_error{replay_errc::cannot_rebuild, n - 1, e.address}};
     }
   }
   std::vector<held_segment> start;
-  if (!state.collect(start)) {
-    return unexpected{replay_error{replay_errc::cannot_rebuild, 0, 0}};
+  if (const auto outside = state.collect(start)) {
+    return unexpected{replay_error{replay_errc::cannot_rebuild, outside->second.event, outside->first}};
   }
   return start;
 }
@@ -460,8 +462,8 @@ namespace iteragpu::memory {
   return r.finish(trace.events.size());
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<byte_count, replay_error> smallest_capacity(const device_trace& trace,
-                                                                                 replay_options options) {
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<byte_count>, replay_error> smallest_capacity(
+    const device_trace& trace, replay_options options) {
   options.capacity = std::nullopt;
   options.follow_recorded_addresses = false;
   const auto unlimited = replay(trace, options);
@@ -470,6 +472,9 @@ namespace iteragpu::memory {
   }
   if (unlimited->past_recorded_death) {
     return unexpected{replay_error{replay_errc::ends_where_program_died, *unlimited->recorded_death, 0}};
+  }
+  if (unlimited->oom) {
+    return std::optional<byte_count>{};
   }
   constexpr std::uint64_t step = 2 * prediction::mebibyte;
   std::uint64_t high = (unlimited->peak_reserved.value + step - 1) / step;  // fits, in steps
@@ -484,7 +489,7 @@ namespace iteragpu::memory {
     }
     (tried->oom || tried->past_recorded_death ? low : high) = middle;
   }
-  return byte_count{high * step};
+  return std::optional<byte_count>{byte_count{high * step}};
 }
 
 }  // namespace iteragpu::memory

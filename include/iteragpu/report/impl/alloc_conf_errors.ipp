@@ -11,8 +11,10 @@ namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::prediction::alloc_conf_error& e) {
   using code = memory::prediction::alloc_conf_error_code;
-  const std::string item = e.key.empty() ? std::string{"the text"} : "'" + e.key + "'";
-  const std::string found = e.value.empty() ? std::string{"nothing"} : "'" + e.value + "'";
+  // The user's words are escaped as every message escapes them: no control
+  // character or invalid UTF-8 reaches the terminal.
+  const std::string item = e.key.empty() ? std::string{"the text"} : quoted(e.key);
+  const std::string found = e.value.empty() ? std::string{"nothing"} : quoted(e.value);
   switch (e.code) {
     case code::unknown_key:
       return "PYTORCH_CUDA_ALLOC_CONF: unknown key " + item +

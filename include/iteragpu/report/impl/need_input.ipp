@@ -17,14 +17,14 @@
 namespace iteragpu::report::detail {
 
 [[nodiscard]] ITERAGPU_INLINE need_read need_of_document(const boost::json::object& o, std::string_view what,
-                                                         std::string_view figure) {
+                                                         std::string_view figure, std::string_view when_null) {
   const auto need = memory::read_memory_need(o);
   if (!need) {
     switch (need.error().kind) {
       case memory::memory_need_errc::missing:
         return not_a_need(std::string(what) + " without memory_need");
       case memory::memory_need_errc::null:
-        return not_a_need(std::string(what) + " whose memory_need is null (the need passes 64 bits of bytes)");
+        return not_a_need(std::string(what) + " whose memory_need is null (" + std::string(when_null) + ")");
       case memory::memory_need_errc::not_an_object:
         return not_a_need(std::string(what) + " whose memory_need is not an object");
       case memory::memory_need_errc::bytes_missing:
@@ -142,8 +142,12 @@ namespace iteragpu::report {
   if (error) {
     return detail::not_a_need("not valid JSON (" + error.message() + ")");
   }
-  if (const auto duplicate = first_duplicate_key(text)) {
-    return detail::not_a_need(duplicate_key_message(*duplicate) + " (each key once)");
+  const auto duplicate = first_duplicate_key(text);
+  if (!duplicate) {
+    return detail::not_a_need("not valid JSON (" + duplicate.error().message() + ")");
+  }
+  if (*duplicate) {
+    return detail::not_a_need(duplicate_key_message(**duplicate) + " (each key once)");
   }
   if (!document.is_object()) {
     return detail::not_a_need("JSON that is not an object");
@@ -165,7 +169,9 @@ namespace iteragpu::report {
     if (kind->is_string() && kind->get_string() == "replay") {
       return detail::need_of_document(o, "replay --json",
                                       "the least need of the settings replayed: a capacity under which the trace "
-                                      "runs, plus the memory outside the allocator");
+                                      "runs, plus the memory outside the allocator",
+                                      "every setting replayed ran out of memory, or fits no capacity; replay with "
+                                      "--smallest-capacity for the least capacity each setting needs");
     }
     const std::string shown = kind->is_string() ? std::string(kind->get_string()) : boost::json::serialize(*kind);
     return detail::not_a_need("JSON of kind " + quoted_excerpt(shown));

@@ -23,6 +23,10 @@ namespace iteragpu::report {
     case memory::snapshot_errc::wrong_type:
       return where + " holds another kind of value than the snapshot format gives it";
     case memory::snapshot_errc::out_of_range:
+      if (e.path.starts_with("allocator_settings")) {
+        return where + " is a setting PyTorch never records (max_split_size: -1 for no limit, or 20 MiB or more; "
+                       "garbage_collection_threshold: 0 up to below 1; roundup_power2_divisions: 0 or a power of two)";
+      }
       return where + " is out of range (a negative size or address, or a device index far past the traces)";
     case memory::snapshot_errc::unknown_value:
       return where + " holds a word this reader does not know";
@@ -106,7 +110,7 @@ namespace iteragpu::report {
   namespace d = detail::replay_text;
   boost::json::array settings;
   for (const auto& r : s.settings) {
-    boost::json::object o{{"alloc_conf", r.request.alloc_conf},
+    boost::json::object o{{"alloc_conf", valid_utf8(r.request.alloc_conf)},
                           {"capacity_bytes", c.capacity ? boost::json::value(c.capacity->value) : nullptr},
                           {"peak_allocated_bytes", r.outcome.peak_allocated.value},
                           {"peak_reserved_bytes", r.outcome.peak_reserved.value},
@@ -140,10 +144,10 @@ namespace iteragpu::report {
   return boost::json::object{
       {"kind", "replay"},
       {"prediction", true},
-      {"file", c.file},
+      {"file", valid_utf8(c.file)},
       {"device", c.device},
       {"settings_recorded", c.settings_recorded},
-      {"recorded_alloc_conf", c.recorded_alloc_conf},
+      {"recorded_alloc_conf", valid_utf8(c.recorded_alloc_conf)},
       {"recorded",
        boost::json::object{{"peak_allocated_bytes", s.recorded.peak_allocated.value},
                            {"peak_reserved_bytes", s.recorded.peak_reserved.value}}},
@@ -252,6 +256,11 @@ ITERAGPU_INLINE void write_setting(std::ostream& out, const memory::setting_resu
   }
   if (r.smallest_capacity) {
     out << "  smallest capacity: " << bytes_text(*r.smallest_capacity) << '\n';
+  } else if (c.smallest_capacity && r.outcome.past_recorded_death) {
+    out << "  smallest capacity: none can be shown: the trace ends where the recorded program died\n";
+  } else if (c.smallest_capacity) {
+    out << "  smallest capacity: none; the trace runs out of memory under every capacity (its bytes in use pass "
+           "2^64)\n";
   }
   if (r.memory_need) {
     out << "  memory need: " << bytes_text(*r.memory_need) << " (with " << to_decimal_string(c.outside.value)

@@ -84,6 +84,8 @@ namespace iteragpu::report {
       return at + " nests lists and dicts deeper than the limit";
     case pickle_errc::too_many_entries:
       return at + " passes the limit on values (copies of memo entries count each time)";
+    case pickle_errc::result_too_large:
+      return at + " passes the limit on the bytes of the result (copies of memo entries count each time)";
   }
   return at + " is refused";
 }

@@ -519,9 +519,16 @@ namespace iteragpu::memory {
     e.size = text.size();
     return unexpected{std::move(e)};
   }
-  if (auto duplicate = first_duplicate_key(text)) {
+  auto duplicate = first_duplicate_key(text);
+  if (!duplicate) {
+    auto e = refusal(measurement_read_errc::not_json);
+    e.json = duplicate.error();
+    e.size = text.size();
+    return unexpected{std::move(e)};
+  }
+  if (*duplicate) {
     auto e = refusal(measurement_read_errc::duplicate_key);
-    e.duplicate = std::move(*duplicate);
+    e.duplicate = std::move(**duplicate);
     return unexpected{std::move(e)};
   }
   const auto document = parser.release();

@@ -46,7 +46,8 @@ class pickle_machine {
         max_depth_(limits.max_depth),
         max_entries_(std::min({limits.max_entries, std::uint64_t{boost::json::array::max_size()},
                                std::uint64_t{boost::json::object::max_size()},
-                               std::uint64_t{std::numeric_limits<std::uint32_t>::max() - 1U}})) {}
+                               std::uint64_t{std::numeric_limits<std::uint32_t>::max() - 1U}})),
+        max_result_bytes_(limits.max_result_bytes) {}
 
   [[nodiscard]] result<boost::json::value, pickle_error> read(const boost::json::storage_ptr& sp);
 
@@ -57,6 +58,7 @@ class pickle_machine {
   std::span<const unsigned char> bytes_;
   std::uint32_t max_depth_;
   std::uint64_t max_entries_;
+  std::uint64_t max_result_bytes_;
   std::uint64_t pos_{0};
   std::uint64_t frame_end_{0};
   std::uint64_t op_offset_{0};
@@ -135,6 +137,22 @@ class pickle_machine {
                           std::vector<pending>& todo);
 
   [[nodiscard]] bool convert(std::uint32_t root, boost::json::value& out);
+
+  // What a value becomes in the result, copies of memo entries included.
+  struct expansion {
+    std::uint64_t values{0};
+    std::uint64_t bytes{0};
+  };
+
+  // The values and bytes of node as an item of an array (key 0) or an
+  // object (its key's node), capped just above the limits so that sums
+  // of shared containers cannot wrap.
+  [[nodiscard]] expansion item_expansion(std::uint32_t node, const std::uint32_t* key,
+                                         const std::vector<expansion>& sizes) const noexcept;
+
+  // Counts the result before making it: a few hundred bytes can share one
+  // list 2^40 times, which copying would take hours and terabytes to refuse.
+  [[nodiscard]] bool check_expansion(std::uint32_t root);
 };
 
 
@@ -157,6 +175,9 @@ class pickle_machine {
   nodes_.reserve(static_cast<std::size_t>(std::min(std::uint64_t{bytes_.size() / 4}, max_entries_)));
   std::uint32_t root = 0;
   if (!run(root)) {
+    return unexpected{error_};
+  }
+  if (!check_expansion(root)) {
     return unexpected{error_};
   }
   boost::json::value out(sp);
@@ -621,6 +642,77 @@ class pickle_machine {
     if (!emit(child, *slot, depth, emitted, todo)) {
       return false;
     }
+  }
+  return true;
+}
+
+[[nodiscard]] ITERAGPU_INLINE pickle_machine::expansion pickle_machine::item_expansion(
+    std::uint32_t node, const std::uint32_t* key, const std::vector<expansion>& sizes) const noexcept {
+  const pickle_node& n = nodes_[node];
+  expansion e{1, key == nullptr ? sizeof(boost::json::value) : sizeof(boost::json::key_value_pair)};
+  if (key != nullptr) {
+    // An int key becomes at most 20 digits.
+    e.bytes += nodes_[*key].kind == kind::text ? nodes_[*key].size : 20U;
+  }
+  if (n.kind == kind::text || n.kind == kind::bytes) {
+    e.bytes += n.size;
+  } else if (n.kind == kind::list || n.kind == kind::tuple || n.kind == kind::dict) {
+    // A container still open (one holding itself) adds what it has counted
+    // so far; convert() refuses it as too deep.
+    e.values += sizes[n.value].values;
+    e.bytes += sizes[n.value].bytes;
+  }
+  return e;
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::check_expansion(std::uint32_t root) {
+  const auto is_container = [this](std::uint32_t node) {
+    const kind k = nodes_[node].kind;
+    return k == kind::list || k == kind::tuple || k == kind::dict;
+  };
+  if (!is_container(root)) {
+    return true;
+  }
+  // Just above each limit: a sum of two capped figures stays far from 2^64.
+  const std::uint64_t value_cap = max_entries_ + 1;
+  const std::uint64_t byte_cap = std::min(max_result_bytes_, std::uint64_t{1} << 62U) + 1;
+  enum class state : std::uint8_t { unseen, open, done };
+  std::vector<state> states(containers_.size(), state::unseen);
+  std::vector<expansion> sizes(containers_.size());
+  struct frame {
+    std::uint32_t node;
+    std::size_t next;
+  };
+  std::vector<frame> todo{frame{root, 0}};
+  states[nodes_[root].value] = state::open;
+  while (!todo.empty()) {
+    frame& f = todo.back();
+    const auto at = static_cast<std::size_t>(nodes_[f.node].value);
+    const pickle_container& c = containers_[at];
+    const bool is_dict = nodes_[f.node].kind == kind::dict;
+    if (f.next < c.items.size()) {
+      const std::uint32_t* key = is_dict ? &c.items[f.next] : nullptr;
+      const std::uint32_t child = c.items[is_dict ? f.next + 1 : f.next];
+      if (is_container(child) && states[nodes_[child].value] == state::unseen) {
+        states[nodes_[child].value] = state::open;
+        todo.push_back(frame{child, 0});  // f is not used again before this child is done
+        continue;
+      }
+      const expansion e = item_expansion(child, key, sizes);
+      sizes[at].values = std::min(sizes[at].values + e.values, value_cap);
+      sizes[at].bytes = std::min(sizes[at].bytes + e.bytes, byte_cap);
+      f.next += is_dict ? 2 : 1;
+      continue;
+    }
+    states[at] = state::done;
+    const expansion whole = item_expansion(f.node, nullptr, sizes);
+    if (whole.values > max_entries_) {
+      return fail_at(pickle_errc::too_many_entries, c.offset, bytes_[c.offset]);
+    }
+    if (whole.bytes > max_result_bytes_) {
+      return fail_at(pickle_errc::result_too_large, c.offset, bytes_[c.offset]);
+    }
+    todo.pop_back();
   }
   return true;
 }

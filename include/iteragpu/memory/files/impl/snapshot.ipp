@@ -1,6 +1,8 @@
 #ifndef ITERAGPU_MEMORY_FILES_IMPL_SNAPSHOT_IPP
 #define ITERAGPU_MEMORY_FILES_IMPL_SNAPSHOT_IPP
 
+#include <bit>
+
 #include <boost/json.hpp>
 
 #include "iteragpu/config.hpp"
@@ -221,13 +223,21 @@ namespace iteragpu::memory::detail::snapshot_fields {
 
 [[nodiscard]] ITERAGPU_INLINE result<std::optional<std::uint64_t>, snapshot_error> split_limit(const boost::json::value& v,
                                                                                                const std::string& path) {
-  if (v.is_int64()) {
-    return v.get_int64() < 0 ? std::nullopt : std::optional(static_cast<std::uint64_t>(v.get_int64()));
+  // PyTorch refuses a max_split_size_mb under 20 MiB (kLargeBuffer).
+  constexpr std::uint64_t least = std::uint64_t{20} << 20U;
+  if (v.is_int64() && v.get_int64() == -1) {
+    return std::optional<std::uint64_t>{};
   }
-  if (v.is_uint64()) {
-    return v.get_uint64() == UINT64_MAX ? std::nullopt : std::optional(v.get_uint64());
+  if (v.is_uint64() && v.get_uint64() == UINT64_MAX) {
+    return std::optional<std::uint64_t>{};
   }
-  return fail(snapshot_errc::wrong_type, path);
+  if (!v.is_int64() && !v.is_uint64()) {
+    return fail(snapshot_errc::wrong_type, path);
+  }
+  if ((v.is_int64() && v.get_int64() < 0) || v.to_number<std::uint64_t>() < least) {
+    return fail(snapshot_errc::out_of_range, path);
+  }
+  return std::optional(v.to_number<std::uint64_t>());
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<std::vector<std::pair<std::uint64_t, std::uint64_t>>, snapshot_error> divisions_from(
@@ -246,6 +256,10 @@ namespace iteragpu::memory::detail::snapshot_fields {
     auto count = unsigned_field(v.get_object(), name, path);
     if (!count) {
       return unexpected{count.error()};
+    }
+    // PyTorch takes 0 (no rounding) or a power of two.
+    if (*count != 0 && !std::has_single_bit(*count)) {
+      return fail(snapshot_errc::out_of_range, at(path, name));
     }
     divisions.emplace_back(*mib, *count);
   }
@@ -269,7 +283,12 @@ namespace iteragpu::memory::detail::snapshot_fields {
     if (!gc->is_number()) {
       return fail(snapshot_errc::wrong_type, at(path, "garbage_collection_threshold"));
     }
-    s.garbage_collection_threshold = gc->to_number<double>();
+    // 0 when unset; PyTorch refuses a threshold outside (0, 1). NaN fails both tests.
+    const double threshold = gc->to_number<double>();
+    if (!(threshold >= 0.0 && threshold < 1.0)) {
+      return fail(snapshot_errc::out_of_range, at(path, "garbage_collection_threshold"));
+    }
+    s.garbage_collection_threshold = threshold;
   }
   if (const auto* e = o.if_contains("expandable_segments"); e != nullptr) {
     if (!e->is_bool()) {

@@ -57,9 +57,14 @@ namespace iteragpu::sweep::files {
   if (ec) {
     return unexpected{json_file_error{json_file_error_kind::not_json, file, read_error::cannot_open, ec.message()}};
   }
-  if (auto duplicate = first_duplicate_key(*text)) {
+  auto duplicate = first_duplicate_key(*text);
+  if (!duplicate) {
+    return unexpected{json_file_error{json_file_error_kind::not_json, file, read_error::cannot_open,
+                                      duplicate.error().message()}};
+  }
+  if (*duplicate) {
     return unexpected{
-        json_file_error{json_file_error_kind::duplicate_key, file, read_error::cannot_open, std::move(*duplicate)}};
+        json_file_error{json_file_error_kind::duplicate_key, file, read_error::cannot_open, std::move(**duplicate)}};
   }
   return value;
 }
