@@ -256,7 +256,7 @@ ITERAGPU_INLINE void write_setting(std::ostream& out, const memory::setting_resu
   }
   if (r.smallest_capacity) {
     out << "  smallest capacity: " << bytes_text(*r.smallest_capacity) << '\n';
-  } else if (c.smallest_capacity && r.outcome.past_recorded_death) {
+  } else if (c.smallest_capacity && r.outcome.recorded_death) {
     out << "  smallest capacity: none can be shown: the trace ends where the recorded program died\n";
   } else if (c.smallest_capacity) {
     out << "  smallest capacity: none; the trace runs out of memory under every capacity (its bytes in use pass "
