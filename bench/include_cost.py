@@ -4,7 +4,7 @@
 Compiles one-line translation units with -fsyntax-only (so only the parsing
 and the instantiation a header causes are counted, never code generation or
 linking) and prints, for each, the median compiler CPU time (user + sys of
-the compiler process) over the runs, then the three ratios the README states:
+the compiler process) over the runs, then the three ratios docs/library.md states:
 
   protocol  <iteragpu/memory/protocol.hpp> / standard headers   at most 1.5
   core      <iteragpu/core.hpp>            / standard headers   at most 1.5

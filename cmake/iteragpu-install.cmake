@@ -33,6 +33,11 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/iteragpu-config-version.
 install(FILES "${PROJECT_BINARY_DIR}/install-config/iteragpu-config.cmake" "${PROJECT_BINARY_DIR}/iteragpu-config-version.cmake"
   DESTINATION "${ITERAGPU_CMAKE_DIR}")
 install(FILES LICENSE.txt README.md DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+# The reference pages the README links to, beside it as in the source tree
+# (docs/mainpage.md is the API reference's input, not one of them).
+file(GLOB _iteragpu_reference_pages "${PROJECT_SOURCE_DIR}/docs/*.md")
+list(FILTER _iteragpu_reference_pages EXCLUDE REGEX "/mainpage\\.md$")
+install(FILES ${_iteragpu_reference_pages} DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs")
 # The shipped catalog, results grid and quality protocol; calcul_forfaits
 # finds the catalog here relative to its own bin directory.
 install(FILES data/tarifs-forfaits.csv data/resultats-bruts.csv data/protocole-qualite.md data/README.md

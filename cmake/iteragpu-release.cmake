@@ -1,7 +1,8 @@
 # The release archive iteragpu-lab-<version>.zip: one top folder holding the
 # headers, the example sources (with the programs' command line,
-# examples/cli/) and the notebook, data/, README.md, LICENSE.txt, the CMake
-# files needed to build, the README's quick-start scripts and MANIFEST.json.
+# examples/cli/) and the notebook, data/, README.md and the reference pages it
+# links to (docs/*.md), LICENSE.txt, the CMake files needed to build, the
+# README's quick-start scripts and MANIFEST.json.
 #
 #   cmake --build <build> --target release_archive   -> <build>/iteragpu-lab-<version>.zip
 #
@@ -17,7 +18,10 @@
 set(_iteragpu_release_files README.md LICENSE.txt CMakeLists.txt CMakePresets.json examples/mesure-memoire.ipynb
     scripts/run scripts/setup.sh scripts/test)
 set(_iteragpu_release_trees cmake data include examples/cli)
-set(_iteragpu_release_globs examples/CMakeLists.txt examples/*.cpp examples/*.hpp examples/*.ipynb)
+set(_iteragpu_release_globs examples/CMakeLists.txt examples/*.cpp examples/*.hpp examples/*.ipynb docs/*.md)
+# The API reference's first page is Doxygen's input, which the archive does
+# not ship (docs/CMakeLists.txt, Doxyfile.in): not a page of the reference.
+set(_iteragpu_release_left_out docs/mainpage.md)
 
 if(CMAKE_SCRIPT_MODE_FILE)
   cmake_minimum_required(VERSION 3.25)
@@ -44,6 +48,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   endforeach()
   # Hidden files and editor backups are never release members.
   list(FILTER _members EXCLUDE REGEX "(^|/)\\.|~$")
+  list(REMOVE_ITEM _members ${_iteragpu_release_left_out})
   list(REMOVE_DUPLICATES _members)
 
   file(REMOVE_RECURSE "${STAGE_DIR}")

@@ -64,7 +64,7 @@ struct estimate_options {
   return "--parameters";
 }
 
-/// `mesure_memoire estimate`: the weights' memory as text or JSON on `out` (README "Exit codes").
+/// `mesure_memoire estimate`: the weights' memory as text or JSON on `out` (docs/conventions.md, "Exit codes").
 [[nodiscard]] inline int run_estimate(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   return guarded("mesure_memoire estimate", out, err, [&] {
     const auto description = estimate_description();

@@ -190,7 +190,7 @@ template <memory::environment_runtime Runtime>
 }
 
 /// `mesure_memoire measure`: measures the synthetic network on the runtime's GPU and writes the
-/// record to a new file, after a failure too; the exit code says how it went (README "Exit codes").
+/// record to a new file, after a failure too; the exit code says how it went (docs/conventions.md, "Exit codes").
 template <memory::environment_runtime Runtime>
 [[nodiscard]] int run_measure(Runtime& runtime, std::span<const std::string> args, std::ostream& out,
                               std::ostream& err) {

@@ -13,7 +13,7 @@
 /// that what was printed reached standard output.
 namespace iteragpu::cli {
 
-/// Exit codes of every program, documented in the README.
+/// Exit codes of every program, documented in docs/conventions.md.
 inline constexpr int exit_success = 0;
 inline constexpr int exit_internal_error = 1;  ///< a bug, an unexpected system failure, or output not delivered
 inline constexpr int exit_usage = 2;           ///< bad input, or no LibTorch / no GPU for `measure`

@@ -1,7 +1,8 @@
 # Installs iteragpu from a build configured with -DITERAGPU_BUILD_PROGRAMS=OFF
 # and checks that nothing was compiled, neither by the install nor by a
-# build of that folder, and that the prefix holds the headers, the package
-# and the data; run_consumer.cmake then uses the prefix from outside.
+# build of that folder, and that the prefix holds the headers, the package,
+# the data, the README and its reference pages; run_consumer.cmake then uses
+# the prefix from outside.
 foreach(_v IN ITEMS SOURCE WORK GENERATOR CXX WITH_TORCH)
   if(NOT DEFINED ${_v})
     message(FATAL_ERROR "install_without_programs.cmake: -D${_v}= is required")
@@ -39,7 +40,8 @@ if(EXISTS "${_prefix}/bin")
   message(FATAL_ERROR "install without programs: programs were installed: ${_programs}")
 endif()
 foreach(_f IN ITEMS include/iteragpu/iteragpu.hpp include/iteragpu/core.hpp
-                    share/iteragpu/tarifs-forfaits.csv share/iteragpu/README.md)
+                    share/iteragpu/tarifs-forfaits.csv share/iteragpu/README.md
+                    share/doc/iteragpu/README.md share/doc/iteragpu/docs/replay.md)
   if(NOT EXISTS "${_prefix}/${_f}")
     message(FATAL_ERROR "install without programs: ${_prefix}/${_f} was not installed")
   endif()

@@ -14,7 +14,7 @@ file(GLOB_RECURSE _members LIST_DIRECTORIES false RELATIVE "${UNPACKED}" "${UNPA
 foreach(_required README.md LICENSE.txt CMakeLists.txt CMakePresets.json MANIFEST.json
         cmake/manifest-verify.cmake cmake/iteragpu-targets.cmake examples/CMakeLists.txt
         examples/mesure_memoire.cpp examples/mesure-memoire.ipynb include/iteragpu/core.hpp examples/cli/common.hpp
-        scripts/run scripts/setup.sh scripts/test)
+        scripts/run scripts/setup.sh scripts/test docs/replay.md docs/library.md)
   if(NOT _required IN_LIST _members)
     list(APPEND _problems "${_required} is not in the archive")
   endif()
@@ -22,12 +22,14 @@ endforeach()
 
 # What the source tree has that must ship: every header, every data file
 # (the catalog, results grid, quality protocol and data README as they land),
-# every example source.
+# every example source, every page of the reference the README links to.
+file(GLOB _pages LIST_DIRECTORIES false RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/docs/*.md")
+list(REMOVE_ITEM _pages docs/mainpage.md)
 file(GLOB_RECURSE _expected LIST_DIRECTORIES false RELATIVE "${SOURCE_DIR}"
   "${SOURCE_DIR}/include/*" "${SOURCE_DIR}/data/*" "${SOURCE_DIR}/cmake/*")
 file(GLOB _examples LIST_DIRECTORIES false RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/examples/*.cpp"
   "${SOURCE_DIR}/examples/cli/*.hpp")
-list(APPEND _expected ${_examples})
+list(APPEND _expected ${_examples} ${_pages})
 list(FILTER _expected EXCLUDE REGEX "(^|/)\\.|~$")
 foreach(_file IN LISTS _expected)
   if(NOT _file IN_LIST _members)
@@ -39,8 +41,10 @@ foreach(_member IN LISTS _members)
   if(_member STREQUAL "MANIFEST.json")
     continue()
   endif()
-  if(NOT _member MATCHES "^(README\\.md|LICENSE\\.txt|CMakeLists\\.txt|CMakePresets\\.json|scripts/(run|setup\\.sh|test)|(cmake|data|include|examples)/.+)$")
-    list(APPEND _problems "${_member} is not a release member (headers, examples, data, CMake files, README, LICENSE, quick-start scripts)")
+  if(NOT _member MATCHES "^(README\\.md|LICENSE\\.txt|CMakeLists\\.txt|CMakePresets\\.json|scripts/(run|setup\\.sh|test)|docs/[^/]+\\.md|(cmake|data|include|examples)/.+)$")
+    list(APPEND _problems "${_member} is not a release member (headers, examples, data, CMake files, README and reference pages, LICENSE, quick-start scripts)")
+  elseif(_member STREQUAL "docs/mainpage.md")
+    list(APPEND _problems "${_member} is the API reference's input, not a release member")
   elseif(NOT EXISTS "${SOURCE_DIR}/${_member}")
     list(APPEND _problems "${_member} does not come from the source tree")
   else()

@@ -1,15 +1,18 @@
 # Changes a copy of README (in WORK) as MODE says, runs the check it is about
 # and checks its verdict: each change must fail the check with exactly the
 # lines expected, one per difference.
-#   contents_missing         the Quality entry deleted: one section missing
+#   contents_missing         the License entry deleted: one section missing
 #   contents_not_a_section   an entry for a section that does not exist
-#   contents_listed_twice    the Quality entry given twice
+#   contents_listed_twice    the License entry given twice
 #   contents_out_of_order    the first two entries swapped: two places
-#   contents_wrong_anchor    the Quality entry linked to #qualities
+#   contents_wrong_anchor    the License entry linked to #licence
 #   members_unlisted         the LICENSE.txt row deleted: one member unlisted
-#   members_matches_nothing  a docs/ row, a folder the archive does not ship
+#   members_matches_nothing  a bench/ row, a folder the archive does not ship
 #   members_listed_twice     an examples/* row: every member directly in
 #                            examples/ matched twice
+#   links_no_such_page       a link to docs/nowhere.md
+#   links_not_linked         the docs/sources.md row of the reference deleted
+# The links_ modes copy the README's docs/ beside the changed copy.
 # The members_ modes need MANIFEST, the unpacked archive's manifest.
 cmake_minimum_required(VERSION 3.25)
 foreach(_v README WORK MODE)
@@ -19,7 +22,7 @@ foreach(_v README WORK MODE)
 endforeach()
 
 file(READ "${README}" _text)
-set(_quality "- [Quality](#quality)\n")
+set(_license "- [License](#license)\n")
 set(_manifest_row "| `MANIFEST.json` |")
 
 # _change(OLD NEW): OLD must be in the README exactly once.
@@ -37,14 +40,14 @@ set(_check contents)
 set(_expected "")
 set(_expected_count 1)
 if(MODE STREQUAL "contents_missing")
-  _change("${_quality}" "")
-  set(_expected "^missing: ## Quality \\(line [0-9]+\\)$")
+  _change("${_license}" "")
+  set(_expected "^missing: ## License \\(line [0-9]+\\)$")
 elseif(MODE STREQUAL "contents_not_a_section")
-  _change("${_quality}" "${_quality}- [Benchmarks](#benchmarks)\n")
+  _change("${_license}" "${_license}- [Benchmarks](#benchmarks)\n")
   set(_expected "^not a section: Benchmarks \\(line [0-9]+\\)$")
 elseif(MODE STREQUAL "contents_listed_twice")
-  _change("${_quality}" "${_quality}${_quality}")
-  set(_expected "^listed twice: Quality$")
+  _change("${_license}" "${_license}${_license}")
+  set(_expected "^listed twice: License$")
 elseif(MODE STREQUAL "contents_out_of_order")
   if(NOT _text MATCHES "\n\\*\\*Contents\\*\\*\n\n(- [^\n]*\n)(- [^\n]*\n)")
     message(FATAL_ERROR "readme_case.cmake: no two entries after **Contents** to swap")
@@ -53,8 +56,17 @@ elseif(MODE STREQUAL "contents_out_of_order")
   set(_expected "^out of order: entry [12] is .+, section [12] is .+$")
   set(_expected_count 2)
 elseif(MODE STREQUAL "contents_wrong_anchor")
-  _change("${_quality}" "- [Quality](#qualities)\n")
-  set(_expected "^wrong anchor: Quality links to #qualities, the section's anchor is #quality$")
+  _change("${_license}" "- [License](#licence)\n")
+  set(_expected "^wrong anchor: License links to #licence, the section's anchor is #license$")
+elseif(MODE STREQUAL "links_no_such_page")
+  set(_check links)
+  _change("${_license}" "${_license}- [Nowhere](docs/nowhere.md#nothing)\n")
+  set(_expected "^no such page: docs/nowhere\\.md$")
+elseif(MODE STREQUAL "links_not_linked")
+  set(_check links)
+  string(REGEX MATCH "\n\\| \\[docs/sources\\.md\\]\\(docs/sources\\.md\\) \\|[^\n]*" _row "${_text}")
+  _change("${_row}" "")
+  set(_expected "^not linked: docs/sources\\.md$")
 elseif(MODE MATCHES "^members_")
   set(_check members)
   if(NOT MANIFEST)
@@ -65,8 +77,8 @@ elseif(MODE MATCHES "^members_")
     _change("${_row}" "")
     set(_expected "^unlisted: LICENSE\\.txt$")
   elseif(MODE STREQUAL "members_matches_nothing")
-    _change("${_manifest_row}" "| `docs/` | the API reference |\n${_manifest_row}")
-    set(_expected "^matches nothing: docs/$")
+    _change("${_manifest_row}" "| `bench/` | the benchmarks |\n${_manifest_row}")
+    set(_expected "^matches nothing: bench/$")
   elseif(MODE STREQUAL "members_listed_twice")
     _change("${_manifest_row}" "| `examples/*` | every example file |\n${_manifest_row}")
     set(_expected "^listed twice: examples/[^ ]+ \\([^,]+, examples/\\*\\)$")
@@ -92,7 +104,14 @@ endif()
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 file(WRITE "${WORK}/README.md" "${_text}")
-if(_check STREQUAL "contents")
+if(_check STREQUAL "links")
+  get_filename_component(_source_root "${README}" DIRECTORY)
+  file(GLOB _pages "${_source_root}/docs/*.md")
+  file(COPY ${_pages} DESTINATION "${WORK}/docs")
+  execute_process(COMMAND "${CMAKE_COMMAND}" "-DREADME=${WORK}/README.md"
+                          -P "${CMAKE_CURRENT_LIST_DIR}/readme_links.cmake"
+    RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+elseif(_check STREQUAL "contents")
   execute_process(COMMAND "${CMAKE_COMMAND}" "-DREADME=${WORK}/README.md"
                           -P "${CMAKE_CURRENT_LIST_DIR}/readme_contents.cmake"
     RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)

@@ -324,7 +324,7 @@ template <measuring_backend B, memory_counter C, workload W, class Clock = std::
 
 }  // namespace iteragpu::memory
 
-// Measurement as a library call (README) names these in namespace iteragpu,
+// Measurement as a library call (docs/library.md) names these in namespace iteragpu,
 // where version 0.1 declared them: an integrator's code that spells them
 // so keeps compiling. The library itself names them in iteragpu::memory.
 namespace iteragpu {

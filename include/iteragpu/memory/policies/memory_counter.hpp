@@ -35,7 +35,7 @@ concept memory_counter = requires(C& c, device_index device) {
 
 }  // namespace iteragpu::memory
 
-// Measurement as a library call (README) names these in namespace iteragpu,
+// Measurement as a library call (docs/library.md) names these in namespace iteragpu,
 // where version 0.1 declared them: an integrator's code that spells them
 // so keeps compiling. The library itself names them in iteragpu::memory.
 namespace iteragpu {
