@@ -323,6 +323,51 @@ namespace detail::extrapolating {
   return alloc_conf.empty() ? std::string("recorded settings") : "--alloc-conf " + quoted(alloc_conf);
 }
 
+/// The requests part of the text: counts, the unexplained and the unmatched.
+inline void write_requests_text(std::ostream& out, const memory::extrapolation& e, const extrapolate_command_options& o) {
+  const auto unexplained = memory::unexplained_requests(e);
+  out << "Requests: " << matched_count(e) << " matched in every snapshot, " << unexplained.size() << " unexplained, "
+      << e.unmatched.size() << " unmatched run(s)\n";
+  for (const auto i : unexplained) {
+    out << "  unexplained: event " << e.fits[i].event << ", sizes";
+    for (std::size_t t = 0; t < e.sizes.size(); ++t) {
+      const auto& s = e.fits[i].observed[t];
+      out << (t == 0 ? " " : ", ") << (s ? to_decimal_string(*s) : std::string("-")) << " at " << e.sizes[t];
+    }
+    out << "; " << percent(reference_bytes(e, i), e.reference_peak_requested)
+        << " of the reference's peak of requested bytes\n";
+  }
+  for (const auto& u : e.unmatched) {
+    out << "  unmatched: " << u.count << " request(s) of " << quoted(o.files[u.trace]) << " (size "
+        << e.sizes[u.trace] << ") from request " << u.first_request << " (event " << u.event << ")\n";
+  }
+  if (!memory::is_exact(e)) {
+    out << "Not exact: each figure is a range; lower: every unexplained request at the least size seen; upper: "
+           "at the most of each seen size grown in proportion to N (docs/extrapolate.md)\n";
+  }
+}
+
+/// The largest-size lines of the text.
+inline void write_largest_text(std::ostream& out, const extrapolate_run& run) {
+  if (!run.largest.empty() && run.largest.front().capacity.gpu) {
+    out << pricing::memory_rule_statement << '\n';
+  }
+  for (const auto& l : run.largest) {
+    out << "largest size under " << l.capacity.bytes.value << " bytes";
+    if (l.capacity.gpu) {
+      out << " (" << *l.capacity.gpu << ": " << l.capacity.basis << ")";
+    }
+    out << ", " << setting_name(l.alloc_conf) << ": ";
+    if (!l.found.size) {
+      out << "none (size 1 runs out of memory)\n";
+    } else if (l.found.at_limit) {
+      out << "at least " << *l.found.size << " (the search's limit)\n";
+    } else {
+      out << *l.found.size << " (" << *l.found.size + 1 << " runs out of memory)\n";
+    }
+  }
+}
+
 }  // namespace detail::extrapolating
 
 /// The text of `mesure_memoire extrapolate`.
@@ -336,26 +381,7 @@ inline void write_extrapolation_text(std::ostream& out, const extrapolate_run& r
   }
   out << "; the order of " << quoted(o.files[e.reference]) << " (size " << e.sizes[e.reference]
       << ") is followed\n";
-  const auto unexplained = memory::unexplained_requests(e);
-  out << "Requests: " << d::matched_count(e) << " matched in every snapshot, " << unexplained.size()
-      << " unexplained, " << e.unmatched.size() << " unmatched run(s)\n";
-  for (const auto i : unexplained) {
-    out << "  unexplained: event " << e.fits[i].event << ", sizes";
-    for (std::size_t t = 0; t < e.sizes.size(); ++t) {
-      const auto& s = e.fits[i].observed[t];
-      out << (t == 0 ? " " : ", ") << (s ? to_decimal_string(*s) : std::string("-")) << " at " << e.sizes[t];
-    }
-    out << "; " << d::percent(d::reference_bytes(e, i), e.reference_peak_requested)
-        << " of the reference's peak of requested bytes\n";
-  }
-  for (const auto& u : e.unmatched) {
-    out << "  unmatched: " << u.count << " request(s) of " << quoted(o.files[u.trace]) << " (size "
-        << e.sizes[u.trace] << ") from request " << u.first_request << " (event " << u.event << ")\n";
-  }
-  if (!memory::is_exact(e)) {
-    out << "Not exact: each figure is a range; lower: every unexplained request at the least size seen; upper: "
-           "at the most of each seen size grown in proportion to N (docs/extrapolate.md)\n";
-  }
+  d::write_requests_text(out, e, o);
   for (const auto& p : run.predictions) {
     const auto& r = p.replays.lower;
     out << "size " << p.size << ", " << d::setting_name(p.alloc_conf) << ", capacity "
@@ -366,23 +392,7 @@ inline void write_extrapolation_text(std::ostream& out, const extrapolate_run& r
     }
     out << " bytes, " << r.alloc_retries << " retries" << (r.oom ? ", out of memory" : "") << '\n';
   }
-  if (!run.largest.empty() && run.largest.front().capacity.gpu) {
-    out << pricing::memory_rule_statement << '\n';
-  }
-  for (const auto& l : run.largest) {
-    out << "largest size under " << l.capacity.bytes.value << " bytes";
-    if (l.capacity.gpu) {
-      out << " (" << *l.capacity.gpu << ": " << l.capacity.basis << ")";
-    }
-    out << ", " << d::setting_name(l.alloc_conf) << ": ";
-    if (!l.found.size) {
-      out << "none (size 1 runs out of memory)\n";
-    } else if (l.found.at_limit) {
-      out << "at least " << *l.found.size << " (the search's limit)\n";
-    } else {
-      out << *l.found.size << " (" << *l.found.size + 1 << " runs out of memory)\n";
-    }
-  }
+  d::write_largest_text(out, run);
 }
 
 /// `mesure_memoire extrapolate`: exit 0, 2 for bad input.

@@ -43,8 +43,9 @@ inline constexpr std::string_view accepted_aoti =
 /// The usage_error for the file of `run`: its flag, its name, `why`, and what is expected.
 [[nodiscard]] inline usage_error model_file_refused(const memory::torchscript_run& run, const std::string& why) {
   const bool aoti = run.format == memory::model_format::aoti_package;
-  return usage_error("--" + std::string(model_flag(run.format)) + ": " + iteragpu::quoted(run.path) + " " + why +
-                     "; expected " + std::string(aoti ? accepted_aoti : accepted_torchscript));
+  usage_error refused("--" + std::string(model_flag(run.format)) + ": " + iteragpu::quoted(run.path) + " " + why +
+                      "; expected " + std::string(aoti ? accepted_aoti : accepted_torchscript));
+  return refused;
 }
 
 /// The file of `--torchscript` (or `--aoti`), checked without LibTorch and

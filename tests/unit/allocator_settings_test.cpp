@@ -246,7 +246,8 @@ BOOST_AUTO_TEST_CASE(a_refusal_escapes_the_key_and_the_value_it_repeats) {
              "backend, release_lock_on_cudamalloc, pinned_use_cuda_host_register, pinned_num_register_threads, "
              "pinned_use_background_threads, pinned_reserve_segment_size_mb, pinned_free_catch_all, "
              "graph_capture_record_stream_reuse");
-  BOOST_TEST(iteragpu::report::describe(refusal("expandable_segments:\u202eTrue\xff")) ==
+  // The right-to-left override is the hostile input under test.
+  BOOST_TEST(iteragpu::report::describe(refusal("expandable_segments:\u202eTrue\xff")) ==  // NOLINT(misc-misleading-bidirectional)
              "PYTORCH_CUDA_ALLOC_CONF: 'expandable_segments' is '\\u202ETrue\\xFF'; accepted: True or False");
 }
 

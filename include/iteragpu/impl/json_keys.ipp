@@ -152,7 +152,7 @@ namespace iteragpu {
   boost::json::error_code error;
   static_cast<void>(parser.write_some(false, text.data(), text.size(), error));
   if (error) {
-    return unexpected{std::error_code(error)};
+    return unexpected{static_cast<std::error_code>(error)};
   }
   return parser.handler().duplicate();
 }

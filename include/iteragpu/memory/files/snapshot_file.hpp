@@ -10,6 +10,7 @@
 
 #include <boost/json/fwd.hpp>
 #include <boost/json/kind.hpp>
+#include <boost/json/value.hpp>
 
 #include "iteragpu/memory/files/pickle.hpp"
 #include "iteragpu/result.hpp"

@@ -511,27 +511,37 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
   return p;
 }
 
+namespace detail::extrapolating {
+
+/// Whether the trace of `e` built at `n` (its `judged` end) completes under
+/// `options`.
+[[nodiscard]] ITERAGPU_INLINE result<bool, extrapolation_error> completes_at(const extrapolation& e,
+                                                                            const replay_options& options,
+                                                                            range_end judged, std::uint64_t n) {
+  const auto trace = synthesize(e, n, judged);
+  if (!trace) {
+    return unexpected{trace.error()};
+  }
+  // Every block holds at least the bytes asked and the segments hold the
+  // blocks: a trace whose bytes asked in use at once pass the capacity
+  // runs out of memory, which needs no replay to know.
+  if (options.capacity && peak_asked(trace->events) > options.capacity->value) {
+    return false;
+  }
+  const auto outcome = replay(*trace, options);
+  if (!outcome) {
+    return unexpected{
+        extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n, 0, outcome.error()}};
+  }
+  return !outcome->oom.has_value();
+}
+
+}  // namespace detail::extrapolating
+
 [[nodiscard]] ITERAGPU_INLINE result<largest_size, extrapolation_error> find_largest_size(
     const extrapolation& e, const replay_options& options, std::uint64_t limit) {
   const range_end judged = is_exact(e) ? range_end::lower : range_end::upper;
-  const auto completes = [&](std::uint64_t n) -> result<bool, extrapolation_error> {
-    const auto trace = synthesize(e, n, judged);
-    if (!trace) {
-      return unexpected{trace.error()};
-    }
-    // Every block holds at least the bytes asked and the segments hold the
-    // blocks: a trace whose bytes asked in use at once pass the capacity
-    // runs out of memory, which needs no replay to know.
-    if (options.capacity && detail::extrapolating::peak_asked(trace->events) > options.capacity->value) {
-      return false;
-    }
-    const auto outcome = replay(*trace, options);
-    if (!outcome) {
-      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n, 0,
-                                            outcome.error()}};
-    }
-    return !outcome->oom.has_value();
-  };
+  const auto completes = [&](std::uint64_t n) { return detail::extrapolating::completes_at(e, options, judged, n); };
   if (limit == 0) {
     return largest_size{};
   }

@@ -77,6 +77,35 @@ namespace iteragpu::report::detail {
                          "), floored at 0"};
 }
 
+/// The row of an extrapolation's `predictions` at `size` under the recorded
+/// settings (`alloc_conf` ""), or null.
+[[nodiscard]] ITERAGPU_INLINE const boost::json::object* recorded_row_at(const boost::json::value& p,
+                                                                        std::uint64_t size) {
+  const auto* row = p.if_object();
+  if (row == nullptr) {
+    return nullptr;
+  }
+  const auto* n = row->if_contains("size");
+  const auto* conf = row->if_contains("alloc_conf");
+  if (n == nullptr || conf == nullptr || !conf->is_string() || !conf->get_string().empty()) {
+    return nullptr;
+  }
+  const bool at_size = (n->is_uint64() && n->get_uint64() == size) ||
+                       (n->is_int64() && n->get_int64() >= 0 && static_cast<std::uint64_t>(n->get_int64()) == size);
+  return at_size ? row : nullptr;
+}
+
+/// `v` as a non-negative JSON integer, or none.
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> non_negative_integer(const boost::json::value* v) {
+  if (v != nullptr && v->is_uint64()) {
+    return v->get_uint64();
+  }
+  if (v != nullptr && v->is_int64() && v->get_int64() >= 0) {
+    return static_cast<std::uint64_t>(v->get_int64());
+  }
+  return std::nullopt;
+}
+
 [[nodiscard]] ITERAGPU_INLINE need_read need_of_extrapolation(const boost::json::object& o,
                                                               std::optional<std::uint64_t> size) {
   if (!size) {
@@ -89,14 +118,8 @@ namespace iteragpu::report::detail {
   std::optional<std::uint64_t> peak;
   bool out_of_memory = false;
   for (const auto& p : predictions->get_array()) {
-    const auto* row = p.if_object();
-    const auto* n = row != nullptr ? row->if_contains("size") : nullptr;
-    const auto* conf = row != nullptr ? row->if_contains("alloc_conf") : nullptr;
-    const auto* as_int = n != nullptr ? n->if_int64() : nullptr;
-    const auto* as_uint = n != nullptr ? n->if_uint64() : nullptr;
-    const bool at_size = (as_uint != nullptr && *as_uint == *size) ||
-                         (as_int != nullptr && *as_int >= 0 && static_cast<std::uint64_t>(*as_int) == *size);
-    if (!at_size || conf == nullptr || !conf->is_string() || !conf->get_string().empty()) {
+    const auto* row = recorded_row_at(p, *size);
+    if (row == nullptr) {
       continue;
     }
     const auto* oom = row->if_contains("oom");
@@ -105,15 +128,12 @@ namespace iteragpu::report::detail {
       continue;
     }
     const auto* upper = row->if_contains("peak_reserved_bytes_upper");
-    const auto* reserved = upper != nullptr ? upper : row->if_contains("peak_reserved_bytes");
-    if (reserved == nullptr || !(reserved->is_uint64() || reserved->is_int64()) ||
-        (reserved->is_int64() && reserved->get_int64() < 0)) {
+    const auto bytes = non_negative_integer(upper != nullptr ? upper : row->if_contains("peak_reserved_bytes"));
+    if (!bytes) {
       return not_a_need("extrapolate --json whose prediction at size " + to_decimal_string(*size) +
                         " has no peak_reserved_bytes as an integer number of bytes");
     }
-    const std::uint64_t bytes =
-        reserved->is_uint64() ? reserved->get_uint64() : static_cast<std::uint64_t>(reserved->get_int64());
-    peak = std::max(peak.value_or(0), bytes);
+    peak = std::max(peak.value_or(0), *bytes);
   }
   if (!peak) {
     return not_a_need("extrapolate --json with no prediction at size " + to_decimal_string(*size) +
