@@ -404,10 +404,24 @@ inline void write_extrapolation_text(std::ostream& out, const extrapolate_run& r
       out << "usage: mesure_memoire extrapolate SNAPSHOT... --sizes N1,N2,... [--to N]... [--device-index N] "
              "[--alloc-conf CONF]... [--capacity-bytes N]... [--largest [--gpu ID] [--catalog PATH]] "
              "[--outside-bytes N] [--json]\n"
+             "       mesure_memoire extrapolate --torchscript FILE --input SPEC... [--train] --sizes N1,N2,... "
+             "--traces FOLDER [--to N]... [--largest ...] [--json]   (records on this machine's GPU)\n"
           << extrapolate_description() << '\n';
       return exit_success;
     }
-    const auto options = parse_extrapolate_options(args);
+    auto options = parse_extrapolate_options(args);
+    if (options.recording) {
+      if (options.largest) {
+        // A catalog or GPU that is refused is refused before the GPU works.
+        static_cast<void>(detail::extrapolating::capacities_of(options, default_catalogs));
+      }
+      auto recorded = record_sizes(*options.recording, options.device, options.sizes, command, err);
+      if (!recorded) {
+        err << command << ": " << recorded.error().message << '\n';
+        return recorded.error().code;
+      }
+      options.files = std::move(*recorded);
+    }
     const auto run = extrapolate_files(options, default_catalogs);
     if (options.json) {
       out << boost::json::serialize(extrapolation_json(run, options)) << '\n';

@@ -12,6 +12,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/common.hpp"
+#include "cli/extrapolate_recording.hpp"
 #include "cli/flags.hpp"
 #include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/text.hpp"
@@ -56,6 +57,19 @@ inline constexpr std::string_view accepted_size_list =
        "the memory outside the allocator taken off a GPU's memory, in bytes (default 718077952, measured on the "
        "H200)")  //
       ("json", po::bool_switch(), "print one JSON object instead of text")  //
+      ("torchscript", text_value(),
+       "instead of SNAPSHOT files: record them on this machine's GPU, this TorchScript file measured as `measure "
+       "--torchscript` does, once per size of --sizes, each in a fresh process; with --input and --traces")  //
+      ("input", text_list(),
+       "with --torchscript: one input of forward as `measure` reads it, B standing for the size (e.g. "
+       "Bx128:int64); repeat the flag for each input")  //
+      ("train", po::bool_switch(), "with --torchscript: each pass is forward and backward, as `measure --train`")  //
+      ("input-high", text_value(), "with --torchscript: passed to `measure --input-high`")  //
+      ("traces", text_value(),
+       "with --torchscript: a new folder for each size's snapshot (size-N.pickle) and measurement "
+       "(size-N.measurement.json), kept for later runs")  //
+      ("record-program", text_value(),
+       "with --torchscript: the program whose `measure` records each size (default: this one)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;
 }
@@ -73,6 +87,7 @@ struct extrapolate_command_options {
   std::optional<std::string> catalog{};           ///< --catalog
   byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
   bool json{false};                               ///< --json
+  std::optional<extrapolate_recording> recording{};  ///< --torchscript and its flags: files recorded, not given
 };
 
 namespace detail::extrapolate_flags {
@@ -137,15 +152,50 @@ namespace detail::extrapolate_flags {
       named.push_back(words[++i]);
     }
   }
-  if (files.size() < 2) {
-    throw usage_error("expected two snapshot files or more (one per size of --sizes), got " +
-                      to_decimal_string(files.size()));
-  }
   return named;
 }
 
 [[nodiscard]] inline std::vector<std::string> words_of(const po::variables_map& values, const char* flag) {
   return given(values, flag) ? values[flag].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+// --torchscript and the flags that go with it, or nothing when the
+// snapshots are files: then two files or more, and none of those flags.
+[[nodiscard]] inline std::optional<extrapolate_recording> recording_flags(const po::variables_map& values,
+                                                                          const std::vector<std::string>& files,
+                                                                          const std::vector<std::uint64_t>& sizes) {
+  if (!given(values, "torchscript")) {
+    for (const char* flag : {"input", "train", "input-high", "traces", "record-program"}) {
+      if (given(values, flag)) {
+        throw usage_error("--" + std::string(flag) + " goes with --torchscript; expected --torchscript FILE too");
+      }
+    }
+    if (files.size() < 2) {
+      throw usage_error("expected two snapshot files or more (one per size of --sizes), got " +
+                        to_decimal_string(files.size()));
+    }
+    return std::nullopt;
+  }
+  if (!files.empty()) {
+    throw usage_error("unexpected word " + quoted(files.front()) +
+                      "; --torchscript records the snapshots, expected no SNAPSHOT file beside it");
+  }
+  if (sizes.size() < 2) {
+    throw usage_error("--sizes: --torchscript needs two sizes or more to record; expected e.g. 1,2,4");
+  }
+  extrapolate_recording r;
+  r.model = required_text(values, "torchscript", "a TorchScript file (torch.jit.save)");
+  r.inputs = words_of(values, "input");
+  check_size_inputs(r.inputs);
+  r.train = values["train"].as<bool>();
+  if (given(values, "input-high")) {
+    r.input_high = required_text(values, "input-high", accepted_positive);
+  }
+  r.folder = required_text(values, "traces", "a new folder for the recorded snapshots");
+  if (given(values, "record-program")) {
+    r.program = required_text(values, "record-program", "a program with a `measure` subcommand");
+  }
+  return r;
 }
 
 }  // namespace detail::extrapolate_flags
@@ -157,7 +207,8 @@ namespace detail::extrapolate_flags {
   const auto rest = d::take_alloc_confs(args, o.alloc_confs);
   const auto values = parse_arguments(extrapolate_description(), d::take_files(rest, o.files));
   o.sizes = d::size_list("sizes", required_text(values, "sizes", accepted_size_list));
-  if (o.sizes.size() != o.files.size()) {
+  o.recording = d::recording_flags(values, o.files, o.sizes);
+  if (!o.recording && o.sizes.size() != o.files.size()) {
     throw usage_error("--sizes: " + to_decimal_string(o.sizes.size()) + " size(s) for " +
                       to_decimal_string(o.files.size()) + " snapshots; expected one size per snapshot, in order");
   }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <limits>
 #include <optional>
 #include <string>
@@ -57,6 +58,11 @@ class fixed_text {
 
   /// Equal when the characters are those of `b`.
   friend constexpr bool operator==(const fixed_text& a, std::string_view b) noexcept { return a.view() == b; }
+  /// Writes the characters to `out`.
+  template <class Traits>
+  friend std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& out, const fixed_text& t) {
+    return out << t.view();
+  }
 
  private:
   // A formatter asked for more than its declared capacity: a bug. Not

@@ -117,3 +117,29 @@ _ex_cf_refused(size_with_plan "plan\\.json': a document that is not extrapolate 
 _ex_cf_refused(size_without_fits "--size goes with --fits FILE" --fits-gib 3 --size 8)
 _ex_cf_refused(size_with_quote "--size goes with --fits FILE" --gpu h200 --days 3 --lots 1 --size 2)
 _ex_cf_refused(size_zero "--size: '0' is too small; expected a positive integer" --fits "${_ex_fits}" --size 0)
+
+# --torchscript: the snapshots recorded by `measure`, one process per size.
+add_test(NAME cli.extrapolate_torchscript_records_each_size
+  COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:mesure_memoire>" "-DSOURCE=${PROJECT_SOURCE_DIR}"
+          "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/extrapolate-recording"
+          -P "${CMAKE_CURRENT_SOURCE_DIR}/extrapolate_recording.cmake")
+set_tests_properties(cli.extrapolate_torchscript_records_each_size PROPERTIES LABELS cli)
+# Without a GPU (or a LibTorch that records the allocator's history), the
+# first size's `measure` says so: its exit code and its words, and no folder.
+iteragpu_cli_case(extrapolate_torchscript_without_gpu PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire extrapolate: size 1: `measure` exited 2: mesure_memoire measure: "
+  ABSENT "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-no-gpu"
+  ARGS extrapolate --torchscript "${PROJECT_SOURCE_DIR}/tests/data/torchscript/layout-only.pt" --input Bx8:int64
+       --sizes 1,2 --traces "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-no-gpu" --to 4)
+_ex_refused(torchscript_no_size_letter "--input: no input has a dimension B; expected B where the size goes"
+  --torchscript model.pt --input 8x128:int64 --sizes 1,2 --traces t --to 4)
+_ex_refused(torchscript_bad_input "--input: 'Bx:int64' .*; expected .*, B standing for the size"
+  --torchscript model.pt --input Bx:int64 --sizes 1,2 --traces t --to 4)
+_ex_refused(torchscript_one_size "--sizes: --torchscript needs two sizes or more to record"
+  --torchscript model.pt --input Bx8:int64 --sizes 1 --traces t --to 4)
+_ex_refused(torchscript_and_files "unexpected word '[^']*affine\\.b1\\.json'; --torchscript records the snapshots"
+  "${_ex}/affine.b1.json" --torchscript model.pt --input Bx8:int64 --sizes 1,2 --traces t --to 4)
+_ex_refused(torchscript_no_traces "--traces is required; expected a new folder for the recorded snapshots"
+  --torchscript model.pt --input Bx8:int64 --sizes 1,2 --to 4)
+_ex_refused(input_without_torchscript "--input goes with --torchscript; expected --torchscript FILE too"
+  ${_ex_affine} --sizes 1,2,4 --input Bx8:int64 --to 4)
