@@ -1,5 +1,5 @@
 # Install rules and the CMake config package:
-#   find_package(iteragpu CONFIG [COMPONENTS json torch])
+#   find_package(iteragpu CONFIG [COMPONENTS json torch compiled json_compiled])
 # sets iteragpu_DATA_DIR (the shipped data) and iteragpu_CATALOG (the
 # shipped rental catalog, a file of that folder).
 # The core target needs nothing; a component asks for its own dependency.
@@ -12,6 +12,17 @@ endif()
 install(TARGETS ${_iteragpu_exported} EXPORT iteragpu-targets FILE_SET HEADERS)
 install(EXPORT iteragpu-targets NAMESPACE iteragpu:: DESTINATION "${ITERAGPU_CMAKE_DIR}")
 export(EXPORT iteragpu-targets NAMESPACE iteragpu:: FILE "${PROJECT_BINARY_DIR}/iteragpu-targets.cmake")
+
+# The compiled-once libraries, each its own component (one file of targets each).
+set(_iteragpu_compiled_targets iteragpu_compiled iteragpu_json_compiled)
+set(_iteragpu_compiled_files compiled json-compiled)
+foreach(_target _file IN ZIP_LISTS _iteragpu_compiled_targets _iteragpu_compiled_files)
+  if(TARGET ${_target})
+    install(TARGETS ${_target} EXPORT iteragpu-${_file}-targets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+    install(EXPORT iteragpu-${_file}-targets NAMESPACE iteragpu:: DESTINATION "${ITERAGPU_CMAKE_DIR}")
+    export(EXPORT iteragpu-${_file}-targets NAMESPACE iteragpu:: FILE "${PROJECT_BINARY_DIR}/iteragpu-${_file}-targets.cmake")
+  endif()
+endforeach()
 
 if(ITERAGPU_HAS_TORCH)
   install(TARGETS iteragpu_torch EXPORT iteragpu-torch-targets FILE_SET HEADERS)

@@ -4,31 +4,16 @@
 #   iteragpu::cli       the programs' command lines (examples/cli/, Boost.Program_options):
 #                       defined for this project's own programs and tests only, never installed
 #   iteragpu::torch     the LibTorch adapters: dtypes, GPU backend, allocator counters, model
+#   iteragpu::compiled       the core's function bodies compiled once (iteragpu/src_core.hpp), static
+#   iteragpu::json_compiled  the bodies that need Boost.JSON compiled once (iteragpu/src_json.hpp), static
 # Each asks for its dependency only when it is defined. Each header's
 # function bodies are in its impl/*.ipp, which the header includes (see
-# iteragpu/config.hpp); ITERAGPU_SEPARATE_COMPILATION=ON builds this
-# project's programs and tests with them compiled once instead
-# (iteragpu_compiled, a static library of iteragpu/src.hpp).
+# iteragpu/config.hpp); a program that links a compiled library is built
+# with ITERAGPU_SEPARATE_COMPILATION, which the library passes on, and sees
+# declarations only. ITERAGPU_SEPARATE_COMPILATION=ON builds this project's
+# programs and tests that way.
 
-# iteragpu_header_group(HEADER OUT): the target a header (a path relative to
-# include/) belongs to: core, json or torch. The one place that says
-# so; tests/headers uses it too.
-function(iteragpu_header_group header out)
-  if(header MATCHES "^iteragpu/torch/")
-    set(${out} torch PARENT_SCOPE)
-  elseif(header MATCHES "^iteragpu/report/(impl/)?catalog_errors\\.(hpp|ipp)$")
-    # The catalog's words need no Boost, as the catalog itself.
-    set(${out} core PARENT_SCOPE)
-  elseif(header MATCHES "^iteragpu/report/" OR header MATCHES "^iteragpu/memory/files/"
-         OR header MATCHES "^iteragpu/sweep/files/"
-         OR header MATCHES "^iteragpu/(impl/)?json_keys\\.(hpp|ipp)$"
-         OR header STREQUAL "iteragpu/iteragpu.hpp" OR header STREQUAL "iteragpu/report.hpp"
-         OR header STREQUAL "iteragpu/src.hpp")
-    set(${out} json PARENT_SCOPE)
-  else()
-    set(${out} core PARENT_SCOPE)
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/iteragpu-header-group.cmake")
 
 file(GLOB_RECURSE _iteragpu_all_headers CONFIGURE_DEPENDS
   RELATIVE "${PROJECT_SOURCE_DIR}/include" "${PROJECT_SOURCE_DIR}/include/iteragpu/*.hpp"
@@ -78,20 +63,28 @@ if(Boost_FOUND)
   endif()
   set(ITERAGPU_HAS_BOOST ON)
 
-  # The function bodies compiled once: this project's programs and tests
-  # declare them only and link this library (through iteragpu_warnings,
-  # see the top CMakeLists.txt), which defines them.
-  if(ITERAGPU_SEPARATE_COMPILATION)
-    file(CONFIGURE OUTPUT "${PROJECT_BINARY_DIR}/iteragpu_src.cpp" CONTENT "#include <iteragpu/src.hpp>\n" @ONLY)
-    add_library(iteragpu_compiled STATIC "${PROJECT_BINARY_DIR}/iteragpu_src.cpp")
-    target_compile_features(iteragpu_compiled PUBLIC cxx_std_20)
-    target_include_directories(iteragpu_compiled PRIVATE "${PROJECT_SOURCE_DIR}/include")
-    target_compile_definitions(iteragpu_compiled PUBLIC ITERAGPU_SEPARATE_COMPILATION)
-    target_link_libraries(iteragpu_compiled PUBLIC Boost::json ${CMAKE_DL_LIBS})
-  endif()
 else()
   message(STATUS "iteragpu: Boost 1.81 (json, program_options) not found; only iteragpu::iteragpu is defined")
   set(ITERAGPU_HAS_BOOST OFF)
+endif()
+
+# The compiled-once libraries: one generated TU each, which includes the
+# group's src header. Position-independent, so that a consumer's PIE or
+# shared library can take them in.
+function(_iteragpu_compiled name alias header)
+  file(CONFIGURE OUTPUT "${PROJECT_BINARY_DIR}/${name}.cpp" CONTENT "#include <${header}>\n" @ONLY)
+  add_library(${name} STATIC "${PROJECT_BINARY_DIR}/${name}.cpp")
+  add_library(iteragpu::${alias} ALIAS ${name})
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${alias} POSITION_INDEPENDENT_CODE ON)
+  target_compile_definitions(${name} PUBLIC ITERAGPU_SEPARATE_COMPILATION)
+endfunction()
+if(ITERAGPU_BUILD_COMPILED OR ITERAGPU_SEPARATE_COMPILATION)
+  _iteragpu_compiled(iteragpu_compiled compiled iteragpu/src_core.hpp)
+  target_link_libraries(iteragpu_compiled PUBLIC iteragpu)
+  if(ITERAGPU_HAS_BOOST)
+    _iteragpu_compiled(iteragpu_json_compiled json_compiled iteragpu/src_json.hpp)
+    target_link_libraries(iteragpu_json_compiled PUBLIC iteragpu_compiled iteragpu_json)
+  endif()
 endif()
 
 set(ITERAGPU_HAS_TORCH OFF)

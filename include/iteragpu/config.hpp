@@ -11,8 +11,12 @@
 /// With `ITERAGPU_SEPARATE_COMPILATION` defined in every translation unit,
 /// the headers only declare those functions, and exactly one translation
 /// unit of the program includes `<iteragpu/src.hpp>`, which compiles every
-/// body once (CMake: link `iteragpu::compiled`). The declarations are the
-/// same in both modes; only the cost of including changes.
+/// body once (`src_core.hpp`: the core's, no dependency; `src_json.hpp`:
+/// those that need Boost.JSON). With CMake, the installed package's
+/// components `compiled` and `json_compiled` are those bodies already
+/// compiled: link `iteragpu::compiled` or `iteragpu::json_compiled`, which
+/// define the macro for the program. The declarations are the same in both
+/// modes; only the cost of including changes.
 
 /// `inline` in header-only use; nothing when the bodies are compiled once.
 #ifdef ITERAGPU_SEPARATE_COMPILATION

@@ -165,7 +165,7 @@ class new_file {
 
 }  // namespace iteragpu
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/impl/io.ipp"
 #endif
 

@@ -41,7 +41,7 @@ inline constexpr std::size_t json_default_max_depth = 32;
 
 }  // namespace iteragpu
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/impl/json_keys.ipp"
 #endif
 

@@ -237,7 +237,7 @@ struct display_text_fault {
 
 }  // namespace iteragpu
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/impl/text.ipp"
 #endif
 

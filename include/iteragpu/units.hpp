@@ -304,7 +304,7 @@ class exact_decimal {
 
 }  // namespace iteragpu
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/impl/units.ipp"
 #endif
 

@@ -2,7 +2,7 @@
 """Replays every trace of the oracle corpus under every condition the oracle
 ran, and compares the replay with PyTorch's own allocator:
 
-    python3 check_oracle.py MESURE_MEMOIRE FOLDER [--table] [--known FILE]
+    python3 check_oracle.py MESURE_MEMOIRE FOLDER [--table] [--known FILE] [--ops OPS_REPLAY]
 
 FOLDER holds traces/*.pickle and oracle.json (written by corpus.py on a
 GPU): for each trace and condition ("CONF" or "CONF@cap=BYTES") the oracle's
@@ -10,6 +10,18 @@ peak allocated and reserved bytes, its retries, whether a request was
 refused and which. The replay (`replay TRACE --json --alloc-conf CONF
 --capacity-bytes BYTES`) must give the same five figures. A condition the
 oracle could not run (an error) is reported and not compared.
+
+--ops OPS_REPLAY: a trace of oracle.json that has no pickle under traces/
+but whose requests are a generated sequence (random-S, made again here by
+oracle.py's generate(S), which is deterministic) is made by OPS_REPLAY
+(tests/oracle/ops_replay.cpp: the same requests to the simulated
+allocator, emptyCache where the sequence has one), since a trace cannot
+say where an emptyCache that released nothing stood. The refused request
+is then compared by its index among the requests and its size. The
+capacity given to either side is the one the oracle's allocator computed
+(`capacity_bytes`: set_per_process_memory_fraction's fraction of the
+device's memory, rounded down), which may differ by a byte from the
+condition's.
 
 --known FILE: a JSON object {"trace|condition": "reason"} of differences
 that are understood and named in the README; such a difference is printed
@@ -21,6 +33,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 
 def replay(program, snapshot, conf, capacity):
@@ -35,17 +48,34 @@ def replay(program, snapshot, conf, capacity):
     return json.loads(p.stdout), None
 
 
-def figures_of_oracle(r):
+def figures_of_oracle(r, by_request=False):
     refused = r.get("refused")
-    return (r["peak_allocated_bytes"], r["peak_reserved_bytes"], r["alloc_retries"], r["oom"],
-            refused["event"] if refused else None)
+    where = None
+    if refused:
+        where = (refused["request"], refused["size"]) if by_request else refused["event"]
+    return (r["peak_allocated_bytes"], r["peak_reserved_bytes"], r["alloc_retries"], r["oom"], where)
 
 
 def figures_of_replay(out):
     s = out["settings"][0]
     failed = s.get("failed_request")
-    return (s["peak_allocated_bytes"], s["peak_reserved_bytes"], s["alloc_retries"], s["oom"],
-            failed["event"] if failed else None)
+    where = failed["event"] if failed else None
+    return (s["peak_allocated_bytes"], s["peak_reserved_bytes"], s["alloc_retries"], s["oom"], where)
+
+
+def replay_ops(ops_program, ops_file, conf, capacity, as_recorded):
+    args = [ops_program, ops_file] + (["--as-recorded"] if as_recorded else [])
+    if conf:
+        args += ["--alloc-conf", conf]
+    if capacity is not None:
+        args += ["--capacity-bytes", str(capacity)]
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, f"exit {p.returncode}: {p.stderr.strip()[:300]}"
+    r = json.loads(p.stdout)
+    refused = r["refused"]
+    return (r["peak_allocated_bytes"], r["peak_reserved_bytes"], r["alloc_retries"], r["oom"],
+            (refused["request"], refused["size"]) if refused else None), None
 
 
 def main():
@@ -58,15 +88,27 @@ def main():
         words = [w for w in words if w != sys.argv[sys.argv.index("--known") + 1]]
     if len(words) < 2:
         raise SystemExit("usage: check_oracle.py MESURE_MEMOIRE FOLDER [--table] [--known FILE]")
+    ops_program = None
+    if "--ops" in sys.argv:
+        ops_program = sys.argv[sys.argv.index("--ops") + 1]
+        words = [w for w in words if w != ops_program]
     program, folder = words[0], words[1]
+    scratch = tempfile.mkdtemp(prefix="check-oracle-")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from oracle import generate
     with open(os.path.join(folder, "oracle.json")) as f:
         oracle = json.load(f)
     rows = []
     failures = 0
     for trace, conditions in sorted(oracle.items()):
         snapshot = os.path.join(folder, "traces", trace + ".pickle")
+        ops_file = None
         if not os.path.exists(snapshot):
-            continue
+            if not ops_program or not trace.startswith("random-"):
+                continue
+            ops_file = os.path.join(scratch, trace + ".json")
+            with open(ops_file, "w") as f:
+                json.dump(generate(int(trace[len("random-"):])), f)
         for condition, r in sorted(conditions.items()):
             if condition == "recorded":
                 continue
@@ -75,13 +117,19 @@ def main():
                 rows.append(("SKIP", trace, condition, "the oracle could not run: " + r["error"].splitlines()[-1][:120]))
                 continue
             conf, _, cap = condition.partition("@cap=")
-            out, error = replay(program, snapshot, conf, int(cap) if cap else None)
+            capacity = r.get("capacity_bytes") if cap else None
+            if ops_file:
+                # The oracle read the requests back from its own trace of
+                # them under the defaults, except for the run that recorded it.
+                got, error = replay_ops(ops_program, ops_file, conf, capacity, True)
+            else:
+                out, error = replay(program, snapshot, conf, capacity)
+                got = figures_of_replay(out) if out else None
             if error:
                 failures += 1
                 rows.append(("FAIL", trace, condition, error))
                 continue
-            want = figures_of_oracle(r)
-            got = figures_of_replay(out)
+            want = figures_of_oracle(r, ops_file is not None)
             same = want == got
             if key in known:
                 status = "FAIL" if same else "KNOWN"

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/json/value.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include "iteragpu/memory/files/snapshot.hpp"

@@ -256,7 +256,7 @@ struct comparison {
 
 }  // namespace iteragpu::memory
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/impl/compare.ipp"
 #endif
 

@@ -146,7 +146,7 @@ using memory::memory_estimate;
 using memory::estimate_error;
 }  // namespace iteragpu
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/impl/estimate.ipp"
 #endif
 

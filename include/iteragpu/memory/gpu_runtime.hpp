@@ -83,7 +83,7 @@ static_assert(environment_runtime<unavailable_runtime> && !synthetic_runtime<una
 
 }  // namespace iteragpu::memory
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/impl/gpu_runtime.ipp"
 #endif
 

@@ -166,7 +166,7 @@ inline constexpr std::uint64_t largest_input_count = std::numeric_limits<std::in
 
 }  // namespace iteragpu::memory
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/impl/input_spec.ipp"
 #endif
 

@@ -235,7 +235,7 @@ result<stopping_rule, stopping_error> make_stopping_rule(const stopping_paramete
 
 }  // namespace iteragpu::memory
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/impl/statistics.ipp"
 #endif
 

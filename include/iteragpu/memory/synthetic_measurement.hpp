@@ -159,7 +159,7 @@ template <environment_runtime R>
 
 }  // namespace iteragpu::memory
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/impl/synthetic_measurement.ipp"
 #endif
 

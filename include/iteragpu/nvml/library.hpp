@@ -71,7 +71,7 @@ namespace iteragpu::nvml::detail {
 
 }  // namespace iteragpu::nvml::detail
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/nvml/impl/library.ipp"
 #endif
 

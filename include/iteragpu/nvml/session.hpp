@@ -166,7 +166,7 @@ static_assert(memory::gpu_state_sampler<session>);
 
 }  // namespace iteragpu::nvml
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/nvml/impl/session.ipp"
 #endif
 

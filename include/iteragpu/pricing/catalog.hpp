@@ -318,7 +318,7 @@ class catalog_records {
 
 }  // namespace iteragpu::pricing
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/pricing/impl/catalog.ipp"
 #endif
 

@@ -216,7 +216,7 @@ struct durations_comparison {
 
 }  // namespace iteragpu::pricing
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/pricing/impl/fit.ipp"
 #endif
 

@@ -106,7 +106,7 @@ struct package_error {
 
 }  // namespace iteragpu::pricing
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/pricing/impl/package.ipp"
 #endif
 

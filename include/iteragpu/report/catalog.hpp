@@ -25,7 +25,7 @@ void write_catalog_table(std::ostream& out, const pricing::catalog& c, std::stri
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/catalog.ipp"
 #endif
 

@@ -104,7 +104,7 @@ void write_text(std::ostream& out, const memory::comparison& c, const compared_f
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/compare.ipp"
 #endif
 

@@ -33,7 +33,7 @@ inline constexpr std::string_view management_note =
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/environment.ipp"
 #endif
 

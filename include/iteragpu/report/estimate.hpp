@@ -21,7 +21,7 @@ void write_text(std::ostream& out, const memory_estimate& estimate);
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/estimate.ipp"
 #endif
 

@@ -121,7 +121,7 @@ void write_text(std::ostream& out, const pricing::durations_comparison& c, std::
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/fit.ipp"
 #endif
 

@@ -96,7 +96,7 @@ void write_text(std::ostream& out, const memory::measurement_record& m);
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/measurement.ipp"
 #endif
 

@@ -17,7 +17,7 @@ namespace iteragpu::report {
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/memory_need.ipp"
 #endif
 

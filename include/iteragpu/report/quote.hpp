@@ -44,7 +44,7 @@ void write_text(std::ostream& out, const pricing::package_quote& q, std::string_
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/quote.ipp"
 #endif
 

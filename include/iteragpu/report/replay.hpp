@@ -122,7 +122,7 @@ void write_text(std::ostream& out, const memory::study& s, const replay_context&
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/replay.ipp"
 #endif
 

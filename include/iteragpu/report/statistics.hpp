@@ -43,7 +43,7 @@ void write_summary(std::ostream& out, std::string_view label, const std::optiona
 
 }  // namespace iteragpu::report
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/report/impl/statistics.ipp"
 #endif
 

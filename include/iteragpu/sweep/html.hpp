@@ -81,7 +81,7 @@ inline constexpr std::array<page_column, 19> page_columns{{
 
 }  // namespace iteragpu::sweep
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/sweep/impl/html.ipp"
 #endif
 

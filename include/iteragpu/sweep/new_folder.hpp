@@ -44,7 +44,7 @@ struct new_folder_problem {
 
 }  // namespace iteragpu::sweep
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/sweep/impl/new_folder.ipp"
 #endif
 

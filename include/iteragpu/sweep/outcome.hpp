@@ -251,7 +251,7 @@ struct point_record {
 
 }  // namespace iteragpu::sweep
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/sweep/impl/outcome.ipp"
 #endif
 

@@ -157,7 +157,7 @@ std::size_t remove_partial_files(const std::filesystem::path& folder, pid_t pid)
 
 }  // namespace iteragpu::sweep
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/sweep/impl/process.ipp"
 #endif
 

@@ -94,7 +94,7 @@ class progress_display {
 
 }  // namespace iteragpu::sweep
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/sweep/impl/progress.ipp"
 #endif
 

@@ -364,7 +364,7 @@ double draw_legend(svg_writer& w, const plot_input& in, const legend_use& used, 
 
 }  // namespace iteragpu::sweep
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/sweep/impl/svg.ipp"
 #endif
 

@@ -49,7 +49,7 @@ struct memory_need_error {
 
 }  // namespace iteragpu::memory
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/memory/files/impl/memory_need_file.ipp"
 #endif
 

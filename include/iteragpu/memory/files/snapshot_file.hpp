@@ -10,7 +10,6 @@
 
 #include <boost/json/fwd.hpp>
 #include <boost/json/kind.hpp>
-#include <boost/json/value.hpp>
 
 #include "iteragpu/memory/files/pickle.hpp"
 #include "iteragpu/result.hpp"
@@ -73,7 +72,7 @@ inline constexpr std::uint8_t pickle_first_byte = 0x80;
 
 }  // namespace iteragpu::memory
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/memory/files/impl/snapshot_file.ipp"
 #endif
 

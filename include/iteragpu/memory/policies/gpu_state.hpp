@@ -145,7 +145,7 @@ concept gpu_state_sampler = requires(const S& sampler, std::string_view pci_bus_
 
 }  // namespace iteragpu::memory
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/policies/impl/gpu_state.ipp"
 #endif
 

@@ -192,7 +192,7 @@ class alloc_conf_reader {
 
 }  // namespace iteragpu::memory::prediction
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/prediction/impl/allocator_settings.ipp"
 #endif
 

@@ -584,7 +584,7 @@ class caching_allocator {
 
 }  // namespace iteragpu::memory::prediction
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/prediction/impl/caching_allocator.ipp"
 #endif
 

@@ -69,7 +69,7 @@ struct prediction_check {
 
 }  // namespace iteragpu::memory::prediction
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/prediction/impl/check.ipp"
 #endif
 

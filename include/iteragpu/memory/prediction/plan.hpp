@@ -118,7 +118,7 @@ enum class largest_error {
 
 }  // namespace iteragpu::memory::prediction
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/prediction/impl/plan.ipp"
 #endif
 

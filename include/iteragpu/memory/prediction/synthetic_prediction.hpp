@@ -237,7 +237,7 @@ static_assert(phase_clock<frozen_clock>);
 
 }  // namespace iteragpu::memory::prediction
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/memory/prediction/impl/synthetic_prediction.ipp"
 #endif
 

@@ -101,7 +101,7 @@ class csv_reader {
 
 }  // namespace iteragpu::pricing::detail
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
 #include "iteragpu/pricing/detail/impl/csv.ipp"
 #endif
 

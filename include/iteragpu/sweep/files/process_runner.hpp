@@ -192,7 +192,7 @@ static_assert(point_runner<process_runner<>>);
 
 }  // namespace iteragpu::sweep
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/sweep/files/impl/process_runner.ipp"
 #endif
 

@@ -211,7 +211,7 @@ namespace detail {
 
 }  // namespace iteragpu::sweep::files
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE)
+#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
 #include "iteragpu/sweep/files/impl/record.ipp"
 #endif
 
