@@ -108,6 +108,12 @@ int extrapolate(std::span<const std::string> args, std::ostream& out, std::ostre
   return cli::run_extrapolate(args, out, err, defaults);
 }
 
+// `replay --gpu` reads the same catalog.
+int replay(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  const auto defaults = cli::default_catalog_candidates(ITERAGPU_DATA_DIR_FROM_BIN, ITERAGPU_SOURCE_CATALOG);
+  return cli::run_replay(args, out, err, defaults);
+}
+
 }  // namespace
 
 // The runner of each command that cli::mesure_memoire_commands() lists.
@@ -134,7 +140,7 @@ cli::command_function runner_of(std::string_view name) {
     return &cli::run_collect;
   }
   if (name == "replay") {
-    return &cli::run_replay;
+    return &replay;
   }
   if (name == "extrapolate") {
     return &extrapolate;

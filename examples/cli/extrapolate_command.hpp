@@ -15,6 +15,7 @@
 #include <boost/json.hpp>
 
 #include "cli/calcul_forfaits_files.hpp"
+#include "cli/card_capacity.hpp"
 #include "cli/common.hpp"
 #include "cli/extrapolate_flags.hpp"
 #include "cli/replay_command.hpp"
@@ -36,13 +37,9 @@
 /// GPU, no LibTorch. docs/extrapolate.md documents the command.
 namespace iteragpu::cli {
 
-/// One capacity of --largest: its bytes, and the catalog GPU it stands for.
-struct extrapolate_capacity {
-  byte_count bytes;                ///< the bytes the allocator may reserve
-  std::optional<std::string> gpu;  ///< the catalog GPU, or none for --capacity-bytes
-  byte_count device_memory{memory::prediction::h200_device_memory};  ///< the device's memory
-  std::string basis;               ///< how the capacity follows from the GPU, in words
-};
+/// One capacity of --largest: its bytes, and the catalog GPU it stands for
+/// (none for --capacity-bytes).
+using extrapolate_capacity = card_capacity;
 
 /// One prediction: a size under one setting and one capacity.
 struct extrapolate_prediction {
@@ -136,33 +133,7 @@ template <class T>
     }
     return found;
   }
-  calcul_forfaits_options choice_of;
-  choice_of.catalog_path = o.catalog;
-  const auto choice = choose_catalog(choice_of, default_catalogs);
-  const auto parsed = pricing::parse_catalog(read_catalog_text(choice.path), choice.label());
-  if (!parsed) {
-    throw usage_error("invalid catalog: " + report::describe(parsed.error()));
-  }
-  if (o.gpu && parsed->find(*o.gpu) == nullptr) {
-    throw usage_error("--gpu: " + quoted_excerpt(*o.gpu) + " is not in the catalog; expected one of: " +
-                      report::gpu_ids(*parsed));
-  }
-  for (const auto& offer : parsed->offers()) {
-    if (o.gpu && offer.id != *o.gpu) {
-      continue;
-    }
-    const auto memory = pricing::runtime_memory_of(offer.id, offer.memory_per_gpu);
-    if (!memory) {
-      continue;
-    }
-    const std::uint64_t low = memory->band.low.value;
-    const std::uint64_t bytes = low > o.outside.value ? low - o.outside.value : 0;
-    found.push_back({byte_count{bytes}, offer.id, memory->band.low,
-                     "the low end of its memory under the memory rule, " + to_decimal_string(low) +
-                         " bytes, less the memory outside the allocator, " + to_decimal_string(o.outside.value) +
-                         " bytes"});
-  }
-  return found;
+  return catalog_capacities(card_catalog(o.catalog, default_catalogs), o.gpu, o.outside);
 }
 
 }  // namespace detail::extrapolating

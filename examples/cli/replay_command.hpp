@@ -15,6 +15,7 @@
 
 #include <boost/json.hpp>
 
+#include "cli/card_capacity.hpp"
 #include "cli/common.hpp"
 #include "cli/replay_flags.hpp"
 #include "iteragpu/io.hpp"
@@ -106,11 +107,41 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
 struct replay_run {
   memory::study study;             ///< the replays
   report::replay_context context;  ///< the file, the device, the settings recorded, the flags
+  std::optional<card_capacity> card{};  ///< --gpu or --card-gib: the card the capacity stands for
 };
+
+/// The capacity of --gpu or --card-gib, or nothing; a usage_error for an
+/// unknown GPU or a card whose memory does not pass the memory outside the
+/// allocator.
+[[nodiscard]] inline std::optional<card_capacity> card_capacity_of(
+    const replay_command_options& options, std::span<const std::filesystem::path> default_catalogs) {
+  std::optional<card_capacity> card;
+  if (options.gpu) {
+    const auto found = catalog_capacities(card_catalog(options.catalog, default_catalogs), options.gpu, options.outside);
+    if (found.empty()) {
+      throw usage_error("--gpu: " + quoted_excerpt(*options.gpu) +
+                        " has no memory the memory rule can state; expected a GPU with a memory figure");
+    }
+    card = found.front();
+  } else if (options.card_bytes) {
+    card = card_gib_capacity(*options.card_gib, *options.card_bytes, options.outside);
+  }
+  if (card && card->bytes.value == 0) {
+    throw usage_error(std::string(options.gpu ? "--gpu" : "--card-gib") + ": " + card->basis +
+                      " leaves no byte to the allocator; expected a card with more memory");
+  }
+  return card;
+}
 
 /// Reads the snapshot and replays it as `options` ask; a usage_error names
 /// what is refused. Every --alloc-conf is checked before the file is read.
-[[nodiscard]] inline replay_run replay_file(const replay_command_options& options) {
+[[nodiscard]] inline replay_run replay_file(const replay_command_options& given,
+                                            std::span<const std::filesystem::path> default_catalogs = {}) {
+  auto card = card_capacity_of(given, default_catalogs);
+  replay_command_options options = given;
+  if (card) {
+    options.capacity = card->bytes;
+  }
   std::vector<std::optional<memory::prediction::allocator_settings>> asked;
   asked.reserve(options.alloc_confs.size());
   for (const auto& text : options.alloc_confs) {
@@ -127,6 +158,9 @@ struct replay_run {
     request.settings.push_back({options.alloc_confs[i], asked[i].value_or(recorded)});
   }
   request.capacity = options.capacity;
+  if (card) {
+    request.device_memory = card->device_memory;
+  }
   request.smallest_capacity = options.smallest_capacity;
   request.outside = options.outside;
   auto study = memory::run_study(trace, recorded, request);
@@ -137,7 +171,8 @@ struct replay_run {
                     report::replay_context{std::filesystem::path(options.file).filename().string(), options.device,
                                            snapshot.settings.has_value(),
                                            snapshot.settings ? snapshot.settings->alloc_conf : std::string(),
-                                           options.smallest_capacity, options.capacity, options.outside}};
+                                           options.smallest_capacity, options.capacity, options.outside},
+                    std::move(card)};
 }
 
 /// Exit code of a replay whose self-check failed: the figures are printed,
@@ -146,20 +181,32 @@ inline constexpr int exit_self_check = 4;
 
 /// `mesure_memoire replay`: reads the snapshot, replays it and prints the study as text or JSON;
 /// exit 0, 2 for bad input, 4 when the self-check failed.
-[[nodiscard]] inline int run_replay(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+[[nodiscard]] inline int run_replay(std::span<const std::string> args, std::ostream& out, std::ostream& err,
+                                    std::span<const std::filesystem::path> default_catalogs = {}) {
   constexpr std::string_view command = "mesure_memoire replay";
   return guarded(command, out, err, [&] {
     if (help_requested(args)) {
       out << "usage: mesure_memoire replay SNAPSHOT [--device-index N] [--alloc-conf CONF]... "
-             "[--capacity-bytes N | --capacity-gib X] [--smallest-capacity] [--outside-bytes N] [--json]\n"
+             "[--capacity-bytes N | --capacity-gib X | --gpu ID [--catalog PATH] | --card-gib X] "
+             "[--smallest-capacity] [--outside-bytes N] [--json]\n"
           << replay_description() << '\n';
       return exit_success;
     }
     const auto options = parse_replay_options(args);
-    const auto [study, context] = replay_file(options);
+    const auto [study, context, card] = replay_file(options, default_catalogs);
     if (options.json) {
-      out << boost::json::serialize(report::to_json(study, context)) << '\n';
+      auto document = report::to_json(study, context);
+      if (card) {
+        auto& object = document.as_object();
+        object["capacity_gpu"] = card->gpu ? boost::json::value(*card->gpu) : boost::json::value(nullptr);
+        object["capacity_basis"] = card->basis;
+      }
+      out << boost::json::serialize(document) << '\n';
     } else {
+      if (card) {
+        out << "Capacity: " << card->bytes.value << " bytes" << (card->gpu ? " on " + *card->gpu : std::string())
+            << ": " << card->basis << '\n';
+      }
       report::write_text(out, study, context);
     }
     if (!report::self_check_passed(study)) {

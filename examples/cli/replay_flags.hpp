@@ -11,6 +11,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/card_capacity.hpp"
 #include "cli/common.hpp"
 #include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/text.hpp"
@@ -37,6 +38,11 @@ namespace iteragpu::cli {
        "repeat; \"\" is the recorded settings (the default)")  //
       ("capacity-bytes", text_value(), "the bytes the allocator may reserve, a positive integer")  //
       ("capacity-gib", text_value(), "the same in GiB, a decimal (rounded down to a whole byte)")  //
+      ("gpu", text_value(),
+       "the capacity of this catalog GPU: the low end of its memory under the memory rule less --outside-bytes")  //
+      ("catalog", text_value(), "the catalog of GPUs for --gpu (default: the shipped one)")                     //
+      ("card-gib", text_value(),
+       "the capacity of a card whose runtime reports this many GiB of total memory, less --outside-bytes")  //
       ("smallest-capacity", po::bool_switch(), "find, per setting, the smallest capacity that runs the trace")  //
       ("outside-bytes", text_value(),
        "the memory outside the allocator counted in a memory need, in bytes (default 718077952, measured on the "
@@ -52,6 +58,10 @@ struct replay_command_options {
   std::size_t device{0};                         ///< --device-index
   std::vector<std::string> alloc_confs;          ///< --alloc-conf, in order (empty: the recorded settings)
   std::optional<byte_count> capacity{};          ///< --capacity-bytes or --capacity-gib
+  std::optional<std::string> gpu{};              ///< --gpu: the capacity of a catalog GPU
+  std::optional<std::string> catalog{};          ///< --catalog
+  std::optional<std::string> card_gib{};         ///< --card-gib, as typed
+  std::optional<byte_count> card_bytes{};        ///< --card-gib in bytes
   bool smallest_capacity{false};                 ///< --smallest-capacity
   byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
   bool json{false};                              ///< --json
@@ -148,6 +158,41 @@ namespace detail::replay_flags {
   return *bytes;
 }
 
+// --gpu (with --catalog) or --card-gib: a card whose capacity the command
+// works out; neither goes with a capacity given in bytes or GiB.
+inline void card_of(const po::variables_map& values, replay_command_options& o) {
+  const bool gpu = given(values, "gpu");
+  const bool card = given(values, "card-gib");
+  if (given(values, "catalog") && !gpu) {
+    throw usage_error("--catalog goes with --gpu; expected --gpu ID too");
+  }
+  if (!gpu && !card) {
+    return;
+  }
+  if (gpu && card) {
+    throw usage_error("--gpu and --card-gib do not go together (expected one card)");
+  }
+  if (o.capacity) {
+    throw usage_error(std::string(gpu ? "--gpu" : "--card-gib") +
+                      " and --capacity-bytes or --capacity-gib do not go together (expected one capacity)");
+  }
+  if (gpu) {
+    o.gpu = required_text(values, "gpu", "a catalog GPU id");
+    if (given(values, "catalog")) {
+      o.catalog = required_text(values, "catalog", "a catalog CSV file");
+    }
+    return;
+  }
+  const std::string text = required_text(values, "card-gib", accepted_card_gib);
+  const auto bytes = gib_to_bytes_rounded_down(decimal_flag("card-gib", text, accepted_card_gib));
+  if (!bytes || bytes->value == 0) {
+    throw usage_error("--card-gib: " + quoted(text) + (bytes ? " is below one byte" : " passes 2^64 bytes") +
+                      "; expected " + std::string(accepted_card_gib));
+  }
+  o.card_gib = text;
+  o.card_bytes = *bytes;
+}
+
 }  // namespace detail::replay_flags
 
 /// The words of `mesure_memoire replay` as options, or a usage_error.
@@ -165,6 +210,7 @@ namespace detail::replay_flags {
     o.device = static_cast<std::size_t>(device);
   }
   o.capacity = d::capacity_of(values);
+  d::card_of(values, o);
   if (given(values, "outside-bytes")) {
     o.outside = byte_count{non_negative_flag(values, "outside-bytes")};
   }

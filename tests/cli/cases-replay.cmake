@@ -120,3 +120,23 @@ set_tests_properties(cli.fits_reads_a_replay PROPERTIES LABELS cli
 iteragpu_cli_case(replay_of_an_aoti_measurement_gives_its_peaks PROGRAM mesure_memoire EXIT 0
   STDOUT "\"self_check\":\\{\"passed\":true,\"peak_allocated_bytes\":56434688,\"peak_reserved_bytes\":58720256"
   ARGS replay "${PROJECT_SOURCE_DIR}/tests/data/aoti/h200-conv-aoti.pickle" --json)
+
+# A card instead of a capacity: --gpu (the catalog's memory rule) or --card-gib.
+add_test(NAME cli.replay_card_capacity
+  COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:mesure_memoire>"
+          "-DSNAPSHOT=${_traces}/conv_train.recorded.pickle" -P "${CMAKE_CURRENT_SOURCE_DIR}/replay_card.cmake")
+set_tests_properties(cli.replay_card_capacity PROPERTIES LABELS cli)
+iteragpu_cli_case(replay_card_gpu_json PROGRAM mesure_memoire EXIT 0
+  STDOUT "\"capacity_gpu\":\"h100-sxm\",\"capacity_basis\":\"the low end of its memory under the memory rule, 84170432839 bytes, less the memory outside the allocator, 718077952 bytes\""
+  ARGS replay "${_traces}/conv_train.recorded.pickle" --gpu h100-sxm --json)
+function(_replay_card_refused name message)
+  iteragpu_cli_case(replay_card_${name} PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+    STDERR "${message}" ARGS replay "${_snapshots}/snapshot_protocol4.pickle" ${ARGN})
+endfunction()
+_replay_card_refused(and_bytes "--gpu and --capacity-bytes or --capacity-gib do not go together" --gpu h200 --capacity-bytes 5)
+_replay_card_refused(two_cards "--gpu and --card-gib do not go together" --gpu h200 --card-gib 24)
+_replay_card_refused(catalog_alone "--catalog goes with --gpu; expected --gpu ID too" --catalog x.csv)
+_replay_card_refused(unknown_gpu "--gpu: 'h999' is not in the catalog; expected one of: " --gpu h999)
+_replay_card_refused(too_small "--card-gib: a card of 0\\.5 GiB as its runtime reports it, 536870912 bytes, less the memory outside the allocator, 718077952 bytes leaves no byte to the allocator"
+  --card-gib 0.5)
+_replay_card_refused(not_a_number "--card-gib: '24GB' .*expected the GiB a card's runtime reports" --card-gib 24GB)
