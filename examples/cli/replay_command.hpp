@@ -42,7 +42,7 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
 /// The snapshot file read and typed, or a usage_error naming the file.
 [[nodiscard]] inline memory::snapshot read_snapshot_file(const std::string& file) {
   const std::filesystem::path path(file);
-  const std::string shown = quoted(file);
+  const std::string shown = iteragpu::quoted(file);
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (error || !std::filesystem::exists(status)) {
@@ -85,7 +85,7 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
   }
   auto settings = memory::prediction::parse_alloc_conf(text);
   if (!settings) {
-    throw usage_error("--alloc-conf " + quoted(text) + ": " + report::describe(settings.error()));
+    throw usage_error("--alloc-conf " + iteragpu::quoted(text) + ": " + report::describe(settings.error()));
   }
   return *settings;
 }
@@ -94,7 +94,7 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
 [[nodiscard]] inline const memory::device_trace& trace_of(const memory::snapshot& snapshot,
                                                           const replay_command_options& options) {
   if (options.device >= snapshot.devices.size() || snapshot.devices[options.device].events.empty()) {
-    throw usage_error("--device-index " + to_decimal_string(options.device) + ": " + quoted(options.file) +
+    throw usage_error("--device-index " + to_decimal_string(options.device) + ": " + iteragpu::quoted(options.file) +
                       " has no trace events for that device (it has traces for " +
                       to_decimal_string(snapshot.devices.size()) +
                       " device(s)); record with torch.cuda.memory._record_memory_history() before the first "
@@ -165,7 +165,7 @@ struct replay_run {
   request.outside = options.outside;
   auto study = memory::run_study(trace, recorded, request);
   if (!study) {
-    throw usage_error(quoted(options.file) + ": " + report::describe(study.error()));
+    throw usage_error(iteragpu::quoted(options.file) + ": " + report::describe(study.error()));
   }
   return replay_run{std::move(*study),
                     report::replay_context{std::filesystem::path(options.file).filename().string(), options.device,

@@ -109,7 +109,7 @@ namespace detail::replay_flags {
     const std::string& word = words[i];
     if (!word.starts_with("-")) {
       if (!file.empty()) {
-        throw usage_error("unexpected word " + quoted(word) + "; expected one snapshot file");
+        throw usage_error("unexpected word " + iteragpu::quoted(word) + "; expected one snapshot file");
       }
       file = word;
       continue;
@@ -119,7 +119,7 @@ namespace detail::replay_flags {
     if (!flag) {
       // Refused here, not by the common parser: its value would be taken for
       // the snapshot, and the snapshot for a stray word.
-      throw usage_error("unknown flag " + quoted(std::string_view{word}.substr(0, word.find('='))) +
+      throw usage_error("unknown flag " + iteragpu::quoted(std::string_view{word}.substr(0, word.find('='))) +
                         "; see --help for the accepted flags");
     }
     if (word.find('=') != std::string::npos || flag == "-h") {
@@ -152,7 +152,7 @@ namespace detail::replay_flags {
   const std::string text = required_text(values, "capacity-gib", accepted);
   const auto bytes = gib_to_bytes_rounded_down(decimal_flag("capacity-gib", text, accepted));
   if (!bytes || bytes->value == 0) {
-    throw usage_error("--capacity-gib: " + quoted(text) + (bytes ? " is below one byte" : " passes 2^64 bytes") +
+    throw usage_error("--capacity-gib: " + iteragpu::quoted(text) + (bytes ? " is below one byte" : " passes 2^64 bytes") +
                       "; expected " + std::string(accepted));
   }
   return *bytes;
@@ -186,7 +186,7 @@ inline void card_of(const po::variables_map& values, replay_command_options& o) 
   const std::string text = required_text(values, "card-gib", accepted_card_gib);
   const auto bytes = gib_to_bytes_rounded_down(decimal_flag("card-gib", text, accepted_card_gib));
   if (!bytes || bytes->value == 0) {
-    throw usage_error("--card-gib: " + quoted(text) + (bytes ? " is below one byte" : " passes 2^64 bytes") +
+    throw usage_error("--card-gib: " + iteragpu::quoted(text) + (bytes ? " is below one byte" : " passes 2^64 bytes") +
                       "; expected " + std::string(accepted_card_gib));
   }
   o.card_gib = text;
@@ -205,7 +205,7 @@ inline void card_of(const po::variables_map& values, replay_command_options& o) 
     const auto device = integer_flag("device-index", required_text(values, "device-index", accepted_non_negative), 0,
                                      "a device index, 0 to 1023");
     if (device > max_device_index) {
-      throw usage_error("--device-index: " + quoted(to_decimal_string(device)) + " is too large; expected 0 to 1023");
+      throw usage_error("--device-index: " + iteragpu::quoted(to_decimal_string(device)) + " is too large; expected 0 to 1023");
     }
     o.device = static_cast<std::size_t>(device);
   }

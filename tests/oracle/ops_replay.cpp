@@ -21,9 +21,7 @@
 // agree on every sequence).
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <optional>
 #include <span>
@@ -34,6 +32,7 @@
 
 #include <iteragpu/memory/prediction/allocator_settings.hpp>
 #include <iteragpu/memory/prediction/caching_allocator.hpp>
+#include <iteragpu/io.hpp>
 #include <iteragpu/parse.hpp>
 
 namespace {
@@ -83,10 +82,12 @@ int main(int argc, char** argv) {
   if (!settings) {
     return refuse("--alloc-conf: refused");
   }
-  std::ifstream in(words[0]);
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const auto text = iteragpu::read_whole_file(words[0]);
+  if (!text) {
+    return refuse(words[0] + ": cannot be read");
+  }
   json::error_code error;
-  const json::value document = json::parse(text, error);
+  const json::value document = json::parse(*text, error);
   if (error || !document.is_object() || !document.as_object().contains("ops")) {
     return refuse(words[0] + ": expected the JSON of oracle.py generate");
   }
