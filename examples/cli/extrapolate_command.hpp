@@ -126,8 +126,8 @@ template <class T>
 // The capacities of --largest: those given, the GPU asked, or every GPU of the catalog.
 [[nodiscard]] inline std::vector<extrapolate_capacity> capacities_of(
     const extrapolate_command_options& o, std::span<const std::filesystem::path> default_catalogs) {
-  std::vector<extrapolate_capacity> found;
   if (!o.capacities.empty()) {
+    std::vector<extrapolate_capacity> found;
     for (const auto c : o.capacities) {
       found.push_back({c, std::nullopt, memory::prediction::h200_device_memory, "--capacity-bytes"});
     }
