@@ -89,6 +89,13 @@ def main():
                     else 120 * GIB)
     lock = threading.Lock()
     truth = {p: {"traces": {}, "ladder": [], "largest": {}, "runs": []} for p in programs}
+    if "--resume" in sys.argv:  # an earlier truth.json: its traces and ladder runs are kept
+        with open(sys.argv[sys.argv.index("--resume") + 1]) as f:
+            earlier = json.load(f)
+        for p in programs:
+            if p in earlier:
+                truth[p].update({k: earlier[p][k] for k in ("traces", "ladder", "runs")})
+                truth[p]["largest"] = {c: r for c, r in earlier[p].get("largest", {}).items()}
 
     def run(p, n, capacity=None, snapshot=None, cost=None):
         args = [sys.executable, __file__, "--child", p, str(n), str(capacity or 0)] + ([snapshot] if snapshot else [])
@@ -107,13 +114,27 @@ def main():
 
     def program(p):
         for n in TRACE_SIZES:
+            if str(n) in truth[p]["traces"]:
+                continue
             truth[p]["traces"][str(n)] = run(p, n, snapshot=os.path.join(out, f"{p}.b{n}.pickle"))
         n = 1
+        cost = 4 * GIB
+        done = truth[p]["ladder"]
+        if done:
+            last = done[-1]
+            if last.get("oom") or last.get("error") or last["peak_reserved_bytes"] > LADDER_LIMIT:
+                n = 1 << 17  # the earlier ladder reached its end
+            else:
+                n = last["size"] * 2
+                cost = min(LADDER_LIMIT + 2 * GIB, int(2.5 * last["peak_reserved_bytes"]) + 2 * GIB)
         while n <= 1 << 16:
-            r = run(p, n, LADDER_LIMIT + GIB, cost=LADDER_LIMIT + 2 * GIB)
+            # a ladder step costs what its size is expected to need: the last
+            # step's peak grown with the size, never more than the ladder's cap
+            r = run(p, n, LADDER_LIMIT + GIB, cost=cost)
             truth[p]["ladder"].append(r)
             if r.get("oom") or r.get("error") or r["peak_reserved_bytes"] > LADDER_LIMIT:
                 break
+            cost = min(LADDER_LIMIT + 2 * GIB, int(2.5 * r["peak_reserved_bytes"]) + 2 * GIB)
             n *= 2
         ladder = truth[p]["ladder"]
 
@@ -125,13 +146,21 @@ def main():
                     r = run(p, m, capacity)
                     fits[m] = (not r.get("oom")) and "error" not in r
                 return fits[m]
+            # Bounds from the ladder's uncapped runs: a size whose peak
+            # reserved stays within the capacity completes under it (no
+            # request is refused), a size whose peak allocated passes it
+            # cannot. Only the search between them runs under the capacity.
             lo = 0
             hi = None
             for r in ladder:
-                if "peak_reserved_bytes" in r and not r.get("oom") and r["peak_reserved_bytes"] <= capacity // 2:
+                if "peak_reserved_bytes" not in r or r.get("oom"):
+                    continue
+                if r["peak_reserved_bytes"] <= capacity:
                     lo = max(lo, r["size"])
+                if r["peak_allocated_bytes"] > capacity and (hi is None or r["size"] < hi):
+                    hi = r["size"]
             m = max(lo, 1)
-            while hi is None:  # grow from a size known to fit comfortably
+            while hi is None:
                 if ok(m):
                     lo = m
                     m *= 2
@@ -145,12 +174,22 @@ def main():
                     lo = mid
                 else:
                     hi = mid
-            # check the neighbours of the answer
+            # the answer and its neighbour, each a real run under the capacity
             return {"size": lo, "checked": {str(k): v for k, v in sorted(fits.items())},
                     "neighbours": [ok(lo) if lo else None, ok(lo + 1)]}
-        with ThreadPoolExecutor(len(CAPACITIES)) as caps:
-            for c, r in zip(CAPACITIES, caps.map(largest, CAPACITIES)):
+        with lock:  # the ladder kept even if the searches are cut short
+            with open(os.path.join(out, "truth.json"), "w") as f:
+                json.dump(truth, f, indent=1, sort_keys=True)
+        def search(c):
+            if str(c) in truth[p]["largest"]:
+                return
+            r = largest(c)
+            with lock:
                 truth[p]["largest"][str(c)] = r
+                with open(os.path.join(out, "truth.json"), "w") as f:
+                    json.dump(truth, f, indent=1, sort_keys=True)
+        with ThreadPoolExecutor(len(CAPACITIES)) as caps:
+            list(caps.map(search, CAPACITIES))
         with lock:
             with open(os.path.join(out, "truth.json"), "w") as f:
                 json.dump(truth, f, indent=1, sort_keys=True)
