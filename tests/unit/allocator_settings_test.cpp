@@ -47,8 +47,9 @@ using iteragpu::memory::prediction::segment_action;
 using iteragpu::memory::prediction::segment_event;
 
 constexpr std::uint64_t MiB = std::uint64_t{1} << 20U;
-// Where the simulation places its first segment.
-constexpr std::uint64_t first_address = 2 * MiB;
+// The simulation places segments as the CUDA driver does, downward: the
+// first one ends at 2^47, each new one ends where the lowest one held starts.
+constexpr std::uint64_t top = std::uint64_t{1} << 47U;
 
 settings_type settings(std::string_view text) {
   const auto parsed = parse_alloc_conf(text);
@@ -369,9 +370,9 @@ BOOST_AUTO_TEST_CASE(short_of_memory_an_oversize_block_is_released_before_everyt
   take(a, 5 * MiB);
   BOOST_TEST(reserved(a) == 20 * MiB);
   BOOST_TEST((a.counters() == allocator_counters{0, 0}));
-  const std::vector<segment_event> expected{event(segment_action::segment_alloc, first_address, 40 * MiB),
-                                            event(segment_action::segment_free, first_address, 40 * MiB),
-                                            event(segment_action::segment_alloc, first_address + 40 * MiB, 20 * MiB)};
+  const std::vector<segment_event> expected{event(segment_action::segment_alloc, top - 40 * MiB, 40 * MiB),
+                                            event(segment_action::segment_free, top - 40 * MiB, 40 * MiB),
+                                            event(segment_action::segment_alloc, top - 20 * MiB, 20 * MiB)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
 }
 
@@ -391,9 +392,11 @@ BOOST_AUTO_TEST_CASE(short_of_memory_the_largest_oversize_blocks_go_until_enough
   take(a, 50 * MiB);
   BOOST_TEST(reserved(a) == 60 * MiB);
   BOOST_TEST((a.counters() == allocator_counters{0, 0}));
-  const std::vector<segment_event> expected{event(segment_action::segment_free, first_address + 10 * MiB, 30 * MiB),
-                                            event(segment_action::segment_free, first_address + 40 * MiB, 24 * MiB),
-                                            event(segment_action::segment_alloc, first_address + 64 * MiB, 50 * MiB)};
+  // 10 MiB at top - 10, 30 below it, 24 below that; the 50 MiB segment goes
+  // below the 10 MiB one, the lowest held once the other two are released.
+  const std::vector<segment_event> expected{event(segment_action::segment_free, top - 40 * MiB, 30 * MiB),
+                                            event(segment_action::segment_free, top - 64 * MiB, 24 * MiB),
+                                            event(segment_action::segment_alloc, top - 60 * MiB, 50 * MiB)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
 }
 
@@ -419,7 +422,7 @@ BOOST_AUTO_TEST_CASE(garbage_is_collected_only_above_threshold_times_capacity) {
   give_back(above, b);
   take(above, 40 * MiB);
   BOOST_TEST(reserved(above) == 60 * MiB);
-  BOOST_TEST(events(above).at(2) == event(segment_action::segment_free, first_address, 32 * MiB));
+  BOOST_TEST(events(above).at(2) == event(segment_action::segment_free, top - 32 * MiB, 32 * MiB));
 }
 
 // Capacity 200 MiB, threshold 0.5 (100 MiB). Blocks of 30, 32 and 34 MiB are
@@ -438,11 +441,11 @@ BOOST_AUTO_TEST_CASE(garbage_collection_releases_the_oldest_blocks_first) {
   take(a, 50 * MiB);
   BOOST_TEST(reserved(a) == 124 * MiB);
   const std::vector<segment_event> expected{
-      event(segment_action::segment_free, first_address, 30 * MiB),
-      event(segment_action::segment_free, first_address + 30 * MiB, 32 * MiB),
-      event(segment_action::segment_alloc, first_address + 136 * MiB, 50 * MiB)};
+      event(segment_action::segment_free, top - 30 * MiB, 30 * MiB),
+      event(segment_action::segment_free, top - 62 * MiB, 32 * MiB),
+      event(segment_action::segment_alloc, top - 186 * MiB, 50 * MiB)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
-  const std::vector<std::uint64_t> left{34 * MiB, 40 * MiB, 50 * MiB};
+  const std::vector<std::uint64_t> left{50 * MiB, 40 * MiB, 34 * MiB};  // in address order
   BOOST_TEST(segment_sizes(a) == left, boost::test_tools::per_element());
 }
 
@@ -469,11 +472,14 @@ BOOST_AUTO_TEST_CASE(expandable_segments_map_whole_pages_of_2_and_20_MiB) {
   take(a, 1000);
   BOOST_TEST(reserved(a) == 2 * MiB);
   BOOST_TEST(allocated(a) == 1024U);
-  const std::uint64_t large_base = first_address + 168'875'261'952U;
+  // The large pool's space: 8'053 pages of 20 MiB = 168'883'650'560 bytes,
+  // below the small one's.
+  const std::uint64_t small_base = top - 168'875'261'952U;
+  const std::uint64_t large_base = small_base - 168'883'650'560U;
   const block_handle big = take(a, 21 * MiB);
   BOOST_TEST(big.address == large_base);
   BOOST_TEST(reserved(a) == 42 * MiB);
-  const std::vector<segment_event> expected{event(segment_action::segment_map, first_address, 2 * MiB),
+  const std::vector<segment_event> expected{event(segment_action::segment_map, small_base, 2 * MiB),
                                             event(segment_action::segment_map, large_base, 40 * MiB)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
 }
@@ -579,29 +585,31 @@ BOOST_AUTO_TEST_CASE(a_free_block_serves_only_its_own_stream) {
   BOOST_TEST(reserved(a) == 4 * MiB);
   take(a, 1000, 1);
   BOOST_TEST(reserved(a) == 4 * MiB);
-  const std::vector<segment_event> expected{event(segment_action::segment_alloc, first_address, 2 * MiB, 1),
-                                            event(segment_action::segment_alloc, first_address + 2 * MiB, 2 * MiB, 2)};
+  const std::vector<segment_event> expected{event(segment_action::segment_alloc, top - 2 * MiB, 2 * MiB, 1),
+                                            event(segment_action::segment_alloc, top - 4 * MiB, 2 * MiB, 2)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
 }
 
 // ---- Placement -------------------------------------------------------------
 
 // The hint places the next segment where a recorded trace shows it; an
-// overlapping hint is ignored; a hint lasts one allocate() call.
+// overlapping hint is ignored (the segment goes below the lowest held); a
+// hint lasts one allocate() call. With no room left below the lowest
+// segment, a new one goes above the highest.
 BOOST_AUTO_TEST_CASE(a_placement_hint_places_the_next_segment) {
   caching_allocator a;
   constexpr std::uint64_t there = std::uint64_t{1} << 30U;
   a.place_next_segment_at(there);
   BOOST_TEST(take(a, 3 * MiB).address == there);  // a 20 MiB segment at 1 GiB
   a.place_next_segment_at(there + 10 * MiB);      // inside it: ignored
-  BOOST_TEST(take(a, 30 * MiB).address == there + 20 * MiB);
-  a.place_next_segment_at(first_address);
-  take(a, 1000);  // served by a new small segment at the hint
-  BOOST_TEST(a.segments().front().address == first_address);
+  BOOST_TEST(take(a, 30 * MiB).address == there - 30 * MiB);
+  a.place_next_segment_at(2 * MiB);
+  take(a, 1000);  // served by a new small segment at the hint, the lowest address a segment may have
+  BOOST_TEST(a.segments().front().address == 2 * MiB);
   a.place_next_segment_at(8 * MiB);
   take(a, 2000);  // served from the small segment: the hint goes unused and lapses
   take(a, 30 * MiB);
-  BOOST_TEST(a.segments().back().address == there + 50 * MiB);
+  BOOST_TEST(a.segments().back().address == there + 20 * MiB);
 }
 
 // With default settings the new constructor is the old one.

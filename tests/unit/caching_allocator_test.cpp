@@ -206,16 +206,19 @@ BOOST_AUTO_TEST_CASE(the_smallest_cached_block_that_fits_is_chosen) {
   BOOST_TEST(a.statistics() == stats(26 * MiB, 42 * MiB, 42 * MiB, 42 * MiB));
 }
 
-// Between two free blocks of the same size, the lower (older) address.
-BOOST_AUTO_TEST_CASE(between_equal_free_blocks_the_lower_address_is_chosen) {
+// Between two free blocks of the same size, the lower address: the newer
+// segment's, since segments are placed downward as the CUDA driver hands
+// out addresses (PyTorch 2.11 on an H100 chose so in every run of the
+// oracle corpus where it mattered).
+BOOST_AUTO_TEST_CASE(between_equal_free_blocks_the_newer_segment_lower_in_memory_is_chosen) {
   caching_allocator a;
   const block_handle first = take(a, 12 * MiB);
   const block_handle second = take(a, 12 * MiB);
-  BOOST_TEST(first.address < second.address);
-  give_back(a, second);
+  BOOST_TEST(second.address + 12 * MiB == first.address);
   give_back(a, first);
-  BOOST_TEST(take(a, 12 * MiB).address == first.address);
+  give_back(a, second);
   BOOST_TEST(take(a, 12 * MiB).address == second.address);
+  BOOST_TEST(take(a, 12 * MiB).address == first.address);
 }
 
 // A small request never takes a large block, nor a large request a small

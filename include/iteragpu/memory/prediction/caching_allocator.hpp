@@ -128,10 +128,13 @@
 /// memory apart from the capacity (without one, cudaMalloc never fails),
 /// large_segment_size_mb, per_process_memory_fraction given in the text,
 /// PYTORCH_NO_CUDA_MEMORY_CACHING and the cudaMallocAsync backend. Device
-/// addresses are simulated: a new segment is placed above every earlier one
-/// unless place_next_segment_at names a free address, so without that hint a
-/// tie between two free blocks of the same size goes to the older segment,
-/// where cudaMalloc may order them otherwise.
+/// addresses are simulated as the CUDA driver hands them out, downward: a new
+/// segment lies just below the lowest segment held (unless
+/// place_next_segment_at names a free address), so a tie between two free
+/// blocks of the same size goes to the newer segment, as on the GPU. The
+/// driver's reuse of a freed range is not modelled: after a release, a new
+/// segment may land elsewhere than on the GPU, which matters only where two
+/// free blocks of one size tie.
 namespace iteragpu::memory::prediction {
 
 /// 2^20 bytes.
@@ -446,8 +449,10 @@ class caching_allocator {
   using unmapped_key = std::pair<std::uint64_t, std::uint64_t>;
   static constexpr std::size_t pool_count = 2;
 
-  // Segments are placed from 2 MiB up, so that no block sits at address 0.
+  // Segments lie between 2 MiB (no block sits at address 0) and 2^47, where
+  // the first one ends; each new one goes below the lowest held.
   static constexpr std::uint64_t first_segment_address = 2 * mebibyte;
+  static constexpr std::uint64_t top_segment_address = std::uint64_t{1} << 47U;
 
   [[nodiscard]] static constexpr std::size_t index(pool_kind pool) noexcept { return pool == pool_kind::small ? 0 : 1; }
   // ExpandableSegment's segment_size_: 2 MiB pages for the small pool, 20 MiB for the large one.
@@ -511,7 +516,8 @@ class caching_allocator {
   [[nodiscard]] std::optional<std::uint64_t> alloc_block(block_size size, std::uint64_t stream, bool retry);
 
   // Where a new segment of `bytes` starts: the hint when it overlaps no
-  // segment, else above every segment placed so far.
+  // segment, else just below the lowest segment held (above the highest when
+  // no room is left below); nothing when the address space is full.
   [[nodiscard]] std::optional<std::uint64_t> place(std::uint64_t bytes);
 
   [[nodiscard]] bool free_range(std::uint64_t address, std::uint64_t bytes) const;
@@ -575,7 +581,6 @@ class caching_allocator {
   std::vector<segment_event> events_;
   std::optional<std::uint64_t> placement_hint_{};
   allocator_counters counters_{};
-  std::uint64_t next_segment_address_{first_segment_address};
   std::uint64_t allocated_{0};
   std::uint64_t reserved_{0};
   std::uint64_t peak_allocated_{0};

@@ -93,7 +93,6 @@ namespace iteragpu::memory::prediction {
   }
   grow_reserved(size.value);
   peak_allocated_ = allocated_ > peak_allocated_ ? allocated_ : peak_allocated_;
-  next_segment_address_ = *end > next_segment_address_ ? *end : next_segment_address_;
   return true;
 }
 
@@ -299,15 +298,22 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::place(std::uint64_t bytes) {
   const auto hint = std::exchange(placement_hint_, std::nullopt);
   if (hint && *hint != 0 && free_range(*hint, bytes)) {
-    const std::uint64_t end = *hint + bytes;  // free_range checked it
-    next_segment_address_ = end > next_segment_address_ ? end : next_segment_address_;
     return hint;
   }
-  const auto end = checked_add(next_segment_address_, bytes);
-  if (!end) {
+  // The driver hands out virtual addresses downward: a new segment lies just
+  // below the lowest segment held, so among cached blocks of one size the
+  // newest segment's has the lowest address and is chosen first, as on the
+  // GPU. Above the highest one only when no room is left below.
+  const std::uint64_t lowest = segments_.empty() ? top_segment_address : segments_.begin()->first;
+  if (lowest >= first_segment_address && lowest - first_segment_address >= bytes) {
+    return lowest - bytes;
+  }
+  const auto above = segments_.empty() ? std::optional<std::uint64_t>{first_segment_address}
+                                        : checked_add(segments_.rbegin()->first, segments_.rbegin()->second.size);
+  if (!above || !checked_add(*above, bytes)) {
     return std::nullopt;
   }
-  return std::exchange(next_segment_address_, *end);
+  return above;
 }
 
 [[nodiscard]] ITERAGPU_INLINE bool caching_allocator::free_range(std::uint64_t address, std::uint64_t bytes) const {
