@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/common.hpp"
+#include "cli/documents.hpp"
 #include "cli/gpu_commands.hpp"
 #include "cli/sweep_flags.hpp"
 #include "cli/sweep_process_state.hpp"
@@ -168,7 +169,7 @@ struct sweep_work {
   }
   if (!o.predict_only) {
     if (auto adopted = sweep::adopt_orphans(work.folder, o.workspaces, o.outside); !adopted.has_value()) {
-      err << sweep_command << ": " << report::words_of(adopted.error()) << '\n';
+      err << sweep_command << ": " << report::words_of(adopted.error(), program_documents) << '\n';
       return unexpected{exit_internal_error};
     }
   }

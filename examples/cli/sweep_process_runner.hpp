@@ -14,6 +14,7 @@
 
 #include <boost/json.hpp>
 
+#include "cli/documents.hpp"
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/result.hpp"
@@ -201,7 +202,7 @@ class process_runner {
       if (figures.has_value()) {
         run.measured = std::move(*figures);
       } else {
-        run.problem = "its result " + quoted(file.filename().string()) + " could not be read: " + report::words_of(figures.error());
+        run.problem = "its result " + quoted(file.filename().string()) + " could not be read: " + report::words_of(figures.error(), program_documents);
       }
     }
     return run;

@@ -70,7 +70,7 @@ boost::json::object schema_2_document() {
 std::string problem_of(const boost::json::object& document) {
   const auto run = iteragpu::memory::measurement_from_json(document);
   BOOST_TEST_REQUIRE(!run.has_value());
-  return iteragpu::report::describe(run.error());
+  return iteragpu::report::describe(run.error(), iteragpu::cli::program_documents);
 }
 
 struct scratch_folder {

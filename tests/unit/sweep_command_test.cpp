@@ -318,7 +318,7 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   BOOST_TEST((sw::files::figures_of(run.value()) == m.value()));
   // A file that compare refuses gives no figures, in compare's words.
   BOOST_TEST(iteragpu::report::describe(sw::files::measured_from(json::parse(R"({"phases":[]})")).error()) ==
-             "it has no schema_version; " + std::string(iteragpu::report::expected_measurement));
+             "it has no schema_version; " + iteragpu::report::expected_measurement());
   doc.at("phases").as_array().at(5).as_object().erase("seconds");
   const auto refused = sw::files::measured_from(doc);
   BOOST_TEST_REQUIRE(!refused.has_value());
