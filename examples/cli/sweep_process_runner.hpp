@@ -39,7 +39,8 @@ namespace detail {
 /// The device that `environment --device D` printed in `output` (JSON, read
 /// by sweep::files::device_from()), or why it cannot be read: no JSON, or no
 /// free memory reported.
-[[nodiscard]] inline result<sweep::device_reading, std::string> device_in_output(std::string_view output, memory::device_index d) {
+[[nodiscard]] inline result<sweep::device_reading, std::string> device_in_output(std::string_view output,
+                                                                                memory::device_index d) {
   boost::system::error_code ec;
   const auto doc = boost::json::parse(output, ec);
   if (ec) {
@@ -52,7 +53,6 @@ namespace detail {
   return *reading;
 }
 
-
 }  // namespace detail
 
 /// The words a point gives `measure` after `--device`: `--batch`,
@@ -63,7 +63,6 @@ namespace detail {
           "--width",  to_decimal_string(p.shape.width), "--dtype",   std::string(name_of(p.dtype)),
           "--warmup", to_decimal_string(p.warmup),      "--repeats", p.repeats.text()};
 }
-
 
 /// The point runner of a measurement sweep (a point_runner): each
 /// point is a fresh process. `PROGRAM environment --device D` reads the
@@ -202,7 +201,8 @@ class process_runner {
       if (figures.has_value()) {
         run.measured = std::move(*figures);
       } else {
-        run.problem = "its result " + quoted(file.filename().string()) + " could not be read: " + report::words_of(figures.error(), program_documents);
+        run.problem = "its result " + quoted(file.filename().string()) +
+                      " could not be read: " + report::words_of(figures.error(), program_documents);
       }
     }
     return run;
