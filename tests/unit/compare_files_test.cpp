@@ -447,6 +447,14 @@ BOOST_AUTO_TEST_CASE(the_other_outputs_of_the_programs_are_named) {
   BOOST_TEST(problem_of(quote).starts_with("it is the package quote calcul_forfaits --json prints;"));
 }
 
+BOOST_AUTO_TEST_CASE(without_a_programs_words_the_other_documents_are_named_by_their_kind) {
+  const boost::json::object quote{{"provider", "x"}, {"total_price_cents", 1}};
+  const auto run = iteragpu::memory::measurement_from_json(quote);
+  BOOST_TEST_REQUIRE(!run.has_value());
+  BOOST_TEST(iteragpu::report::describe(run.error()) ==
+             "it is a package quote; expected a measurement file (schema_version 1 or 2)");
+}
+
 BOOST_AUTO_TEST_CASE(a_torchscript_measurement_is_refused_by_name) {
   const auto run = iteragpu::memory::measurement_from_text(
       R"({"schema_version": 2, "workload": {"kind": "torchscript"}, "configuration": {"device": "cuda:0"}})");
