@@ -14,6 +14,7 @@
 
 #include "cli/calcul_forfaits_options.hpp"
 #include "cli/common.hpp"
+#include "cli/documents.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/report/need_input.hpp"
@@ -135,7 +136,7 @@ struct catalog_choice {
   }
   const std::filesystem::path path(*search.fits_file);
   const std::string shown = quoted(*search.fits_file);
-  const std::string accepted = "; expected " + std::string(report::need_documents_accepted);
+  const std::string accepted = "; expected " + std::string(need_documents_accepted);
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (error || !std::filesystem::exists(status)) {
@@ -155,7 +156,7 @@ struct catalog_choice {
   if (!text) {
     throw usage_error("--fits: " + shown + describe(text.error(), "16 MiB") + accepted);
   }
-  auto need = report::need_from_json(*text, search.size);
+  auto need = report::need_from_json(*text, search.size, program_documents);
   if (!need) {
     throw usage_error("--fits: " + shown + ": " + need.error().found + accepted);
   }

@@ -14,6 +14,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/common.hpp"
+#include "cli/documents.hpp"
 #include "iteragpu/memory/compare.hpp"
 #include "iteragpu/report/compare.hpp"
 #include "iteragpu/text.hpp"
@@ -95,7 +96,7 @@ struct compare_options {
     for (const auto& file : options.files) {
       auto run = memory::read_measurement(file);
       if (!run) {
-        throw usage_error(report::describe(run.error()));
+        throw usage_error(report::describe(run.error(), program_documents));
       }
       files.push_back(report::compared_file{std::filesystem::path(file).filename().string(), std::move(*run)});
     }

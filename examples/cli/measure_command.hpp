@@ -14,6 +14,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/common.hpp"
+#include "cli/documents.hpp"
 #include "cli/flags.hpp"
 #include "cli/measure_failures.hpp"
 #include "cli/output.hpp"
@@ -154,15 +155,18 @@ struct measure_options {
 
 /// Writes a measurement's record to the reserved file, then prints it with
 /// the file's name: `code` (the snapshot's) when written, else the write's.
-template <class Measurement>
+/// `words` go to the record's report (what a TorchScript record says in
+/// place of a prediction).
+template <class Measurement, class... Words>
 [[nodiscard]] int write_record(const Measurement& record, const std::string& output_text, new_file&& output, int code,
-                               std::ostream& out, std::ostream& err) {
-  const std::string json = boost::json::serialize(report::to_json(record, output.path().filename().string())) + "\n";
+                               std::ostream& out, std::ostream& err, const Words&... words) {
+  const std::string json =
+      boost::json::serialize(report::to_json(record, output.path().filename().string(), words...)) + "\n";
   if (const int written = commit_output("mesure_memoire measure", std::move(output), json, err);
       written != exit_success) {
     return written;
   }
-  report::write_text(out, record);
+  report::write_text(out, record, words...);
   out << "wrote " << escaped(output_text) << '\n';
   return code;
 }
@@ -186,7 +190,7 @@ template <memory::environment_runtime Runtime>
   // Hashed last: on a machine without the device, a model of gigabytes is
   // refused in milliseconds, not after the seconds its hash takes.
   hash_model_file(record->run);
-  return write_record(*record, output_text, std::move(output), code, out, err);
+  return write_record(*record, output_text, std::move(output), code, out, err, no_torchscript_prediction);
 }
 
 /// `mesure_memoire measure`: measures the synthetic network on the runtime's GPU and writes the

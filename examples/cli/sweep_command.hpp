@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/common.hpp"
+#include "cli/documents.hpp"
 #include "cli/gpu_commands.hpp"
 #include "cli/sweep_flags.hpp"
 #include "cli/sweep_process_state.hpp"
@@ -21,7 +22,7 @@
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
-#include "iteragpu/sweep/files/process_runner.hpp"
+#include "cli/sweep_process_runner.hpp"
 #include "iteragpu/sweep/files/report_files.hpp"
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/points.hpp"
@@ -88,7 +89,7 @@ inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
 // is bad input, as every point would fail. Returns the exit code of an
 // interruption.
 [[nodiscard]] inline std::optional<int> check_devices(const sweep_options& o,
-                                                      const sweep::process_runner<signal_stop>& runner,
+                                                      const process_runner<signal_stop>& runner,
                                                       std::string_view nothing_done) {
   for (const device_index d : o.devices) {
     if (auto reading = runner.read_device(d); !reading.has_value()) {
@@ -117,7 +118,7 @@ inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
     throw usage_error("--output-dir: " + report::words_of(fresh.error(), "; --resume continues a sweep"));
   }
   if (o.what == sweep_options::mode::full && !o.predict_only) {
-    const sweep::process_runner<signal_stop> probe(program_of(o), folder_of(o.folder), plan->size());
+    const process_runner<signal_stop> probe(program_of(o), folder_of(o.folder), plan->size());
     const interrupt_guard guard;
     if (auto stopped = check_devices(o, probe, "nothing was run (--predict-only plans without a GPU)")) {
       return stopped;
@@ -168,7 +169,7 @@ struct sweep_work {
   }
   if (!o.predict_only) {
     if (auto adopted = sweep::adopt_orphans(work.folder, o.workspaces, o.outside); !adopted.has_value()) {
-      err << sweep_command << ": " << report::words_of(adopted.error()) << '\n';
+      err << sweep_command << ": " << report::words_of(adopted.error(), program_documents) << '\n';
       return unexpected{exit_internal_error};
     }
   }
@@ -191,7 +192,7 @@ struct sweep_work {
     sweep::prediction_runner<signal_stop> runner(o.memory_bytes, o.host_memory_bytes);
     return run_pending(o, work.folder, work.pending, runner, terminal, err, sweep_command);
   }
-  sweep::process_runner<signal_stop> runner(program_of(o), work.folder.path, work.folder.points.size());
+  process_runner<signal_stop> runner(program_of(o), work.folder.path, work.folder.points.size());
   if (o.what != sweep_options::mode::full) {
     if (auto stopped = check_devices(o, runner, "nothing was run")) {
       return stopped;

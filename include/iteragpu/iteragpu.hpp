@@ -22,7 +22,6 @@
 #include "iteragpu/memory/files/snapshot.hpp"
 #include "iteragpu/memory/files/snapshot_file.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
-#include "iteragpu/sweep/files/process_runner.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/files/report_files.hpp"
 #include "iteragpu/report.hpp"

@@ -10,7 +10,7 @@
 /// \file
 /// The memory a run needs on one GPU, and where the figure comes from: the
 /// shared vocabulary of the estimate, the plan and the measurement, which
-/// calcul_forfaits reads to find the packages that hold it. In JSON it is
+/// the package search reads to find the packages that hold it. In JSON it is
 /// `memory_need`: bytes, and GiB and GB as exact decimals (report/memory_need.hpp).
 namespace iteragpu {
 

@@ -40,7 +40,6 @@
 #include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/report/torchscript.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
-#include "iteragpu/sweep/files/process_runner.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/files/report_files.hpp"
 

@@ -70,7 +70,7 @@ boost::json::object schema_2_document() {
 std::string problem_of(const boost::json::object& document) {
   const auto run = iteragpu::memory::measurement_from_json(document);
   BOOST_TEST_REQUIRE(!run.has_value());
-  return iteragpu::report::describe(run.error());
+  return iteragpu::report::describe(run.error(), iteragpu::cli::program_documents);
 }
 
 struct scratch_folder {
@@ -445,6 +445,14 @@ BOOST_AUTO_TEST_CASE(the_other_outputs_of_the_programs_are_named) {
   BOOST_TEST(problem_of(environment).starts_with("it is the report mesure_memoire environment prints;"));
   const boost::json::object quote{{"provider", "x"}, {"total_price_cents", 1}};
   BOOST_TEST(problem_of(quote).starts_with("it is the package quote calcul_forfaits --json prints;"));
+}
+
+BOOST_AUTO_TEST_CASE(without_a_programs_words_the_other_documents_are_named_by_their_kind) {
+  const boost::json::object quote{{"provider", "x"}, {"total_price_cents", 1}};
+  const auto run = iteragpu::memory::measurement_from_json(quote);
+  BOOST_TEST_REQUIRE(!run.has_value());
+  BOOST_TEST(iteragpu::report::describe(run.error()) ==
+             "it is a package quote; expected a measurement file (schema_version 1 or 2)");
 }
 
 BOOST_AUTO_TEST_CASE(a_torchscript_measurement_is_refused_by_name) {

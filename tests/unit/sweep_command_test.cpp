@@ -19,6 +19,7 @@
 
 #include <cli/collect_command.hpp>
 #include <cli/sweep_command.hpp>
+#include <cli/sweep_process_runner.hpp>
 #include <iteragpu/report/sweep_errors.hpp>
 
 #include "run_command.hpp"
@@ -114,6 +115,14 @@ struct scratch_fixture {
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(sweep_command)
+
+BOOST_AUTO_TEST_CASE(a_point_gives_measure_its_flags) {
+  const sw::sweep_point p{3, {8, 4096, 8192}, iteragpu::memory::element_type::bfloat16, 1, sw::repeat_setting{}};
+  BOOST_TEST(cli::measure_flags(p) == (std::vector<std::string>{"--batch", "8", "--context", "4096", "--width", "8192",
+                                                                 "--dtype", "bfloat16", "--warmup", "1", "--repeats",
+                                                                 "auto"}),
+             boost::test_tools::per_element());
+}
 
 BOOST_AUTO_TEST_CASE(every_bad_flag_and_combination_is_refused_naming_the_flag_and_writes_nothing) {
   const auto dir = fs::temp_directory_path() / ("iteragpu-sweep-refusals-" + std::to_string(::getpid()));
@@ -309,7 +318,7 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   BOOST_TEST((sw::files::figures_of(run.value()) == m.value()));
   // A file that compare refuses gives no figures, in compare's words.
   BOOST_TEST(iteragpu::report::describe(sw::files::measured_from(json::parse(R"({"phases":[]})")).error()) ==
-             "it has no schema_version; " + std::string(iteragpu::report::expected_measurement));
+             "it has no schema_version; " + iteragpu::report::expected_measurement());
   doc.at("phases").as_array().at(5).as_object().erase("seconds");
   const auto refused = sw::files::measured_from(doc);
   BOOST_TEST_REQUIRE(!refused.has_value());

@@ -254,7 +254,7 @@ BOOST_AUTO_TEST_CASE(the_plot_takes_the_axis_that_varies_and_one_series_per_gpu)
   BOOST_TEST(occurrences(svg, "<text") == occurrences(svg, "</text>"));
   BOOST_TEST(occurrences(svg, "<g ") == occurrences(svg, "</g>"));
   for (const char* label :
-       {"mesure_memoire sweep: peak memory against width", "Configuration: batch 1, context 1024, bfloat16",
+       {"sweep: peak memory against width", "Configuration: batch 1, context 1024, bfloat16",
         "width (model width; hidden = 4 x width; log2 scale)", "peak memory on the device (log2 scale)",
         "Median warm pass time", "seconds per pass (log10 scale)", "peak reserved, measured",
         "peak reserved, predicted", "device total memory, NVIDIA H200: 139.7 GiB",

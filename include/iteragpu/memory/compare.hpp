@@ -176,8 +176,8 @@ struct run_environment {
 /// A run of the protocol as its measurement file records it, read by the
 /// one reader of that file (memory/files/measurement_file.hpp): what compare
 /// compares, what a sweep derives a point's figures from
-/// (sweep::files::figures_of()) and what `calcul_forfaits --fits` derives
-/// a memory need from (need_of_measurement()).
+/// (sweep::files::figures_of()) and what a memory need is derived from
+/// (need_of_measurement()).
 struct measured_run {
   std::int64_t schema_version{0};   ///< the file's schema_version (1 or 2)
   /// A run of the synthetic network; false for a measurement of the

@@ -10,9 +10,9 @@
 
 /// \file
 /// The two figures derived from a measurement, defined once: the memory
-/// outside the allocator and the memory need. `measure` writes them, and
-/// `calcul_forfaits --fits` and the sweep read them back from a measurement
-/// file, all through these functions.
+/// outside the allocator and the memory need. A measurement file records
+/// them, and the package search and the sweep read them back from it, all
+/// through these functions.
 ///
 /// The memory outside the allocator is what the process takes on the GPU
 /// that the caching allocator does not count: the CUDA context (there

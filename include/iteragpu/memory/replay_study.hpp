@@ -17,8 +17,8 @@
 #include "iteragpu/units.hpp"
 
 /// \file
-/// One trace replayed under several allocator settings, as `mesure_memoire
-/// replay` reports it: the self-check under the recorded settings first,
+/// One trace replayed under several allocator settings, as a replay
+/// reports it: the self-check under the recorded settings first,
 /// then each setting asked, with its smallest capacity and the memory need
 /// that follows (the capacity plus the memory outside the allocator).
 namespace iteragpu::memory {

@@ -12,7 +12,7 @@
 #include "iteragpu/text.hpp"
 
 /// \file
-/// The catalog as a table for people (`calcul_forfaits --list`), and its GPU ids for messages.
+/// The catalog as a table for people (every offer, one a line), and its GPU ids for messages.
 namespace iteragpu::report {
 
 /// The catalog's GPU ids in its order, comma-separated, as messages list them.

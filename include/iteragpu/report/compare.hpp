@@ -21,25 +21,37 @@ namespace iteragpu::report {
 /// The schema_version of compare's JSON (data/schema/compare.schema.json).
 inline constexpr std::int64_t compare_schema_version = 1;
 
-/// What a file given to compare must be, as messages say it.
-inline constexpr std::string_view expected_measurement =
-    "expected a measurement, the JSON file mesure_memoire measure --output writes (schema_version 1 or 2)";
+/// How messages name a measurement file and the documents it may be taken
+/// for. The library's words name each by its kind; a program that writes
+/// them gives its own words (the command that writes each).
+struct document_names {
+  std::string_view measurement{"a measurement file (schema_version 1 or 2)"};  ///< after "expected "
+  std::string_view plan{"the prediction of a plan"};                           ///< a plan's JSON ("kind": "plan")
+  std::string_view estimate{"a weight estimate"};                              ///< an estimate's JSON
+  std::string_view quote{"a package quote"};                                   ///< a quote's JSON
+  std::string_view environment{"an environment report"};                       ///< an environment's JSON
+};
+
+/// What a file given to compare must be, as messages say it: "expected "
+/// and the measurement's name.
+[[nodiscard]] std::string expected_measurement(const document_names& names = {});
 
 /// What is wrong inside a document, in a sentence that names the place and
 /// what is accepted there.
 [[nodiscard]] std::string describe(const memory::measurement_field_error& e);
 
-/// The program and output a memory::other_output_kind names.
-[[nodiscard]] constexpr std::string_view describe(memory::other_output_kind k) noexcept {
+/// The document a memory::other_output_kind names, in `names`' words.
+[[nodiscard]] constexpr std::string_view describe(memory::other_output_kind k,
+                                                  const document_names& names = {}) noexcept {
   switch (k) {
     case memory::other_output_kind::plan:
-      return "the prediction mesure_memoire plan --json prints";
+      return names.plan;
     case memory::other_output_kind::estimate:
-      return "the weight estimate mesure_memoire estimate --json prints";
+      return names.estimate;
     case memory::other_output_kind::quote:
-      return "the package quote calcul_forfaits --json prints";
+      return names.quote;
     case memory::other_output_kind::environment:
-      return "the report mesure_memoire environment prints";
+      return names.environment;
   }
   return "another output";
 }
@@ -47,16 +59,17 @@ inline constexpr std::string_view expected_measurement =
 namespace detail {
 
 // The words of a document's refusal, as measurement_from_json() frames them.
-[[nodiscard]] std::string describe_document(const memory::measurement_read_error& e);
+[[nodiscard]] std::string describe_document(const memory::measurement_read_error& e, const document_names& names);
 
 // The words of a text's refusal, as measurement_from_text() frames them.
-[[nodiscard]] std::string describe_text(const memory::measurement_read_error& e);
+[[nodiscard]] std::string describe_text(const memory::measurement_read_error& e, const document_names& names);
 
 }  // namespace detail
 
 /// Why a measurement was not read, in one line: for read_measurement() it
-/// names the file as given and says what was expected.
-[[nodiscard]] std::string describe(const memory::measurement_read_error& e);
+/// names the file as given and says what was expected, the documents named
+/// in `names`' words.
+[[nodiscard]] std::string describe(const memory::measurement_read_error& e, const document_names& names = {});
 
 // ---------------------------------------------------------------------------
 // Rendering
@@ -85,7 +98,7 @@ struct compared_file {
 /// The memory verdict, the fields compared, the counts of rows and each differing row's fields.
 [[nodiscard]] boost::json::object to_json(const memory::memory_comparison& m);
 
-/// The whole comparison, as `mesure_memoire compare --json` prints it (data/schema/compare.schema.json).
+/// The whole comparison, as a program's compare prints it in JSON (data/schema/compare.schema.json).
 [[nodiscard]] boost::json::object to_json(const memory::comparison& c, const compared_file& a,
                                           const compared_file& b);
 

@@ -28,7 +28,7 @@ inline constexpr std::string_view management_note =
 /// The number, or JSON null.
 [[nodiscard]] boost::json::value optional_json(const std::optional<std::uint64_t>& v);
 
-/// The environment as `mesure_memoire environment` prints it (data/schema/environment.schema.json).
+/// The environment report as JSON (data/schema/environment.schema.json).
 [[nodiscard]] boost::json::object to_json(const memory::environment_report& e);
 
 }  // namespace iteragpu::report

@@ -111,8 +111,7 @@ void write_text(std::ostream& out, const pricing::package_list& list, std::strin
 /// What every reader of a durations comparison must be told, in the order it matters.
 [[nodiscard]] std::vector<std::string_view> durations_notes(const pricing::durations_comparison& c);
 
-/// The durations comparison as `calcul_forfaits --compare-days --json` prints it
-/// (data/schema/durations.schema.json).
+/// The durations comparison as JSON (data/schema/durations.schema.json).
 [[nodiscard]] boost::json::object to_json(const pricing::durations_comparison& c);
 
 /// The durations comparison as an aligned table for people, with its notes; `source` names the

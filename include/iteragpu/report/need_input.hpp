@@ -14,23 +14,19 @@
 #include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/memory/files/memory_need_file.hpp"
 #include "iteragpu/memory_need.hpp"
+#include "iteragpu/report/compare.hpp"
 #include "iteragpu/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 
 /// \file
-/// A memory need read back from the JSON the programs print or write: the
-/// estimate (`mesure_memoire estimate --json`), the plan (`mesure_memoire
-/// plan --json`, recognised by "kind": "plan") and the measurement file
-/// (`mesure_memoire measure --output`, schema_version 1 or 2). It lives with
-/// the reports because it reads their JSON.
+/// A memory need read back from the JSON of a weight estimate, a plan
+/// (recognised by "kind": "plan"), a replay ("kind": "replay"), an
+/// extrapolation ("kind": "extrapolation") or a measurement file
+/// (schema_version 1 or 2). It lives with the reports because it reads
+/// their JSON.
 namespace iteragpu::report {
-
-/// The documents a need is read from, as messages list them.
-inline constexpr std::string_view need_documents_accepted =
-    "the JSON of `mesure_memoire estimate --json`, `mesure_memoire plan --json`, `mesure_memoire replay --json` or "
-    "`mesure_memoire extrapolate --json` (with --size), or a measurement file of `mesure_memoire measure --output` (schema_version 1 or 2)";
 
 /// Why a document gives no need: what it holds, in words (text from the
 /// document escaped).
@@ -58,17 +54,19 @@ using need_read = result<memory_need, need_input_error>;
 
 // The words for a measurement file refused by its one reader
 // (memory::measurement_from_json()), as need_from_json() says them: the
-// words compare gives (report::describe()).
-[[nodiscard]] need_input_error measurement_refusal(const memory::measurement_read_error& e);
+// words compare gives (report::describe()), the documents named in
+// `names`' words.
+[[nodiscard]] need_input_error measurement_refusal(const memory::measurement_read_error& e,
+                                                   const document_names& names);
 
 // A measurement's need, read by the one reader of a measurement file
 // (memory::need_of_measurement(), memory/measured_need.hpp): its largest
 // peak_reserved_bytes plus, where the file records the device's used
 // memory (schema 2), the memory outside the allocator: the largest device
 // used less reserved at the baseline and end of every row, floored at 0.
-[[nodiscard]] need_read need_of_measurement(const boost::json::value& document);
+[[nodiscard]] need_read need_of_measurement(const boost::json::value& document, const document_names& names);
 
-// The need of an extrapolation (`mesure_memoire extrapolate --json`) at
+// The need of an extrapolation (its JSON, "kind": "extrapolation") at
 // `size` (see need_from_json()).
 [[nodiscard]] need_read need_of_extrapolation(const boost::json::object& o, std::optional<std::uint64_t> size);
 
@@ -83,9 +81,11 @@ using need_read = result<memory_need, need_input_error>;
 /// of its predictions at that size under the recorded settings that do not
 /// run out of memory, plus the memory outside the allocator
 /// (prediction::memory_outside_allocator_default); `size` with any other
-/// document is an error.
+/// document is an error. A measurement refused names the documents in
+/// `names`' words.
 [[nodiscard]] result<memory_need, need_input_error> need_from_json(std::string_view text,
-                                                                  std::optional<std::uint64_t> size = std::nullopt);
+                                                                  std::optional<std::uint64_t> size = std::nullopt,
+                                                                  const document_names& names = {});
 
 }  // namespace iteragpu::report
 

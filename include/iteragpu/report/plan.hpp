@@ -42,7 +42,7 @@ struct plan_outcome {
 /// runs out, and the message.
 [[nodiscard]] boost::json::object to_json(const memory::prediction::fit_check& f);
 
-/// The plan as `mesure_memoire plan --json` prints it (data/schema/plan.schema.json).
+/// The plan as JSON (data/schema/plan.schema.json).
 [[nodiscard]] boost::json::object to_json(const plan_outcome& p);
 
 /// One fit check in a line for people; the memory in GiB is `typed_gib`

@@ -73,7 +73,7 @@ namespace detail::replay_text {
 
 [[nodiscard]] std::optional<memory_need> need_of(const memory::setting_result& r, bool smallest);
 
-// The smallest need of every setting, the one calcul_forfaits --fits reads.
+// The smallest need of every setting, the one a replay's JSON gives as its memory need.
 [[nodiscard]] std::optional<memory_need> least_need(const memory::study& s, bool smallest);
 
 // Bytes, and GiB to two places rounded down.

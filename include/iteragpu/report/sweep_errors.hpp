@@ -59,9 +59,11 @@ namespace iteragpu::report {
 
 /// A `measure` result file that gives no figures: why it cannot be read,
 /// or why it is not a measurement (describe(), as compare says it: `the
-/// document has no "phases"; expected ...`).
-[[nodiscard]] inline std::string words_of(const sweep::files::point_measurement_error& e) {
-  return e.file ? words_of(*e.file) : describe(e.figures);
+/// document has no "phases"; expected ...`), the documents named in
+/// `names`' words.
+[[nodiscard]] inline std::string words_of(const sweep::files::point_measurement_error& e,
+                                          const document_names& names = {}) {
+  return e.file ? words_of(*e.file) : describe(e.figures, names);
 }
 
 /// A device `environment` cannot measure: the reason it gave (escaped), or
@@ -82,8 +84,9 @@ namespace iteragpu::report {
 /// `'FILE' cannot be written: ...`, or a prediction file found with other content.
 [[nodiscard]] std::string words_of(const sweep::record_keep_error& e);
 
-/// A measurement file without its record that cannot be read, or whose record cannot be kept.
-[[nodiscard]] std::string words_of(const sweep::orphan_error& e);
+/// A measurement file without its record that cannot be read, or whose
+/// record cannot be kept; the documents named in `names`' words.
+[[nodiscard]] std::string words_of(const sweep::orphan_error& e, const document_names& names = {});
 
 /// A runner that broke its contract.
 [[nodiscard]] inline std::string words_of(const sweep::unknown_point_reported& e) {

@@ -21,9 +21,10 @@
 namespace iteragpu::report {
 
 /// What stands where the synthetic network's prediction stands: nothing
-/// predicts an arbitrary module.
+/// predicts an arbitrary module. A program says instead how it replays the
+/// module's memory snapshot.
 inline constexpr std::string_view no_torchscript_prediction =
-    "no prediction for a TorchScript module; replay its --memory-snapshot with `mesure_memoire replay`";
+    "no prediction for a TorchScript module; replay its memory snapshot for one";
 
 /// What an input spec looks like, as messages say it.
 inline constexpr std::string_view accepted_input_spec =
@@ -45,12 +46,15 @@ inline constexpr std::string_view accepted_input_spec =
 /// train, input_high.
 [[nodiscard]] boost::json::object workload_json(const memory::torchscript_run& run);
 
-/// The record as JSON; `output_name` is the result file's name, without its folder.
-[[nodiscard]] boost::json::object to_json(const memory::torchscript_record& m, std::string_view output_name);
+/// The record as JSON; `output_name` is the result file's name, without its
+/// folder; `no_prediction` the note that stands for the prediction.
+[[nodiscard]] boost::json::object to_json(const memory::torchscript_record& m, std::string_view output_name,
+                                          std::string_view no_prediction = no_torchscript_prediction);
 
 /// The measurement for people: the module, the rows, the GPU's state, the statistics, the memory
-/// outside the allocator, and in place of a prediction the line that says there is none.
-void write_text(std::ostream& out, const memory::torchscript_record& m);
+/// outside the allocator, and in place of a prediction the line that says there is none (`no_prediction`).
+void write_text(std::ostream& out, const memory::torchscript_record& m,
+                std::string_view no_prediction = no_torchscript_prediction);
 
 }  // namespace iteragpu::report
 

@@ -148,11 +148,6 @@ namespace detail {
 /// The error names the line at fault, or says that the plan has no point.
 [[nodiscard]] result<std::vector<sweep_point>, points_file_error> parse_points_tsv(std::string_view text);
 
-/// The words a point gives `mesure_memoire measure` after `--device`:
-/// `--batch`, `--context`, `--width`, `--dtype`, `--warmup` and `--repeats`
-/// with their values.
-[[nodiscard]] std::vector<std::string> measure_flags(const sweep_point& p);
-
 /// "batch 8, context 4096, width 8192, bfloat16": how messages name a point.
 [[nodiscard]] std::string describe(const sweep_point& p);
 

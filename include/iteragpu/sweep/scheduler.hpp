@@ -21,7 +21,7 @@
 
 /// \file
 /// The sweep itself, written once over three policy objects: a point runner
-/// (the real one starts a fresh `mesure_memoire measure` per point; the
+/// (a program's may start a fresh process that measures each point; the
 /// prediction one runs nothing; a test's returns chosen outcomes), a sink
 /// that keeps each record, and a progress observer. Points run in plan
 /// order, at most one at a time on each device.

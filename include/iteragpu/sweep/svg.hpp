@@ -69,6 +69,7 @@ struct plot_series {
 
 /// What plot_svg() draws, as make_plot_input() makes it.
 struct plot_input {
+  std::string title_start{"sweep"};  ///< the title before ": peak memory against AXIS"; a program puts its name here
   std::string axis;                 ///< the swept axis: "batch", "context" or "width"
   std::string axis_label;           ///< the x axis's label, with its unit
   std::string configuration;        ///< the parameters that do not vary

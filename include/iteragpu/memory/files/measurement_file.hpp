@@ -21,11 +21,11 @@
 #include "iteragpu/result.hpp"
 
 /// \file
-/// The one reader of a measurement file (`mesure_memoire measure --output`,
-/// data/schema/measurement.schema.json, schema_version 2, and
-/// measurement-v1.schema.json): the whole document, checked, into a
-/// memory::measured_run. `compare` compares what it reads, the sweep derives
-/// a point's figures from it, and `calcul_forfaits --fits` its memory need
+/// The one reader of a measurement file (data/schema/measurement.schema.json,
+/// schema_version 2, and measurement-v1.schema.json): the whole document,
+/// checked, into a memory::measured_run. The comparison of two measurements
+/// reads it, the sweep derives a point's figures from it, and the package
+/// search its memory need
 /// (need_of_measurement() below, measured_need.hpp's one definition). Errors
 /// carry the place, the key and the value found; the words are
 /// report/compare.hpp's describe().
@@ -37,10 +37,10 @@ inline constexpr std::size_t measurement_file_limit = std::size_t{16} << 20U;
 /// The other outputs of the two programs, recognised when one is given
 /// where a measurement is expected.
 enum class other_output_kind : std::uint8_t {
-  plan,         ///< the prediction `mesure_memoire plan --json` prints
-  estimate,     ///< the weight estimate `mesure_memoire estimate --json` prints
-  quote,        ///< the package quote `calcul_forfaits --json` prints
-  environment,  ///< the report `mesure_memoire environment` prints
+  plan,         ///< a plan's JSON ("kind": "plan"): the prediction
+  estimate,     ///< a weight estimate's JSON
+  quote,        ///< a package quote's JSON
+  environment,  ///< an environment report's JSON
 };
 
 /// What is wrong inside a measurement document.

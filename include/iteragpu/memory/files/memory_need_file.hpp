@@ -11,9 +11,8 @@
 #include "iteragpu/result.hpp"
 
 /// \file
-/// The `memory_need` object of the JSON that `mesure_memoire estimate
-/// --json`, `plan --json` and `replay --json` print
-/// (data/schema/memory-need.schema.json), read into a typed value: the
+/// The `memory_need` object of the JSON of a weight estimate, a plan and a
+/// replay (data/schema/memory-need.schema.json), read into a typed value: the
 /// bytes and, when the document gives it, its own words for where they come
 /// from. Errors carry the value found; the words are report/need_input.hpp's.
 namespace iteragpu::memory {

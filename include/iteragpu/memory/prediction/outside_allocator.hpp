@@ -16,8 +16,8 @@ namespace iteragpu::memory::prediction {
 /// allocator's reserved bytes over a measurement's rows, the same in every
 /// measurement of the release checks (bench/gpu_release_checks.sh),
 /// whatever the shape and dtype. Of it, 552,402,944 bytes (526.8 MiB) are
-/// there before the first tensor, as `mesure_memoire environment` reads
-/// them (the CUDA context); the rest, 165,675,008 bytes, comes with the first
+/// there before the first tensor, as an environment report reads them (the
+/// CUDA context); the rest, 165,675,008 bytes, comes with the first
 /// matrix product (cuBLAS and cuBLASLt handles and the kernels they load).
 /// It depends on the GPU, the driver and the libraries loaded; `plan` and
 /// `sweep` take another figure with `--outside-bytes`.

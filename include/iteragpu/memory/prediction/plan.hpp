@@ -22,7 +22,7 @@
 /// whether it fits a card, and the largest value of one dimension that does.
 namespace iteragpu::memory::prediction {
 
-/// What `mesure_memoire plan` predicts: the run of the synthetic network, and the memory outside the allocator.
+/// What a plan predicts: the run of the synthetic network, and the memory outside the allocator.
 struct plan_request {
   synthetic_shape shape;                                           ///< batch, context and width
   element_type dtype{element_type::float32};                       ///< the element type

@@ -80,15 +80,24 @@ namespace iteragpu::report {
 
 }  // namespace iteragpu::report
 
+namespace iteragpu::report {
+
+[[nodiscard]] ITERAGPU_INLINE std::string expected_measurement(const document_names& names) {
+  return "expected " + std::string(names.measurement);
+}
+
+}  // namespace iteragpu::report
+
 namespace iteragpu::report::detail {
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe_document(const memory::measurement_read_error& e) {
-  const std::string expected(expected_measurement);
+[[nodiscard]] ITERAGPU_INLINE std::string describe_document(const memory::measurement_read_error& e,
+                                                            const document_names& names) {
+  const std::string expected = expected_measurement(names);
   switch (e.kind) {
     case memory::measurement_read_errc::top_level:
       return "the top level is " + describe_found(e.found) + "; " + expected;
     case memory::measurement_read_errc::other_output:
-      return "it is " + std::string(describe(e.other)) + "; " + expected;
+      return "it is " + std::string(describe(e.other, names)) + "; " + expected;
     case memory::measurement_read_errc::no_schema_version:
       return "it has no schema_version; " + expected;
     case memory::measurement_read_errc::unknown_schema_version:
@@ -98,8 +107,9 @@ namespace iteragpu::report::detail {
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe_text(const memory::measurement_read_error& e) {
-  const std::string expected(expected_measurement);
+[[nodiscard]] ITERAGPU_INLINE std::string describe_text(const memory::measurement_read_error& e,
+                                                        const document_names& names) {
+  const std::string expected = expected_measurement(names);
   switch (e.kind) {
     case memory::measurement_read_errc::empty:
       return "is empty; " + expected;
@@ -112,7 +122,7 @@ namespace iteragpu::report::detail {
       return "is the measurement of a TorchScript module (it has a workload); compare reads measurements of the "
              "synthetic network only";
     default:
-      return "is not a measurement: " + describe_document(e);
+      return "is not a measurement: " + describe_document(e, names);
   }
 }
 
@@ -120,15 +130,16 @@ namespace iteragpu::report::detail {
 
 namespace iteragpu::report {
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::measurement_read_error& e) {
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::measurement_read_error& e,
+                                                   const document_names& names) {
   if (e.stage == memory::measurement_read_stage::document) {
-    return detail::describe_document(e);
+    return detail::describe_document(e, names);
   }
   if (e.stage == memory::measurement_read_stage::text) {
-    return detail::describe_text(e);
+    return detail::describe_text(e, names);
   }
   const std::string name = quoted(e.file);
-  const std::string expected(expected_measurement);
+  const std::string expected = expected_measurement(names);
   switch (e.kind) {
     case memory::measurement_read_errc::does_not_exist:
       return name + " does not exist; " + expected;
@@ -142,7 +153,7 @@ namespace iteragpu::report {
     case memory::measurement_read_errc::unreadable:
       return name + " cannot be read; " + expected;
     default:
-      return name + " " + detail::describe_text(e);
+      return name + " " + detail::describe_text(e, names);
   }
 }
 

@@ -43,17 +43,19 @@ namespace iteragpu::report::detail {
   return memory_need{byte_count{need->bytes}, std::move(source)};
 }
 
-[[nodiscard]] ITERAGPU_INLINE need_input_error measurement_refusal(const memory::measurement_read_error& e) {
+[[nodiscard]] ITERAGPU_INLINE need_input_error measurement_refusal(const memory::measurement_read_error& e,
+                                                                  const document_names& names) {
   if (e.kind == memory::measurement_read_errc::unknown_schema_version) {
     return {"a measurement of schema_version " + quoted_excerpt(e.found)};
   }
-  return {"a measurement that cannot be read: " + describe_document(e)};
+  return {"a measurement that cannot be read: " + describe_document(e, names)};
 }
 
-[[nodiscard]] ITERAGPU_INLINE need_read need_of_measurement(const boost::json::value& document) {
+[[nodiscard]] ITERAGPU_INLINE need_read need_of_measurement(const boost::json::value& document,
+                                                           const document_names& names) {
   const auto run = memory::measurement_from_json(document);
   if (!run) {
-    return unexpected{measurement_refusal(run.error())};
+    return unexpected{measurement_refusal(run.error(), names)};
   }
   const auto need = memory::need_of_measurement(*run);
   if (!need) {
@@ -156,7 +158,8 @@ namespace iteragpu::report::detail {
 namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE result<memory_need, need_input_error> need_from_json(std::string_view text,
-                                                                                 std::optional<std::uint64_t> size) {
+                                                                                 std::optional<std::uint64_t> size,
+                                                                                 const document_names& names) {
   std::error_code error;
   const boost::json::value document = boost::json::parse(boost::json::string_view(text.data(), text.size()), error);
   if (error) {
@@ -197,7 +200,7 @@ namespace iteragpu::report {
     return detail::not_a_need("JSON of kind " + quoted_excerpt(shown));
   }
   if (o.contains("schema_version")) {
-    return detail::need_of_measurement(document);
+    return detail::need_of_measurement(document, names);
   }
   if (o.contains("weight_bytes") && o.contains("total_gib") && o.contains("memory_need")) {
     return detail::need_of_document(o, "estimate --json", "the estimate's total (weights + reserve)");

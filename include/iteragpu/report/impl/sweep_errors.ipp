@@ -120,12 +120,12 @@ namespace iteragpu::report {
   return quoted(e.file.string()) + " exists with other content; nothing is overwritten";
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::orphan_error& e) {
+[[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::orphan_error& e, const document_names& names) {
   if (e.not_kept) {
     return words_of(*e.not_kept);
   }
   return quoted(e.file.string()) + " has no record and cannot be read: " +
-         (e.unreadable ? words_of(*e.unreadable) : std::string("no reason given")) +
+         (e.unreadable ? words_of(*e.unreadable, names) : std::string("no reason given")) +
          "; move it away to measure the point again";
 }
 

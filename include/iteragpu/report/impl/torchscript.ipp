@@ -68,7 +68,8 @@ namespace iteragpu::report {
           {"inputs", std::move(inputs)}, {"train", run.train},  {"input_high", run.input_high}};
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::torchscript_record& m, std::string_view output_name) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::torchscript_record& m, std::string_view output_name,
+                                                          std::string_view no_prediction) {
   boost::json::object o;
   o["schema_version"] = measurement_schema_version;
   o["environment"] = to_json(m.environment);
@@ -88,16 +89,17 @@ namespace iteragpu::report {
   o["allocator_settings"] = allocator_settings_json(m.allocator_settings);
   o["memory_outside_allocator_bytes"] = optional_json(memory::memory_outside_allocator(m.phases), nullptr);
   o["memory_need"] = to_json(need_of(m.phases));
-  o["notes"] = boost::json::array{device_used_note, no_torchscript_prediction};
+  o["notes"] = boost::json::array{device_used_note, no_prediction};
   return o;
 }
 
-ITERAGPU_INLINE void write_text(std::ostream& out, const memory::torchscript_record& m) {
+ITERAGPU_INLINE void write_text(std::ostream& out, const memory::torchscript_record& m,
+                                std::string_view no_prediction) {
   out << (m.run.format == memory::model_format::torchscript ? "TorchScript module " : "AOTInductor package ")
       << escaped(m.run.file_name) << " (sha256 " << m.run.sha256 << "), inputs "
       << inputs_text(m.run.inputs) << (m.run.train ? ", training (forward and backward)" : ", inference") << '\n';
   write_measured(out, m.phases, m.stopped_by, m.statistics);
-  out << "prediction: " << no_torchscript_prediction << '\n';
+  out << "prediction: " << no_prediction << '\n';
 }
 
 }  // namespace iteragpu::report

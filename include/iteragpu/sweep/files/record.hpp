@@ -91,8 +91,8 @@ struct json_file_error {
 // ---- measurement files (schema 1, and 2 with statistics) --------------------------
 
 /// Why a `measure` result gives no figures: memory::measurement_from_json()
-/// refused it (the one reader of a measurement file, which compare and
-/// `calcul_forfaits --fits` use too).
+/// refused it (the one reader of a measurement file, which the comparison
+/// of two measurements and a memory need read from a measurement use too).
 using measurement_error = memory::measurement_read_error;
 
 /// The figures of a measurement, derived from the file as read: peaks over
@@ -126,8 +126,8 @@ struct device_unreadable {
   std::optional<std::string> reason;  ///< as `environment` wrote it; nothing: no reason given
 };
 
-/// The device as `mesure_memoire environment` prints it: its name, free and
-/// total memory. Without its free memory, the error carries the reason the
+/// The device as an environment report's JSON gives it (its "device"
+/// object): its name, free and total memory. Without its free memory, the error carries the reason the
 /// output gives, if any.
 [[nodiscard]] result<sweep::device_reading, device_unreadable> device_from(const json::value& doc);
 

@@ -157,12 +157,6 @@ namespace iteragpu::sweep {
   return points;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::vector<std::string> measure_flags(const sweep_point& p) {
-  return {"--batch",  to_decimal_string(p.shape.batch), "--context", to_decimal_string(p.shape.context),
-          "--width",  to_decimal_string(p.shape.width), "--dtype",   std::string(name_of(p.dtype)),
-          "--warmup", to_decimal_string(p.warmup),      "--repeats", p.repeats.text()};
-}
-
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const sweep_point& p) {
   return "batch " + to_decimal_string(p.shape.batch) + ", context " + to_decimal_string(p.shape.context) + ", width " +
          to_decimal_string(p.shape.width) + ", " + std::string(name_of(p.dtype));

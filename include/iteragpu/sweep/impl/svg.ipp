@@ -531,7 +531,7 @@ ITERAGPU_INLINE void add_ranges(const plot_point& p, value_range& bytes, value_r
 
 [[nodiscard]] ITERAGPU_INLINE std::vector<text_line> header_lines(const plot_input& in) {
   std::vector<text_line> lines;
-  std::string title = "mesure_memoire sweep: peak memory against " + in.axis;
+  std::string title = in.title_start + ": peak memory against " + in.axis;
   if (!in.panel_axis.empty()) {
     title += ", one panel per " + in.panel_axis;
   }
@@ -934,7 +934,7 @@ namespace iteragpu::sweep {
   if (standalone) {
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   }
-  const std::string title = "mesure_memoire sweep: peak memory against " + in.axis;
+  const std::string title = in.title_start + ": peak memory against " + in.axis;
   const std::string width = detail::fixed1(detail::page_width);
   const std::string height = detail::fixed1(page_height);
   w.raw(R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" + width + "\" height=\"" + height + "\" viewBox=\"0 0 " +

@@ -72,7 +72,8 @@ namespace iteragpu::sweep {
       entries.push_back(summary_entry{source_name(f.path), f.points.size(), p, f.records[p.index]});
     }
   }
-  const auto plot = make_plot_input(entries);
+  auto plot = make_plot_input(entries);
+  plot.title_start = std::string(program) + " sweep";
   page_input page;
   page.title = std::string(program) + " sweep: " + plot.configuration + " (" + plot.devices + ")";
   page.predictions_only = plot.predictions_only;

@@ -1,6 +1,7 @@
-#ifndef ITERAGPU_SWEEP_FILES_PROCESS_RUNNER_HPP
-#define ITERAGPU_SWEEP_FILES_PROCESS_RUNNER_HPP
+#ifndef ITERAGPU_CLI_SWEEP_PROCESS_RUNNER_HPP
+#define ITERAGPU_CLI_SWEEP_PROCESS_RUNNER_HPP
 
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -11,7 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include <boost/json.hpp>
 
+#include "cli/documents.hpp"
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/result.hpp"
@@ -24,19 +27,42 @@
 #include "iteragpu/text.hpp"
 
 /// \file
-/// The point runner of a measurement sweep: a policy object that runs each
-/// point as a fresh process of a program with `environment` and `measure`
-/// subcommands (mesure_memoire's), and reads their JSON back.
-namespace iteragpu::sweep {
+/// The point runner of `mesure_memoire sweep`: a policy object that runs
+/// each point as a fresh process of a program with `environment` and
+/// `measure` subcommands (mesure_memoire's), and reads their JSON back. The
+/// library's scheduler (iteragpu/sweep/scheduler.hpp) takes it as it takes
+/// any point_runner.
+namespace iteragpu::cli {
 
 namespace detail {
 
 /// The device that `environment --device D` printed in `output` (JSON, read
-/// by files::device_from()), or why it cannot be read: no JSON, or no free
-/// memory reported.
-[[nodiscard]] result<device_reading, std::string> device_in_output(std::string_view output, device_index d);
+/// by sweep::files::device_from()), or why it cannot be read: no JSON, or no
+/// free memory reported.
+[[nodiscard]] inline result<sweep::device_reading, std::string> device_in_output(std::string_view output,
+                                                                                memory::device_index d) {
+  boost::system::error_code ec;
+  const auto doc = boost::json::parse(output, ec);
+  if (ec) {
+    return unexpected{"`environment` printed no JSON: " + ec.message()};
+  }
+  auto reading = sweep::files::device_from(doc);
+  if (!reading.has_value()) {
+    return unexpected{device_name(d) + " cannot be measured: " + report::words_of(reading.error())};
+  }
+  return *reading;
+}
 
 }  // namespace detail
+
+/// The words a point gives `measure` after `--device`: `--batch`,
+/// `--context`, `--width`, `--dtype`, `--warmup` and `--repeats` with their
+/// values.
+[[nodiscard]] inline std::vector<std::string> measure_flags(const sweep::sweep_point& p) {
+  return {"--batch",  to_decimal_string(p.shape.batch), "--context", to_decimal_string(p.shape.context),
+          "--width",  to_decimal_string(p.shape.width), "--dtype",   std::string(name_of(p.dtype)),
+          "--warmup", to_decimal_string(p.warmup),      "--repeats", p.repeats.text()};
+}
 
 /// The point runner of a measurement sweep (a point_runner): each
 /// point is a fresh process. `PROGRAM environment --device D` reads the
@@ -44,7 +70,7 @@ namespace detail {
 /// FOLDER/point-N.measurement.json` measures it. PROGRAM is this program
 /// (/proc/self/exe) unless --point-program names another with the same
 /// two subcommands. Every wait ends early when `Stop` asks to stop.
-template <stop_request Stop = never_stop>
+template <sweep::stop_request Stop = sweep::never_stop>
 class process_runner {
  public:
   /// `program`: the program to start; `folder`: the sweep's folder, where
@@ -59,18 +85,18 @@ class process_runner {
         stop_(std::move(stop)),
         host_rule_(host_rule) {}
 
-  /// The host's available memory now (read_mem_available()); nothing
+  /// The host's available memory now (sweep::read_mem_available()); nothing
   /// without the host rule, or when /proc/meminfo cannot be read.
   [[nodiscard]] std::optional<std::uint64_t> host_available() const {
-    return host_rule_ ? read_mem_available() : std::nullopt;
+    return host_rule_ ? sweep::read_mem_available() : std::nullopt;
   }
 
   /// Runs `PROGRAM environment --device D` and reads the device from its
-  /// JSON output (files::device_from()). The error says why the device
+  /// JSON output (sweep::files::device_from()). The error says why the device
   /// cannot be read: the process could not start, was interrupted, exited
   /// with a code other than 0, printed no JSON, or reports no free memory.
-  [[nodiscard]] result<device_reading, std::string> read_device(device_index d) const {
-    auto child = child_process::spawn(program_, {"environment", "--device", device_name(d)}, true);
+  [[nodiscard]] result<sweep::device_reading, std::string> read_device(memory::device_index d) const {
+    auto child = sweep::child_process::spawn(program_, {"environment", "--device", device_name(d)}, true);
     if (!child.has_value()) {
       return unexpected{report::words_of(child.error())};
     }
@@ -82,7 +108,7 @@ class process_runner {
       const auto line = child->first_error_line();
       return unexpected{"`environment` " +
                         (ended->exit_code ? "exited " + std::to_string(*ended->exit_code)
-                                          : end_without_exit_text(ended->signal)) +
+                                          : sweep::end_without_exit_text(ended->signal)) +
                         (line ? ": " + escaped(*line) : std::string())};
     }
     return detail::device_in_output(child->output(std::size_t{1} << 20U), d);
@@ -91,14 +117,14 @@ class process_runner {
   /// Starts `PROGRAM measure --device D` with the point's flags and
   /// `--output FOLDER/point-N.measurement.json`, its output discarded, and
   /// returns at once; the error says why it could not be started.
-  [[nodiscard]] result<void, std::string> start(const sweep_point& p, device_index d) {
+  [[nodiscard]] result<void, std::string> start(const sweep::sweep_point& p, memory::device_index d) {
     std::vector<std::string> args{"measure", "--device", device_name(d)};
     for (auto& word : measure_flags(p)) {
       args.push_back(std::move(word));
     }
     args.emplace_back("--output");
-    args.push_back((folder_ / measurement_name(p.index, plan_size_)).string());
-    auto child = child_process::spawn(program_, args, false);
+    args.push_back((folder_ / sweep::measurement_name(p.index, plan_size_)).string());
+    auto child = sweep::child_process::spawn(program_, args, false);
     if (!child.has_value()) {
       return unexpected{report::words_of(child.error())};
     }
@@ -112,7 +138,7 @@ class process_runner {
   /// sweep is interrupted; a process ended by SIGINT or SIGTERM is taken for
   /// the user's interruption when the sweep's own signal follows within half
   /// a second, and is not returned.
-  [[nodiscard]] std::optional<finished_run> wait_any() {
+  [[nodiscard]] std::optional<sweep::finished_run> wait_any() {
     while (!running_.empty() && !stop_.stop_requested()) {
       for (auto it = running_.begin(); it != running_.end(); ++it) {
         const auto ended = it->child.poll();
@@ -126,17 +152,17 @@ class process_runner {
         running_.erase(it);
         return run;
       }
-      pause_briefly();
+      sweep::pause_briefly();
     }
     return std::nullopt;
   }
 
-  /// Stops every started point's process (child_process::stop()) and
+  /// Stops every started point's process (sweep::child_process::stop()) and
   /// removes its partial files.
   void stop_all() {
     for (auto& r : running_) {
       static_cast<void>(r.child.stop());
-      static_cast<void>(remove_partial_files(folder_, r.child.pid()));
+      static_cast<void>(sweep::remove_partial_files(folder_, r.child.pid()));
     }
     running_.clear();
   }
@@ -147,35 +173,36 @@ class process_runner {
  private:
   struct running {
     std::size_t index{0};
-    child_process child;
+    sweep::child_process child;
   };
 
   // A terminal's Ctrl-C reaches the point's process too, which may end
   // before the sweep has seen its own signal: such a point was stopped, not
   // failed, and stays to run again.
-  [[nodiscard]] bool stopped_by_the_user(const child_exit& ended) const {
+  [[nodiscard]] bool stopped_by_the_user(const sweep::child_exit& ended) const {
     const int signal = ended.signal.value_or(0);
     if (signal == SIGINT || signal == SIGTERM) {
       for (int i = 0; i < 50 && !stop_.stop_requested(); ++i) {
-        pause_briefly();
+        sweep::pause_briefly();
       }
     }
     return stop_.stop_requested();
   }
 
-  [[nodiscard]] finished_run finished(running& r, const child_exit& ended) const {
-    finished_run run;
+  [[nodiscard]] sweep::finished_run finished(running& r, const sweep::child_exit& ended) const {
+    sweep::finished_run run;
     run.index = r.index;
     run.process = {ended.exit_code, ended.signal, r.child.first_error_line(), r.child.seconds()};
     // A killed process may leave its temporary file behind.
-    static_cast<void>(remove_partial_files(folder_, r.child.pid()));
+    static_cast<void>(sweep::remove_partial_files(folder_, r.child.pid()));
     if (ended.exit_code == 0) {
-      const auto file = folder_ / measurement_name(r.index, plan_size_);
-      auto figures = files::read_measurement(file);
+      const auto file = folder_ / sweep::measurement_name(r.index, plan_size_);
+      auto figures = sweep::files::read_measurement(file);
       if (figures.has_value()) {
         run.measured = std::move(*figures);
       } else {
-        run.problem = "its result " + quoted(file.filename().string()) + " could not be read: " + report::words_of(figures.error());
+        run.problem = "its result " + quoted(file.filename().string()) +
+                      " could not be read: " + report::words_of(figures.error(), program_documents);
       }
     }
     return run;
@@ -188,12 +215,8 @@ class process_runner {
   std::list<running> running_;
 };
 
-static_assert(point_runner<process_runner<>>);
+static_assert(sweep::point_runner<process_runner<>>);
 
-}  // namespace iteragpu::sweep
+}  // namespace iteragpu::cli
 
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_JSON)
-#include "iteragpu/sweep/files/impl/process_runner.ipp"
-#endif
-
-#endif  // ITERAGPU_SWEEP_FILES_PROCESS_RUNNER_HPP
+#endif  // ITERAGPU_CLI_SWEEP_PROCESS_RUNNER_HPP

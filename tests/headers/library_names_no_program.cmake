@@ -1,0 +1,33 @@
+# The library names no program: the programs under examples/ pass in the
+# words (messages, hints, titles) that must name them, and the command line
+# that starts a program lives beside them. A library file (header or body)
+# that names one of them fails here, with its line.
+#
+#   cmake -DINCLUDE_DIR=<include/> -P library_names_no_program.cmake
+cmake_minimum_required(VERSION 3.25)
+if(NOT INCLUDE_DIR OR NOT EXISTS "${INCLUDE_DIR}/iteragpu")
+  message(FATAL_ERROR "library_names_no_program: -DINCLUDE_DIR= must name the include/ folder (got '${INCLUDE_DIR}')")
+endif()
+set(_programs mesure_memoire calcul_forfaits)
+file(GLOB_RECURSE _files RELATIVE "${INCLUDE_DIR}" "${INCLUDE_DIR}/*")
+list(SORT _files)
+set(_problems "")
+foreach(_file IN LISTS _files)
+  file(STRINGS "${INCLUDE_DIR}/${_file}" _lines)
+  set(_number 0)
+  foreach(_line IN LISTS _lines)
+    math(EXPR _number "${_number} + 1")
+    foreach(_program IN LISTS _programs)
+      string(FIND "${_line}" "${_program}" _at)
+      if(NOT _at EQUAL -1)
+        string(APPEND _problems "\n  ${_file}:${_number}: ${_program}")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+list(LENGTH _files _count)
+if(_problems)
+  message(FATAL_ERROR "library files that name a program:${_problems}")
+endif()
+list(JOIN _programs " or " _names)
+message(STATUS "none of the ${_count} files under include/ names ${_names}")
