@@ -126,7 +126,7 @@ add_test(NAME cli.fits_reads_a_replay
           "-DSNAPSHOT=${_traces}/conv_train.recorded.pickle" "-DOUT=${CMAKE_CURRENT_BINARY_DIR}/fits-replay"
           -P "${CMAKE_CURRENT_SOURCE_DIR}/replay_fits.cmake")
 set_tests_properties(cli.fits_reads_a_replay PROPERTIES LABELS cli
-  PASS_REGULAR_EXPRESSION "Packages of at least 1 GPU that holds 0\\.86798095703125 GiB \\(931987456 bytes\\).*need +replay --json: its memory_need\\.bytes.*rtx-4090")
+  PASS_REGULAR_EXPRESSION "Packages of at least 1 GPU that holds 931987456 bytes \\(888\\.81 MiB\\).*need +replay --json: its memory_need\\.bytes[^\n]*\n  setting   the one setting replayed, under the recorded settings: run with PYTORCH_CUDA_ALLOC_CONF unset \\(PyTorch's defaults, as recorded\\)\n.*rtx-4090")
 
 # The snapshot of an AOTInductor package measured on the H200 replays to the
 # measured peaks (tests/data/aoti/README.md), its self-check passing.
