@@ -253,12 +253,15 @@ ITERAGPU_INLINE void write_setting(std::ostream& out, const memory::setting_resu
     }
   }
   if (!r.outcome.oom && !r.outcome.past_recorded_death) {
-    // A run that fits reserves at most the capacity; std::min keeps the subtraction safe regardless.
-    const std::uint64_t reserved = r.outcome.peak_reserved.value;
-    out << "  fits" << (c.capacity ? ": " + bytes_text(byte_count{c.capacity->value - std::min(reserved, c.capacity->value)}) +
-                                         " of headroom under the capacity, "
-                                   : std::string(" (no capacity asked), "))
-        << retries_text(r.outcome.alloc_retries) << '\n';
+    out << "  fits";
+    if (c.capacity) {
+      // A run that fits reserves at most the capacity; std::min keeps the subtraction safe all the same.
+      const std::uint64_t reserved = std::min(r.outcome.peak_reserved.value, c.capacity->value);
+      out << ": " << bytes_text(byte_count{c.capacity->value - reserved}) << " of headroom under the capacity, ";
+    } else {
+      out << " (no capacity asked), ";
+    }
+    out << retries_text(r.outcome.alloc_retries) << '\n';
   }
   if (r.outcome.past_recorded_death) {
     out << "  NO VERDICT: the replay granted the request the recorded program died of (event "
