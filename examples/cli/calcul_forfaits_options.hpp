@@ -60,7 +60,8 @@ struct calcul_forfaits_options {
        "without it the unit cost (per quote, per listed package) is not computed")  //
       ("fits", text_value(),
        "search: the packages whose GPUs each hold the memory need in FILE, the JSON of `mesure_memoire estimate "
-       "--json` or `plan --json`, or a measurement file (`measure --output`), or `extrapolate --json` with --size")  //
+       "--json`, `plan --json` or `replay --json` (its least need, the setting named), or a measurement file "
+       "(`measure --output`), or `extrapolate --json` with --size")  //
       ("size", text_value(),
        "with --fits FILE of `mesure_memoire extrapolate --json`: the size whose predicted peak reserved (the "
        "upper end of a range), plus the memory outside the allocator, is the need")  //

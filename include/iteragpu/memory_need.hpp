@@ -22,6 +22,9 @@ struct memory_need {
   /// rounds up; shown in place of the GiB of `bytes`. Nothing for a need
   /// read from a file.
   std::optional<exact_decimal> stated_gib{};
+  /// The setting the need was reached under and how to run with it, in
+  /// words (a replay's least need among several settings); empty otherwise.
+  std::string setting{};
   /// Equal when every member is equal.
   friend bool operator==(const memory_need&, const memory_need&) = default;
 };

@@ -17,7 +17,8 @@
 ///   (clang 14 cannot evaluate libstdc++ 12's std::string at compile time,
 ///   so every constexpr formatter writes one of these; to_string() copies it
 ///   at run time.)
-/// - decimal_text: the one integer formatter.
+/// - decimal_text: the one integer formatter; size_text: the one size
+///   formatter (bytes, KiB, MiB, GiB, as PyTorch writes sizes).
 /// - escaped / quoted: the one way a user-supplied value appears in a
 ///   message, whatever bytes it holds, so that every message stays one line
 ///   and shows what was typed or read without acting on the terminal.
@@ -97,6 +98,52 @@ inline constexpr std::size_t max_decimal_digits = std::numeric_limits<std::uint6
 /// A count of bytes in words, singular for one: "1 byte", "0 bytes", "512 bytes".
 [[nodiscard]] inline std::string bytes_text(std::uint64_t n) {
   return to_decimal_string(n) + (n == 1 ? " byte" : " bytes");
+}
+
+/// The longest size_text(): 20 digits and " bytes".
+inline constexpr std::size_t max_size_text = max_decimal_digits + 6;
+
+/// A size as PyTorch's messages write one, the one size formatter of text:
+/// bytes under 1 KiB ("512 bytes"), else KiB, MiB or GiB (powers of 1024)
+/// with two decimals rounded half up ("98.00 MiB", "17.04 GiB"); a value
+/// that rounds to 1024.00 of a unit is written in the next one ("1.00 MiB").
+[[nodiscard]] constexpr fixed_text<max_size_text> size_text(std::uint64_t bytes) {
+  fixed_text<max_size_text> text;
+  if (bytes < 1024U) {
+    text.append(decimal_text(bytes).view());
+    text.append(bytes == 1U ? " byte" : " bytes");
+    return text;
+  }
+  constexpr std::array<std::string_view, 3> units{" KiB", " MiB", " GiB"};
+  std::size_t unit = 0;
+  std::uint64_t whole = 0;
+  std::uint64_t hundredths = 0;
+  for (;; ++unit) {
+    const std::uint64_t shift = 10U * (unit + 1U);
+    const std::uint64_t one = std::uint64_t{1} << shift;
+    whole = bytes >> shift;
+    // The rest is below 2^30, so x 100 stays in 64 bits; GiB stay below 2^34.
+    hundredths = ((bytes & (one - 1U)) * 100U + one / 2U) >> shift;
+    if (hundredths == 100U) {
+      hundredths = 0;
+      ++whole;
+    }
+    if (whole < 1024U || unit + 1U == units.size()) {
+      break;
+    }
+  }
+  text.append(decimal_text(whole).view());
+  text.push_back('.');
+  text.push_back(static_cast<char>('0' + hundredths / 10U));
+  text.push_back(static_cast<char>('0' + hundredths % 10U));
+  text.append(units[unit]);
+  return text;
+}
+
+/// A count of bytes exactly, then as size_text() for reading when it is 1 KiB
+/// or more: "102760448 bytes (98.00 MiB)", "512 bytes".
+[[nodiscard]] inline std::string bytes_and_size_text(std::uint64_t n) {
+  return n < 1024U ? bytes_text(n) : bytes_text(n) + " (" + size_text(n).to_string() + ")";
 }
 
 /// The largest 64-bit unsigned integer, as messages print it.

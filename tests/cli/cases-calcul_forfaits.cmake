@@ -134,9 +134,13 @@ foreach(_row IN ITEMS "rtx-4090|1|48.72" "a6000|1|84.00" "rtx-5090|1|127.68" "l4
   string(REPLACE "." "\\." _price "${_price}")
   string(APPEND _cf_seven_days "\n${_gpu} [^\n]* fits +[0-9]+\\.[0-9][0-9] +7 +1 +${_gpus} +${_price} [^\n]*")
 endforeach()
+# A need read from a file is shown in bytes, its size beside for reading;
+# GiB given with --fits-gib are shown as typed.
 set(_cf_seven_days_list
   "^ILLUSTRATIVE catalog[^\n]*\nPackages of at least 1 GPU that holds 17\\.03851604461669921875 GiB \\(18294967296 bytes\\), 7 days: 15 packages\n.*USD/GPU-hour${_cf_seven_days}\nMemory rule \\(data/README\\.md\\): ")
-iteragpu_cli_case(calcul_forfaits_fits_estimate_file PROGRAM calcul_forfaits EXIT 0 STDOUT "${_cf_seven_days_list}"
+set(_cf_seven_days_list_from_a_file
+  "^ILLUSTRATIVE catalog[^\n]*\nPackages of at least 1 GPU that holds 18294967296 bytes \\(17\\.04 GiB\\), 7 days: 15 packages\n.*USD/GPU-hour${_cf_seven_days}\nMemory rule \\(data/README\\.md\\): ")
+iteragpu_cli_case(calcul_forfaits_fits_estimate_file PROGRAM calcul_forfaits EXIT 0 STDOUT "${_cf_seven_days_list_from_a_file}"
   ARGS --fits "${_cf_estimate}" --days 7)
 set_tests_properties(cli.calcul_forfaits_fits_estimate_file PROPERTIES FIXTURES_REQUIRED fits_estimate)
 iteragpu_cli_case(calcul_forfaits_fits_gib PROGRAM calcul_forfaits EXIT 0 STDOUT "${_cf_seven_days_list}"
@@ -242,3 +246,14 @@ iteragpu_cli_case(program_help_names_version PROGRAM mesure_memoire EXIT 0
 iteragpu_cli_case(calcul_forfaits_fits_a_pickle_hints_replay_json PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY
   ONE_LINE_STDERR STDERR "^calcul_forfaits: --fits: '[^']*/snapshot_protocol4\\.pickle' is a pickle, not JSON; for a memory snapshot, run `mesure_memoire replay FILE --json > replay\\.json` and give --fits replay\\.json; expected the JSON of "
   ARGS --fits "${PROJECT_SOURCE_DIR}/tests/data/snapshots/snapshot_protocol4.pickle")
+
+# A replay in which every setting ran out of memory under the capacity
+# asked gives no need: said so, with the search that gives one.
+iteragpu_cli_case(calcul_forfaits_fits_a_replay_that_ran_out_names_the_search PROGRAM calcul_forfaits EXIT 2
+  STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^calcul_forfaits: --fits: '[^']*/replay-every-setting-ran-out\\.json': replay --json in which every setting replayed ran out of memory under the capacity asked, so it gives no need; run `replay SNAPSHOT --smallest-capacity --json` for the least capacity each setting needs, and give --fits that file; expected the JSON of "
+  ARGS --fits "${_cf_fits}/replay-every-setting-ran-out.json")
+# --help names every document --fits reads, replay --json among them.
+iteragpu_cli_case(calcul_forfaits_help_names_replay_json_for_fits PROGRAM calcul_forfaits EXIT 0
+  STDOUT "`plan --json` or `replay --json` \\(its least"
+  ARGS --help)

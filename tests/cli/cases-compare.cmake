@@ -5,6 +5,10 @@ set(_measurements "${PROJECT_SOURCE_DIR}/tests/data/measurements")
 iteragpu_cli_case(compare_same_configuration PROGRAM mesure_memoire EXIT 0
   STDOUT "\nverdict: B against A: memory SAME \\(14 rows; 10 warm_forward rows only in A\\), time SAME \\(gpu_seconds of warm_forward, median \\+0\\.0 %\\), environment same, configuration same\n$"
   ARGS compare "${_measurements}/fake-small-float32-repeats20.json" "${_measurements}/fake-small-float32-auto.json")
+# Times in the unit that reads them, with four significant digits: 30.00 µs, not 3.000e-05 s.
+iteragpu_cli_case(compare_times_in_microseconds PROGRAM mesure_memoire EXIT 0
+  STDOUT "\n  gpu_seconds: A 30\\.00 µs \\[29\\.97, 30\\.06\\] n=20; B 33\\.00 µs \\[32\\.97, 33\\.07\\] n=20: SLOWER "
+  ARGS compare "${_measurements}/fake-small-float32-repeats20.json" "${_measurements}/fake-small-float32-slower.json")
 iteragpu_cli_case(compare_faster_on_another_driver PROGRAM mesure_memoire EXIT 0
   STDOUT "  driver      580\\.00\\.00 +575\\.57\\.08 +different\n.*time FASTER \\(gpu_seconds of warm_forward, median -10\\.0 %\\), environment differs in driver,"
   ARGS compare "${_measurements}/fake-small-float32-repeats20.json"

@@ -100,7 +100,7 @@ _ex_refused(negative_size "size 11: the request of event 0 of '[^']*extrapolate-
 # `extrapolate` of the workspace snapshots --to 8,64 --json.
 set(_ex_fits "${PROJECT_SOURCE_DIR}/tests/data/fits/extrapolation.json")
 iteragpu_cli_case(calcul_forfaits_fits_extrapolation PROGRAM calcul_forfaits EXIT 0
-  STDOUT "holds 9\\.53399658203125 GiB \\(10237050880 bytes\\).*need +extrapolate --json at size 64: the predicted peak reserved \\(the upper end of a range\\), 9518972928 bytes, plus the memory outside the allocator measured on the H200, 718077952 bytes"
+  STDOUT "holds 10237050880 bytes \\(9\\.53 GiB\\).*need +extrapolate --json at size 64: the predicted peak reserved \\(the upper end of a range\\), 9518972928 bytes, plus the memory outside the allocator measured on the H200, 718077952 bytes"
   ARGS --fits "${_ex_fits}" --size 64)
 function(_ex_cf_refused name message)
   iteragpu_cli_case(calcul_forfaits_${name} PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR

@@ -283,7 +283,7 @@ set_tests_properties(cli.compare_duplicate_key cli.calcul_forfaits_fits_duplicat
 # GiB typed by a person are echoed as typed, not as the GiB of the whole
 # bytes they round to (139.799999999813735485076904296875).
 iteragpu_cli_case(plan_memory_gib_echoed_as_typed PROGRAM mesure_memoire EXIT 0
-  STDOUT "\nfits 139\\.8 GiB \\(150109106995 bytes\\): fits, "
+  STDOUT "\nfits 139\\.8 GiB \\(150109106995 bytes\\): fits, 149355377459 bytes \\(139\\.10 GiB\\) of headroom\n"
   ARGS plan --memory-gib 139.8)
 iteragpu_cli_case(plan_largest_memory_gib_echoed_as_typed PROGRAM mesure_memoire EXIT 0
   STDOUT "; batch [0-9]+ on 139\\.8 GiB \\(150109106995 bytes\\): does not fit"

@@ -99,8 +99,21 @@ iteragpu_cli_case(replay_smallest_capacity PROGRAM mesure_memoire EXIT 0
   ARGS replay "${_traces}/conv_train.recorded.pickle" --alloc-conf= --alloc-conf expandable_segments:True
        --smallest-capacity --json)
 iteragpu_cli_case(replay_out_of_memory_names_the_request PROGRAM mesure_memoire EXIT 0
-  STDOUT "OUT OF MEMORY at event [0-9]+: a request of [0-9]+ bytes"
+  STDOUT "\n  OUT OF MEMORY at event 205: a request of 33554432 bytes \\(32\\.00 MiB\\) on stream 0, after 1 allocation retry\n"
   ARGS replay "${_traces}/transformer_train.recorded.pickle" --capacity-bytes 219037107)
+# A setting that fits says so: the headroom under the capacity asked, and
+# the allocation retries; sizes as PyTorch writes them, the bytes beside.
+iteragpu_cli_case(replay_fits_names_its_headroom_and_retries PROGRAM mesure_memoire EXIT 0
+  STDOUT "\nrecorded settings, capacity 300000000 bytes \\(286\\.10 MiB\\)\n  peak allocated 187175936 bytes \\(178\\.50 MiB\\) \\(event 486\\), peak reserved 255852544 bytes \\(244\\.00 MiB\\) \\(event 300\\)\n  fits: 44147456 bytes \\(42\\.10 MiB\\) of headroom under the capacity, 0 allocation retries\n"
+  ARGS replay "${_traces}/conv_train.recorded.pickle" --capacity-bytes 300000000)
+# The retries beside the smallest capacity are those at that capacity (the
+# allocator releases its cache to fit it), in text and in JSON.
+iteragpu_cli_case(replay_smallest_capacity_gives_its_retries PROGRAM mesure_memoire EXIT 0
+  STDOUT "\n  fits \\(no capacity asked\\), 0 allocation retries\n  smallest capacity: 213909504 bytes \\(204\\.00 MiB\\), 3 allocation retries at that capacity\n"
+  ARGS replay "${_traces}/conv_train.recorded.pickle" --smallest-capacity)
+iteragpu_cli_case(replay_smallest_capacity_gives_its_retries_in_json PROGRAM mesure_memoire EXIT 0
+  STDOUT "\"alloc_retries\":0,.*\"smallest_capacity_bytes\":213909504,\"smallest_capacity_retries\":3,"
+  ARGS replay "${_traces}/conv_train.recorded.pickle" --smallest-capacity --json)
 iteragpu_cli_case(replay_text_names_the_gpus PROGRAM mesure_memoire EXIT 0
   STDOUT "self-check: passed.*GPUs on record that hold it: .*h200"
   ARGS replay "${_traces}/mlp_infer.recorded.pickle")
@@ -113,7 +126,7 @@ add_test(NAME cli.fits_reads_a_replay
           "-DSNAPSHOT=${_traces}/conv_train.recorded.pickle" "-DOUT=${CMAKE_CURRENT_BINARY_DIR}/fits-replay"
           -P "${CMAKE_CURRENT_SOURCE_DIR}/replay_fits.cmake")
 set_tests_properties(cli.fits_reads_a_replay PROPERTIES LABELS cli
-  PASS_REGULAR_EXPRESSION "Packages of at least 1 GPU that holds 0\\.86798095703125 GiB \\(931987456 bytes\\).*need +replay --json: its memory_need\\.bytes.*rtx-4090")
+  PASS_REGULAR_EXPRESSION "Packages of at least 1 GPU that holds 931987456 bytes \\(888\\.81 MiB\\).*need +replay --json: its memory_need\\.bytes[^\n]*\n  setting   the one setting replayed, under the recorded settings: run with PYTORCH_CUDA_ALLOC_CONF unset \\(PyTorch's defaults, as recorded\\)\n.*rtx-4090")
 
 # The snapshot of an AOTInductor package measured on the H200 replays to the
 # measured peaks (tests/data/aoti/README.md), its self-check passing.

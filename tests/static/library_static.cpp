@@ -36,6 +36,21 @@ static_assert(iteragpu::decimal_text(7) == "7");
 static_assert(iteragpu::decimal_text(1'000'000) == "1000000");
 static_assert(iteragpu::decimal_text(u64_max) == iteragpu::largest_u64_text);
 static_assert(iteragpu::decimal_text(u64_max).size() == iteragpu::max_decimal_digits);
+// size_text: PyTorch's units, two decimals rounded half up, carried into the next unit.
+static_assert(iteragpu::size_text(0) == "0 bytes");
+static_assert(iteragpu::size_text(1) == "1 byte");
+static_assert(iteragpu::size_text(1023) == "1023 bytes");
+static_assert(iteragpu::size_text(1024) == "1.00 KiB");
+static_assert(iteragpu::size_text(1536) == "1.50 KiB");
+static_assert(iteragpu::size_text(1029) == "1.00 KiB");          // 1.0048... rounds down
+static_assert(iteragpu::size_text(1030) == "1.01 KiB");          // 1.0058... rounds up
+static_assert(iteragpu::size_text(102'760'448) == "98.00 MiB");  // PyTorch's "98.00 MiB"
+static_assert(iteragpu::size_text(809'500'672) == "772.00 MiB");
+static_assert(iteragpu::size_text(1'048'575) == "1.00 MiB");     // 1023.999 KiB carries into MiB
+static_assert(iteragpu::size_text(2'147'483'647) == "2.00 GiB"); // 1.9999... GiB carries
+static_assert(iteragpu::size_text(18'295'288'832) == "17.04 GiB");
+static_assert(iteragpu::size_text(u64_max) == "17179869184.00 GiB");
+static_assert(iteragpu::size_text(u64_max).size() <= iteragpu::max_size_text);
 constexpr iteragpu::fixed_text<4> abc() {
   iteragpu::fixed_text<4> t;
   t.push_back('a');

@@ -107,7 +107,7 @@ BOOST_AUTO_TEST_CASE(the_text_table_carries_the_label_the_units_and_the_rule) {
   BOOST_TEST(r.err.empty());
   BOOST_TEST(r.out.starts_with(std::string(iteragpu::report::illustrative_note) + "\n"));
   for (const char* part :
-       {"Packages of at least 1 GPU that holds 17.03851604461669921875 GiB (18294967296 bytes), 7 days: 15 packages\n",
+       {"Packages of at least 1 GPU that holds 18294967296 bytes (17.04 GiB), 7 days: 15 packages\n",
         "  need      estimate --json: its memory_need.bytes",
         "gpu           name                     GB/GPU  fit   headroom (GiB)  days  lots  GPUs  price (USD)  GPU-hours  "
         "USD/GPU-hour\n",

@@ -226,8 +226,8 @@ BOOST_AUTO_TEST_CASE(the_text_shows_both_files_each_part_and_the_verdict) {
              r.out);
   BOOST_TEST(r.out.find("memory (the six allocator byte fields of every phase row, exact): SAME (24 rows)\n") !=
              std::string::npos);
-  BOOST_TEST(r.out.find("  gpu_seconds: A 3.000e-05 s [2.997e-05, 3.006e-05] n=20; B 3.300e-05 s [3.297e-05, "
-                        "3.307e-05] n=20: SLOWER (B's interval lies wholly above A's; B's median is +10.0 % from "
+  BOOST_TEST(r.out.find("  gpu_seconds: A 30.00 \u00b5s [29.97, 30.06] n=20; B 33.00 \u00b5s [32.97, "
+                        "33.07] n=20: SLOWER (B's interval lies wholly above A's; B's median is +10.0 % from "
                         "A's)\n") != std::string::npos,
              r.out);
   BOOST_TEST(r.out.ends_with("\nverdict: B against A: memory SAME (24 rows), time SLOWER (gpu_seconds of warm_forward, "

@@ -48,6 +48,8 @@ struct setting_result {
   /// With study_request::smallest_capacity: the smallest capacity, none
   /// when the trace runs out of memory under every capacity.
   std::optional<byte_count> smallest_capacity{};
+  /// The allocation retries under the smallest capacity, when there is one.
+  std::optional<std::uint64_t> smallest_capacity_retries{};
   /// The memory a GPU needs for this setting: the smallest capacity (or,
   /// without the search, the peak reserved with no capacity) plus the memory
   /// outside the allocator; none when it runs out of memory or passes 64 bits.

@@ -66,6 +66,10 @@ using need_read = result<memory_need, need_input_error>;
 // used less reserved at the baseline and end of every row, floored at 0.
 [[nodiscard]] need_read need_of_measurement(const boost::json::value& document, const document_names& names);
 
+// The need of a replay (its JSON, "kind": "replay"): its least need, with
+// the setting it was reached under and how to run with it.
+[[nodiscard]] need_read need_of_replay(const boost::json::object& o);
+
 // The need of an extrapolation (its JSON, "kind": "extrapolation") at
 // `size` (see need_from_json()).
 [[nodiscard]] need_read need_of_extrapolation(const boost::json::object& o, std::optional<std::uint64_t> size);

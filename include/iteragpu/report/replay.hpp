@@ -76,9 +76,12 @@ namespace detail::replay_text {
 // The smallest need of every setting, the one a replay's JSON gives as its memory need.
 [[nodiscard]] std::optional<memory_need> least_need(const memory::study& s, bool smallest);
 
-// Bytes, and GiB to two places rounded down.
-[[nodiscard]] inline std::string bytes_text(byte_count b) {
-  return to_decimal_string(b.value) + " bytes (" + gib_two_places(b, false) + " GiB)";
+// Bytes, and their size for reading (size_text()).
+[[nodiscard]] inline std::string bytes_text(byte_count b) { return bytes_and_size_text(b.value); }
+
+// "N allocation retries", singular for one.
+[[nodiscard]] inline std::string retries_text(std::uint64_t n) {
+  return to_decimal_string(n) + (n == 1U ? " allocation retry" : " allocation retries");
 }
 
 }  // namespace detail::replay_text

@@ -56,13 +56,23 @@ namespace iteragpu::memory {
     if (!outcome) {
       return unexpected{outcome.error()};
     }
-    setting_result r{asked, std::move(*outcome), std::nullopt, std::nullopt};
+    setting_result r{asked, std::move(*outcome), std::nullopt, std::nullopt, std::nullopt};
     std::optional<byte_count> base;
     if (request.smallest_capacity) {
       auto smallest = smallest_capacity(trace, options);
       if (smallest) {
         r.smallest_capacity = *smallest;
         base = *smallest;
+        if (*smallest) {
+          auto at_smallest = options;
+          at_smallest.capacity = *smallest;
+          at_smallest.follow_recorded_addresses = false;  // as the search replays it
+          const auto there = replay(trace, at_smallest);
+          if (!there) {
+            return unexpected{there.error()};
+          }
+          r.smallest_capacity_retries = there->alloc_retries;
+        }
       } else if (smallest.error().code != replay_errc::ends_where_program_died) {
         return unexpected{smallest.error()};
       }

@@ -260,10 +260,16 @@ namespace iteragpu::report {
 namespace iteragpu::report::detail {
 
 [[nodiscard]] ITERAGPU_INLINE std::string median_text(const memory::median_estimate& e) {
+  // One unit for the median and its interval, microseconds below a
+  // millisecond and milliseconds below a second, with four significant digits of the median.
+  const double magnitude = std::fabs(e.median);
+  const double scale = magnitude < 1e-3 ? 1e6 : magnitude < 1.0 ? 1e3 : 1.0;
+  const std::string_view unit = magnitude < 1e-3 ? " \u00b5s" : magnitude < 1.0 ? " ms" : " s";
+  const double shown = magnitude * scale;
   std::ostringstream out;
-  out << std::scientific << std::setprecision(3) << e.median << " s";
+  out << std::fixed << std::setprecision(shown < 10.0 ? 3 : shown < 100.0 ? 2 : 1) << e.median * scale << unit;
   if (e.ci) {
-    out << " [" << e.ci->lower << ", " << e.ci->upper << "]";
+    out << " [" << e.ci->lower * scale << ", " << e.ci->upper * scale << "]";
   } else {
     out << " [no interval]";
   }

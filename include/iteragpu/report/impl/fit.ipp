@@ -169,9 +169,10 @@ namespace iteragpu::report::detail {
   const auto& s = list.search;
   std::string title = "Packages of at least " + plural(s.gpus.value, "GPU", "GPUs");
   if (s.need) {
-    const exact_decimal gib = s.need->stated_gib ? *s.need->stated_gib : to_gib(s.need->bytes);
-    title += (s.gpus.value == 1 ? " that holds " : " that each hold ") + gib.to_string() + " GiB (" +
-             bytes_text(s.need->bytes.value) + ")";
+    // GiB given are shown as typed; bytes read from a file are shown exactly, their size beside for reading.
+    title += (s.gpus.value == 1 ? " that holds " : " that each hold ") +
+             (s.need->stated_gib ? s.need->stated_gib->to_string() + " GiB (" + bytes_text(s.need->bytes.value) + ")"
+                                 : bytes_and_size_text(s.need->bytes.value));
   }
   if (s.hours) {
     title += ", at least " + to_decimal_string(s.hours->value) + " GPU-hours";
@@ -235,6 +236,9 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const pricing::package_list& 
   out << detail::search_title(list) << '\n';
   if (s.need) {
     out << "  need      " << escaped(s.need->source) << '\n';
+    if (!s.need->setting.empty()) {
+      out << "  setting   " << s.need->setting << '\n';
+    }
   }
   detail::write_catalog_lines(out, list.snapshot, source);
   if (list.matches.empty()) {

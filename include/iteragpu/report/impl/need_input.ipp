@@ -2,6 +2,7 @@
 #define ITERAGPU_REPORT_IMPL_NEED_INPUT_IPP
 
 #include <algorithm>
+#include <vector>
 
 #include <boost/json.hpp>
 
@@ -108,6 +109,89 @@ namespace iteragpu::report::detail {
   return std::nullopt;
 }
 
+/// The settings of a replay's JSON that are objects (none when it has no array).
+[[nodiscard]] ITERAGPU_INLINE std::vector<const boost::json::object*> replay_settings(const boost::json::object& o) {
+  std::vector<const boost::json::object*> settings;
+  const auto* array = o.if_contains("settings");
+  if (array != nullptr && array->is_array()) {
+    for (const auto& s : array->get_array()) {
+      if (s.is_object()) {
+        settings.push_back(&s.get_object());
+      }
+    }
+  }
+  return settings;
+}
+
+/// A string member of `o`, or none.
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::string> string_member(const boost::json::object& o,
+                                                                      std::string_view key) {
+  const auto* v = o.if_contains(key);
+  if (v == nullptr || !v->is_string()) {
+    return std::nullopt;
+  }
+  return std::string(v->get_string());
+}
+
+/// Which of a replay's settings gives `need` and how to run under it, in
+/// words; empty when no setting says so.
+[[nodiscard]] ITERAGPU_INLINE std::string replay_setting_of(const boost::json::object& o, std::uint64_t need) {
+  const auto settings = replay_settings(o);
+  for (const auto* s : settings) {
+    const auto* setting_need = s->if_contains("memory_need");
+    const auto* bytes = setting_need != nullptr && setting_need->is_object()
+                            ? setting_need->get_object().if_contains("bytes") : nullptr;
+    const auto conf = string_member(*s, "alloc_conf");
+    if (!conf || non_negative_integer(bytes) != need) {
+      continue;
+    }
+    const std::string which = settings.size() == 1
+                                  ? std::string("the one setting replayed")
+                                  : "the least need of the " + to_decimal_string(settings.size()) + " settings replayed";
+    if (!conf->empty()) {
+      return which + ", under PYTORCH_CUDA_ALLOC_CONF=" + escaped(*conf) + ": run with PYTORCH_CUDA_ALLOC_CONF=" +
+             escaped(*conf);
+    }
+    const auto recorded = string_member(o, "recorded_alloc_conf");
+    const auto* was_recorded = o.if_contains("settings_recorded");
+    if (was_recorded == nullptr || !was_recorded->is_bool() || !was_recorded->get_bool() || !recorded) {
+      return which + ", under the recorded settings: run with the settings the program was recorded with (the "
+                     "snapshot does not record them)";
+    }
+    return which + ", under the recorded settings: run with " +
+           (recorded->empty() ? std::string("PYTORCH_CUDA_ALLOC_CONF unset (PyTorch's defaults, as recorded)")
+                              : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(*recorded) + " (as recorded)");
+  }
+  return {};
+}
+
+/// Whether every setting of a replay's JSON ran out of memory (false when it has none).
+[[nodiscard]] ITERAGPU_INLINE bool every_replay_setting_ran_out(const boost::json::object& o) {
+  const auto settings = replay_settings(o);
+  return !settings.empty() && std::all_of(settings.begin(), settings.end(), [](const boost::json::object* s) {
+    const auto* oom = s->if_contains("oom");
+    return oom != nullptr && oom->is_bool() && oom->get_bool();
+  });
+}
+
+[[nodiscard]] ITERAGPU_INLINE need_read need_of_replay(const boost::json::object& o) {
+  const auto* need = o.if_contains("memory_need");
+  if (need != nullptr && need->is_null() && every_replay_setting_ran_out(o)) {
+    return not_a_need("replay --json in which every setting replayed ran out of memory under the capacity asked, "
+                      "so it gives no need; run `replay SNAPSHOT --smallest-capacity --json` for the "
+                      "least capacity each setting needs, and give --fits that file");
+  }
+  auto read = need_of_document(o, "replay --json",
+                               "the least need of the settings replayed: a capacity under which the trace runs, plus "
+                               "the memory outside the allocator",
+                               "every setting replayed ran out of memory, or fits no capacity; replay with "
+                               "--smallest-capacity for the least capacity each setting needs");
+  if (read) {
+    read->setting = replay_setting_of(o, read->bytes.value);
+  }
+  return read;
+}
+
 [[nodiscard]] ITERAGPU_INLINE need_read need_of_extrapolation(const boost::json::object& o,
                                                               std::optional<std::uint64_t> size) {
   if (!size) {
@@ -190,11 +274,7 @@ namespace iteragpu::report {
                                       "the predicted peak reserved plus the memory outside the allocator");
     }
     if (kind->is_string() && kind->get_string() == "replay") {
-      return detail::need_of_document(o, "replay --json",
-                                      "the least need of the settings replayed: a capacity under which the trace "
-                                      "runs, plus the memory outside the allocator",
-                                      "every setting replayed ran out of memory, or fits no capacity; replay with "
-                                      "--smallest-capacity for the least capacity each setting needs");
+      return detail::need_of_replay(o);
     }
     const std::string shown = kind->is_string() ? std::string(kind->get_string()) : boost::json::serialize(*kind);
     return detail::not_a_need("JSON of kind " + quoted_excerpt(shown));

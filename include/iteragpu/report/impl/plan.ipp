@@ -61,7 +61,7 @@ ITERAGPU_INLINE void write_fit(std::ostream& out, const memory::prediction::fit_
                                const std::optional<exact_decimal>& typed_gib) {
   out << (typed_gib ? *typed_gib : to_gib(f.memory)).to_string() << " GiB (" << bytes_text(f.memory.value) << "): ";
   if (f.fits) {
-    out << "fits, " << bytes_text(*f.headroom_bytes) << " of headroom\n";
+    out << "fits, " << bytes_and_size_text(*f.headroom_bytes) << " of headroom\n";
   } else {
     out << "does not fit";
     if (f.failed_phase) {

@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_REPORT_IMPL_REPLAY_IPP
 #define ITERAGPU_REPORT_IMPL_REPLAY_IPP
 
+#include <algorithm>
 #include <ostream>
 
 #include <boost/json.hpp>
@@ -131,6 +132,8 @@ namespace iteragpu::report {
     if (c.smallest_capacity) {
       o["smallest_capacity_bytes"] =
           r.smallest_capacity ? boost::json::value(r.smallest_capacity->value) : boost::json::value(nullptr);
+      o["smallest_capacity_retries"] = r.smallest_capacity_retries ? boost::json::value(*r.smallest_capacity_retries)
+                                                                   : boost::json::value(nullptr);
     }
     o["memory_need"] = to_json(d::need_of(r, c.smallest_capacity));
     settings.push_back(std::move(o));
@@ -240,22 +243,36 @@ ITERAGPU_INLINE void write_setting(std::ostream& out, const memory::setting_resu
       << (c.capacity ? ", capacity " + bytes_text(*c.capacity) : std::string()) << '\n';
   out << "  peak allocated " << bytes_text(r.outcome.peak_allocated) << " (event " << r.outcome.peak_allocated_event
       << "), peak reserved " << bytes_text(r.outcome.peak_reserved) << " (event " << r.outcome.peak_reserved_event
-      << "), " << r.outcome.alloc_retries << " allocation retr" << (r.outcome.alloc_retries == 1 ? "y" : "ies")
-      << '\n';
+      << ")\n";
   if (r.outcome.oom) {
     out << "  OUT OF MEMORY at event " << r.outcome.oom->event << ": a request of " << bytes_text(r.outcome.oom->size)
-        << " on stream " << r.outcome.oom->stream << '\n';
+        << " on stream " << r.outcome.oom->stream << ", after " << retries_text(r.outcome.alloc_retries) << '\n';
     if (r.outcome.oom->scratch) {
       out << "  (a scratch buffer, freed before the next allocation, as a library's workspace is: cuDNN and cuBLAS "
              "take a smaller one when theirs cannot be had, so the program may go on where the replay stops)\n";
     }
+  }
+  if (!r.outcome.oom && !r.outcome.past_recorded_death) {
+    out << "  fits";
+    if (c.capacity) {
+      // A run that fits reserves at most the capacity; std::min keeps the subtraction safe all the same.
+      const std::uint64_t reserved = std::min(r.outcome.peak_reserved.value, c.capacity->value);
+      out << ": " << bytes_text(byte_count{c.capacity->value - reserved}) << " of headroom under the capacity, ";
+    } else {
+      out << " (no capacity asked), ";
+    }
+    out << retries_text(r.outcome.alloc_retries) << '\n';
   }
   if (r.outcome.past_recorded_death) {
     out << "  NO VERDICT: the replay granted the request the recorded program died of (event "
         << *r.outcome.recorded_death << "); the trace does not show what the program would have asked next\n";
   }
   if (r.smallest_capacity) {
-    out << "  smallest capacity: " << bytes_text(*r.smallest_capacity) << '\n';
+    out << "  smallest capacity: " << bytes_text(*r.smallest_capacity);
+    if (r.smallest_capacity_retries) {
+      out << ", " << retries_text(*r.smallest_capacity_retries) << " at that capacity";
+    }
+    out << '\n';
   } else if (c.smallest_capacity && r.outcome.recorded_death) {
     out << "  smallest capacity: none can be shown: the trace ends where the recorded program died\n";
   } else if (c.smallest_capacity) {
