@@ -21,11 +21,28 @@ namespace iteragpu::cli {
 
 namespace po = boost::program_options;
 
+/// A flag's value kept as text, named in the help for what it takes (N, X,
+/// FILE, ...) where Boost would print `arg`.
+class named_text_value : public po::untyped_value {
+ public:
+  /// A value the help shows as `value_name`.
+  explicit named_text_value(std::string_view value_name) : po::untyped_value(false), value_name_(value_name) {}
+  /// The value's name in the help.
+  [[nodiscard]] std::string name() const override { return value_name_; }
+
+ private:
+  std::string value_name_;
+};
+
 /// A flag that takes one word, kept as text: every value is parsed by the
 /// library's strict parsers, never by a lexical cast (which would take "-1"
 /// for an unsigned 18446744073709551615). untyped_value also spares the
 /// typed_value<std::string> code that trips GCC 12's -Wnull-dereference.
-[[nodiscard]] inline const po::value_semantic* text_value() { return new po::untyped_value(false); }
+/// `value_name` is what the help shows after the flag: N an integer, X a
+/// decimal, FILE, PATH, DIR, ID, LIST.
+[[nodiscard]] inline const po::value_semantic* text_value(std::string_view value_name) {
+  return new named_text_value(value_name);
+}
 
 /// Whether `flag` was given: present with a value, and for a switch
 /// (bool_switch) set.

@@ -10,3 +10,21 @@ iteragpu_cli_case(calcul_forfaits_help_lists_every_exit_code PROGRAM calcul_forf
   STDOUT "exit codes: 0 success, 2 bad input or an invalid catalog \\(one line on stderr\\), 1 internal error\n"
   ARGS --help)
 
+# Every command's help opens with its usage, and names each flag's value for
+# what it takes (N, X, FILE, ...), never Boost's `arg`.
+foreach(_command estimate plan environment measure compare sweep collect replay extrapolate)
+  iteragpu_cli_case(${_command}_help_opens_with_its_usage PROGRAM mesure_memoire EXIT 0
+    STDOUT "^usage: mesure_memoire ${_command} " STDOUT_NOT "--[a-z-]+ arg " ARGS ${_command} --help)
+endforeach()
+iteragpu_cli_case(calcul_forfaits_help_opens_with_its_usage PROGRAM calcul_forfaits EXIT 0
+  STDOUT "^usage: calcul_forfaits --gpu ID --days N --lots N " STDOUT_NOT "--[a-z-]+ arg " ARGS --help)
+iteragpu_cli_case(replay_help_names_flag_values PROGRAM mesure_memoire EXIT 0
+  STDOUT "--device-index N .*--alloc-conf CONF .*--capacity-bytes N .*--capacity-gib X .*--gpu ID .*--catalog PATH "
+  ARGS replay --help)
+iteragpu_cli_case(sweep_help_names_flag_values PROGRAM mesure_memoire EXIT 0
+  STDOUT "--device cuda:N .*--devices LIST .*--output-dir DIR .*--batch LIST .*--run-point N .*--point-program FILE "
+  ARGS sweep --help)
+iteragpu_cli_case(calcul_forfaits_help_names_flag_values PROGRAM calcul_forfaits EXIT 0
+  STDOUT "--gpu ID .*--days N .*--fits FILE .*--fits-gib X .*--gpu-hours H .*--catalog PATH "
+  ARGS --help)
+
