@@ -67,7 +67,7 @@ struct compare_options {
     }
     po::store(parsed, values);
   } catch (const po::error& e) {
-    throw usage_error(describe_parse_error(e));
+    throw usage_error(describe_parse_error(e, compare_description()));
   }
   compare_options o;
   for (const auto& [index, key] : {std::pair{0U, first}, std::pair{1U, second}}) {

@@ -119,8 +119,7 @@ namespace detail::replay_flags {
     if (!flag) {
       // Refused here, not by the common parser: its value would be taken for
       // the snapshot, and the snapshot for a stray word.
-      throw usage_error("unknown flag " + iteragpu::quoted(std::string_view{word}.substr(0, word.find('='))) +
-                        "; see --help for the accepted flags");
+      throw usage_error(unknown_flag_message(description, word));
     }
     if (word.find('=') != std::string::npos || flag == "-h") {
       continue;

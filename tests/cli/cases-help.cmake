@@ -28,3 +28,35 @@ iteragpu_cli_case(calcul_forfaits_help_names_flag_values PROGRAM calcul_forfaits
   STDOUT "--gpu ID .*--days N .*--fits FILE .*--fits-gib X .*--gpu-hours H .*--catalog PATH "
   ARGS --help)
 
+# A misspelt flag is named with the one flag it is a likely typo of (at most
+# two edits, fewer than half its length); a word close to two flags, or to
+# none, gets no guess. Before the snapshot or after it, the snapshot is never
+# blamed.
+set(_snapshot "${PROJECT_SOURCE_DIR}/tests/data/snapshots/snapshot_protocol4.pickle")
+iteragpu_cli_case(replay_misspelt_flag_before_the_file_names_the_likely_flag PROGRAM mesure_memoire EXIT 2
+  STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire replay: unknown flag '--capacity-gb' \\(did you mean --capacity-gib\\?\\); see --help for the accepted flags\n$"
+  ARGS replay --capacity-gb 1 "${_snapshot}")
+iteragpu_cli_case(replay_misspelt_flag_after_the_file_names_the_likely_flag PROGRAM mesure_memoire EXIT 2
+  STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire replay: unknown flag '--capacity-byte' \\(did you mean --capacity-bytes\\?\\); see --help for the accepted flags\n$"
+  ARGS replay "${_snapshot}" --capacity-byte 5)
+iteragpu_cli_case(replay_swapped_letters_name_the_likely_flag PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire replay: unknown flag '--capacity-gbi' \\(did you mean --capacity-gib\\?\\);"
+  ARGS replay "${_snapshot}" --capacity-gbi=1)
+iteragpu_cli_case(estimate_misspelt_flag_names_the_likely_flag PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire estimate: unknown flag '--paramters' \\(did you mean --parameters\\?\\); see --help for the accepted flags\n$"
+  ARGS estimate --paramters 7 --bits 16)
+iteragpu_cli_case(compare_misspelt_flag_names_the_likely_flag PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire compare: unknown flag '--jsn' \\(did you mean --json\\?\\); see --help for the accepted flags\n$"
+  ARGS compare a.json b.json --jsn)
+iteragpu_cli_case(calcul_forfaits_misspelt_flag_names_the_likely_flag PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY
+  ONE_LINE_STDERR
+  STDERR "^calcul_forfaits: unknown flag '--dyas' \\(did you mean --days\\?\\); see --help for the accepted flags\n$"
+  ARGS --gpu b200 --dyas 7 --lots 1)
+iteragpu_cli_case(flag_close_to_two_flags_gets_no_guess PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire sweep: unknown flag '--devicex'; see --help for the accepted flags\n$"
+  ARGS sweep --devicex cuda:0 --output-dir unused)
+iteragpu_cli_case(flag_far_from_every_flag_gets_no_guess PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire estimate: unknown flag '--x'; see --help for the accepted flags\n$"
+  ARGS estimate --x 1 --parameters 7 --bits 16)
