@@ -65,10 +65,10 @@ inline constexpr std::string_view accepted_size_list =
        "Bx128:int64); repeat the flag for each input")  //
       ("train", po::bool_switch(), "with --torchscript: each pass is forward and backward, as `measure --train`")  //
       ("input-high", text_value("N"), "with --torchscript: passed to `measure --input-high`")  //
-      ("traces", text_value("DIR"),
+      ("traces", text_value("FOLDER"),
        "with --torchscript: a new folder for each size's snapshot (size-N.pickle) and measurement "
        "(size-N.measurement.json), kept for later runs")  //
-      ("record-program", text_value("FILE"),
+      ("record-program", text_value("PATH"),
        "with --torchscript: the program whose `measure` records each size (default: this one)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;

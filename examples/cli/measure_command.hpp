@@ -67,7 +67,7 @@ struct measure_options {
       ("workspace-bytes", text_value("N"),
        "the GPU library's workspace the prediction assumes, in bytes (default: what LibTorch reports, else the "
        "H200 figure 34603008)")  //
-      ("memory-snapshot", text_value("FILE"),
+      ("memory-snapshot", text_value("NEW_FILE"),
        "also write PyTorch's allocator snapshot (a pickle for torch.cuda._memory_viz) to this new file, even when a "
        "phase fails (LibTorch 2.1 or newer)")  //
       ("torchscript", text_value("FILE"),
@@ -82,7 +82,7 @@ struct measure_options {
        "with --torchscript: each pass is forward and backward of the sum of the floating outputs")  //
       ("input-high", text_value("N"),
        "with --torchscript or --aoti: integer inputs are uniform in [0, N) (default 2); floating inputs are standard normal")  //
-      ("output", text_value("FILE"), "the JSON result, a new file (required; never overwritten)")  //
+      ("output", text_value("NEW_FILE"), "the JSON result, a new file (required; never overwritten)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;
 }
@@ -198,11 +198,11 @@ template <memory::environment_runtime Runtime>
   return guarded(command, out, err, [&]() -> int {
     const auto description = measure_description();
     if (help_requested(args)) {
-      out << "usage: mesure_memoire measure --device cuda:N --output FILE [--batch N] [--context N] [--width N] "
+      out << "usage: mesure_memoire measure --device cuda:N --output NEW_FILE [--batch N] [--context N] [--width N] "
              "[--dtype TYPE] [--warmup N] [--repeats N | --repeats auto [--min-repeats N] [--max-repeats N] "
-             "[--max-noise X] [--max-seconds X]] [--workspace-bytes N] [--memory-snapshot FILE]\n"
-             "       mesure_memoire measure --device cuda:N --output FILE (--torchscript FILE [--train] | --aoti FILE) "
-             "--input SPEC... [--input-high N] [--warmup N] [--repeats ...] [--memory-snapshot FILE]\n"
+             "[--max-noise X] [--max-seconds X]] [--workspace-bytes N] [--memory-snapshot NEW_FILE]\n"
+             "       mesure_memoire measure --device cuda:N --output NEW_FILE (--torchscript FILE [--train] | --aoti FILE) "
+             "--input SPEC... [--input-high N] [--warmup N] [--repeats ...] [--memory-snapshot NEW_FILE]\n"
           << description << '\n';
       return exit_success;
     }
