@@ -172,18 +172,20 @@ iteragpu_find_system_torch() {
   return 1
 }
 
-# iteragpu_describe_torch CONFIG_DIR: "libtorch-dev 1.13.1, CPU only" for a
-# packaged LibTorch, "LibTorch 2.4.0 at DIR, CUDA" for another.
+# iteragpu_describe_torch CONFIG_DIR: "LibTorch 1.13.0 (package libtorch-dev),
+# CPU only" for a packaged LibTorch, "LibTorch 2.4.0 at DIR, CUDA" for
+# another. The version is LibTorch's own (its TorchConfigVersion.cmake), the
+# one CMake finds and `mesure_memoire --version` prints: Debian's
+# libtorch-dev 1.13.1 calls itself 1.13.0 there and in its headers.
 iteragpu_describe_torch() {
-  local dir=$1 what version="" gpu="CPU only" lib owner
+  local dir=$1 what version gpu="CPU only" lib owner
+  version=$(sed -n 's/^set(PACKAGE_VERSION "\(.*\)")$/\1/p' "$dir/TorchConfigVersion.cmake" 2>/dev/null)
+  what="LibTorch ${version:-of unknown version}"
   owner=$(dpkg-query -S "$dir/TorchConfig.cmake" 2>/dev/null | sed -n '1s/:.*//p')
   if [ -n "$owner" ]; then
-    version=$(dpkg-query -W -f='${Version}' "$owner" 2>/dev/null)
-    version=${version#*:}
-    what="$owner ${version%%[+~-]*}"
+    what+=" (package $owner)"
   else
-    version=$(sed -n 's/^set(PACKAGE_VERSION "\(.*\)")$/\1/p' "$dir/TorchConfigVersion.cmake" 2>/dev/null)
-    what="LibTorch ${version:-of unknown version} at $dir"
+    what+=" at $dir"
   fi
   # The libraries sit two levels up (Debian: lib/<arch>/cmake/Torch) or in
   # ../../../lib (an unpacked LibTorch: share/cmake/Torch).
@@ -290,7 +292,8 @@ iteragpu_announce() {
 # system LibTorch is optional: where none is packaged, a line says so and
 # the build goes on without it.
 #   Debian 12: Boost is the versioned 1.81 set (the unversioned libboost-*-dev
-#     packages conflict with it); libtorch-dev 1.13.1, CPU only.
+#     packages conflict with it); libtorch-dev 1.13.1 (LibTorch 1.13.0 by its
+#     own version), CPU only.
 #   Ubuntu 24.04: Boost 1.83 (versioned set), cmake 3.28, g++ 13; no
 #     libtorch-dev at all.
 #   Ubuntu 22.04: g++-12 (g++ is 11); cmake 3.22 and Boost 1.74 (no

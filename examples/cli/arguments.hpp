@@ -2,10 +2,12 @@
 #define ITERAGPU_CLI_ARGUMENTS_HPP
 
 #include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -21,11 +23,28 @@ namespace iteragpu::cli {
 
 namespace po = boost::program_options;
 
+/// A flag's value kept as text, named in the help for what it takes (N, X,
+/// FILE, ...) where Boost would print `arg`.
+class named_text_value : public po::untyped_value {
+ public:
+  /// A value the help shows as `value_name`.
+  explicit named_text_value(std::string_view value_name) : po::untyped_value(false), value_name_(value_name) {}
+  /// The value's name in the help.
+  [[nodiscard]] std::string name() const override { return value_name_; }
+
+ private:
+  std::string value_name_;
+};
+
 /// A flag that takes one word, kept as text: every value is parsed by the
 /// library's strict parsers, never by a lexical cast (which would take "-1"
 /// for an unsigned 18446744073709551615). untyped_value also spares the
 /// typed_value<std::string> code that trips GCC 12's -Wnull-dereference.
-[[nodiscard]] inline const po::value_semantic* text_value() { return new po::untyped_value(false); }
+/// `value_name` is what the help shows after the flag: N an integer, X a
+/// decimal, FILE, PATH, DIR, ID, LIST.
+[[nodiscard]] inline const po::value_semantic* text_value(std::string_view value_name) {
+  return new named_text_value(value_name);
+}
 
 /// Whether `flag` was given: present with a value, and for a switch
 /// (bool_switch) set.
@@ -51,19 +70,88 @@ inline constexpr int command_line_style =
     po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent |
     po::command_line_style::long_allow_next;
 
+namespace detail {
+
+/// The edit distance between two words: insertions, deletions, substitutions
+/// and swaps of two neighbours each count one (a typo's usual forms).
+[[nodiscard]] inline std::size_t typing_distance(std::string_view a, std::string_view b) {
+  // Three rows of the optimal-string-alignment table: i-2, i-1 and i.
+  std::vector<std::size_t> before(b.size() + 1);
+  std::vector<std::size_t> previous(b.size() + 1);
+  std::vector<std::size_t> current(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    previous[j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t change = a[i - 1] == b[j - 1] ? 0 : 1;
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + change});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        current[j] = std::min(current[j], before[j - 2] + 1);
+      }
+    }
+    std::swap(before, previous);
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+}  // namespace detail
+
+/// The one flag of `options` that `typed` (a word such as `--capacity-gb` or
+/// `--jsn=1`) is a likely typo of: at most two edits away, fewer edits than
+/// half its length, and no other flag as close. Nothing when none or several
+/// are that close: a guess between two flags would mislead.
+[[nodiscard]] inline std::optional<std::string> nearest_flag(const po::options_description& options,
+                                                             std::string_view typed) {
+  std::string_view name = typed.substr(0, typed.find('='));
+  while (name.starts_with('-')) {
+    name.remove_prefix(1);
+  }
+  constexpr std::size_t most_edits = 2;
+  std::optional<std::string> nearest;
+  std::size_t nearest_distance = most_edits + 1;
+  bool tied = false;
+  for (const auto& option : options.options()) {
+    const std::size_t distance = detail::typing_distance(name, option->long_name());
+    if (distance == 0 || distance > most_edits || 2 * distance >= name.size()) {
+      continue;
+    }
+    if (distance < nearest_distance) {
+      nearest = "--" + option->long_name();
+      nearest_distance = distance;
+      tied = false;
+    } else if (distance == nearest_distance) {
+      tied = true;
+    }
+  }
+  return tied ? std::nullopt : nearest;
+}
+
+/// The message for a word that names no flag of `options`: the flag as typed
+/// (without its `=value`), and the flag it is a likely typo of, if one is.
+[[nodiscard]] inline std::string unknown_flag_message(const po::options_description& options, std::string_view typed) {
+  const std::string_view flag = typed.substr(0, typed.find('='));
+  const auto guess = nearest_flag(options, flag);
+  return "unknown flag " + iteragpu::quoted(flag) + (guess ? " (did you mean " + *guess + "?)" : std::string()) +
+         "; see --help for the accepted flags";
+}
+
 /// A Program_options error in words of our own. Boost's what() is not used
 /// for the errors that name a flag: it fills its message template by
 /// search-and-replace until no placeholder is left, which never ends when the
 /// flag the user typed contains one (`--x%canonical_option%`), and it prints
-/// the user's text unescaped.
-[[nodiscard]] inline std::string describe_parse_error(const po::error& e) {
+/// the user's text unescaped. `options` are the flags an unknown one is
+/// compared with (see unknown_flag_message()).
+[[nodiscard]] inline std::string describe_parse_error(const po::error& e, const po::options_description& options) {
   const auto* named = dynamic_cast<const po::error_with_option_name*>(&e);
   if (named == nullptr) {
     return e.what();
   }
   const std::string flag = quoted(named->get_option_name());
   if (dynamic_cast<const po::unknown_option*>(&e) != nullptr) {
-    return "unknown flag " + flag + "; see --help for the accepted flags";
+    return unknown_flag_message(options, named->get_option_name());
   }
   if (dynamic_cast<const po::multiple_occurrences*>(&e) != nullptr) {
     return flag + " is given more than once; each flag is accepted once";
@@ -153,7 +241,7 @@ inline void refuse_flags_as_values(const po::options_description& options, std::
     // notifiers, neither of which is used; flags check their own presence so
     // that the message says what is accepted.
   } catch (const po::error& e) {
-    throw usage_error(describe_parse_error(e));
+    throw usage_error(describe_parse_error(e, options));
   }
   return values;
 }

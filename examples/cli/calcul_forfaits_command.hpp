@@ -31,7 +31,12 @@ namespace iteragpu::cli {
 
 /// The help: the flags, the three uses and the rules of the figures.
 inline void write_calcul_forfaits_help(std::ostream& out) {
-  out << calcul_forfaits_description() << '\n'
+  out << "usage: calcul_forfaits --gpu ID --days N --lots N [--accepted-results N] [--catalog PATH] [--json]\n"
+         "       calcul_forfaits [--fits FILE [--size N] | --fits-gib X] [--gpu-hours H] [--gpus N] [--days N]\n"
+         "                       [--accepted-results N] [--catalog PATH] [--json]   (a search: at least one of the three)\n"
+         "       calcul_forfaits --gpu ID --compare-days [--accepted-results N] [--catalog PATH] [--json]\n"
+         "       calcul_forfaits --list [--catalog PATH]\n"
+      << calcul_forfaits_description() << '\n'
       << "A quote: --gpu ID --days N --lots N. A search: --fits FILE, --fits-gib X or --gpu-hours H, with\n"
       << "--gpus, --days and --accepted-results; cheapest first. A comparison: --gpu ID --compare-days.\n"
       << "Prices are whole packages in integer US cents; the unit cost is the total price divided by\n"

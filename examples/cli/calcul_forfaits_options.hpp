@@ -50,31 +50,31 @@ struct calcul_forfaits_options {
       "calcul_forfaits: the whole price of a fixed-duration GPU package and the cost per accepted result; the "
       "packages that hold a memory need or provide GPU-hours, cheapest first");
   d.add_options()  //
-      ("gpu", text_value(),
+      ("gpu", text_value("ID"),
        "GPU id from the catalog, e.g. b200 (--list shows them); required for a quote and with --compare-days")  //
-      ("days", text_value(),
+      ("days", text_value("N"),
        "package duration in days, 3, 7 or 30: required for a quote; with a search, keeps that duration only")  //
-      ("lots", text_value(), "number of lots, a positive integer; a lot may hold several GPUs (required for a quote)")  //
-      ("accepted-results", text_value(),
+      ("lots", text_value("N"), "number of lots, a positive integer; a lot may hold several GPUs (required for a quote)")  //
+      ("accepted-results", text_value("N"),
        "distinct useful results accepted under your quality protocol, a positive integer; no default: "
        "without it the unit cost (per quote, per listed package) is not computed")  //
-      ("fits", text_value(),
+      ("fits", text_value("FILE"),
        "search: the packages whose GPUs each hold the memory need in FILE, the JSON of `mesure_memoire estimate "
        "--json`, `plan --json` or `replay --json` (its least need, the setting named), or a measurement file "
        "(`measure --output`), or `extrapolate --json` with --size")  //
-      ("size", text_value(),
+      ("size", text_value("N"),
        "with --fits FILE of `mesure_memoire extrapolate --json`: the size whose predicted peak reserved (the "
        "upper end of a range), plus the memory outside the allocator, is the need")  //
-      ("fits-gib", text_value(),
+      ("fits-gib", text_value("X"),
        "search: the packages whose GPUs each hold X GiB (2^30 bytes), an exact decimal such as 17.04")  //
-      ("gpus", text_value(),
+      ("gpus", text_value("N"),
        "with a search: N GPUs that each hold the need (default 1); lots = N / GPUs per lot, rounded up")  //
-      ("gpu-hours", text_value(),
+      ("gpu-hours", text_value("H"),
        "search: the packages that provide at least H GPU-hours (lots x GPUs per lot x days x 24), alone or with "
        "--fits or --fits-gib")  //
       ("compare-days", po::bool_switch(),
        "with --gpu: that GPU's 3-, 7- and 30-day packages side by side, per GPU-day")  //
-      ("catalog", text_value(), "catalog CSV file (default: the shipped illustrative catalog)")  //
+      ("catalog", text_value("PATH"), "catalog CSV file (default: the shipped illustrative catalog)")  //
       ("json", po::bool_switch(), "print one JSON object instead of text")                        //
       ("list", po::bool_switch(), "print the catalog as a table (goes with --catalog only)")      //
       ("help,h", po::bool_switch(), "show this help");

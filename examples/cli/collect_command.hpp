@@ -37,7 +37,7 @@ namespace iteragpu::cli {
       "points.tsv) into summary.csv, plot.svg and index.html in a new folder, one series per GPU name; points "
       "without a result yet are listed as no_result");
   d.add_options()                                                                  //
-      ("output-dir", text_value(), "a new folder for the merged files (required)")  //
+      ("output-dir", text_value("NEW_DIR"), "a new folder for the merged files (required)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;
 }
@@ -107,7 +107,7 @@ inline void make_new_folder(const std::filesystem::path& output) {
   return guarded(command, out, err, kept, [&]() -> int {
     const auto description = collect_description();
     if (help_requested(args)) {
-      out << description << '\n';
+      out << "usage: mesure_memoire collect DIR [DIR...] --output-dir NEW_DIR\n" << description << '\n';
       return exit_success;
     }
     refuse_flags_as_values(description, args);

@@ -52,7 +52,7 @@ struct compare_options {
   static constexpr const char* second = "iteragpu-compare-b";
   static constexpr const char* stray = "iteragpu-stray-word";
   po::options_description options;
-  options.add(compare_description()).add_options()(first, text_value(), "")(second, text_value(), "")(stray, text_value(), "");
+  options.add(compare_description()).add_options()(first, text_value("A.json"), "")(second, text_value("B.json"), "")(stray, text_value("WORD"), "");
   po::positional_options_description positional;
   positional.add(first, 1).add(second, 1).add(stray, -1);
   po::variables_map values;
@@ -68,7 +68,7 @@ struct compare_options {
     }
     po::store(parsed, values);
   } catch (const po::error& e) {
-    throw usage_error(describe_parse_error(e));
+    throw usage_error(describe_parse_error(e, compare_description()));
   }
   compare_options o;
   for (const auto& [index, key] : {std::pair{0U, first}, std::pair{1U, second}}) {

@@ -31,7 +31,10 @@ inline void write_program_help(std::ostream& out, std::string_view program, std:
   }
   out << "\n" << program << " COMMAND --help shows the flags of one command; " << program
       << " --version the versions it was built with.\n"
-      << "exit codes: 0 success, 2 bad input or no LibTorch/GPU, 3 failure while measuring, 1 internal error\n";
+      << "exit codes: 0 success, 1 internal error, 2 bad input or no LibTorch/GPU, 3 failure while measuring,\n"
+         "  4 replay: the self-check found the replay differs from the recorded segment events,\n"
+         "  5 measure, environment: another process took the --output name (the result is kept under a new name),\n"
+         "  130, 143 sweep: stopped by SIGINT or SIGTERM (docs/conventions.md)\n";
 }
 
 /// `program COMMAND [FLAGS]`: runs the named subcommand with the remaining

@@ -30,8 +30,8 @@ namespace iteragpu::cli {
       "mesure_memoire environment: versions and the GPUs the runtime reports (a diagnostic: exit 0 when no GPU "
       "is available)");
   d.add_options()                                                                                        //
-      ("device", text_value(), "the GPU to describe, cuda:N (default cuda:0)")                          //
-      ("output", text_value(), "write the JSON to this new file instead of stdout (never overwritten)")  //
+      ("device", text_value("cuda:N"), "the GPU to describe, cuda:N (default cuda:0)")                          //
+      ("output", text_value("NEW_FILE"), "write the JSON to this new file instead of stdout (never overwritten)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;
 }
@@ -45,7 +45,7 @@ template <memory::environment_runtime Runtime>
   return guarded(command, out, err, [&] {
     const auto description = environment_description();
     if (help_requested(args)) {
-      out << description << '\n';
+      out << "usage: mesure_memoire environment [--device cuda:N] [--output NEW_FILE]\n" << description << '\n';
       return exit_success;
     }
     const auto values = parse_arguments(description, args);

@@ -29,10 +29,10 @@ struct estimate_options {
 [[nodiscard]] inline po::options_description estimate_description() {
   po::options_description d("mesure_memoire estimate: weight memory from a parameter count, no GPU needed");
   d.add_options()                                                                    //
-      ("parameters", text_value(), "parameter count, a positive integer (required)")  //
-      ("bits", text_value(),
+      ("parameters", text_value("N"), "parameter count, a positive integer (required)")  //
+      ("bits", text_value("N"),
        "storage width per parameter in bits, a positive integer, rounded up to whole bytes (required)")  //
-      ("reserve-gib", text_value(),
+      ("reserve-gib", text_value("X"),
        "a reserve in GiB that you choose, a non-negative decimal (default 0)")  //
       ("json", po::bool_switch(), "print one JSON object instead of text")      //
       ("help,h", po::bool_switch(), "show this help");
@@ -69,7 +69,8 @@ struct estimate_options {
   return guarded("mesure_memoire estimate", out, err, [&] {
     const auto description = estimate_description();
     if (help_requested(args)) {
-      out << description << '\n';
+      out << "usage: mesure_memoire estimate --parameters N --bits N [--reserve-gib X] [--json]\n"
+          << description << '\n';
       return exit_success;
     }
     const auto options = parse_estimate_options(parse_arguments(description, args));

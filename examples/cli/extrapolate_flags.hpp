@@ -41,34 +41,34 @@ inline constexpr std::string_view accepted_size_list =
       "replayed as `replay` does; no GPU. Requests that follow no such function make every figure a range "
       "(docs/extrapolate.md)");
   d.add_options()  //
-      ("sizes", text_value(), "the size each snapshot was recorded at, in the snapshots' order, e.g. 1,2,4")  //
-      ("to", text_list(), "a size to predict, or a comma-separated list; may repeat")                       //
-      ("device-index", text_value(), "the device whose traces are read, 0 or more (default 0)")              //
-      ("alloc-conf", text_value(),
+      ("sizes", text_value("LIST"), "the size each snapshot was recorded at, in the snapshots' order, e.g. 1,2,4")  //
+      ("to", text_list("LIST"), "a size to predict, or a comma-separated list; may repeat")                       //
+      ("device-index", text_value("N"), "the device whose traces are read, 0 or more (default 0)")              //
+      ("alloc-conf", text_value("CONF"),
        "a setting as PYTORCH_CUDA_ALLOC_CONF reads it; may repeat; \"\" is the recorded settings (the default)")  //
-      ("capacity-bytes", text_list(), "the bytes the allocator may reserve, a positive integer; may repeat")   //
+      ("capacity-bytes", text_list("N"), "the bytes the allocator may reserve, a positive integer; may repeat")   //
       ("largest", po::bool_switch(),
        "find the largest size up to 1000000 that completes under each --capacity-bytes, or on --gpu ID, or on "
        "every GPU of the catalog")  //
-      ("gpu", text_value(), "with --largest: a catalog GPU id; its capacity is its memory under the memory rule "
+      ("gpu", text_value("ID"), "with --largest: a catalog GPU id; its capacity is its memory under the memory rule "
                             "less --outside-bytes")  //
-      ("catalog", text_value(), "the catalog of GPUs for --largest (default: the shipped one)")  //
-      ("outside-bytes", text_value(),
+      ("catalog", text_value("PATH"), "the catalog of GPUs for --largest (default: the shipped one)")  //
+      ("outside-bytes", text_value("N"),
        "the memory outside the allocator taken off a GPU's memory, in bytes (default 718077952, measured on the "
        "H200)")  //
       ("json", po::bool_switch(), "print one JSON object instead of text")  //
-      ("torchscript", text_value(),
+      ("torchscript", text_value("FILE"),
        "instead of SNAPSHOT files: record them on this machine's GPU, this TorchScript file measured as `measure "
        "--torchscript` does, once per size of --sizes, each in a fresh process; with --input and --traces")  //
-      ("input", text_list(),
+      ("input", text_list("SPEC"),
        "with --torchscript: one input of forward as `measure` reads it, B standing for the size (e.g. "
        "Bx128:int64); repeat the flag for each input")  //
       ("train", po::bool_switch(), "with --torchscript: each pass is forward and backward, as `measure --train`")  //
-      ("input-high", text_value(), "with --torchscript: passed to `measure --input-high`")  //
-      ("traces", text_value(),
+      ("input-high", text_value("N"), "with --torchscript: passed to `measure --input-high`")  //
+      ("traces", text_value("FOLDER"),
        "with --torchscript: a new folder for each size's snapshot (size-N.pickle) and measurement "
        "(size-N.measurement.json), kept for later runs")  //
-      ("record-program", text_value(),
+      ("record-program", text_value("PATH"),
        "with --torchscript: the program whose `measure` records each size (default: this one)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;

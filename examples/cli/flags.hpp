@@ -38,8 +38,10 @@ inline constexpr std::string_view accepted_device = "cuda:N with N a GPU index, 
 /// -Wnull-dereference, as its typed_value<std::string> does.
 class text_list_value : public po::value_semantic_codecvt_helper<char> {
  public:
+  /// A value the help shows as `value_name` (see text_value()).
+  explicit text_list_value(std::string_view value_name) : value_name_(value_name) {}
   /// The argument's name in the help.
-  [[nodiscard]] std::string name() const override { return "arg"; }
+  [[nodiscard]] std::string name() const override { return value_name_; }
   /// One word per occurrence.
   [[nodiscard]] unsigned min_tokens() const override { return 1; }
   /// One word per occurrence.
@@ -62,10 +64,15 @@ class text_list_value : public po::value_semantic_codecvt_helper<char> {
     auto& words = boost::any_cast<std::vector<std::string>&>(value);
     words.insert(words.end(), tokens.begin(), tokens.end());
   }
+
+ private:
+  std::string value_name_;
 };
 
 /// A repeatable flag whose words are kept in order (text_list_value).
-[[nodiscard]] inline const po::value_semantic* text_list() { return new text_list_value(); }
+[[nodiscard]] inline const po::value_semantic* text_list(std::string_view value_name) {
+  return new text_list_value(value_name);
+}
 
 /// A non-negative decimal such as 0.01 or 15, for the stopping rule.
 [[nodiscard]] inline double positive_decimal_flag(const po::variables_map& values, std::string_view flag,

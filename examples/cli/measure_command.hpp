@@ -51,39 +51,39 @@ struct measure_options {
       "mesure_memoire measure: memory and time of the synthetic network Linear(width -> 4*width) -> GELU -> "
       "Linear(4*width -> width) (inference), or of a TorchScript module (--torchscript), phase by phase, on one GPU");
   d.add_options()                                                                                         //
-      ("device", text_value(), "the GPU, cuda:N (required; the CPU is never used as a fallback)")        //
-      ("batch", text_value(), "input batch, a positive integer (default 1)")                              //
-      ("context", text_value(), "positions per input, a positive integer (default 16; no attention)")     //
-      ("width", text_value(), "model width, a positive integer (default 64; hidden = 4 x width)")         //
-      ("dtype", text_value(), "float32, float16 or bfloat16 for weights and inputs (default float32)")    //
-      ("warmup", text_value(), "warm-up passes, 0 to 10000, measured together (default 1)")               //
-      ("repeats", text_value(),
+      ("device", text_value("cuda:N"), "the GPU, cuda:N (required; the CPU is never used as a fallback)")        //
+      ("batch", text_value("N"), "input batch, a positive integer (default 1)")                              //
+      ("context", text_value("N"), "positions per input, a positive integer (default 16; no attention)")     //
+      ("width", text_value("N"), "model width, a positive integer (default 64; hidden = 4 x width)")         //
+      ("dtype", text_value("TYPE"), "float32, float16 or bfloat16 for weights and inputs (default float32)")    //
+      ("warmup", text_value("N"), "warm-up passes, 0 to 10000, measured together (default 1)")               //
+      ("repeats", text_value("N"),
        "measured passes after the warm-up: 1 to 10000, or auto (until the 95 % confidence interval of the median "
        "GPU time is within --max-noise of it; default 2)")  //
-      ("min-repeats", text_value(), "with --repeats auto: at least this many passes (default 10)")  //
-      ("max-repeats", text_value(), "with --repeats auto: at most this many passes, up to 10000 (default 10000)")  //
-      ("max-noise", text_value(),
+      ("min-repeats", text_value("N"), "with --repeats auto: at least this many passes (default 10)")  //
+      ("max-repeats", text_value("N"), "with --repeats auto: at most this many passes, up to 10000 (default 10000)")  //
+      ("max-noise", text_value("X"),
        "with --repeats auto: how far the interval may reach from the median, as a fraction of it (default 0.01)")  //
-      ("max-seconds", text_value(), "with --repeats auto: stop once the repeats have taken this long (default 15)")  //
-      ("workspace-bytes", text_value(),
+      ("max-seconds", text_value("X"), "with --repeats auto: stop once the repeats have taken this long (default 15)")  //
+      ("workspace-bytes", text_value("N"),
        "the GPU library's workspace the prediction assumes, in bytes (default: what LibTorch reports, else the "
        "H200 figure 34603008)")  //
-      ("memory-snapshot", text_value(),
+      ("memory-snapshot", text_value("NEW_FILE"),
        "also write PyTorch's allocator snapshot (a pickle for torch.cuda._memory_viz) to this new file, even when a "
        "phase fails (LibTorch 2.1 or newer)")  //
-      ("torchscript", text_value(),
+      ("torchscript", text_value("FILE"),
        "measure this TorchScript file (torch.jit.save) instead of the synthetic network; with --input")  //
-      ("aoti", text_value(),
+      ("aoti", text_value("FILE"),
        "measure this AOTInductor package (.pt2, torch._inductor.aoti_compile_and_package) instead of the synthetic "
        "network, for inference; with --input; needs a build against LibTorch 2.6 or later")  //
-      ("input", text_list(),
+      ("input", text_list("SPEC"),
        "with --torchscript or --aoti: one input of forward, in order, as SIZExSIZE...:DTYPE (e.g. 8x512:int64); repeat the "
        "flag for each input")  //
       ("train", po::bool_switch(),
        "with --torchscript: each pass is forward and backward of the sum of the floating outputs")  //
-      ("input-high", text_value(),
+      ("input-high", text_value("N"),
        "with --torchscript or --aoti: integer inputs are uniform in [0, N) (default 2); floating inputs are standard normal")  //
-      ("output", text_value(), "the JSON result, a new file (required; never overwritten)")  //
+      ("output", text_value("NEW_FILE"), "the JSON result, a new file (required; never overwritten)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;
 }
@@ -202,7 +202,12 @@ template <memory::environment_runtime Runtime>
   return guarded(command, out, err, [&]() -> int {
     const auto description = measure_description();
     if (help_requested(args)) {
-      out << description << '\n';
+      out << "usage: mesure_memoire measure --device cuda:N --output NEW_FILE [--batch N] [--context N] [--width N] "
+             "[--dtype TYPE] [--warmup N] [--repeats N | --repeats auto [--min-repeats N] [--max-repeats N] "
+             "[--max-noise X] [--max-seconds X]] [--workspace-bytes N] [--memory-snapshot NEW_FILE]\n"
+             "       mesure_memoire measure --device cuda:N --output NEW_FILE (--torchscript FILE [--train] | --aoti FILE) "
+             "--input SPEC... [--input-high N] [--warmup N] [--repeats ...] [--memory-snapshot NEW_FILE]\n"
+          << description << '\n';
       return exit_success;
     }
     const measure_options options = parse_measure_options(parse_arguments(description, args));

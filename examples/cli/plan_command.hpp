@@ -27,20 +27,20 @@ namespace iteragpu::cli {
       "mesure_memoire plan: every phase of a measurement of the synthetic network predicted to the byte, with no "
       "GPU (PyTorch 2.11's caching allocator simulated)");
   d.add_options()                                                                                   //
-      ("batch", text_value(), "input batch, a positive integer (default 1)")                        //
-      ("context", text_value(), "positions per input, a positive integer (default 16)")             //
-      ("width", text_value(), "model width, a positive integer (default 64; hidden = 4 x width)")   //
-      ("dtype", text_value(), "float32, float16 or bfloat16 (default float32)")                     //
-      ("warmup", text_value(), "warm-up passes, 0 to 10000 (default 1)")                             //
-      ("repeats", text_value(), "measured passes, 1 to 10000 (default 2)")                           //
-      ("workspace-bytes", text_value(),
+      ("batch", text_value("N"), "input batch, a positive integer (default 1)")                        //
+      ("context", text_value("N"), "positions per input, a positive integer (default 16)")             //
+      ("width", text_value("N"), "model width, a positive integer (default 64; hidden = 4 x width)")   //
+      ("dtype", text_value("TYPE"), "float32, float16 or bfloat16 (default float32)")                     //
+      ("warmup", text_value("N"), "warm-up passes, 0 to 10000 (default 1)")                             //
+      ("repeats", text_value("N"), "measured passes, 1 to 10000 (default 2)")                           //
+      ("workspace-bytes", text_value("N"),
        "the GPU library's workspace in bytes (default 34603008: cuBLAS 32 MiB + cuBLASLt 1 MiB, an H200 with "
        "PyTorch 2.11)")  //
-      ("outside-bytes", text_value(),
+      ("outside-bytes", text_value("N"),
        "the memory a measuring process takes outside the allocator, in bytes (default 718077952, measured on the "
        "H200)")  //
-      ("memory-gib", text_value(), "a card's memory in GiB, a decimal: say whether the run fits, with the headroom")  //
-      ("largest", text_value(), "batch, context or width: the largest value that fits --memory-gib, the others fixed")  //
+      ("memory-gib", text_value("X"), "a card's memory in GiB, a decimal: say whether the run fits, with the headroom")  //
+      ("largest", text_value("AXIS"), "batch, context or width: the largest value that fits --memory-gib, the others fixed")  //
       ("json", po::bool_switch(), "print one JSON object instead of text")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;
@@ -107,7 +107,9 @@ struct plan_options {
   return guarded(command, out, err, [&] {
     const auto description = plan_description();
     if (help_requested(args)) {
-      out << description << '\n';
+      out << "usage: mesure_memoire plan [--batch N] [--context N] [--width N] [--dtype TYPE] [--warmup N] "
+             "[--repeats N] [--workspace-bytes N] [--outside-bytes N] [--memory-gib X [--largest AXIS]] [--json]\n"
+          << description << '\n';
       return exit_success;
     }
     const auto options = parse_plan_options(parse_arguments(description, args));

@@ -32,19 +32,19 @@ namespace iteragpu::cli {
       "others; no GPU. A self-check replays the recorded settings and compares the segment events: exit 4 when "
       "they differ");
   d.add_options()                                                                                        //
-      ("device-index", text_value(), "the device whose trace is replayed, 0 or more (default 0)")        //
-      ("alloc-conf", text_value(),
+      ("device-index", text_value("N"), "the device whose trace is replayed, 0 or more (default 0)")        //
+      ("alloc-conf", text_value("CONF"),
        "a setting as PYTORCH_CUDA_ALLOC_CONF reads it, e.g. expandable_segments:True,max_split_size_mb:128; may "
        "repeat; \"\" is the recorded settings (the default)")  //
-      ("capacity-bytes", text_value(), "the bytes the allocator may reserve, a positive integer")  //
-      ("capacity-gib", text_value(), "the same in GiB, a decimal (rounded down to a whole byte)")  //
-      ("gpu", text_value(),
+      ("capacity-bytes", text_value("N"), "the bytes the allocator may reserve, a positive integer")  //
+      ("capacity-gib", text_value("X"), "the same in GiB, a decimal (rounded down to a whole byte)")  //
+      ("gpu", text_value("ID"),
        "the capacity of this catalog GPU: the low end of its memory under the memory rule less --outside-bytes")  //
-      ("catalog", text_value(), "the catalog of GPUs for --gpu (default: the shipped one)")                     //
-      ("card-gib", text_value(),
+      ("catalog", text_value("PATH"), "the catalog of GPUs for --gpu (default: the shipped one)")                     //
+      ("card-gib", text_value("X"),
        "the capacity of a card whose runtime reports this many GiB of total memory, less --outside-bytes")  //
       ("smallest-capacity", po::bool_switch(), "find, per setting, the smallest capacity that runs the trace")  //
-      ("outside-bytes", text_value(),
+      ("outside-bytes", text_value("N"),
        "the memory outside the allocator counted in a memory need, in bytes (default 718077952, measured on the "
        "H200)")  //
       ("json", po::bool_switch(), "print one JSON object instead of text")  //
@@ -119,8 +119,7 @@ namespace detail::replay_flags {
     if (!flag) {
       // Refused here, not by the common parser: its value would be taken for
       // the snapshot, and the snapshot for a stray word.
-      throw usage_error("unknown flag " + iteragpu::quoted(std::string_view{word}.substr(0, word.find('='))) +
-                        "; see --help for the accepted flags");
+      throw usage_error(unknown_flag_message(description, word));
     }
     if (word.find('=') != std::string::npos || flag == "-h") {
       continue;

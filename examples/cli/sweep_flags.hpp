@@ -30,44 +30,40 @@
 /// of its four forms (a new sweep, --plan-only, --run-point, --resume).
 namespace iteragpu::cli {
 
-/// The flags of `mesure_memoire sweep`, with its help: its four forms and
-/// its exit codes.
+/// The flags of `mesure_memoire sweep`, with its help and its exit codes
+/// (run_sweep's usage lines give its four forms).
 [[nodiscard]] inline po::options_description sweep_description() {
   po::options_description d(
       "mesure_memoire sweep: the synthetic network measured over lists of shapes, one fresh `measure` process per "
-      "point, points that cannot fit skipped by prediction; summary.csv, plot.svg and index.html at the end.\n"
-      "  sweep (--device cuda:N | --devices cuda:0,cuda:1 | --predict-only) --output-dir NEW_DIR [lists]\n"
-      "  sweep --plan-only --output-dir NEW_DIR [lists]           writes points.tsv only\n"
-      "  sweep --run-point N --output-dir DIR (--device cuda:N | --predict-only)   one point (a job array's task)\n"
-      "  sweep --resume DIR (--device ... | --predict-only)        the points without a result\n"
+      "point, points that cannot fit skipped by prediction; summary.csv, plot.svg and index.html at the end. "
       "A LIST is comma-separated values or doubling ranges: 8,16 or 64..8192 (64, 128, ..., 8192). Exit 0 when the "
       "sweep ran to its end (skipped and failed points are results), 2 bad input, 1 a file that could not be "
       "written, 130 (SIGINT) or 143 (SIGTERM) when interrupted");
   d.add_options()                                                                                                  //
-      ("device", text_value(), "the GPU, cuda:N: one point at a time")                                            //
-      ("devices", text_value(), "several GPUs, cuda:0,cuda:1,...: one point at a time on each, concurrently")     //
+      ("device", text_value("cuda:N"), "the GPU, cuda:N: one point at a time")                                            //
+      ("devices", text_value("LIST"), "several GPUs, cuda:0,cuda:1,...: one point at a time on each, concurrently")     //
       ("predict-only", po::bool_switch(), "no process and no GPU: every point's figures are predictions")       //
-      ("output-dir", text_value(), "the sweep's folder: a new one (or, with --run-point, the planned one)")      //
-      ("batch", text_value(), "LIST of batch sizes (default 1)")                                                 //
-      ("context", text_value(), "LIST of positions per input (default 16)")                                      //
-      ("width", text_value(), "LIST of model widths (default 64)")                                               //
-      ("dtype", text_value(), "comma-separated float32, float16, bfloat16 (default float32)")                    //
-      ("warmup", text_value(), "warm-up passes of each point, 0 to 10000 (default 1)")                           //
-      ("repeats", text_value(), "measured passes of each point, 1 to 10000 or auto (default 2)")                  //
+      ("output-dir", text_value("DIR"), "the sweep's folder: a new one (or, with --run-point, the planned one)")      //
+      ("batch", text_value("LIST"), "LIST of batch sizes (default 1)")                                                 //
+      ("context", text_value("LIST"), "LIST of positions per input (default 16)")                                      //
+      ("width", text_value("LIST"), "LIST of model widths (default 64)")                                               //
+      ("dtype", text_value("LIST"), "comma-separated float32, float16, bfloat16 (default float32)")                    //
+      ("warmup", text_value("N"), "warm-up passes of each point, 0 to 10000 (default 1)")                           //
+      ("repeats", text_value("N"), "measured passes of each point, 1 to 10000 or auto (default 2)")                  //
       ("plan-only", po::bool_switch(), "write points.tsv and nothing else")                                       //
-      ("run-point", text_value(), "run point N of the plan in --output-dir alone; a point with a result is left alone")  //
-      ("resume", text_value(), "run the points of this sweep folder that have no result yet")                    //
-      ("memory-gib", text_value(),
+      ("run-point", text_value("N"), "run point N of the plan in --output-dir alone; a point with a result is left alone")  //
+      ("resume", text_value("DIR"), "run the points of this sweep folder that have no result yet")                    //
+      ("memory-gib", text_value("X"),
        "with --predict-only: the card's usable memory in GiB, a decimal; points predicted not to fit are skipped "
        "(without it none is skipped for the device)")  //
-      ("host-memory-gib", text_value(),
+      ("host-memory-gib", text_value("X"),
        "with --predict-only: the host's available memory in GiB for the host rule (without it, no host rule)")  //
-      ("workspace-bytes", text_value(),
+      ("workspace-bytes", text_value("N"),
        "the GPU library workspaces the prediction assumes, in bytes (default 34603008: H200, PyTorch 2.11)")  //
-      ("outside-bytes", text_value(),
+      ("outside-bytes", text_value("N"),
        "the memory a measuring process takes outside the allocator, in bytes (default 718077952, measured on the "
        "H200)")  //
-      ("point-program", text_value(),
+      ("point-program", text_value("FILE"),
        "the program run for each point as `PROGRAM measure ...` and `PROGRAM environment --device D` (default: this "
        "program)")  //
       ("help,h", po::bool_switch(), "show this help");

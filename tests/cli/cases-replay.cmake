@@ -39,7 +39,7 @@ iteragpu_cli_case(replay_zero_capacity_gib PROGRAM mesure_memoire EXIT 2 STDOUT_
 # An unknown flag followed by a value is named, never its value or the
 # snapshot (the value would otherwise be taken for the snapshot).
 foreach(_case "cap|--cap|100|${_snapshots}/snapshot_protocol4.pickle" "capacity|--capacity|100|${_snapshots}/snapshot_protocol4.pickle"
-    "output|--output|x.json|${_snapshots}/snapshot_protocol4.pickle" "capacity_byte|--capacity-byte|5|${_snapshots}/snapshot_protocol4.pickle")
+    "output|--output|x.json|${_snapshots}/snapshot_protocol4.pickle")
   string(REPLACE "|" ";" _c "${_case}")
   list(GET _c 0 _name)
   list(GET _c 1 _flag)

@@ -360,6 +360,17 @@ XML
     CMAKE_PREFIX_PATH="$work/boost1.84.0:$work/boost1.74.0" call iteragpu_find_boost
     case "$out" in "$work"/*) fail "took $out" ;; esac
     ;;
+  packaged_libtorch_is_described_by_its_own_version)
+    # A packaged LibTorch whose package version (1.13.1) is not the version
+    # it gives itself (1.13.0), as Debian's libtorch-dev: the line says the
+    # latter, the one CMake finds and --version prints.
+    config="$work/system/share/cmake/Torch"
+    printf '#!/bin/sh\ncase "$1" in\n  -S) echo "libtorch-dev:amd64: %s/TorchConfig.cmake" ;;\n  -W) printf 1.13.1+dfsg-4 ;;\nesac\n' \
+      "$config" >"$work/bin/dpkg-query"
+    chmod +x "$work/bin/dpkg-query"
+    PATH="$work/bin:$PATH" call iteragpu_describe_torch "$config"
+    expect_out "LibTorch 1.13.0 (package libtorch-dev), CPU only"
+    ;;
   *)
     fail "unknown case"
     ;;
