@@ -109,10 +109,10 @@ iteragpu_cli_case(replay_fits_names_its_headroom_and_retries PROGRAM mesure_memo
 # The retries beside the smallest capacity are those at that capacity (the
 # allocator releases its cache to fit it), in text and in JSON.
 iteragpu_cli_case(replay_smallest_capacity_gives_its_retries PROGRAM mesure_memoire EXIT 0
-  STDOUT "\n  fits \\(no capacity asked\\), 0 allocation retries\n  smallest capacity: 213909504 bytes \\(204\\.00 MiB\\), 3 allocation retries at that capacity\n"
+  STDOUT "\n  fits \\(no capacity asked\\), 0 allocation retries\n  smallest capacity: 213909504 bytes \\(204\\.00 MiB\\), 4 allocation retries at that capacity\n"
   ARGS replay "${_traces}/conv_train.recorded.pickle" --smallest-capacity)
 iteragpu_cli_case(replay_smallest_capacity_gives_its_retries_in_json PROGRAM mesure_memoire EXIT 0
-  STDOUT "\"alloc_retries\":0,.*\"smallest_capacity_bytes\":213909504,\"smallest_capacity_retries\":3,"
+  STDOUT "\"alloc_retries\":0,.*\"smallest_capacity_bytes\":213909504,\"smallest_capacity_retries\":4,"
   ARGS replay "${_traces}/conv_train.recorded.pickle" --smallest-capacity --json)
 iteragpu_cli_case(replay_text_names_the_gpus PROGRAM mesure_memoire EXIT 0
   STDOUT "self-check: passed.*GPUs on record that hold it: .*h200"

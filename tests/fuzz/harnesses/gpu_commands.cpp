@@ -69,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const int code = iteragpu::cli::run_measure(runtime, words, out, err);
       static_cast<void>(fuzz::check_command_outcome(code, out.str(), err.str(), "mesure_memoire measure: "));
       fuzz::check_flag_value_rule(iteragpu::cli::measure_description(), words, code, err.str());
-      fuzz::require(code == iteragpu::cli::exit_usage || out.str().starts_with("mesure_memoire measure:"),
+      fuzz::require(code == iteragpu::cli::exit_usage || out.str().starts_with("usage: mesure_memoire measure "),
                     "without a GPU, measure only ever shows its help or refuses");
       fuzz::require(files_in(folder) == 0, "measure without a GPU writes no file, not even a temporary");
       break;
