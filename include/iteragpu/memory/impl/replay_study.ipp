@@ -31,6 +31,36 @@ namespace iteragpu::memory {
   return s;
 }
 
+namespace detail::studying {
+
+// The smallest capacity of `options`' setting and the retries at it, put in
+// `r`; returns that capacity (none where the search finds none, or where the
+// trace ends where the recorded program died).
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<byte_count>, replay_error> fill_smallest_capacity(
+    const device_trace& trace, const replay_options& options, setting_result& r) {
+  auto smallest = smallest_capacity(trace, options);
+  if (!smallest) {
+    if (smallest.error().code == replay_errc::ends_where_program_died) {
+      return std::optional<byte_count>{};
+    }
+    return unexpected{smallest.error()};
+  }
+  r.smallest_capacity = *smallest;
+  if (*smallest) {
+    auto at_smallest = options;
+    at_smallest.capacity = *smallest;
+    at_smallest.follow_recorded_addresses = false;  // as the search replays it
+    const auto there = replay(trace, at_smallest);
+    if (!there) {
+      return unexpected{there.error()};
+    }
+    r.smallest_capacity_retries = there->alloc_retries;
+  }
+  return *smallest;
+}
+
+}  // namespace detail::studying
+
 [[nodiscard]] ITERAGPU_INLINE result<study, replay_error> run_study(const device_trace& trace,
                                                                     const prediction::allocator_settings& recorded,
                                                                     const study_request& request) {
@@ -59,23 +89,11 @@ namespace iteragpu::memory {
     setting_result r{asked, std::move(*outcome), std::nullopt, std::nullopt, std::nullopt};
     std::optional<byte_count> base;
     if (request.smallest_capacity) {
-      auto smallest = smallest_capacity(trace, options);
-      if (smallest) {
-        r.smallest_capacity = *smallest;
-        base = *smallest;
-        if (*smallest) {
-          auto at_smallest = options;
-          at_smallest.capacity = *smallest;
-          at_smallest.follow_recorded_addresses = false;  // as the search replays it
-          const auto there = replay(trace, at_smallest);
-          if (!there) {
-            return unexpected{there.error()};
-          }
-          r.smallest_capacity_retries = there->alloc_retries;
-        }
-      } else if (smallest.error().code != replay_errc::ends_where_program_died) {
+      auto smallest = detail::studying::fill_smallest_capacity(trace, options, r);
+      if (!smallest) {
         return unexpected{smallest.error()};
       }
+      base = *smallest;
     } else if (!r.outcome.oom && !r.outcome.past_recorded_death) {
       base = r.outcome.peak_reserved;
     }
