@@ -1,7 +1,7 @@
 // Writes the bash completion scripts of mesure_memoire and calcul_forfaits
 // from their option descriptions: completions MESURE_MEMOIRE_FILE
 // CALCUL_FORFAITS_FILE CATALOG (the shipped catalog, whose GPU ids --gpu
-// completes). Run by the build; the scripts are installed in
+// completes, for both programs). Run by the build; the scripts are installed in
 // share/bash-completion/completions/.
 #include <cstddef>
 #include <exception>
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> ids(unique.begin(), unique.end());
     const auto mesure = cli::mesure_memoire_commands();
     const auto forfaits = cli::calcul_forfaits_commands();
-    if (!write(words[1], cli::bash_completion("mesure_memoire", mesure)) ||
+    if (!write(words[1], cli::bash_completion("mesure_memoire", mesure, ids)) ||
         !write(words[2], cli::bash_completion("calcul_forfaits", forfaits, ids))) {
       std::cerr << "completions: cannot write the scripts\n";
       return cli::exit_internal_error;

@@ -324,7 +324,7 @@ inline void write_largest_text(std::ostream& out, const extrapolate_run& run) {
     out << pricing::memory_rule_statement << '\n';
   }
   for (const auto& l : run.largest) {
-    out << "largest size under " << l.capacity.bytes.value << " bytes";
+    out << "largest size under " << bytes_and_size_text(l.capacity.bytes.value);
     if (l.capacity.gpu) {
       out << " (" << *l.capacity.gpu << ": " << l.capacity.basis << ")";
     }
@@ -356,12 +356,14 @@ inline void write_extrapolation_text(std::ostream& out, const extrapolate_run& r
   for (const auto& p : run.predictions) {
     const auto& r = p.replays.lower;
     out << "size " << p.size << ", " << d::setting_name(p.alloc_conf) << ", capacity "
-        << (p.capacity ? to_decimal_string(p.capacity->value) + " bytes" : std::string("unlimited"))
-        << ": peak allocated " << r.peak_allocated.value << " bytes, peak reserved " << r.peak_reserved.value;
+        << (p.capacity ? bytes_and_size_text(p.capacity->value) : std::string("unlimited"))
+        << ": peak allocated " << bytes_and_size_text(r.peak_allocated.value) << ", peak reserved "
+        << bytes_and_size_text(r.peak_reserved.value);
     if (p.replays.upper) {
-      out << " to " << p.replays.upper->peak_reserved.value;
+      out << " to " << bytes_and_size_text(p.replays.upper->peak_reserved.value);
     }
-    out << " bytes, " << r.alloc_retries << " retries" << (r.oom ? ", out of memory" : "") << '\n';
+    out << ", " << r.alloc_retries << (r.alloc_retries == 1 ? " allocation retry" : " allocation retries")
+        << (r.oom ? ", out of memory" : "") << '\n';
   }
   d::write_largest_text(out, run);
 }

@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_CLI_PROGRAMS_HPP
 #define ITERAGPU_CLI_PROGRAMS_HPP
 
+#include <array>
 #include <ostream>
 #include <span>
 #include <string>
@@ -20,6 +21,8 @@
 #include "cli/replay_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
+#include "iteragpu/pricing/catalog.hpp"
+#include "iteragpu/text.hpp"
 #include "iteragpu/version.hpp"
 
 /// \file
@@ -110,12 +113,22 @@ struct flag_kinds {
   return k;
 }
 
+/// What the completion offers after --alloc-conf: the PYTORCH_CUDA_ALLOC_CONF
+/// keys that change what the replay does, the flags with their values.
+inline constexpr std::array<std::string_view, 7> alloc_conf_completions{
+    "backend:native",           "expandable_segments:False",      "expandable_segments:True",
+    "garbage_collection_threshold:", "max_non_split_rounding_mb:", "max_split_size_mb:",
+    "roundup_power2_divisions:"};
+
 /// A bash completion script for `program`: its subcommands first (when it
 /// has any), then the flags of the command being typed, less those already
 /// given; after a flag, its value: file names (--output, --catalog, --fits,
 /// --memory-snapshot, --torchscript, --point-program), folders
 /// (--output-dir, --resume), the dtypes, the axes of --largest (not extrapolate's), the GPU ids
-/// of --gpu (`gpu_ids`, or those of the --catalog file on the line);
+/// of --gpu (`gpu_ids`, or those of the --catalog file on the line), the
+/// durations of --days (every GPU of a catalog has the same three), the keys of --alloc-conf
+/// (alloc_conf_completions, after the last comma of a list; bash splits a
+/// word at ':' by default, so the candidates are trimmed as the word is);
 /// nothing after another flag that takes a value; file names for the
 /// operands of compare and replay, folders for those of collect. No
 /// compgen without a match fails the function (a shell under `set -e`
@@ -128,6 +141,14 @@ struct flag_kinds {
   for (const auto& id : gpu_ids) {
     ids += (ids.empty() ? "" : " ") + id;
   }
+  std::string days;
+  for (const auto d : pricing::package_durations) {
+    days += (days.empty() ? "" : " ") + to_decimal_string(d.value);
+  }
+  std::string keys;
+  for (const auto key : alloc_conf_completions) {
+    keys += (keys.empty() ? "" : " ") + std::string(key);
+  }
   std::string dtypes;
   for (const auto name : memory::dtype_names) {
     dtypes += (dtypes.empty() ? "" : " ") + std::string(name);
@@ -138,6 +159,18 @@ struct flag_kinds {
       "  local current=${COMP_WORDS[COMP_CWORD]} previous='' words='' repeatable='' valued='' given=' ' kept='' w i\n"
       "  [ \"$COMP_CWORD\" -gt 0 ] && previous=${COMP_WORDS[COMP_CWORD-1]}\n"
       "  for ((i = 1; i < COMP_CWORD; i++)); do given+=\"${COMP_WORDS[i]} \"; done\n"
+      "  # --alloc-conf's value, read from the line: bash splits it at ':'.\n"
+      "  local line=${COMP_LINE:0:COMP_POINT} token flag item\n"
+      "  token=${line##*[[:space:]]}; line=${line%\"$token\"}; line=${line%\"${line##*[![:space:]]}\"}\n"
+      "  flag=${line##*[[:space:]]}\n"
+      "  if [ \"$flag\" = --alloc-conf ]; then\n"
+      "    item=${token##*,}\n"
+      "    COMPREPLY=($(compgen -P \"${token%\"$item\"}\" -W '" + keys + "' -- \"$item\" || :))\n"
+      "    if [[ $COMP_WORDBREAKS == *:* && $token == *:* ]]; then\n"
+      "      item=${token%\"${token##*:}\"}; COMPREPLY=(\"${COMPREPLY[@]#\"$item\"}\")\n"
+      "    fi\n"
+      "    compopt -o nospace 2>/dev/null || :; return\n"
+      "  fi\n"
       "  case $previous in\n"
       "    --output|--catalog|--fits|--memory-snapshot|--torchscript|--point-program)\n"
       "      COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
@@ -155,6 +188,7 @@ struct flag_kinds {
       "        fi\n"
       "      done\n"
       "      COMPREPLY=($(compgen -W \"$w\" -- \"$current\" || :)); return ;;\n"
+      "    --days) COMPREPLY=($(compgen -W '" + days + "' -- \"$current\" || :)); return ;;\n"
       "  esac\n";
   const bool subcommands = !commands.empty() && !commands.front().name.empty();
   if (subcommands) {

@@ -204,7 +204,7 @@ inline constexpr int exit_self_check = 4;
       out << boost::json::serialize(document) << '\n';
     } else {
       if (card) {
-        out << "Capacity: " << card->bytes.value << " bytes" << (card->gpu ? " on " + *card->gpu : std::string())
+        out << "Capacity: " << bytes_and_size_text(card->bytes.value) << (card->gpu ? " on " + *card->gpu : std::string())
             << ": " << card->basis << '\n';
       }
       report::write_text(out, study, context);

@@ -13,7 +13,7 @@ iteragpu_cli_case(extrapolate_help PROGRAM mesure_memoire EXIT 0 STDOUT "--capac
   ARGS extrapolate --help)
 # Every request explained: one figure per size, exact; at 4, the recorded trace's own requests.
 iteragpu_cli_case(extrapolate_affine_text PROGRAM mesure_memoire EXIT 0
-  STDOUT "Requests: 7 matched in every snapshot, 0 unexplained, 0 unmatched run\\(s\\)\nsize 4, recorded settings, capacity unlimited: peak allocated 58720256 bytes, peak reserved 71303168 bytes, 0 retries\nsize 16, recorded settings, capacity unlimited: peak allocated 612368384 bytes, peak reserved 643825664 bytes, 0 retries\n$"
+  STDOUT "Requests: 7 matched in every snapshot, 0 unexplained, 0 unmatched run\\(s\\)\nsize 4, recorded settings, capacity unlimited: peak allocated 58720256 bytes \\(56\\.00 MiB\\), peak reserved 71303168 bytes \\(68\\.00 MiB\\), 0 allocation retries\nsize 16, recorded settings, capacity unlimited: peak allocated 612368384 bytes \\(584\\.00 MiB\\), peak reserved 643825664 bytes \\(614\\.00 MiB\\), 0 allocation retries\n$"
   ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --to 4 --to 16)
 iteragpu_cli_case(extrapolate_affine_json PROGRAM mesure_memoire EXIT 0
   STDOUT "^\\{\"kind\":\"extrapolation\",\"sizes\":\\[1,2,4\\],\"requests\":\\{\"matched\":7,\"unexplained\":\\[\\],\"unmatched\":\\[\\]\\},\"predictions\":\\[\\{\"size\":4,\"alloc_conf\":\"\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":71303168,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\},\\{\"size\":4,\"alloc_conf\":\"expandable_segments:True\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":62914560,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\}\\]\\}\n$"
@@ -21,17 +21,17 @@ iteragpu_cli_case(extrapolate_affine_json PROGRAM mesure_memoire EXIT 0
        --capacity-bytes 100000000 --json)
 # The largest size under 1 GiB: 21 completes, 22 runs out of memory.
 iteragpu_cli_case(extrapolate_largest_capacity PROGRAM mesure_memoire EXIT 0
-  STDOUT "largest size under 1073741824 bytes, recorded settings: 21 \\(22 runs out of memory\\)\n$"
+  STDOUT "largest size under 1073741824 bytes \\(1\\.00 GiB\\), recorded settings: 21 \\(22 runs out of memory\\)\n$"
   ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --largest --capacity-bytes 1073741824)
 iteragpu_cli_case(extrapolate_largest_gpu PROGRAM mesure_memoire EXIT 0
   STDOUT "\"largest\":\\[\\{\"capacity_bytes\":83452354887,\"alloc_conf\":\"\",\"gpu\":\"h100-sxm\",\"size\":198\\}\\]\\}"
   ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --largest --gpu h100-sxm --json)
 iteragpu_cli_case(extrapolate_largest_every_gpu PROGRAM mesure_memoire EXIT 0
-  STDOUT "Memory rule \\(data/README\\.md\\).*largest size under 147803439104 bytes \\(h200: the low end of its memory under the memory rule, 148521517056 bytes, less the memory outside the allocator, 718077952 bytes\\), recorded settings: 264 \\(265 runs out of memory\\)"
+  STDOUT "Memory rule \\(data/README\\.md\\).*largest size under 147803439104 bytes \\(137\\.65 GiB\\) \\(h200: the low end of its memory under the memory rule, 148521517056 bytes, less the memory outside the allocator, 718077952 bytes\\), recorded settings: 264 \\(265 runs out of memory\\)"
   ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --largest)
 # A workspace that follows no function: a range, its request listed with its share.
 iteragpu_cli_case(extrapolate_unexplained_range PROGRAM mesure_memoire EXIT 0
-  STDOUT "2 unexplained.*unexplained: event 3, sizes 3145728 at 1, 17825792 at 2, 10485760 at 4; 17\\.85 % of the reference's peak of requested bytes.*Not exact.*size 8, recorded settings, capacity unlimited: peak allocated 176160768 bytes, peak reserved 188743680 to 260046848 bytes"
+  STDOUT "2 unexplained.*unexplained: event 3, sizes 3145728 at 1, 17825792 at 2, 10485760 at 4; 17\\.85 % of the reference's peak of requested bytes.*Not exact.*size 8, recorded settings, capacity unlimited: peak allocated 176160768 bytes \\(168\\.00 MiB\\), peak reserved 188743680 bytes \\(180\\.00 MiB\\) to 260046848 bytes \\(248\\.00 MiB\\)"
   ARGS extrapolate ${_ex_workspace} --sizes 1,2,4 --to 8)
 iteragpu_cli_case(extrapolate_unexplained_json PROGRAM mesure_memoire EXIT 0
   STDOUT "\"unexplained\":\\[\\{\"event\":3,\"observed_bytes\":\\[3145728,17825792,10485760\\],\"reference_bytes\":10485760,\"reference_peak_requested_bytes\":58720256\\}.*\"exact\":false,\"peak_reserved_bytes_upper\":260046848\\}"

@@ -1,6 +1,6 @@
 # The examples a Markdown page quotes are the programs' output: each console
 # block of one command line, `$ mesure_memoire ...` or `$ calcul_forfaits
-# ...` with no shell syntax, is run, and each line of the block after it must
+# ...` with no shell syntax (no line continued either), is run, and each line of the block after it must
 # be a line of the output, in order; a line `...` stands for lines left out,
 # and `...` within a line for any text. A file name the page uses for the
 # reader's own file is replaced by a committed one (FILES: NAME=PATH|||...).
@@ -95,7 +95,7 @@ while(NOT _text STREQUAL "")
     set(_expected "")
   elseif(_in_block AND _line STREQUAL "```")
     set(_in_block FALSE)
-    if(_commands EQUAL 1 AND _command MATCHES "^(mesure_memoire|calcul_forfaits) " AND NOT _command MATCHES "[<>|#;&`$]")
+    if(_commands EQUAL 1 AND _command MATCHES "^(mesure_memoire|calcul_forfaits) " AND NOT _command MATCHES "[<>|#;&`$\\]")
       _check("${_command}" "${_expected}")
       math(EXPR _checked "${_checked} + 1")
     endif()

@@ -18,7 +18,7 @@ function(_replay_same name first_line)
   endif()
   message(STATUS "${name}: ${bytes} bytes, the answer of --capacity-bytes ${bytes}")
 endfunction()
-_replay_same(card_gib "Capacity: 248289689 bytes: a card of 0\\.9 GiB as its runtime reports it, 966367641 bytes, less the memory outside the allocator, 718077952 bytes"
+_replay_same(card_gib "Capacity: 248289689 bytes \\(236\\.79 MiB\\): a card of 0\\.9 GiB as its runtime reports it, 966367641 bytes, less the memory outside the allocator, 718077952 bytes"
   --card-gib 0.9)
-_replay_same(gpu "Capacity: 83452354887 bytes on h100-sxm: the low end of its memory under the memory rule, 84170432839 bytes, less the memory outside the allocator, 718077952 bytes"
+_replay_same(gpu "Capacity: 83452354887 bytes \\(77\\.72 GiB\\) on h100-sxm: the low end of its memory under the memory rule, 84170432839 bytes, less the memory outside the allocator, 718077952 bytes"
   --gpu h100-sxm)

@@ -51,11 +51,6 @@ struct summary_entry {
 /// Bytes in GiB (2^30) with one decimal, rounded half up: "23.4 GiB".
 [[nodiscard]] std::string gib_text(std::uint64_t bytes);
 
-/// A size for people: gib_text() from 0.1 GiB on, so that no size reads
-/// "0.0 GiB"; below, MiB (2^20) with one decimal rounded half up ("34.0
-/// MiB"); below 0.1 MiB, whole bytes ("1 byte", "512 bytes").
-[[nodiscard]] std::string size_text(std::uint64_t bytes);
-
 /// Seconds with two decimals, rounded: "12.34 s"; a negative or non-finite
 /// time reads "0.00 s".
 [[nodiscard]] std::string seconds_text(double seconds);

@@ -7,6 +7,7 @@
 
 #include "iteragpu/config.hpp"
 #include "iteragpu/report/estimate.hpp"
+#include "iteragpu/text.hpp"
 
 // The bodies of the functions that <iteragpu/report/estimate.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
@@ -39,11 +40,19 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const memory_estimate& estima
       << "  storage width        " << w.bits.value << " bits -> " << w.bytes_per_parameter
       << (w.bytes_per_parameter == 1 ? " byte" : " bytes") << " per parameter (rounded up to whole bytes)\n"
       << "  weight bytes         " << w.weight_bytes.value << '\n'
-      << "  weights              " << w.weight_gib().to_string() << " GiB (2^30 bytes)  =  "
+      << "  weights              " << size_text(w.weight_bytes.value) << " (1 GiB = 2^30 bytes)  =  "
       << w.weight_gb().to_string() << " GB (10^9 bytes)\n"
       << "  reserve (assumption) " << estimate.reserve_gib.to_string()
       << " GiB, chosen by you, not measured\n"
-      << "  total                " << estimate.total_gib.to_string() << " GiB (weights + reserve)\n"
+      << "  total                ";
+  // The total rounded up to a whole byte, as a need; past 64 bits of bytes, its exact GiB.
+  if (const auto need = need_of(estimate)) {
+    out << bytes_and_size_text(need->bytes.value) << ": weights + reserve, rounded up to a whole byte\n";
+  } else {
+    out << estimate.total_gib.to_string() << " GiB: weights + reserve, past 64 bits of bytes\n";
+  }
+  out
+      << "Sizes in GiB are rounded to two decimals for reading; --json gives them exactly.\n"
       << "Not included:";
   const char* separator = " ";
   for (const auto item : memory::not_included_in_estimate) {

@@ -6,6 +6,7 @@
 
 #include "iteragpu/config.hpp"
 #include "iteragpu/sweep/progress.hpp"
+#include "iteragpu/text.hpp"
 
 // The bodies of the functions that <iteragpu/sweep/progress.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
@@ -30,13 +31,11 @@ namespace iteragpu::sweep {
 [[nodiscard]] ITERAGPU_INLINE std::string outcome_text(const point_record& r) {
   switch (r.outcome) {
     case outcome_kind::measured:
-      return "measured, peak reserved " + to_decimal_string(r.measured ? r.measured->peak_reserved_bytes : 0) +
-             " bytes (" + size_text(r.measured ? r.measured->peak_reserved_bytes : 0) + "), process " +
-             seconds_text(r.process ? r.process->wall_seconds : 0);
+      return "measured, peak reserved " + bytes_and_size_text(r.measured ? r.measured->peak_reserved_bytes : 0) +
+             ", process " + seconds_text(r.process ? r.process->wall_seconds : 0);
     case outcome_kind::predicted:
       return "predicted (nothing measured), peak reserved " +
-             to_decimal_string(r.prediction ? r.prediction->peak_reserved_bytes : 0) + " bytes (" +
-             size_text(r.prediction ? r.prediction->peak_reserved_bytes : 0) + ")";
+             bytes_and_size_text(r.prediction ? r.prediction->peak_reserved_bytes : 0);
     default:
       // A skip's reason starts with "skipped:"; a failure's says what ended it.
       return is_skip(r.outcome) ? r.reason : std::string(name_of(r.outcome)) + ": " + r.reason;

@@ -43,24 +43,6 @@ namespace iteragpu::sweep {
   return to_decimal_string(whole) + "." + to_decimal_string(tenth) + " GiB";
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string size_text(std::uint64_t bytes) {
-  constexpr std::uint64_t gib = std::uint64_t{1} << 30U;
-  constexpr std::uint64_t mib = std::uint64_t{1} << 20U;
-  if (bytes >= gib / 10U + 1U) {  // 0.1 GiB is 107374182.4 bytes
-    return gib_text(bytes);
-  }
-  if (bytes >= mib / 10U + 1U) {  // 0.1 MiB is 104857.6 bytes
-    std::uint64_t whole = bytes >> 20U;
-    std::uint64_t tenth = ((bytes & (mib - 1U)) * 10U + (mib >> 1U)) >> 20U;
-    if (tenth == 10) {
-      ++whole;
-      tenth = 0;
-    }
-    return to_decimal_string(whole) + "." + to_decimal_string(tenth) + " MiB";
-  }
-  return bytes_text(bytes);
-}
-
 [[nodiscard]] ITERAGPU_INLINE std::string seconds_text(double seconds) {
   const auto hundredths =
       seconds > 0 && std::isfinite(seconds) ? static_cast<std::uint64_t>(std::llround(seconds * 100)) : 0U;
