@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -178,34 +177,6 @@ struct held_segment {
   friend bool operator==(const held_segment&, const held_segment&) = default;
 };
 
-namespace detail::rewind {
-
-// The state being rewound: segments held and blocks in use, by address.
-struct rewound {
-  struct held {
-    std::uint64_t size{0};
-    std::uint64_t stream{0};
-    bool small_pool{false};
-  };
-  // A block in use: its size, and the event whose undoing made it (a free),
-  // or the number of events for a block the snapshot holds.
-  struct block {
-    std::uint64_t size{0};
-    std::uint64_t event{0};
-  };
-  std::map<std::uint64_t, held> segments;
-  std::map<std::uint64_t, block> live;  // by address
-
-  // Undoes event `e`, the event at `index`: true when the state allows it.
-  [[nodiscard]] bool undo(const trace_event& e, std::uint64_t index, const prediction::allocator_settings& settings);
-
-  // The segments with their blocks in use; the first block that lies in
-  // none, by address, when there is one.
-  [[nodiscard]] std::optional<std::pair<std::uint64_t, block>> collect(std::vector<held_segment>& start) const;
-};
-
-}  // namespace detail::rewind
-
 /// The allocator's state where a trace begins: nothing for a trace recorded
 /// from the process's first allocation; for one that starts late (recording
 /// began late, or the ring buffer wrapped), the segments and blocks in use
@@ -222,82 +193,6 @@ struct rewound {
 [[nodiscard]] recorded_peaks peaks_in(std::span<const trace_event> events,
                                       const prediction::allocator_settings& settings,
                                       std::span<const held_segment> start = {});
-
-namespace detail::replaying {
-
-[[nodiscard]] bool is_segment_event(trace_action a) noexcept;
-
-[[nodiscard]] trace_action action_of(prediction::segment_action a) noexcept;
-
-// Segment events compared as sets: the order of the releases of one
-// emptyCache follows the cache's own order, which changes nothing.
-[[nodiscard]] bool same_segment_events(std::vector<trace_event> recorded, std::vector<trace_event> replayed);
-
-}  // namespace detail::replaying
-
-namespace detail::replaying {
-
-// One replay's state: the simulated allocator, the blocks the trace's
-// addresses stand for, the recorded segment events since the last request
-// and the outcome so far.
-class replayer {
- public:
-  replayer(const replay_options& options, std::span<const trace_event> events)
-      : options_(options), events_(events), allocator_(options.settings, options.capacity, options.device_memory) {
-    live_.reserve(1024);
-    outcome_.recorded_death = last_refusal_survived_by_nothing(events);
-  }
-
-  // The last `oom` event when no allocation follows it.
-  [[nodiscard]] static std::optional<std::uint64_t> last_refusal_survived_by_nothing(
-      std::span<const trace_event> events) noexcept;
-
-  // The state where a late trace starts, taken over.
-  [[nodiscard]] std::optional<replay_error> adopt(std::span<const held_segment> start);
-
-  // One event; an error ends the replay, an out of memory too (done()).
-  [[nodiscard]] std::optional<replay_error> step(std::uint64_t index, const trace_event& e);
-
-  [[nodiscard]] bool done() const noexcept { return outcome_.oom.has_value(); }
-
-  // The outcome once every event was replayed.
-  [[nodiscard]] replay_outcome finish(std::uint64_t events);
-
- private:
-  [[nodiscard]] std::optional<replay_error> allocate(std::uint64_t index, const trace_event& e);
-
-  // Whether the recorded program freed the block of event `index` before
-  // its next allocation.
-  [[nodiscard]] bool freed_before_next_alloc(std::uint64_t index, std::uint64_t address) const;
-
-  // Before a request: a recorded release is the program's own emptyCache
-  // (unless releases_before_retry).
-  void release_if_recorded(const trace_event& e);
-
-  // An `oom` event outside the self-check: the refused request tried again.
-  void refused_request(std::uint64_t index, const trace_event& e);
-
-  // Whether the recorded releases pending before event `e` are the recorded
-  // allocator's own, before a retry (only told apart under a capacity).
-  [[nodiscard]] bool releases_before_retry(const trace_event& e) const;
-
-  void compare(std::uint64_t index);
-
-  void note_peaks(std::uint64_t index);
-
-  // The simulation's segment events have differed from the recorded ones.
-  bool diverged_{false};
-
-  const replay_options& options_;
-  std::span<const trace_event> events_;
-  prediction::caching_allocator allocator_;
-  std::unordered_map<std::uint64_t, prediction::block_handle> live_;
-  std::vector<trace_event> pending_;  // recorded segment events since the last request
-  std::vector<trace_event> made_;     // the simulation's, for the comparison
-  replay_outcome outcome_;
-};
-
-}  // namespace detail::replaying
 
 /// Replays one device's trace under `options` (see the file's description).
 /// A trace that starts late starts from the state rewound from the
