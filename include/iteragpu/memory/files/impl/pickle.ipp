@@ -120,6 +120,15 @@ class pickle_machine {
 
   [[nodiscard]] bool refuse() noexcept;
 
+  // The opcodes by group, each the opcode just read (op_): the stream's
+  // own (PROTO, FRAME, STOP; done is set at STOP), the stack's marks and
+  // copies, scalar values, containers, and the memo.
+  [[nodiscard]] bool control_op(bool& done);
+  [[nodiscard]] bool stack_op();
+  [[nodiscard]] bool scalar_op();
+  [[nodiscard]] bool container_op();
+  [[nodiscard]] bool memo_op();
+
   // One opcode; false on error or at STOP (then done is true).
   [[nodiscard]] bool step(bool& done);
 
@@ -395,13 +404,8 @@ class pickle_machine {
 }
 
 // NOLINTNEXTLINE(readability-function-cognitive-complexity): one case per opcode
-[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::step(bool& done) {
-  op_offset_ = pos_;
-  op_ = bytes_[pos_];
-  ++pos_;
+[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::control_op(bool& done) {
   std::uint64_t n = 0;
-  std::size_t begin = 0;
-  std::span<const unsigned char> b;
   switch (static_cast<op>(op_)) {
     case op::proto:
       if (!take_number(1, n)) {
@@ -429,6 +433,14 @@ class pickle_machine {
         return fail_at(pickle_errc::trailing_bytes, pos_, bytes_[pos_]);
       }
       return true;
+    default:
+      return refuse();
+  }
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::stack_op() {
+  std::size_t begin = 0;
+  switch (static_cast<op>(op_)) {
     case op::mark:
       if (!count()) {
         return false;
@@ -449,6 +461,15 @@ class pickle_machine {
       return true;
     case op::dup:
       return need(1) && push(stack_.back());
+    default:
+      return refuse();
+  }
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::scalar_op() {
+  std::uint64_t n = 0;
+  std::span<const unsigned char> b;
+  switch (static_cast<op>(op_)) {
     case op::none:
       return push_new({kind::null, 0, 0});
     case op::newtrue:
@@ -472,10 +493,10 @@ class pickle_machine {
         return false;
       }
       if ((n & 0x8000'0000U) != 0) {
-           return fail(pickle_errc::negative_length);
-           }
-          return take(n, b) && push_long(b);
-          case op::binfloat: {
+        return fail(pickle_errc::negative_length);
+      }
+      return take(n, b) && push_long(b);
+    case op::binfloat: {
       if (!take(8, b)) {
         return false;
       }
@@ -485,58 +506,130 @@ class pickle_machine {
       }
       return push_new({kind::real, 0, v});
     }
-          case op::short_binunicode:
-          return push_text(kind::text, 1);
-          case op::binunicode:
-          return push_text(kind::text, 4);
-          case op::binunicode8:
-          return push_text(kind::text, 8);
-          case op::short_binbytes:
-          return push_text(kind::bytes, 1);
-          case op::binbytes:
-          return push_text(kind::bytes, 4);
-          case op::binbytes8:
-          case op::bytearray8:
-          return push_text(kind::bytes, 8);
-          case op::empty_list:
-          return push_container(kind::list);
-          case op::empty_tuple:
-          return push_container(kind::tuple);
-          case op::empty_dict:
-          return push_container(kind::dict);
-          case op::list:
-          return pop_mark(begin) && collect(kind::list, begin);
-          case op::tuple:
-          return pop_mark(begin) && collect(kind::tuple, begin);
-          case op::dict:
-          return pop_mark(begin) && collect(kind::dict, begin);
-          case op::tuple1:
-          case op::tuple2:
-          case op::tuple3: {
+    case op::short_binunicode:
+      return push_text(kind::text, 1);
+    case op::binunicode:
+      return push_text(kind::text, 4);
+    case op::binunicode8:
+      return push_text(kind::text, 8);
+    case op::short_binbytes:
+      return push_text(kind::bytes, 1);
+    case op::binbytes:
+      return push_text(kind::bytes, 4);
+    case op::binbytes8:
+    case op::bytearray8:
+      return push_text(kind::bytes, 8);
+    default:
+      return refuse();
+  }
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::container_op() {
+  std::size_t begin = 0;
+  switch (static_cast<op>(op_)) {
+    case op::empty_list:
+      return push_container(kind::list);
+    case op::empty_tuple:
+      return push_container(kind::tuple);
+    case op::empty_dict:
+      return push_container(kind::dict);
+    case op::list:
+      return pop_mark(begin) && collect(kind::list, begin);
+    case op::tuple:
+      return pop_mark(begin) && collect(kind::tuple, begin);
+    case op::dict:
+      return pop_mark(begin) && collect(kind::dict, begin);
+    case op::tuple1:
+    case op::tuple2:
+    case op::tuple3: {
       const std::size_t items = std::size_t{op_} - std::size_t{static_cast<std::uint8_t>(op::tuple1)} + 1;
       return need(items) && collect(kind::tuple, stack_.size() - items);
     }
-          case op::append:
-          return need(1) && add_to_below(kind::list, stack_.size() - 1);
-          case op::appends:
-          return pop_mark(begin) && add_to_below(kind::list, begin);
-          case op::setitem:
-          return need(2) && add_to_below(kind::dict, stack_.size() - 2);
-          case op::setitems:
-          return pop_mark(begin) && add_to_below(kind::dict, begin);
-          case op::memoize:
-          return memo_put(memo_.size());
-          case op::binput:
-          return take_number(1, n) && memo_put(n);
-          case op::long_binput:
-          return take_number(4, n) && memo_put(n);
-          case op::binget:
-          return take_number(1, n) && memo_get(n);
-          case op::long_binget:
-          return take_number(4, n) && memo_get(n);
-          default:
-          return refuse();
-          }
+    case op::append:
+      return need(1) && add_to_below(kind::list, stack_.size() - 1);
+    case op::appends:
+      return pop_mark(begin) && add_to_below(kind::list, begin);
+    case op::setitem:
+      return need(2) && add_to_below(kind::dict, stack_.size() - 2);
+    case op::setitems:
+      return pop_mark(begin) && add_to_below(kind::dict, begin);
+    default:
+      return refuse();
+  }
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::memo_op() {
+  std::uint64_t n = 0;
+  switch (static_cast<op>(op_)) {
+    case op::memoize:
+      return memo_put(memo_.size());
+    case op::binput:
+      return take_number(1, n) && memo_put(n);
+    case op::long_binput:
+      return take_number(4, n) && memo_put(n);
+    case op::binget:
+      return take_number(1, n) && memo_get(n);
+    case op::long_binget:
+      return take_number(4, n) && memo_get(n);
+    default:
+      return refuse();
+  }
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::step(bool& done) {
+  op_offset_ = pos_;
+  op_ = bytes_[pos_];
+  ++pos_;
+  switch (static_cast<op>(op_)) {
+    case op::proto:
+    case op::frame:
+    case op::stop:
+      return control_op(done);
+    case op::mark:
+    case op::pop:
+    case op::pop_mark:
+    case op::dup:
+      return stack_op();
+    case op::none:
+    case op::newtrue:
+    case op::newfalse:
+    case op::binint:
+    case op::binint1:
+    case op::binint2:
+    case op::long1:
+    case op::long4:
+    case op::binfloat:
+    case op::short_binunicode:
+    case op::binunicode:
+    case op::binunicode8:
+    case op::short_binbytes:
+    case op::binbytes:
+    case op::binbytes8:
+    case op::bytearray8:
+      return scalar_op();
+    case op::empty_list:
+    case op::empty_tuple:
+    case op::empty_dict:
+    case op::list:
+    case op::tuple:
+    case op::dict:
+    case op::tuple1:
+    case op::tuple2:
+    case op::tuple3:
+    case op::append:
+    case op::appends:
+    case op::setitem:
+    case op::setitems:
+      return container_op();
+    case op::memoize:
+    case op::binput:
+    case op::long_binput:
+    case op::binget:
+    case op::long_binget:
+      return memo_op();
+    default:
+      return refuse();
+  }
 }
 
 [[nodiscard]] ITERAGPU_INLINE bool pickle_machine::run(std::uint32_t& root) {
