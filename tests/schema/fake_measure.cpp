@@ -62,8 +62,8 @@ struct fake_runtime {
     iteragpu::memory::management_report m;
     m.driver_version = driver;
     m.nvml_version = "13." + driver;
-    m.gpus.push_back(iteragpu::nvml::gpu_facts{iteragpu::nvml::enablement::enabled, iteragpu::nvml::enablement::disabled,
-                                               iteragpu::nvml::enablement::enabled, iteragpu::memory::milliwatts{700'000},
+    m.gpus.push_back(iteragpu::memory::gpu_facts{iteragpu::memory::enablement::enabled, iteragpu::memory::enablement::disabled,
+                                               iteragpu::memory::enablement::enabled, iteragpu::memory::milliwatts{700'000},
                                                iteragpu::memory::megahertz{1980}, iteragpu::memory::megahertz{3201}});
     r.management = std::move(m);
     return r;

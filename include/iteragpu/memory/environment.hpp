@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "iteragpu/memory/device.hpp"
-#include "iteragpu/nvml/session.hpp"
 #include "iteragpu/memory/policies/backend.hpp"
 #include "iteragpu/memory/policies/gpu_state.hpp"
 #include "iteragpu/text.hpp"
@@ -39,7 +38,7 @@ struct device_report {
 struct management_report {
   gpu_reading<std::string> driver_version{unexpected{reading_error{}}};  ///< "580.95.05", or why not
   gpu_reading<std::string> nvml_version{unexpected{reading_error{}}};    ///< "13.580.95.05", or why not
-  std::vector<nvml::gpu_facts> gpus{};  ///< in the order of environment_report::gpus
+  std::vector<gpu_facts> gpus{};  ///< in the order of environment_report::gpus
 };
 
 /// Optional backend capability: the management report of the visible GPUs.

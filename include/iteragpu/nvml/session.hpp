@@ -28,25 +28,12 @@ namespace iteragpu::nvml {
 /// The file name of the NVIDIA driver's NVML, as dlopen looks it up.
 inline constexpr const char* default_library = "libnvidia-ml.so.1";
 
-/// A mode of the GPU, off or on.
-enum class enablement { disabled, enabled };
-
-/// "enabled" or "disabled", as the reports print it.
-[[nodiscard]] inline std::string_view name_of(enablement e) noexcept {
-  return e == enablement::enabled ? "enabled" : "disabled";
-}
-
-/// A GPU's settings, read once per run.
-struct gpu_facts {
-  memory::gpu_reading<enablement> persistence_mode;        ///< whether the driver stays loaded with no client
-  memory::gpu_reading<enablement> mig_mode;                ///< current, not pending
-  memory::gpu_reading<enablement> ecc_mode;                ///< current, not pending
-  memory::gpu_reading<memory::milliwatts> power_limit;     ///< the power management limit
-  memory::gpu_reading<memory::megahertz> max_sm_clock;     ///< the streaming multiprocessors' maximum clock
-  memory::gpu_reading<memory::megahertz> max_memory_clock; ///< the memory's maximum clock
-  /// Equal when every member is equal.
-  friend bool operator==(const gpu_facts&, const gpu_facts&) = default;
-};
+// A GPU's settings and their modes are the memory domain's words
+// (memory/policies/gpu_state.hpp), which this adapter reads; they keep their
+// names here.
+using memory::enablement;
+using memory::gpu_facts;
+using memory::name_of;
 
 /// Facts of which every reading is missing for the same reason.
 [[nodiscard]] gpu_facts gpu_facts_unavailable(const memory::reading_error& reason);

@@ -120,6 +120,27 @@ struct clock_event_reasons {
   friend constexpr bool operator==(const clock_event_reasons&, const clock_event_reasons&) = default;
 };
 
+/// A mode of the GPU, off or on.
+enum class enablement { disabled, enabled };
+
+/// "enabled" or "disabled", as the reports print it.
+[[nodiscard]] constexpr std::string_view name_of(enablement e) noexcept {
+  return e == enablement::enabled ? "enabled" : "disabled";
+}
+
+/// A GPU's settings, read once per run (by the NVML adapter,
+/// iteragpu/nvml/session.hpp, where there is one).
+struct gpu_facts {
+  gpu_reading<enablement> persistence_mode;   ///< whether the driver stays loaded with no client
+  gpu_reading<enablement> mig_mode;           ///< current, not pending
+  gpu_reading<enablement> ecc_mode;           ///< current, not pending
+  gpu_reading<milliwatts> power_limit;        ///< the power management limit
+  gpu_reading<megahertz> max_sm_clock;        ///< the streaming multiprocessors' maximum clock
+  gpu_reading<megahertz> max_memory_clock;    ///< the memory's maximum clock
+  /// Equal when every member is equal.
+  friend bool operator==(const gpu_facts&, const gpu_facts&) = default;
+};
+
 /// One state of a GPU: each reading, or why it could not be read.
 struct gpu_state {
   gpu_reading<megahertz> sm_clock;                ///< the streaming multiprocessors' clock

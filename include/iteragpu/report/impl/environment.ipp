@@ -45,8 +45,8 @@ namespace iteragpu::report {
     boost::json::array facts;
     for (std::size_t i = 0; i < m.gpus.size(); ++i) {
       const auto& f = m.gpus[i];
-      const auto mode = [](const memory::gpu_reading<nvml::enablement>& r) {
-        return r ? boost::json::value(nvml::name_of(*r)) : boost::json::value(nullptr);
+      const auto mode = [](const memory::gpu_reading<memory::enablement>& r) {
+        return r ? boost::json::value(memory::name_of(*r)) : boost::json::value(nullptr);
       };
       facts.push_back({{"index", i},
                       {"persistence_mode", mode(f.persistence_mode)},
