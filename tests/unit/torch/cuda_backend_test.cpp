@@ -6,8 +6,6 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace ta = iteragpu::torch_adapter;
-
 #if !defined(ITERAGPU_TORCH_CUDA)
 namespace iteragpu::torch_adapter {
 struct cuda_traits;  // complete only where ITERAGPU_TORCH_CUDA is defined
@@ -20,6 +18,8 @@ concept complete_type = requires { sizeof(T); };
 
 }  // namespace
 #endif
+
+namespace ta = iteragpu::torch_adapter;
 
 BOOST_AUTO_TEST_SUITE(torch_cuda_backend)
 

@@ -5,8 +5,6 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace ta = iteragpu::torch_adapter;
-
 #if !defined(ITERAGPU_TORCH_HIP)
 namespace iteragpu::torch_adapter {
 struct hip_traits;  // complete only where ITERAGPU_TORCH_HIP is defined
@@ -19,6 +17,8 @@ concept complete_type = requires { sizeof(T); };
 
 }  // namespace
 #endif
+
+namespace ta = iteragpu::torch_adapter;
 
 BOOST_AUTO_TEST_SUITE(torch_hip_traits)
 
