@@ -10,7 +10,7 @@
 
 #include <iteragpu/nvml/library.hpp>
 
-namespace api = iteragpu::nvml;
+namespace api = iteragpu::nvml::detail;
 
 BOOST_AUTO_TEST_SUITE(nvml_api)
 

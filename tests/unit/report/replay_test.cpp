@@ -18,7 +18,7 @@ BOOST_AUTO_TEST_CASE(actions_by_their_recorded_names_and_bytes_with_their_size) 
   BOOST_TEST(report::detail::replay_text::bytes_text(iteragpu::byte_count{2'097'152}) ==
              iteragpu::bytes_and_size_text(2'097'152));
   // The event's JSON names its action.
-  const auto e = report::event_json(mem::trace_event{mem::trace_action::oom, 12345, 1'000'000, 0});
+  const auto e = report::detail::replay_text::event_json(mem::trace_event{mem::trace_action::oom, 12345, 1'000'000, 0});
   BOOST_TEST(e.as_object().at("action").as_string() == "oom");
 }
 
