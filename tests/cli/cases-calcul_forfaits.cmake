@@ -164,7 +164,7 @@ iteragpu_cli_case(calcul_forfaits_fits_measurement PROGRAM calcul_forfaits EXIT 
 # gives 200 bytes outside the allocator, the same with ties broken by the
 # larger difference 500, and the largest difference of every sample (the one
 # definition, memory/measured_need.hpp) 700, at model_load's baseline: a
-# need of 1900 + 700 bytes (tests/unit/measured_need_test.cpp has the sums).
+# need of 1900 + 700 bytes (tests/unit/memory/measured_need_test.cpp has the sums).
 iteragpu_cli_case(calcul_forfaits_fits_measurement_outside_largest_of_every_sample PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"memory_need\":\\{\"bytes\":2600,[^}]*plus the memory outside the allocator, 700 bytes: the largest device used less reserved at the baseline and end of every row \\(device used 700 less reserved 0\\)"
   ARGS --fits "${_cf_fits}/measurement-v2-outside.json" --days 30 --json)

@@ -1,6 +1,7 @@
 // A program built with ITERAGPU_SEPARATE_COMPILATION: this TU sees the
 // declarations only (the umbrella brings no function body and no more of
-// Boost.JSON than its forward declarations), and separate_src.cpp defines
+// Boost.JSON than its forward declarations), and tests/unit/src_test.cpp (or
+// src_core_test.cpp with src_json_test.cpp) defines
 // them. It calls functions of several folders and checks what they return.
 #include <array>
 #include <cerrno>

@@ -1,4 +1,6 @@
 // Duplicate keys in a JSON input, found with their place (JSON Pointer).
+#include <iteragpu/json_keys.hpp>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -7,7 +9,6 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/json_keys.hpp>
 #include <iteragpu/report/need_input.hpp>
 
 namespace {

@@ -13,7 +13,7 @@
 ///
 /// This header includes no LibTorch header: the template is compiled and
 /// tested on any machine with a traits class of stand-ins
-/// (tests/unit/gpu_backend_test.cpp). Its instances over CUDA and HIP are
+/// (tests/unit/torch/gpu_backend_test.cpp). Its instances over CUDA and HIP are
 /// compiled only where LibTorch has that runtime; the HIP one has never been
 /// compiled (see hip_traits.hpp).
 ///

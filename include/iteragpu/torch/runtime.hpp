@@ -67,7 +67,7 @@ struct probe_only_runtime {
 /// A GPU runtime that measures: the environment through `Backend`, and the synthetic network or a
 /// TorchScript module on a device through iteragpu::memory::measure() with `Backend` and `Counter`.
 /// Declared in every build, so that it is compiled (over a runtime of
-/// stand-ins, tests/unit_torch/gpu_runtime_test.cpp) where LibTorch has no GPU.
+/// stand-ins, tests/unit/torch/runtime_test.cpp) where LibTorch has no GPU.
 template <class Backend, class Counter>
   requires measuring_backend<Backend> && memory_counter<Counter> && memory::device_inventory<Backend> &&
            requires { Backend::initialize(); }

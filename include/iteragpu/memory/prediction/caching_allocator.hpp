@@ -40,9 +40,9 @@
 /// roundup_power2_divisions = 0, garbage_collection_threshold = 0,
 /// expandable_segments = false) PyTorch 2.11.0+cu130 on an H200 reads the
 /// bytes this model predicts in every row of every shape of the synthetic
-/// network pinned in tests/unit/synthetic_prediction_test.cpp; the other
+/// network pinned in tests/unit/memory/prediction/synthetic_prediction_test.cpp; the other
 /// settings' rules are checked against hand-worked cases
-/// (tests/unit/allocator_settings_test.cpp), not yet against a GPU.
+/// (tests/unit/memory/prediction/allocator_settings_test.cpp), not yet against a GPU.
 ///
 /// Modelled, with the names of the functions they come from:
 ///   round_size            a request becomes a block of at least 512 bytes, a

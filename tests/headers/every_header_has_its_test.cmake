@@ -1,0 +1,42 @@
+# The unit tests mirror the headers: every public header
+# include/iteragpu/<path>.hpp (not under impl/ or detail/) has its test file
+# tests/unit/<path>_test.cpp, whose first #include is that header, so that
+# the test also shows the header compiles on its own. A header without its
+# file, or a file that includes something else first, fails here.
+#
+#   cmake -DINCLUDE_DIR=<include/> -DUNIT_DIR=<tests/unit/> -P every_header_has_its_test.cmake
+cmake_minimum_required(VERSION 3.25)
+get_filename_component(INCLUDE_DIR "${INCLUDE_DIR}" ABSOLUTE)
+get_filename_component(UNIT_DIR "${UNIT_DIR}" ABSOLUTE)
+if(NOT INCLUDE_DIR OR NOT EXISTS "${INCLUDE_DIR}/iteragpu")
+  message(FATAL_ERROR "every_header_has_its_test: -DINCLUDE_DIR= must name the include/ folder (got '${INCLUDE_DIR}')")
+endif()
+if(NOT UNIT_DIR OR NOT IS_DIRECTORY "${UNIT_DIR}")
+  message(FATAL_ERROR "every_header_has_its_test: -DUNIT_DIR= must name the tests/unit/ folder (got '${UNIT_DIR}')")
+endif()
+file(GLOB_RECURSE _headers RELATIVE "${INCLUDE_DIR}/iteragpu" "${INCLUDE_DIR}/iteragpu/*.hpp")
+list(FILTER _headers EXCLUDE REGEX "(^|/)(impl|detail)/")
+list(SORT _headers)
+set(_problems "")
+foreach(_header IN LISTS _headers)
+  string(REGEX REPLACE "\\.hpp$" "" _stem "${_header}")
+  set(_test "${UNIT_DIR}/${_stem}_test.cpp")
+  if(NOT EXISTS "${_test}")
+    string(APPEND _problems "\n  iteragpu/${_header}: no tests/unit/${_stem}_test.cpp")
+    continue()
+  endif()
+  file(STRINGS "${_test}" _includes REGEX "^[ \t]*#[ \t]*include")
+  set(_first "")
+  if(_includes)
+    list(GET _includes 0 _first)
+  endif()
+  string(REGEX REPLACE "[.+*?^$()\\[\\]]" "\\\\\\0" _escaped "iteragpu/${_header}")
+  if(NOT _first MATCHES "^[ \t]*#[ \t]*include[ \t]*[<\"]${_escaped}[>\"]")
+    string(APPEND _problems "\n  tests/unit/${_stem}_test.cpp: its first #include is '${_first}', not iteragpu/${_header}")
+  endif()
+endforeach()
+list(LENGTH _headers _count)
+if(_problems)
+  message(FATAL_ERROR "public headers without their own test file first including them:${_problems}")
+endif()
+message(STATUS "${_count} public headers, each with its test file including it first")

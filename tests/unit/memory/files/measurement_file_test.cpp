@@ -1,0 +1,51 @@
+// A measurement file refused before its fields: no file, no text, not JSON,
+// a key twice, not an object, no or an unknown schema version.
+#include <iteragpu/memory/files/measurement_file.hpp>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+namespace mem = iteragpu::memory;
+using mem::measurement_read_errc;
+
+namespace {
+
+measurement_read_errc refusal_of(std::string_view text) {
+  const auto run = mem::measurement_from_text(text);
+  BOOST_TEST_REQUIRE(!run.has_value());
+  return run.error().kind;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(measurement_file)
+
+BOOST_AUTO_TEST_CASE(a_document_is_refused_at_the_first_problem_found) {
+  BOOST_TEST((refusal_of("  \n") == measurement_read_errc::empty));
+  BOOST_TEST((refusal_of("{\"schema_version\": ") == measurement_read_errc::not_json));
+  BOOST_TEST((refusal_of(R"({"a": 1, "a": 2})") == measurement_read_errc::duplicate_key));
+  BOOST_TEST((refusal_of("[1, 2]") == measurement_read_errc::top_level));
+  BOOST_TEST((refusal_of("{}") == measurement_read_errc::no_schema_version));
+  BOOST_TEST(mem::name_of(measurement_read_errc::duplicate_key) == "duplicate_key");
+  const auto missing = mem::read_measurement("/nonexistent-iteragpu-folder/m.json");
+  BOOST_TEST_REQUIRE(!missing.has_value());
+  BOOST_TEST((missing.error().kind == measurement_read_errc::does_not_exist));
+}
+
+BOOST_AUTO_TEST_CASE(byte_counts_are_integers_from_0_to_2_to_the_64_minus_1) {
+  BOOST_TEST(mem::json_byte_count(boost::json::value(std::uint64_t{18446744073709551615U})).value() == UINT64_MAX);
+  BOOST_TEST(mem::json_byte_count(boost::json::value(0)).value() == 0U);
+  BOOST_TEST(!mem::json_byte_count(boost::json::value(-1)).has_value());
+  BOOST_TEST(!mem::json_byte_count(boost::json::value("12")).has_value());
+  // The largest peak reserved of the rows: max(4096, 12288) = 12288.
+  std::vector<mem::phase_row> rows(2);
+  rows[0].peak_reserved_bytes = 4096;
+  rows[1].peak_reserved_bytes = 12'288;
+  BOOST_TEST(mem::peak_reserved_bytes(rows) == 12'288U);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
