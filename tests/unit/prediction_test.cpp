@@ -1,6 +1,8 @@
 // prediction.hpp brings the simulated caching allocator and its settings.
 #include <iteragpu/prediction.hpp>
 
+#include <cstdint>
+
 #include <boost/test/unit_test.hpp>
 
 namespace pred = iteragpu::memory::prediction;
@@ -16,7 +18,7 @@ BOOST_AUTO_TEST_CASE(a_small_request_takes_a_rounded_block_of_a_new_small_segmen
   BOOST_TEST(allocator.allocate(iteragpu::byte_count{1}).has_value());
   const auto s = allocator.statistics();
   BOOST_TEST(s.allocated.value == 512U);
-  BOOST_TEST(s.reserved.value == 2U * 1024U * 1024U);
+  BOOST_TEST(s.reserved.value == std::uint64_t{2} << 20U);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include <boost/json.hpp>  // the headers declare the JSON types only when the bodies are compiled once
 #include <boost/test/unit_test.hpp>
 
 BOOST_AUTO_TEST_SUITE(report_umbrella)

@@ -1,6 +1,8 @@
 // traces.hpp brings the replay of a recorded trace.
 #include <iteragpu/traces.hpp>
 
+#include <cstdint>
+
 #include <boost/test/unit_test.hpp>
 
 namespace mem = iteragpu::memory;
@@ -11,7 +13,7 @@ BOOST_AUTO_TEST_CASE(a_trace_of_one_request_replays_to_its_block_and_segment) {
   // A request of 2 MiB, freed: above 1 MiB it is served from the large
   // pool, whose segment for a request under 10 MiB is 20 MiB; the block is
   // the request rounded to 512 bytes, 2 MiB itself.
-  constexpr std::uint64_t mib = 1024U * 1024U;
+  constexpr std::uint64_t mib = std::uint64_t{1} << 20U;
   mem::device_trace trace;
   trace.events = {{mem::trace_action::segment_alloc, 0x7f0000000000U, 20 * mib, 0},
                   {mem::trace_action::alloc, 0x7f0000000000U, 2 * mib, 0},

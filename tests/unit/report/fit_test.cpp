@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/json.hpp>  // the header declares the JSON types only when the bodies are compiled once
 #include <boost/test/unit_test.hpp>
 
 namespace detail = iteragpu::report::detail;

@@ -2,6 +2,7 @@
 // counts with their size.
 #include <iteragpu/report/replay.hpp>
 
+#include <boost/json.hpp>  // the headers declare the JSON types only when the bodies are compiled once
 #include <boost/test/unit_test.hpp>
 
 namespace report = iteragpu::report;
