@@ -19,6 +19,7 @@
 #include <iteragpu/io.hpp>
 
 #include "run_command.hpp"
+#include "scratch_folder.hpp"
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
@@ -35,31 +36,6 @@ int environment_without_libtorch(std::span<const std::string> args, std::ostream
   return iteragpu::cli::run_environment(runtime, args, out, err);
 }
 
-// A fresh empty folder per test, removed afterwards.
-struct scratch_folder {
-  fs::path path;
-  scratch_folder()
-      : path(fs::temp_directory_path() /
-             ("iteragpu-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  scratch_folder(const scratch_folder&) = delete;
-  scratch_folder& operator=(const scratch_folder&) = delete;
-  ~scratch_folder() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  static std::atomic<int>& counter() {
-    static std::atomic<int> n{0};
-    return n;
-  }
-  [[nodiscard]] std::size_t entries() const {
-    return static_cast<std::size_t>(std::distance(fs::directory_iterator(path), fs::directory_iterator{}));
-  }
-};
-
-std::string read_file(const fs::path& p) { return iteragpu::read_whole_file(p).value(); }
 
 }  // namespace
 
