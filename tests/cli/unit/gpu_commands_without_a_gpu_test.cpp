@@ -21,7 +21,6 @@
 #include "run_command.hpp"
 #include "scratch_folder.hpp"
 
-namespace fs = std::filesystem;
 namespace json = boost::json;
 
 namespace {
