@@ -25,7 +25,9 @@ than wall time, so that other processes on the machine weigh less.
 
 Exit status: 0 when every ratio named by --check is within its bound (all
 of them for a bare --check, none without it), 1 when one is not, 2 for bad
-arguments or a translation unit that does not compile.
+arguments or a translation unit that does not compile. With ratios named
+after --check, only the translation units those ratios divide are compiled
+and printed (the ctest's `--check core memory` leaves out the umbrellas).
 
     python3 bench/include_cost.py                  # g++, 5 runs, figures only
     python3 bench/include_cost.py --check          # and every bound checked
@@ -100,22 +102,27 @@ def main() -> int:
                          "at least 1 counted run and 0 or more warm-up rounds are accepted\n")
         return 2
     checked = set(BOUNDED if args.check == [] else args.check or [])
+    # Named ratios: their units only; otherwise every unit, every ratio.
+    named = bool(args.check)
+    units = {name: unit for name, unit in UNITS.items()
+             if not named or any(name in RATIOS[r][:2] for r in checked)}
+    ratios = {name: ratio for name, ratio in RATIOS.items() if not named or name in checked}
 
     with tempfile.TemporaryDirectory(prefix="iteragpu-include-cost-") as folder:
         commands = {}
-        for name, (headers, own) in UNITS.items():
+        for name, (headers, own) in units.items():
             path = os.path.join(folder, f"{name}.cpp")
             with open(path, "w", encoding="utf-8") as out:
                 out.writelines(f"#include {h}\n" for h in headers)
             commands[name] = [args.compiler, "-std=c++20", "-O0", "-fsyntax-only",
                               f"-I{os.path.abspath(args.include)}", *args.flag, *own, path]
-        cpu = {name: [] for name in UNITS}
+        cpu = {name: [] for name in units}
         try:
             for _ in range(args.warmup):  # not counted: warms the file cache
-                for name in UNITS:
+                for name in units:
                     compile_seconds(commands[name])
             for _ in range(args.runs):
-                for name in UNITS:
+                for name in units:
                     cpu[name].append(compile_seconds(commands[name])[0])
         except RuntimeError as error:
             sys.stderr.write(f"include_cost: {error}\n")
@@ -123,12 +130,12 @@ def main() -> int:
 
     median = {name: statistics.median(times) for name, times in cpu.items()}
     print(f"compiler CPU seconds, median of {args.runs} ({args.compiler} -std=c++20 -O0 -fsyntax-only)")
-    for name, (headers, own) in UNITS.items():
+    for name, (headers, own) in units.items():
         print(f"  {name:<15} {median[name]:6.2f} s  (min {min(cpu[name]):.2f}, "
               f"max {max(cpu[name]):.2f})  {' '.join(headers + own)}")
     within = True
     print("ratios")
-    for name, (top, bottom, bound) in RATIOS.items():
+    for name, (top, bottom, bound) in ratios.items():
         ratio = median[top] / median[bottom]
         if bound is None:
             print(f"  {name:<15} {ratio:5.2f}  ({top} / {bottom}, no bound)")
