@@ -81,9 +81,10 @@ int main(int argc, char** argv) {
 #endif
   const auto measured = iteragpu::torch_adapter::measure_torchscript_module(backend, counter, device, run);
   if (!measured) {
-    std::cerr << "torchscript_measure: " << (measured.error().refusal ? "refused" : "failed") << " in phase "
+    const bool refused = measured.error().code != iteragpu::memory::torchscript_run_errc::phase_failed;
+    std::cerr << "torchscript_measure: " << (refused ? "refused" : "failed") << " in phase "
               << iteragpu::memory::name_of(measured.error().phase) << ": " << measured.error().message << '\n';
-    return measured.error().refusal ? 2 : 3;
+    return refused ? 2 : 3;
   }
   std::cout << run.file_name << " sha256 " << run.sha256 << '\n';
   iteragpu::report::write_phase_table(std::cout, measured->phases);

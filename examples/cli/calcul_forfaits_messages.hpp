@@ -24,25 +24,25 @@ namespace iteragpu::cli {
                                                        const pricing::catalog& prices) {
   const std::string lots = to_decimal_string(request.lots.value);
   const pricing::gpu_offer offer = error.offer.value_or(pricing::gpu_offer{});
-  switch (error.kind) {
-    case pricing::package_error_kind::unknown_gpu:
+  switch (error.code) {
+    case pricing::package_errc::unknown_gpu:
       return "--gpu: " + quoted_excerpt(request.gpu) + " is not in the catalog; expected one of: " +
              report::gpu_ids(prices) + " (see --list)";
-    case pricing::package_error_kind::unknown_duration:
+    case pricing::package_errc::unknown_duration:
       return "--days: " + offer.id + " has no " + to_decimal_string(request.days.value) + "-day package; expected " +
              pricing::join_days(pricing::package_durations, "or") + " (see --list)";
-    case pricing::package_error_kind::total_gpus_overflow:
+    case pricing::package_errc::total_gpus_overflow:
       return "--lots: " + lots + " lots x " + to_decimal_string(offer.gpus_per_lot.value) +
              " GPUs per lot does not fit in 64 bits; expected fewer lots";
-    case pricing::package_error_kind::total_price_overflow:
+    case pricing::package_errc::total_price_overflow:
       return "--lots: " + lots + " lots x " + to_decimal_string(offer.lot_price(request.days).value_or(pricing::money{}).cents()) +
              " cents is past 64 bits of cents (" + std::string(largest_u64_text) + "); expected fewer lots";
-    case pricing::package_error_kind::zero_lots:
-      return "--lots: " + std::string(describe(error.kind));
-    case pricing::package_error_kind::zero_accepted_results:
-      return "--accepted-results: " + std::string(describe(error.kind));
+    case pricing::package_errc::zero_lots:
+      return "--lots: " + std::string(describe(error.code));
+    case pricing::package_errc::zero_accepted_results:
+      return "--accepted-results: " + std::string(describe(error.code));
   }
-  return std::string(describe(error.kind));
+  return std::string(describe(error.code));
 }
 
 /// The flag a failed search is charged to: the GPU-hours asked, else the
@@ -67,48 +67,48 @@ namespace iteragpu::cli {
     fewer = "fewer GPUs";
   }
   if (!error.offer) {
-    return flag + ": " + std::string(describe(error.kind));
+    return flag + ": " + std::string(describe(error.code));
   }
-  switch (error.kind) {
-    case pricing::search_error_kind::memory_band_overflow:
+  switch (error.code) {
+    case pricing::search_errc::memory_band_overflow:
       return std::string(search.fits_file ? "--fits" : "--fits-gib") + ": " + report::describe(error) +
              "; expected a catalog of at most 17179869183 GB per GPU";
-    case pricing::search_error_kind::total_gpus_overflow:
-    case pricing::search_error_kind::gpu_hours_overflow:
-    case pricing::search_error_kind::total_price_overflow:
+    case pricing::search_errc::total_gpus_overflow:
+    case pricing::search_errc::gpu_hours_overflow:
+    case pricing::search_errc::total_price_overflow:
       return flag + ": " + report::describe(error) + "; expected " + fewer;
-    case pricing::search_error_kind::zero_gpus:
-    case pricing::search_error_kind::zero_gpu_hours:
-    case pricing::search_error_kind::zero_accepted_results:
-    case pricing::search_error_kind::unknown_duration:
-    case pricing::search_error_kind::unknown_gpu:
-    case pricing::search_error_kind::comparison_overflow:
+    case pricing::search_errc::zero_gpus:
+    case pricing::search_errc::zero_gpu_hours:
+    case pricing::search_errc::zero_accepted_results:
+    case pricing::search_errc::unknown_duration:
+    case pricing::search_errc::unknown_gpu:
+    case pricing::search_errc::comparison_overflow:
       break;
   }
-  return flag + ": " + std::string(describe(error.kind));
+  return flag + ": " + std::string(describe(error.code));
 }
 
 /// Why a durations comparison failed.
 [[nodiscard]] inline std::string comparison_error_message(const pricing::search_error& error, const pricing::package_request& request,
                                                           const pricing::catalog& prices) {
-  switch (error.kind) {
-    case pricing::search_error_kind::unknown_gpu:
+  switch (error.code) {
+    case pricing::search_errc::unknown_gpu:
       return "--gpu: " + quoted_excerpt(request.gpu) + " is not in the catalog; expected one of: " +
              report::gpu_ids(prices) + " (see --list)";
-    case pricing::search_error_kind::comparison_overflow:
+    case pricing::search_errc::comparison_overflow:
       return "--compare-days: " + report::describe(error) + "; expected a catalog of smaller figures";
-    case pricing::search_error_kind::zero_accepted_results:
-      return "--accepted-results: " + std::string(describe(error.kind));
-    case pricing::search_error_kind::zero_gpus:
-    case pricing::search_error_kind::zero_gpu_hours:
-    case pricing::search_error_kind::unknown_duration:
-    case pricing::search_error_kind::memory_band_overflow:
-    case pricing::search_error_kind::total_gpus_overflow:
-    case pricing::search_error_kind::gpu_hours_overflow:
-    case pricing::search_error_kind::total_price_overflow:
+    case pricing::search_errc::zero_accepted_results:
+      return "--accepted-results: " + std::string(describe(error.code));
+    case pricing::search_errc::zero_gpus:
+    case pricing::search_errc::zero_gpu_hours:
+    case pricing::search_errc::unknown_duration:
+    case pricing::search_errc::memory_band_overflow:
+    case pricing::search_errc::total_gpus_overflow:
+    case pricing::search_errc::gpu_hours_overflow:
+    case pricing::search_errc::total_price_overflow:
       break;
   }
-  return "--compare-days: " + std::string(describe(error.kind));
+  return "--compare-days: " + std::string(describe(error.code));
 }
 
 }  // namespace iteragpu::cli

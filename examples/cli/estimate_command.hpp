@@ -51,14 +51,14 @@ struct estimate_options {
 }
 
 /// The flag a refused estimate names.
-[[nodiscard]] inline std::string_view flag_at_fault(estimate_error error) noexcept {
+[[nodiscard]] inline std::string_view flag_at_fault(estimate_errc error) noexcept {
   switch (error) {
-    case estimate_error::zero_bits:
+    case estimate_errc::zero_bits:
       return "--bits";
-    case estimate_error::total_overflow:
+    case estimate_errc::total_overflow:
       return "--reserve-gib";
-    case estimate_error::zero_parameters:
-    case estimate_error::weight_bytes_overflow:
+    case estimate_errc::zero_parameters:
+    case estimate_errc::weight_bytes_overflow:
       break;
   }
   return "--parameters";

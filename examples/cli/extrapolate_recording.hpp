@@ -120,7 +120,7 @@ inline void check_size_inputs(const std::vector<std::string>& inputs) {
 }
 
 /// Why recording stopped: the exit code to return and the message.
-struct recording_failure {
+struct recording_error {
   int code{exit_internal_error};  ///< the exit code of the command
   std::string message;            ///< one line, without the command's name
 };
@@ -131,25 +131,25 @@ struct recording_failure {
 /// the recording: its exit code becomes the command's (2 for bad input or
 /// no GPU, 3 for a failure while measuring) and its first line of errors is
 /// quoted; the folder is removed when nothing was recorded in it.
-[[nodiscard]] inline result<std::vector<std::string>, recording_failure> record_sizes(
+[[nodiscard]] inline result<std::vector<std::string>, recording_error> record_sizes(
     const extrapolate_recording& r, std::size_t device, const std::vector<std::uint64_t>& sizes,
     std::string_view command, std::ostream& err) {
   if (auto made = sweep::create_new_folder(r.folder); !made) {
-    return unexpected{recording_failure{exit_usage, "--traces: " + report::words_of(made.error())}};
+    return unexpected{recording_error{exit_usage, "--traces: " + report::words_of(made.error())}};
   }
   const std::string program = r.program.value_or(sweep::running_program().value_or(""));
   std::vector<std::string> files;
   for (const auto n : sizes) {
     auto child = sweep::child_process::spawn(program, recording_args(r, device, n), false);
-    std::optional<recording_failure> failure;
+    std::optional<recording_error> failure;
     if (!child) {
-      failure = recording_failure{exit_internal_error, "size " + to_decimal_string(n) + ": " +
+      failure = recording_error{exit_internal_error, "size " + to_decimal_string(n) + ": " +
                                                            report::words_of(child.error())};
     } else if (const auto ended = child->wait_unless_stopped(sweep::never_stop{}); ended && ended->exit_code != 0) {
       const auto line = child->first_error_line();
       const std::string how =
           ended->exit_code ? "exited " + std::to_string(*ended->exit_code) : sweep::end_without_exit_text(ended->signal);
-      failure = recording_failure{ended->exit_code.value_or(exit_internal_error),
+      failure = recording_error{ended->exit_code.value_or(exit_internal_error),
                                   "size " + to_decimal_string(n) + ": `measure` " + how +
                                       (line ? ": " + escaped(*line) : std::string())};
     }

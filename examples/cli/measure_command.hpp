@@ -180,7 +180,7 @@ template <memory::environment_runtime Runtime>
                                                 std::ostream& err) {
   constexpr std::string_view command = "mesure_memoire measure";
   auto record = measure_torchscript(runtime, run);
-  if (!record && record.error().kind == memory::torchscript_failure_kind::refused) {
+  if (!record && record.error().code == memory::torchscript_errc::refused) {
     return report_failure(command, run, record.error(), err);
   }
   const int code = finish_memory_snapshot(runtime, command, std::move(snapshot), err);

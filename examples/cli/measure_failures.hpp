@@ -28,23 +28,23 @@ namespace iteragpu::cli {
 
 /// The exit code of a measurement of the synthetic network that did not
 /// happen or did not finish: bad input (exit 2), or a failed phase (exit 3).
-[[nodiscard]] constexpr int exit_code_of(memory::synthetic_failure_kind kind) noexcept {
+[[nodiscard]] constexpr int exit_code_of(memory::synthetic_errc kind) noexcept {
   switch (kind) {
-    case memory::synthetic_failure_kind::shape_too_large:
-    case memory::synthetic_failure_kind::device_unavailable:
-    case memory::synthetic_failure_kind::cannot_measure:
+    case memory::synthetic_errc::shape_too_large:
+    case memory::synthetic_errc::device_unavailable:
+    case memory::synthetic_errc::cannot_measure:
       return exit_usage;
-    case memory::synthetic_failure_kind::phase_failed:
+    case memory::synthetic_errc::phase_failed:
       return exit_measurement;
   }
   return exit_internal_error;
 }
 
 /// Says on `err` why the synthetic network was not measured; its exit code.
-[[nodiscard]] inline int report_failure(std::string_view command, const memory::synthetic_failure& failure,
+[[nodiscard]] inline int report_failure(std::string_view command, const memory::synthetic_error& failure,
                                         std::ostream& err) {
   err << command << ": " << report::describe(failure) << '\n';
-  return exit_code_of(failure.kind);
+  return exit_code_of(failure.code);
 }
 
 /// --memory-snapshot: reserves the file and starts recording the allocator's
@@ -95,13 +95,13 @@ template <memory::environment_runtime Runtime>
 
 /// The exit code of a TorchScript measurement that did not happen or did
 /// not finish: the module's refusals are bad input (exit 2), a failed phase exit 3.
-[[nodiscard]] constexpr int exit_code_of(memory::torchscript_failure_kind kind) noexcept {
+[[nodiscard]] constexpr int exit_code_of(memory::torchscript_errc kind) noexcept {
   switch (kind) {
-    case memory::torchscript_failure_kind::device_unavailable:
-    case memory::torchscript_failure_kind::cannot_measure:
-    case memory::torchscript_failure_kind::refused:
+    case memory::torchscript_errc::device_unavailable:
+    case memory::torchscript_errc::cannot_measure:
+    case memory::torchscript_errc::refused:
       return exit_usage;
-    case memory::torchscript_failure_kind::phase_failed:
+    case memory::torchscript_errc::phase_failed:
       return exit_measurement;
   }
   return exit_internal_error;
@@ -109,9 +109,9 @@ template <memory::environment_runtime Runtime>
 
 /// Says on `err` why the module of `run` was not measured; its exit code.
 [[nodiscard]] inline int report_failure(std::string_view command, const memory::torchscript_run& run,
-                                        const memory::torchscript_failure& failure, std::ostream& err) {
+                                        const memory::torchscript_error& failure, std::ostream& err) {
   err << command << ": " << report::describe(failure, run) << '\n';
-  return exit_code_of(failure.kind);
+  return exit_code_of(failure.code);
 }
 
 }  // namespace iteragpu::cli

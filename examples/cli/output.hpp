@@ -32,7 +32,7 @@ namespace iteragpu::cli {
 [[nodiscard]] inline int commit_output(std::string_view command, new_file&& file, std::string_view text,
                                        std::ostream& err) {
   if (auto written = std::move(file).commit(text); !written) {
-    if (written.error().kind == new_file_error::name_taken) {
+    if (written.error().code == new_file_errc::name_taken) {
       err << command << ": --output: " << report::describe(written.error()) << '\n';
       return exit_output_name_taken;
     }

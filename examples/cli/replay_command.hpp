@@ -58,7 +58,7 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
     // Checked as deep as the snapshot reader reads.
     const auto duplicate = first_duplicate_key(*bytes, memory::pickle_limits{}.max_depth);
     if (!duplicate) {
-      throw usage_error(shown + " is not valid JSON (" + duplicate.error().message() + ")");
+      throw usage_error(shown + " is not valid JSON (" + duplicate.error().parser.message() + ")");
     }
     if (*duplicate) {
       throw usage_error(shown + " is refused: " + duplicate_key_message(**duplicate));

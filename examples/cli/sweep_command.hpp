@@ -96,7 +96,7 @@ inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
       if (interrupt_requested()) {
         return interrupted_exit_code();
       }
-      throw usage_error((o.devices_listed ? "--devices: " : "--device: ") + reading.error() + "; " +
+      throw usage_error((o.devices_listed ? "--devices: " : "--device: ") + reading.error().message + "; " +
                         std::string(nothing_done));
     }
   }

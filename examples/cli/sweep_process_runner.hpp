@@ -39,16 +39,16 @@ namespace detail {
 /// The device that `environment --device D` printed in `output` (JSON, read
 /// by sweep::files::device_from()), or why it cannot be read: no JSON, or no
 /// free memory reported.
-[[nodiscard]] inline result<sweep::device_reading, std::string> device_in_output(std::string_view output,
+[[nodiscard]] inline result<sweep::device_reading, sweep::runner_error> device_in_output(std::string_view output,
                                                                                 memory::device_index d) {
   boost::system::error_code ec;
   const auto doc = boost::json::parse(output, ec);
   if (ec) {
-    return unexpected{"`environment` printed no JSON: " + ec.message()};
+    return unexpected{sweep::runner_error{"`environment` printed no JSON: " + ec.message()}};
   }
   auto reading = sweep::files::device_from(doc);
   if (!reading.has_value()) {
-    return unexpected{device_name(d) + " cannot be measured: " + report::words_of(reading.error())};
+    return unexpected{sweep::runner_error{device_name(d) + " cannot be measured: " + report::words_of(reading.error())}};
   }
   return *reading;
 }
@@ -95,21 +95,21 @@ class process_runner {
   /// JSON output (sweep::files::device_from()). The error says why the device
   /// cannot be read: the process could not start, was interrupted, exited
   /// with a code other than 0, printed no JSON, or reports no free memory.
-  [[nodiscard]] result<sweep::device_reading, std::string> read_device(memory::device_index d) const {
+  [[nodiscard]] result<sweep::device_reading, sweep::runner_error> read_device(memory::device_index d) const {
     auto child = sweep::child_process::spawn(program_, {"environment", "--device", device_name(d)}, true);
     if (!child.has_value()) {
-      return unexpected{report::words_of(child.error())};
+      return unexpected{sweep::runner_error{report::words_of(child.error())}};
     }
     const auto ended = child->wait_unless_stopped(stop_);
     if (!ended) {
-      return unexpected{std::string("interrupted")};
+      return unexpected{sweep::runner_error{"interrupted"}};
     }
     if (ended->exit_code != 0) {
       const auto line = child->first_error_line();
-      return unexpected{"`environment` " +
-                        (ended->exit_code ? "exited " + std::to_string(*ended->exit_code)
-                                          : sweep::end_without_exit_text(ended->signal)) +
-                        (line ? ": " + escaped(*line) : std::string())};
+      return unexpected{sweep::runner_error{"`environment` " +
+                                            (ended->exit_code ? "exited " + std::to_string(*ended->exit_code)
+                                                              : sweep::end_without_exit_text(ended->signal)) +
+                                            (line ? ": " + escaped(*line) : std::string())}};
     }
     return detail::device_in_output(child->output(std::size_t{1} << 20U), d);
   }
@@ -117,7 +117,7 @@ class process_runner {
   /// Starts `PROGRAM measure --device D` with the point's flags and
   /// `--output FOLDER/point-N.measurement.json`, its output discarded, and
   /// returns at once; the error says why it could not be started.
-  [[nodiscard]] result<void, std::string> start(const sweep::sweep_point& p, memory::device_index d) {
+  [[nodiscard]] result<void, sweep::runner_error> start(const sweep::sweep_point& p, memory::device_index d) {
     std::vector<std::string> args{"measure", "--device", device_name(d)};
     for (auto& word : measure_flags(p)) {
       args.push_back(std::move(word));
@@ -126,7 +126,7 @@ class process_runner {
     args.push_back((folder_ / sweep::measurement_name(p.index, plan_size_)).string());
     auto child = sweep::child_process::spawn(program_, args, false);
     if (!child.has_value()) {
-      return unexpected{report::words_of(child.error())};
+      return unexpected{sweep::runner_error{report::words_of(child.error())}};
     }
     running_.push_back(running{p.index, std::move(*child)});
     return {};

@@ -25,13 +25,13 @@ namespace iteragpu::cli {
   std::string reason;
   if (!parsed) {
     switch (parsed.error()) {
-      case number_error::empty:
+      case number_errc::empty:
         reason = "an empty value";
         break;
-      case number_error::not_a_number:
+      case number_errc::not_a_number:
         reason = quoted(text) + " is not a whole number in digits";
         break;
-      case number_error::too_large:
+      case number_errc::too_large:
         reason = quoted(text) + " does not fit in 64 bits";
         break;
     }
@@ -83,16 +83,16 @@ inline constexpr std::string_view accepted_non_negative =
   }
   std::string reason;
   switch (parsed.error()) {
-    case decimal_error::empty:
+    case decimal_errc::empty:
       reason = "an empty value";
       break;
-    case decimal_error::malformed:
+    case decimal_errc::malformed:
       reason = quoted(text) + " is not a plain decimal";
       break;
-    case decimal_error::too_many_fraction_digits:
+    case decimal_errc::too_many_fraction_digits:
       reason = quoted(text) + " has more than 40 digits after the point";
       break;
-    case decimal_error::too_large:
+    case decimal_errc::too_large:
       reason = quoted(text) + " has a whole part past 64 bits";
       break;
   }

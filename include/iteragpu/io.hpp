@@ -30,7 +30,7 @@
 namespace iteragpu {
 
 /// Why a new file cannot be written.
-enum class new_file_error {
+enum class new_file_errc {
   folder_missing,   ///< the destination's folder does not exist
   not_a_folder,     ///< the destination's parent is not a folder
   already_exists,   ///< a file (or anything else) already has that name
@@ -52,8 +52,8 @@ enum class new_file_step : std::uint8_t {
 
 /// Why a new file cannot be written: what is wrong and the figures that
 /// say it (report::describe() puts it in words).
-struct new_file_problem {
-  new_file_error kind{new_file_error::system_error};  ///< what is wrong
+struct new_file_error {
+  new_file_errc code{new_file_errc::system_error};  ///< what is wrong
   std::filesystem::path file{};                       ///< the new file, as given
   new_file_step step{new_file_step::creating};        ///< for system_error: the step refused
   int error{0};                                       ///< for system_error: the errno value
@@ -61,11 +61,11 @@ struct new_file_problem {
   std::uint64_t longest_name{0};                      ///< for name_too_long: the file system's limit
   std::filesystem::path kept{};  ///< for name_taken: the new name of our own the content is under
   /// Equal when every member is equal.
-  friend bool operator==(const new_file_problem&, const new_file_problem&) = default;
+  friend bool operator==(const new_file_error&, const new_file_error&) = default;
 };
 
 /// Why a file could not be read.
-enum class read_error {
+enum class read_errc {
   cannot_open,          ///< it does not exist or may not be read
   not_a_regular_file,   ///< a FIFO, a device, a socket or a folder: never read, never waited on
   too_large,            ///< more than the limit
@@ -74,7 +74,7 @@ enum class read_error {
 
 /// What follows a file's quoted name in a message about `e`; `limit` is the
 /// reader's size limit in words ("16 MiB").
-[[nodiscard]] std::string describe(read_error e, std::string_view limit);
+[[nodiscard]] std::string describe(read_errc e, std::string_view limit);
 
 /// The whole content of a regular file of at most `limit` bytes. The file
 /// is opened without blocking and refused unless it is a regular file, so a
@@ -83,7 +83,7 @@ enum class read_error {
 /// the file system reports (files of /proc report 0), so memory stays within
 /// the limit and one block. Blocks are of 64 KiB, a size every file accepts
 /// (/proc's pagemap takes only multiples of 8).
-[[nodiscard]] result<std::string, read_error> read_file_within(const std::filesystem::path& file,
+[[nodiscard]] result<std::string, read_errc> read_file_within(const std::filesystem::path& file,
                                                                std::size_t limit);
 
 /// The whole content of a file, or nullopt when it cannot be opened or
@@ -95,11 +95,11 @@ enum class read_error {
 
 namespace detail {
 
-[[nodiscard]] inline new_file_problem already_exists(const std::filesystem::path& file) {
-  return new_file_problem{.kind = new_file_error::already_exists, .file = file};
+[[nodiscard]] inline new_file_error already_exists(const std::filesystem::path& file) {
+  return new_file_error{.code = new_file_errc::already_exists, .file = file};
 }
 
-[[nodiscard]] new_file_problem system_problem(const std::filesystem::path& file, new_file_step step,
+[[nodiscard]] new_file_error system_problem(const std::filesystem::path& file, new_file_step step,
                                               int error);
 
 // A per-process counter for temporary names; the process id tells
@@ -110,7 +110,7 @@ namespace detail {
 
 /// Checks, before any work is done, that the name and folder of `file` are
 /// fit for a new file now (what reserve() checks before it creates anything).
-[[nodiscard]] std::optional<new_file_problem> check_new_file(const std::filesystem::path& file);
+[[nodiscard]] std::optional<new_file_error> check_new_file(const std::filesystem::path& file);
 
 /// A new file being written: reserved first, committed with its content at
 /// the end. Destroyed without commit(), it leaves nothing behind. Movable,
@@ -120,7 +120,7 @@ class new_file {
   /// Checks the destination and creates the temporary beside it (mode 0666,
   /// so that the umask gives the result the usual permissions of a new
   /// file), and checks that a hard link can be made in that folder.
-  [[nodiscard]] static result<new_file, new_file_problem> reserve(const std::filesystem::path& file);
+  [[nodiscard]] static result<new_file, new_file_error> reserve(const std::filesystem::path& file);
 
   new_file(const new_file&) = delete;
   new_file& operator=(const new_file&) = delete;
@@ -139,7 +139,7 @@ class new_file {
   /// On failure nothing is left at the final name and the temporary is gone;
   /// when another process took the final name meanwhile (name_taken), the
   /// content is kept under a new name of our own beside it, never discarded.
-  [[nodiscard]] result<void, new_file_problem> commit(std::string_view content) &&;
+  [[nodiscard]] result<void, new_file_error> commit(std::string_view content) &&;
 
  private:
   new_file() = default;
@@ -147,9 +147,9 @@ class new_file {
   // The final name was taken while the work ran: the content, complete on
   // disk, is linked to a new name of our own beside it
   // (<stem>.kept-<pid>-<n><extension>) rather than lost.
-  [[nodiscard]] result<void, new_file_problem> keep_beside();
+  [[nodiscard]] result<void, new_file_error> keep_beside();
 
-  [[nodiscard]] result<void, new_file_problem> fail(new_file_step step, int error);
+  [[nodiscard]] result<void, new_file_error> fail(new_file_step step, int error);
 
   // Closes and removes the temporary, if any.
   void discard() noexcept;
@@ -160,7 +160,7 @@ class new_file {
 };
 
 /// Writes `content` to the new file `file` in one call.
-[[nodiscard]] result<void, new_file_problem> write_new_file(const std::filesystem::path& file,
+[[nodiscard]] result<void, new_file_error> write_new_file(const std::filesystem::path& file,
                                                             std::string_view content);
 
 }  // namespace iteragpu

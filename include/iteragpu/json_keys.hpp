@@ -24,13 +24,21 @@ namespace iteragpu {
 /// snapshot's keeps.
 inline constexpr std::size_t json_default_max_depth = 32;
 
+/// A text that is not JSON, or nests deeper than the reader accepts:
+/// Boost.JSON's reason, as its parser gives it.
+struct json_text_error {
+  std::error_code parser;  ///< Boost.JSON's error (incomplete, syntax, too_deep...)
+  /// Equal when the parser's errors are.
+  friend bool operator==(const json_text_error&, const json_text_error&) = default;
+};
+
 /// The JSON Pointer (RFC 6901, "" for the document itself) of the first
 /// member whose object already has a member of that key, as
 /// "/environment/device"; nothing when every object has each key once.
 /// The text is parsed nesting at most `max_depth` deep, the reader's own
 /// limit; a text that does not parse so (deeper, or not JSON) is Boost.JSON's
 /// error, never "no duplicate".
-[[nodiscard]] result<std::optional<std::string>, std::error_code> first_duplicate_key(
+[[nodiscard]] result<std::optional<std::string>, json_text_error> first_duplicate_key(
     std::string_view text, std::size_t max_depth = json_default_max_depth);
 
 /// A duplicate key at `pointer`, in the words of every JSON reader's

@@ -3,6 +3,7 @@
 
 #include <cassert>
 #include <concepts>
+#include <cstdlib>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -13,9 +14,13 @@
 /// the library needs, with the same names and meanings, usable in constant
 /// expressions. A failure is built with `unexpected{reason}`, so that the
 /// value and the error may be of the same type (`result<std::string,
-/// std::string>`). No exception comes out of here: reading the value of a failure, or
-/// the error of a success, breaks a precondition, which an assertion checks
-/// in debug builds and which, in a constant expression, fails to compile.
+/// std::string>`). No exception comes out of here. `value()` is checked in
+/// every build: a failure's value() ends the program (std::abort), where
+/// std::expected's would throw bad_expected_access. `operator*`, `->` and
+/// `error()` are unchecked, as std::expected's: reading the value of a
+/// failure, or the error of a success, breaks a precondition, which an
+/// assertion checks in debug builds. In a constant expression, either
+/// mistake fails to compile.
 namespace iteragpu {
 
 /// The error side of a result, as std::unexpected.
@@ -164,17 +169,18 @@ class [[nodiscard]] result {
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
   ///@{
-  /// The value, after has_value() was tested, as std::expected's operator*.
-  /// Precondition: has_value(); checked by an assertion in debug builds, and
+  /// The value, checked in every build: a failure's value() ends the
+  /// program (std::abort), where std::expected's throws; in a constant
+  /// expression it fails to compile.
   /// in a constant expression a failure fails to compile.
-  [[nodiscard]] constexpr const T& value() const& noexcept { return **this; }
-  [[nodiscard]] constexpr T& value() & noexcept { return **this; }
-  [[nodiscard]] constexpr T&& value() && noexcept { return *std::move(*this); }
+  [[nodiscard]] constexpr const T& value() const& noexcept { return (require_value(), value_side()); }
+  [[nodiscard]] constexpr T& value() & noexcept { return (require_value(), value_side()); }
+  [[nodiscard]] constexpr T&& value() && noexcept { return (require_value(), std::move(value_side())); }
   ///@}
 
   ///@{
-  /// The value, after has_value() was tested. Precondition: has_value()
-  /// (see value()).
+  /// The value, after has_value() was tested. Precondition: has_value(),
+  /// checked by an assertion in debug builds (value() checks it always).
   [[nodiscard]] constexpr const T& operator*() const& noexcept { return *success(); }
   [[nodiscard]] constexpr T& operator*() & noexcept { return *success(); }
   [[nodiscard]] constexpr T&& operator*() && noexcept { return std::move(*success()); }
@@ -184,7 +190,7 @@ class [[nodiscard]] result {
 
   ///@{
   /// The error, after has_value() was tested false. Precondition: !has_value(),
-  /// checked as value()'s.
+  /// checked by an assertion in debug builds.
   [[nodiscard]] constexpr const E& error() const& noexcept { return *failure(); }
   [[nodiscard]] constexpr E&& error() && noexcept { return std::move(*failure()); }
   ///@}
@@ -215,6 +221,13 @@ class [[nodiscard]] result {
 
  private:
   using storage = detail::either<T, E>;
+
+  // value()'s check, in every build.
+  constexpr void require_value() const noexcept {
+    if (!has_value()) {
+      std::abort();
+    }
+  }
 
   // The live side, where the precondition holds. In a constant expression,
   // reading the side that is not alive is not a constant, so the mistake
@@ -293,8 +306,12 @@ class [[nodiscard]] result<void, E> {
   /// has_value(), for `if (r)`.
   constexpr explicit operator bool() const noexcept { return has_value(); }
 
-  /// Nothing to read; for symmetry with result<T, E>. Precondition: has_value().
-  constexpr void value() const noexcept { assert(has_value() && "iteragpu::result: the value of a failure was read"); }
+  /// Nothing to read; checked as result<T, E>'s: a failure's value() ends the program.
+  constexpr void value() const noexcept {
+    if (!has_value()) {
+      std::abort();
+    }
+  }
 
   ///@{
   /// The error, after has_value() was tested false. Precondition:

@@ -243,21 +243,23 @@ inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
 /// one line an exception's message or a child's error output is reduced to.
 [[nodiscard]] std::string first_line(std::string_view text);
 
+/// What breaks the rule of display text: invalid UTF-8, a control character, or a bidirectional control.
+enum class display_text_errc { invalid_utf8, control, bidi_control };
+
 /// Where display text breaks the rule, and why.
-struct display_text_fault {
-  std::size_t offset{0};  ///< byte offset of the first offending character
-  /// The kind of fault: invalid UTF-8, a control character, or a bidirectional control.
-  enum class kind { invalid_utf8, control, bidi_control } what{kind::invalid_utf8};  ///< what is wrong there
+struct display_text_error {
+  std::size_t offset{0};                              ///< byte offset of the first offending character
+  display_text_errc code{display_text_errc::invalid_utf8};  ///< what is wrong there
 };
 
 /// The kind of fault in words, as messages print it.
-[[nodiscard]] constexpr std::string_view describe(display_text_fault::kind k) noexcept {
+[[nodiscard]] constexpr std::string_view describe(display_text_errc k) noexcept {
   switch (k) {
-    case display_text_fault::kind::invalid_utf8:
+    case display_text_errc::invalid_utf8:
       return "a byte that is not valid UTF-8";
-    case display_text_fault::kind::control:
+    case display_text_errc::control:
       return "a control character";
-    case display_text_fault::kind::bidi_control:
+    case display_text_errc::bidi_control:
       return "a bidirectional control character";
   }
   return "an unacceptable character";
@@ -265,17 +267,17 @@ struct display_text_fault {
 
 /// The first character of `text` that is not valid UTF-8, a control
 /// character (C0, DEL, C1) or a bidirectional control, if any.
-[[nodiscard]] constexpr std::optional<display_text_fault> first_display_fault(std::string_view text) noexcept {
+[[nodiscard]] constexpr std::optional<display_text_error> first_display_fault(std::string_view text) noexcept {
   for (std::size_t at = 0; at < text.size();) {
     const auto step = detail::decode_utf8(text, at);
     if (step.length == 0) {
-      return display_text_fault{at, display_text_fault::kind::invalid_utf8};
+      return display_text_error{at, display_text_errc::invalid_utf8};
     }
     if (detail::is_control(step.code_point)) {
-      return display_text_fault{at, display_text_fault::kind::control};
+      return display_text_error{at, display_text_errc::control};
     }
     if (detail::is_bidi_control(step.code_point)) {
-      return display_text_fault{at, display_text_fault::kind::bidi_control};
+      return display_text_error{at, display_text_errc::bidi_control};
     }
     at += step.length;
   }

@@ -33,7 +33,7 @@ inline constexpr std::uint64_t bytes_per_gib = std::uint64_t{1} << 30U;
 inline constexpr std::uint64_t bytes_per_gb = 1'000'000'000U;
 
 /// Why a text is not an exact decimal.
-enum class decimal_error {
+enum class decimal_errc {
   empty,                     ///< no text at all
   malformed,                 ///< not `digits` or `digits.digits`
   too_many_fraction_digits,  ///< more than exact_decimal::max_fraction_digits after the point
@@ -102,29 +102,29 @@ class exact_decimal {
   }
 
   /// `digits` or `digits.digits`: no sign, exponent, spaces or bare point.
-  [[nodiscard]] static constexpr result<exact_decimal, decimal_error> parse(std::string_view text) noexcept {
+  [[nodiscard]] static constexpr result<exact_decimal, decimal_errc> parse(std::string_view text) noexcept {
     if (text.empty()) {
-      return unexpected{decimal_error::empty};
+      return unexpected{decimal_errc::empty};
     }
     const auto point = text.find('.');
     const std::string_view whole_text = text.substr(0, point);
     const std::string_view fraction_text =
         point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
     if (whole_text.empty() || (point != std::string_view::npos && fraction_text.empty())) {
-      return unexpected{decimal_error::malformed};
+      return unexpected{decimal_errc::malformed};
     }
     for (const char c : fraction_text) {
       if (!is_digit(c)) {
-        return unexpected{decimal_error::malformed};
+        return unexpected{decimal_errc::malformed};
       }
     }
     const auto whole_part = parse_unsigned(whole_text);
     if (!whole_part) {
-      return unexpected{whole_part.error() == number_error::too_large ? decimal_error::too_large
-                                                                              : decimal_error::malformed};
+      return unexpected{whole_part.error() == number_errc::too_large ? decimal_errc::too_large
+                                                                              : decimal_errc::malformed};
     }
     if (fraction_text.size() > max_fraction_digits) {
-      return unexpected{decimal_error::too_many_fraction_digits};
+      return unexpected{decimal_errc::too_many_fraction_digits};
     }
     exact_decimal d;
     d.whole_ = *whole_part;

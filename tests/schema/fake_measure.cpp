@@ -117,11 +117,11 @@ struct fake_runtime {
 
   // A TorchScript module's rows: those of the small synthetic network stand
   // in for them (the module file is checked by the command line, never loaded).
-  [[nodiscard]] iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_error> measure_torchscript(
+  [[nodiscard]] iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_run_error> measure_torchscript(
       const iteragpu::memory::torchscript_run& run) const {
     auto rows = measure_synthetic(iteragpu::memory::synthetic_run{run.device, {1, 16, 64}, iteragpu::memory::element_type::float32, run.plan});
     if (!rows) {
-      return iteragpu::unexpected{iteragpu::memory::torchscript_error{std::nullopt, rows.error().phase, rows.error().message}};
+      return iteragpu::unexpected{iteragpu::memory::torchscript_run_error{iteragpu::memory::torchscript_run_errc::phase_failed, rows.error().phase, rows.error().message}};
     }
     return std::move(*rows);
   }
@@ -143,7 +143,7 @@ struct fake_runtime {
                           iteragpu::memory::degrees_celsius{warm ? 47U : 38U},
                           iteragpu::memory::clock_event_reasons{warm ? (row.repeat == 3U ? sw_power_cap : 0U) : gpu_idle}};
     if (row.phase == iteragpu::memory::phase_kind::model_load) {
-      s.power_draw = iteragpu::unexpected{iteragpu::memory::reading_error{.kind = iteragpu::memory::reading_failure::not_available, .detail = "NVML: not supported"}};
+      s.power_draw = iteragpu::unexpected{iteragpu::memory::reading_error{.code = iteragpu::memory::reading_errc::not_available, .detail = "NVML: not supported"}};
     }
     return s;
   }

@@ -13,11 +13,11 @@ using iteragpu::byte_count;
 using iteragpu::memory::element_type;
 using iteragpu::memory::synthetic_shape;
 using iteragpu::memory::prediction::addmm_uses_cublaslt;
-using iteragpu::memory::prediction::allocation_error;
+using iteragpu::memory::prediction::allocation_errc;
 using iteragpu::memory::prediction::blas_workspaces;
 using iteragpu::memory::prediction::block_size;
 using iteragpu::memory::prediction::pool_kind;
-using iteragpu::memory::prediction::shape_error;
+using iteragpu::memory::prediction::shape_errc;
 using iteragpu::memory::prediction::split_workspace_total;
 using iteragpu::memory::prediction::tensor_bytes;
 
@@ -30,7 +30,7 @@ constexpr std::uint64_t rounded(std::uint64_t request) { return block(request).b
 constexpr std::uint64_t segment(std::uint64_t request) { return block(request).segment_size().value; }
 constexpr bool refused(std::uint64_t request) {
   const auto b = block_size::for_request(byte_count{request});
-  return !b.has_value() && b.error() == allocation_error::request_too_large;
+  return !b.has_value() && b.error() == allocation_errc::request_too_large;
 }
 
 // round_size: at least 512 bytes, a multiple of 512.
@@ -112,19 +112,19 @@ static_assert(tensor_bytes(synthetic_shape{3, 5, 7}, element_type::float16)->inp
 static_assert(!tensor_bytes(synthetic_shape{1, 1, 1}, element_type::float32)->cublaslt);
 
 // Bad shapes: a zero dimension, and tensors past 2^63-1 bytes.
-static_assert(tensor_bytes(synthetic_shape{0, 1, 1}, element_type::float32).error() == shape_error::zero_dimension);
-static_assert(tensor_bytes(synthetic_shape{1, 0, 1}, element_type::float32).error() == shape_error::zero_dimension);
-static_assert(tensor_bytes(synthetic_shape{1, 1, 0}, element_type::float32).error() == shape_error::zero_dimension);
+static_assert(tensor_bytes(synthetic_shape{0, 1, 1}, element_type::float32).error() == shape_errc::zero_dimension);
+static_assert(tensor_bytes(synthetic_shape{1, 0, 1}, element_type::float32).error() == shape_errc::zero_dimension);
+static_assert(tensor_bytes(synthetic_shape{1, 1, 0}, element_type::float32).error() == shape_errc::zero_dimension);
 // 2^31 x 2^30 rows of width 1 in float32: hidden = 2^61 x 4 x 4 bytes.
 static_assert(tensor_bytes(synthetic_shape{std::uint64_t{1} << 31U, std::uint64_t{1} << 30U, 1}, element_type::float32)
-                  .error() == shape_error::too_large);
-static_assert(tensor_bytes(synthetic_shape{1, 1, u64_max}, element_type::float16).error() == shape_error::too_large);
-static_assert(tensor_bytes(synthetic_shape{u64_max, u64_max, 1}, element_type::float16).error() == shape_error::too_large);
+                  .error() == shape_errc::too_large);
+static_assert(tensor_bytes(synthetic_shape{1, 1, u64_max}, element_type::float16).error() == shape_errc::too_large);
+static_assert(tensor_bytes(synthetic_shape{u64_max, u64_max, 1}, element_type::float16).error() == shape_errc::too_large);
 // The hidden activation of 2^58 rows of width 1 in float32, 2^58 x 4 x 4
 // = 2^62 bytes, fits int64; of 2^59 rows, 2^63 bytes, it does not.
 static_assert(tensor_bytes(synthetic_shape{std::uint64_t{1} << 58U, 1, 1}, element_type::float32)->hidden.value ==
               std::uint64_t{1} << 62U);
 static_assert(tensor_bytes(synthetic_shape{std::uint64_t{1} << 59U, 1, 1}, element_type::float32).error() ==
-              shape_error::too_large);
+              shape_errc::too_large);
 
 }  // namespace

@@ -7,7 +7,7 @@
 namespace {
 
 using iteragpu::memory::bytes_per_parameter;
-using iteragpu::memory::estimate_error;
+using iteragpu::memory::estimate_errc;
 using iteragpu::memory::estimate_weights;
 using iteragpu::exact_decimal;
 using iteragpu::memory::parameter_count;
@@ -59,17 +59,17 @@ static_assert(estimate_weights(parameter_count{u64_max}, storage_bits{8})->weigh
               "17179869183.999999999068677425384521484375");
 static_assert(estimate_weights(parameter_count{u64_max / 2}, storage_bits{16})->weight_bytes.value == u64_max - 1);
 static_assert(estimate_weights(parameter_count{u64_max / 2 + 1}, storage_bits{16}).error() ==
-              estimate_error::weight_bytes_overflow);
+              estimate_errc::weight_bytes_overflow);
 static_assert(estimate_weights(parameter_count{u64_max / 9}, storage_bits{65})->weight_bytes.value ==
               18'446'744'073'709'551'609U);
 static_assert(estimate_weights(parameter_count{u64_max / 9 + 1}, storage_bits{65}).error() ==
-              estimate_error::weight_bytes_overflow);
+              estimate_errc::weight_bytes_overflow);
 static_assert(estimate_weights(parameter_count{8}, storage_bits{u64_max}).error() ==
-              estimate_error::weight_bytes_overflow);
+              estimate_errc::weight_bytes_overflow);
 
 // Zero is not a count.
-static_assert(estimate_weights(parameter_count{0}, storage_bits{16}).error() == estimate_error::zero_parameters);
-static_assert(estimate_weights(parameter_count{1}, storage_bits{0}).error() == estimate_error::zero_bits);
+static_assert(estimate_weights(parameter_count{0}, storage_bits{16}).error() == estimate_errc::zero_parameters);
+static_assert(estimate_weights(parameter_count{1}, storage_bits{0}).error() == estimate_errc::zero_bits);
 
 // The shifts of exact_decimal are checked at compile time: each halving adds
 // one decimal digit, and 10^19 is the largest power of ten in 64 bits.
@@ -90,15 +90,15 @@ static_assert(exact_decimal::from_decimal_fraction<0>(7).text() == "7");
 static_assert(exact_decimal::parse("4").value() == exact_decimal::from_integer(4));
 static_assert(exact_decimal::parse("4.500").value().text() == "4.5");
 static_assert(exact_decimal::parse("0.0").value().text() == "0");
-static_assert(exact_decimal::parse("-1").error() == iteragpu::decimal_error::malformed);
-static_assert(exact_decimal::parse("1e3").error() == iteragpu::decimal_error::malformed);
-static_assert(exact_decimal::parse(".5").error() == iteragpu::decimal_error::malformed);
-static_assert(exact_decimal::parse("5.").error() == iteragpu::decimal_error::malformed);
-static_assert(exact_decimal::parse(" 5").error() == iteragpu::decimal_error::malformed);
-static_assert(exact_decimal::parse("").error() == iteragpu::decimal_error::empty);
-static_assert(exact_decimal::parse("18446744073709551616").error() == iteragpu::decimal_error::too_large);
+static_assert(exact_decimal::parse("-1").error() == iteragpu::decimal_errc::malformed);
+static_assert(exact_decimal::parse("1e3").error() == iteragpu::decimal_errc::malformed);
+static_assert(exact_decimal::parse(".5").error() == iteragpu::decimal_errc::malformed);
+static_assert(exact_decimal::parse("5.").error() == iteragpu::decimal_errc::malformed);
+static_assert(exact_decimal::parse(" 5").error() == iteragpu::decimal_errc::malformed);
+static_assert(exact_decimal::parse("").error() == iteragpu::decimal_errc::empty);
+static_assert(exact_decimal::parse("18446744073709551616").error() == iteragpu::decimal_errc::too_large);
 static_assert(exact_decimal::parse("0.12345678901234567890123456789012345678901").error() ==
-              iteragpu::decimal_error::too_many_fraction_digits);
+              iteragpu::decimal_errc::too_many_fraction_digits);
 static_assert(checked_add(exact_decimal::parse("0.75").value(), exact_decimal::parse("0.25").value()).value() ==
               exact_decimal::from_integer(1));
 static_assert(checked_add(exact_decimal::from_integer(u64_max), exact_decimal::parse("0.5").value()).has_value());

@@ -62,25 +62,25 @@ static_assert(abc() == "abc" && abc().size() == 3 && abc().view() == std::string
 static_assert(!iteragpu::first_display_fault("NVIDIA H200").has_value());
 static_assert(!iteragpu::first_display_fault("Überprüfung, 東京, 🙂").has_value());
 static_assert(iteragpu::first_display_fault("a\nb")->offset == 1);
-static_assert(iteragpu::first_display_fault("a\nb")->what == iteragpu::display_text_fault::kind::control);
-static_assert(iteragpu::first_display_fault("ab\x7F")->what == iteragpu::display_text_fault::kind::control);
+static_assert(iteragpu::first_display_fault("a\nb")->code == iteragpu::display_text_errc::control);
+static_assert(iteragpu::first_display_fault("ab\x7F")->code == iteragpu::display_text_errc::control);
 // U+009B (C2 9B), a C1 control that terminals take for ESC [.
-static_assert(iteragpu::first_display_fault("x\xC2\x9B" "2J")->what == iteragpu::display_text_fault::kind::control);
+static_assert(iteragpu::first_display_fault("x\xC2\x9B" "2J")->code == iteragpu::display_text_errc::control);
 // U+202E (E2 80 AE), RIGHT-TO-LEFT OVERRIDE, and U+2066 (E2 81 A6), LEFT-TO-RIGHT ISOLATE.
 // The literals hold the controls on purpose (NOLINT: this is what is tested).
-static_assert(iteragpu::first_display_fault("12\xE2\x80\xAE" "34")->what ==  // NOLINT(misc-misleading-bidirectional)
-              iteragpu::display_text_fault::kind::bidi_control);
+static_assert(iteragpu::first_display_fault("12\xE2\x80\xAE" "34")->code ==  // NOLINT(misc-misleading-bidirectional)
+              iteragpu::display_text_errc::bidi_control);
 static_assert(iteragpu::first_display_fault("12\xE2\x81\xA6")->offset == 2);  // NOLINT(misc-misleading-bidirectional)
 // Invalid UTF-8: a lone continuation byte, 0xFF, an overlong '/', a
 // surrogate (U+D800), past U+10FFFF, and a sequence cut short.
-static_assert(iteragpu::first_display_fault("\x80")->what == iteragpu::display_text_fault::kind::invalid_utf8);
+static_assert(iteragpu::first_display_fault("\x80")->code == iteragpu::display_text_errc::invalid_utf8);
 static_assert(iteragpu::first_display_fault("name \xFF")->offset == 5);
-static_assert(iteragpu::first_display_fault("\xC0\xAF")->what == iteragpu::display_text_fault::kind::invalid_utf8);
-static_assert(iteragpu::first_display_fault("\xED\xA0\x80")->what == iteragpu::display_text_fault::kind::invalid_utf8);
-static_assert(iteragpu::first_display_fault("\xF4\x90\x80\x80")->what ==
-              iteragpu::display_text_fault::kind::invalid_utf8);
+static_assert(iteragpu::first_display_fault("\xC0\xAF")->code == iteragpu::display_text_errc::invalid_utf8);
+static_assert(iteragpu::first_display_fault("\xED\xA0\x80")->code == iteragpu::display_text_errc::invalid_utf8);
+static_assert(iteragpu::first_display_fault("\xF4\x90\x80\x80")->code ==
+              iteragpu::display_text_errc::invalid_utf8);
 static_assert(iteragpu::first_display_fault("ab\xE2\x80")->offset == 2);
-static_assert(iteragpu::describe(iteragpu::display_text_fault::kind::bidi_control) ==
+static_assert(iteragpu::describe(iteragpu::display_text_errc::bidi_control) ==
               std::string_view("a bidirectional control character"));
 
 // ---- units.hpp: exact decimals in numeric order, GiB to bytes ----
@@ -198,9 +198,9 @@ static_assert(!iteragpu::pricing::duration_named("030").has_value() && !iteragpu
               !iteragpu::pricing::duration_named("5") && !iteragpu::pricing::duration_named(""));
 
 // ---- every error is described ----
-static_assert(iteragpu::pricing::describe(iteragpu::pricing::money_error::division_by_zero) == std::string_view("a division by zero"));
-static_assert(iteragpu::memory::describe(iteragpu::memory::estimate_error::zero_bits).starts_with("the storage width"));
-static_assert(iteragpu::pricing::describe(iteragpu::pricing::package_error_kind::unknown_gpu) ==
+static_assert(iteragpu::pricing::describe(iteragpu::pricing::money_errc::division_by_zero) == std::string_view("a division by zero"));
+static_assert(iteragpu::memory::describe(iteragpu::memory::estimate_errc::zero_bits).starts_with("the storage width"));
+static_assert(iteragpu::pricing::describe(iteragpu::pricing::package_errc::unknown_gpu) ==
               std::string_view("the GPU is not in the catalog"));
 
 // Money: the parts not pinned in money_static.cpp.

@@ -10,7 +10,7 @@ namespace {
 using iteragpu::pricing::divide;
 using iteragpu::pricing::fractional_cents;
 using iteragpu::pricing::money;
-using iteragpu::pricing::money_error;
+using iteragpu::pricing::money_errc;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 constexpr money cents(std::uint64_t n) { return money::from_cents(n); }
@@ -27,13 +27,13 @@ static_assert(cents(u64_max).text() == "184467440737095516.15");
 static_assert(money::parse_cents("172800").value() == cents(172800));
 static_assert(money::parse_cents("0").value() == cents(0));
 static_assert(money::parse_cents("18446744073709551615").value() == cents(u64_max));
-static_assert(money::parse_cents("18446744073709551616").error() == money_error::too_large);
-static_assert(money::parse_cents("").error() == money_error::empty);
-static_assert(money::parse_cents("-1").error() == money_error::malformed);
-static_assert(money::parse_cents("+1").error() == money_error::malformed);
-static_assert(money::parse_cents("17.5").error() == money_error::malformed);
-static_assert(money::parse_cents(" 1").error() == money_error::malformed);
-static_assert(money::parse_cents("1e3").error() == money_error::malformed);
+static_assert(money::parse_cents("18446744073709551616").error() == money_errc::too_large);
+static_assert(money::parse_cents("").error() == money_errc::empty);
+static_assert(money::parse_cents("-1").error() == money_errc::malformed);
+static_assert(money::parse_cents("+1").error() == money_errc::malformed);
+static_assert(money::parse_cents("17.5").error() == money_errc::malformed);
+static_assert(money::parse_cents(" 1").error() == money_errc::malformed);
+static_assert(money::parse_cents("1e3").error() == money_errc::malformed);
 
 // Parsing dollars.
 static_assert(money::parse_dollars("1234.56").value() == cents(123456));
@@ -41,28 +41,28 @@ static_assert(money::parse_dollars("1234.5").value() == cents(123450));
 static_assert(money::parse_dollars("1234").value() == cents(123400));
 static_assert(money::parse_dollars("0.07").value() == cents(7));
 static_assert(money::parse_dollars("184467440737095516.15").value() == cents(u64_max));
-static_assert(money::parse_dollars("184467440737095516.16").error() == money_error::too_large);
-static_assert(money::parse_dollars("184467440737095517").error() == money_error::too_large);
-static_assert(money::parse_dollars("0.125").error() == money_error::fraction_of_a_cent);
-static_assert(money::parse_dollars("").error() == money_error::empty);
-static_assert(money::parse_dollars(".5").error() == money_error::malformed);
-static_assert(money::parse_dollars("5.").error() == money_error::malformed);
-static_assert(money::parse_dollars("1,234.56").error() == money_error::malformed);
-static_assert(money::parse_dollars("$5").error() == money_error::malformed);
-static_assert(money::parse_dollars("-5").error() == money_error::malformed);
-static_assert(money::parse_dollars("5.-1").error() == money_error::malformed);
+static_assert(money::parse_dollars("184467440737095516.16").error() == money_errc::too_large);
+static_assert(money::parse_dollars("184467440737095517").error() == money_errc::too_large);
+static_assert(money::parse_dollars("0.125").error() == money_errc::fraction_of_a_cent);
+static_assert(money::parse_dollars("").error() == money_errc::empty);
+static_assert(money::parse_dollars(".5").error() == money_errc::malformed);
+static_assert(money::parse_dollars("5.").error() == money_errc::malformed);
+static_assert(money::parse_dollars("1,234.56").error() == money_errc::malformed);
+static_assert(money::parse_dollars("$5").error() == money_errc::malformed);
+static_assert(money::parse_dollars("-5").error() == money_errc::malformed);
+static_assert(money::parse_dollars("5.-1").error() == money_errc::malformed);
 
 // Checked sums and products: the largest that fit, the first that do not.
 static_assert((cents(172800) + cents(27)).cents() == 172827);
 static_assert((cents(168000) * 2U).cents() == 336000);
 static_assert((cents(u64_max - 1) + cents(1)).cents() == u64_max);
-static_assert(try_add(cents(u64_max), cents(1)).error() == money_error::overflow);
+static_assert(try_add(cents(u64_max), cents(1)).error() == money_errc::overflow);
 static_assert((cents(u64_max / 2) * 2U).cents() == u64_max - 1);
-static_assert(try_multiply(cents(u64_max / 2 + 1), 2U).error() == money_error::overflow);
+static_assert(try_multiply(cents(u64_max / 2 + 1), 2U).error() == money_errc::overflow);
 static_assert((cents(u64_max) * 1U).cents() == u64_max);
 static_assert((cents(u64_max) * 0U).cents() == 0);
 static_assert(try_multiply(cents(0), u64_max).value() == cents(0));
-static_assert(try_multiply(cents(3), u64_max / 3 + 1).error() == money_error::overflow);
+static_assert(try_multiply(cents(3), u64_max / 3 + 1).error() == money_errc::overflow);
 
 // Division, half to even at the fourth place of a cent.
 static_assert(divide(cents(1), 32U).text() == "0.0312");  // 0.03125: tie, 2 is even
@@ -99,7 +99,7 @@ static_assert(divide(cents(u64_max / 3), u64_max).text() == "0.3333");
 static_assert(divide(cents(u64_max / 3 * 2), u64_max).text() == "0.6667");
 static_assert(divide(cents(1), 32U).whole_cents() == 0);
 static_assert(divide(cents(1), 32U).ten_thousandths() == 312);
-static_assert(try_divide(cents(1), 0U).error() == money_error::division_by_zero);
+static_assert(try_divide(cents(1), 0U).error() == money_errc::division_by_zero);
 static_assert(divide(cents(1), 3U) < divide(cents(2), 3U));
 
 // No way in from floating point, and no implicit way in from a count.

@@ -7,24 +7,24 @@
 
 namespace {
 
-using iteragpu::decimal_error;
+using iteragpu::decimal_errc;
 using iteragpu::exact_decimal;
-using iteragpu::number_error;
+using iteragpu::number_errc;
 using iteragpu::parse_unsigned;
 
 static_assert(parse_unsigned("0").value() == 0);
 static_assert(parse_unsigned("0007").value() == 7);
 static_assert(parse_unsigned("18446744073709551615").value() == UINT64_MAX);
 static_assert(parse_unsigned("00018446744073709551615").value() == UINT64_MAX);
-static_assert(parse_unsigned("18446744073709551616").error() == number_error::too_large);
-static_assert(parse_unsigned("").error() == number_error::empty);
-static_assert(parse_unsigned("+7").error() == number_error::not_a_number);
-static_assert(parse_unsigned("7 ").error() == number_error::not_a_number);
+static_assert(parse_unsigned("18446744073709551616").error() == number_errc::too_large);
+static_assert(parse_unsigned("").error() == number_errc::empty);
+static_assert(parse_unsigned("+7").error() == number_errc::not_a_number);
+static_assert(parse_unsigned("7 ").error() == number_errc::not_a_number);
 
 // Text that is not a number is reported as such even when its digits alone
 // would overflow.
-static_assert(parse_unsigned("99999999999999999999x").error() == number_error::not_a_number);
-static_assert(exact_decimal::parse("184466666666666666666x").error() == decimal_error::malformed);
-static_assert(exact_decimal::parse("184466666666666666666.5x").error() == decimal_error::malformed);
+static_assert(parse_unsigned("99999999999999999999x").error() == number_errc::not_a_number);
+static_assert(exact_decimal::parse("184466666666666666666x").error() == decimal_errc::malformed);
+static_assert(exact_decimal::parse("184466666666666666666.5x").error() == decimal_errc::malformed);
 
 }  // namespace

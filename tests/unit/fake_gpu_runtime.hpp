@@ -103,7 +103,7 @@ struct fake_reader {
 
  private:
   static iteragpu::memory::reading_error not_read() {
-    return {.kind = iteragpu::memory::reading_failure::not_available, .detail = "not read by the fake"};
+    return {.code = iteragpu::memory::reading_errc::not_available, .detail = "not read by the fake"};
   }
   // "00000000:1B:00.0" -> 0x1B.
   static std::uint32_t bus_of(std::string_view id) {

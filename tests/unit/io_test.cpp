@@ -35,23 +35,23 @@ BOOST_AUTO_TEST_CASE(writes_the_whole_content_and_leaves_no_temporary) {
 
 // A problem carries its figures; the report layer words it, naming the file.
 BOOST_AUTO_TEST_CASE(new_file_problems_are_worded_from_their_figures) {
+  using iteragpu::new_file_errc;
   using iteragpu::new_file_error;
-  using iteragpu::new_file_problem;
   using iteragpu::new_file_step;
   using iteragpu::report::describe;
-  BOOST_TEST(describe(new_file_problem{.kind = new_file_error::folder_missing, .file = "/no/such/r.json"}) ==
+  BOOST_TEST(describe(new_file_error{.code = new_file_errc::folder_missing, .file = "/no/such/r.json"}) ==
              "folder '/no/such' does not exist; expected an existing folder");
-  BOOST_TEST(describe(new_file_problem{.kind = new_file_error::not_a_folder, .file = "plain/r.json"}) ==
+  BOOST_TEST(describe(new_file_error{.code = new_file_errc::not_a_folder, .file = "plain/r.json"}) ==
              "'plain' is not a folder");
-  BOOST_TEST(describe(new_file_problem{.kind = new_file_error::is_empty_name, .file = "out/"}) ==
+  BOOST_TEST(describe(new_file_error{.code = new_file_errc::is_empty_name, .file = "out/"}) ==
              "'out/' names no file; expected a path to a new file");
-  BOOST_TEST(describe(new_file_problem{
-                 .kind = new_file_error::name_too_long, .file = "d/n.json", .name_bytes = 300, .longest_name = 255}) ==
+  BOOST_TEST(describe(new_file_error{
+                 .code = new_file_errc::name_too_long, .file = "d/n.json", .name_bytes = 300, .longest_name = 255}) ==
              "the file name of 'd/n.json' has 300 bytes; expected at most 255 on that file system");
-  BOOST_TEST(describe(new_file_problem{
-                 .kind = new_file_error::system_error, .file = "r.json", .step = new_file_step::flushing, .error = ENOSPC}) ==
+  BOOST_TEST(describe(new_file_error{
+                 .code = new_file_errc::system_error, .file = "r.json", .step = new_file_step::flushing, .error = ENOSPC}) ==
              "cannot write 'r.json': flushing to disk: No space left on device");
-  BOOST_TEST(describe(new_file_problem{.kind = new_file_error::name_taken, .file = "r.json", .kept = "r.kept-7-1.json"}) ==
+  BOOST_TEST(describe(new_file_error{.code = new_file_errc::name_taken, .file = "r.json", .kept = "r.kept-7-1.json"}) ==
              "'r.json' was taken by another process while this one worked; the result is kept as 'r.kept-7-1.json'");
 }
 
@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(never_replaces_an_existing_file) {
   { std::ofstream(file) << "precious"; }
   const auto written = iteragpu::write_new_file(file, "new content");
   BOOST_REQUIRE(!written.has_value());
-  BOOST_TEST((written.error().kind == iteragpu::new_file_error::already_exists));
+  BOOST_TEST((written.error().code == iteragpu::new_file_errc::already_exists));
   BOOST_TEST((written.error().file == file));
   BOOST_TEST(iteragpu::report::describe(written.error()) ==
              "'" + file.string() + "' already exists; expected a new file name (nothing is overwritten)");
@@ -74,14 +74,14 @@ BOOST_AUTO_TEST_CASE(refuses_a_missing_folder_a_file_as_folder_and_a_folder_as_f
   const auto kind_of = [](const fs::path& file) {
     const auto written = iteragpu::write_new_file(file, "x");
     BOOST_REQUIRE(!written.has_value());
-    return written.error().kind;
+    return written.error().code;
   };
-  BOOST_TEST((kind_of(dir.path / "missing" / "result.json") == iteragpu::new_file_error::folder_missing));
+  BOOST_TEST((kind_of(dir.path / "missing" / "result.json") == iteragpu::new_file_errc::folder_missing));
   { std::ofstream(dir.path / "plain") << "x"; }
-  BOOST_TEST((kind_of(dir.path / "plain" / "result.json") == iteragpu::new_file_error::not_a_folder));
+  BOOST_TEST((kind_of(dir.path / "plain" / "result.json") == iteragpu::new_file_errc::not_a_folder));
   fs::create_directory(dir.path / "sub");
-  BOOST_TEST((kind_of(dir.path / "sub") == iteragpu::new_file_error::already_exists));
-  BOOST_TEST((kind_of(dir.path / "") == iteragpu::new_file_error::is_empty_name));
+  BOOST_TEST((kind_of(dir.path / "sub") == iteragpu::new_file_errc::already_exists));
+  BOOST_TEST((kind_of(dir.path / "") == iteragpu::new_file_errc::is_empty_name));
   BOOST_TEST(dir.entries() == 2U);
 }
 
@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(a_dangling_symlink_counts_as_an_existing_name) {
   const scratch_folder dir;
   fs::create_symlink(dir.path / "nowhere", dir.path / "link.json");
   const auto written = iteragpu::write_new_file(dir.path / "link.json", "x");
-  BOOST_TEST((!written && written.error().kind == iteragpu::new_file_error::already_exists));
+  BOOST_TEST((!written && written.error().code == iteragpu::new_file_errc::already_exists));
   BOOST_TEST(!fs::exists(dir.path / "nowhere"));
 }
 
@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_no_result_is_lost) {
   std::atomic<int> won{0};
   std::atomic<int> refused_before_work{0};
   std::vector<std::thread> threads;
-  std::vector<iteragpu::new_file_problem> kept(writers);
+  std::vector<iteragpu::new_file_error> kept(writers);
   threads.reserve(writers);
   for (int i = 0; i < writers; ++i) {
     threads.emplace_back([&, i] {
@@ -108,7 +108,7 @@ BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_no_result_is_lost) {
       auto written = iteragpu::write_new_file(file, content);
       if (written) {
         ++won;
-      } else if (written.error().kind == iteragpu::new_file_error::already_exists) {
+      } else if (written.error().code == iteragpu::new_file_errc::already_exists) {
         ++refused_before_work;
       } else {
         kept[static_cast<std::size_t>(i)] = std::move(written).error();
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_no_result_is_lost) {
       continue;
     }
     ++kept_files;
-    BOOST_TEST((problem.kind == iteragpu::new_file_error::name_taken));
+    BOOST_TEST((problem.code == iteragpu::new_file_errc::name_taken));
     BOOST_TEST(read_file(problem.kept) == std::string(100000, static_cast<char>('a' + i)));
   }
   BOOST_TEST(kept_files + 1U + static_cast<std::size_t>(refused_before_work.load()) == static_cast<std::size_t>(writers));
@@ -146,7 +146,7 @@ BOOST_AUTO_TEST_CASE(a_name_taken_while_working_keeps_the_result_under_a_new_nam
   const auto written = std::move(*reserved).commit("the finished result");
   BOOST_REQUIRE(!written.has_value());
   const auto& problem = written.error();
-  BOOST_TEST((problem.kind == iteragpu::new_file_error::name_taken));
+  BOOST_TEST((problem.code == iteragpu::new_file_errc::name_taken));
   BOOST_TEST(read_file(file) == "another process's");
   BOOST_TEST(problem.kept.parent_path() == dir.path);
   BOOST_TEST(problem.kept.filename().string().starts_with("result.kept-"));

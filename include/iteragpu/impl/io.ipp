@@ -16,25 +16,25 @@
 
 namespace iteragpu {
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(read_error e, std::string_view limit) {
+[[nodiscard]] ITERAGPU_INLINE std::string describe(read_errc e, std::string_view limit) {
   switch (e) {
-    case read_error::not_a_regular_file:
+    case read_errc::not_a_regular_file:
       return " is not a regular file";
-    case read_error::too_large:
+    case read_errc::too_large:
       return " is larger than " + std::string(limit);
-    case read_error::cannot_open:
-    case read_error::cannot_read:
+    case read_errc::cannot_open:
+    case read_errc::cannot_read:
       break;
   }
   return " cannot be read";
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::string, read_error> read_file_within(const std::filesystem::path& file,
+[[nodiscard]] ITERAGPU_INLINE result<std::string, read_errc> read_file_within(const std::filesystem::path& file,
                                                                                std::size_t limit) {
   // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg,hicpp-vararg,hicpp-signed-bitwise)
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    return unexpected{read_error::cannot_open};
+    return unexpected{read_errc::cannot_open};
   }
   // The type is that of the file opened, not of a name that may change
   // meanwhile. A regular file reads the same with O_NONBLOCK (it never
@@ -42,21 +42,21 @@ namespace iteragpu {
   struct stat status {};
   if (::fstat(fd, &status) != 0) {
     ::close(fd);
-    return unexpected{read_error::cannot_read};
+    return unexpected{read_errc::cannot_read};
   }
   if ((status.st_mode & S_IFMT) != S_IFREG) {
     ::close(fd);
-    return unexpected{read_error::not_a_regular_file};
+    return unexpected{read_errc::not_a_regular_file};
   }
   // A size already over the limit is refused before a byte is read; a size
   // under it (files of /proc report 0) is still checked while reading.
   if (status.st_size > 0 && static_cast<std::uint64_t>(status.st_size) > std::uint64_t{limit}) {
     ::close(fd);
-    return unexpected{read_error::too_large};
+    return unexpected{read_errc::too_large};
   }
   std::string text;
   constexpr std::size_t block = std::size_t{1} << 16U;
-  std::optional<read_error> failure{};
+  std::optional<read_errc> failure{};
   while (!failure) {
     const std::size_t before = text.size();
     text.resize(before + block);
@@ -64,7 +64,7 @@ namespace iteragpu {
     if (n < 0) {
       text.resize(before);
       if (errno != EINTR) {
-        failure = read_error::cannot_read;
+        failure = read_errc::cannot_read;
       }
       continue;
     }
@@ -73,7 +73,7 @@ namespace iteragpu {
       break;
     }
     if (text.size() > limit) {
-      failure = read_error::too_large;
+      failure = read_errc::too_large;
     }
   }
   ::close(fd);
@@ -101,9 +101,9 @@ namespace iteragpu {
 
 namespace iteragpu::detail {
 
-[[nodiscard]] ITERAGPU_INLINE new_file_problem system_problem(const std::filesystem::path& file, new_file_step step,
+[[nodiscard]] ITERAGPU_INLINE new_file_error system_problem(const std::filesystem::path& file, new_file_step step,
                                                               int error) {
-  return new_file_problem{.kind = new_file_error::system_error, .file = file, .step = step, .error = error};
+  return new_file_error{.code = new_file_errc::system_error, .file = file, .step = step, .error = error};
 }
 
 [[nodiscard]] ITERAGPU_INLINE unsigned next_temporary_serial() noexcept {
@@ -115,18 +115,18 @@ namespace iteragpu::detail {
 
 namespace iteragpu {
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<new_file_problem> check_new_file(const std::filesystem::path& file) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<new_file_error> check_new_file(const std::filesystem::path& file) {
   if (file.empty() || file.filename().empty() || file.filename() == "." || file.filename() == "..") {
-    return new_file_problem{.kind = new_file_error::is_empty_name, .file = file};
+    return new_file_error{.code = new_file_errc::is_empty_name, .file = file};
   }
   std::error_code ec;
   const auto folder = folder_of(file);
   const auto folder_status = std::filesystem::status(folder, ec);
   if (!std::filesystem::exists(folder_status)) {
-    return new_file_problem{.kind = new_file_error::folder_missing, .file = file};
+    return new_file_error{.code = new_file_errc::folder_missing, .file = file};
   }
   if (!std::filesystem::is_directory(folder_status)) {
-    return new_file_problem{.kind = new_file_error::not_a_folder, .file = file};
+    return new_file_error{.code = new_file_errc::not_a_folder, .file = file};
   }
   if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
     return detail::already_exists(file);
@@ -134,7 +134,7 @@ namespace iteragpu {
   errno = 0;
   const long longest = ::pathconf(folder.c_str(), _PC_NAME_MAX);
   if (longest > 0 && file.filename().string().size() > static_cast<std::size_t>(longest)) {
-    return new_file_problem{.kind = new_file_error::name_too_long,
+    return new_file_error{.code = new_file_errc::name_too_long,
                             .file = file,
                             .name_bytes = file.filename().string().size(),
                             .longest_name = static_cast<std::uint64_t>(longest)};
@@ -142,7 +142,7 @@ namespace iteragpu {
   return std::nullopt;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<new_file, new_file_problem> new_file::reserve(const std::filesystem::path& file) {
+[[nodiscard]] ITERAGPU_INLINE result<new_file, new_file_error> new_file::reserve(const std::filesystem::path& file) {
   if (auto problem = check_new_file(file)) {
     return unexpected{std::move(*problem)};
   }
@@ -170,7 +170,7 @@ namespace iteragpu {
   return f;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<void, new_file_problem> new_file::commit(std::string_view content) && {
+[[nodiscard]] ITERAGPU_INLINE result<void, new_file_error> new_file::commit(std::string_view content) && {
   if (fd_ < 0) {
     return unexpected{detail::system_problem(final_, new_file_step::writing, EBADF)};
   }
@@ -204,7 +204,7 @@ namespace iteragpu {
   return {};
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<void, new_file_problem> new_file::keep_beside() {
+[[nodiscard]] ITERAGPU_INLINE result<void, new_file_error> new_file::keep_beside() {
   const auto stem = final_.stem().string();
   const auto extension = final_.extension().string();
   const auto pid = to_decimal_string(static_cast<std::uint64_t>(::getpid()));
@@ -214,7 +214,7 @@ namespace iteragpu {
     const auto kept = folder_of(final_) / name;
     if (::link(temporary_.c_str(), kept.c_str()) == 0) {
       discard();
-      return unexpected{new_file_problem{.kind = new_file_error::name_taken, .file = final_, .kept = kept}};
+      return unexpected{new_file_error{.code = new_file_errc::name_taken, .file = final_, .kept = kept}};
     }
     if (errno != EEXIST) {
       break;
@@ -224,7 +224,7 @@ namespace iteragpu {
   return unexpected{detail::already_exists(final_)};
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<void, new_file_problem> new_file::fail(new_file_step step, int error) {
+[[nodiscard]] ITERAGPU_INLINE result<void, new_file_error> new_file::fail(new_file_step step, int error) {
   discard();
   return unexpected{detail::system_problem(final_, step, error)};
 }
@@ -239,7 +239,7 @@ ITERAGPU_INLINE void new_file::discard() noexcept {
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<void, new_file_problem> write_new_file(const std::filesystem::path& file,
+[[nodiscard]] ITERAGPU_INLINE result<void, new_file_error> write_new_file(const std::filesystem::path& file,
                                                                             std::string_view content) {
   auto reserved = new_file::reserve(file);
   if (!reserved) {

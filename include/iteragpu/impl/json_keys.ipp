@@ -144,7 +144,7 @@ ITERAGPU_INLINE bool duplicate_key_finder::close() {
 
 namespace iteragpu {
 
-[[nodiscard]] ITERAGPU_INLINE result<std::optional<std::string>, std::error_code> first_duplicate_key(
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<std::string>, json_text_error> first_duplicate_key(
     std::string_view text, std::size_t max_depth) {
   boost::json::parse_options options;
   options.max_depth = max_depth;
@@ -152,7 +152,7 @@ namespace iteragpu {
   boost::json::error_code error;
   static_cast<void>(parser.write_some(false, text.data(), text.size(), error));
   if (error) {
-    return unexpected{static_cast<std::error_code>(error)};
+    return unexpected{json_text_error{static_cast<std::error_code>(error)}};
   }
   return parser.handler().duplicate();
 }

@@ -32,7 +32,7 @@ struct storage_bits {
 };
 
 /// Why an estimate cannot be made.
-enum class estimate_error {
+enum class estimate_errc {
   zero_parameters,
   zero_bits,
   weight_bytes_overflow,  ///< parameters x bytes per parameter past 64 bits
@@ -40,15 +40,15 @@ enum class estimate_error {
 };
 
 /// The failure in a sentence, as messages print it.
-[[nodiscard]] constexpr std::string_view describe(estimate_error error) noexcept {
+[[nodiscard]] constexpr std::string_view describe(estimate_errc error) noexcept {
   switch (error) {
-    case estimate_error::zero_parameters:
+    case estimate_errc::zero_parameters:
       return "the parameter count must be a positive integer";
-    case estimate_error::zero_bits:
+    case estimate_errc::zero_bits:
       return "the storage width must be a positive number of bits";
-    case estimate_error::weight_bytes_overflow:
+    case estimate_errc::weight_bytes_overflow:
       return "parameters x bytes per parameter does not fit in 64 bits";
-    case estimate_error::total_overflow:
+    case estimate_errc::total_overflow:
       return "weight GiB + reserve GiB does not fit in 64 bits";
   }
   return "unknown estimate error";
@@ -83,18 +83,18 @@ struct weight_estimate {
 
 /// The memory of the weights, or why it cannot be estimated. In a constant
 /// expression, `*estimate_weights(...)` of a failure fails to compile.
-[[nodiscard]] constexpr result<weight_estimate, estimate_error> estimate_weights(parameter_count parameters,
+[[nodiscard]] constexpr result<weight_estimate, estimate_errc> estimate_weights(parameter_count parameters,
                                                                                  storage_bits bits) noexcept {
   if (parameters.value == 0) {
-    return unexpected{estimate_error::zero_parameters};
+    return unexpected{estimate_errc::zero_parameters};
   }
   if (bits.value == 0) {
-    return unexpected{estimate_error::zero_bits};
+    return unexpected{estimate_errc::zero_bits};
   }
   const std::uint64_t per_parameter = bytes_per_parameter(bits);
   const auto bytes = checked_mul(parameters.value, per_parameter);
   if (!bytes) {
-    return unexpected{estimate_error::weight_bytes_overflow};
+    return unexpected{estimate_errc::weight_bytes_overflow};
   }
   return weight_estimate{parameters, bits, per_parameter, byte_count{*bytes}};
 }
@@ -110,7 +110,7 @@ struct memory_estimate {
 };
 
 /// The weights plus `reserve_gib`, or why they cannot be estimated (as estimate_weights()).
-[[nodiscard]] constexpr result<memory_estimate, estimate_error> estimate_memory(parameter_count parameters,
+[[nodiscard]] constexpr result<memory_estimate, estimate_errc> estimate_memory(parameter_count parameters,
                                                                                 storage_bits bits,
                                                                                 const exact_decimal& reserve_gib) noexcept {
   const auto weights = estimate_weights(parameters, bits);
@@ -119,7 +119,7 @@ struct memory_estimate {
   }
   const auto total = checked_add(weights->weight_gib(), reserve_gib);
   if (!total) {
-    return unexpected{estimate_error::total_overflow};
+    return unexpected{estimate_errc::total_overflow};
   }
   return memory_estimate{*weights, reserve_gib, *total};
 }
@@ -143,7 +143,7 @@ using memory::estimate_weights;
 using memory::estimate_memory;
 using memory::weight_estimate;
 using memory::memory_estimate;
-using memory::estimate_error;
+using memory::estimate_errc;
 }  // namespace iteragpu
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)

@@ -41,7 +41,7 @@ struct gpu_state;
 struct clock_event_reasons;
 
 enum class stop_reason;
-enum class stopping_error;
+enum class stopping_errc;
 struct stopping_parameters;
 class stopping_rule;
 

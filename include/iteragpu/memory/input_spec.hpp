@@ -121,7 +121,7 @@ struct input_spec {
 };
 
 /// What is wrong with an input spec.
-enum class input_spec_problem {
+enum class input_spec_errc {
   empty,              ///< no text
   no_dtype,           ///< no `:` followed by a dtype
   bad_size,           ///< a size that is not a positive integer (digits only)
@@ -132,7 +132,7 @@ enum class input_spec_problem {
 /// An input spec that does not parse: the problem and where, as a 0-based
 /// offset into the text.
 struct input_spec_error {
-  input_spec_problem problem{input_spec_problem::empty};  ///< what is wrong
+  input_spec_errc code{input_spec_errc::empty};  ///< what is wrong
   std::size_t offset{0};                                  ///< where it starts in the text
   /// Equal when both members are.
   friend bool operator==(const input_spec_error&, const input_spec_error&) = default;

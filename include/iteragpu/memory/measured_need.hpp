@@ -81,19 +81,19 @@ struct measured_need {
 };
 
 /// Why a measurement gives no need.
-enum class measured_need_error : std::uint8_t {
+enum class measured_need_errc : std::uint8_t {
   past_64_bits,  ///< the peak plus the memory outside the allocator passes 2^64 - 1 bytes
 };
 
 /// The memory need of a measurement: its largest peak reserved plus the
 /// memory outside the allocator (memory_outside_allocator()), or the peak
 /// alone when no sample of the device's memory was recorded.
-[[nodiscard]] constexpr result<measured_need, measured_need_error> need_of_measurement(
+[[nodiscard]] constexpr result<measured_need, measured_need_errc> need_of_measurement(
     std::uint64_t peak_reserved_bytes, std::span<const device_sample> samples) noexcept {
   measured_need need{peak_reserved_bytes, largest_outside_sample(samples), peak_reserved_bytes};
   const auto total = checked_add(peak_reserved_bytes, need.outside_allocator_bytes());
   if (!total) {
-    return unexpected{measured_need_error::past_64_bits};
+    return unexpected{measured_need_errc::past_64_bits};
   }
   need.bytes = *total;
   return need;

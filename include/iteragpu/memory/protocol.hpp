@@ -99,7 +99,7 @@ concept gpu_state_reporting = requires(B& b, device_index device) {
 };
 
 /// What ended a measurement early.
-enum class measure_failure {
+enum class measure_errc {
   policy_failed,       ///< a policy threw, or returned a failed result (a GPU out of memory above all)
   host_out_of_memory,  ///< std::bad_alloc: the host ran out of memory; no failure of the workload
 };
@@ -110,7 +110,7 @@ enum class measure_failure {
 struct measure_error {
   phase_kind phase{phase_kind::model_load};          ///< the phase that failed
   std::string message;                               ///< the first line of the cause; empty for the host
-  measure_failure cause{measure_failure::policy_failed};  ///< a failure of a policy, or of the host
+  measure_errc code{measure_errc::policy_failed};  ///< a failure of a policy, or of the host
 };
 
 /// What measure() asks of a clock: now(), whose differences convert to
@@ -249,7 +249,7 @@ class phase_runner {
 /// the error names the phase and keeps the first line of the exception's
 /// message or of the failure's description. std::bad_alloc, the host out of
 /// memory, is no failure of a phase: its error says so by its cause
-/// (measure_failure::host_out_of_memory). No exception comes out.
+/// (measure_errc::host_out_of_memory). No exception comes out.
 template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
 [[nodiscard]] result<measurement, measure_error> measure(B& backend, C& counter, W& work, device_index device,
                                                          const protocol_plan& plan, Clock& clock) {
@@ -306,7 +306,7 @@ template <measuring_backend B, memory_counter C, workload W, phase_clock Clock>
   } catch (const std::bad_alloc&) {
     // The host ran out of memory: no phase of the workload failed, and
     // nothing that allocates is done here.
-    return unexpected{measure_error{current, std::string(), measure_failure::host_out_of_memory}};
+    return unexpected{measure_error{current, std::string(), measure_errc::host_out_of_memory}};
   } catch (const std::exception& e) {
     return unexpected{measure_error{current, first_line(e.what())}};
   }
@@ -331,7 +331,7 @@ namespace iteragpu {
 using memory::measure;
 using memory::measurement;
 using memory::measure_error;
-using memory::measure_failure;
+using memory::measure_errc;
 using memory::protocol_plan;
 using memory::phase_row;
 using memory::phase_kind;

@@ -189,7 +189,7 @@ struct sample_summary {
 };
 
 /// Why a sample cannot be summarized.
-enum class sample_problem {
+enum class sample_errc {
   empty,       ///< no value at all
   not_finite,  ///< NaN or an infinity
   negative,    ///< seconds cannot be negative
@@ -197,7 +197,7 @@ enum class sample_problem {
 
 /// Why a sample cannot be summarized, and where.
 struct sample_error {
-  sample_problem problem{sample_problem::empty};  ///< what is wrong
+  sample_errc code{sample_errc::empty};  ///< what is wrong
   std::size_t index{0};                           ///< of the first offending value (0-based); 0 when empty
   /// Equal when every member is equal.
   friend constexpr bool operator==(const sample_error&, const sample_error&) = default;
@@ -231,7 +231,7 @@ namespace detail {
 
 // Declared in memory/stopping_rule.hpp. The rule's convergence test is
 // summarize() and median_interval_reach() above.
-result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept;
+result<stopping_rule, stopping_errc> make_stopping_rule(const stopping_parameters& p) noexcept;
 
 }  // namespace iteragpu::memory
 

@@ -58,7 +58,7 @@ struct stopping_parameters {
 };
 
 /// Why stopping parameters were refused.
-enum class stopping_error {
+enum class stopping_errc {
   zero_min_repeats,
   max_repeats_below_min,
   max_noise_not_positive,
@@ -66,15 +66,15 @@ enum class stopping_error {
 };
 
 /// The rule each refusal broke, in a sentence.
-[[nodiscard]] constexpr std::string_view describe(stopping_error e) noexcept {
+[[nodiscard]] constexpr std::string_view describe(stopping_errc e) noexcept {
   switch (e) {
-    case stopping_error::zero_min_repeats:
+    case stopping_errc::zero_min_repeats:
       return "min_repeats must be at least 1";
-    case stopping_error::max_repeats_below_min:
+    case stopping_errc::max_repeats_below_min:
       return "max_repeats must be at least min_repeats";
-    case stopping_error::max_noise_not_positive:
+    case stopping_errc::max_noise_not_positive:
       return "max_noise must be a finite number above 0 (0.01 is 1 % of the median)";
-    case stopping_error::max_seconds_not_positive:
+    case stopping_errc::max_seconds_not_positive:
       return "max_seconds must be a finite number of seconds above 0";
   }
   return "unknown stopping-rule error";
@@ -95,20 +95,20 @@ enum class stopping_error {
 
 /// The first rule the parameters break, or nothing: at least one repeat,
 /// max_repeats >= min_repeats, max_noise and max_seconds finite and above 0.
-[[nodiscard]] constexpr std::optional<stopping_error> refusal_of(const stopping_parameters& p) noexcept {
+[[nodiscard]] constexpr std::optional<stopping_errc> refusal_of(const stopping_parameters& p) noexcept {
   constexpr double infinity = std::numeric_limits<double>::infinity();
   if (p.min_repeats == 0U) {
-    return stopping_error::zero_min_repeats;
+    return stopping_errc::zero_min_repeats;
   }
   if (p.max_repeats < p.min_repeats) {
-    return stopping_error::max_repeats_below_min;
+    return stopping_errc::max_repeats_below_min;
   }
   // Also false for a NaN.
   if (!(p.max_noise > 0.0 && p.max_noise < infinity)) {
-    return stopping_error::max_noise_not_positive;
+    return stopping_errc::max_noise_not_positive;
   }
   if (!(p.max_seconds.count() > 0.0 && p.max_seconds.count() < infinity)) {
-    return stopping_error::max_seconds_not_positive;
+    return stopping_errc::max_seconds_not_positive;
   }
   return std::nullopt;
 }
@@ -118,7 +118,7 @@ class stopping_rule;
 /// A rule over parameters that refusal_of() accepts, or the first rule they
 /// break. Defined in memory/statistics.hpp, with the convergence test it
 /// gives the rule: a file that makes a rule includes that header.
-[[nodiscard]] result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept;
+[[nodiscard]] result<stopping_rule, stopping_errc> make_stopping_rule(const stopping_parameters& p) noexcept;
 
 /// Decides, after each repeat, whether to go on. A pure function of the
 /// samples so far and the time spent, which the caller measures: no clock.
@@ -150,7 +150,7 @@ class stopping_rule {
                                                   std::chrono::duration<double> elapsed) const;
 
  private:
-  friend result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept;
+  friend result<stopping_rule, stopping_errc> make_stopping_rule(const stopping_parameters& p) noexcept;
   constexpr stopping_rule(const stopping_parameters& p, convergence_test converged) noexcept
       : parameters_(p), converged_(converged) {}
 

@@ -95,7 +95,7 @@ concept allocator_settings_reporting = requires(R& r) {
 };
 
 /// Why measure_synthetic() gave no measurement.
-enum class synthetic_failure_kind {
+enum class synthetic_errc {
   shape_too_large,     ///< a count past what LibTorch indexes
   device_unavailable,  ///< no GPU runtime, or not that device
   cannot_measure,      ///< a runtime that only describes the environment
@@ -103,8 +103,8 @@ enum class synthetic_failure_kind {
 };
 
 /// Why measure_synthetic() gave no measurement, in a sentence.
-struct synthetic_failure {
-  synthetic_failure_kind kind{synthetic_failure_kind::device_unavailable};  ///< what failed
+struct synthetic_error {
+  synthetic_errc code{synthetic_errc::device_unavailable};  ///< what failed
   std::string message;                                                      ///< one line, as the program prints it
   std::optional<phase_kind> phase{};                                        ///< for phase_failed
 };
@@ -114,19 +114,19 @@ struct synthetic_failure {
 /// the workspaces the runtime reports, else `workspaces`). Nothing is
 /// measured when any check fails.
 template <environment_runtime R>
-[[nodiscard]] result<measurement_record, synthetic_failure> measure_synthetic(
+[[nodiscard]] result<measurement_record, synthetic_error> measure_synthetic(
     R& runtime, const synthetic_run& run,
     const prediction::blas_workspaces& workspaces = prediction::default_workspaces()) {
   const auto model = summarize_model(run.shape, run.dtype);
   if (!model) {
-    return unexpected{synthetic_failure{synthetic_failure_kind::shape_too_large,
+    return unexpected{synthetic_error{synthetic_errc::shape_too_large,
                                         "the model or its activations would have more than 2^63-1 elements or bytes",
                                         std::nullopt}};
   }
   measurement_record record{{}, {}, {}, {}, {}, {}, {workspaces, std::vector<phase_row>{}, {}, 0, std::nullopt}, {}};
   record.environment = runtime.environment(run.device);
   if (!record.environment.device.available) {
-    return unexpected{synthetic_failure{synthetic_failure_kind::device_unavailable,
+    return unexpected{synthetic_error{synthetic_errc::device_unavailable,
                                         device_name(run.device) + " cannot be measured: " +
                                             record.environment.device.reason.value_or("unavailable"),
                                         std::nullopt}};
@@ -137,7 +137,7 @@ template <environment_runtime R>
     auto measured = runtime.measure_synthetic(run);
     if (!measured) {
       auto e = std::move(measured).error();
-      return unexpected{synthetic_failure{synthetic_failure_kind::phase_failed, std::move(e.message), e.phase}};
+      return unexpected{synthetic_error{synthetic_errc::phase_failed, std::move(e.message), e.phase}};
     }
     record.phases = std::move(measured->phases);
     record.stopped_by = measured->stopped_by;
@@ -153,7 +153,7 @@ template <environment_runtime R>
     return record;
   } else {
     return unexpected{
-        synthetic_failure{synthetic_failure_kind::cannot_measure, "this build cannot measure", std::nullopt}};
+        synthetic_error{synthetic_errc::cannot_measure, "this build cannot measure", std::nullopt}};
   }
 }
 

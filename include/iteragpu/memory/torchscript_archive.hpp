@@ -24,7 +24,7 @@
 namespace iteragpu::memory {
 
 /// What keeps a file from being read as a TorchScript archive.
-enum class archive_problem {
+enum class archive_errc {
   not_a_zip,              ///< the file does not start with a zip local header (`PK\3\4`)
   no_end_record,          ///< no end-of-central-directory record in the last zip_tail_bytes
   bad_central_directory,  ///< the central directory lies outside the file, is past 64 MiB, or its entries are cut
@@ -35,7 +35,7 @@ enum class archive_problem {
 
 /// The problem, and the byte offset in the file where it was seen.
 struct archive_error {
-  archive_problem problem{archive_problem::not_a_zip};  ///< what is wrong
+  archive_errc code{archive_errc::not_a_zip};  ///< what is wrong
   std::uint64_t offset{0};                              ///< where in the file
   /// Equal when both members are.
   friend bool operator==(const archive_error&, const archive_error&) = default;
@@ -102,7 +102,7 @@ inline constexpr std::size_t central_header_bytes = 46;
 /// Whether the file's first bytes are a zip local file header.
 [[nodiscard]] constexpr result<void, archive_error> check_zip_start(std::span<const std::uint8_t> head) noexcept {
   if (!detail::has_signature(head, 0, detail::local_header_signature)) {
-    return unexpected{archive_error{archive_problem::not_a_zip, 0}};
+    return unexpected{archive_error{archive_errc::not_a_zip, 0}};
   }
   return {};
 }
@@ -114,13 +114,13 @@ inline constexpr std::size_t central_header_bytes = 46;
 [[nodiscard]] constexpr result<central_directory_location, archive_error> find_central_directory(
     std::span<const std::uint8_t> tail, std::uint64_t file_size) noexcept {
   if (tail.size() > file_size || tail.size() < detail::end_record_bytes) {
-    return unexpected{archive_error{archive_problem::no_end_record, file_size}};
+    return unexpected{archive_error{archive_errc::no_end_record, file_size}};
   }
   const std::uint64_t tail_start = file_size - tail.size();
   std::size_t at = tail.size() - detail::end_record_bytes;
   while (!detail::has_signature(tail, at, detail::end_record_signature)) {
     if (at == 0) {
-      return unexpected{archive_error{archive_problem::no_end_record, tail_start}};
+      return unexpected{archive_error{archive_errc::no_end_record, tail_start}};
     }
     --at;
   }
@@ -131,13 +131,13 @@ inline constexpr std::size_t central_header_bytes = 46;
     if (record < tail_start || record - tail_start + detail::zip64_end_record_bytes > tail.size() ||
         !detail::has_signature(tail, static_cast<std::size_t>(record - tail_start),
                                detail::zip64_end_record_signature)) {
-      return unexpected{archive_error{archive_problem::bad_central_directory, record}};
+      return unexpected{archive_error{archive_errc::bad_central_directory, record}};
     }
     const auto in_tail = static_cast<std::size_t>(record - tail_start);
     where = {detail::read_le(tail, in_tail + 48, 8), detail::read_le(tail, in_tail + 40, 8)};
   }
   if (where.offset > file_size || where.size > file_size - where.offset || where.size > largest_central_directory) {
-    return unexpected{archive_error{archive_problem::bad_central_directory, tail_start + at}};
+    return unexpected{archive_error{archive_errc::bad_central_directory, tail_start + at}};
   }
   return where;
 }
@@ -154,14 +154,14 @@ template <class Visit>
   while (at < central_directory.size()) {
     if (!has_signature(central_directory, at, central_header_signature) ||
         at + central_header_bytes > central_directory.size()) {
-      return unexpected{archive_error{archive_problem::bad_central_directory, location.offset + at}};
+      return unexpected{archive_error{archive_errc::bad_central_directory, location.offset + at}};
     }
     const auto name_length = static_cast<std::size_t>(read_le(central_directory, at + 28, 2));
     const auto extra_length = static_cast<std::size_t>(read_le(central_directory, at + 30, 2));
     const auto comment_length = static_cast<std::size_t>(read_le(central_directory, at + 32, 2));
     const std::size_t name_at = at + central_header_bytes;
     if (name_at + name_length + extra_length + comment_length > central_directory.size()) {
-      return unexpected{archive_error{archive_problem::bad_central_directory, location.offset + at}};
+      return unexpected{archive_error{archive_errc::bad_central_directory, location.offset + at}};
     }
     visit(central_directory.subspan(name_at, name_length));
     at = name_at + name_length + extra_length + comment_length;
@@ -200,10 +200,10 @@ template <class Visit>
     return walked;
   }
   if (!data) {
-    return unexpected{archive_error{archive_problem::not_torchscript, location.offset}};
+    return unexpected{archive_error{archive_errc::not_torchscript, location.offset}};
   }
   if (!constants) {
-    return unexpected{archive_error{archive_problem::weights_only, location.offset}};
+    return unexpected{archive_error{archive_errc::weights_only, location.offset}};
   }
   return {};
 }
@@ -222,7 +222,7 @@ template <class Visit>
     return walked;
   }
   if (!compiled) {
-    return unexpected{archive_error{archive_problem::not_aoti_package, location.offset}};
+    return unexpected{archive_error{archive_errc::not_aoti_package, location.offset}};
   }
   return {};
 }

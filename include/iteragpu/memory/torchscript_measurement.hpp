@@ -46,28 +46,30 @@ struct torchscript_run {
   protocol_plan plan;                       ///< warm-up passes and repeats
 };
 
-/// Why a module refused to be measured: the user's input, not the GPU.
-enum class torchscript_refusal {
+/// Why a module's measurement failed: the module refused (the first four,
+/// the user's input, not the GPU), or a phase failed on the GPU.
+enum class torchscript_run_errc {
   not_loadable,     ///< LibTorch could not load the file as a module
   wrong_inputs,     ///< forward's schema wants other inputs than the ones given
   inputs_refused,   ///< forward failed on the inputs given (a dtype or shape it refuses)
   nothing_to_train, ///< with train: no floating output depends on a parameter
+  phase_failed,     ///< not refused: a phase failed on the GPU (out of memory above all)
 };
 
-/// A measurement of a module that failed: refused (`refusal` set; the
-/// message is LibTorch's first line, or forward's expected arguments for
-/// wrong_inputs), or a phase that failed on the GPU (out of memory above all).
-struct torchscript_error {
-  std::optional<torchscript_refusal> refusal{};  ///< why the module refused; nothing when a phase failed
-  phase_kind phase{phase_kind::model_load};       ///< the phase it happened in
-  std::string message;                            ///< one line
+/// A measurement of a module that failed: refused (the message is
+/// LibTorch's first line, or forward's expected arguments for
+/// wrong_inputs), or a phase that failed on the GPU.
+struct torchscript_run_error {
+  torchscript_run_errc code{torchscript_run_errc::phase_failed};  ///< why
+  phase_kind phase{phase_kind::model_load};                        ///< the phase it happened in
+  std::string message;                                             ///< one line
 };
 
 /// measure_torchscript() runs iteragpu::memory::measure() over the runtime's backend,
 /// counter and a TorchScript workload on run.device.
 template <class R>
 concept torchscript_runtime = environment_runtime<R> && requires(R& r, const torchscript_run& run) {
-  { r.measure_torchscript(run) } -> std::same_as<result<measurement, torchscript_error>>;
+  { r.measure_torchscript(run) } -> std::same_as<result<measurement, torchscript_run_error>>;
 };
 
 /// Everything one run of a TorchScript module records. No prediction: the
@@ -83,29 +85,29 @@ struct torchscript_record {
 };
 
 /// Why measure_torchscript() gave no record.
-enum class torchscript_failure_kind {
+enum class torchscript_errc {
   device_unavailable,  ///< no GPU runtime, or not that device
   cannot_measure,      ///< a runtime that cannot load TorchScript
-  refused,             ///< the module refused (see torchscript_error::refusal)
+  refused,             ///< the module refused (see torchscript_run_error::refusal)
   phase_failed,        ///< a phase failed (out of memory above all)
 };
 
 /// Why measure_torchscript() gave no record.
-struct torchscript_failure {
-  torchscript_failure_kind kind{torchscript_failure_kind::device_unavailable};  ///< what failed
-  std::optional<torchscript_error> error{};  ///< for refused and phase_failed
+struct torchscript_error {
+  torchscript_errc code{torchscript_errc::device_unavailable};  ///< what failed
+  std::optional<torchscript_run_error> error{};  ///< for refused and phase_failed
   std::string message;                       ///< for device_unavailable: one line
 };
 
 /// Describes the environment, then measures when the device is available.
 /// Nothing is measured when the device is not.
 template <environment_runtime R>
-[[nodiscard]] result<torchscript_record, torchscript_failure> measure_torchscript(R& runtime,
+[[nodiscard]] result<torchscript_record, torchscript_error> measure_torchscript(R& runtime,
                                                                                   const torchscript_run& run) {
   torchscript_record record;
   record.environment = runtime.environment(run.device);
   if (!record.environment.device.available) {
-    return unexpected{torchscript_failure{torchscript_failure_kind::device_unavailable, std::nullopt,
+    return unexpected{torchscript_error{torchscript_errc::device_unavailable, std::nullopt,
                                           device_name(run.device) + " cannot be measured: " +
                                               record.environment.device.reason.value_or("unavailable")}};
   }
@@ -114,8 +116,9 @@ template <environment_runtime R>
     auto measured = runtime.measure_torchscript(run);
     if (!measured) {
       auto e = std::move(measured).error();
-      const auto kind = e.refusal ? torchscript_failure_kind::refused : torchscript_failure_kind::phase_failed;
-      return unexpected{torchscript_failure{kind, std::move(e), {}}};
+      const auto kind = e.code == torchscript_run_errc::phase_failed ? torchscript_errc::phase_failed
+                                                                     : torchscript_errc::refused;
+      return unexpected{torchscript_error{kind, std::move(e), {}}};
     }
     record.phases = std::move(measured->phases);
     record.stopped_by = measured->stopped_by;
@@ -125,7 +128,7 @@ template <environment_runtime R>
     }
     return record;
   } else {
-    return unexpected{torchscript_failure{torchscript_failure_kind::cannot_measure, std::nullopt,
+    return unexpected{torchscript_error{torchscript_errc::cannot_measure, std::nullopt,
                                           "this build cannot measure a TorchScript module"}};
   }
 }

@@ -16,14 +16,14 @@
 namespace iteragpu::nvml {
 
 /// Why a shared library could not be opened.
-enum class load_failure {
+enum class load_errc {
   refused_path,  ///< the path is empty or contains a NUL character: never given to the loader
   not_loaded,    ///< the loader (dlopen) refused it; see the loader's message
 };
 
 /// A library that could not be opened, with the loader's own message (empty where it gave none).
 struct load_error {
-  load_failure kind{load_failure::not_loaded};  ///< what went wrong
+  load_errc code{load_errc::not_loaded};  ///< what went wrong
   std::string loader_message{};                 ///< dlerror()'s text, for not_loaded
   /// Equal when every member is equal.
   friend bool operator==(const load_error&, const load_error&) = default;

@@ -55,7 +55,7 @@ class session {
   session(session&& other) noexcept
       : library_(std::exchange(other.library_, std::nullopt)),
         functions_(std::exchange(other.functions_, detail::functions{})),
-        reason_(std::exchange(other.reason_, memory::reading_error{memory::reading_failure::moved_from})) {}
+        reason_(std::exchange(other.reason_, memory::reading_error{memory::reading_errc::moved_from})) {}
   /// Shuts this session down, then takes the other's library; the other is unavailable after.
   session& operator=(session&& other) noexcept;
   ~session() { close(); }
@@ -92,7 +92,7 @@ class session {
 
   [[nodiscard]] static memory::reading_error missing(const char* function);
 
-  [[nodiscard]] static memory::reading_error about_device(memory::reading_failure kind, std::string_view pci_bus_id);
+  [[nodiscard]] static memory::reading_error about_device(memory::reading_errc kind, std::string_view pci_bus_id);
 
   // The text of a buffer NVML filled, up to its NUL (or its end, should
   // the library leave none).
@@ -146,7 +146,7 @@ class session {
 
   std::optional<shared_library> library_{};  // engaged while NVML is initialized
   detail::functions functions_{};
-  memory::reading_error reason_{memory::reading_failure::moved_from};  // why NVML is unavailable, when it is
+  memory::reading_error reason_{memory::reading_errc::moved_from};  // why NVML is unavailable, when it is
 };
 
 static_assert(memory::gpu_state_sampler<session>);

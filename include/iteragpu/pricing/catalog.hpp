@@ -137,19 +137,19 @@ class catalog {
 };
 
 /// Why a catalog was refused, at the line and column of the fault: its
-/// kind and the figures that kind names (catalog_fault says which members
+/// kind and the figures that kind names (catalog_errc says which members
 /// each fills; the others keep their defaults). report::describe() words it.
 struct catalog_error {
   std::string file;                       ///< the file's name in messages
   text_position position;                 ///< the line and column of the fault (1-based)
-  catalog_fault fault{catalog_fault::empty_file};  ///< what is wrong there
+  catalog_errc code{catalog_errc::empty_file};  ///< what is wrong there
   std::size_t column{0};                  ///< the field concerned, an index into catalog_columns
   std::string found;                      ///< the field's text as read (unquoted), or the one character found
   std::string gpu;                        ///< the GPU id of the row at fault
   std::string agreed;                     ///< the text an earlier row gave (provider, date or name)
   std::uint64_t number{0};                ///< the fields counted, or the value an earlier row gave
   std::size_t earlier_line{0};            ///< the line of that earlier row
-  display_text_fault::kind character{display_text_fault::kind::invalid_utf8};  ///< for display_character
+  display_text_errc character{display_text_errc::invalid_utf8};  ///< for display_character
   std::vector<package_days> days;         ///< for missing_durations: the durations the GPU has rows for
 
   /// Equal when every member is equal.
@@ -204,7 +204,7 @@ struct catalog_error {
 namespace detail {
 
 // An error of `file` at `at`, of kind `what`, its other members empty.
-[[nodiscard]] catalog_error file_error(const std::string& file, text_position at, catalog_fault what);
+[[nodiscard]] catalog_error file_error(const std::string& file, text_position at, catalog_errc what);
 
 // Builds a catalog from its records, one rule family per step; each step
 // gives the first fault it finds, or nothing. Every look-up is a map search,
@@ -222,7 +222,7 @@ class catalog_builder {
   }
 
   // An error of this file at `at`: its other members are filled by the caller.
-  [[nodiscard]] catalog_error fail(text_position at, catalog_fault what) const { return file_error(file_, at, what); }
+  [[nodiscard]] catalog_error fail(text_position at, catalog_errc what) const { return file_error(file_, at, what); }
 
   [[nodiscard]] fault add(const csv_record& record);
 
@@ -240,7 +240,7 @@ class catalog_builder {
   };
 
   // The error of field `column` of a row: at its start, with its text.
-  [[nodiscard]] catalog_error fail_field(const std::vector<csv_field>& f, std::size_t column, catalog_fault what) const {
+  [[nodiscard]] catalog_error fail_field(const std::vector<csv_field>& f, std::size_t column, catalog_errc what) const {
     catalog_error e = fail(f[column].position, what);
     e.column = column;
     e.found = f[column].text;

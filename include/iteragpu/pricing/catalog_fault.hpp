@@ -9,7 +9,7 @@ namespace iteragpu::pricing {
 
 /// What is wrong at a catalog_error's position. The members of the error
 /// that each kind fills are named beside it; report::describe() words them.
-enum class catalog_fault : std::uint8_t {
+enum class catalog_errc : std::uint8_t {
   // The text as a whole.
   empty_file,       ///< no text at all
   byte_order_mark,  ///< a UTF-8 byte order mark before the header

@@ -86,7 +86,7 @@ inline constexpr std::string_view package_order_rule =
     "first row), then the shorter duration";
 
 /// What a search or a comparison cannot be made with, or where its arithmetic overflows.
-enum class search_error_kind {
+enum class search_errc {
   zero_gpus,
   zero_gpu_hours,
   zero_accepted_results,
@@ -100,13 +100,13 @@ enum class search_error_kind {
 };
 
 /// The failure in a sentence (without the package at fault; see search_error).
-[[nodiscard]] std::string_view describe(search_error_kind kind) noexcept;
+[[nodiscard]] std::string_view describe(search_errc kind) noexcept;
 
 /// Why a search or a comparison failed; from memory_band_overflow on, the
 /// package at fault (a copy of its offer, its duration where one is
 /// involved, and the lots once they are known).
 struct search_error {
-  search_error_kind kind{search_error_kind::unknown_gpu};  ///< what failed
+  search_errc code{search_errc::unknown_gpu};  ///< what failed
   std::optional<gpu_offer> offer;                          ///< the GPU at fault, from memory_band_overflow on
   std::optional<package_days> days;                        ///< its duration, where one is involved
   std::optional<lot_count> lots;                           ///< its lots, once they are known
@@ -129,7 +129,7 @@ namespace detail {
 
 // What a search cannot ask for: zero GPUs, hours or results, a duration no
 // catalog has.
-[[nodiscard]] std::optional<search_error_kind> search_fault(const package_search& search) noexcept;
+[[nodiscard]] std::optional<search_errc> search_fault(const package_search& search) noexcept;
 
 // package_order_rule. Stable: equal keys keep the order in which they were
 // found, the catalog's order of GPUs and, within a GPU, the shorter

@@ -19,7 +19,7 @@
 namespace iteragpu::pricing {
 
 /// Why an amount or an operation on money was refused.
-enum class money_error {
+enum class money_errc {
   empty,                     ///< no characters at all
   malformed,                 ///< not `digits` (cents) or `digits[.d[d]]` (dollars)
   fraction_of_a_cent,        ///< more than two digits after the point
@@ -29,19 +29,19 @@ enum class money_error {
 };
 
 /// The failure in a sentence, as messages print it.
-[[nodiscard]] constexpr std::string_view describe(money_error error) noexcept {
+[[nodiscard]] constexpr std::string_view describe(money_errc error) noexcept {
   switch (error) {
-    case money_error::empty:
+    case money_errc::empty:
       return "an empty amount";
-    case money_error::malformed:
+    case money_errc::malformed:
       return "not an amount in digits";
-    case money_error::fraction_of_a_cent:
+    case money_errc::fraction_of_a_cent:
       return "more than two digits after the point (a fraction of a cent)";
-    case money_error::too_large:
+    case money_errc::too_large:
       return "an amount past 18446744073709551615 cents (64 bits)";
-    case money_error::overflow:
+    case money_errc::overflow:
       return "a result past 18446744073709551615 cents (64 bits)";
-    case money_error::division_by_zero:
+    case money_errc::division_by_zero:
       return "a division by zero";
   }
   return "unknown money error";
@@ -133,16 +133,16 @@ class money {
   ///@}
 
   /// Whole cents in digits, as a catalog writes prices: `172800`.
-  [[nodiscard]] static constexpr result<money, money_error> parse_cents(std::string_view text) noexcept {
+  [[nodiscard]] static constexpr result<money, money_errc> parse_cents(std::string_view text) noexcept {
     const auto digits = parse_unsigned(text);
     if (!digits) {
       switch (digits.error()) {
-        case number_error::empty:
-          return unexpected{money_error::empty};
-        case number_error::not_a_number:
-          return unexpected{money_error::malformed};
-        case number_error::too_large:
-          return unexpected{money_error::too_large};
+        case number_errc::empty:
+          return unexpected{money_errc::empty};
+        case number_errc::not_a_number:
+          return unexpected{money_errc::malformed};
+        case number_errc::too_large:
+          return unexpected{money_errc::too_large};
       }
     }
     return money(*digits);
@@ -150,29 +150,29 @@ class money {
 
   /// Dollars as people write them: `1728`, `1728.5` or `1728.00`; no sign,
   /// no thousands separator, no currency symbol, no exponent.
-  [[nodiscard]] static constexpr result<money, money_error> parse_dollars(std::string_view text) noexcept {
+  [[nodiscard]] static constexpr result<money, money_errc> parse_dollars(std::string_view text) noexcept {
     if (text.empty()) {
-      return unexpected{money_error::empty};
+      return unexpected{money_errc::empty};
     }
     const auto point = text.find('.');
     const std::string_view whole_text = text.substr(0, point);
     const std::string_view fraction_text =
         point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
     if (whole_text.empty() || (point != std::string_view::npos && fraction_text.empty())) {
-      return unexpected{money_error::malformed};
+      return unexpected{money_errc::malformed};
     }
     for (const char c : fraction_text) {
       if (!is_digit(c)) {
-        return unexpected{money_error::malformed};
+        return unexpected{money_errc::malformed};
       }
     }
     const auto dollars = parse_unsigned(whole_text);
     if (!dollars) {
-      return unexpected{dollars.error() == number_error::too_large ? money_error::too_large
-                                                                          : money_error::malformed};
+      return unexpected{dollars.error() == number_errc::too_large ? money_errc::too_large
+                                                                          : money_errc::malformed};
     }
     if (fraction_text.size() > 2) {
-      return unexpected{money_error::fraction_of_a_cent};
+      return unexpected{money_errc::fraction_of_a_cent};
     }
     std::uint64_t fraction = 0;
     for (std::size_t i = 0; i < 2; ++i) {
@@ -180,11 +180,11 @@ class money {
     }
     const auto whole_cents = checked_mul<std::uint64_t>(*dollars, 100);
     if (!whole_cents) {
-      return unexpected{money_error::too_large};
+      return unexpected{money_errc::too_large};
     }
     const auto total = checked_add<std::uint64_t>(*whole_cents, fraction);
     if (!total) {
-      return unexpected{money_error::too_large};
+      return unexpected{money_errc::too_large};
     }
     return money(*total);
   }
@@ -205,19 +205,19 @@ class money {
   [[nodiscard]] std::string to_string() const { return text().to_string(); }
 
   /// a + b, or overflow past 64 bits of cents.
-  [[nodiscard]] friend constexpr result<money, money_error> try_add(money a, money b) noexcept {
+  [[nodiscard]] friend constexpr result<money, money_errc> try_add(money a, money b) noexcept {
     const auto sum = checked_add(a.cents_, b.cents_);
     if (!sum) {
-      return unexpected{money_error::overflow};
+      return unexpected{money_errc::overflow};
     }
     return money(*sum);
   }
 
   /// An amount times a count (lots, GPUs): money times money has no meaning.
-  [[nodiscard]] friend constexpr result<money, money_error> try_multiply(money amount, std::uint64_t count) noexcept {
+  [[nodiscard]] friend constexpr result<money, money_errc> try_multiply(money amount, std::uint64_t count) noexcept {
     const auto product = checked_mul(amount.cents_, count);
     if (!product) {
-      return unexpected{money_error::overflow};
+      return unexpected{money_errc::overflow};
     }
     return money(*product);
   }
@@ -249,7 +249,7 @@ class money {
   template <not_a_money_count T>
   friend money operator*(money, T) = delete;
   template <not_a_money_count T>
-  friend result<money, money_error> try_multiply(money, T) = delete;
+  friend result<money, money_errc> try_multiply(money, T) = delete;
   ///@}
 
   /// Compared as the numbers they hold (`==`, `<` and the rest).
@@ -318,10 +318,10 @@ class fractional_cents {
   /// amount / divisor, rounded half to even to four places of a cent. Long
   /// division one decimal digit at a time keeps every intermediate value
   /// below the divisor, so nothing wider than 64 bits is needed.
-  [[nodiscard]] static constexpr result<fractional_cents, money_error> quotient(money amount,
+  [[nodiscard]] static constexpr result<fractional_cents, money_errc> quotient(money amount,
                                                                               std::uint64_t divisor) noexcept {
     if (divisor == 0) {
-      return unexpected{money_error::division_by_zero};
+      return unexpected{money_errc::division_by_zero};
     }
     fractional_cents q;
     q.whole_ = amount.cents() / divisor;
@@ -348,7 +348,7 @@ class fractional_cents {
   /// A signed, floating-point, `bool` or character divisor would convert
   /// silently (-1 to 2^64 - 1): this does not compile.
   template <not_a_money_count T>
-  static result<fractional_cents, money_error> quotient(money, T) = delete;
+  static result<fractional_cents, money_errc> quotient(money, T) = delete;
 
   /// Compared as the numbers they hold (`==`, `<` and the rest).
   friend constexpr auto operator<=>(const fractional_cents&, const fractional_cents&) = default;
@@ -379,14 +379,14 @@ class fractional_cents {
 };
 
 /// amount / divisor, rounded half to even to four places of a cent, or division_by_zero.
-[[nodiscard]] constexpr result<fractional_cents, money_error> try_divide(money amount, std::uint64_t divisor) noexcept {
+[[nodiscard]] constexpr result<fractional_cents, money_errc> try_divide(money amount, std::uint64_t divisor) noexcept {
   return fractional_cents::quotient(amount, divisor);
 }
 
 /// A signed, floating-point, `bool` or character divisor would convert
 /// silently (-1 to 2^64 - 1): this does not compile.
 template <not_a_money_count T>
-result<fractional_cents, money_error> try_divide(money, T) = delete;
+result<fractional_cents, money_errc> try_divide(money, T) = delete;
 
 /// amount / divisor of constants; a division by zero does not compile. At
 /// run time, try_divide() says so instead.

@@ -60,7 +60,7 @@ struct package_quote {
 };
 
 /// Why a request cannot be quoted.
-enum class package_error_kind {
+enum class package_errc {
   zero_lots,
   zero_accepted_results,
   unknown_gpu,
@@ -73,26 +73,26 @@ enum class package_error_kind {
 /// is known (from unknown_duration on), a copy of its offer. The GPU ids of
 /// the catalog, for an unknown GPU, are the catalog's: the caller has it.
 struct package_error {
-  package_error_kind kind{package_error_kind::unknown_gpu};  ///< what is wrong
+  package_errc code{package_errc::unknown_gpu};  ///< what is wrong
   std::optional<gpu_offer> offer{};                          ///< set from unknown_duration on
   /// Equal when every member is equal.
   friend bool operator==(const package_error&, const package_error&) = default;
 };
 
 /// The failure in a sentence, as messages print it.
-[[nodiscard]] constexpr std::string_view describe(package_error_kind error) noexcept {
+[[nodiscard]] constexpr std::string_view describe(package_errc error) noexcept {
   switch (error) {
-    case package_error_kind::zero_lots:
+    case package_errc::zero_lots:
       return "the number of lots must be a positive integer";
-    case package_error_kind::zero_accepted_results:
+    case package_errc::zero_accepted_results:
       return "the number of accepted results must be a positive integer";
-    case package_error_kind::unknown_gpu:
+    case package_errc::unknown_gpu:
       return "the GPU is not in the catalog";
-    case package_error_kind::unknown_duration:
+    case package_errc::unknown_duration:
       return "the catalog has no package of that many days for the GPU";
-    case package_error_kind::total_gpus_overflow:
+    case package_errc::total_gpus_overflow:
       return "lots x GPUs per lot does not fit in 64 bits";
-    case package_error_kind::total_price_overflow:
+    case package_errc::total_price_overflow:
       return "lots x lot price does not fit in 64 bits of cents";
   }
   return "unknown package error";

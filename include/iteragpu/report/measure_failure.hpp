@@ -17,11 +17,11 @@
 namespace iteragpu::report {
 
 /// Why the synthetic network was not measured, in one line.
-[[nodiscard]] std::string describe(const memory::synthetic_failure& failure);
+[[nodiscard]] std::string describe(const memory::synthetic_error& failure);
 
 /// Why the TorchScript module of `run` was not measured, in one line: the
 /// module's refusals name the flag at fault (--torchscript, --input, --train).
-[[nodiscard]] std::string describe(const memory::torchscript_failure& failure, const memory::torchscript_run& run);
+[[nodiscard]] std::string describe(const memory::torchscript_error& failure, const memory::torchscript_run& run);
 
 }  // namespace iteragpu::report
 

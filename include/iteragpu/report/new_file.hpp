@@ -9,7 +9,7 @@
 #include "iteragpu/text.hpp"
 
 /// \file
-/// Why a new file cannot be written, in words (io.hpp's new_file_problem).
+/// Why a new file cannot be written, in words (io.hpp's new_file_error).
 namespace iteragpu::report {
 
 /// The step the system refused, as a message says it.
@@ -33,7 +33,7 @@ namespace iteragpu::report {
 
 /// One line that names the file (quoted and escaped), what is wrong and
 /// what is expected.
-[[nodiscard]] std::string describe(const new_file_problem& p);
+[[nodiscard]] std::string describe(const new_file_error& p);
 
 }  // namespace iteragpu::report
 

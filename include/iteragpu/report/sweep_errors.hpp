@@ -33,14 +33,14 @@ namespace iteragpu::report {
 
 /// Lists that make no plan, as `the lists make no point; expected 1 to
 /// 100000` or `the lists make more than 100000 points; expected 1 to 100000`.
-[[nodiscard]] std::string words_of(sweep::plan_error e);
+[[nodiscard]] std::string words_of(sweep::plan_errc e);
 
 /// A refused points.tsv, naming its line: `line 3: the index '7' is not 1`.
 [[nodiscard]] std::string words_of(const sweep::points_file_error& e);
 
 /// A point that cannot be predicted (sweep::reason_of(), the words its
 /// record keeps).
-[[nodiscard]] inline std::string words_of(const sweep::unpredictable_point& e) { return sweep::reason_of(e); }
+[[nodiscard]] inline std::string words_of(const sweep::point_prediction_error& e) { return sweep::reason_of(e); }
 
 /// A child process that could not be started, as `cannot start 'P': No such
 /// file or directory`.
@@ -50,7 +50,7 @@ namespace iteragpu::report {
 /// exists (nothing is overwritten), the parent folder P does not exist, or F
 /// cannot be created (with the system's reason). `hint` is added inside the
 /// parentheses of the first (such as "; --resume continues a sweep").
-[[nodiscard]] std::string words_of(const sweep::new_folder_problem& p, std::string_view hint = {});
+[[nodiscard]] std::string words_of(const sweep::new_folder_error& p, std::string_view hint = {});
 
 /// A JSON file of the sweep that cannot be read, naming it: `'F' is not
 /// JSON: REASON`, `'F': the key at '/a' is given twice in its object;
@@ -68,7 +68,7 @@ namespace iteragpu::report {
 
 /// A device `environment` cannot measure: the reason it gave (escaped), or
 /// `it reports no free memory`.
-[[nodiscard]] inline std::string words_of(const sweep::files::device_unreadable& e) {
+[[nodiscard]] inline std::string words_of(const sweep::files::device_reading_error& e) {
   return e.reason ? escaped(*e.reason) : std::string("it reports no free memory");
 }
 
@@ -89,14 +89,14 @@ namespace iteragpu::report {
 [[nodiscard]] std::string words_of(const sweep::orphan_error& e, const document_names& names = {});
 
 /// A runner that broke its contract.
-[[nodiscard]] inline std::string words_of(const sweep::unknown_point_reported& e) {
+[[nodiscard]] inline std::string words_of(const sweep::unknown_point_error& e) {
   return "the runner reported point " + to_decimal_string(e.index) + ", which was not running";
 }
 
 /// Why run_points() stopped: the sink's error in its own words (a words_of()
 /// found for it), or the runner's fault.
 template <class SinkError>
-[[nodiscard]] std::string words_of(const sweep::sweep_stop<SinkError>& stop) {
+[[nodiscard]] std::string words_of(const sweep::sweep_error<SinkError>& stop) {
   return std::visit([](const auto& cause) { return words_of(cause); }, stop);
 }
 

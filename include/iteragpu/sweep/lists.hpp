@@ -32,7 +32,7 @@ inline constexpr std::string_view accepted_repeats = "a positive integer up to 1
 static_assert(memory::pass_limit == 10'000, "accepted_repeats quotes pass_limit");
 
 /// What is wrong with a list of a sweep's axis (see list_error).
-enum class list_error_kind {
+enum class list_errc {
   empty_list,         ///< the list is empty
   empty_item,         ///< `text` (the list) has an empty item
   missing_range_end,  ///< a range lacks a start or an end
@@ -50,7 +50,7 @@ enum class list_error_kind {
 /// A list that is refused: why, the text at fault, and, for a fault inside
 /// a doubling range, the range and its ends. Words: report/sweep_errors.hpp.
 struct list_error {
-  list_error_kind kind{list_error_kind::empty_list};  ///< why
+  list_errc code{list_errc::empty_list};  ///< why
   std::string text;                                   ///< the list, item or value at fault; empty for empty_list
   std::string range;                                  ///< the range A..B the fault is in; empty outside a range
   std::uint64_t first{0};                             ///< not_doubling: the range's start

@@ -20,7 +20,7 @@ namespace iteragpu::sweep {
 [[nodiscard]] bool file_exists(const std::filesystem::path& p);
 
 /// Why a new folder for a sweep's files cannot be made.
-enum class new_folder_error {
+enum class new_folder_errc {
   exists,        ///< something is already there (nothing is overwritten)
   no_parent,     ///< the folder that would hold it does not exist
   cannot_create  ///< mkdir() failed; the error number says why
@@ -28,19 +28,19 @@ enum class new_folder_error {
 
 /// A new folder that cannot be made: why, the folder concerned (the new
 /// one, or its parent for no_parent), and mkdir()'s error number.
-struct new_folder_problem {
-  new_folder_error kind{new_folder_error::exists};  ///< why
+struct new_folder_error {
+  new_folder_errc code{new_folder_errc::exists};  ///< why
   std::filesystem::path folder;                     ///< the folder the words name
   int error_number{0};                              ///< errno of cannot_create, 0 otherwise
 };
 
 /// Whether `folder` can be made: nothing exists there yet and its parent
 /// is a folder. Nothing is made.
-[[nodiscard]] result<void, new_folder_problem> check_new_folder(const std::filesystem::path& folder);
+[[nodiscard]] result<void, new_folder_error> check_new_folder(const std::filesystem::path& folder);
 
 /// Makes the new folder `folder` (mode 0777 less the umask); the error
 /// carries mkdir()'s error number.
-[[nodiscard]] result<void, new_folder_problem> create_new_folder(const std::filesystem::path& folder);
+[[nodiscard]] result<void, new_folder_error> create_new_folder(const std::filesystem::path& folder);
 
 }  // namespace iteragpu::sweep
 

@@ -122,16 +122,16 @@ struct point_prediction {
 /// Why a point cannot be predicted: the host's figures of its model pass
 /// 2^63-1 bytes (no failure), or the simulation refused its shape (the
 /// failure it gave).
-struct unpredictable_point {
-  std::optional<memory::prediction::prediction_failure> failure;  ///< nothing: the host's figures are too large
+struct point_prediction_error {
+  std::optional<memory::prediction::prediction_error> failure;  ///< nothing: the host's figures are too large
   /// Equal when every member is equal.
-  friend bool operator==(const unpredictable_point&, const unpredictable_point&) = default;
+  friend bool operator==(const point_prediction_error&, const point_prediction_error&) = default;
 };
 
 /// The words of `e`, as a skipped point's record gives them after
 /// "skipped: " (the record's reason is part of its file, so the library
 /// writes it; report/sweep_errors.hpp uses the same words).
-[[nodiscard]] std::string reason_of(const unpredictable_point& e);
+[[nodiscard]] std::string reason_of(const point_prediction_error& e);
 
 /// The prediction of a point's phase rows (prediction/synthetic_prediction.hpp,
 /// with no capacity: the peak the point would reach on an unbounded device).
@@ -139,7 +139,7 @@ struct unpredictable_point {
 /// pass allocates alike, so one repeat predicts the same peaks. The error
 /// says why the shape cannot be predicted (a dimension of 0, or a size past
 /// what LibTorch can index).
-[[nodiscard]] result<point_prediction, unpredictable_point> predict_point(const sweep_point& p,
+[[nodiscard]] result<point_prediction, point_prediction_error> predict_point(const sweep_point& p,
                                                                           const memory::prediction::blas_workspaces& w);
 
 // ---- what ran -------------------------------------------------------------

@@ -55,13 +55,13 @@ inline constexpr std::size_t max_points = 100'000;
 
 /// Why the lists make no plan: an empty list (no point), or more than
 /// max_points points. Words: report/sweep_errors.hpp.
-enum class plan_error {
+enum class plan_errc {
   no_point,        ///< a list is empty
   too_many_points  ///< the product of the lists' lengths passes max_points
 };
 
 /// What is wrong with a points.tsv (see points_file_error).
-enum class points_file_error_kind {
+enum class points_file_errc {
   cut_short,            ///< line `line` has no line end
   bad_header,           ///< line 1 is not points_header
   no_point,             ///< the header and no point
@@ -77,7 +77,7 @@ enum class points_file_error_kind {
 /// (the fields found, the index expected or the points), and the text at
 /// fault with what was expected. Words: report/sweep_errors.hpp.
 struct points_file_error {
-  points_file_error_kind kind{points_file_error_kind::bad_header};  ///< why
+  points_file_errc code{points_file_errc::bad_header};  ///< why
   std::size_t line{0};                                              ///< the line at fault; 0 for the whole file
   std::size_t count{0};  ///< field_count: the fields; bad_index: the index expected; too_many_points: the points
   std::string text;      ///< bad_index, bad_result_name: the field as found
@@ -92,7 +92,7 @@ struct points_file_error {
 /// after every point that is no larger on any axis, which the out-of-memory
 /// cut-off (cut_off_reason()) relies on. The error, when a list is empty or
 /// the product passes max_points, says so.
-[[nodiscard]] result<std::vector<sweep_point>, plan_error> make_plan(const sweep_axes& axes);
+[[nodiscard]] result<std::vector<sweep_point>, plan_errc> make_plan(const sweep_axes& axes);
 
 /// `point-0007`: the file names of point `index` of a plan of `count` points,
 /// without their suffix. The files are all in the sweep's folder:

@@ -35,11 +35,11 @@ class prediction_runner {
   /// The host memory given; nothing: no host rule.
   [[nodiscard]] std::optional<std::uint64_t> host_available() const { return host_; }
   /// The capacity given as the device's free and total memory, with no GPU name.
-  [[nodiscard]] result<device_reading, std::string> read_device(device_index /*device*/) const {
+  [[nodiscard]] result<device_reading, runner_error> read_device(device_index /*device*/) const {
     return device_reading{std::nullopt, capacity_, capacity_};
   }
   /// Notes the point; nothing runs, and nothing fails.
-  [[nodiscard]] result<void, std::string> start(const sweep_point& p, device_index /*device*/) {
+  [[nodiscard]] result<void, runner_error> start(const sweep_point& p, device_index /*device*/) {
     started_.push_back(p.index);
     return {};
   }

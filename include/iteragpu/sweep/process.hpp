@@ -48,7 +48,7 @@ namespace detail {
 }  // namespace detail
 
 /// Why a child process could not be started (see spawn_error).
-enum class spawn_error_kind {
+enum class spawn_errc {
   no_memory_file,  ///< memfd_create() failed for its output
   cannot_start     ///< posix_spawnp() failed
 };
@@ -56,7 +56,7 @@ enum class spawn_error_kind {
 /// A child process that could not be started: why, the program, and the
 /// error number of the call that failed. Words: report/sweep_errors.hpp.
 struct spawn_error {
-  spawn_error_kind kind{spawn_error_kind::cannot_start};  ///< why
+  spawn_errc code{spawn_errc::cannot_start};  ///< why
   std::string program;                                    ///< the program asked for
   int error_number{0};                                    ///< errno of the call that failed
   /// Equal when every member is equal.

@@ -43,19 +43,28 @@ struct finished_run {
   std::string problem;                       ///< exit 0 with a result that could not be read: why
 };
 
+/// Why a point runner could not read a device or start a point. Words, on
+/// purpose: they become the reason of the point's failed record, written as
+/// they are (a runner's reasons are its own: a process that would not start,
+/// an output that was not JSON...).
+struct runner_error {
+  std::string message;  ///< one line
+  /// Equal when the words are.
+  friend bool operator==(const runner_error&, const runner_error&) = default;
+};
+
 /// What the sweep asks of a point runner. start() launches a point on a
 /// device and returns at once; wait_any() blocks until one launched point
 /// ends, or returns nothing when the sweep was interrupted; stop_all() stops
 /// what still runs and removes its partial files. host_available() is the
 /// host's available memory now (nothing: no host rule), read_device() the
 /// device's state now, interrupted() whether the sweep was asked to stop.
-/// The errors of read_device() and start() are words: they become the
-/// reason of the point's failed record, written as they are.
+/// The errors of read_device() and start() are runner_error values.
 template <class R>
 concept point_runner = requires(R& r, const sweep_point& p, device_index d) {
   { r.host_available() } -> std::same_as<std::optional<std::uint64_t>>;
-  { r.read_device(d) } -> std::same_as<result<device_reading, std::string>>;
-  { r.start(p, d) } -> std::same_as<result<void, std::string>>;
+  { r.read_device(d) } -> std::same_as<result<device_reading, runner_error>>;
+  { r.start(p, d) } -> std::same_as<result<void, runner_error>>;
   { r.wait_any() } -> std::same_as<std::optional<finished_run>>;
   { r.stop_all() } -> std::same_as<void>;
   { r.interrupted() } -> std::same_as<bool>;
@@ -76,17 +85,17 @@ using sink_error_t = typename decltype(std::declval<S&>().keep(std::declval<cons
 
 /// The runner reported the end of a point that was not running (a runner
 /// that breaks its contract): the index it gave.
-struct unknown_point_reported {
+struct unknown_point_error {
   std::size_t index{0};  ///< the point index the runner gave
   /// Equal when the indices are.
-  friend constexpr bool operator==(unknown_point_reported, unknown_point_reported) = default;
+  friend constexpr bool operator==(unknown_point_error, unknown_point_error) = default;
 };
 
 /// Why run_points() stopped before its last point: the sink's error for a
 /// record it could not keep, or a runner that reported a point that was
 /// not running.
 template <class SinkError>
-using sweep_stop = std::variant<SinkError, unknown_point_reported>;
+using sweep_error = std::variant<SinkError, unknown_point_error>;
 
 /// What the sweep asks of a progress observer: started() hears of each point
 /// started on a device, finished() of each record before it is kept.
@@ -137,7 +146,7 @@ class sweep_loop {
         progress_(progress),
         running_(settings.devices.size()) {}
 
-  using stop = sweep_stop<sink_error_t<S>>;
+  using stop = sweep_error<sink_error_t<S>>;
 
   [[nodiscard]] result<sweep_summary, stop> run(const std::vector<sweep_point>& pending) {
     while (true) {
@@ -208,7 +217,7 @@ class sweep_loop {
           continue;
         }
         r.outcome = outcome_kind::failed;
-        r.reason = "could not start: " + started.error();
+        r.reason = "could not start: " + started.error().message;
       }
       if (auto kept = keep(r); !kept.has_value()) {
         return kept;
@@ -222,7 +231,7 @@ class sweep_loop {
       return s && s->point.index == ended.index;
     });
     if (slot == running_.end()) {
-      return unexpected{stop{unknown_point_reported{ended.index}}};
+      return unexpected{stop{unknown_point_error{ended.index}}};
     }
     point_record r = std::move(**slot);
     slot->reset();
@@ -257,7 +266,7 @@ class sweep_loop {
       if (runner_.interrupted()) {
         return preparation::abandoned;
       }
-      return recorded(r, outcome_kind::failed, "the device could not be read: " + reading.error());
+      return recorded(r, outcome_kind::failed, "the device could not be read: " + reading.error().message);
     }
     r.gpu_name = reading->gpu_name;
     r.device_free_bytes = reading->free_bytes;
@@ -319,7 +328,7 @@ class sweep_loop {
 /// it could not keep (or a runner that reported a point that was not
 /// running): the sweep stops there, its running points stopped.
 template <point_runner R, record_sink S, progress_observer P>
-[[nodiscard]] result<sweep_summary, sweep_stop<sink_error_t<S>>> run_points(const std::vector<sweep_point>& pending,
+[[nodiscard]] result<sweep_summary, sweep_error<sink_error_t<S>>> run_points(const std::vector<sweep_point>& pending,
                                                             std::vector<point_record> failures,
                                                             const sweep_settings& settings, R& runner, S& sink,
                                                             P& progress) {

@@ -56,7 +56,7 @@ class aoti_workload {
       if (is_out_of_memory(e)) {
         throw;
       }
-      refuse(memory::torchscript_refusal::not_loadable, first_line(e.what()));
+      refuse(memory::torchscript_run_errc::not_loadable, first_line(e.what()));
     }
   }
 
@@ -75,17 +75,17 @@ class aoti_workload {
       return loader_->run(inputs_);
     } catch (const std::exception& e) {
       if (first && !refusal_ && !is_out_of_memory(e)) {
-        refuse(memory::torchscript_refusal::inputs_refused, first_line(e.what()));
+        refuse(memory::torchscript_run_errc::inputs_refused, first_line(e.what()));
       }
       throw;
     }
   }
 
   /// Why the package refused, once a phase has failed on the user's input.
-  [[nodiscard]] const std::optional<memory::torchscript_refusal>& refusal() const noexcept { return refusal_; }
+  [[nodiscard]] const std::optional<memory::torchscript_run_errc>& refusal() const noexcept { return refusal_; }
 
  private:
-  [[noreturn]] void refuse(memory::torchscript_refusal why, const std::string& message) {
+  [[noreturn]] void refuse(memory::torchscript_run_errc why, const std::string& message) {
     refusal_ = why;
     throw std::invalid_argument(message);
   }
@@ -97,7 +97,7 @@ class aoti_workload {
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader_;
   std::vector<torch::Tensor> inputs_;
   bool ran_{false};
-  std::optional<memory::torchscript_refusal> refusal_{};
+  std::optional<memory::torchscript_run_errc> refusal_{};
 };
 
 static_assert(memory::workload<aoti_workload>);
@@ -105,7 +105,7 @@ static_assert(memory::workload<aoti_workload>);
 /// Measures the package of `run` through iteragpu::memory::measure() on `device`
 /// with `backend` and `counter`.
 template <memory::measuring_backend B, memory::memory_counter C>
-[[nodiscard]] result<memory::measurement, memory::torchscript_error> measure_aoti_package(B& backend, C& counter,
+[[nodiscard]] result<memory::measurement, memory::torchscript_run_error> measure_aoti_package(B& backend, C& counter,
                                                                          const torch::Device& device,
                                                                          const memory::torchscript_run& run) {
   aoti_workload work(device, run.path, run.inputs, run.input_high);

@@ -78,7 +78,7 @@ struct unavailable_state_reader {
 
  private:
   [[nodiscard]] memory::reading_error why() const {
-    return memory::reading_error{.kind = memory::reading_failure::not_available, .detail = std::string(reason)};
+    return memory::reading_error{.code = memory::reading_errc::not_available, .detail = std::string(reason)};
   }
 };
 
@@ -294,7 +294,7 @@ class gpu_backend {
   static constexpr std::size_t bus_id_buffer = 32;
 
   [[nodiscard]] static memory::reading_error bus_id_unreadable(const std::exception& e) {
-    return memory::reading_error{.kind = memory::reading_failure::bus_id_unreadable, .detail = e.what()};
+    return memory::reading_error{.code = memory::reading_errc::bus_id_unreadable, .detail = e.what()};
   }
 
   // The text of a buffer the runtime filled (an array of char), up to its

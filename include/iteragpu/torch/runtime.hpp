@@ -96,7 +96,7 @@ struct gpu_measuring_runtime {
       const c10::DeviceGuard guard(device);
       synthetic_workload<D> work(device, run.shape);
       auto measured = iteragpu::memory::measure(backend, counter, work, run.device, run.plan);
-      if (!measured && measured.error().cause == measure_failure::host_out_of_memory) {
+      if (!measured && measured.error().code == measure_errc::host_out_of_memory) {
         throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
       }
       return measured;
@@ -105,11 +105,11 @@ struct gpu_measuring_runtime {
 
   /// A user's TorchScript module through iteragpu::memory::measure(), on the
   /// measured device made current for the whole run.
-  [[nodiscard]] result<measurement, memory::torchscript_error> measure_torchscript(const memory::torchscript_run& run) {
+  [[nodiscard]] result<measurement, memory::torchscript_run_error> measure_torchscript(const memory::torchscript_run& run) {
     try {
       Backend::initialize();
     } catch (const std::exception& e) {
-      return unexpected{memory::torchscript_error{std::nullopt, phase_kind::model_load, first_line(e.what())}};
+      return unexpected{memory::torchscript_run_error{memory::torchscript_run_errc::phase_failed, phase_kind::model_load, first_line(e.what())}};
     }
     const torch::Device device(torch::kCUDA, to_c10(run.device));
     const c10::DeviceGuard guard(device);
@@ -117,7 +117,7 @@ struct gpu_measuring_runtime {
 #if defined(ITERAGPU_TORCH_HAS_AOTI)
       return measure_aoti_package(backend, counter, device, run);
 #else
-      return unexpected{memory::torchscript_error{memory::torchscript_refusal::not_loadable, phase_kind::model_load,
+      return unexpected{memory::torchscript_run_error{memory::torchscript_run_errc::not_loadable, phase_kind::model_load,
                                           "this LibTorch reads no AOTInductor package (LibTorch 2.6 or later does)"}};
 #endif
     }

@@ -144,7 +144,7 @@ class torchscript_workload {
       if (is_out_of_memory(e)) {
         throw;
       }
-      refuse(memory::torchscript_refusal::not_loadable, first_line(e.what()));
+      refuse(memory::torchscript_run_errc::not_loadable, first_line(e.what()));
     }
     module_->train(train_);
     check_arguments();
@@ -179,28 +179,28 @@ class torchscript_workload {
         loss = loss.defined() ? loss + t.sum() : t.sum();
       }
       if (!loss.defined() || !loss.requires_grad()) {
-        refuse(memory::torchscript_refusal::nothing_to_train,
+        refuse(memory::torchscript_run_errc::nothing_to_train,
                "no floating output of forward depends on a parameter that requires a gradient");
       }
       loss.backward();
       return output;
     } catch (const std::exception& e) {
       if (first && !refusal_ && !is_out_of_memory(e)) {
-        refuse(memory::torchscript_refusal::inputs_refused, first_line(e.what()));
+        refuse(memory::torchscript_run_errc::inputs_refused, first_line(e.what()));
       }
       throw;
     }
   }
 
   /// Why the module refused, once a phase has failed on the user's input.
-  [[nodiscard]] const std::optional<memory::torchscript_refusal>& refusal() const noexcept { return refusal_; }
+  [[nodiscard]] const std::optional<memory::torchscript_run_errc>& refusal() const noexcept { return refusal_; }
   /// The module, once load_model() has run.
   [[nodiscard]] const std::optional<torch::jit::Module>& module() const noexcept { return module_; }
   /// The inputs, once make_inputs() has run.
   [[nodiscard]] const std::vector<torch::Tensor>& inputs() const noexcept { return inputs_; }
 
  private:
-  [[noreturn]] void refuse(memory::torchscript_refusal why, const std::string& message) {
+  [[noreturn]] void refuse(memory::torchscript_run_errc why, const std::string& message) {
     refusal_ = why;
     throw std::invalid_argument(message);
   }
@@ -221,7 +221,7 @@ class torchscript_workload {
       accepted = c10::TensorType::get()->isSubtypeOf(*arguments[i + 1].type());
     }
     if (!accepted) {
-      refuse(memory::torchscript_refusal::wrong_inputs, expected_arguments(schema));
+      refuse(memory::torchscript_run_errc::wrong_inputs, expected_arguments(schema));
     }
   }
 
@@ -235,7 +235,7 @@ class torchscript_workload {
   std::optional<torch::jit::Module> module_{};
   std::vector<torch::Tensor> inputs_;
   bool ran_{false};
-  std::optional<memory::torchscript_refusal> refusal_{};
+  std::optional<memory::torchscript_run_errc> refusal_{};
 };
 
 static_assert(workload<torchscript_workload>);
@@ -245,15 +245,16 @@ static_assert(workload<torchscript_workload>);
 /// failed phase carries the workload's refusal, when it refused the user's
 /// input.
 template <measuring_backend B, memory_counter C, workload W>
-[[nodiscard]] result<measurement, memory::torchscript_error> measure_user_workload(B& backend, C& counter, W& work,
+[[nodiscard]] result<measurement, memory::torchscript_run_error> measure_user_workload(B& backend, C& counter, W& work,
                                                                           const memory::torchscript_run& run) {
   auto measured = iteragpu::memory::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
-    if (e.cause == measure_failure::host_out_of_memory) {
+    if (e.code == measure_errc::host_out_of_memory) {
       throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
     }
-    return unexpected{memory::torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
+    return unexpected{memory::torchscript_run_error{
+        work.refusal().value_or(memory::torchscript_run_errc::phase_failed), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
 }
@@ -262,7 +263,7 @@ template <measuring_backend B, memory_counter C, workload W>
 /// with `backend` and `counter`: what an integrator calls with policies of
 /// their own (examples/torchscript_measure.cpp).
 template <measuring_backend B, memory_counter C>
-[[nodiscard]] result<measurement, memory::torchscript_error> measure_torchscript_module(B& backend, C& counter,
+[[nodiscard]] result<measurement, memory::torchscript_run_error> measure_torchscript_module(B& backend, C& counter,
                                                                                const torch::Device& device,
                                                                                const memory::torchscript_run& run) {
   torchscript_workload work(device, run.path, run.inputs, run.train, run.input_high);

@@ -37,7 +37,7 @@ BOOST_AUTO_TEST_CASE(control_characters_in_a_flag_are_shown_as_hex_escapes) {
 
 BOOST_AUTO_TEST_CASE(digits_that_overflow_before_a_letter_are_not_a_number) {
   BOOST_TEST((iteragpu::parse_unsigned("99999999999999999999x").error() ==
-              iteragpu::number_error::not_a_number));
+              iteragpu::number_errc::not_a_number));
   const auto r = run_command(run_estimate, {"--parameters", "99999999999999999999x", "--bits", "16"});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.err.find("is not a whole number in digits") != std::string::npos, r.err);

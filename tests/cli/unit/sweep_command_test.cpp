@@ -226,7 +226,7 @@ BOOST_AUTO_TEST_CASE(a_record_reads_back_as_written_and_only_for_its_own_point) 
   // Another point of the plan: refused.
   auto other = r.point;
   other.shape.batch = 16;
-  BOOST_TEST((sw::files::record_from(doc, other).error().kind == sw::files::record_error_kind::other_point));
+  BOOST_TEST((sw::files::record_from(doc, other).error().code == sw::files::record_errc::other_point));
   BOOST_TEST((sw::files::record_from(doc, other).error().expected == other));
   BOOST_TEST(iteragpu::report::words_of(sw::files::record_from(doc, other).error()) ==
              "its point is not point 2 of points.tsv (batch 16, context 4096, width 8192, bfloat16)");

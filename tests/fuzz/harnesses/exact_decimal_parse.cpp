@@ -14,7 +14,7 @@
 
 namespace {
 
-using iteragpu::decimal_error;
+using iteragpu::decimal_errc;
 using iteragpu::exact_decimal;
 
 [[nodiscard]] bool all_digits(std::string_view text) {
@@ -39,25 +39,25 @@ using iteragpu::exact_decimal;
 
 struct oracle {
   bool accepted{false};
-  decimal_error error{decimal_error::empty};
+  decimal_errc error{decimal_errc::empty};
   std::string canonical;  // the shortest form, when accepted
 };
 
 [[nodiscard]] oracle expected(std::string_view text) {
   if (text.empty()) {
-    return {false, decimal_error::empty, {}};
+    return {false, decimal_errc::empty, {}};
   }
   const auto point = text.find('.');
   const auto whole = text.substr(0, point);
   const auto fraction = point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
   if (!all_digits(whole) || (point != std::string_view::npos && !all_digits(fraction))) {
-    return {false, decimal_error::malformed, {}};
+    return {false, decimal_errc::malformed, {}};
   }
   if (!fits_64_bits(whole)) {
-    return {false, decimal_error::too_large, {}};
+    return {false, decimal_errc::too_large, {}};
   }
   if (fraction.size() > exact_decimal::max_fraction_digits) {
-    return {false, decimal_error::too_many_fraction_digits, {}};
+    return {false, decimal_errc::too_many_fraction_digits, {}};
   }
   std::string canonical(strip_leading_zeros(whole));
   const auto significant_fraction = strip_trailing_zeros(fraction);
@@ -65,7 +65,7 @@ struct oracle {
     canonical.push_back('.');
     canonical.append(significant_fraction);
   }
-  return {true, decimal_error::empty, canonical};
+  return {true, decimal_errc::empty, canonical};
 }
 
 }  // namespace

@@ -16,7 +16,7 @@
 namespace {
 
 using iteragpu::pricing::money;
-using iteragpu::pricing::money_error;
+using iteragpu::pricing::money_errc;
 
 [[nodiscard]] bool all_digits(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), iteragpu::is_digit);
@@ -42,11 +42,11 @@ void check_cents(std::string_view text) {
   const auto parsed = money::parse_cents(text);
   std::uint64_t value = 0;
   if (text.empty()) {
-    fuzz::require(!parsed && parsed.error() == money_error::empty, "empty cents are empty");
+    fuzz::require(!parsed && parsed.error() == money_errc::empty, "empty cents are empty");
   } else if (!all_digits(text)) {
-    fuzz::require(!parsed && parsed.error() == money_error::malformed, "cents with a non-digit are malformed");
+    fuzz::require(!parsed && parsed.error() == money_errc::malformed, "cents with a non-digit are malformed");
   } else if (!fits(text, value)) {
-    fuzz::require(!parsed && parsed.error() == money_error::too_large, "cents past 64 bits are too large");
+    fuzz::require(!parsed && parsed.error() == money_errc::too_large, "cents past 64 bits are too large");
   } else {
     fuzz::require(parsed.has_value() && parsed.value().cents() == value, "digits are that many cents");
   }
@@ -59,19 +59,19 @@ void check_dollars(std::string_view text) {
   const auto fraction = point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
   std::uint64_t dollars = 0;
   if (text.empty()) {
-    fuzz::require(!parsed && parsed.error() == money_error::empty, "empty dollars are empty");
+    fuzz::require(!parsed && parsed.error() == money_errc::empty, "empty dollars are empty");
     return;
   }
   if (!all_digits(whole) || (point != std::string_view::npos && !all_digits(fraction))) {
-    fuzz::require(!parsed && parsed.error() == money_error::malformed, "dollars not digits[.digits] are malformed");
+    fuzz::require(!parsed && parsed.error() == money_errc::malformed, "dollars not digits[.digits] are malformed");
     return;
   }
   if (!fits(whole, dollars)) {
-    fuzz::require(!parsed && parsed.error() == money_error::too_large, "whole dollars past 64 bits are too large");
+    fuzz::require(!parsed && parsed.error() == money_errc::too_large, "whole dollars past 64 bits are too large");
     return;
   }
   if (fraction.size() > 2) {
-    fuzz::require(!parsed && parsed.error() == money_error::fraction_of_a_cent, "three decimals are a fraction of a cent");
+    fuzz::require(!parsed && parsed.error() == money_errc::fraction_of_a_cent, "three decimals are a fraction of a cent");
     return;
   }
   std::uint64_t cents = 0;
@@ -81,7 +81,7 @@ void check_dollars(std::string_view text) {
   constexpr std::uint64_t max_dollars = UINT64_MAX / 100U;
   constexpr std::uint64_t max_cents_at_max_dollars = UINT64_MAX % 100U;
   if (dollars > max_dollars || (dollars == max_dollars && cents > max_cents_at_max_dollars)) {
-    fuzz::require(!parsed && parsed.error() == money_error::too_large, "an amount past 64 bits of cents is too large");
+    fuzz::require(!parsed && parsed.error() == money_errc::too_large, "an amount past 64 bits of cents is too large");
     return;
   }
   fuzz::require(parsed.has_value() && parsed.value().cents() == dollars * 100U + cents, "dollars.cc are exact cents");

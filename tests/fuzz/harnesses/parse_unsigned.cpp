@@ -13,16 +13,16 @@
 
 namespace {
 
-using iteragpu::number_error;
+using iteragpu::number_errc;
 
-[[nodiscard]] number_error expected_error(std::string_view text) {
+[[nodiscard]] number_errc expected_error(std::string_view text) {
   if (text.empty()) {
-    return number_error::empty;
+    return number_errc::empty;
   }
   if (!std::all_of(text.begin(), text.end(), iteragpu::is_digit)) {
-    return number_error::not_a_number;
+    return number_errc::not_a_number;
   }
-  return number_error::too_large;
+  return number_errc::too_large;
 }
 
 // The digits without leading zeros ("0" for zero).

@@ -90,10 +90,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::require(snapshot.has_value() && boost::json::serialize(*snapshot) == boost::json::serialize(*read),
                     "a snapshot pickle reads as the pickle does");
     } else if (read) {
-      fuzz::require(!snapshot && snapshot.error().kind == iteragpu::memory::snapshot_file_errc::not_a_dict,
+      fuzz::require(!snapshot && snapshot.error().code == iteragpu::memory::snapshot_file_errc::not_a_dict,
                     "a pickle of something else than a dict is not a snapshot");
     } else {
-      fuzz::require(!snapshot && snapshot.error().kind == iteragpu::memory::snapshot_file_errc::pickle &&
+      fuzz::require(!snapshot && snapshot.error().code == iteragpu::memory::snapshot_file_errc::pickle &&
                         snapshot.error().pickle == read.error(),
                     "a refused pickle is refused as a snapshot for the same reason");
     }

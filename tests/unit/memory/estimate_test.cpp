@@ -25,12 +25,12 @@ BOOST_AUTO_TEST_CASE(runtime_overflow_is_an_error_instead_of_a_wrapped_count) {
   volatile std::uint64_t parameters = std::numeric_limits<std::uint64_t>::max() / 2 + 1;
   const auto e = iteragpu::memory::estimate_weights(iteragpu::memory::parameter_count{parameters}, iteragpu::memory::storage_bits{16});
   BOOST_REQUIRE(!e.has_value());
-  BOOST_TEST((e.error() == iteragpu::memory::estimate_error::weight_bytes_overflow));
+  BOOST_TEST((e.error() == iteragpu::memory::estimate_errc::weight_bytes_overflow));
   volatile std::uint64_t reserve = std::numeric_limits<std::uint64_t>::max();
   const auto total = iteragpu::memory::estimate_memory(iteragpu::memory::parameter_count{8'589'934'592}, iteragpu::memory::storage_bits{8},
                                                iteragpu::exact_decimal::from_integer(reserve));
   BOOST_REQUIRE(!total.has_value());
-  BOOST_TEST((total.error() == iteragpu::memory::estimate_error::total_overflow));
+  BOOST_TEST((total.error() == iteragpu::memory::estimate_errc::total_overflow));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -59,28 +59,28 @@ BOOST_AUTO_TEST_CASE(floating_types_are_normal_and_integer_types_have_a_largest_
 }
 
 BOOST_AUTO_TEST_CASE(malformed_specs_are_refused_with_the_problem_and_its_column) {
-  BOOST_TEST((error_of("") == mem::input_spec_error{mem::input_spec_problem::empty, 0}));
-  BOOST_TEST((error_of("8x512") == mem::input_spec_error{mem::input_spec_problem::no_dtype, 5}));
-  BOOST_TEST((error_of("8x512:long") == mem::input_spec_error{mem::input_spec_problem::unknown_dtype, 6}));
-  BOOST_TEST((error_of("8x512:") == mem::input_spec_error{mem::input_spec_problem::unknown_dtype, 6}));
-  BOOST_TEST((error_of("8x0:int64") == mem::input_spec_error{mem::input_spec_problem::bad_size, 2}));
-  BOOST_TEST((error_of("8x-1:int64") == mem::input_spec_error{mem::input_spec_problem::bad_size, 2}));
-  BOOST_TEST((error_of("8xx2:int64") == mem::input_spec_error{mem::input_spec_problem::bad_size, 2}));
-  BOOST_TEST((error_of("8x:int64") == mem::input_spec_error{mem::input_spec_problem::bad_size, 2}));
-  BOOST_TEST((error_of(":int64") == mem::input_spec_error{mem::input_spec_problem::bad_size, 0}));
-  BOOST_TEST((error_of("8 x512:int64") == mem::input_spec_error{mem::input_spec_problem::bad_size, 0}));
-  BOOST_TEST((error_of("8X512:int64") == mem::input_spec_error{mem::input_spec_problem::bad_size, 0}));
+  BOOST_TEST((error_of("") == mem::input_spec_error{mem::input_spec_errc::empty, 0}));
+  BOOST_TEST((error_of("8x512") == mem::input_spec_error{mem::input_spec_errc::no_dtype, 5}));
+  BOOST_TEST((error_of("8x512:long") == mem::input_spec_error{mem::input_spec_errc::unknown_dtype, 6}));
+  BOOST_TEST((error_of("8x512:") == mem::input_spec_error{mem::input_spec_errc::unknown_dtype, 6}));
+  BOOST_TEST((error_of("8x0:int64") == mem::input_spec_error{mem::input_spec_errc::bad_size, 2}));
+  BOOST_TEST((error_of("8x-1:int64") == mem::input_spec_error{mem::input_spec_errc::bad_size, 2}));
+  BOOST_TEST((error_of("8xx2:int64") == mem::input_spec_error{mem::input_spec_errc::bad_size, 2}));
+  BOOST_TEST((error_of("8x:int64") == mem::input_spec_error{mem::input_spec_errc::bad_size, 2}));
+  BOOST_TEST((error_of(":int64") == mem::input_spec_error{mem::input_spec_errc::bad_size, 0}));
+  BOOST_TEST((error_of("8 x512:int64") == mem::input_spec_error{mem::input_spec_errc::bad_size, 0}));
+  BOOST_TEST((error_of("8X512:int64") == mem::input_spec_error{mem::input_spec_errc::bad_size, 0}));
 }
 
 BOOST_AUTO_TEST_CASE(specs_past_what_libtorch_indexes_are_refused) {
   BOOST_TEST((error_of("9223372036854775808:uint8") ==
-              mem::input_spec_error{mem::input_spec_problem::too_many_elements, 0}));
+              mem::input_spec_error{mem::input_spec_errc::too_many_elements, 0}));
   BOOST_TEST((error_of("4294967296x4294967296:uint8") ==
-              mem::input_spec_error{mem::input_spec_problem::too_many_elements, 0}));
+              mem::input_spec_error{mem::input_spec_errc::too_many_elements, 0}));
   // 2^62 elements fit; their 8-byte elements do not.
   BOOST_TEST(mem::parse_input_spec("4611686018427387904:uint8").has_value());
   BOOST_TEST((error_of("4611686018427387904:int64") ==
-              mem::input_spec_error{mem::input_spec_problem::too_many_elements, 0}));
+              mem::input_spec_error{mem::input_spec_errc::too_many_elements, 0}));
 }
 
 BOOST_AUTO_TEST_CASE(the_words_name_the_problem_and_its_column) {

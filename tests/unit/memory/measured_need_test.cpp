@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(the_memory_outside_the_allocator_is_the_largest_difference_
   BOOST_TEST((*need->outside_sample == device_sample{700, 0}));
   BOOST_TEST(iteragpu::memory::need_of_measurement(5, std::vector<device_sample>{})->bytes == 5U);
   BOOST_TEST((iteragpu::memory::need_of_measurement(UINT64_MAX, std::vector<device_sample>{{1, 0}}).error() ==
-              iteragpu::memory::measured_need_error::past_64_bits));
+              iteragpu::memory::measured_need_errc::past_64_bits));
 }
 
 BOOST_AUTO_TEST_CASE(measure_and_fits_agree_on_a_file_where_the_old_definitions_differ) {
@@ -138,8 +138,8 @@ BOOST_AUTO_TEST_CASE(a_sweep_record_counts_what_fits_counts) {
   doc.at("phases").as_array().at(1).as_object()["end_device_used_bytes"] = -5;
   const auto refused = iteragpu::sweep::files::measured_from(doc);
   BOOST_REQUIRE(!refused.has_value());
-  BOOST_TEST((refused.error().kind == measurement_read_errc::bad_field));
-  BOOST_TEST((refused.error().field.kind == measurement_field_errc::wrong_value));
+  BOOST_TEST((refused.error().code == measurement_read_errc::bad_field));
+  BOOST_TEST((refused.error().field.code == measurement_field_errc::wrong_value));
   BOOST_TEST(refused.error().field.path == "phases[1].end_device_used_bytes");
   BOOST_TEST(refused.error().field.found == "-5");
   BOOST_TEST((refusal(doc) == refused.error()));
@@ -184,23 +184,23 @@ BOOST_AUTO_TEST_CASE(a_schema_1_file_has_no_device_sample) {
 
 BOOST_AUTO_TEST_CASE(a_refused_file_says_what_and_where) {
   auto e = refusal(boost::json::parse(R"([1])"));
-  BOOST_TEST((e.kind == measurement_read_errc::top_level));
+  BOOST_TEST((e.code == measurement_read_errc::top_level));
   BOOST_TEST(e.found == "[1]");
   e = refusal(boost::json::parse(R"({"phases":[]})"));
-  BOOST_TEST((e.kind == measurement_read_errc::no_schema_version));
+  BOOST_TEST((e.code == measurement_read_errc::no_schema_version));
   e = refusal(boost::json::parse(R"({"schema_version":3})"));
-  BOOST_TEST((e.kind == measurement_read_errc::unknown_schema_version));
+  BOOST_TEST((e.code == measurement_read_errc::unknown_schema_version));
   BOOST_TEST(e.found == "3");
   auto doc = boost::json::parse(text_of(disagreeing));
   doc.at("phases").as_array().at(0).as_object().erase("peak_reserved_bytes");
   e = refusal(doc);
-  BOOST_TEST((e.kind == measurement_read_errc::bad_field));
-  BOOST_TEST((e.field.kind == measurement_field_errc::missing));
+  BOOST_TEST((e.code == measurement_read_errc::bad_field));
+  BOOST_TEST((e.field.code == measurement_field_errc::missing));
   BOOST_TEST(e.field.path == "phases[0]");
   BOOST_TEST(e.field.key == "peak_reserved_bytes");
   doc.at("phases").as_array().at(0).as_object()["peak_reserved_bytes"] = 1.5;
   e = refusal(doc);
-  BOOST_TEST((e.field.kind == measurement_field_errc::wrong_value));
+  BOOST_TEST((e.field.code == measurement_field_errc::wrong_value));
   BOOST_TEST(e.field.path == "phases[0].peak_reserved_bytes");
   BOOST_TEST(e.field.found == "1.5E0");
   doc.at("phases").as_array().at(0).as_object()["peak_reserved_bytes"] = 600;
@@ -216,12 +216,12 @@ BOOST_AUTO_TEST_CASE(the_memory_need_of_an_estimate_or_a_plan_is_read_with_its_s
   BOOST_TEST(need->bytes == UINT64_MAX);
   BOOST_TEST((need->source == std::optional<std::string>("plan: x")));
   BOOST_TEST(!read(R"({"memory_need":{"bytes":0,"source":7}})")->source.has_value());
-  BOOST_TEST((read(R"({})").error().kind == memory_need_errc::missing));
-  BOOST_TEST((read(R"({"memory_need":null})").error().kind == memory_need_errc::null));
-  BOOST_TEST((read(R"({"memory_need":[1]})").error().kind == memory_need_errc::not_an_object));
-  BOOST_TEST((read(R"({"memory_need":{}})").error().kind == memory_need_errc::bytes_missing));
+  BOOST_TEST((read(R"({})").error().code == memory_need_errc::missing));
+  BOOST_TEST((read(R"({"memory_need":null})").error().code == memory_need_errc::null));
+  BOOST_TEST((read(R"({"memory_need":[1]})").error().code == memory_need_errc::not_an_object));
+  BOOST_TEST((read(R"({"memory_need":{}})").error().code == memory_need_errc::bytes_missing));
   const auto negative = read(R"({"memory_need":{"bytes":-1}})");
-  BOOST_TEST((negative.error().kind == memory_need_errc::bytes_not_bytes));
+  BOOST_TEST((negative.error().code == memory_need_errc::bytes_not_bytes));
   BOOST_TEST(negative.error().value == "-1");
 }
 

@@ -255,7 +255,7 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_phase_and_keeps_only_the_first_line) {
   const auto failed = cold.run(0, {.warmup = 1, .repeats = 1});
   BOOST_REQUIRE(!failed.has_value());
   BOOST_TEST((failed.error().phase == phase_kind::cold_forward));
-  BOOST_TEST((failed.error().cause == iteragpu::memory::measure_failure::policy_failed));
+  BOOST_TEST((failed.error().code == iteragpu::memory::measure_errc::policy_failed));
   BOOST_TEST(failed.error().message == "out of memory on pass 1");
   bench warm;
   warm.device.fail_on_pass = 3;
@@ -274,7 +274,7 @@ BOOST_AUTO_TEST_CASE(the_host_out_of_memory_is_no_failure_of_a_phase_and_says_so
   host.device.host_out_of_memory_on_pass = 2;
   const auto failed = host.run(0, {.warmup = 1, .repeats = 1});
   BOOST_REQUIRE(!failed.has_value());
-  BOOST_TEST((failed.error().cause == iteragpu::memory::measure_failure::host_out_of_memory));
+  BOOST_TEST((failed.error().code == iteragpu::memory::measure_errc::host_out_of_memory));
   BOOST_TEST((failed.error().phase == phase_kind::warmup));
   BOOST_TEST(failed.error().message.empty());
 }
@@ -319,7 +319,7 @@ BOOST_AUTO_TEST_CASE(an_operation_that_returns_a_failed_result_ends_the_measurem
   const auto at_load = iteragpu::memory::measure(backend, counter, weights, device_index{0}, {.warmup = 1, .repeats = 1}, clock);
   BOOST_REQUIRE(!at_load.has_value());
   BOOST_TEST((at_load.error().phase == phase_kind::model_load));
-  BOOST_TEST((at_load.error().cause == iteragpu::memory::measure_failure::policy_failed));
+  BOOST_TEST((at_load.error().code == iteragpu::memory::measure_errc::policy_failed));
   BOOST_TEST(at_load.error().message == "no room for the weights");
   BOOST_TEST(device.passes == 0);
 

@@ -18,7 +18,7 @@ namespace {
 
 using iteragpu::memory::median_confidence_ranks;
 using iteragpu::memory::noise_verdict;
-using iteragpu::memory::sample_problem;
+using iteragpu::memory::sample_errc;
 using iteragpu::memory::sample_summary;
 
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
@@ -197,7 +197,7 @@ BOOST_AUTO_TEST_CASE(negative_zero_counts_as_zero_whatever_its_place) {
 BOOST_AUTO_TEST_CASE(an_empty_sample_is_refused) {
   const auto s = iteragpu::memory::summarize({});
   BOOST_TEST_REQUIRE(!s.has_value());
-  BOOST_TEST((s.error().problem == sample_problem::empty));
+  BOOST_TEST((s.error().code == sample_errc::empty));
   BOOST_TEST(describe(s.error()) == "the sample is empty: a summary needs at least one value");
 }
 
@@ -206,7 +206,7 @@ BOOST_AUTO_TEST_CASE(a_value_that_is_not_finite_is_refused_with_its_index) {
     const std::vector<double> values{1.0, 2.0, bad, 3.0};
     const auto s = iteragpu::memory::summarize(values);
     BOOST_TEST_REQUIRE(!s.has_value());
-    BOOST_TEST((s.error().problem == sample_problem::not_finite));
+    BOOST_TEST((s.error().code == sample_errc::not_finite));
     BOOST_TEST(s.error().index == 2U);
     BOOST_TEST(describe(s.error()) == "value 2 (0-based) of the sample is not a finite number");
   }
@@ -216,7 +216,7 @@ BOOST_AUTO_TEST_CASE(a_negative_value_is_refused_with_its_index) {
   const std::vector<double> values{1.0, -1e-9, 2.0};
   const auto s = iteragpu::memory::summarize(values);
   BOOST_TEST_REQUIRE(!s.has_value());
-  BOOST_TEST((s.error().problem == sample_problem::negative));
+  BOOST_TEST((s.error().code == sample_errc::negative));
   BOOST_TEST(s.error().index == 1U);
   BOOST_TEST(describe(s.error()) == "value 1 (0-based) of the sample is negative: seconds are at least 0");
 }

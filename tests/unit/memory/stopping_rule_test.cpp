@@ -19,7 +19,7 @@ namespace {
 using iteragpu::memory::make_stopping_rule;
 using iteragpu::memory::sample_summary;
 using iteragpu::memory::stop_reason;
-using iteragpu::memory::stopping_error;
+using iteragpu::memory::stopping_errc;
 using iteragpu::memory::stopping_parameters;
 using iteragpu::memory::stopping_rule;
 using seconds = std::chrono::duration<double>;
@@ -55,26 +55,26 @@ BOOST_AUTO_TEST_CASE(the_defaults_are_ten_repeats_one_percent_and_fifteen_second
 BOOST_AUTO_TEST_CASE(parameters_out_of_range_are_refused_with_the_reason) {
   struct bad_case {
     stopping_parameters p;
-    stopping_error error;
+    stopping_errc error;
   };
   const std::vector<bad_case> cases{
-      {{.min_repeats = 0}, stopping_error::zero_min_repeats},
-      {{.min_repeats = 10, .max_repeats = 9}, stopping_error::max_repeats_below_min},
-      {{.max_noise = 0.0}, stopping_error::max_noise_not_positive},
-      {{.max_noise = -0.01}, stopping_error::max_noise_not_positive},
-      {{.max_noise = not_a_number}, stopping_error::max_noise_not_positive},
-      {{.max_noise = infinity}, stopping_error::max_noise_not_positive},
-      {{.max_seconds = seconds{0.0}}, stopping_error::max_seconds_not_positive},
-      {{.max_seconds = seconds{-1.0}}, stopping_error::max_seconds_not_positive},
-      {{.max_seconds = seconds{not_a_number}}, stopping_error::max_seconds_not_positive},
-      {{.max_seconds = seconds{infinity}}, stopping_error::max_seconds_not_positive},
+      {{.min_repeats = 0}, stopping_errc::zero_min_repeats},
+      {{.min_repeats = 10, .max_repeats = 9}, stopping_errc::max_repeats_below_min},
+      {{.max_noise = 0.0}, stopping_errc::max_noise_not_positive},
+      {{.max_noise = -0.01}, stopping_errc::max_noise_not_positive},
+      {{.max_noise = not_a_number}, stopping_errc::max_noise_not_positive},
+      {{.max_noise = infinity}, stopping_errc::max_noise_not_positive},
+      {{.max_seconds = seconds{0.0}}, stopping_errc::max_seconds_not_positive},
+      {{.max_seconds = seconds{-1.0}}, stopping_errc::max_seconds_not_positive},
+      {{.max_seconds = seconds{not_a_number}}, stopping_errc::max_seconds_not_positive},
+      {{.max_seconds = seconds{infinity}}, stopping_errc::max_seconds_not_positive},
   };
   for (const auto& c : cases) {
     const auto r = make_stopping_rule(c.p);
     BOOST_TEST_REQUIRE(!r.has_value());
     BOOST_TEST((r.error() == c.error));
   }
-  BOOST_TEST(describe(stopping_error::max_repeats_below_min) == "max_repeats must be at least min_repeats");
+  BOOST_TEST(describe(stopping_errc::max_repeats_below_min) == "max_repeats must be at least min_repeats");
   BOOST_TEST(make_stopping_rule({.min_repeats = 7, .max_repeats = 7}).has_value());
 }
 

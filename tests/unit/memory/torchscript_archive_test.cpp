@@ -130,9 +130,9 @@ BOOST_AUTO_TEST_CASE(the_directory_is_found_where_the_end_record_says) {
 
 BOOST_AUTO_TEST_CASE(torch_save_weights_and_other_zips_are_refused) {
   const auto weights = check(zip_of({"archive/data.pkl", "archive/data/0", "archive/version"}));
-  BOOST_TEST((weights.error().problem == mem::archive_problem::weights_only));
+  BOOST_TEST((weights.error().code == mem::archive_errc::weights_only));
   const auto other = check(zip_of({"readme.txt", "notdata.pkl", "archive/mydata.pkl"}));
-  BOOST_TEST((other.error().problem == mem::archive_problem::not_torchscript));
+  BOOST_TEST((other.error().code == mem::archive_errc::not_torchscript));
   BOOST_TEST(iteragpu::report::describe(weights.error()) ==
              "holds weights saved by torch.save, not a module saved by torch.jit.save");
 }
@@ -140,22 +140,22 @@ BOOST_AUTO_TEST_CASE(torch_save_weights_and_other_zips_are_refused) {
 BOOST_AUTO_TEST_CASE(files_that_are_not_zips_or_are_cut_are_refused) {
   const std::string text = "def forward(self, x):\n    return x\n";
   const std::vector<std::uint8_t> python(text.begin(), text.end());
-  BOOST_TEST((check(python).error() == mem::archive_error{mem::archive_problem::not_a_zip, 0}));
-  BOOST_TEST((check({}).error().problem == mem::archive_problem::not_a_zip));
+  BOOST_TEST((check(python).error() == mem::archive_error{mem::archive_errc::not_a_zip, 0}));
+  BOOST_TEST((check({}).error().code == mem::archive_errc::not_a_zip));
   auto cut = zip_of(module_records);
   cut.resize(cut.size() - 10);
-  BOOST_TEST((check(cut).error().problem == mem::archive_problem::no_end_record));
+  BOOST_TEST((check(cut).error().code == mem::archive_errc::no_end_record));
   // An end record that points past the file's end.
   auto wrong = zip_of(module_records);
   wrong[wrong.size() - 6] = 0xf0;
-  BOOST_TEST((check(wrong).error().problem == mem::archive_problem::bad_central_directory));
+  BOOST_TEST((check(wrong).error().code == mem::archive_errc::bad_central_directory));
   // A directory entry whose name runs past the directory.
   auto long_name = zip_of(module_records);
   const auto where = mem::find_central_directory(long_name, long_name.size()).value();
   long_name[static_cast<std::size_t>(where.offset) + 28] = 0xff;
   long_name[static_cast<std::size_t>(where.offset) + 29] = 0xff;
   BOOST_TEST((check(long_name).error() ==
-              mem::archive_error{mem::archive_problem::bad_central_directory, where.offset}));
+              mem::archive_error{mem::archive_errc::bad_central_directory, where.offset}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

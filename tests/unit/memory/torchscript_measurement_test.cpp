@@ -33,7 +33,7 @@ BOOST_AUTO_TEST_CASE(a_device_that_cannot_be_measured_is_named_with_the_reason) 
   run.device = mem::device_index{1};
   const auto failed = mem::measure_torchscript(runtime, run);
   BOOST_TEST_REQUIRE(!failed.has_value());
-  BOOST_TEST((failed.error().kind == mem::torchscript_failure_kind::device_unavailable));
+  BOOST_TEST((failed.error().code == mem::torchscript_errc::device_unavailable));
   BOOST_TEST(failed.error().message == "cuda:1 cannot be measured: " + std::string(mem::built_without_libtorch));
   BOOST_TEST(!failed.error().error.has_value());
 }
@@ -43,7 +43,7 @@ BOOST_AUTO_TEST_CASE(a_runtime_without_torchscript_cannot_measure) {
   environment_only_runtime runtime;
   const auto failed = mem::measure_torchscript(runtime, mem::torchscript_run{});
   BOOST_TEST_REQUIRE(!failed.has_value());
-  BOOST_TEST((failed.error().kind == mem::torchscript_failure_kind::cannot_measure));
+  BOOST_TEST((failed.error().code == mem::torchscript_errc::cannot_measure));
   BOOST_TEST(failed.error().message == "this build cannot measure a TorchScript module");
   BOOST_TEST(mem::torchscript_run{}.input_high == 2U);  // default_input_high
 }

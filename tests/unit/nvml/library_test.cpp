@@ -14,12 +14,12 @@ BOOST_AUTO_TEST_SUITE(shared_libraries)
 BOOST_AUTO_TEST_CASE(paths_are_refused_or_loaded) {
   const auto empty = nvml::shared_library::open("");
   BOOST_TEST_REQUIRE(!empty.has_value());
-  BOOST_TEST((empty.error().kind == nvml::load_failure::refused_path));
+  BOOST_TEST((empty.error().code == nvml::load_errc::refused_path));
   const auto with_nul = nvml::shared_library::open(std::string("lib\0x.so", 8));
-  BOOST_TEST((with_nul.error().kind == nvml::load_failure::refused_path));
+  BOOST_TEST((with_nul.error().code == nvml::load_errc::refused_path));
   const auto missing = nvml::shared_library::open("/nonexistent-iteragpu-folder/libnothing.so");
   BOOST_TEST_REQUIRE(!missing.has_value());
-  BOOST_TEST((missing.error().kind == nvml::load_failure::not_loaded));
+  BOOST_TEST((missing.error().code == nvml::load_errc::not_loaded));
   BOOST_TEST(missing.error().loader_message.find("libnothing.so") != std::string::npos);
 }
 

@@ -171,7 +171,7 @@ BOOST_AUTO_TEST_CASE(a_bus_id_that_no_device_has_empties_every_field_and_lists_w
                              std::string(bus_1b) + ")";
   const auto state = s.sample("0000:99:00.0");
   // The error carries its data; the words are the report's.
-  BOOST_TEST((state.sm_clock.error().kind == iteragpu::memory::reading_failure::no_device));
+  BOOST_TEST((state.sm_clock.error().code == iteragpu::memory::reading_errc::no_device));
   BOOST_TEST(state.sm_clock.error().subject == "0000:99:00.0");
   BOOST_TEST((state.sm_clock.error().devices_seen == std::vector<std::string>{bus_3d, bus_1b}));
   BOOST_TEST(describe(state.sm_clock.error()) == reason);
@@ -432,7 +432,7 @@ BOOST_AUTO_TEST_CASE(only_reasons_besides_gpu_idle_flag_a_repeat) {
 }
 
 BOOST_AUTO_TEST_CASE(an_unavailable_state_carries_its_reason_in_every_field) {
-  const iteragpu::memory::reading_error why{.kind = iteragpu::memory::reading_failure::function_missing, .function = "nvmlInit_v2"};
+  const iteragpu::memory::reading_error why{.code = iteragpu::memory::reading_errc::function_missing, .function = "nvmlInit_v2"};
   const auto s = iteragpu::memory::gpu_state_unavailable(why);
   BOOST_TEST((s.sm_clock.error() == why));
   BOOST_TEST((s.clock_events.error() == why));

@@ -297,7 +297,7 @@ BOOST_AUTO_TEST_CASE(csv_syntax_errors_are_reported_at_their_character) {
 BOOST_AUTO_TEST_CASE(messages_show_odd_bytes_escaped_and_long_values_shortened) {
   const auto e = refused(edited(",72000\n", std::string(",7\x01\xFF") + std::string(80, '9') + "\n"));
   // The error keeps the field as read; its words escape and shorten it.
-  BOOST_TEST((e.fault == iteragpu::pricing::catalog_fault::price));
+  BOOST_TEST((e.code == iteragpu::pricing::catalog_errc::price));
   BOOST_TEST(e.column == 8U);
   BOOST_TEST(e.found == std::string("7\x01\xFF") + std::string(80, '9'));
   const std::string found = iteragpu::report::found_words(e);
@@ -353,7 +353,7 @@ BOOST_AUTO_TEST_CASE(a_gpu_has_one_name) {
              "c.csv:3:26: name 'NVIDIA B200 SXM' for b200; expected 'NVIDIA B200' as on line 2 (the same "
              "on a GPU's three rows)");
   // The error carries the figures its words are made of.
-  BOOST_TEST((e.fault == iteragpu::pricing::catalog_fault::other_name));
+  BOOST_TEST((e.code == iteragpu::pricing::catalog_errc::other_name));
   BOOST_TEST(e.column == 4U);
   BOOST_TEST(e.found == "NVIDIA B200 SXM");
   BOOST_TEST(e.gpu == "b200");

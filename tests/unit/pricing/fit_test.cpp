@@ -23,7 +23,7 @@ using iteragpu::pricing::gpu_hours;
 using iteragpu::memory_need;
 using iteragpu::pricing::package_days;
 using iteragpu::pricing::package_search;
-using iteragpu::pricing::search_error_kind;
+using iteragpu::pricing::search_errc;
 
 const std::string fixtures = ITERAGPU_TEST_SOURCE_DIR "/data/fits/";
 
@@ -68,7 +68,7 @@ std::vector<row> rows_of(const iteragpu::pricing::package_list& list) {
 
 iteragpu::pricing::package_list search(const iteragpu::pricing::catalog& c, const package_search& s) {
   auto list = iteragpu::pricing::find_packages(c, s);
-  BOOST_REQUIRE_MESSAGE(list.has_value(), (list ? std::string() : std::string(describe(list.error().kind))));
+  BOOST_REQUIRE_MESSAGE(list.has_value(), (list ? std::string() : std::string(describe(list.error().code))));
   return std::move(list).value();
 }
 
@@ -279,7 +279,7 @@ BOOST_AUTO_TEST_CASE(gpu_hours_past_64_bits_are_an_error_naming_the_package) {
   s.hours = gpu_hours{18'446'744'073'709'551'601U};  // 3 days: ceil(H / 72) lots give 2^64 + 56 h
   const auto list = iteragpu::pricing::find_packages(c, s);
   BOOST_REQUIRE(!list.has_value());
-  BOOST_TEST((list.error().kind == search_error_kind::gpu_hours_overflow));
+  BOOST_TEST((list.error().code == search_errc::gpu_hours_overflow));
   BOOST_TEST(list.error().offer->id == "t1");
   BOOST_TEST(list.error().days->value == 3U);
   BOOST_TEST(list.error().lots->value == 256'204'778'801'521'551U);
@@ -291,7 +291,7 @@ BOOST_AUTO_TEST_CASE(gpus_and_prices_past_64_bits_are_errors_naming_the_package)
   s.gpus = gpu_count{UINT64_MAX};    // ceil(/4) = 2^62 lots, 2^64 GPUs
   auto r = iteragpu::pricing::find_packages(c, s);
   BOOST_REQUIRE(!r.has_value());
-  BOOST_TEST((r.error().kind == search_error_kind::total_gpus_overflow));
+  BOOST_TEST((r.error().code == search_errc::total_gpus_overflow));
   BOOST_TEST(r.error().offer->id == "r80");
   BOOST_TEST(r.error().lots->value == 4'611'686'018'427'387'904U);
 
@@ -301,7 +301,7 @@ BOOST_AUTO_TEST_CASE(gpus_and_prices_past_64_bits_are_errors_naming_the_package)
   s.gpus = gpu_count{std::uint64_t{1} << 57U};
   r = iteragpu::pricing::find_packages(c, s);
   BOOST_REQUIRE(!r.has_value());
-  BOOST_TEST((r.error().kind == search_error_kind::total_price_overflow));
+  BOOST_TEST((r.error().code == search_errc::total_price_overflow));
   BOOST_TEST(r.error().offer->id == "p40");
   BOOST_TEST(r.error().days->value == 3U);
 }
@@ -310,7 +310,7 @@ BOOST_AUTO_TEST_CASE(a_nominal_figure_past_the_rule_is_an_error_only_with_a_need
   const auto c = catalog_file("catalog-huge-memory.csv");  // big: 17179869184 GB, x 2^30 = 2^64 bytes
   const auto r = iteragpu::pricing::find_packages(c, needing(1));
   BOOST_REQUIRE(!r.has_value());
-  BOOST_TEST((r.error().kind == search_error_kind::memory_band_overflow));
+  BOOST_TEST((r.error().code == search_errc::memory_band_overflow));
   BOOST_TEST(r.error().offer->id == "big");
   package_search by_time;
   by_time.hours = gpu_hours{1};
@@ -321,16 +321,16 @@ BOOST_AUTO_TEST_CASE(zero_counts_and_unknown_durations_are_refused) {
   const auto c = catalog_file("catalog-ties.csv");
   auto s = needing(0);
   s.gpus = gpu_count{0};
-  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().kind == search_error_kind::zero_gpus));
+  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().code == search_errc::zero_gpus));
   s = needing(0);
   s.hours = gpu_hours{0};
-  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().kind == search_error_kind::zero_gpu_hours));
+  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().code == search_errc::zero_gpu_hours));
   s = needing(0);
   s.accepted = accepted_results{0};
-  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().kind == search_error_kind::zero_accepted_results));
+  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().code == search_errc::zero_accepted_results));
   s = needing(0);
   s.days = package_days{5};
-  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().kind == search_error_kind::unknown_duration));
+  BOOST_TEST((iteragpu::pricing::find_packages(c, s).error().code == search_errc::unknown_duration));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -364,7 +364,7 @@ std::vector<duration_line> lines_of(const iteragpu::pricing::durations_compariso
 iteragpu::pricing::durations_comparison compared(const iteragpu::pricing::catalog& c, std::string_view gpu,
                                         std::optional<accepted_results> accepted = std::nullopt) {
   auto r = iteragpu::pricing::compare_durations(c, gpu, accepted);
-  BOOST_REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : std::string(describe(r.error().kind))));
+  BOOST_REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : std::string(describe(r.error().code))));
   return r.value();
 }
 
@@ -446,15 +446,15 @@ BOOST_AUTO_TEST_CASE(results_hold_values_that_outlive_the_catalog_and_compare_by
 
 BOOST_AUTO_TEST_CASE(an_unknown_gpu_and_products_past_64_bits_are_errors) {
   const auto c = catalog_file("catalog-durations.csv");
-  BOOST_TEST((iteragpu::pricing::compare_durations(c, "d3", std::nullopt).error().kind == search_error_kind::unknown_gpu));
+  BOOST_TEST((iteragpu::pricing::compare_durations(c, "d3", std::nullopt).error().code == search_errc::unknown_gpu));
   // z1: P_s x 3 already passes 64 bits on the first row.
   const auto z1 = iteragpu::pricing::compare_durations(c, "z1", std::nullopt);
   BOOST_REQUIRE(!z1.has_value());
-  BOOST_TEST((z1.error().kind == search_error_kind::comparison_overflow));
+  BOOST_TEST((z1.error().code == search_errc::comparison_overflow));
   BOOST_TEST(z1.error().offer->id == "z1");
   BOOST_TEST(z1.error().days->value == 3U);
-  BOOST_TEST((iteragpu::pricing::compare_durations(c, "d1", accepted_results{0}).error().kind ==
-              search_error_kind::zero_accepted_results));
+  BOOST_TEST((iteragpu::pricing::compare_durations(c, "d1", accepted_results{0}).error().code ==
+              search_errc::zero_accepted_results));
 }
 
 BOOST_AUTO_TEST_CASE(percent_text_moves_the_point_without_losing_digits) {

@@ -9,7 +9,7 @@
 namespace {
 
 using iteragpu::pricing::money;
-using iteragpu::pricing::money_error;
+using iteragpu::pricing::money_errc;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 
@@ -52,10 +52,10 @@ BOOST_AUTO_TEST_CASE(sums_and_products_are_exact_at_run_time) {
 }
 
 BOOST_AUTO_TEST_CASE(overflow_is_an_error_instead_of_a_wrapped_value) {
-  BOOST_TEST((try_add(runtime_cents(u64_max), runtime_cents(1)).error() == money_error::overflow));
-  BOOST_TEST((try_multiply(runtime_cents(u64_max / 2 + 1), 2U).error() == money_error::overflow));
-  BOOST_TEST((try_multiply(runtime_cents(2), u64_max / 2 + 1).error() == money_error::overflow));
-  BOOST_TEST((try_multiply(runtime_cents(168000), u64_max).error() == money_error::overflow));
+  BOOST_TEST((try_add(runtime_cents(u64_max), runtime_cents(1)).error() == money_errc::overflow));
+  BOOST_TEST((try_multiply(runtime_cents(u64_max / 2 + 1), 2U).error() == money_errc::overflow));
+  BOOST_TEST((try_multiply(runtime_cents(2), u64_max / 2 + 1).error() == money_errc::overflow));
+  BOOST_TEST((try_multiply(runtime_cents(168000), u64_max).error() == money_errc::overflow));
   BOOST_TEST(try_multiply(runtime_cents(0), u64_max).value().cents() == 0U);
 }
 
@@ -67,9 +67,9 @@ BOOST_AUTO_TEST_CASE(text_round_trips_through_dollars) {
     BOOST_TEST(money::parse_cents(std::to_string(cents)).value().cents() == cents);
   }
   BOOST_TEST(money::parse_dollars("7.5").value().cents() == 750U);
-  BOOST_TEST((money::parse_dollars("0.125").error() == money_error::fraction_of_a_cent));
-  BOOST_TEST((money::parse_cents("99999999999999999999").error() == money_error::too_large));
-  BOOST_TEST((money::parse_cents("12 ").error() == money_error::malformed));
+  BOOST_TEST((money::parse_dollars("0.125").error() == money_errc::fraction_of_a_cent));
+  BOOST_TEST((money::parse_cents("99999999999999999999").error() == money_errc::too_large));
+  BOOST_TEST((money::parse_cents("12 ").error() == money_errc::malformed));
 }
 
 BOOST_AUTO_TEST_CASE(rounding_ties_go_to_the_even_digit) {
@@ -124,14 +124,14 @@ BOOST_AUTO_TEST_CASE(a_quotient_in_dollars_moves_the_point_two_places) {
 }
 
 BOOST_AUTO_TEST_CASE(division_by_zero_is_an_error) {
-  BOOST_TEST((try_divide(runtime_cents(100), 0U).error() == money_error::division_by_zero));
-  BOOST_TEST((try_divide(runtime_cents(0), 0U).error() == money_error::division_by_zero));
+  BOOST_TEST((try_divide(runtime_cents(100), 0U).error() == money_errc::division_by_zero));
+  BOOST_TEST((try_divide(runtime_cents(0), 0U).error() == money_errc::division_by_zero));
 }
 
 BOOST_AUTO_TEST_CASE(errors_are_described) {
-  BOOST_TEST(std::string(describe(money_error::overflow)).find("64 bits") != std::string::npos);
-  BOOST_TEST(std::string(describe(money_error::fraction_of_a_cent)).find("cent") != std::string::npos);
-  BOOST_TEST(std::string(describe(money_error::division_by_zero)) == "a division by zero");
+  BOOST_TEST(std::string(describe(money_errc::overflow)).find("64 bits") != std::string::npos);
+  BOOST_TEST(std::string(describe(money_errc::fraction_of_a_cent)).find("cent") != std::string::npos);
+  BOOST_TEST(std::string(describe(money_errc::division_by_zero)) == "a division by zero");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -16,7 +16,7 @@ namespace {
 using iteragpu::pricing::accepted_results;
 using iteragpu::pricing::lot_count;
 using iteragpu::pricing::package_days;
-using iteragpu::pricing::package_error_kind;
+using iteragpu::pricing::package_errc;
 using iteragpu::pricing::package_request;
 using iteragpu::pricing::quote_package;
 
@@ -113,24 +113,24 @@ BOOST_AUTO_TEST_CASE(one_gpu_lots_count_one_gpu_each) {
 
 BOOST_AUTO_TEST_CASE(refused_requests_say_why) {
   const auto c = shipped();
-  BOOST_TEST((quote_package(c, request("b200", 7, 0)).error().kind == package_error_kind::zero_lots));
-  BOOST_TEST((quote_package(c, request("b200", 7, 1, 0)).error().kind == package_error_kind::zero_accepted_results));
-  BOOST_TEST((quote_package(c, request("b201", 7, 1)).error().kind == package_error_kind::unknown_gpu));
-  BOOST_TEST((quote_package(c, request("", 7, 1)).error().kind == package_error_kind::unknown_gpu));
-  BOOST_TEST((quote_package(c, request("b200", 5, 1)).error().kind == package_error_kind::unknown_duration));
-  BOOST_TEST((quote_package(c, request("b200", 0, 1)).error().kind == package_error_kind::unknown_duration));
+  BOOST_TEST((quote_package(c, request("b200", 7, 0)).error().code == package_errc::zero_lots));
+  BOOST_TEST((quote_package(c, request("b200", 7, 1, 0)).error().code == package_errc::zero_accepted_results));
+  BOOST_TEST((quote_package(c, request("b201", 7, 1)).error().code == package_errc::unknown_gpu));
+  BOOST_TEST((quote_package(c, request("", 7, 1)).error().code == package_errc::unknown_gpu));
+  BOOST_TEST((quote_package(c, request("b200", 5, 1)).error().code == package_errc::unknown_duration));
+  BOOST_TEST((quote_package(c, request("b200", 0, 1)).error().code == package_errc::unknown_duration));
 }
 
 BOOST_AUTO_TEST_CASE(totals_past_64_bits_are_errors) {
   const auto c = shipped();
   const std::uint64_t u64_max = UINT64_MAX;
   // b200: 2 GPUs per lot, so the GPU count overflows first.
-  BOOST_TEST((quote_package(c, request("b200", 7, u64_max / 2 + 1)).error().kind == package_error_kind::total_gpus_overflow));
+  BOOST_TEST((quote_package(c, request("b200", 7, u64_max / 2 + 1)).error().code == package_errc::total_gpus_overflow));
   // The largest count of 168000-cent lots that fits, and the next.
   const std::uint64_t most = u64_max / 168000U;
   BOOST_TEST(quote_package(c, request("b200", 7, most)).value().total_price.cents() == most * 168000U);
-  BOOST_TEST((quote_package(c, request("b200", 7, most + 1)).error().kind == package_error_kind::total_price_overflow));
-  BOOST_TEST((quote_package(c, request("b300", 3, u64_max)).error().kind == package_error_kind::total_price_overflow));
+  BOOST_TEST((quote_package(c, request("b200", 7, most + 1)).error().code == package_errc::total_price_overflow));
+  BOOST_TEST((quote_package(c, request("b300", 3, u64_max)).error().code == package_errc::total_price_overflow));
 }
 
 BOOST_AUTO_TEST_CASE(errors_carry_what_their_message_needs) {
@@ -145,8 +145,8 @@ BOOST_AUTO_TEST_CASE(errors_carry_what_their_message_needs) {
 }
 
 BOOST_AUTO_TEST_CASE(errors_are_described) {
-  BOOST_TEST(std::string(describe(package_error_kind::total_price_overflow)).find("64 bits") != std::string::npos);
-  BOOST_TEST(std::string(describe(package_error_kind::unknown_gpu)).find("catalog") != std::string::npos);
+  BOOST_TEST(std::string(describe(package_errc::total_price_overflow)).find("64 bits") != std::string::npos);
+  BOOST_TEST(std::string(describe(package_errc::unknown_gpu)).find("catalog") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_the_users_own_module_gives_its_need) {
   BOOST_TEST(run->configuration.device == "cuda:0");
   BOOST_TEST(run->configuration.batch == 0U);
   BOOST_TEST(iteragpu::memory::measurement_from_json(boost::json::parse(fixture("measurement-v2.json")))->synthetic);
-  BOOST_TEST((iteragpu::memory::measurement_from_text(module).error().kind ==
+  BOOST_TEST((iteragpu::memory::measurement_from_text(module).error().code ==
               iteragpu::memory::measurement_read_errc::torchscript));
 }
 

@@ -18,12 +18,12 @@ BOOST_AUTO_TEST_CASE(ranges_double_and_bad_items_are_refused_with_their_kind) {
   // 10 is not 3 x 2^k (3, 6, 12): refused with both ends.
   const auto odd = sw::parse_size_list("3..10");
   BOOST_TEST_REQUIRE(!odd.has_value());
-  BOOST_TEST((odd.error().kind == sw::list_error_kind::not_doubling));
+  BOOST_TEST((odd.error().code == sw::list_errc::not_doubling));
   BOOST_TEST(odd.error().first == 3U);
   BOOST_TEST(odd.error().last == 10U);
-  BOOST_TEST((sw::parse_size_list("0").error().kind == sw::list_error_kind::not_positive));
-  BOOST_TEST((sw::parse_size_list("8..4").error().kind == sw::list_error_kind::start_after_end));
-  BOOST_TEST((sw::parse_dtype_list("float64").error().kind == sw::list_error_kind::unknown_dtype));
+  BOOST_TEST((sw::parse_size_list("0").error().code == sw::list_errc::not_positive));
+  BOOST_TEST((sw::parse_size_list("8..4").error().code == sw::list_errc::start_after_end));
+  BOOST_TEST((sw::parse_dtype_list("float64").error().code == sw::list_errc::unknown_dtype));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -25,12 +25,12 @@ BOOST_AUTO_TEST_CASE(a_folder_is_made_once_where_its_parent_exists) {
   BOOST_TEST(fs::is_directory(folder));
   const auto again = sw::check_new_folder(folder);
   BOOST_TEST_REQUIRE(!again.has_value());
-  BOOST_TEST((again.error().kind == sw::new_folder_error::exists));
+  BOOST_TEST((again.error().code == sw::new_folder_errc::exists));
   const auto orphan = sw::check_new_folder(parent / "missing" / "sweep");
   BOOST_TEST_REQUIRE(!orphan.has_value());
-  BOOST_TEST((orphan.error().kind == sw::new_folder_error::no_parent));
+  BOOST_TEST((orphan.error().code == sw::new_folder_errc::no_parent));
   BOOST_TEST(orphan.error().folder == parent / "missing");
-  BOOST_TEST((sw::create_new_folder(folder).error().kind == sw::new_folder_error::cannot_create));
+  BOOST_TEST((sw::create_new_folder(folder).error().code == sw::new_folder_errc::cannot_create));
   std::error_code ec;
   fs::remove_all(parent, ec);
 }

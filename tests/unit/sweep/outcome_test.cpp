@@ -211,7 +211,7 @@ BOOST_AUTO_TEST_CASE(a_record_that_cannot_be_kept_names_its_file) {
   BOOST_TEST_REQUIRE(!taken.has_value());
   BOOST_TEST((taken.error().file == record));
   BOOST_TEST_REQUIRE(taken.error().written.has_value());
-  BOOST_TEST((taken.error().written->kind == iteragpu::new_file_error::already_exists));
+  BOOST_TEST((taken.error().written->code == iteragpu::new_file_errc::already_exists));
   BOOST_TEST(iteragpu::report::words_of(taken.error()) ==
              "'" + record.string() + "' already exists; expected a new file name (nothing is overwritten)");
   fs::remove_all(dir);

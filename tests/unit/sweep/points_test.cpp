@@ -250,22 +250,22 @@ BOOST_AUTO_TEST_CASE(messages_name_a_point_by_its_shape_and_type) {
 BOOST_AUTO_TEST_CASE(a_refused_list_carries_the_item_and_the_range_it_is_in) {
   const auto range = sw::parse_size_list("4,8..12");
   BOOST_TEST_REQUIRE(!range.has_value());
-  BOOST_TEST((range.error() == sw::list_error{sw::list_error_kind::not_doubling, "", "8..12", 8, 12}));
+  BOOST_TEST((range.error() == sw::list_error{sw::list_errc::not_doubling, "", "8..12", 8, 12}));
   const auto end = sw::parse_size_list("8..x");
   BOOST_TEST_REQUIRE(!end.has_value());
-  BOOST_TEST((end.error() == sw::list_error{sw::list_error_kind::not_a_number, "x", "8..x", 0, 0}));
+  BOOST_TEST((end.error() == sw::list_error{sw::list_errc::not_a_number, "x", "8..x", 0, 0}));
   const auto twice = sw::parse_dtype_list("bfloat16,bfloat16");
   BOOST_TEST_REQUIRE(!twice.has_value());
-  BOOST_TEST((twice.error() == sw::list_error{sw::list_error_kind::dtype_given_twice, "bfloat16", "", 0, 0}));
+  BOOST_TEST((twice.error() == sw::list_error{sw::list_errc::dtype_given_twice, "bfloat16", "", 0, 0}));
 }
 
 BOOST_AUTO_TEST_CASE(a_refused_points_tsv_carries_its_line_and_the_field_at_fault) {
   const std::string header = "index\tbatch\tcontext\twidth\tdtype\twarmup\trepeats\tresult\n";
   const auto bad_index = sw::parse_points_tsv(header + "3\t8\t16\t64\tfloat32\t1\t2\tpoint-0000.json\n");
   BOOST_TEST_REQUIRE(!bad_index.has_value());
-  BOOST_TEST((bad_index.error() == sw::points_file_error{sw::points_file_error_kind::bad_index, 2, 0, "3", ""}));
+  BOOST_TEST((bad_index.error() == sw::points_file_error{sw::points_file_errc::bad_index, 2, 0, "3", ""}));
   BOOST_TEST((sw::make_plan(sw::sweep_axes{{}, {16}, {64}, {element_type::float32}, 1, {}}).error() ==
-              sw::plan_error::no_point));
+              sw::plan_errc::no_point));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -46,15 +46,15 @@ struct fake_runner {
 
   [[nodiscard]] std::optional<std::uint64_t> host_available() const { return host; }
 
-  [[nodiscard]] result<sw::device_reading, std::string> read_device(device_index d) {
+  [[nodiscard]] result<sw::device_reading, sw::runner_error> read_device(device_index d) {
     ++device_reads;
     if (std::find(unreadable_devices.begin(), unreadable_devices.end(), d.value) != unreadable_devices.end()) {
-      return unexpected{std::string("`environment` exited 2: no GPU")};
+      return unexpected{sw::runner_error{"`environment` exited 2: no GPU"}};
     }
     return sw::device_reading{"Fake GPU " + std::to_string(d.value), free_bytes, free_bytes + 1000};
   }
 
-  [[nodiscard]] result<void, std::string> start(const sw::sweep_point& p, device_index d) {
+  [[nodiscard]] result<void, sw::runner_error> start(const sw::sweep_point& p, device_index d) {
     for (const auto& r : running) {
       BOOST_TEST(r.second != d.value, "two points at once on cuda:" << d.value);
     }
@@ -338,8 +338,8 @@ BOOST_FIXTURE_TEST_CASE(a_runner_that_reports_a_point_not_running_stops_the_swee
   runner.misreport = 7;
   const auto ran = sw::run_points(plan({1, 2, 4}), {}, settings, runner, sink, progress);
   BOOST_TEST_REQUIRE(!ran.has_value());
-  BOOST_TEST_REQUIRE(std::holds_alternative<sw::unknown_point_reported>(ran.error()));
-  BOOST_TEST(std::get<sw::unknown_point_reported>(ran.error()).index == 7U);
+  BOOST_TEST_REQUIRE(std::holds_alternative<sw::unknown_point_error>(ran.error()));
+  BOOST_TEST(std::get<sw::unknown_point_error>(ran.error()).index == 7U);
   BOOST_TEST(sink.kept.empty());
   BOOST_TEST(runner.stopped);
 }

@@ -30,7 +30,7 @@ int points_run(const S& stop, int points) {
 static_assert(sw::stop_request<stop_after>);
 static_assert(!sw::stop_request<no_question>);
 
-BOOST_AUTO_TEST_SUITE(sweep_stop)
+BOOST_AUTO_TEST_SUITE(sweep_error)
 
 BOOST_AUTO_TEST_CASE(a_loop_runs_until_its_stop_request_asks) {
   BOOST_TEST(points_run(sw::never_stop{}, 5) == 5);

@@ -143,7 +143,7 @@ BOOST_AUTO_TEST_CASE(an_unreadable_bus_id_leaves_every_reading_missing_with_why)
   const backend b{fake_reader{}};
   const auto state = b.gpu_state(device_index{0});
   const std::string why = "the device's PCI bus id cannot be read: FAKE error: invalid device ordinal (fakeDeviceGetPCIBusId)";
-  BOOST_TEST((state.sm_clock.error().kind == iteragpu::memory::reading_failure::bus_id_unreadable));
+  BOOST_TEST((state.sm_clock.error().code == iteragpu::memory::reading_errc::bus_id_unreadable));
   BOOST_TEST(describe(state.sm_clock.error()) == why);
   BOOST_TEST(describe(state.clock_events.error()) == why);
   const auto m = b.management(backend::visible_gpus());

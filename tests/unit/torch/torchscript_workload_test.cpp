@@ -122,7 +122,7 @@ iteragpu::memory::torchscript_run run_of(const std::string& path, const std::vec
   return run;
 }
 
-iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_error> measure_on_cpu(
+iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_run_error> measure_on_cpu(
     const iteragpu::memory::torchscript_run& run) {
   cpu_backend backend;
   ta::torchscript_workload work(torch::Device(torch::kCPU), run.path, run.inputs, run.train, run.input_high);
@@ -130,7 +130,7 @@ iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_er
   auto measured = iteragpu::memory::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
-    return iteragpu::unexpected{iteragpu::memory::torchscript_error{work.refusal(), e.phase, std::move(e.message)}};
+    return iteragpu::unexpected{iteragpu::memory::torchscript_run_error{work.refusal().value_or(iteragpu::memory::torchscript_run_errc::phase_failed), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
 }
@@ -260,7 +260,7 @@ BOOST_AUTO_TEST_CASE(a_file_that_is_no_module_is_refused_in_model_load) {
   std::ofstream(path) << "def forward(self, x):\n    return x\n";
   const auto m = measure_on_cpu(run_of(path, {"2x4:float32"}, false));
   BOOST_REQUIRE(!m.has_value());
-  BOOST_TEST((m.error().refusal == iteragpu::memory::torchscript_refusal::not_loadable));
+  BOOST_TEST((m.error().code == iteragpu::memory::torchscript_run_errc::not_loadable));
   BOOST_TEST((m.error().phase == iteragpu::memory::phase_kind::model_load));
   BOOST_TEST(m.error().message.find('\n') == std::string::npos);
 }
@@ -273,13 +273,13 @@ def forward(self, x, y, scale: float = 1.0):
 )");
   const auto one = measure_on_cpu(run_of(path, {"2x4:float32"}, false));
   BOOST_REQUIRE(!one.has_value());
-  BOOST_TEST((one.error().refusal == iteragpu::memory::torchscript_refusal::wrong_inputs));
+  BOOST_TEST((one.error().code == iteragpu::memory::torchscript_run_errc::wrong_inputs));
   BOOST_TEST((one.error().phase == iteragpu::memory::phase_kind::model_load));
   BOOST_TEST(one.error().message == "(x: Tensor, y: Tensor, scale: float (optional))");
   // A tensor where forward wants a float.
   const auto three = measure_on_cpu(run_of(path, {"2x4:float32", "2x3:float32", "1:float32"}, false));
   BOOST_REQUIRE(!three.has_value());
-  BOOST_TEST((three.error().refusal == iteragpu::memory::torchscript_refusal::wrong_inputs));
+  BOOST_TEST((three.error().code == iteragpu::memory::torchscript_run_errc::wrong_inputs));
   // Two tensors are what it takes.
   BOOST_TEST(measure_on_cpu(run_of(path, {"2x4:float32", "2x3:float32"}, false)).has_value());
 }
@@ -289,7 +289,7 @@ BOOST_AUTO_TEST_CASE(a_dtype_the_module_refuses_is_refused_in_the_first_pass) {
   const auto path = saved_module(s, "linear.pt", {{"w", torch::ones({4, 3})}, {"b", torch::zeros({3})}}, linear_source);
   const auto m = measure_on_cpu(run_of(path, {"2x4:int64"}, false));
   BOOST_REQUIRE(!m.has_value());
-  BOOST_TEST((m.error().refusal == iteragpu::memory::torchscript_refusal::inputs_refused));
+  BOOST_TEST((m.error().code == iteragpu::memory::torchscript_run_errc::inputs_refused));
   BOOST_TEST((m.error().phase == iteragpu::memory::phase_kind::cold_forward));
   BOOST_TEST(!m.error().message.empty());
 }
@@ -303,7 +303,7 @@ def forward(self, x):
   BOOST_TEST(measure_on_cpu(run_of(path, {"3:float32"}, false)).has_value());
   const auto m = measure_on_cpu(run_of(path, {"3:float32"}, true));
   BOOST_REQUIRE(!m.has_value());
-  BOOST_TEST((m.error().refusal == iteragpu::memory::torchscript_refusal::nothing_to_train));
+  BOOST_TEST((m.error().code == iteragpu::memory::torchscript_run_errc::nothing_to_train));
 }
 
 BOOST_AUTO_TEST_CASE(running_out_of_memory_is_a_failure_of_the_gpu_not_a_refusal) {

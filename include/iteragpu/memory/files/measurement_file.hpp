@@ -57,7 +57,7 @@ enum class measurement_field_errc : std::uint8_t {
 /// What is wrong inside a measurement document, and where; the members
 /// that a kind names carry its data, the others keep their defaults.
 struct measurement_field_error {
-  measurement_field_errc kind{measurement_field_errc::missing};  ///< what is wrong
+  measurement_field_errc code{measurement_field_errc::missing};  ///< what is wrong
   std::string path{};               ///< where: "phases[2]", "configuration.batch"; empty for the top level
   std::string key{};                ///< missing: the key absent
   std::string_view expected{};      ///< missing, wrong_value: what is accepted there (a literal of this reader)
@@ -100,7 +100,7 @@ enum class measurement_read_stage : std::uint8_t {
 /// Why a measurement was not read; the members that a kind names carry its
 /// data, the others keep their defaults.
 struct measurement_read_error {
-  measurement_read_errc kind{measurement_read_errc::bad_field};     ///< what is wrong
+  measurement_read_errc code{measurement_read_errc::bad_field};     ///< what is wrong
   measurement_read_stage stage{measurement_read_stage::document};  ///< the call that refused it
   std::string file{};                   ///< stage file: the path as given
   std::error_code json{};               ///< not_json: Boost.JSON's reason
@@ -187,7 +187,7 @@ struct measurement_read_error {
 /// The memory need of a measurement as read: the largest peak reserved of
 /// its rows plus the memory outside the allocator of every device sample
 /// the file records (measured_need.hpp; a schema-1 file records none).
-[[nodiscard]] result<measured_need, measured_need_error> need_of_measurement(const measured_run& run);
+[[nodiscard]] result<measured_need, measured_need_errc> need_of_measurement(const measured_run& run);
 
 /// Boost.JSON's conversion, found by argument-dependent lookup:
 /// `boost::json::try_value_to<memory::measured_run>(document)` reads
@@ -198,7 +198,7 @@ template <class Value>
   requires std::same_as<Value, boost::json::value>
 [[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<measured_run>& /*tag*/, const Value& document)
     -> typename boost::json::result_for<measured_run, Value>::type {
-  return detail::conversion_result<Value>(measurement_from_json(document), &measurement_read_error::kind);
+  return detail::conversion_result<Value>(measurement_from_json(document), &measurement_read_error::code);
 }
 
 }  // namespace iteragpu::memory

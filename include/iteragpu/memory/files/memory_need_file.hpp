@@ -36,7 +36,7 @@ enum class memory_need_errc : std::uint8_t {
 
 /// Why a document gives no memory_need; `value` is kept for bytes_not_bytes.
 struct memory_need_error {
-  memory_need_errc kind{memory_need_errc::missing};  ///< what is wrong
+  memory_need_errc code{memory_need_errc::missing};  ///< what is wrong
   std::string value{};                               ///< bytes_not_bytes: the value found, as JSON text
   /// Equal when every member is equal.
   friend bool operator==(const memory_need_error&, const memory_need_error&) = default;

@@ -76,9 +76,9 @@ struct snapshot_error {
 
 namespace detail::snapshot_fields {
 
-using read_error = unexpected<snapshot_error>;
+using read_errc = unexpected<snapshot_error>;
 
-[[nodiscard]] inline read_error fail(snapshot_errc code, std::string path) {
+[[nodiscard]] inline read_errc fail(snapshot_errc code, std::string path) {
   return unexpected{snapshot_error{code, std::move(path)}};
 }
 

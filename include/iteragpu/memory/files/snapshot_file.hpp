@@ -43,7 +43,7 @@ enum class snapshot_file_errc : std::uint8_t {
 /// Why snapshot bytes were not read; the members that a kind names carry
 /// its data, the others keep their defaults.
 struct snapshot_file_error {
-  snapshot_file_errc kind{snapshot_file_errc::empty};  ///< what is wrong
+  snapshot_file_errc code{snapshot_file_errc::empty};  ///< what is wrong
   pickle_error pickle{};                                 ///< pickle: the pickle reader's reason
   std::error_code json{};                                ///< json_syntax: Boost.JSON's reason
   std::uint64_t offset{0};  ///< json_syntax: the byte where parsing stopped; neither_format: the first non-blank byte

@@ -13,16 +13,16 @@ namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE result<input_spec, input_spec_error> parse_input_spec(std::string_view text) {
   if (text.empty()) {
-    return unexpected{input_spec_error{input_spec_problem::empty, 0}};
+    return unexpected{input_spec_error{input_spec_errc::empty, 0}};
   }
   const auto colon = text.rfind(':');
   if (colon == std::string_view::npos) {
-    return unexpected{input_spec_error{input_spec_problem::no_dtype, text.size()}};
+    return unexpected{input_spec_error{input_spec_errc::no_dtype, text.size()}};
   }
   input_spec spec;
   const auto dtype = parse_input_dtype(text.substr(colon + 1));
   if (!dtype) {
-    return unexpected{input_spec_error{input_spec_problem::unknown_dtype, colon + 1}};
+    return unexpected{input_spec_error{input_spec_errc::unknown_dtype, colon + 1}};
   }
   spec.dtype = *dtype;
   const std::string_view sizes = text.substr(0, colon);
@@ -31,10 +31,10 @@ namespace iteragpu::memory {
     const auto end = std::min(sizes.find('x', start), sizes.size());
     const auto size = parse_unsigned(sizes.substr(start, end - start));
     if (!size || *size == 0) {
-      return unexpected{input_spec_error{input_spec_problem::bad_size, start}};
+      return unexpected{input_spec_error{input_spec_errc::bad_size, start}};
     }
     if (*size > largest_input_count) {
-      return unexpected{input_spec_error{input_spec_problem::too_many_elements, start}};
+      return unexpected{input_spec_error{input_spec_errc::too_many_elements, start}};
     }
     spec.shape.push_back(static_cast<std::int64_t>(*size));
     if (end == sizes.size()) {
@@ -43,7 +43,7 @@ namespace iteragpu::memory {
     start = end + 1;
   }
   if (!bytes_of(spec)) {
-    return unexpected{input_spec_error{input_spec_problem::too_many_elements, 0}};
+    return unexpected{input_spec_error{input_spec_errc::too_many_elements, 0}};
   }
   return spec;
 }

@@ -464,7 +464,7 @@ ITERAGPU_INLINE void replayer::refused_request(std::uint64_t index, const trace_
   }
   auto block = allocator_.allocate(byte_count{e.size}, e.stream);
   if (!block) {
-    if (block.error().error == prediction::allocation_error::request_too_large) {
+    if (block.error().code == prediction::allocation_errc::request_too_large) {
       return replay_error{replay_errc::request_too_large, index, e.address};
     }
     outcome_.oom = failed_request{index, byte_count{e.size}, e.stream, freed_before_next_alloc(index, e.address)};

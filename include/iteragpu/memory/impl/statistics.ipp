@@ -60,12 +60,12 @@ namespace iteragpu::memory {
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const sample_error& e) {
-  switch (e.problem) {
-    case sample_problem::empty:
+  switch (e.code) {
+    case sample_errc::empty:
       return "the sample is empty: a summary needs at least one value";
-    case sample_problem::not_finite:
+    case sample_errc::not_finite:
       return "value " + std::to_string(e.index) + " (0-based) of the sample is not a finite number";
-    case sample_problem::negative:
+    case sample_errc::negative:
       return "value " + std::to_string(e.index) + " (0-based) of the sample is negative: seconds are at least 0";
   }
   return "unknown sample error";
@@ -73,17 +73,17 @@ namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE result<sample_summary, sample_error> summarize(std::span<const double> seconds) {
   if (seconds.empty()) {
-    return unexpected{sample_error{sample_problem::empty, 0}};
+    return unexpected{sample_error{sample_errc::empty, 0}};
   }
   std::vector<double> sorted;
   sorted.reserve(seconds.size());
   for (std::size_t i = 0; i < seconds.size(); ++i) {
     const double v = seconds[i];
     if (!std::isfinite(v)) {
-      return unexpected{sample_error{sample_problem::not_finite, i}};
+      return unexpected{sample_error{sample_errc::not_finite, i}};
     }
     if (v < 0.0) {
-      return unexpected{sample_error{sample_problem::negative, i}};
+      return unexpected{sample_error{sample_errc::negative, i}};
     }
     sorted.push_back(v == 0.0 ? 0.0 : v);
   }
@@ -150,7 +150,7 @@ namespace iteragpu::memory::detail {
 
 namespace iteragpu::memory {
 
-ITERAGPU_INLINE result<stopping_rule, stopping_error> make_stopping_rule(const stopping_parameters& p) noexcept {
+ITERAGPU_INLINE result<stopping_rule, stopping_errc> make_stopping_rule(const stopping_parameters& p) noexcept {
   if (const auto refused = refusal_of(p)) {
     return unexpected{*refused};
   }

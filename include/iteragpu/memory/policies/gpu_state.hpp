@@ -43,18 +43,18 @@ struct degrees_celsius {
 /// Why a reading of the GPU's state or settings is missing. The management
 /// library's failures are NVML's (iteragpu/nvml/session.hpp); the words are
 /// report::describe()'s (iteragpu/report/gpu_state.hpp).
-enum class reading_failure {
+enum class reading_errc {
   not_asked,              ///< the report did not ask for it
   no_library_path,        ///< no library path was given
   driver_library_missing, ///< the driver's library (`subject`) did not load: no driver; `detail` is the loader's message
   library_not_loaded,     ///< the library at `subject` did not load; `detail` is the loader's message
   library_path_refused,   ///< `subject` contains a NUL character: never given to the loader
   not_management_library, ///< the library at `subject` lacks `function`: not NVML, or too old
-  did_not_start,          ///< `function` (the initialization) returned `code`
+  did_not_start,          ///< `function` (the initialization) returned `returned`
   moved_from,             ///< the session was moved from
   function_missing,       ///< the library lacks `function`
   functions_missing,      ///< the library lacks both `function` and `alternative`
-  call_failed,            ///< `function` returned `code`; for the device at `subject` where one is named
+  call_failed,            ///< `function` returned `returned`; for the device at `subject` where one is named
   unknown_state,          ///< `function` returned the unknown state `value`
   not_a_bus_id,           ///< `subject` is not a PCI bus id of at most `value` characters
   no_device,              ///< no device has PCI bus id `subject`; `devices_seen`, where they could be listed
@@ -73,12 +73,12 @@ struct library_code {
 
 /// Why a reading is missing, with the data its words need.
 struct reading_error {
-  reading_failure kind{reading_failure::not_asked};  ///< what went wrong
+  reading_errc code{reading_errc::not_asked};  ///< what went wrong
   std::string function{};                           ///< the library function concerned
   std::string alternative{};                        ///< its older name (functions_missing)
   std::string subject{};                            ///< the library path or PCI bus id concerned
   std::string detail{};                             ///< the loader's or runtime's own message
-  library_code code{};                              ///< the function's return code (did_not_start, call_failed)
+  library_code returned{};                          ///< the function's return code (did_not_start, call_failed)
   long long value{0};                               ///< the unknown state, or the longest bus id accepted
   std::optional<std::vector<std::string>> devices_seen{};  ///< the PCI bus ids the library sees (no_device)
   /// Equal when every member is equal.

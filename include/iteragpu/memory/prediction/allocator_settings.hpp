@@ -92,7 +92,7 @@ struct allocator_settings {
 };
 
 /// Why a PYTORCH_CUDA_ALLOC_CONF text was refused.
-enum class alloc_conf_error_code {
+enum class alloc_conf_errc {
   unknown_key,          ///< a key PyTorch does not know
   missing_separator,    ///< a `:` after a key, a `,` between items or a `]` closing a list is missing
   missing_value,        ///< the text ends where a value was expected
@@ -111,7 +111,7 @@ enum class alloc_conf_error_code {
 /// A refused PYTORCH_CUDA_ALLOC_CONF text: why, the key, and the offending
 /// value text (empty where there is none).
 struct alloc_conf_error {
-  alloc_conf_error_code code{alloc_conf_error_code::unknown_key};  ///< why
+  alloc_conf_errc code{alloc_conf_errc::unknown_key};  ///< why
   std::string key;                                                  ///< the key, as written (blanks dropped)
   std::string value;                                                ///< the offending text
   /// Equal when every member is equal.
@@ -141,7 +141,7 @@ class alloc_conf_reader {
  private:
   using step = result<void, alloc_conf_error>;
 
-  [[nodiscard]] unexpected<alloc_conf_error> fail(alloc_conf_error_code code, std::string value) const {
+  [[nodiscard]] unexpected<alloc_conf_error> fail(alloc_conf_errc code, std::string value) const {
     return unexpected{alloc_conf_error{code, key_, std::move(value)}};
   }
 

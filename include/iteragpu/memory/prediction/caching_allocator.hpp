@@ -182,7 +182,7 @@ inline constexpr byte_count first_refused_request{std::uint64_t{1} << 60U};
 enum class pool_kind { small, large };
 
 /// Why an allocation failed.
-enum class allocation_error {
+enum class allocation_errc {
   request_too_large,  ///< 2^60 bytes or more, refused before any search
   out_of_memory,      ///< no cached block fits and no new segment fits in the capacity
 };
@@ -194,9 +194,9 @@ enum class allocation_error {
 class block_size {
  public:
   /// The block a request of `request` bytes takes, or request_too_large from 2^60 bytes on.
-  [[nodiscard]] static constexpr result<block_size, allocation_error> for_request(byte_count request) noexcept {
+  [[nodiscard]] static constexpr result<block_size, allocation_errc> for_request(byte_count request) noexcept {
     if (request >= first_refused_request) {
-      return unexpected{allocation_error::request_too_large};
+      return unexpected{allocation_errc::request_too_large};
     }
     if (request < minimum_block) {
       return block_size{minimum_block.value};
@@ -210,7 +210,7 @@ class block_size {
   /// request is above 512 x n bytes, the next of n equal steps between the
   /// powers of two around it (roundup_power2_next_division; a power of two
   /// stays); else a multiple of 512. request_too_large from 2^60 bytes on.
-  [[nodiscard]] static constexpr result<block_size, allocation_error> for_request(
+  [[nodiscard]] static constexpr result<block_size, allocation_errc> for_request(
       byte_count request, const allocator_settings& settings) noexcept {
     auto plain = for_request(request);
     if (!plain.has_value() || request < minimum_block) {
@@ -287,20 +287,20 @@ struct allocator_statistics {
 };
 
 /// Why an allocation failed, with the figures PyTorch's message carries.
-struct allocation_failure {
+struct allocation_error {
   /// Out of memory, or a request of 2^60 bytes or more.
-  allocation_error error{allocation_error::out_of_memory};
+  allocation_errc code{allocation_errc::out_of_memory};
   byte_count requested;                  ///< as asked, before rounding
   byte_count segment;                    ///< the reservation that did not fit (0 for request_too_large)
   byte_count allocated;                  ///< after the cached segments were released
   byte_count reserved;                   ///< the reserved bytes at the failure
   std::optional<byte_count> capacity{};  ///< the allocator's capacity, when it has one
   /// Equal when every member is equal.
-  friend bool operator==(const allocation_failure&, const allocation_failure&) = default;
+  friend bool operator==(const allocation_error&, const allocation_error&) = default;
 };
 
 /// Why a free was refused.
-enum class free_error {
+enum class free_errc {
   not_allocated,  ///< no block in use starts at that address (PyTorch: "invalid device pointer")
 };
 
@@ -374,10 +374,10 @@ class caching_allocator {
   /// A block for `request` bytes on `stream`, found, split or reserved as
   /// PyTorch's allocator does (malloc); the failure carries the figures of
   /// PyTorch's out-of-memory message.
-  [[nodiscard]] result<block_handle, allocation_failure> allocate(byte_count request, std::uint64_t stream = 0);
+  [[nodiscard]] result<block_handle, allocation_error> allocate(byte_count request, std::uint64_t stream = 0);
 
   /// Frees the block in use at that address (free, free_block); the empty handle frees nothing.
-  [[nodiscard]] result<void, free_error> free(block_handle handle);
+  [[nodiscard]] result<void, free_errc> free(block_handle handle);
 
   /// Whether a request of `request` bytes on `stream` would find no cached
   /// block that serves it and a new reservation would pass the capacity: the
@@ -488,7 +488,7 @@ class caching_allocator {
   void grow_reserved(std::uint64_t bytes) noexcept;
 
   // malloc: a cached block, else a new reservation, else out of memory.
-  [[nodiscard]] result<block_handle, allocation_failure> find_or_reserve(byte_count request, std::uint64_t stream);
+  [[nodiscard]] result<block_handle, allocation_error> find_or_reserve(byte_count request, std::uint64_t stream);
 
   // alloc_found_block: the rest of the chosen block stays cached when
   // should_split says so; allocated bytes grow by the block's size.
@@ -566,7 +566,7 @@ class caching_allocator {
   // reclaimed or no block goes.
   void garbage_collect_cached_blocks();
 
-  [[nodiscard]] allocation_failure failure(allocation_error error, byte_count requested, byte_count segment_bytes) const {
+  [[nodiscard]] allocation_error failure(allocation_errc error, byte_count requested, byte_count segment_bytes) const {
     return {error, requested, segment_bytes, byte_count{allocated_}, byte_count{reserved_}, capacity_};
   }
 

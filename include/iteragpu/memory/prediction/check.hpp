@@ -50,7 +50,7 @@ struct field_difference {
 /// A measurement's rows against their prediction, field by field.
 struct prediction_check {
   blas_workspaces workspaces;                                   ///< what the prediction assumed
-  result<std::vector<phase_row>, prediction_failure> predicted;  ///< rows, as measure() would give them
+  result<std::vector<phase_row>, prediction_error> predicted;  ///< rows, as measure() would give them
   std::vector<std::vector<field_difference>> differences;       ///< per measured row; empty when exact
   std::size_t exact_rows{0};  ///< measured rows equal to their prediction in all six fields
   /// What the first pass left allocated beyond its output: cold_forward's end

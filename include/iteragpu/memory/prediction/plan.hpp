@@ -104,7 +104,7 @@ struct largest_value {
 };
 
 /// Why find_largest() found no largest value.
-enum class largest_error {
+enum class largest_errc {
   none_fits_below_limit,  ///< every value up to 2^62 fits (the memory is beyond the model's reach)
 };
 
@@ -113,7 +113,7 @@ enum class largest_error {
 /// reserves no less for larger blocks, so fitting is monotone: an
 /// exponential search finds a bound, a binary search the edge, and the value
 /// found is checked to fit and the next not to.
-[[nodiscard]] result<largest_value, largest_error> find_largest(const plan_request& request,
+[[nodiscard]] result<largest_value, largest_errc> find_largest(const plan_request& request,
                                                                 plan_dimension dimension, byte_count memory);
 
 }  // namespace iteragpu::memory::prediction

@@ -76,7 +76,7 @@ class simulated_tensor {
 
 /// The allocator's refusal in a sentence with its figures, as the protocol
 /// puts a failed phase of the simulated workload in words.
-[[nodiscard]] std::string describe(const allocation_failure& f);
+[[nodiscard]] std::string describe(const allocation_error& f);
 
 /// The counter: reads the simulated allocator (one device; the index is not
 /// looked at).
@@ -126,17 +126,17 @@ struct synthetic_tensor_bytes {
 };
 
 /// Why a shape has no tensor sizes.
-enum class shape_error {
+enum class shape_errc {
   zero_dimension,  ///< batch, context and width must be positive, as on the command line
   too_large,       ///< a tensor of more than 2^63-1 bytes, which LibTorch cannot index
 };
 
 /// The byte sizes of the synthetic network's tensors for `shape` in `dtype`, as LibTorch
 /// allocates them, and whether its products take the cuBLASLt path.
-[[nodiscard]] constexpr result<synthetic_tensor_bytes, shape_error> tensor_bytes(const synthetic_shape& shape,
+[[nodiscard]] constexpr result<synthetic_tensor_bytes, shape_errc> tensor_bytes(const synthetic_shape& shape,
                                                                                  element_type dtype) noexcept {
   if (shape.batch == 0 || shape.context == 0 || shape.width == 0) {
-    return unexpected{shape_error::zero_dimension};
+    return unexpected{shape_errc::zero_dimension};
   }
   constexpr auto limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   const std::uint64_t element = bytes_per_element(dtype);
@@ -153,7 +153,7 @@ enum class shape_error {
   const auto hidden_width = checked_mul(shape.width, hidden_multiplier);
   const auto rows = checked_mul(shape.batch, shape.context);
   if (!hidden_width || !rows) {
-    return unexpected{shape_error::too_large};
+    return unexpected{shape_errc::too_large};
   }
   const auto weight = bytes(*hidden_width, shape.width, 1);
   const auto first_bias = bytes(*hidden_width, 1, 1);
@@ -161,7 +161,7 @@ enum class shape_error {
   const auto input = bytes(*rows, shape.width, 1);
   const auto hidden = bytes(*rows, *hidden_width, 1);
   if (!weight || !first_bias || !second_bias || !input || !hidden) {
-    return unexpected{shape_error::too_large};
+    return unexpected{shape_errc::too_large};
   }
   return synthetic_tensor_bytes{*weight, *first_bias, *weight, *second_bias, *input, *hidden, *input,
                                 addmm_uses_cublaslt(shape.width, *hidden_width)};
@@ -178,17 +178,17 @@ class simulated_synthetic_workload {
 
   /// model_load: the four parameters, one allocation each; the allocator's refusal when one
   /// does not fit, where LibTorch raises c10::OutOfMemoryError.
-  [[nodiscard]] result<void, allocation_failure> load_model();
+  [[nodiscard]] result<void, allocation_error> load_model();
 
   /// inputs: the input tensor, or the allocator's refusal.
-  [[nodiscard]] result<void, allocation_failure> make_inputs();
+  [[nodiscard]] result<void, allocation_error> make_inputs();
 
   /// One pass: what it allocates and frees, in LibTorch's order; returns the pass's output,
   /// whose destruction frees it, or the allocator's first refusal.
-  [[nodiscard]] result<simulated_tensor, allocation_failure> forward();
+  [[nodiscard]] result<simulated_tensor, allocation_error> forward();
 
  private:
-  [[nodiscard]] result<simulated_tensor, allocation_failure> allocate(byte_count bytes);
+  [[nodiscard]] result<simulated_tensor, allocation_error> allocate(byte_count bytes);
 
   caching_allocator* allocator_;
   synthetic_tensor_bytes sizes_;
@@ -203,11 +203,11 @@ class simulated_synthetic_workload {
 
 /// Why there is no prediction: the shape, or the phase that runs out of
 /// memory on a device of the given capacity.
-struct prediction_failure {
+struct prediction_error {
   std::optional<phase_kind> phase{};  ///< the phase that would run out of memory; nothing when the shape is refused
   std::string message;                ///< what happened, in a sentence
   /// Equal when every member is equal.
-  friend bool operator==(const prediction_failure&, const prediction_failure&) = default;
+  friend bool operator==(const prediction_error&, const prediction_error&) = default;
 };
 
 /// A clock that never moves: the host-time column of a predicted row is 0.
@@ -231,7 +231,7 @@ static_assert(phase_clock<frozen_clock>);
 /// would read them, the times zero. With a capacity (the bytes the
 /// allocator may reserve on the device), the failure names the phase that
 /// would run out of memory.
-[[nodiscard]] result<std::vector<phase_row>, prediction_failure> predict_synthetic(
+[[nodiscard]] result<std::vector<phase_row>, prediction_error> predict_synthetic(
     const synthetic_shape& shape, element_type dtype, const blas_workspaces& workspaces, const protocol_plan& plan,
                                                                                    std::optional<byte_count> capacity = std::nullopt);
 

@@ -12,14 +12,14 @@ namespace iteragpu::nvml {
 [[nodiscard]] ITERAGPU_INLINE result<shared_library, load_error> shared_library::open(const std::string& path) {
   // dlopen("") would return the program itself; a NUL would cut the path.
   if (path.empty() || path.find('\0') != std::string::npos) {
-    return unexpected{load_error{load_failure::refused_path}};
+    return unexpected{load_error{load_errc::refused_path}};
   }
   // RTLD_LOCAL: the library's symbols stay out of the process's global scope.
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     // glibc keeps dlerror's message per thread.
     const char* why = ::dlerror();  // NOLINT(concurrency-mt-unsafe)
-    return unexpected{load_error{load_failure::not_loaded, why != nullptr ? std::string(why) : std::string()}};
+    return unexpected{load_error{load_errc::not_loaded, why != nullptr ? std::string(why) : std::string()}};
   }
   return shared_library(handle);
 }

@@ -17,15 +17,15 @@ namespace iteragpu::nvml {
 [[nodiscard]] ITERAGPU_INLINE session session::open(const std::string& library_path) {
   session s;
   if (library_path.empty()) {
-    s.reason_ = memory::reading_error{memory::reading_failure::no_library_path};
+    s.reason_ = memory::reading_error{memory::reading_errc::no_library_path};
     return s;
   }
   auto library = shared_library::open(library_path);
   if (!library.has_value()) {
-    memory::reading_error why{library_path == default_library ? memory::reading_failure::driver_library_missing
-                                                      : memory::reading_failure::library_not_loaded};
-    if (library.error().kind == load_failure::refused_path) {
-      why.kind = memory::reading_failure::library_path_refused;
+    memory::reading_error why{library_path == default_library ? memory::reading_errc::driver_library_missing
+                                                      : memory::reading_errc::library_not_loaded};
+    if (library.error().code == load_errc::refused_path) {
+      why.code = memory::reading_errc::library_path_refused;
     }
     why.subject = library_path;
     why.detail = library.error().loader_message;
@@ -34,7 +34,7 @@ namespace iteragpu::nvml {
   }
   const detail::functions f = detail::load_functions(*library);
   if (f.init == nullptr || f.shutdown == nullptr) {
-    memory::reading_error why{memory::reading_failure::not_management_library};
+    memory::reading_error why{memory::reading_errc::not_management_library};
     why.function = f.init == nullptr ? detail::init_name : detail::shutdown_name;
     why.subject = library_path;
     s.reason_ = std::move(why);
@@ -42,9 +42,9 @@ namespace iteragpu::nvml {
   }
   const detail::return_code code = f.init();
   if (code != detail::success) {
-    memory::reading_error why{memory::reading_failure::did_not_start};
+    memory::reading_error why{memory::reading_errc::did_not_start};
     why.function = detail::init_name;
-    why.code = code_of(f, code);
+    why.returned = code_of(f, code);
     s.reason_ = std::move(why);
     return s;
   }
@@ -58,7 +58,7 @@ ITERAGPU_INLINE session& session::operator=(session&& other) noexcept {
     close();
     library_ = std::exchange(other.library_, std::nullopt);
     functions_ = std::exchange(other.functions_, detail::functions{});
-    reason_ = std::exchange(other.reason_, memory::reading_error{memory::reading_failure::moved_from});
+    reason_ = std::exchange(other.reason_, memory::reading_error{memory::reading_errc::moved_from});
   }
   return *this;
 }
@@ -121,19 +121,19 @@ ITERAGPU_INLINE void session::close() noexcept {
 }
 
 [[nodiscard]] ITERAGPU_INLINE memory::reading_error session::failed(const char* function, detail::return_code code) const {
-  memory::reading_error why{memory::reading_failure::call_failed};
+  memory::reading_error why{memory::reading_errc::call_failed};
   why.function = function;
-  why.code = code_of(functions_, code);
+  why.returned = code_of(functions_, code);
   return why;
 }
 
 [[nodiscard]] ITERAGPU_INLINE memory::reading_error session::missing(const char* function) {
-  memory::reading_error why{memory::reading_failure::function_missing};
+  memory::reading_error why{memory::reading_errc::function_missing};
   why.function = function;
   return why;
 }
 
-[[nodiscard]] ITERAGPU_INLINE memory::reading_error session::about_device(memory::reading_failure kind, std::string_view pci_bus_id) {
+[[nodiscard]] ITERAGPU_INLINE memory::reading_error session::about_device(memory::reading_errc kind, std::string_view pci_bus_id) {
   memory::reading_error why{kind};
   why.subject = pci_bus_id;
   return why;
@@ -160,7 +160,7 @@ ITERAGPU_INLINE void session::close() noexcept {
   }
   if (pci_bus_id.empty() || pci_bus_id.size() >= detail::bus_id_buffer_size ||
       pci_bus_id.find('\0') != std::string_view::npos) {
-    memory::reading_error why = about_device(memory::reading_failure::not_a_bus_id, pci_bus_id);
+    memory::reading_error why = about_device(memory::reading_errc::not_a_bus_id, pci_bus_id);
     why.value = static_cast<long long>(detail::bus_id_buffer_size - 1U);
     return unexpected{std::move(why)};
   }
@@ -172,7 +172,7 @@ ITERAGPU_INLINE void session::close() noexcept {
   detail::handle_by_bus_id_fn* const call = functions_.handle_by_bus_id;
   const detail::return_code code = call(id.c_str(), &device);
   if (code == detail::not_found) {
-    memory::reading_error why = about_device(memory::reading_failure::no_device, id);
+    memory::reading_error why = about_device(memory::reading_errc::no_device, id);
     why.devices_seen = devices_seen();
     return unexpected{std::move(why)};
   }
@@ -182,7 +182,7 @@ ITERAGPU_INLINE void session::close() noexcept {
     return unexpected{std::move(why)};
   }
   if (device == nullptr) {
-    memory::reading_error why = about_device(memory::reading_failure::no_handle, id);
+    memory::reading_error why = about_device(memory::reading_errc::no_handle, id);
     why.function = detail::handle_by_bus_id_name;
     return unexpected{std::move(why)};
   }
@@ -218,7 +218,7 @@ ITERAGPU_INLINE void session::close() noexcept {
   if (state == enabled) {
     return enablement::enabled;
   }
-  memory::reading_error why{memory::reading_failure::unknown_state};
+  memory::reading_error why{memory::reading_errc::unknown_state};
   why.function = name;
   why.value = state;
   return unexpected{std::move(why)};
@@ -270,7 +270,7 @@ ITERAGPU_INLINE void session::close() noexcept {
   detail::clock_reasons_fn* function = newer ? functions_.clocks_event_reasons : functions_.clocks_throttle_reasons;
   const char* name = newer ? detail::clocks_event_reasons_name : detail::clocks_throttle_reasons_name;
   if (function == nullptr) {
-    memory::reading_error why{memory::reading_failure::functions_missing};
+    memory::reading_error why{memory::reading_errc::functions_missing};
     why.function = detail::clocks_event_reasons_name;
     why.alternative = detail::clocks_throttle_reasons_name;
     return unexpected{std::move(why)};

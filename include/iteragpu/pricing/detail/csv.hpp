@@ -36,11 +36,11 @@ struct csv_record {
   text_position end;       // its line end, or the end of the text
 };
 
-// A CSV syntax fault: one of the four kinds of catalog_fault the reader
+// A CSV syntax fault: one of the four kinds of catalog_errc the reader
 // finds, and the character found for after_closing_quote.
 struct csv_error {
   text_position position;
-  catalog_fault fault{catalog_fault::unclosed_quote};
+  catalog_errc code{catalog_errc::unclosed_quote};
   std::string found;
 };
 

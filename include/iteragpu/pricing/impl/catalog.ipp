@@ -40,11 +40,11 @@ namespace iteragpu::pricing::detail {
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::add(const csv_record& record) {
   const auto& f = record.fields;
   if (is_empty_line(record)) {
-    return fail(record.position, catalog_fault::empty_line);
+    return fail(record.position, catalog_errc::empty_line);
   }
   if (f.size() != catalog_columns.size()) {
     catalog_error e = fail(f.size() > catalog_columns.size() ? f[catalog_columns.size()].position : record.end,
-                           catalog_fault::row_field_count);
+                           catalog_errc::row_field_count);
     e.number = f.size();
     return e;
   }
@@ -67,7 +67,7 @@ namespace iteragpu::pricing::detail {
       }
     }
     if (days.size() != package_durations.size()) {
-      catalog_error e = fail(first_gpu_field_[i], catalog_fault::missing_durations);
+      catalog_error e = fail(first_gpu_field_[i], catalog_errc::missing_durations);
       e.gpu = offers_[i].id;
       e.days = std::move(days);
       return e;
@@ -92,19 +92,19 @@ namespace iteragpu::pricing::detail {
   const auto& field = f[column];
   const auto& text = field.text;
   if (text.empty() || text.front() == ' ' || text.back() == ' ') {
-    return fail_field(f, column, catalog_fault::display_text);
+    return fail_field(f, column, catalog_errc::display_text);
   }
   const auto bad = first_display_fault(text);
   if (!bad) {
     return std::nullopt;
   }
   const auto byte = static_cast<unsigned char>(text[bad->offset]);
-  if (bad->what == display_text_fault::kind::control && (byte < 0x20U || byte == 0x7FU)) {
-    return fail_field(f, column, catalog_fault::display_text);
+  if (bad->code == display_text_errc::control && (byte < 0x20U || byte == 0x7FU)) {
+    return fail_field(f, column, catalog_errc::display_text);
   }
-  catalog_error e = fail_field(f, column, catalog_fault::display_character);
+  catalog_error e = fail_field(f, column, catalog_errc::display_character);
   e.position = column_of(field, bad->offset);
-  e.character = bad->what;
+  e.character = bad->code;
   return e;
 }
 
@@ -119,7 +119,7 @@ namespace iteragpu::pricing::detail {
 }
 
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::check_snapshot_fields(const std::vector<csv_field>& f) const {
-  const auto differs = [&](std::size_t column, catalog_fault what, const std::string& agreed) {
+  const auto differs = [&](std::size_t column, catalog_errc what, const std::string& agreed) {
     catalog_error e = fail_field(f, column, what);
     e.agreed = agreed;
     e.earlier_line = first_line_;
@@ -129,16 +129,16 @@ namespace iteragpu::pricing::detail {
     return e;
   }
   if (f[0].text != snapshot_.provider) {
-    return differs(0, catalog_fault::other_provider, snapshot_.provider);
+    return differs(0, catalog_errc::other_provider, snapshot_.provider);
   }
   if (f[1].text != catalog_currency) {
-    return fail_field(f, 1, catalog_fault::currency);
+    return fail_field(f, 1, catalog_errc::currency);
   }
   if (!is_iso_date(f[2].text)) {
-    return fail_field(f, 2, catalog_fault::date_format);
+    return fail_field(f, 2, catalog_errc::date_format);
   }
   if (f[2].text != snapshot_.date) {
-    return differs(2, catalog_fault::other_date, snapshot_.date);
+    return differs(2, catalog_errc::other_date, snapshot_.date);
   }
   return std::nullopt;
 }
@@ -153,32 +153,32 @@ namespace iteragpu::pricing::detail {
 
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::read_values(const std::vector<csv_field>& f, row_values& row) const {
   if (!is_gpu_id(f[3].text)) {
-    return fail_field(f, 3, catalog_fault::gpu_id);
+    return fail_field(f, 3, catalog_errc::gpu_id);
   }
   if (auto e = check_display_text(f, 4)) {
     return e;
   }
   const auto memory = positive(f[5]);
   if (!memory) {
-    return fail_field(f, 5, catalog_fault::memory_per_gpu);
+    return fail_field(f, 5, catalog_errc::memory_per_gpu);
   }
   row.memory = memory_gb{*memory};
   const auto per_lot = positive(f[6]);
   if (!per_lot) {
-    return fail_field(f, 6, catalog_fault::gpus_per_lot);
+    return fail_field(f, 6, catalog_errc::gpus_per_lot);
   }
   row.per_lot = gpu_count{*per_lot};
   const auto duration = duration_named(f[7].text);
   if (!duration) {
-    return fail_field(f, 7, catalog_fault::days);
+    return fail_field(f, 7, catalog_errc::days);
   }
   row.days = *duration;
   const auto price = money::parse_cents(f[8].text);
   if (!price) {
-    return fail_field(f, 8, price.error() == money_error::too_large ? catalog_fault::price_too_large : catalog_fault::price);
+    return fail_field(f, 8, price.error() == money_errc::too_large ? catalog_errc::price_too_large : catalog_errc::price);
   }
   if (price->cents() == 0) {
-    return fail_field(f, 8, catalog_fault::price);
+    return fail_field(f, 8, catalog_errc::price);
   }
   row.price = *price;
   return std::nullopt;
@@ -205,27 +205,27 @@ namespace iteragpu::pricing::detail {
   const std::size_t i = known->second;
   gpu_offer& offer = offers_[i];
   // A field of this GPU's row that its first row gave otherwise.
-  const auto differs = [&](std::size_t column, catalog_fault what, std::size_t earlier_line) {
+  const auto differs = [&](std::size_t column, catalog_errc what, std::size_t earlier_line) {
     catalog_error e = fail_field(f, column, what);
     e.gpu = id;
     e.earlier_line = earlier_line;
     return e;
   };
   if (offer.lines[d] != 0) {
-    return differs(7, catalog_fault::second_duration_row, offer.lines[d]);
+    return differs(7, catalog_errc::second_duration_row, offer.lines[d]);
   }
   if (offer.gpus_per_lot != row.per_lot) {
-    catalog_error e = differs(6, catalog_fault::other_gpus_per_lot, first_line_of_[i]);
+    catalog_error e = differs(6, catalog_errc::other_gpus_per_lot, first_line_of_[i]);
     e.number = offer.gpus_per_lot.value;
     return e;
   }
   if (offer.memory_per_gpu != row.memory) {
-    catalog_error e = differs(5, catalog_fault::other_memory_per_gpu, first_line_of_[i]);
+    catalog_error e = differs(5, catalog_errc::other_memory_per_gpu, first_line_of_[i]);
     e.number = offer.memory_per_gpu.value;
     return e;
   }
   if (offer.name != f[4].text) {
-    catalog_error e = differs(4, catalog_fault::other_name, first_line_of_[i]);
+    catalog_error e = differs(4, catalog_errc::other_name, first_line_of_[i]);
     e.agreed = offer.name;
     return e;
   }
@@ -234,18 +234,18 @@ namespace iteragpu::pricing::detail {
   return std::nullopt;
 }
 
-[[nodiscard]] ITERAGPU_INLINE catalog_error file_error(const std::string& file, text_position at, catalog_fault what) {
+[[nodiscard]] ITERAGPU_INLINE catalog_error file_error(const std::string& file, text_position at, catalog_errc what) {
   catalog_error e;
   e.file = file;
   e.position = at;
-  e.fault = what;
+  e.code = what;
   return e;
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<catalog_error> check_header(const std::string& file, const csv_record& header) {
   for (std::size_t i = 0; i < header.fields.size() && i < catalog_columns.size(); ++i) {
     if (header.fields[i].text != catalog_columns[i]) {
-      catalog_error e = file_error(file, header.fields[i].position, catalog_fault::header_field);
+      catalog_error e = file_error(file, header.fields[i].position, catalog_errc::header_field);
       e.column = i;
       e.found = header.fields[i].text;
       return e;
@@ -254,7 +254,7 @@ namespace iteragpu::pricing::detail {
   if (header.fields.size() != catalog_columns.size()) {
     catalog_error e = file_error(
         file, header.fields.size() > catalog_columns.size() ? header.fields[catalog_columns.size()].position : header.end,
-        catalog_fault::header_field_count);
+        catalog_errc::header_field_count);
     e.number = header.fields.size();
     return e;
   }
@@ -278,10 +278,10 @@ namespace iteragpu::pricing::detail {
 
 [[nodiscard]] ITERAGPU_INLINE result<catalog, catalog_error> catalog_records::finish() && {
   if (!header_seen_) {
-    return unexpected{file_error(file_, {1, 1}, catalog_fault::only_empty_lines)};
+    return unexpected{file_error(file_, {1, 1}, catalog_errc::only_empty_lines)};
   }
   if (!builder_) {
-    return unexpected{file_error(file_, {2, 1}, catalog_fault::no_price_rows)};
+    return unexpected{file_error(file_, {2, 1}, catalog_errc::no_price_rows)};
   }
   if (auto e = builder_->check_complete()) {
     return unexpected{std::move(*e)};
@@ -307,10 +307,10 @@ namespace iteragpu::pricing {
 [[nodiscard]] ITERAGPU_INLINE result<catalog, catalog_error> parse_catalog(std::string_view text, std::string_view file_name) {
   const std::string file(file_name);
   if (text.empty()) {
-    return unexpected{detail::file_error(file, {1, 1}, catalog_fault::empty_file)};
+    return unexpected{detail::file_error(file, {1, 1}, catalog_errc::empty_file)};
   }
   if (text.starts_with("\xEF\xBB\xBF")) {
-    return unexpected{detail::file_error(file, {1, 1}, catalog_fault::byte_order_mark)};
+    return unexpected{detail::file_error(file, {1, 1}, catalog_errc::byte_order_mark)};
   }
   detail::catalog_records records(file);
   detail::csv_reader reader(text);
@@ -318,7 +318,7 @@ namespace iteragpu::pricing {
     auto next = reader.next();
     if (!next) {
       auto e = std::move(next).error();
-      catalog_error error = detail::file_error(file, e.position, e.fault);
+      catalog_error error = detail::file_error(file, e.position, e.code);
       error.found = std::move(e.found);
       return unexpected{std::move(error)};
     }

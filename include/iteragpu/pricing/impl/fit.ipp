@@ -11,27 +11,27 @@
 
 namespace iteragpu::pricing {
 
-[[nodiscard]] ITERAGPU_INLINE std::string_view describe(search_error_kind kind) noexcept {
+[[nodiscard]] ITERAGPU_INLINE std::string_view describe(search_errc kind) noexcept {
   switch (kind) {
-    case search_error_kind::zero_gpus:
+    case search_errc::zero_gpus:
       return "the number of GPUs must be a positive integer";
-    case search_error_kind::zero_gpu_hours:
+    case search_errc::zero_gpu_hours:
       return "the number of GPU-hours must be a positive integer";
-    case search_error_kind::zero_accepted_results:
+    case search_errc::zero_accepted_results:
       return "the number of accepted results must be a positive integer";
-    case search_error_kind::unknown_duration:
+    case search_errc::unknown_duration:
       return "no package of the catalog lasts that many days";
-    case search_error_kind::unknown_gpu:
+    case search_errc::unknown_gpu:
       return "the GPU is not in the catalog";
-    case search_error_kind::memory_band_overflow:
+    case search_errc::memory_band_overflow:
       return "the GPU's nominal memory read as GiB passes 64 bits of bytes, so the memory rule cannot place it";
-    case search_error_kind::total_gpus_overflow:
+    case search_errc::total_gpus_overflow:
       return "lots x GPUs per lot does not fit in 64 bits";
-    case search_error_kind::gpu_hours_overflow:
+    case search_errc::gpu_hours_overflow:
       return "lots x GPUs per lot x days x 24 GPU-hours does not fit in 64 bits";
-    case search_error_kind::total_price_overflow:
+    case search_errc::total_price_overflow:
       return "lots x lot price does not fit in 64 bits of cents";
-    case search_error_kind::comparison_overflow:
+    case search_errc::comparison_overflow:
       return "the prices are too large to compare within 64 bits";
   }
   return "unknown search error";
@@ -45,13 +45,13 @@ namespace iteragpu::pricing::detail {
                                                                                 const package_search& search,
                                                                                 const std::optional<runtime_memory>& memory) {
   const package_days days = package_durations[index];
-  const auto fail = [&](search_error_kind kind, std::optional<lot_count> lots = std::nullopt) {
+  const auto fail = [&](search_errc kind, std::optional<lot_count> lots = std::nullopt) {
     return unexpected{search_error{kind, offer, days, lots}};
   };
   const std::uint64_t per_lot = offer.gpus_per_lot.value;
   const auto hours_per_lot = checked_mul(per_lot, days.value * hours_per_day);
   if (!hours_per_lot) {
-    return fail(search_error_kind::gpu_hours_overflow);
+    return fail(search_errc::gpu_hours_overflow);
   }
   std::uint64_t lots = divide_rounding_up(search.gpus.value, per_lot);
   if (search.hours) {
@@ -59,15 +59,15 @@ namespace iteragpu::pricing::detail {
   }
   const auto gpus = checked_mul(lots, per_lot);
   if (!gpus) {
-    return fail(search_error_kind::total_gpus_overflow, lot_count{lots});
+    return fail(search_errc::total_gpus_overflow, lot_count{lots});
   }
   const auto provided = checked_mul(lots, *hours_per_lot);
   if (!provided) {
-    return fail(search_error_kind::gpu_hours_overflow, lot_count{lots});
+    return fail(search_errc::gpu_hours_overflow, lot_count{lots});
   }
   const auto total = try_multiply(offer.lot_prices[index], lots);
   if (!total) {
-    return fail(search_error_kind::total_price_overflow, lot_count{lots});
+    return fail(search_errc::total_price_overflow, lot_count{lots});
   }
   package_match m;
   m.offer = offer;
@@ -92,18 +92,18 @@ namespace iteragpu::pricing::detail {
   return m;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<search_error_kind> search_fault(const package_search& search) noexcept {
+[[nodiscard]] ITERAGPU_INLINE std::optional<search_errc> search_fault(const package_search& search) noexcept {
   if (search.gpus.value == 0) {
-    return search_error_kind::zero_gpus;
+    return search_errc::zero_gpus;
   }
   if (search.hours && search.hours->value == 0) {
-    return search_error_kind::zero_gpu_hours;
+    return search_errc::zero_gpu_hours;
   }
   if (search.accepted && search.accepted->value == 0) {
-    return search_error_kind::zero_accepted_results;
+    return search_errc::zero_accepted_results;
   }
   if (search.days && !duration_index(*search.days)) {
-    return search_error_kind::unknown_duration;
+    return search_errc::unknown_duration;
   }
   return std::nullopt;
 }
@@ -135,7 +135,7 @@ namespace iteragpu::pricing {
     if (search.need) {
       memory = runtime_memory_of(offer.id, offer.memory_per_gpu);
       if (!memory) {
-        return unexpected{search_error{search_error_kind::memory_band_overflow, offer, std::nullopt, std::nullopt}};
+        return unexpected{search_error{search_errc::memory_band_overflow, offer, std::nullopt, std::nullopt}};
       }
       if (assess_fit(search.need->bytes, memory->band).verdict == fit_verdict::does_not_fit) {
         continue;
@@ -159,11 +159,11 @@ namespace iteragpu::pricing {
 [[nodiscard]] ITERAGPU_INLINE result<durations_comparison, search_error> compare_durations(
     const catalog& prices, std::string_view gpu, std::optional<accepted_results> accepted) {
   if (accepted && accepted->value == 0) {
-    return unexpected{search_error{search_error_kind::zero_accepted_results, std::nullopt, std::nullopt, std::nullopt}};
+    return unexpected{search_error{search_errc::zero_accepted_results, std::nullopt, std::nullopt, std::nullopt}};
   }
   const gpu_offer* offer = prices.find(gpu);
   if (offer == nullptr) {
-    return unexpected{search_error{search_error_kind::unknown_gpu, std::nullopt, std::nullopt, std::nullopt}};
+    return unexpected{search_error{search_errc::unknown_gpu, std::nullopt, std::nullopt, std::nullopt}};
   }
   durations_comparison c;
   c.snapshot = prices.snapshot();
@@ -174,7 +174,7 @@ namespace iteragpu::pricing {
   const money shortest_price = offer->lot_prices[0];
   for (std::size_t i = 0; i < package_durations.size(); ++i) {
     const package_days days = package_durations[i];
-    const auto overflow = unexpected{search_error{search_error_kind::comparison_overflow, *offer, days, std::nullopt}};
+    const auto overflow = unexpected{search_error{search_errc::comparison_overflow, *offer, days, std::nullopt}};
     const money price = offer->lot_prices[i];
     const auto gpu_days = checked_mul(per_lot, days.value);
     const auto shortest_scaled = checked_mul(shortest_price.cents(), days.value);  // P_s d

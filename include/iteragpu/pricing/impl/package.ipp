@@ -11,30 +11,30 @@ namespace iteragpu::pricing {
 
 [[nodiscard]] ITERAGPU_INLINE result<package_quote, package_error> quote_package(const catalog& prices,
                                                                                  const package_request& request) {
-  const auto fail = [](package_error_kind kind, const gpu_offer* offer = nullptr) {
+  const auto fail = [](package_errc kind, const gpu_offer* offer = nullptr) {
     return unexpected{package_error{kind, offer != nullptr ? std::optional<gpu_offer>(*offer) : std::nullopt}};
   };
   if (request.lots.value == 0) {
-    return fail(package_error_kind::zero_lots);
+    return fail(package_errc::zero_lots);
   }
   if (request.accepted && request.accepted->value == 0) {
-    return fail(package_error_kind::zero_accepted_results);
+    return fail(package_errc::zero_accepted_results);
   }
   const gpu_offer* offer = prices.find(request.gpu);
   if (offer == nullptr) {
-    return fail(package_error_kind::unknown_gpu);
+    return fail(package_errc::unknown_gpu);
   }
   const auto lot_price = offer->lot_price(request.days);
   if (!lot_price) {
-    return fail(package_error_kind::unknown_duration, offer);
+    return fail(package_errc::unknown_duration, offer);
   }
   const auto gpus = checked_mul(request.lots.value, offer->gpus_per_lot.value);
   if (!gpus) {
-    return fail(package_error_kind::total_gpus_overflow, offer);
+    return fail(package_errc::total_gpus_overflow, offer);
   }
   const auto total = try_multiply(*lot_price, request.lots.value);
   if (!total) {
-    return fail(package_error_kind::total_price_overflow, offer);
+    return fail(package_errc::total_price_overflow, offer);
   }
   package_quote q;
   q.snapshot = prices.snapshot();

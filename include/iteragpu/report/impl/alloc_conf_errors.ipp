@@ -10,7 +10,7 @@
 namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::prediction::alloc_conf_error& e) {
-  using code = memory::prediction::alloc_conf_error_code;
+  using code = memory::prediction::alloc_conf_errc;
   // The user's words are escaped as every message escapes them: no control
   // character or invalid UTF-8 reaches the terminal.
   const std::string item = e.key.empty() ? std::string{"the text"} : quoted(e.key);

@@ -37,116 +37,116 @@ inline constexpr std::string_view positive_integer_text =
 namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string found_words(const pricing::catalog_error& e) {
-  using pricing::catalog_fault;
-  switch (e.fault) {
-    case catalog_fault::empty_file:
+  using pricing::catalog_errc;
+  switch (e.code) {
+    case catalog_errc::empty_file:
       return "an empty file";
-    case catalog_fault::byte_order_mark:
+    case catalog_errc::byte_order_mark:
       return "a UTF-8 byte order mark";
-    case catalog_fault::only_empty_lines:
+    case catalog_errc::only_empty_lines:
       return "only empty lines";
-    case catalog_fault::no_price_rows:
+    case catalog_errc::no_price_rows:
       return "no price rows after the header";
-    case catalog_fault::unclosed_quote:
+    case catalog_errc::unclosed_quote:
       return "a quoted field that is never closed";
-    case catalog_fault::quote_in_unquoted:
+    case catalog_errc::quote_in_unquoted:
       return "a quote inside an unquoted field";
-    case catalog_fault::after_closing_quote:
+    case catalog_errc::after_closing_quote:
       return quoted_excerpt(e.found) + " after a closing quote";
-    case catalog_fault::lone_carriage_return:
+    case catalog_errc::lone_carriage_return:
       return "a carriage return (CR) not followed by a line feed";
-    case catalog_fault::header_field:
+    case catalog_errc::header_field:
       return "header field " + to_decimal_string(e.column + 1) + " " + quoted_excerpt(e.found);
-    case catalog_fault::header_field_count:
+    case catalog_errc::header_field_count:
       return "a header of " + to_decimal_string(e.number) + " fields";
-    case catalog_fault::empty_line:
+    case catalog_errc::empty_line:
       return "an empty line";
-    case catalog_fault::row_field_count:
+    case catalog_errc::row_field_count:
       return "a row of " + to_decimal_string(e.number) + " fields";
-    case catalog_fault::display_character:
+    case catalog_errc::display_character:
       return std::string(describe(e.character)) + " in " + detail::field_words(e);
-    case catalog_fault::second_duration_row:
+    case catalog_errc::second_duration_row:
       return "a second " + e.gpu + " row for " + e.found + " days";
-    case catalog_fault::other_gpus_per_lot:
-    case catalog_fault::other_memory_per_gpu:
-    case catalog_fault::other_name:
+    case catalog_errc::other_gpus_per_lot:
+    case catalog_errc::other_memory_per_gpu:
+    case catalog_errc::other_name:
       return detail::field_words(e) + " for " + e.gpu;
-    case catalog_fault::missing_durations:
+    case catalog_errc::missing_durations:
       return e.gpu + " with rows for " + pricing::join_days(e.days, "and") + " days only";
-    case catalog_fault::display_text:
-    case catalog_fault::other_provider:
-    case catalog_fault::currency:
-    case catalog_fault::date_format:
-    case catalog_fault::other_date:
-    case catalog_fault::gpu_id:
-    case catalog_fault::memory_per_gpu:
-    case catalog_fault::gpus_per_lot:
-    case catalog_fault::days:
-    case catalog_fault::price_too_large:
-    case catalog_fault::price:
+    case catalog_errc::display_text:
+    case catalog_errc::other_provider:
+    case catalog_errc::currency:
+    case catalog_errc::date_format:
+    case catalog_errc::other_date:
+    case catalog_errc::gpu_id:
+    case catalog_errc::memory_per_gpu:
+    case catalog_errc::gpus_per_lot:
+    case catalog_errc::days:
+    case catalog_errc::price_too_large:
+    case catalog_errc::price:
       break;
   }
   return detail::field_words(e);
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::string expected_words(const pricing::catalog_error& e) {
-  using pricing::catalog_fault;
-  switch (e.fault) {
-    case catalog_fault::empty_file:
-    case catalog_fault::only_empty_lines:
+  using pricing::catalog_errc;
+  switch (e.code) {
+    case catalog_errc::empty_file:
+    case catalog_errc::only_empty_lines:
       return detail::header_hint();
-    case catalog_fault::byte_order_mark:
+    case catalog_errc::byte_order_mark:
       return detail::header_hint() + " at the very start of the file (UTF-8 without byte order mark)";
-    case catalog_fault::no_price_rows:
+    case catalog_errc::no_price_rows:
       return "at least one GPU with rows for 3, 7 and 30 days";
-    case catalog_fault::unclosed_quote:
+    case catalog_errc::unclosed_quote:
       return "a closing quote before the end of the file";
-    case catalog_fault::quote_in_unquoted:
+    case catalog_errc::quote_in_unquoted:
       return R"(a field either wholly in quotes ("...", with "" for a quote) or without any quote)";
-    case catalog_fault::after_closing_quote:
+    case catalog_errc::after_closing_quote:
       return R"(a comma or a line end after the closing quote ("" for a quote inside quotes))";
-    case catalog_fault::lone_carriage_return:
+    case catalog_errc::lone_carriage_return:
       return "LF or CRLF line ends";
-    case catalog_fault::header_field:
+    case catalog_errc::header_field:
       return quoted_excerpt(pricing::catalog_columns[e.column]) + " (" + detail::header_hint() + ")";
-    case catalog_fault::header_field_count:
+    case catalog_errc::header_field_count:
       return "9 fields: " + detail::header_hint();
-    case catalog_fault::empty_line:
+    case catalog_errc::empty_line:
       return "a row of 9 fields (" + std::string(pricing::catalog_header) + ")";
-    case catalog_fault::row_field_count:
+    case catalog_errc::row_field_count:
       return "9 fields (" + std::string(pricing::catalog_header) + ")";
-    case catalog_fault::display_text:
+    case catalog_errc::display_text:
       return detail::display_text_name(e) + ": printable, non-empty, no space at either end";
-    case catalog_fault::display_character:
+    case catalog_errc::display_character:
       return detail::display_text_name(e) + " of valid UTF-8 without control or bidirectional control characters";
-    case catalog_fault::other_provider:
+    case catalog_errc::other_provider:
       return detail::as_on_earlier_line(e, quoted_excerpt(e.agreed), "one provider per catalog");
-    case catalog_fault::currency:
+    case catalog_errc::currency:
       return std::string(pricing::catalog_currency) + " (prices are US cents; there is no currency conversion)";
-    case catalog_fault::date_format:
+    case catalog_errc::date_format:
       return "an ISO 8601 calendar date YYYY-MM-DD";
-    case catalog_fault::other_date:
+    case catalog_errc::other_date:
       return detail::as_on_earlier_line(e, quoted_excerpt(e.agreed), "one snapshot per catalog");
-    case catalog_fault::gpu_id:
+    case catalog_errc::gpu_id:
       return "a GPU id of lower-case letters, digits and '-', not starting with '-'";
-    case catalog_fault::memory_per_gpu:
+    case catalog_errc::memory_per_gpu:
       return std::string(detail::positive_integer_text) + " of GB per GPU";
-    case catalog_fault::gpus_per_lot:
+    case catalog_errc::gpus_per_lot:
       return std::string(detail::positive_integer_text) + " of GPUs in one lot";
-    case catalog_fault::days:
+    case catalog_errc::days:
       return "3, 7 or 30 (days of a package)";
-    case catalog_fault::price_too_large:
+    case catalog_errc::price_too_large:
       return "a price that fits 64 bits (at most " + std::string(largest_u64_text) + " cents)";
-    case catalog_fault::price:
+    case catalog_errc::price:
       return std::string(detail::positive_integer_text) + " of US cents";
-    case catalog_fault::second_duration_row:
+    case catalog_errc::second_duration_row:
       return "one row per GPU and duration (the first is on line " + to_decimal_string(e.earlier_line) + ")";
-    case catalog_fault::other_gpus_per_lot:
-    case catalog_fault::other_memory_per_gpu:
+    case catalog_errc::other_gpus_per_lot:
+    case catalog_errc::other_memory_per_gpu:
       return detail::as_on_earlier_line(e, to_decimal_string(e.number), "the same on a GPU's three rows");
-    case catalog_fault::other_name:
+    case catalog_errc::other_name:
       return detail::as_on_earlier_line(e, quoted_excerpt(e.agreed), "the same on a GPU's three rows");
-    case catalog_fault::missing_durations:
+    case catalog_errc::missing_durations:
       return "one row each for 3, 7 and 30 days per GPU";
   }
   return "a catalog as parse_catalog() describes it";

@@ -54,7 +54,7 @@ namespace iteragpu::report::detail {
 namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::measurement_field_error& e) {
-  switch (e.kind) {
+  switch (e.code) {
     case memory::measurement_field_errc::missing:
       return (e.path.empty() ? std::string("the document") : e.path) + " has no \"" + e.key + "\"; expected " +
              std::string(e.expected);
@@ -93,7 +93,7 @@ namespace iteragpu::report::detail {
 [[nodiscard]] ITERAGPU_INLINE std::string describe_document(const memory::measurement_read_error& e,
                                                             const document_names& names) {
   const std::string expected = expected_measurement(names);
-  switch (e.kind) {
+  switch (e.code) {
     case memory::measurement_read_errc::top_level:
       return "the top level is " + describe_found(e.found) + "; " + expected;
     case memory::measurement_read_errc::other_output:
@@ -110,7 +110,7 @@ namespace iteragpu::report::detail {
 [[nodiscard]] ITERAGPU_INLINE std::string describe_text(const memory::measurement_read_error& e,
                                                         const document_names& names) {
   const std::string expected = expected_measurement(names);
-  switch (e.kind) {
+  switch (e.code) {
     case memory::measurement_read_errc::empty:
       return "is empty; " + expected;
     case memory::measurement_read_errc::not_json:
@@ -140,7 +140,7 @@ namespace iteragpu::report {
   }
   const std::string name = quoted(e.file);
   const std::string expected = expected_measurement(names);
-  switch (e.kind) {
+  switch (e.code) {
     case memory::measurement_read_errc::does_not_exist:
       return name + " does not exist; " + expected;
     case memory::measurement_read_errc::folder:
@@ -149,7 +149,7 @@ namespace iteragpu::report {
       return name + " is larger than 16 MiB (" + to_decimal_string(memory::measurement_file_limit) +
              " bytes), more than compare reads; " + expected;
     case memory::measurement_read_errc::not_a_regular_file:
-      return name + iteragpu::describe(read_error::not_a_regular_file, "") + "; " + expected;
+      return name + iteragpu::describe(read_errc::not_a_regular_file, "") + "; " + expected;
     case memory::measurement_read_errc::unreadable:
       return name + " cannot be read; " + expected;
     default:

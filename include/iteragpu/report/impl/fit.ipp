@@ -56,36 +56,36 @@ namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const pricing::search_error& error) {
   if (!error.offer) {
-    return std::string(describe(error.kind));
+    return std::string(describe(error.code));
   }
   const pricing::gpu_offer& offer = *error.offer;
   const std::string per_lot = detail::plural(offer.gpus_per_lot.value, "GPU per lot", "GPUs per lot");
   const std::string days = error.days ? to_decimal_string(error.days->value) : std::string();
   const std::string package = offer.id + (error.days ? ", " + days + " days" : std::string());
   const std::string lots = error.lots ? to_decimal_string(error.lots->value) + " lots x " : std::string();
-  switch (error.kind) {
-    case pricing::search_error_kind::memory_band_overflow:
+  switch (error.code) {
+    case pricing::search_errc::memory_band_overflow:
       return offer.id + " has " + to_decimal_string(offer.memory_per_gpu.value) +
              " GB per GPU, which read as GiB passes 64 bits of bytes, so the memory rule cannot place it";
-    case pricing::search_error_kind::total_gpus_overflow:
+    case pricing::search_errc::total_gpus_overflow:
       return package + ": " + lots + per_lot + " does not fit in 64 bits";
-    case pricing::search_error_kind::gpu_hours_overflow:
+    case pricing::search_errc::gpu_hours_overflow:
       return package + ": " + lots + per_lot + " x " + days + " days x 24 does not fit in 64 bits of GPU-hours";
-    case pricing::search_error_kind::total_price_overflow:
+    case pricing::search_errc::total_price_overflow:
       return package + ": " + lots +
              (error.days ? to_decimal_string(offer.lot_price(*error.days).value_or(pricing::money{}).cents()) : std::string()) +
              " cents is past 64 bits of cents (" + std::string(largest_u64_text) + ")";
-    case pricing::search_error_kind::comparison_overflow:
+    case pricing::search_errc::comparison_overflow:
       return "the lot prices of " + offer.id +
              " are too large to compare within 64 bits (lot price x days, GPUs per lot x days x 3)";
-    case pricing::search_error_kind::zero_gpus:
-    case pricing::search_error_kind::zero_gpu_hours:
-    case pricing::search_error_kind::zero_accepted_results:
-    case pricing::search_error_kind::unknown_duration:
-    case pricing::search_error_kind::unknown_gpu:
+    case pricing::search_errc::zero_gpus:
+    case pricing::search_errc::zero_gpu_hours:
+    case pricing::search_errc::zero_accepted_results:
+    case pricing::search_errc::unknown_duration:
+    case pricing::search_errc::unknown_gpu:
       break;
   }
-  return std::string(describe(error.kind));
+  return std::string(describe(error.code));
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::vector<std::string_view> package_list_notes(const pricing::package_list& list) {

@@ -9,54 +9,57 @@
 
 namespace iteragpu::report {
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::synthetic_failure& failure) {
-  switch (failure.kind) {
-    case memory::synthetic_failure_kind::shape_too_large:
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::synthetic_error& failure) {
+  switch (failure.code) {
+    case memory::synthetic_errc::shape_too_large:
       return "--batch/--context/--width: " + failure.message + "; expected smaller positive integers";
-    case memory::synthetic_failure_kind::device_unavailable:
+    case memory::synthetic_errc::device_unavailable:
       return failure.message + "; nothing was measured and no file was written";
-    case memory::synthetic_failure_kind::cannot_measure:
+    case memory::synthetic_errc::cannot_measure:
       return failure.message + "; no file was written";
-    case memory::synthetic_failure_kind::phase_failed:
+    case memory::synthetic_errc::phase_failed:
       return "failed during phase " + std::string(name_of(failure.phase.value_or(phase_kind::model_load))) + ": " +
              escaped(failure.message) + "; no file was written";
   }
   return failure.message;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::torchscript_failure& failure, const memory::torchscript_run& run) {
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::torchscript_error& failure, const memory::torchscript_run& run) {
   constexpr std::string_view nothing = "; no file was written";
   const std::string file = quoted(run.file_name);
-  const auto& e = failure.error.value_or(memory::torchscript_error{});
+  const auto& e = failure.error.value_or(memory::torchscript_run_error{});
   std::string line;
-  switch (failure.kind) {
-    case memory::torchscript_failure_kind::device_unavailable:
+  switch (failure.code) {
+    case memory::torchscript_errc::device_unavailable:
       return failure.message + "; nothing was measured and no file was written";
-    case memory::torchscript_failure_kind::cannot_measure:
+    case memory::torchscript_errc::cannot_measure:
       line = failure.message;
       break;
-    case memory::torchscript_failure_kind::refused:
-      switch (e.refusal.value_or(memory::torchscript_refusal::not_loadable)) {
-        case memory::torchscript_refusal::not_loadable:
+    case memory::torchscript_errc::refused:
+      switch (e.code) {
+        case memory::torchscript_run_errc::not_loadable:
           line = run.format == memory::model_format::torchscript
                      ? "--torchscript: " + file + " could not be loaded as a TorchScript module: " + escaped(e.message)
                      : "--aoti: " + file + " could not be loaded as an AOTInductor package: " + escaped(e.message);
           break;
-        case memory::torchscript_refusal::wrong_inputs:
+        case memory::torchscript_run_errc::wrong_inputs:
           line = "--input: forward of " + file + " expects " + escaped(e.message) + "; given " +
                  to_decimal_string(run.inputs.size()) + (run.inputs.size() == 1 ? " input (" : " inputs (") +
                  inputs_text(run.inputs) + ")";
           break;
-        case memory::torchscript_refusal::inputs_refused:
+        case memory::torchscript_run_errc::inputs_refused:
           line = "--input: forward of " + file + " refused the inputs " + inputs_text(run.inputs) + ": " +
                  escaped(e.message);
           break;
-        case memory::torchscript_refusal::nothing_to_train:
+        case memory::torchscript_run_errc::nothing_to_train:
           line = "--train: " + escaped(e.message) + "; expected a module with trainable parameters";
+          break;
+        case memory::torchscript_run_errc::phase_failed:  // refused says otherwise: the phase's words
+          line = "failed during phase " + std::string(name_of(e.phase)) + ": " + escaped(e.message);
           break;
       }
       break;
-    case memory::torchscript_failure_kind::phase_failed:
+    case memory::torchscript_errc::phase_failed:
       line = "failed during phase " + std::string(name_of(e.phase)) + ": " + escaped(e.message);
       break;
   }

@@ -21,7 +21,7 @@ namespace iteragpu::report::detail {
                                                          std::string_view figure, std::string_view when_null) {
   const auto need = memory::read_memory_need(o);
   if (!need) {
-    switch (need.error().kind) {
+    switch (need.error().code) {
       case memory::memory_need_errc::missing:
         return not_a_need(std::string(what) + " without memory_need");
       case memory::memory_need_errc::null:
@@ -46,7 +46,7 @@ namespace iteragpu::report::detail {
 
 [[nodiscard]] ITERAGPU_INLINE need_input_error measurement_refusal(const memory::measurement_read_error& e,
                                                                   const document_names& names) {
-  if (e.kind == memory::measurement_read_errc::unknown_schema_version) {
+  if (e.code == memory::measurement_read_errc::unknown_schema_version) {
     return {"a measurement of schema_version " + quoted_excerpt(e.found)};
   }
   return {"a measurement that cannot be read: " + describe_document(e, names)};
@@ -251,7 +251,7 @@ namespace iteragpu::report {
   }
   const auto duplicate = first_duplicate_key(text);
   if (!duplicate) {
-    return detail::not_a_need("not valid JSON (" + duplicate.error().message() + ")");
+    return detail::not_a_need("not valid JSON (" + duplicate.error().parser.message() + ")");
   }
   if (*duplicate) {
     return detail::not_a_need(duplicate_key_message(**duplicate) + " (each key once)");

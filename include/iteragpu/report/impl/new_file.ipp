@@ -9,24 +9,24 @@
 
 namespace iteragpu::report {
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(const new_file_problem& p) {
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const new_file_error& p) {
   const std::string file = quoted(p.file.string());
-  switch (p.kind) {
-    case new_file_error::folder_missing:
+  switch (p.code) {
+    case new_file_errc::folder_missing:
       return "folder " + quoted(folder_of(p.file).string()) + " does not exist; expected an existing folder";
-    case new_file_error::not_a_folder:
+    case new_file_errc::not_a_folder:
       return quoted(folder_of(p.file).string()) + " is not a folder";
-    case new_file_error::already_exists:
+    case new_file_errc::already_exists:
       return file + " already exists; expected a new file name (nothing is overwritten)";
-    case new_file_error::is_empty_name:
+    case new_file_errc::is_empty_name:
       return file + " names no file; expected a path to a new file";
-    case new_file_error::name_too_long:
+    case new_file_errc::name_too_long:
       return "the file name of " + file + " has " + to_decimal_string(p.name_bytes) + " bytes; expected at most " +
              to_decimal_string(p.longest_name) + " on that file system";
-    case new_file_error::system_error:
+    case new_file_errc::system_error:
       return "cannot write " + file + ": " + std::string(name_of(p.step)) + ": " +
              std::generic_category().message(p.error);
-    case new_file_error::name_taken:
+    case new_file_errc::name_taken:
       return file + " was taken by another process while this one worked; the result is kept as " +
              quoted(p.kept.string());
   }

@@ -94,7 +94,7 @@ namespace iteragpu::report {
   using memory::snapshot_file_errc;
   constexpr std::string_view accepted =
       "a memory snapshot is a pickle (torch.cuda.memory._dump_snapshot) or a JSON object";
-  switch (e.kind) {
+  switch (e.code) {
     case snapshot_file_errc::empty:
       return "the file is empty; " + std::string(accepted);
     case snapshot_file_errc::neither_format:

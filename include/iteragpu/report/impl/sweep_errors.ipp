@@ -10,9 +10,9 @@
 namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::list_error& e) {
-  using k = sweep::list_error_kind;
+  using k = sweep::list_errc;
   std::string words;
-  switch (e.kind) {
+  switch (e.code) {
     case k::empty_list: words = "an empty list"; break;
     case k::empty_item: words = quoted(e.text) + " has an empty item"; break;
     case k::missing_range_end: words = "a range with a missing end"; break;
@@ -31,17 +31,17 @@ namespace iteragpu::report {
   return e.range.empty() ? words : quoted(e.range) + ": " + words;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string words_of(sweep::plan_error e) {
+[[nodiscard]] ITERAGPU_INLINE std::string words_of(sweep::plan_errc e) {
   const std::string limit = to_decimal_string(sweep::max_points);
   return "the lists make " +
-         (e == sweep::plan_error::no_point ? std::string("no point") : "more than " + limit + " points") +
+         (e == sweep::plan_errc::no_point ? std::string("no point") : "more than " + limit + " points") +
          "; expected 1 to " + limit;
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::points_file_error& e) {
-  using k = sweep::points_file_error_kind;
+  using k = sweep::points_file_errc;
   const std::string line = "line " + to_decimal_string(e.line);
-  switch (e.kind) {
+  switch (e.code) {
     case k::cut_short: return line + " has no line end; the file is cut short";
     case k::bad_header: return "line 1 is not the header " + quoted(sweep::points_header);
     case k::no_point: return "the plan has no point";
@@ -62,20 +62,20 @@ namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::spawn_error& e) {
   const std::string reason = std::generic_category().message(e.error_number);
-  if (e.kind == sweep::spawn_error_kind::no_memory_file) {
+  if (e.code == sweep::spawn_errc::no_memory_file) {
     return "cannot create a file in memory for its output: " + reason;
   }
   return "cannot start " + quoted(e.program) + ": " + reason;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::new_folder_problem& p, std::string_view hint) {
-  switch (p.kind) {
-    case sweep::new_folder_error::exists:
+[[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::new_folder_error& p, std::string_view hint) {
+  switch (p.code) {
+    case sweep::new_folder_errc::exists:
       return quoted(p.folder.string()) + " already exists; expected a new folder (nothing is overwritten" +
              std::string(hint) + ")";
-    case sweep::new_folder_error::no_parent:
+    case sweep::new_folder_errc::no_parent:
       return "folder " + quoted(p.folder.string()) + " does not exist; expected the new folder's parent to exist";
-    case sweep::new_folder_error::cannot_create:
+    case sweep::new_folder_errc::cannot_create:
       break;
   }
   return "cannot create " + quoted(p.folder.string()) + ": " + std::generic_category().message(p.error_number);
@@ -83,17 +83,17 @@ namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::files::json_file_error& e) {
   const std::string file = quoted(e.file.string());
-  switch (e.kind) {
-    case sweep::files::json_file_error_kind::not_json: return file + " is not JSON: " + e.detail;
-    case sweep::files::json_file_error_kind::duplicate_key:
+  switch (e.code) {
+    case sweep::files::json_file_errc::not_json: return file + " is not JSON: " + e.detail;
+    case sweep::files::json_file_errc::duplicate_key:
       return file + ": " + duplicate_key_message(e.detail) + "; expected each key once";
-    case sweep::files::json_file_error_kind::unreadable: break;
+    case sweep::files::json_file_errc::unreadable: break;
   }
   return file + describe(e.read, "64 MiB");
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::files::record_error& e) {
-  if (e.kind == sweep::files::record_error_kind::other_point) {
+  if (e.code == sweep::files::record_errc::other_point) {
     return "its point is not point " + to_decimal_string(e.expected.index) + " of points.tsv (" +
            sweep::describe(e.expected) + ")";
   }
@@ -102,13 +102,13 @@ namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::folder_error& e) {
   const std::string file = quoted(e.file.string());
-  switch (e.kind) {
-    case sweep::folder_error_kind::points_unreadable:
+  switch (e.code) {
+    case sweep::folder_errc::points_unreadable:
       return file + describe(e.read, "64 MiB") + "; expected the folder of a sweep (its points.tsv)";
-    case sweep::folder_error_kind::points_invalid: return file + ": " + words_of(e.points);
-    case sweep::folder_error_kind::record_unreadable:
+    case sweep::folder_errc::points_invalid: return file + ": " + words_of(e.points);
+    case sweep::folder_errc::record_unreadable:
       return e.json ? words_of(*e.json) : file + " cannot be read";
-    case sweep::folder_error_kind::record_invalid: break;
+    case sweep::folder_errc::record_invalid: break;
   }
   return file + ": " + words_of(e.record);
 }

@@ -15,16 +15,16 @@ namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::input_spec_error& e) {
   const std::string at = " at column " + std::to_string(e.offset + 1);
-  switch (e.problem) {
-    case memory::input_spec_problem::empty:
+  switch (e.code) {
+    case memory::input_spec_errc::empty:
       return "is empty";
-    case memory::input_spec_problem::no_dtype:
+    case memory::input_spec_errc::no_dtype:
       return "has no ':DTYPE'";
-    case memory::input_spec_problem::bad_size:
+    case memory::input_spec_errc::bad_size:
       return "has a size that is not a positive integer" + at;
-    case memory::input_spec_problem::unknown_dtype:
+    case memory::input_spec_errc::unknown_dtype:
       return "has an unknown dtype" + at;
-    case memory::input_spec_problem::too_many_elements:
+    case memory::input_spec_errc::too_many_elements:
       return "has more than 2^63-1 elements or bytes";
   }
   return "is not an input spec";
@@ -33,18 +33,18 @@ namespace iteragpu::report {
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::archive_error& e,
                                                    memory::model_format format) {
   const std::string kind = format == memory::model_format::torchscript ? "a TorchScript archive" : "an AOTInductor package";
-  switch (e.problem) {
-    case memory::archive_problem::not_a_zip:
+  switch (e.code) {
+    case memory::archive_errc::not_a_zip:
       return "is not " + kind + " (not a zip file)";
-    case memory::archive_problem::no_end_record:
+    case memory::archive_errc::no_end_record:
       return "is not " + kind + " (a zip file without its central directory: cut short?)";
-    case memory::archive_problem::bad_central_directory:
+    case memory::archive_errc::bad_central_directory:
       return "is not " + kind + " (its zip directory is damaged at byte " + std::to_string(e.offset) + ")";
-    case memory::archive_problem::weights_only:
+    case memory::archive_errc::weights_only:
       return "holds weights saved by torch.save, not a module saved by torch.jit.save";
-    case memory::archive_problem::not_torchscript:
+    case memory::archive_errc::not_torchscript:
       return "is a zip file without a data.pkl record, not a TorchScript archive";
-    case memory::archive_problem::not_aoti_package:
+    case memory::archive_errc::not_aoti_package:
       return "is a zip file without a data/aotinductor/ entry, not an AOTInductor package";
   }
   return "is not " + kind;

@@ -14,7 +14,7 @@
 namespace iteragpu::sweep {
 
 /// What in a sweep's folder cannot be read (see folder_error).
-enum class folder_error_kind {
+enum class folder_errc {
   points_unreadable,  ///< its points.tsv cannot be read (`read` says why)
   points_invalid,     ///< its points.tsv is refused (`points` says why)
   record_unreadable,  ///< a record is not a JSON file that can be read (`json` says why)
@@ -24,9 +24,9 @@ enum class folder_error_kind {
 /// A sweep folder that cannot be read back: what, the file at fault, and
 /// the reader's own error. A folder is never half-understood.
 struct folder_error {
-  folder_error_kind kind{folder_error_kind::points_unreadable};  ///< what cannot be read
+  folder_errc code{folder_errc::points_unreadable};  ///< what cannot be read
   std::filesystem::path file;                                    ///< points.tsv or the record, as opened
-  read_error read{read_error::cannot_open};                      ///< points_unreadable: why
+  read_errc read{read_errc::cannot_open};                      ///< points_unreadable: why
   points_file_error points;                                      ///< points_invalid: why
   std::optional<files::json_file_error> json;                    ///< record_unreadable: why
   files::record_error record;                                    ///< record_invalid: why
@@ -38,7 +38,7 @@ struct record_keep_error {
   std::filesystem::path file;  ///< the file that cannot be written
   /// Why: nothing when a prediction file left by a killed run is there
   /// with other content than the one that would be written.
-  std::optional<new_file_problem> written{};
+  std::optional<new_file_error> written{};
 };
 
 /// A measurement file without its record that cannot be adopted

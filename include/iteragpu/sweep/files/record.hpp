@@ -68,7 +68,7 @@ namespace json = boost::json;
 inline constexpr std::size_t json_file_limit = std::size_t{64} << 20U;
 
 /// Why a JSON file of the sweep cannot be read (see json_file_error).
-enum class json_file_error_kind {
+enum class json_file_errc {
   unreadable,    ///< read_file_within() refused it (`read` says why)
   not_json,      ///< Boost.JSON refused it (`detail`: its message)
   duplicate_key  ///< a key is given twice in one object (`detail`: its JSON pointer)
@@ -77,9 +77,9 @@ enum class json_file_error_kind {
 /// A JSON file of the sweep that cannot be read: why, the file, and what
 /// the reader said. Words: report/sweep_errors.hpp.
 struct json_file_error {
-  json_file_error_kind kind{json_file_error_kind::unreadable};  ///< why
+  json_file_errc code{json_file_errc::unreadable};  ///< why
   std::filesystem::path file;                                  ///< the file, as given
-  read_error read{read_error::cannot_open};                    ///< unreadable: the reason
+  read_errc read{read_errc::cannot_open};                    ///< unreadable: the reason
   std::string detail;  ///< not_json: the parser's message; duplicate_key: the key's JSON pointer
 };
 
@@ -122,14 +122,14 @@ struct point_measurement_error {
 
 /// A device whose free memory `environment` does not report: the reason
 /// its output gives, when it gives one.
-struct device_unreadable {
+struct device_reading_error {
   std::optional<std::string> reason;  ///< as `environment` wrote it; nothing: no reason given
 };
 
 /// The device as an environment report's JSON gives it (its "device"
 /// object): its name, free and total memory. Without its free memory, the error carries the reason the
 /// output gives, if any.
-[[nodiscard]] result<sweep::device_reading, device_unreadable> device_from(const json::value& doc);
+[[nodiscard]] result<sweep::device_reading, device_reading_error> device_from(const json::value& doc);
 
 // ---- records ----------------------------------------------------------------------
 
@@ -159,7 +159,7 @@ inline constexpr std::int64_t record_schema_version = 1;
 [[nodiscard]] json::object record_json(const sweep::point_record& r, std::size_t plan_size);
 
 /// Why a record file is refused (see record_error).
-enum class record_error_kind {
+enum class record_errc {
   invalid_field,  ///< the field `field` is missing or invalid
   other_point     ///< its point is not the point `expected` of the plan
 };
@@ -167,7 +167,7 @@ enum class record_error_kind {
 /// A record file that is refused: why, the field at fault, or the point of
 /// the plan it should hold. Words: report/sweep_errors.hpp.
 struct record_error {
-  record_error_kind kind{record_error_kind::invalid_field};  ///< why
+  record_errc code{record_errc::invalid_field};  ///< why
   std::string field;                                        ///< invalid_field: the field, as the words name it
   sweep::sweep_point expected;                              ///< other_point: the point of the plan
 };
@@ -177,7 +177,7 @@ namespace detail {
 [[nodiscard]] bool same_point(const json::value* p, const sweep::sweep_point& expected);
 
 [[nodiscard]] inline unexpected<record_error> missing(std::string_view what) {
-  return unexpected{record_error{record_error_kind::invalid_field, std::string(what), {}}};
+  return unexpected{record_error{record_errc::invalid_field, std::string(what), {}}};
 }
 
 [[nodiscard]] bool present(const json::value* v) noexcept;

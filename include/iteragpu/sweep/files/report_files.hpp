@@ -40,7 +40,7 @@ namespace detail {
 /// and its list of sources). Returns the paths written. The error is the
 /// first file that cannot be written (one that already exists included)
 /// and why; the files written before it stay.
-[[nodiscard]] result<std::vector<std::filesystem::path>, new_file_problem> write_report(
+[[nodiscard]] result<std::vector<std::filesystem::path>, new_file_error> write_report(
     const std::vector<sweep_folder>& folders, const std::filesystem::path& out, std::string_view program);
 
 }  // namespace iteragpu::sweep

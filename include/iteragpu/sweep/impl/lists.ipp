@@ -13,7 +13,7 @@ namespace iteragpu::sweep::detail {
 
 [[nodiscard]] ITERAGPU_INLINE result<std::vector<std::string_view>, list_error> list_items(std::string_view text) {
   if (text.empty()) {
-    return unexpected{list_error{list_error_kind::empty_list, {}, {}, 0, 0}};
+    return unexpected{list_error{list_errc::empty_list, {}, {}, 0, 0}};
   }
   std::vector<std::string_view> items;
   std::size_t start = 0;
@@ -21,7 +21,7 @@ namespace iteragpu::sweep::detail {
     const std::size_t comma = text.find(',', start);
     const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     if (item.empty()) {
-      return unexpected{list_error{list_error_kind::empty_item, std::string(text), {}, 0, 0}};
+      return unexpected{list_error{list_errc::empty_item, std::string(text), {}, 0, 0}};
     }
     items.push_back(item);
     if (comma == std::string_view::npos) {
@@ -35,17 +35,17 @@ namespace iteragpu::sweep::detail {
   const auto parsed = parse_unsigned(text);
   if (!parsed.has_value()) {
     switch (parsed.error()) {
-      case number_error::empty:
-        return unexpected{list_error{list_error_kind::missing_range_end, {}, {}, 0, 0}};
-      case number_error::too_large:
-        return unexpected{list_error{list_error_kind::too_large, std::string(text), {}, 0, 0}};
-      case number_error::not_a_number:
+      case number_errc::empty:
+        return unexpected{list_error{list_errc::missing_range_end, {}, {}, 0, 0}};
+      case number_errc::too_large:
+        return unexpected{list_error{list_errc::too_large, std::string(text), {}, 0, 0}};
+      case number_errc::not_a_number:
         break;
     }
-    return unexpected{list_error{list_error_kind::not_a_number, std::string(text), {}, 0, 0}};
+    return unexpected{list_error{list_errc::not_a_number, std::string(text), {}, 0, 0}};
   }
   if (*parsed == 0) {
-    return unexpected{list_error{list_error_kind::not_positive, std::string(text), {}, 0, 0}};
+    return unexpected{list_error{list_errc::not_positive, std::string(text), {}, 0, 0}};
   }
   return *parsed;
 }
@@ -78,7 +78,7 @@ namespace iteragpu::sweep {
       return unexpected{std::move(e)};
     }
     if (*first > *last) {
-      return unexpected{list_error{list_error_kind::start_after_end, {}, std::string(item), *first, *last}};
+      return unexpected{list_error{list_errc::start_after_end, {}, std::string(item), *first, *last}};
     }
     std::uint64_t value = *first;
     values.push_back(value);
@@ -86,7 +86,7 @@ namespace iteragpu::sweep {
       // value < last <= 2^64 - 1, so doubling overflows only past last.
       const auto doubled = checked_mul<std::uint64_t>(value, 2);
       if (!doubled || *doubled > *last) {
-        return unexpected{list_error{list_error_kind::not_doubling, {}, std::string(item), *first, *last}};
+        return unexpected{list_error{list_errc::not_doubling, {}, std::string(item), *first, *last}};
       }
       value = *doubled;
       values.push_back(value);
@@ -94,7 +94,7 @@ namespace iteragpu::sweep {
   }
   std::sort(values.begin(), values.end());
   if (const auto twice = std::adjacent_find(values.begin(), values.end()); twice != values.end()) {
-    return unexpected{list_error{list_error_kind::given_twice, to_decimal_string(*twice), {}, 0, 0}};
+    return unexpected{list_error{list_errc::given_twice, to_decimal_string(*twice), {}, 0, 0}};
   }
   return values;
 }
@@ -108,10 +108,10 @@ namespace iteragpu::sweep {
   for (const std::string_view item : *items) {
     const auto dtype = memory::parse_element_type(item);
     if (!dtype) {
-      return unexpected{list_error{list_error_kind::unknown_dtype, std::string(item), {}, 0, 0}};
+      return unexpected{list_error{list_errc::unknown_dtype, std::string(item), {}, 0, 0}};
     }
     if (std::find(dtypes.begin(), dtypes.end(), *dtype) != dtypes.end()) {
-      return unexpected{list_error{list_error_kind::dtype_given_twice, std::string(item), {}, 0, 0}};
+      return unexpected{list_error{list_errc::dtype_given_twice, std::string(item), {}, 0, 0}};
     }
     dtypes.push_back(*dtype);
   }
@@ -126,7 +126,7 @@ namespace iteragpu::sweep {
   }
   const auto parsed = parse_unsigned(text);
   if (!parsed.has_value() || *parsed == 0 || *parsed > memory::pass_limit) {
-    return unexpected{list_error{list_error_kind::bad_repeats, std::string(text), {}, 0, 0}};
+    return unexpected{list_error{list_errc::bad_repeats, std::string(text), {}, 0, 0}};
   }
   return repeat_setting{*parsed};
 }

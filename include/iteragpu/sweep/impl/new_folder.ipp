@@ -17,21 +17,21 @@ namespace iteragpu::sweep {
   return std::filesystem::exists(std::filesystem::symlink_status(p, ec));
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<void, new_folder_problem> check_new_folder(const std::filesystem::path& folder) {
+[[nodiscard]] ITERAGPU_INLINE result<void, new_folder_error> check_new_folder(const std::filesystem::path& folder) {
   if (file_exists(folder)) {
-    return unexpected{new_folder_problem{new_folder_error::exists, folder, 0}};
+    return unexpected{new_folder_error{new_folder_errc::exists, folder, 0}};
   }
   const auto parent = folder_of(folder);
   std::error_code ec;
   if (!std::filesystem::is_directory(parent, ec)) {
-    return unexpected{new_folder_problem{new_folder_error::no_parent, parent, 0}};
+    return unexpected{new_folder_error{new_folder_errc::no_parent, parent, 0}};
   }
   return {};
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<void, new_folder_problem> create_new_folder(const std::filesystem::path& folder) {
+[[nodiscard]] ITERAGPU_INLINE result<void, new_folder_error> create_new_folder(const std::filesystem::path& folder) {
   if (::mkdir(folder.c_str(), 0777) != 0) {  // NOLINT(cppcoreguidelines-avoid-magic-numbers,readability-magic-numbers)
-    return unexpected{new_folder_problem{new_folder_error::cannot_create, folder, errno}};
+    return unexpected{new_folder_error{new_folder_errc::cannot_create, folder, errno}};
   }
   return {};
 }

@@ -52,20 +52,20 @@ namespace iteragpu::sweep {
   return need;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string reason_of(const unpredictable_point& e) {
+[[nodiscard]] ITERAGPU_INLINE std::string reason_of(const point_prediction_error& e) {
   return e.failure ? e.failure->message : std::string("the model or its activations would take more than 2^63-1 bytes");
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<point_prediction, unpredictable_point> predict_point(const sweep_point& p,
+[[nodiscard]] ITERAGPU_INLINE result<point_prediction, point_prediction_error> predict_point(const sweep_point& p,
                                                                                           const memory::prediction::blas_workspaces& w) {
   const auto host = predict_host_need(p.shape, p.dtype);
   if (!host) {
-    return unexpected{unpredictable_point{}};
+    return unexpected{point_prediction_error{}};
   }
   const protocol_plan plan{p.warmup, p.repeats.count.value_or(1)};
   auto rows = memory::prediction::predict_synthetic(p.shape, p.dtype, w, plan);
   if (!rows.has_value()) {
-    return unexpected{unpredictable_point{rows.error()}};
+    return unexpected{point_prediction_error{rows.error()}};
   }
   point_prediction out;
   out.host = *host;

@@ -9,15 +9,15 @@
 
 namespace iteragpu::sweep {
 
-[[nodiscard]] ITERAGPU_INLINE result<std::vector<sweep_point>, plan_error> make_plan(const sweep_axes& axes) {
+[[nodiscard]] ITERAGPU_INLINE result<std::vector<sweep_point>, plan_errc> make_plan(const sweep_axes& axes) {
   std::size_t count = 1;
   for (const std::size_t n : {axes.batch.size(), axes.context.size(), axes.width.size(), axes.dtype.size()}) {
     const auto product = checked_mul(count, n);
     if (n == 0) {
-      return unexpected{plan_error::no_point};
+      return unexpected{plan_errc::no_point};
     }
     if (!product || *product > max_points) {
-      return unexpected{plan_error::too_many_points};
+      return unexpected{plan_errc::too_many_points};
     }
     count = *product;
   }
@@ -77,7 +77,7 @@ namespace iteragpu::sweep::detail {
   while (start < text.size()) {
     const std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) {
-      return unexpected{points_file_error{points_file_error_kind::cut_short, lines.size() + 1, 0, {}, {}}};
+      return unexpected{points_file_error{points_file_errc::cut_short, lines.size() + 1, 0, {}, {}}};
     }
     lines.push_back(text.substr(start, end - start));
     start = end + 1;
@@ -94,13 +94,13 @@ namespace iteragpu::sweep::detail {
     std::string_view line, std::size_t number) {
   const auto fields = split_tabs(line);
   if (fields.size() != 8) {
-    return unexpected{points_file_error{points_file_error_kind::field_count, number, fields.size(), {}, {}}};
+    return unexpected{points_file_error{points_file_errc::field_count, number, fields.size(), {}, {}}};
   }
   const std::size_t expected = number - 2;
   const auto index = at_least(fields[0], 0);
   if (!index || *index != expected) {
     return unexpected{
-        points_file_error{points_file_error_kind::bad_index, number, expected, std::string(fields[0]), {}}};
+        points_file_error{points_file_errc::bad_index, number, expected, std::string(fields[0]), {}}};
   }
   const auto batch = at_least(fields[1], 1);
   const auto context = at_least(fields[2], 1);
@@ -109,7 +109,7 @@ namespace iteragpu::sweep::detail {
   const auto warmup = at_least(fields[5], 0);
   const auto repeats = parse_repeats(fields[6]);
   if (!batch || !context || !width || !dtype || !warmup || *warmup > memory::pass_limit || !repeats.has_value()) {
-    return unexpected{points_file_error{points_file_error_kind::bad_value, number, 0, {}, {}}};
+    return unexpected{points_file_error{points_file_errc::bad_value, number, 0, {}, {}}};
   }
   return std::pair{sweep_point{expected, memory::synthetic_shape{*batch, *context, *width}, *dtype, *warmup, *repeats},
                    fields[7]};
@@ -125,14 +125,14 @@ namespace iteragpu::sweep {
     return unexpected{lines.error()};
   }
   if (lines->empty() || lines->front() != points_header) {
-    return unexpected{points_file_error{points_file_error_kind::bad_header, 1, 0, {}, {}}};
+    return unexpected{points_file_error{points_file_errc::bad_header, 1, 0, {}, {}}};
   }
   if (lines->size() == 1) {
-    return unexpected{points_file_error{points_file_error_kind::no_point, 0, 0, {}, {}}};
+    return unexpected{points_file_error{points_file_errc::no_point, 0, 0, {}, {}}};
   }
   if (lines->size() - 1 > max_points) {
     // The limit of the command line (make_plan) holds for a file edited by hand.
-    return unexpected{points_file_error{points_file_error_kind::too_many_points, 0, lines->size() - 1, {}, {}}};
+    return unexpected{points_file_error{points_file_errc::too_many_points, 0, lines->size() - 1, {}, {}}};
   }
   std::vector<sweep_point> points;
   std::vector<std::string_view> names;
@@ -143,14 +143,14 @@ namespace iteragpu::sweep {
     }
     const sweep_point& p = parsed->first;
     if (!points.empty() && (p.warmup != points.front().warmup || !(p.repeats == points.front().repeats))) {
-      return unexpected{points_file_error{points_file_error_kind::passes_differ, i + 1, 0, {}, {}}};
+      return unexpected{points_file_error{points_file_errc::passes_differ, i + 1, 0, {}, {}}};
     }
     points.push_back(p);
     names.push_back(parsed->second);
   }
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (names[i] != record_name(i, points.size())) {
-      return unexpected{points_file_error{points_file_error_kind::bad_result_name, i + 2, 0, std::string(names[i]),
+      return unexpected{points_file_error{points_file_errc::bad_result_name, i + 2, 0, std::string(names[i]),
                                           record_name(i, points.size())}};
     }
   }

@@ -65,7 +65,7 @@ namespace iteragpu::sweep {
   c.errors_ = ::memfd_create("iteragpu-stderr", MFD_CLOEXEC);
   c.output_ = keep_output ? ::memfd_create("iteragpu-stdout", MFD_CLOEXEC) : -1;
   if (c.errors_ < 0 || (keep_output && c.output_ < 0)) {
-    return unexpected{spawn_error{spawn_error_kind::no_memory_file, program, errno}};
+    return unexpected{spawn_error{spawn_errc::no_memory_file, program, errno}};
   }
   std::vector<std::string> words;
   words.reserve(args.size() + 1);
@@ -104,7 +104,7 @@ namespace iteragpu::sweep {
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (failed != 0) {
-    return unexpected{spawn_error{spawn_error_kind::cannot_start, program, failed}};
+    return unexpected{spawn_error{spawn_errc::cannot_start, program, failed}};
   }
   c.pid_ = spawned;
   return c;

@@ -17,7 +17,7 @@ namespace {
 measurement_read_errc refusal_of(std::string_view text) {
   const auto run = mem::measurement_from_text(text);
   BOOST_TEST_REQUIRE(!run.has_value());
-  return run.error().kind;
+  return run.error().code;
 }
 
 }  // namespace
@@ -33,7 +33,7 @@ BOOST_AUTO_TEST_CASE(a_document_is_refused_at_the_first_problem_found) {
   BOOST_TEST(mem::name_of(measurement_read_errc::duplicate_key) == "duplicate_key");
   const auto missing = mem::read_measurement("/nonexistent-iteragpu-folder/m.json");
   BOOST_TEST_REQUIRE(!missing.has_value());
-  BOOST_TEST((missing.error().kind == measurement_read_errc::does_not_exist));
+  BOOST_TEST((missing.error().code == measurement_read_errc::does_not_exist));
 }
 
 BOOST_AUTO_TEST_CASE(byte_counts_are_integers_from_0_to_2_to_the_64_minus_1) {

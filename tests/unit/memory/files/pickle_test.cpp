@@ -452,10 +452,10 @@ BOOST_AUTO_TEST_CASE(malformed_stacks_are_refused_at_their_opcode) {
 
 BOOST_AUTO_TEST_CASE(snapshot_bytes_of_neither_form_or_not_a_dict_are_refused_saying_why) {
   const auto empty = read_snapshot_bytes(text_bytes(" \n"));
-  BOOST_TEST((!empty && empty.error().kind == snapshot_file_errc::empty));
+  BOOST_TEST((!empty && empty.error().code == snapshot_file_errc::empty));
   const auto csv = read_snapshot_bytes(text_bytes("  addr,size\n"));
   BOOST_REQUIRE(!csv);
-  BOOST_TEST((csv.error().kind == snapshot_file_errc::neither_format));
+  BOOST_TEST((csv.error().code == snapshot_file_errc::neither_format));
   BOOST_TEST(csv.error().offset == 2U);
   BOOST_TEST(csv.error().first_byte == 'a');
   BOOST_TEST(iteragpu::report::describe(csv.error()) ==
@@ -463,12 +463,12 @@ BOOST_AUTO_TEST_CASE(snapshot_bytes_of_neither_form_or_not_a_dict_are_refused_sa
              "memory snapshot is a pickle (torch.cuda.memory._dump_snapshot) or a JSON object");
   const auto list = read_snapshot_bytes(p2(b({']'})));
   BOOST_REQUIRE(!list);
-  BOOST_TEST((list.error().kind == snapshot_file_errc::not_a_dict));
+  BOOST_TEST((list.error().code == snapshot_file_errc::not_a_dict));
   BOOST_TEST((list.error().format == iteragpu::memory::snapshot_format::pickle));
   BOOST_TEST((list.error().top == boost::json::kind::array));
   const auto code = read_snapshot_bytes(p2(b({')', ')', 'R'})));
   BOOST_REQUIRE(!code);
-  BOOST_TEST((code.error().kind == snapshot_file_errc::pickle));
+  BOOST_TEST((code.error().code == snapshot_file_errc::pickle));
   BOOST_TEST((code.error().pickle == pickle_error{pickle_errc::forbidden_opcode, 4, 'R'}));
   BOOST_TEST(iteragpu::report::describe(code.error()) ==
              "pickle: opcode REDUCE (0x52) at byte 4 is not plain data; it is refused and never executed");
@@ -477,21 +477,21 @@ BOOST_AUTO_TEST_CASE(snapshot_bytes_of_neither_form_or_not_a_dict_are_refused_sa
 BOOST_AUTO_TEST_CASE(snapshot_json_errors_say_where) {
   const auto bad = read_snapshot_bytes(text_bytes(R"({"a": [1, 2], "b": })"));
   BOOST_REQUIRE(!bad);
-  BOOST_TEST((bad.error().kind == snapshot_file_errc::json_syntax));
+  BOOST_TEST((bad.error().code == snapshot_file_errc::json_syntax));
   BOOST_TEST(bad.error().offset == 19U);
   const auto trailing = read_snapshot_bytes(text_bytes(R"({"a": 1} x)"));
   BOOST_REQUIRE(!trailing);
-  BOOST_TEST((trailing.error().kind == snapshot_file_errc::json_syntax));
+  BOOST_TEST((trailing.error().code == snapshot_file_errc::json_syntax));
   pickle_limits two;
   two.max_depth = 2;
   BOOST_TEST(read_snapshot_bytes(text_bytes(R"({"a": [1]})"), two).has_value());
   const auto deep = read_snapshot_bytes(text_bytes(R"({"a": [[1]]})"), two);
   BOOST_REQUIRE(!deep);
-  BOOST_TEST((deep.error().kind == snapshot_file_errc::json_syntax));
+  BOOST_TEST((deep.error().code == snapshot_file_errc::json_syntax));
   two.max_bytes = 4;
   const auto large = read_snapshot_bytes(text_bytes(R"({"a": 1})"), two);
   BOOST_REQUIRE(!large);
-  BOOST_TEST((large.error().kind == snapshot_file_errc::too_large));
+  BOOST_TEST((large.error().code == snapshot_file_errc::too_large));
   BOOST_TEST(large.error().offset == 4U);
 }
 

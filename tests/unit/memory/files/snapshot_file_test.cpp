@@ -30,16 +30,16 @@ BOOST_AUTO_TEST_CASE(json_and_pickle_are_read_and_the_rest_refused) {
   const auto dict = mem::read_snapshot_bytes(pickle);
   BOOST_TEST_REQUIRE(dict.has_value());
   BOOST_TEST(dict->as_object().empty());
-  BOOST_TEST((mem::read_snapshot_bytes(bytes_of(" \n")).error().kind == mem::snapshot_file_errc::empty));
+  BOOST_TEST((mem::read_snapshot_bytes(bytes_of(" \n")).error().code == mem::snapshot_file_errc::empty));
   // 'x' is neither 0x80 nor '{': the byte and its offset (2, after two spaces) are kept.
   const auto neither = mem::read_snapshot_bytes(bytes_of("  x"));
-  BOOST_TEST((neither.error().kind == mem::snapshot_file_errc::neither_format));
+  BOOST_TEST((neither.error().code == mem::snapshot_file_errc::neither_format));
   BOOST_TEST(neither.error().first_byte == 'x');
   BOOST_TEST(neither.error().offset == 2U);
   // PROTO 2, EMPTY_LIST (]), STOP: a list at the top, not a dict.
   const std::array<unsigned char, 4> list{mem::pickle_first_byte, 0x02, ']', '.'};
   const auto not_dict = mem::read_snapshot_bytes(list);
-  BOOST_TEST((not_dict.error().kind == mem::snapshot_file_errc::not_a_dict));
+  BOOST_TEST((not_dict.error().code == mem::snapshot_file_errc::not_a_dict));
   BOOST_TEST((not_dict.error().top == boost::json::kind::array));
 }
 

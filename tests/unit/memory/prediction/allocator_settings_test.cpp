@@ -21,7 +21,7 @@
 // Found by argument-dependent lookup, so that a failed comparison prints
 // both sides.
 namespace iteragpu::memory::prediction {
-std::ostream& operator<<(std::ostream& out, alloc_conf_error_code c) { return out << static_cast<int>(c); }
+std::ostream& operator<<(std::ostream& out, alloc_conf_errc c) { return out << static_cast<int>(c); }
 std::ostream& operator<<(std::ostream& out, const alloc_conf_error& e) {
   return out << "{code " << e.code << ", key '" << e.key << "', value '" << e.value << "'}";
 }
@@ -36,8 +36,8 @@ namespace {
 
 using iteragpu::byte_count;
 using iteragpu::memory::prediction::alloc_conf_error;
-using iteragpu::memory::prediction::alloc_conf_error_code;
-using iteragpu::memory::prediction::allocation_error;
+using iteragpu::memory::prediction::alloc_conf_errc;
+using iteragpu::memory::prediction::allocation_errc;
 using iteragpu::memory::prediction::allocator_counters;
 using settings_type = iteragpu::memory::prediction::allocator_settings;
 using iteragpu::memory::prediction::block_handle;
@@ -187,7 +187,7 @@ BOOST_AUTO_TEST_CASE(every_refusal_names_its_key_and_value) {
     std::string_view text;
     alloc_conf_error expected;
   };
-  using c = alloc_conf_error_code;
+  using c = alloc_conf_errc;
   const std::vector<refused> cases{
       {"foo:123", {c::unknown_key, "foo", ""}},
       {"max_split_size_mb", {c::missing_separator, "max_split_size_mb", ""}},
@@ -569,7 +569,7 @@ BOOST_AUTO_TEST_CASE(past_the_capacity_with_nothing_cached_the_request_fails) {
   take(a, 22 * MiB);
   const auto failed = a.allocate(byte_count{20 * MiB + 1});
   BOOST_REQUIRE(!failed.has_value());
-  BOOST_TEST((failed.error().error == allocation_error::out_of_memory));
+  BOOST_TEST((failed.error().code == allocation_errc::out_of_memory));
   BOOST_TEST(failed.error().segment.value == 22 * MiB);
   BOOST_TEST(failed.error().reserved.value == 22 * MiB);
   BOOST_TEST((a.counters() == allocator_counters{1, 1}));

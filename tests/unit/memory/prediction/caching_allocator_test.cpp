@@ -22,12 +22,12 @@ std::ostream& operator<<(std::ostream& out, const allocator_statistics& s) {
 namespace {
 
 using iteragpu::byte_count;
-using iteragpu::memory::prediction::allocation_error;
+using iteragpu::memory::prediction::allocation_errc;
 using iteragpu::memory::prediction::allocator_statistics;
 using iteragpu::memory::prediction::block_handle;
 using iteragpu::memory::prediction::block_view;
 using iteragpu::memory::prediction::caching_allocator;
-using iteragpu::memory::prediction::free_error;
+using iteragpu::memory::prediction::free_errc;
 using iteragpu::memory::prediction::pool_kind;
 
 constexpr std::uint64_t MiB = std::uint64_t{1} << 20U;
@@ -295,7 +295,7 @@ BOOST_AUTO_TEST_CASE(a_new_segment_past_the_capacity_fails_when_nothing_is_cache
   static_cast<void>(take(a, 16 * MiB));
   const auto failed = a.allocate(bytes(8 * MiB));
   BOOST_REQUIRE(!failed.has_value());
-  BOOST_TEST((failed.error().error == allocation_error::out_of_memory));
+  BOOST_TEST((failed.error().code == allocation_errc::out_of_memory));
   BOOST_TEST(failed.error().requested.value == 8 * MiB);
   BOOST_TEST(failed.error().segment.value == 20 * MiB);
   BOOST_TEST(failed.error().allocated.value == 16 * MiB);
@@ -360,7 +360,7 @@ BOOST_AUTO_TEST_CASE(a_request_of_one_exbibyte_or_more_is_refused) {
   for (const std::uint64_t request : {exbibyte, exbibyte + 1, ~std::uint64_t{0}}) {
     const auto refused = a.allocate(bytes(request));
     BOOST_REQUIRE(!refused.has_value());
-    BOOST_TEST((refused.error().error == allocation_error::request_too_large));
+    BOOST_TEST((refused.error().code == allocation_errc::request_too_large));
     BOOST_TEST(refused.error().requested.value == request);
   }
   BOOST_TEST(a.statistics() == stats(0, 0, 0, 0));
@@ -379,7 +379,7 @@ BOOST_AUTO_TEST_CASE(segments_past_the_sixty_four_bit_address_space_fail_instead
   }
   const auto failed = a.allocate(bytes(exbibyte - 1));
   BOOST_REQUIRE(!failed.has_value());
-  BOOST_TEST((failed.error().error == allocation_error::out_of_memory));
+  BOOST_TEST((failed.error().code == allocation_errc::out_of_memory));
   BOOST_TEST(a.statistics().reserved.value == 15 * exbibyte);
 }
 
@@ -387,10 +387,10 @@ BOOST_AUTO_TEST_CASE(freeing_a_block_not_in_use_is_refused) {
   caching_allocator a;
   const block_handle block = take(a, 4096);
   // An address where no block starts, one inside the block, a double free.
-  BOOST_TEST((a.free(block_handle{12345}).error() == free_error::not_allocated));
-  BOOST_TEST((a.free(block_handle{block.address + 512}).error() == free_error::not_allocated));
+  BOOST_TEST((a.free(block_handle{12345}).error() == free_errc::not_allocated));
+  BOOST_TEST((a.free(block_handle{block.address + 512}).error() == free_errc::not_allocated));
   give_back(a, block);
-  BOOST_TEST((a.free(block).error() == free_error::not_allocated));
+  BOOST_TEST((a.free(block).error() == free_errc::not_allocated));
   BOOST_TEST(a.statistics() == stats(0, 2 * MiB, 4096, 2 * MiB));
 }
 

@@ -26,7 +26,7 @@ BOOST_AUTO_TEST_CASE(a_points_file_that_is_no_plan_is_named_with_its_kind) {
   const auto loaded = sw::load_folder(folder);
   BOOST_TEST_REQUIRE(!loaded.has_value());
   const sw::folder_error& e = loaded.error();
-  BOOST_TEST((e.kind == sw::folder_error_kind::points_invalid));
+  BOOST_TEST((e.code == sw::folder_errc::points_invalid));
   BOOST_TEST(e.file == folder / "points.tsv");
   BOOST_TEST(!e.json.has_value());
   std::error_code ec;

@@ -21,7 +21,7 @@ BOOST_AUTO_TEST_CASE(a_folder_is_named_by_its_last_component) {
 BOOST_AUTO_TEST_CASE(a_folder_without_points_is_refused_at_its_points_file) {
   const auto loaded = sw::load_folder("/nonexistent-iteragpu-folder/sweep");
   BOOST_TEST_REQUIRE(!loaded.has_value());
-  BOOST_TEST((loaded.error().kind == sw::folder_error_kind::points_unreadable));
+  BOOST_TEST((loaded.error().code == sw::folder_errc::points_unreadable));
   BOOST_TEST(loaded.error().file.string() == "/nonexistent-iteragpu-folder/sweep/points.tsv");
 }
 

@@ -41,7 +41,7 @@ namespace iteragpu::memory {
   return peak;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<measured_need, measured_need_error> need_of_measurement(const measured_run& run) {
+[[nodiscard]] ITERAGPU_INLINE result<measured_need, measured_need_errc> need_of_measurement(const measured_run& run) {
   return need_of_measurement(peak_reserved_bytes(run.phases), device_samples(run.phases));
 }
 
@@ -150,7 +150,7 @@ void read_statistics(field_reader& r, const boost::json::object& top, measured_r
 
 ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::json::value& found, std::string_view expected) {
   measurement_field_error e;
-  e.kind = measurement_field_errc::wrong_value;
+  e.code = measurement_field_errc::wrong_value;
   e.path = std::move(where);
   e.expected = expected;
   e.found = boost::json::serialize(found);
@@ -271,7 +271,7 @@ ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::js
 
 [[nodiscard]] ITERAGPU_INLINE measurement_read_error refusal(measurement_read_errc kind) {
   measurement_read_error e;
-  e.kind = kind;
+  e.code = kind;
   return e;
 }
 
@@ -325,7 +325,7 @@ ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::obje
   }
   if (phase != name_of(row.phase) || !repeat_is(*repeat, row.repeat)) {
     measurement_field_error e;
-    e.kind = measurement_field_errc::wrong_row;
+    e.code = measurement_field_errc::wrong_row;
     e.path = where;
     e.found = boost::json::serialize(*repeat);
     e.phase = phase;
@@ -373,7 +373,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   const auto& array = phases->get_array();
   if (array.size() <= leading_phases.size()) {
     measurement_field_error e;
-    e.kind = measurement_field_errc::too_few_rows;
+    e.code = measurement_field_errc::too_few_rows;
     e.count = array.size();
     r.fail(std::move(e));
     return;
@@ -392,7 +392,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   e.count = r.count_at(o, "count", where, 1, "a positive integer");
   if (!r.problem() && e.count != warm_rows) {
     measurement_field_error problem;
-    problem.kind = measurement_field_errc::count_mismatch;
+    problem.code = measurement_field_errc::count_mismatch;
     problem.path = where;
     problem.count = e.count;
     problem.rows = warm_rows;
@@ -407,7 +407,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
                                      r.seconds_at(interval, "upper", ci_where)};
     if (!r.problem() && !(e.ci->lower <= e.median && e.median <= e.ci->upper)) {
       measurement_field_error problem;
-      problem.kind = measurement_field_errc::interval_without_median;
+      problem.code = measurement_field_errc::interval_without_median;
       problem.path = ci_where;
       r.fail(std::move(problem));
     }
@@ -427,7 +427,7 @@ ITERAGPU_INLINE void read_statistics(field_reader& r, const boost::json::object&
                                              "an integer, at most repeats_with_gpu_state");
   if (!r.problem() && throttled > with_state) {
     measurement_field_error problem;
-    problem.kind = measurement_field_errc::throttled_above_state;
+    problem.code = measurement_field_errc::throttled_above_state;
     r.fail(std::move(problem));
   }
   run.repeats_with_gpu_state = with_state;
@@ -522,7 +522,7 @@ namespace iteragpu::memory {
   auto duplicate = first_duplicate_key(text);
   if (!duplicate) {
     auto e = refusal(measurement_read_errc::not_json);
-    e.json = duplicate.error();
+    e.json = duplicate.error().parser;
     e.size = text.size();
     return unexpected{std::move(e)};
   }
@@ -563,12 +563,12 @@ namespace iteragpu::memory {
   auto text = read_file_within(path, measurement_file_limit);
   if (!text) {
     switch (text.error()) {
-      case read_error::too_large:
+      case read_errc::too_large:
         return refused(measurement_read_errc::too_large);
-      case read_error::not_a_regular_file:
+      case read_errc::not_a_regular_file:
         return refused(measurement_read_errc::not_a_regular_file);
-      case read_error::cannot_open:
-      case read_error::cannot_read:
+      case read_errc::cannot_open:
+      case read_errc::cannot_read:
         break;
     }
     return refused(measurement_read_errc::unreadable);

@@ -20,14 +20,14 @@ namespace iteragpu::memory {
   }
   snapshot_file_error error{};
   if (first == bytes.size()) {
-    error.kind = snapshot_file_errc::empty;
+    error.code = snapshot_file_errc::empty;
     return unexpected{error};
   }
   boost::json::value top(sp);
   if (bytes[0] == pickle_first_byte) {
     auto read = read_pickle(bytes, limits, sp);
     if (!read) {
-      error.kind = snapshot_file_errc::pickle;
+      error.code = snapshot_file_errc::pickle;
       error.pickle = read.error();
       return unexpected{error};
     }
@@ -35,7 +35,7 @@ namespace iteragpu::memory {
     error.format = snapshot_format::pickle;
   } else if (bytes[first] == '{') {
     if (bytes.size() > limits.max_bytes) {
-      error.kind = snapshot_file_errc::too_large;
+      error.code = snapshot_file_errc::too_large;
       error.offset = limits.max_bytes;
       return unexpected{error};
     }
@@ -48,7 +48,7 @@ namespace iteragpu::memory {
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
     const std::size_t used = parser.write(text, ec);
     if (ec) {
-      error.kind = snapshot_file_errc::json_syntax;
+      error.code = snapshot_file_errc::json_syntax;
       error.json = ec;
       error.offset = used;
       return unexpected{error};
@@ -56,13 +56,13 @@ namespace iteragpu::memory {
     top = parser.release();
     error.format = snapshot_format::json;
   } else {
-    error.kind = snapshot_file_errc::neither_format;
+    error.code = snapshot_file_errc::neither_format;
     error.offset = first;
     error.first_byte = bytes[first];
     return unexpected{error};
   }
   if (!top.is_object()) {
-    error.kind = snapshot_file_errc::not_a_dict;
+    error.code = snapshot_file_errc::not_a_dict;
     error.top = top.kind();
     return unexpected{error};
   }

@@ -65,7 +65,7 @@ namespace iteragpu::memory::prediction::detail {
     if (at_ + 1 < tokens_.size()) {
       ++at_;
       if (tokens_[at_] != ",") {
-        return fail(alloc_conf_error_code::missing_separator, tokens_[at_]);
+        return fail(alloc_conf_errc::missing_separator, tokens_[at_]);
       }
     }
   }
@@ -75,17 +75,17 @@ namespace iteragpu::memory::prediction::detail {
 [[nodiscard]] ITERAGPU_INLINE result<std::string, alloc_conf_error> alloc_conf_reader::value(bool list_may_open) {
   ++at_;
   if (at_ >= tokens_.size()) {
-    return fail(alloc_conf_error_code::missing_separator, "");
+    return fail(alloc_conf_errc::missing_separator, "");
   }
   if (tokens_[at_] != ":") {
-    return fail(alloc_conf_error_code::missing_separator, tokens_[at_]);
+    return fail(alloc_conf_errc::missing_separator, tokens_[at_]);
   }
   ++at_;
   if (at_ >= tokens_.size()) {
-    return fail(alloc_conf_error_code::missing_value, "");
+    return fail(alloc_conf_errc::missing_value, "");
   }
   if (is_separator(tokens_[at_]) && !(list_may_open && tokens_[at_] == "[")) {
-    return fail(alloc_conf_error_code::missing_value, tokens_[at_]);
+    return fail(alloc_conf_errc::missing_value, tokens_[at_]);
   }
   return tokens_[at_];
 }
@@ -97,7 +97,7 @@ namespace iteragpu::memory::prediction::detail {
   }
   const auto n = decimal_digits(*text);
   if (!n) {
-    return fail(alloc_conf_error_code::not_a_number, *text);
+    return fail(alloc_conf_errc::not_a_number, *text);
   }
   return *n;
 }
@@ -110,7 +110,7 @@ namespace iteragpu::memory::prediction::detail {
   if (*text == "True" || *text == "False") {
     return *text == "True";
   }
-  return fail(alloc_conf_error_code::not_a_boolean, *text);
+  return fail(alloc_conf_errc::not_a_boolean, *text);
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<byte_count, alloc_conf_error> alloc_conf_reader::mebibytes_at_least_20() {
@@ -119,7 +119,7 @@ namespace iteragpu::memory::prediction::detail {
     return unexpected{n.error()};
   }
   if (*n < smallest_split_limit_mib) {
-    return fail(alloc_conf_error_code::too_small, tokens_[at_]);
+    return fail(alloc_conf_errc::too_small, tokens_[at_]);
   }
   constexpr std::uint64_t mib = std::uint64_t{1} << 20U;
   constexpr std::uint64_t most = UINT64_MAX / mib;
@@ -150,10 +150,10 @@ namespace iteragpu::memory::prediction::detail {
     }
     const auto fraction = decimal_fraction(*text);
     if (!fraction) {
-      return fail(alloc_conf_error_code::not_a_number, *text);
+      return fail(alloc_conf_errc::not_a_number, *text);
     }
     if (!(*fraction > 0.0 && *fraction < 1.0)) {
-      return fail(alloc_conf_error_code::not_a_fraction, *text);
+      return fail(alloc_conf_errc::not_a_fraction, *text);
     }
     settings.garbage_collection_threshold = *fraction;
     return {};
@@ -177,7 +177,7 @@ namespace iteragpu::memory::prediction::detail {
     if (*text == "native") {
       return {};
     }
-    return fail(*text == "cudaMallocAsync" ? alloc_conf_error_code::other_backend : alloc_conf_error_code::unknown_backend,
+    return fail(*text == "cudaMallocAsync" ? alloc_conf_errc::other_backend : alloc_conf_errc::unknown_backend,
                 *text);
   }
   return ignored_item();
@@ -197,10 +197,10 @@ namespace iteragpu::memory::prediction::detail {
       return unexpected{n.error()};
     }
     if (!std::has_single_bit(*n)) {
-      return fail(alloc_conf_error_code::not_a_power_of_two, tokens_[at_]);
+      return fail(alloc_conf_errc::not_a_power_of_two, tokens_[at_]);
     }
     if (*n > most_register_threads) {
-      return fail(alloc_conf_error_code::too_many_threads, tokens_[at_]);
+      return fail(alloc_conf_errc::too_many_threads, tokens_[at_]);
     }
     return {};
   }
@@ -209,13 +209,13 @@ namespace iteragpu::memory::prediction::detail {
     if (!n.has_value()) {
       return unexpected{n.error()};
     }
-    return *n > 0 ? step{} : step{fail(alloc_conf_error_code::not_positive, tokens_[at_])};
+    return *n > 0 ? step{} : step{fail(alloc_conf_errc::not_positive, tokens_[at_])};
   }
   if (key_ == "large_segment_size_mb" || key_ == "per_process_memory_fraction" ||
       key_ == "expandable_segments_reserve") {
-    return fail(alloc_conf_error_code::not_modelled, "");
+    return fail(alloc_conf_errc::not_modelled, "");
   }
-  return fail(alloc_conf_error_code::unknown_key, "");
+  return fail(alloc_conf_errc::unknown_key, "");
 }
 
 [[nodiscard]] ITERAGPU_INLINE alloc_conf_reader::step alloc_conf_reader::divisions(std::array<std::uint64_t, roundup_power2_buckets>& buckets) {
@@ -226,10 +226,10 @@ namespace iteragpu::memory::prediction::detail {
   if (*text != "[") {
     const auto n = decimal_digits(*text);
     if (!n) {
-      return fail(alloc_conf_error_code::not_a_number, *text);
+      return fail(alloc_conf_errc::not_a_number, *text);
     }
     if (!std::has_single_bit(*n)) {
-      return fail(alloc_conf_error_code::not_a_power_of_two, *text);
+      return fail(alloc_conf_errc::not_a_power_of_two, *text);
     }
     buckets.fill(*n);
     return {};
@@ -243,7 +243,7 @@ namespace iteragpu::memory::prediction::detail {
   for (;;) {
     ++at_;
     if (at_ >= tokens_.size()) {
-      return fail(alloc_conf_error_code::missing_separator, "");
+      return fail(alloc_conf_errc::missing_separator, "");
     }
     if (tokens_[at_] == "]") {
       return {};
@@ -256,7 +256,7 @@ namespace iteragpu::memory::prediction::detail {
     }
     ++at_;
     if (at_ >= tokens_.size() || tokens_[at_] != ",") {
-      return fail(alloc_conf_error_code::missing_separator, at_ < tokens_.size() ? tokens_[at_] : "");
+      return fail(alloc_conf_errc::missing_separator, at_ < tokens_.size() ? tokens_[at_] : "");
     }
   }
 }
@@ -265,14 +265,14 @@ namespace iteragpu::memory::prediction::detail {
                                                                                         std::size_t& last_bucket) {
   const std::string bound = tokens_[at_];
   if (is_separator(bound)) {
-    return fail(alloc_conf_error_code::missing_value, bound);
+    return fail(alloc_conf_errc::missing_value, bound);
   }
   const auto n = number();
   if (!n.has_value()) {
     return unexpected{n.error()};
   }
   if (*n != 0 && !std::has_single_bit(*n)) {
-    return fail(alloc_conf_error_code::not_a_power_of_two, tokens_[at_]);
+    return fail(alloc_conf_errc::not_a_power_of_two, tokens_[at_]);
   }
   if (bound == ">") {
     for (std::size_t b = last_bucket + 1; b < buckets.size(); ++b) {
@@ -282,10 +282,10 @@ namespace iteragpu::memory::prediction::detail {
   }
   const auto bound_mib = decimal_digits(bound);
   if (!bound_mib) {
-    return fail(alloc_conf_error_code::not_a_number, bound);
+    return fail(alloc_conf_errc::not_a_number, bound);
   }
   if (!std::has_single_bit(*bound_mib)) {
-    return fail(alloc_conf_error_code::not_a_power_of_two, bound);
+    return fail(alloc_conf_errc::not_a_power_of_two, bound);
   }
   const auto log_bound = static_cast<std::size_t>(std::bit_width(*bound_mib)) - 1;
   const std::size_t bucket = log_bound < buckets.size() ? log_bound : buckets.size() - 1;

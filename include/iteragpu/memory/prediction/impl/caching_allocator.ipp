@@ -14,19 +14,19 @@
 
 namespace iteragpu::memory::prediction {
 
-[[nodiscard]] ITERAGPU_INLINE result<block_handle, allocation_failure> caching_allocator::allocate(byte_count request, std::uint64_t stream) {
+[[nodiscard]] ITERAGPU_INLINE result<block_handle, allocation_error> caching_allocator::allocate(byte_count request, std::uint64_t stream) {
   auto taken = find_or_reserve(request, stream);
   placement_hint_.reset();
   return taken;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<void, free_error> caching_allocator::free(block_handle handle) {
+[[nodiscard]] ITERAGPU_INLINE result<void, free_errc> caching_allocator::free(block_handle handle) {
   if (handle.address == 0) {
     return {};
   }
   auto it = blocks_.find(handle.address);
   if (it == blocks_.end() || !it->second.allocated) {
-    return unexpected{free_error::not_allocated};
+    return unexpected{free_errc::not_allocated};
   }
   it->second.allocated = false;
   allocated_ -= it->second.size;
@@ -181,7 +181,7 @@ ITERAGPU_INLINE void caching_allocator::grow_reserved(std::uint64_t bytes) noexc
   peak_reserved_ = reserved_ > peak_reserved_ ? reserved_ : peak_reserved_;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<block_handle, allocation_failure> caching_allocator::find_or_reserve(byte_count request, std::uint64_t stream) {
+[[nodiscard]] ITERAGPU_INLINE result<block_handle, allocation_error> caching_allocator::find_or_reserve(byte_count request, std::uint64_t stream) {
   if (request.value == 0) {
     return block_handle{};
   }
@@ -205,7 +205,7 @@ ITERAGPU_INLINE void caching_allocator::grow_reserved(std::uint64_t bytes) noexc
     }
     if (!chosen) {
       ++counters_.ooms;
-      return unexpected{failure(allocation_error::out_of_memory, request, size.segment_size())};
+      return unexpected{failure(allocation_errc::out_of_memory, request, size.segment_size())};
     }
   }
   alloc_found_block(*chosen, size);

@@ -43,7 +43,7 @@ namespace iteragpu::memory::prediction {
   return check;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<largest_value, largest_error> find_largest(const plan_request& request,
+[[nodiscard]] ITERAGPU_INLINE result<largest_value, largest_errc> find_largest(const plan_request& request,
                                                                                 plan_dimension dimension, byte_count memory) {
   const auto fits_with = [&](std::uint64_t v) {
     plan_request r = request;
@@ -59,7 +59,7 @@ namespace iteragpu::memory::prediction {
   while (fits_with(bad).fits) {
     good = bad;
     if (bad >= limit) {
-      return unexpected{largest_error::none_fits_below_limit};
+      return unexpected{largest_errc::none_fits_below_limit};
     }
     bad *= 2;
   }

@@ -25,8 +25,8 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(const allocation_failure& f) {
-  if (f.error == allocation_error::request_too_large) {
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const allocation_error& f) {
+  if (f.code == allocation_errc::request_too_large) {
     return "predicted out of memory: a request of " + std::to_string(f.requested.value) +
            " bytes is 2^60 bytes or more, which the caching allocator refuses";
   }
@@ -45,7 +45,7 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
   return {s.allocated.value, s.reserved.value, s.peak_allocated.value, s.peak_reserved.value};
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<void, allocation_failure> simulated_synthetic_workload::load_model() {
+[[nodiscard]] ITERAGPU_INLINE result<void, allocation_error> simulated_synthetic_workload::load_model() {
   parameters_.clear();
   parameters_.reserve(4);
   for (const byte_count bytes : {sizes_.first_weight, sizes_.first_bias, sizes_.second_weight, sizes_.second_bias}) {
@@ -58,7 +58,7 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
   return {};
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<void, allocation_failure> simulated_synthetic_workload::make_inputs() {
+[[nodiscard]] ITERAGPU_INLINE result<void, allocation_error> simulated_synthetic_workload::make_inputs() {
   auto input = allocate(sizes_.input);
   if (!input) {
     return unexpected{std::move(input).error()};
@@ -67,7 +67,7 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
   return {};
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<simulated_tensor, allocation_failure> simulated_synthetic_workload::forward() {
+[[nodiscard]] ITERAGPU_INLINE result<simulated_tensor, allocation_error> simulated_synthetic_workload::forward() {
   auto first = allocate(sizes_.hidden);
   if (!first) {
     return first;
@@ -94,7 +94,7 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
   return allocate(sizes_.output);
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<simulated_tensor, allocation_failure> simulated_synthetic_workload::allocate(byte_count bytes) {
+[[nodiscard]] ITERAGPU_INLINE result<simulated_tensor, allocation_error> simulated_synthetic_workload::allocate(byte_count bytes) {
   auto block = allocator_->allocate(bytes);
   if (!block.has_value()) {
     return unexpected{block.error()};
@@ -102,13 +102,13 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
   return simulated_tensor{*allocator_, *block};
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::vector<phase_row>, prediction_failure> predict_synthetic(
+[[nodiscard]] ITERAGPU_INLINE result<std::vector<phase_row>, prediction_error> predict_synthetic(
     const synthetic_shape& shape, element_type dtype, const blas_workspaces& workspaces, const protocol_plan& plan,
                                                                                                    std::optional<byte_count> capacity) {
   const auto sizes = tensor_bytes(shape, dtype);
   if (!sizes.has_value()) {
-    return unexpected{prediction_failure{
-        std::nullopt, sizes.error() == shape_error::zero_dimension
+    return unexpected{prediction_error{
+        std::nullopt, sizes.error() == shape_errc::zero_dimension
                           ? "batch, context and width must be positive"
                           : "the model or its activations would take more than 2^63-1 bytes"}};
   }
@@ -120,10 +120,10 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
       backend, counter, work, device_index{0}, plan);
   if (!measured.has_value()) {
     measure_error failed = std::move(measured).error();
-    if (failed.cause == measure_failure::host_out_of_memory) {
-      return unexpected{prediction_failure{failed.phase, "the host ran out of memory while predicting"}};
+    if (failed.code == measure_errc::host_out_of_memory) {
+      return unexpected{prediction_error{failed.phase, "the host ran out of memory while predicting"}};
     }
-    return unexpected{prediction_failure{failed.phase, std::move(failed.message)}};
+    return unexpected{prediction_error{failed.phase, std::move(failed.message)}};
   }
   return std::move(measured->phases);
 }

@@ -27,7 +27,7 @@ namespace iteragpu::pricing::detail {
     }
   }
   if (state_ == state::quoted) {
-    return unexpected{csv_error{field_.position, catalog_fault::unclosed_quote, {}}};
+    return unexpected{csv_error{field_.position, catalog_errc::unclosed_quote, {}}};
   }
   // The last line may lack a line end; it still is a record.
   finish_record();
@@ -86,7 +86,7 @@ namespace iteragpu::pricing::detail {
   if (c == ',' || line_end_) {
     end_field(c);
   } else if (c == '"') {
-    return csv_error{here_, catalog_fault::quote_in_unquoted, {}};
+    return csv_error{here_, catalog_errc::quote_in_unquoted, {}};
   } else if (c == '\r') {
     return lone_cr();
   } else {
@@ -110,7 +110,7 @@ ITERAGPU_INLINE void csv_reader::in_quoted(char c) {
   } else if (c == ',' || line_end_) {
     end_field(c);
   } else {
-    return csv_error{here_, catalog_fault::after_closing_quote, std::string(text_.substr(i_, 1))};
+    return csv_error{here_, catalog_errc::after_closing_quote, std::string(text_.substr(i_, 1))};
   }
   return std::nullopt;
 }
@@ -136,7 +136,7 @@ ITERAGPU_INLINE void csv_reader::finish_record() {
 }
 
 [[nodiscard]] ITERAGPU_INLINE csv_error csv_reader::lone_cr() const {
-  return csv_error{here_, catalog_fault::lone_carriage_return, {}};
+  return csv_error{here_, catalog_errc::lone_carriage_return, {}};
 }
 
 }  // namespace iteragpu::pricing::detail

@@ -48,12 +48,12 @@ namespace iteragpu::sweep {
   const auto tsv = folder / points_file;
   const auto text = read_file_within(tsv, files::json_file_limit);
   if (!text.has_value()) {
-    folder_error e{folder_error_kind::points_unreadable, tsv, text.error(), {}, std::nullopt, {}};
+    folder_error e{folder_errc::points_unreadable, tsv, text.error(), {}, std::nullopt, {}};
     return unexpected{std::move(e)};
   }
   auto points = parse_points_tsv(*text);
   if (!points.has_value()) {
-    return unexpected{folder_error{folder_error_kind::points_invalid, tsv, read_error::cannot_open, points.error(),
+    return unexpected{folder_error{folder_errc::points_invalid, tsv, read_errc::cannot_open, points.error(),
                                    std::nullopt, {}}};
   }
   f.points = std::move(*points);
@@ -65,12 +65,12 @@ namespace iteragpu::sweep {
     }
     auto doc = files::read_json(file);
     if (!doc.has_value()) {
-      return unexpected{folder_error{folder_error_kind::record_unreadable, file, read_error::cannot_open, {},
+      return unexpected{folder_error{folder_errc::record_unreadable, file, read_errc::cannot_open, {},
                                      doc.error(), {}}};
     }
     auto record = files::record_from(*doc, p);
     if (!record.has_value()) {
-      return unexpected{folder_error{folder_error_kind::record_invalid, file, read_error::cannot_open, {},
+      return unexpected{folder_error{folder_errc::record_invalid, file, read_errc::cannot_open, {},
                                      std::nullopt, record.error()}};
     }
     if (!f.environment && record->outcome == outcome_kind::measured) {

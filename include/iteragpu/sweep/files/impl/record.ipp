@@ -50,21 +50,21 @@ namespace iteragpu::sweep::files {
 [[nodiscard]] ITERAGPU_INLINE result<json::value, json_file_error> read_json(const std::filesystem::path& file) {
   const auto text = read_file_within(file, json_file_limit);
   if (!text.has_value()) {
-    return unexpected{json_file_error{json_file_error_kind::unreadable, file, text.error(), {}}};
+    return unexpected{json_file_error{json_file_errc::unreadable, file, text.error(), {}}};
   }
   boost::system::error_code ec;
   auto value = json::parse(*text, ec);
   if (ec) {
-    return unexpected{json_file_error{json_file_error_kind::not_json, file, read_error::cannot_open, ec.message()}};
+    return unexpected{json_file_error{json_file_errc::not_json, file, read_errc::cannot_open, ec.message()}};
   }
   auto duplicate = first_duplicate_key(*text);
   if (!duplicate) {
-    return unexpected{json_file_error{json_file_error_kind::not_json, file, read_error::cannot_open,
-                                      duplicate.error().message()}};
+    return unexpected{json_file_error{json_file_errc::not_json, file, read_errc::cannot_open,
+                                      duplicate.error().parser.message()}};
   }
   if (*duplicate) {
     return unexpected{
-        json_file_error{json_file_error_kind::duplicate_key, file, read_error::cannot_open, std::move(**duplicate)}};
+        json_file_error{json_file_errc::duplicate_key, file, read_errc::cannot_open, std::move(**duplicate)}};
   }
   return value;
 }
@@ -127,7 +127,7 @@ namespace detail {
   return std::move(*figures);
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<sweep::device_reading, device_unreadable> device_from(const json::value& doc) {
+[[nodiscard]] ITERAGPU_INLINE result<sweep::device_reading, device_reading_error> device_from(const json::value& doc) {
   const json::value* device = member(&doc, "device");
   sweep::device_reading r;
   r.gpu_name = as_string(member(device, "name"));
@@ -135,7 +135,7 @@ namespace detail {
   r.total_bytes = as_u64(member(device, "total_memory_bytes"));
   if (!r.free_bytes) {
     const auto reason = as_string(member(device, "reason"));
-    return unexpected{device_unreadable{reason}};
+    return unexpected{device_reading_error{reason}};
   }
   return r;
 }
@@ -318,7 +318,7 @@ namespace iteragpu::sweep::files {
     return unexpected{head.error()};
   }
   if (!detail::same_point(member(&doc, "point"), expected)) {
-    return unexpected{record_error{record_error_kind::other_point, {}, expected}};
+    return unexpected{record_error{record_errc::other_point, {}, expected}};
   }
   r.point = expected;
   if (const auto device = as_string(member(&doc, "device"))) {

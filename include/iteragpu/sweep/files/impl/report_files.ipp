@@ -64,7 +64,7 @@ namespace iteragpu::sweep::detail {
 
 namespace iteragpu::sweep {
 
-[[nodiscard]] ITERAGPU_INLINE result<std::vector<std::filesystem::path>, new_file_problem> write_report(
+[[nodiscard]] ITERAGPU_INLINE result<std::vector<std::filesystem::path>, new_file_error> write_report(
     const std::vector<sweep_folder>& folders, const std::filesystem::path& out, std::string_view program) {
   std::vector<summary_entry> entries;
   for (const auto& f : folders) {

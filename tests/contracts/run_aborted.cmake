@@ -1,0 +1,17 @@
+# cmake -DPROGRAM=<program> -P run_aborted.cmake: PROGRAM with the argument
+# "keep" exits 0; with none it is aborted (SIGABRT); with two ("keep void")
+# it is aborted too, by the void side.
+if(NOT PROGRAM)
+  message(FATAL_ERROR "run_aborted: -DPROGRAM= is required")
+endif()
+execute_process(COMMAND "${PROGRAM}" keep RESULT_VARIABLE _kept OUTPUT_QUIET ERROR_QUIET)
+if(NOT _kept STREQUAL "0")
+  message(FATAL_ERROR "run_aborted: ${PROGRAM} keep: expected exit 0, got '${_kept}'")
+endif()
+foreach(_args IN ITEMS "" "keep;void")
+  execute_process(COMMAND "${PROGRAM}" ${_args} RESULT_VARIABLE _broken OUTPUT_QUIET ERROR_QUIET)
+  if(NOT _broken MATCHES "abort")
+    message(FATAL_ERROR "run_aborted: ${PROGRAM} ${_args}: expected to be aborted, got '${_broken}'")
+  endif()
+  message(STATUS "run_aborted: ${PROGRAM} ${_args}: ${_broken}")
+endforeach()
