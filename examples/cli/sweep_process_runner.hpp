@@ -40,7 +40,7 @@ namespace detail {
 /// by sweep::files::device_from()), or why it cannot be read: no JSON, or no
 /// free memory reported.
 [[nodiscard]] inline result<sweep::device_reading, sweep::runner_error> device_in_output(std::string_view output,
-                                                                                memory::device_index d) {
+                                                                                         memory::device_index d) {
   boost::system::error_code ec;
   const auto doc = boost::json::parse(output, ec);
   if (ec) {

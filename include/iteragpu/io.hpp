@@ -84,7 +84,7 @@ enum class read_errc {
 /// the limit and one block. Blocks are of 64 KiB, a size every file accepts
 /// (/proc's pagemap takes only multiples of 8).
 [[nodiscard]] result<std::string, read_errc> read_file_within(const std::filesystem::path& file,
-                                                               std::size_t limit);
+                                                              std::size_t limit);
 
 /// The whole content of a file, or nullopt when it cannot be opened or
 /// read; for files the program itself controls (tests, data it ships).
@@ -100,7 +100,7 @@ namespace detail {
 }
 
 [[nodiscard]] new_file_error system_problem(const std::filesystem::path& file, new_file_step step,
-                                              int error);
+                                            int error);
 
 // A per-process counter for temporary names; the process id tells
 // processes apart.
@@ -161,7 +161,7 @@ class new_file {
 
 /// Writes `content` to the new file `file` in one call.
 [[nodiscard]] result<void, new_file_error> write_new_file(const std::filesystem::path& file,
-                                                            std::string_view content);
+                                                          std::string_view content);
 
 }  // namespace iteragpu
 

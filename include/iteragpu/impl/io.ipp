@@ -30,7 +30,7 @@ namespace iteragpu {
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<std::string, read_errc> read_file_within(const std::filesystem::path& file,
-                                                                               std::size_t limit) {
+                                                                              std::size_t limit) {
   // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg,hicpp-vararg,hicpp-signed-bitwise)
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
@@ -102,7 +102,7 @@ namespace iteragpu {
 namespace iteragpu::detail {
 
 [[nodiscard]] ITERAGPU_INLINE new_file_error system_problem(const std::filesystem::path& file, new_file_step step,
-                                                              int error) {
+                                                            int error) {
   return new_file_error{.code = new_file_errc::system_error, .file = file, .step = step, .error = error};
 }
 
@@ -135,9 +135,9 @@ namespace iteragpu {
   const long longest = ::pathconf(folder.c_str(), _PC_NAME_MAX);
   if (longest > 0 && file.filename().string().size() > static_cast<std::size_t>(longest)) {
     return new_file_error{.code = new_file_errc::name_too_long,
-                            .file = file,
-                            .name_bytes = file.filename().string().size(),
-                            .longest_name = static_cast<std::uint64_t>(longest)};
+                          .file = file,
+                          .name_bytes = file.filename().string().size(),
+                          .longest_name = static_cast<std::uint64_t>(longest)};
   }
   return std::nullopt;
 }
@@ -240,7 +240,7 @@ ITERAGPU_INLINE void new_file::discard() noexcept {
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<void, new_file_error> write_new_file(const std::filesystem::path& file,
-                                                                            std::string_view content) {
+                                                                          std::string_view content) {
   auto reserved = new_file::reserve(file);
   if (!reserved) {
     return unexpected{std::move(reserved).error()};

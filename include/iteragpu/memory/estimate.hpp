@@ -84,7 +84,7 @@ struct weight_estimate {
 /// The memory of the weights, or why it cannot be estimated. In a constant
 /// expression, `*estimate_weights(...)` of a failure fails to compile.
 [[nodiscard]] constexpr result<weight_estimate, estimate_errc> estimate_weights(parameter_count parameters,
-                                                                                 storage_bits bits) noexcept {
+                                                                                storage_bits bits) noexcept {
   if (parameters.value == 0) {
     return unexpected{estimate_errc::zero_parameters};
   }
@@ -111,8 +111,8 @@ struct memory_estimate {
 
 /// The weights plus `reserve_gib`, or why they cannot be estimated (as estimate_weights()).
 [[nodiscard]] constexpr result<memory_estimate, estimate_errc> estimate_memory(parameter_count parameters,
-                                                                                storage_bits bits,
-                                                                                const exact_decimal& reserve_gib) noexcept {
+                                                                               storage_bits bits,
+                                                                               const exact_decimal& reserve_gib) noexcept {
   const auto weights = estimate_weights(parameters, bits);
   if (!weights) {
     return unexpected{weights.error()};

@@ -120,14 +120,14 @@ template <environment_runtime R>
   const auto model = summarize_model(run.shape, run.dtype);
   if (!model) {
     return unexpected{synthetic_error{synthetic_errc::shape_too_large,
-                                        "the model or its activations would have more than 2^63-1 elements or bytes",
-                                        std::nullopt}};
+                                      "the model or its activations would have more than 2^63-1 elements or bytes",
+                                      std::nullopt}};
   }
   measurement_record record{{}, {}, {}, {}, {}, {}, {workspaces, std::vector<phase_row>{}, {}, 0, std::nullopt}, {}};
   record.environment = runtime.environment(run.device);
   if (!record.environment.device.available) {
     return unexpected{synthetic_error{synthetic_errc::device_unavailable,
-                                        device_name(run.device) + " cannot be measured: " +
+                                      device_name(run.device) + " cannot be measured: " +
                                             record.environment.device.reason.value_or("unavailable"),
                                         std::nullopt}};
   }

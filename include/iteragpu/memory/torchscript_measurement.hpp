@@ -103,12 +103,12 @@ struct torchscript_error {
 /// Nothing is measured when the device is not.
 template <environment_runtime R>
 [[nodiscard]] result<torchscript_record, torchscript_error> measure_torchscript(R& runtime,
-                                                                                  const torchscript_run& run) {
+                                                                                const torchscript_run& run) {
   torchscript_record record;
   record.environment = runtime.environment(run.device);
   if (!record.environment.device.available) {
     return unexpected{torchscript_error{torchscript_errc::device_unavailable, std::nullopt,
-                                          device_name(run.device) + " cannot be measured: " +
+                                        device_name(run.device) + " cannot be measured: " +
                                               record.environment.device.reason.value_or("unavailable")}};
   }
   if constexpr (torchscript_runtime<R>) {
@@ -129,7 +129,7 @@ template <environment_runtime R>
     return record;
   } else {
     return unexpected{torchscript_error{torchscript_errc::cannot_measure, std::nullopt,
-                                          "this build cannot measure a TorchScript module"}};
+                                        "this build cannot measure a TorchScript module"}};
   }
 }
 

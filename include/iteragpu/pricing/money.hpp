@@ -319,7 +319,7 @@ class fractional_cents {
   /// division one decimal digit at a time keeps every intermediate value
   /// below the divisor, so nothing wider than 64 bits is needed.
   [[nodiscard]] static constexpr result<fractional_cents, money_errc> quotient(money amount,
-                                                                              std::uint64_t divisor) noexcept {
+                                                                               std::uint64_t divisor) noexcept {
     if (divisor == 0) {
       return unexpected{money_errc::division_by_zero};
     }

@@ -140,7 +140,7 @@ struct point_prediction_error {
 /// says why the shape cannot be predicted (a dimension of 0, or a size past
 /// what LibTorch can index).
 [[nodiscard]] result<point_prediction, point_prediction_error> predict_point(const sweep_point& p,
-                                                                          const memory::prediction::blas_workspaces& w);
+                                                                             const memory::prediction::blas_workspaces& w);
 
 // ---- what ran -------------------------------------------------------------
 

@@ -118,7 +118,7 @@ struct gpu_measuring_runtime {
       return measure_aoti_package(backend, counter, device, run);
 #else
       return unexpected{memory::torchscript_run_error{memory::torchscript_run_errc::not_loadable, phase_kind::model_load,
-                                          "this LibTorch reads no AOTInductor package (LibTorch 2.6 or later does)"}};
+                                                      "this LibTorch reads no AOTInductor package (LibTorch 2.6 or later does)"}};
 #endif
     }
     return measure_torchscript_module(backend, counter, device, run);

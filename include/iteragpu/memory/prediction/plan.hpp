@@ -114,7 +114,7 @@ enum class largest_errc {
 /// exponential search finds a bound, a binary search the edge, and the value
 /// found is checked to fit and the next not to.
 [[nodiscard]] result<largest_value, largest_errc> find_largest(const plan_request& request,
-                                                                plan_dimension dimension, byte_count memory);
+                                                               plan_dimension dimension, byte_count memory);
 
 }  // namespace iteragpu::memory::prediction
 

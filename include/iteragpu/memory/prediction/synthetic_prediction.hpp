@@ -134,7 +134,7 @@ enum class shape_errc {
 /// The byte sizes of the synthetic network's tensors for `shape` in `dtype`, as LibTorch
 /// allocates them, and whether its products take the cuBLASLt path.
 [[nodiscard]] constexpr result<synthetic_tensor_bytes, shape_errc> tensor_bytes(const synthetic_shape& shape,
-                                                                                 element_type dtype) noexcept {
+                                                                                element_type dtype) noexcept {
   if (shape.batch == 0 || shape.context == 0 || shape.width == 0) {
     return unexpected{shape_errc::zero_dimension};
   }

@@ -45,7 +45,7 @@ namespace iteragpu::report::detail {
 }
 
 [[nodiscard]] ITERAGPU_INLINE need_input_error measurement_refusal(const memory::measurement_read_error& e,
-                                                                  const document_names& names) {
+                                                                   const document_names& names) {
   if (e.code == memory::measurement_read_errc::unknown_schema_version) {
     return {"a measurement of schema_version " + quoted_excerpt(e.found)};
   }
@@ -242,8 +242,8 @@ namespace iteragpu::report::detail {
 namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE result<memory_need, need_input_error> need_from_json(std::string_view text,
-                                                                                 std::optional<std::uint64_t> size,
-                                                                                 const document_names& names) {
+                                                                                   std::optional<std::uint64_t> size,
+                                                                                   const document_names& names) {
   std::error_code error;
   const boost::json::value document = boost::json::parse(boost::json::string_view(text.data(), text.size()), error);
   if (error) {

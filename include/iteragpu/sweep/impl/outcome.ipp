@@ -57,7 +57,7 @@ namespace iteragpu::sweep {
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<point_prediction, point_prediction_error> predict_point(const sweep_point& p,
-                                                                                          const memory::prediction::blas_workspaces& w) {
+                                                                                             const memory::prediction::blas_workspaces& w) {
   const auto host = predict_host_need(p.shape, p.dtype);
   if (!host) {
     return unexpected{point_prediction_error{}};

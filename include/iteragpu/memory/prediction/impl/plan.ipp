@@ -44,7 +44,7 @@ namespace iteragpu::memory::prediction {
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<largest_value, largest_errc> find_largest(const plan_request& request,
-                                                                                plan_dimension dimension, byte_count memory) {
+                                                                               plan_dimension dimension, byte_count memory) {
   const auto fits_with = [&](std::uint64_t v) {
     plan_request r = request;
     dimension_of(r.shape, dimension) = v;
