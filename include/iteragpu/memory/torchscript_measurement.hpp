@@ -88,7 +88,7 @@ struct torchscript_record {
 enum class torchscript_errc {
   device_unavailable,  ///< no GPU runtime, or not that device
   cannot_measure,      ///< a runtime that cannot load TorchScript
-  refused,             ///< the module refused (see torchscript_run_error::refusal)
+  refused,             ///< the module refused (see torchscript_run_error::code)
   phase_failed,        ///< a phase failed (out of memory above all)
 };
 

@@ -12,7 +12,7 @@
 // a reader's result as the result Boost.JSON's try_value_to() returns.
 namespace iteragpu::memory::detail {
 
-// The value read, or the kind of the reader's error (its member `kind`) as
+// The value read, or the kind of the reader's error (the member `kind` points to, its `code`) as
 // a std::error_code; the rest of the error (row, key, path) is dropped.
 template <class Value, class T, class E, class Kind>
 [[nodiscard]] auto conversion_result(result<T, E>&& read, Kind E::*kind) ->
