@@ -35,7 +35,8 @@ namespace iteragpu::report {
     case memory::torchscript_errc::cannot_measure:
       line = failure.message;
       break;
-    case memory::torchscript_errc::refused:
+    case memory::torchscript_errc::refused:  // the run's own code tells a refusal from a failed phase
+    case memory::torchscript_errc::phase_failed:
       switch (e.code) {
         case memory::torchscript_run_errc::not_loadable:
           line = run.format == memory::model_format::torchscript
@@ -54,13 +55,10 @@ namespace iteragpu::report {
         case memory::torchscript_run_errc::nothing_to_train:
           line = "--train: " + escaped(e.message) + "; expected a module with trainable parameters";
           break;
-        case memory::torchscript_run_errc::phase_failed:  // refused says otherwise: the phase's words
+        case memory::torchscript_run_errc::phase_failed:
           line = "failed during phase " + std::string(name_of(e.phase)) + ": " + escaped(e.message);
           break;
       }
-      break;
-    case memory::torchscript_errc::phase_failed:
-      line = "failed during phase " + std::string(name_of(e.phase)) + ": " + escaped(e.message);
       break;
   }
   return line + std::string(nothing);
