@@ -19,6 +19,7 @@
 #include <boost/json.hpp>
 
 #include <iteragpu/memory/files/snapshot.hpp>
+#include <iteragpu/memory/prediction/caching_allocator.hpp>
 #include <iteragpu/memory/replay.hpp>
 #include <iteragpu/parse.hpp>
 
@@ -90,6 +91,7 @@ int main(int argc, char** argv) try {
   for (const bool expandable : {false, true}) {
     iteragpu::memory::replay_options options;
     options.settings.expandable_segments = expandable;
+    options.device_memory = iteragpu::memory::prediction::h200_device_memory;  // the card the figures stand for
     std::uint64_t peak = 0;
     bool replayed = true;
     const double seconds = median_seconds([&] {

@@ -1,8 +1,9 @@
 // An integrator's replay: a PyTorch memory snapshot read with the library's
 // safe reader and its trace replayed through the simulated caching
 // allocator, under the recorded settings and under expandable segments,
-// with no GPU and no LibTorch.
-//   replay_snapshot SNAPSHOT [CAPACITY_BYTES]
+// with no GPU and no LibTorch. DEVICE_MEMORY_BYTES is the card's total
+// memory (150109880320 on the H200), which sizes expandable segments.
+//   replay_snapshot SNAPSHOT DEVICE_MEMORY_BYTES [CAPACITY_BYTES]
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -27,13 +28,18 @@
 
 int main(int argc, char** argv) {
   const std::span<char*> words(argv, static_cast<std::size_t>(argc));
-  if (words.size() < 2 || words.size() > 3) {
-    std::cerr << "usage: replay_snapshot SNAPSHOT [CAPACITY_BYTES]\n";
+  if (words.size() < 3 || words.size() > 4) {
+    std::cerr << "usage: replay_snapshot SNAPSHOT DEVICE_MEMORY_BYTES [CAPACITY_BYTES]\n";
+    return 2;
+  }
+  const auto device_memory = iteragpu::parse_unsigned(words[2]);
+  if (!device_memory || *device_memory == 0) {
+    std::cerr << "replay_snapshot: DEVICE_MEMORY_BYTES must be a positive whole number of bytes\n";
     return 2;
   }
   std::optional<iteragpu::byte_count> capacity;
-  if (words.size() == 3) {
-    const auto parsed = iteragpu::parse_unsigned(words[2]);
+  if (words.size() == 4) {
+    const auto parsed = iteragpu::parse_unsigned(words[3]);
     if (!parsed) {
       std::cerr << "replay_snapshot: CAPACITY_BYTES must be a whole number of bytes\n";
       return 2;
@@ -65,6 +71,7 @@ int main(int argc, char** argv) {
     iteragpu::memory::replay_options options;
     options.settings = settings;
     options.capacity = capacity;
+    options.device_memory = iteragpu::byte_count{*device_memory};
     const auto outcome = iteragpu::memory::replay(snapshot->devices[0], options);
     if (!outcome) {
       std::cerr << "replay_snapshot: " << iteragpu::report::describe(outcome.error()) << '\n';

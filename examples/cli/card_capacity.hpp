@@ -11,7 +11,6 @@
 
 #include "cli/calcul_forfaits_files.hpp"
 #include "cli/common.hpp"
-#include "iteragpu/memory/prediction/caching_allocator.hpp"
 #include "iteragpu/pricing/catalog.hpp"
 #include "iteragpu/pricing/memory_rule.hpp"
 #include "iteragpu/report/catalog.hpp"
@@ -31,7 +30,8 @@ namespace iteragpu::cli {
 struct card_capacity {
   byte_count bytes;                ///< the bytes the allocator may reserve
   std::optional<std::string> gpu;  ///< the catalog GPU, or none
-  byte_count device_memory{memory::prediction::h200_device_memory};  ///< the device's memory
+  /// The device's memory (totalGlobalMem): the card's, or --device-memory-bytes; none when not given.
+  std::optional<byte_count> device_memory{};
   std::string basis;               ///< how the capacity follows from the card, in words
 };
 

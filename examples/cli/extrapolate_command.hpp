@@ -31,7 +31,7 @@ namespace iteragpu::cli {
     if (help_requested(args)) {
       out << "usage: mesure_memoire extrapolate SNAPSHOT... --sizes N1,N2,... [--to N]... [--device-index N] "
              "[--alloc-conf CONF]... [--capacity-bytes N]... [--largest [--gpu ID] [--catalog PATH]] "
-             "[--outside-bytes N] [--json]\n"
+             "[--device-memory-bytes N] [--outside-bytes N] [--json]\n"
              "       mesure_memoire extrapolate --torchscript FILE --input SPEC... [--train] --sizes N1,N2,... "
              "--traces FOLDER [--to N]... [--largest ...] [--json]   (records on this machine's GPU)\n"
           << extrapolate_description() << '\n';

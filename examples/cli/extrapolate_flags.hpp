@@ -53,6 +53,10 @@ inline constexpr std::string_view accepted_size_list =
       ("gpu", text_value("ID"), "with --largest: a catalog GPU id; its capacity is its memory under the memory rule "
                             "less --outside-bytes")  //
       ("catalog", text_value("PATH"), "the catalog of GPUs for --largest (default: the shipped one)")  //
+      ("device-memory-bytes", text_value("N"),
+       "the device's total memory in bytes (its totalGlobalMem, 150109880320 on the H200), which sizes an "
+       "expandable segment's address space: needed under expandable segments for --to and --capacity-bytes "
+       "(a catalog GPU gives its own)")  //
       ("outside-bytes", text_value("N"),
        "the memory outside the allocator taken off a GPU's memory, in bytes (default 718077952, measured on the "
        "H200)")  //
@@ -82,6 +86,7 @@ struct extrapolate_command_options {
   std::size_t device{0};                          ///< --device-index
   std::vector<std::string> alloc_confs;           ///< --alloc-conf, in order (empty: the recorded settings)
   std::vector<byte_count> capacities;             ///< --capacity-bytes, in order
+  std::optional<byte_count> device_memory{};      ///< --device-memory-bytes
   bool largest{false};                            ///< --largest
   std::optional<std::string> gpu{};               ///< --gpu
   std::optional<std::string> catalog{};           ///< --catalog
@@ -246,6 +251,12 @@ namespace detail::extrapolate_flags {
   if (o.gpu && !o.capacities.empty()) {
     throw usage_error("--gpu and --capacity-bytes do not go together with --largest (expected one: a GPU's "
                       "capacity or capacities in bytes)");
+  }
+  if (given(values, "device-memory-bytes")) {
+    if (o.gpu) {
+      throw usage_error("--gpu and --device-memory-bytes do not go together (the GPU gives the device's memory)");
+    }
+    o.device_memory = byte_count{positive_flag(values, "device-memory-bytes")};
   }
   if (given(values, "outside-bytes")) {
     o.outside = byte_count{non_negative_flag(values, "outside-bytes")};

@@ -122,7 +122,7 @@ template <class T>
   if (!o.capacities.empty()) {
     std::vector<extrapolate_capacity> found;
     for (const auto c : o.capacities) {
-      found.push_back({c, std::nullopt, memory::prediction::h200_device_memory, "--capacity-bytes"});
+      found.push_back({c, std::nullopt, o.device_memory, "--capacity-bytes"});
     }
     return found;
   }
@@ -159,6 +159,17 @@ template <class T>
   for (std::size_t i = 0; i < asked.size(); ++i) {
     settings.emplace_back(o.alloc_confs[i], asked[i].value_or(recorded));
   }
+  // The predictions of --to run on the device of --device-memory-bytes, or on --gpu's.
+  const std::optional<byte_count> device_memory =
+      o.gpu && !capacities.empty() ? capacities.front().device_memory : o.device_memory;
+  for (const auto& [text, s] : settings) {
+    if (!o.to.empty()) {
+      require_device_memory(text, s, device_memory.has_value(), "--device-memory-bytes N");
+    }
+    for (const auto& capacity : capacities) {
+      require_device_memory(text, s, capacity.device_memory.has_value(), "--device-memory-bytes N");
+    }
+  }
   std::vector<std::optional<byte_count>> limits(o.capacities.begin(), o.capacities.end());
   if (limits.empty()) {
     limits.emplace_back();
@@ -169,6 +180,7 @@ template <class T>
         memory::replay_options options;
         options.settings = s;
         options.capacity = limit;
+        options.device_memory = device_memory;
         run.predictions.push_back({n, text, limit, d::checked(memory::predict(run.model, n, options), o)});
       }
     }

@@ -90,6 +90,20 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
   return *settings;
 }
 
+/// A usage_error when `settings` (the recorded ones when `alloc_conf` is
+/// empty) replay expandable segments and the device's memory, which sizes
+/// their address space, is not `known`; `expected` names the flags that give it.
+inline void require_device_memory(const std::string& alloc_conf,
+                                  const memory::prediction::allocator_settings& settings, bool known,
+                                  std::string_view expected) {
+  if (!settings.expandable_segments || known) {
+    return;
+  }
+  throw usage_error((alloc_conf.empty() ? std::string("the recorded settings") : "--alloc-conf " + iteragpu::quoted(alloc_conf)) +
+                    ": expandable segments reserve an address space of 9/8 of the device's memory, which no flag "
+                    "gives; expected " + std::string(expected));
+}
+
 /// The trace of the device asked, or a usage_error when the snapshot has none.
 [[nodiscard]] inline const memory::device_trace& trace_of(const memory::snapshot& snapshot,
                                                           const replay_command_options& options) {
@@ -158,8 +172,10 @@ struct replay_run {
     request.settings.push_back({options.alloc_confs[i], asked[i].value_or(recorded)});
   }
   request.capacity = options.capacity;
-  if (card) {
-    request.device_memory = card->device_memory;
+  request.device_memory = card ? card->device_memory : options.device_memory;
+  for (const auto& setting : request.settings) {
+    require_device_memory(setting.alloc_conf, setting.settings, request.device_memory.has_value(),
+                          "--device-memory-bytes N, --gpu ID or --card-gib X");
   }
   request.smallest_capacity = options.smallest_capacity;
   request.outside = options.outside;
@@ -188,7 +204,7 @@ inline constexpr int exit_self_check = 4;
     if (help_requested(args)) {
       out << "usage: mesure_memoire replay SNAPSHOT [--device-index N] [--alloc-conf CONF]... "
              "[--capacity-bytes N | --capacity-gib X | --gpu ID [--catalog PATH] | --card-gib X] "
-             "[--smallest-capacity] [--outside-bytes N] [--json]\n"
+             "[--device-memory-bytes N] [--smallest-capacity] [--outside-bytes N] [--json]\n"
           << replay_description() << '\n';
       return exit_success;
     }

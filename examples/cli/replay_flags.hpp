@@ -43,6 +43,10 @@ namespace iteragpu::cli {
       ("catalog", text_value("PATH"), "the catalog of GPUs for --gpu (default: the shipped one)")                     //
       ("card-gib", text_value("X"),
        "the capacity of a card whose runtime reports this many GiB of total memory, less --outside-bytes")  //
+      ("device-memory-bytes", text_value("N"),
+       "the device's total memory in bytes (its totalGlobalMem, 150109880320 on the H200), which sizes an "
+       "expandable segment's address space: needed under expandable segments unless --gpu or --card-gib names "
+       "the card")  //
       ("smallest-capacity", po::bool_switch(), "find, per setting, the smallest capacity that runs the trace")  //
       ("outside-bytes", text_value("N"),
        "the memory outside the allocator counted in a memory need, in bytes (default 718077952, measured on the "
@@ -62,6 +66,7 @@ struct replay_command_options {
   std::optional<std::string> catalog{};          ///< --catalog
   std::optional<std::string> card_gib{};         ///< --card-gib, as typed
   std::optional<byte_count> card_bytes{};        ///< --card-gib in bytes
+  std::optional<byte_count> device_memory{};     ///< --device-memory-bytes
   bool smallest_capacity{false};                 ///< --smallest-capacity
   byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
   bool json{false};                              ///< --json
@@ -210,6 +215,13 @@ inline void card_of(const po::variables_map& values, replay_command_options& o) 
   }
   o.capacity = d::capacity_of(values);
   d::card_of(values, o);
+  if (given(values, "device-memory-bytes")) {
+    if (o.gpu || o.card_bytes) {
+      throw usage_error(std::string(o.gpu ? "--gpu" : "--card-gib") +
+                        " and --device-memory-bytes do not go together (the card gives the device's memory)");
+    }
+    o.device_memory = byte_count{positive_flag(values, "device-memory-bytes")};
+  }
   if (given(values, "outside-bytes")) {
     o.outside = byte_count{non_negative_flag(values, "outside-bytes")};
   }

@@ -18,7 +18,7 @@ iteragpu_cli_case(extrapolate_affine_text PROGRAM mesure_memoire EXIT 0
 iteragpu_cli_case(extrapolate_affine_json PROGRAM mesure_memoire EXIT 0
   STDOUT "^\\{\"kind\":\"extrapolation\",\"sizes\":\\[1,2,4\\],\"requests\":\\{\"matched\":7,\"unexplained\":\\[\\],\"unmatched\":\\[\\]\\},\"predictions\":\\[\\{\"size\":4,\"alloc_conf\":\"\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":71303168,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\},\\{\"size\":4,\"alloc_conf\":\"expandable_segments:True\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":62914560,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\}\\]\\}\n$"
   ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf= --alloc-conf expandable_segments:True
-       --capacity-bytes 100000000 --json)
+       --capacity-bytes 100000000 --device-memory-bytes 150109880320 --json)
 # The largest size under 1 GiB: 21 completes, 22 runs out of memory.
 iteragpu_cli_case(extrapolate_largest_capacity PROGRAM mesure_memoire EXIT 0
   STDOUT "largest size under 1073741824 bytes \\(1\\.00 GiB\\), recorded settings: 21 \\(22 runs out of memory\\)\n$"
@@ -45,6 +45,16 @@ function(_ex_refused name message)
   iteragpu_cli_case(extrapolate_${name} PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
     STDERR "${message}" ARGS extrapolate ${ARGN})
 endfunction()
+# Expandable segments are sized by the device's memory, which no default
+# stands for: a prediction under them names the card's memory, and --gpu,
+# which gives its own, takes no other.
+_ex_refused(expandable_without_device_memory
+  "^mesure_memoire extrapolate: --alloc-conf 'expandable_segments:True': expandable segments reserve an address space of 9/8 of the device's memory, which no flag gives; expected --device-memory-bytes N\n$"
+  ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf expandable_segments:True)
+_ex_refused(device_memory_with_gpu "--gpu and --device-memory-bytes do not go together"
+  ${_ex_affine} --sizes 1,2,4 --largest --gpu h100-sxm --device-memory-bytes 150109880320)
+_ex_refused(device_memory_zero "--device-memory-bytes"
+  ${_ex_affine} --sizes 1,2,4 --to 4 --device-memory-bytes 0)
 _ex_refused(one_snapshot "expected two snapshot files or more \\(one per size of --sizes\\), got 1"
   "${_ex}/affine.b1.json" --sizes 1 --to 2)
 _ex_refused(missing_file "'missing\\.json' does not exist; expected a snapshot file"

@@ -58,7 +58,15 @@ iteragpu_cli_case(replay_no_such_device PROGRAM mesure_memoire EXIT 2 STDOUT_EMP
 iteragpu_cli_case(replay_self_check_fails_with_exit_4 PROGRAM mesure_memoire EXIT 4 ONE_LINE_STDERR
   STDOUT "\"self_check\":\\{\"passed\":false,.*\"first_divergence\":\\{\"event\":1,\"recorded\":\\[\\{\"action\":\"segment_alloc\""
   STDERR "the self-check failed: the replay under the recorded settings does not make the recorded segment events at event 1"
+  ARGS replay "${_snapshots}/snapshot.json" --json --device-memory-bytes 150109880320)
+# Its recorded settings are expandable segments, which the device's memory
+# sizes: without a card or its memory the replay is refused, naming the flags.
+iteragpu_cli_case(replay_expandable_without_device_memory PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire replay: the recorded settings: expandable segments reserve an address space of 9/8 of the device's memory, which no flag gives; expected --device-memory-bytes N, --gpu ID or --card-gib X\n$"
   ARGS replay "${_snapshots}/snapshot.json" --json)
+iteragpu_cli_case(replay_device_memory_with_a_card PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "^mesure_memoire replay: --card-gib and --device-memory-bytes do not go together \\(the card gives the device's memory\\)\n$"
+  ARGS replay "${_snapshots}/snapshot.json" --card-gib 80 --device-memory-bytes 150109880320)
 file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/replay-duplicate.json"
   "{\"device_traces\": [[]], \"device_traces\": [[]]}")
 iteragpu_cli_case(replay_duplicate_key PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
@@ -97,7 +105,7 @@ endif()
 iteragpu_cli_case(replay_smallest_capacity PROGRAM mesure_memoire EXIT 0
   STDOUT "\"alloc_conf\":\"\",\"capacity_bytes\":null,\"peak_allocated_bytes\":187175936,\"peak_reserved_bytes\":255852544,.*\"smallest_capacity_bytes\":213909504,.*\"alloc_conf\":\"expandable_segments:True\",.*\"smallest_capacity_bytes\":216006656,.*\"memory_need\":\\{\"bytes\":931987456,"
   ARGS replay "${_traces}/conv_train.recorded.pickle" --alloc-conf= --alloc-conf expandable_segments:True
-       --smallest-capacity --json)
+       --device-memory-bytes 150109880320 --smallest-capacity --json)
 iteragpu_cli_case(replay_out_of_memory_names_the_request PROGRAM mesure_memoire EXIT 0
   STDOUT "\n  OUT OF MEMORY at event 205: a request of 33554432 bytes \\(32\\.00 MiB\\) on stream 0, after 1 allocation retry\n"
   ARGS replay "${_traces}/transformer_train.recorded.pickle" --capacity-bytes 219037107)

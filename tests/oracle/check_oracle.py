@@ -36,8 +36,8 @@ import sys
 import tempfile
 
 
-def replay(program, snapshot, conf, capacity):
-    args = [program, "replay", snapshot, "--json"]
+def replay(program, snapshot, conf, capacity, device_memory):
+    args = [program, "replay", snapshot, "--json", "--device-memory-bytes", str(device_memory)]
     if conf:
         args += ["--alloc-conf", conf]
     if capacity is not None:
@@ -123,7 +123,7 @@ def main():
                 # them under the defaults, except for the run that recorded it.
                 got, error = replay_ops(ops_program, ops_file, conf, capacity, True)
             else:
-                out, error = replay(program, snapshot, conf, capacity)
+                out, error = replay(program, snapshot, conf, capacity, r["total_memory"])
                 got = figures_of_replay(out) if out else None
             if error:
                 failures += 1

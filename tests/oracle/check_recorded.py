@@ -28,7 +28,9 @@ def main(argv):
     for path in traces:
         name = os.path.basename(path)[:-len(".pickle")]
         run = runs[name] if name in runs else oracle[name]["recorded"]
-        p = subprocess.run([program, "replay", path, "--json"], capture_output=True, text=True)
+        # The card's memory, where the run wrote it, sizes expandable segments.
+        device = ["--device-memory-bytes", str(run["total_memory"])] if "total_memory" in run else []
+        p = subprocess.run([program, "replay", path, "--json", *device], capture_output=True, text=True)
         if p.returncode != 0:
             print(f"{name}: replay exited {p.returncode}: {p.stderr.strip()[:300]}")
             continue

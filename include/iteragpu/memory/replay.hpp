@@ -68,7 +68,10 @@ namespace iteragpu::memory {
 struct replay_options {
   prediction::allocator_settings settings{};    ///< the settings replayed
   std::optional<byte_count> capacity{};         ///< bytes the allocator may reserve; none: unlimited
-  byte_count device_memory{prediction::h200_device_memory};  ///< the device's memory (sizes expandable segments)
+  /// The device's memory (totalGlobalMem), which sizes an expandable
+  /// segment's address space; none: a replay under expandable segments is
+  /// refused (device_memory_unknown), for no card's size is assumed.
+  std::optional<byte_count> device_memory{};
   bool follow_recorded_addresses{false};        ///< the self-check: recorded addresses, segment events compared
   /// The settings the trace was recorded under, which round the blocks of a
   /// late trace's rebuilt start; none: `settings`.
@@ -133,6 +136,7 @@ enum class replay_errc {
   /// the smallest capacity of a trace whose program died of an out-of-memory
   /// error that the simulation grants: the trace does not show the rest
   ends_where_program_died,
+  device_memory_unknown,  ///< expandable segments replayed without the device's memory, which sizes them
 };
 
 /// Why a trace cannot be replayed, and where.

@@ -38,7 +38,7 @@ struct study_request {
   std::optional<byte_count> capacity{};          ///< the capacity of every replay; none: unlimited
   bool smallest_capacity{false};                 ///< search the smallest capacity of each setting
   byte_count outside{prediction::memory_outside_allocator_default};  ///< memory outside the allocator
-  byte_count device_memory{prediction::h200_device_memory};  ///< the device's memory
+  std::optional<byte_count> device_memory{};  ///< the device's memory (replay_options::device_memory)
 };
 
 /// One setting's result.

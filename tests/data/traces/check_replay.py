@@ -26,8 +26,8 @@ import subprocess
 import sys
 
 
-def replay(program, snapshot, conf=None, capacity=None):
-    args = [program, "replay", snapshot, "--json"]
+def replay(program, device_memory, snapshot, conf=None, capacity=None):
+    args = [program, "replay", snapshot, "--json", "--device-memory-bytes", str(device_memory)]
     if conf is not None:
         args += ["--alloc-conf", conf]
     if capacity is not None:
@@ -46,6 +46,10 @@ def main():
     program = words[0]
     folder = words[1] if len(words) > 1 else os.path.dirname(os.path.abspath(__file__))
     truth = json.load(open(os.path.join(folder, "ground-truth.json")))
+    # The card the traces were recorded on (the H200): its memory sizes the
+    # expandable segments of every replay.
+    device_memory = next(run["total_memory"] for runs in truth.values() if isinstance(runs, dict)
+                         for run in runs.values() if isinstance(run, dict) and "total_memory" in run)
     rows = []
     failures = 0
     for model, runs in sorted(truth.items()):
@@ -55,7 +59,7 @@ def main():
         snapshot = os.path.join(folder, f"{model}.recorded.pickle")
         if not os.path.exists(snapshot):
             continue
-        base, code = replay(program, snapshot)
+        base, code = replay(program, device_memory, snapshot)
         caught = base["recorded_ooms"] > 0
         s = base["settings"][0]
         exact = (s["peak_allocated_bytes"] == recorded["peak_allocated_bytes"] and
@@ -67,7 +71,7 @@ def main():
         for conf, run in sorted(runs.items()):
             if conf in ("recorded",) or conf.startswith("cap-") or "peak_allocated_bytes" not in run:
                 continue
-            out, _ = replay(program, snapshot, conf=conf)
+            out, _ = replay(program, device_memory, snapshot, conf=conf)
             r = out["settings"][0]
             same = (r["peak_allocated_bytes"] == run["peak_allocated_bytes"] and
                     r["peak_reserved_bytes"] == run["peak_reserved_bytes"])
@@ -79,7 +83,7 @@ def main():
         for conf, run in sorted(runs.items()):
             if not conf.startswith("cap-") or run.get("capacity_bytes") is None:
                 continue
-            out, _ = replay(program, snapshot, capacity=run["capacity_bytes"])
+            out, _ = replay(program, device_memory, snapshot, capacity=run["capacity_bytes"])
             r = out["settings"][0]
             same = r["oom"] == run["oom_raised"]
             # A replay that stops at a scratch buffer (a library's workspace)
@@ -103,7 +107,7 @@ def main():
             path = os.path.join(folder, f"{model}.{conf}.pickle")
             if not conf.startswith("cap-") or run.get("capacity_bytes") is None or not os.path.exists(path):
                 continue
-            out, _ = replay(program, path, capacity=run["capacity_bytes"])
+            out, _ = replay(program, device_memory, path, capacity=run["capacity_bytes"])
             r = out["settings"][0]
             same = (r["oom"] == run["oom_raised"] and r["alloc_retries"] == run["alloc_retries"] and
                     r["peak_allocated_bytes"] == run["peak_allocated_bytes"] and
@@ -121,7 +125,7 @@ def main():
         if not name.endswith(".json"):
             continue
         rows_of = json.load(open(os.path.join(measured, name)))["phases"]
-        out, code = replay(program, os.path.join(measured, name[:-5] + ".pickle"))
+        out, code = replay(program, device_memory, os.path.join(measured, name[:-5] + ".pickle"))
         r = out["settings"][0]
         allocated = max(row["peak_allocated_bytes"] for row in rows_of)
         reserved = max(row["peak_reserved_bytes"] for row in rows_of)
@@ -134,7 +138,7 @@ def main():
     wrapped = truth.get("transformer_train.wrapped")
     path = os.path.join(folder, "transformer_train.wrapped.pickle")
     if wrapped and os.path.exists(path):
-        out, code = replay(program, path)
+        out, code = replay(program, device_memory, path)
         r = out["settings"][0]
         same = (out["starts_late"] and code == 0 and r["peak_allocated_bytes"] == wrapped["peak_allocated_bytes"] and
                 r["peak_reserved_bytes"] == wrapped["peak_reserved_bytes"])

@@ -80,6 +80,25 @@ BOOST_AUTO_TEST_CASE(a_trace_replays_to_its_blocks_and_segments) {
   BOOST_TEST(outcome->alloc_retries == 0U);
 }
 
+// Expandable segments are sized by the device's memory, which no default
+// stands for: a replay under them without it is refused before any event,
+// and runs once it is given.
+BOOST_AUTO_TEST_CASE(expandable_segments_replay_only_on_a_named_device_memory) {
+  replay_options o;
+  o.settings.expandable_segments = true;
+  const auto refused = replay(small_program(), o);
+  BOOST_TEST_REQUIRE(!refused.has_value());
+  BOOST_TEST((refused.error().code == replay_errc::device_memory_unknown));
+  BOOST_TEST(iteragpu::report::describe(refused.error()) ==
+             "expandable segments reserve an address space of 9/8 of the device's memory, which was not given: "
+             "name the card or its total memory");
+  o.device_memory = byte_count{std::uint64_t{80} << 30U};
+  const auto outcome = replay(small_program(), o);
+  BOOST_TEST_REQUIRE(outcome.has_value());
+  BOOST_TEST(outcome->peak_allocated.value == 10 * mib);
+  BOOST_TEST(!outcome->oom.has_value());
+}
+
 BOOST_AUTO_TEST_CASE(the_self_check_passes_when_the_segments_are_the_recorded_ones) {
   replay_options o;
   o.follow_recorded_addresses = true;

@@ -464,8 +464,13 @@ ITERAGPU_INLINE void replayer::refused_request(std::uint64_t index, const trace_
   }
   auto block = allocator_.allocate(byte_count{e.size}, e.stream);
   if (!block) {
-    if (block.error().code == prediction::allocation_errc::request_too_large) {
-      return replay_error{replay_errc::request_too_large, index, e.address};
+    switch (block.error().code) {
+      case prediction::allocation_errc::request_too_large:
+        return replay_error{replay_errc::request_too_large, index, e.address};
+      case prediction::allocation_errc::device_memory_unknown:  // replay refuses these settings first
+        return replay_error{replay_errc::device_memory_unknown, index, e.address};
+      case prediction::allocation_errc::out_of_memory:
+        break;
     }
     outcome_.oom = failed_request{index, byte_count{e.size}, e.stream, freed_before_next_alloc(index, e.address)};
     note_peaks(index);
@@ -553,6 +558,9 @@ namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE result<replay_outcome, replay_error> replay(const device_trace& trace,
                                                                           const replay_options& options) {
+  if (options.settings.expandable_segments && !options.device_memory) {
+    return unexpected{replay_error{replay_errc::device_memory_unknown, 0, 0}};
+  }
   detail::replaying::replayer r(options, trace.events);
   if (missing_beginning(trace.events) || unexplained_segment(trace)) {
     auto start = state_at_start(trace, options.recorded_settings.value_or(options.settings));

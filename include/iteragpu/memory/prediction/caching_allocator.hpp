@@ -185,6 +185,9 @@ enum class pool_kind { small, large };
 enum class allocation_errc {
   request_too_large,  ///< 2^60 bytes or more, refused before any search
   out_of_memory,      ///< no cached block fits and no new segment fits in the capacity
+  /// expandable segments, whose address space the device's memory sizes, on
+  /// an allocator that was not told the device's memory: every request is refused
+  device_memory_unknown,
 };
 
 /// A block size as the allocator rounds a request: at least 512 bytes, a
@@ -288,7 +291,7 @@ struct allocator_statistics {
 
 /// Why an allocation failed, with the figures PyTorch's message carries.
 struct allocation_error {
-  /// Out of memory, or a request of 2^60 bytes or more.
+  /// Out of memory, a request of 2^60 bytes or more, or no device memory to size an expandable segment.
   allocation_errc code{allocation_errc::out_of_memory};
   byte_count requested;                  ///< as asked, before rounding
   byte_count segment;                    ///< the reservation that did not fit (0 for request_too_large)
@@ -350,7 +353,7 @@ struct allocator_counters {
   friend bool operator==(const allocator_counters&, const allocator_counters&) = default;
 };
 
-/// An H200's totalGlobalMem, which sizes an expandable segment's address space by default.
+/// An H200's totalGlobalMem (as PyTorch 2.11 reads it), the device_memory of a replay on that card.
 inline constexpr byte_count h200_device_memory{150'109'880'320};
 
 /// The simulated allocator of one device (see the file's description for what it models).
@@ -365,11 +368,13 @@ class caching_allocator {
   /// The allocator under `settings`; `capacity`, when given, is the
   /// allowance of set_per_process_memory_fraction (allowed_memory_maximum),
   /// which also turns the garbage collection threshold on, as in PyTorch;
-  /// `device_memory` (totalGlobalMem) only sizes the address space of an
-  /// expandable segment (9/8 of it).
+  /// `device_memory` (the card's totalGlobalMem) only sizes the address
+  /// space of an expandable segment (9/8 of it): under expandable segments
+  /// an allocator without it refuses every request (device_memory_unknown),
+  /// for no card's size is assumed.
   caching_allocator(const allocator_settings& settings, std::optional<byte_count> capacity,
-                    byte_count device_memory = h200_device_memory)
-      : settings_(settings), capacity_(capacity), device_memory_(device_memory.value) {}
+                    std::optional<byte_count> device_memory = std::nullopt)
+      : settings_(settings), capacity_(capacity), device_memory_(device_memory) {}
 
   /// A block for `request` bytes on `stream`, found, split or reserved as
   /// PyTorch's allocator does (malloc); the failure carries the figures of
@@ -572,7 +577,7 @@ class caching_allocator {
 
   allocator_settings settings_{};
   std::optional<byte_count> capacity_{};
-  std::uint64_t device_memory_{h200_device_memory.value};
+  std::optional<byte_count> device_memory_{};
   block_map blocks_;  // every block, by address
   std::map<std::uint64_t, segment> segments_;
   std::array<std::set<free_key>, pool_count> free_{};

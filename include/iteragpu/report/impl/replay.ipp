@@ -58,6 +58,9 @@ namespace iteragpu::report {
       return "the recorded program died of an out-of-memory error at event " + to_decimal_string(e.event) +
              " and the trace ends there: no capacity can be shown to suffice; record the program under a larger "
              "capacity";
+    case memory::replay_errc::device_memory_unknown:
+      return "expandable segments reserve an address space of 9/8 of the device's memory, which was not given: "
+             "name the card or its total memory";
   }
   return "the trace cannot be replayed at " + at;
 }

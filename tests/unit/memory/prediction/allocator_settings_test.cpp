@@ -43,6 +43,7 @@ using settings_type = iteragpu::memory::prediction::allocator_settings;
 using iteragpu::memory::prediction::block_handle;
 using iteragpu::memory::prediction::block_size;
 using iteragpu::memory::prediction::caching_allocator;
+using iteragpu::memory::prediction::h200_device_memory;
 using iteragpu::memory::prediction::parse_alloc_conf;
 using iteragpu::memory::prediction::segment_action;
 using iteragpu::memory::prediction::segment_event;
@@ -464,12 +465,42 @@ BOOST_AUTO_TEST_CASE(garbage_collection_needs_a_capacity) {
 
 // ---- expandable_segments ---------------------------------------------------
 
+// No card's memory is assumed: under expandable segments an allocator not
+// told the device's memory refuses every request, reserving nothing; a plain
+// one needs none.
+BOOST_AUTO_TEST_CASE(expandable_segments_without_the_device_memory_refuse_every_request) {
+  caching_allocator a(settings("expandable_segments:True"), std::nullopt);
+  const auto refused = a.allocate(byte_count{1000});
+  BOOST_TEST_REQUIRE(!refused.has_value());
+  BOOST_TEST((refused.error().code == allocation_errc::device_memory_unknown));
+  BOOST_TEST(refused.error().requested.value == 1000U);
+  BOOST_TEST(reserved(a) == 0U);
+  BOOST_TEST((a.counters() == allocator_counters{0, 0}));
+  caching_allocator plain(settings("max_split_size_mb:20"), std::nullopt);
+  BOOST_TEST(plain.allocate(byte_count{1000}).has_value());
+}
+
+// The device's memory sizes the address space (9/8 of it, in whole pages):
+// a 1 GiB card's large segment holds 1.125 GiB, so a request of 1.2 GiB does
+// not fit in it and is refused as out of memory, where the H200's holds it.
+BOOST_AUTO_TEST_CASE(the_device_memory_sizes_the_expandable_address_space) {
+  const std::uint64_t gib = 1024 * MiB;
+  caching_allocator small_card(settings("expandable_segments:True"), std::nullopt, byte_count{gib});
+  BOOST_TEST(small_card.allocate(byte_count{gib}).has_value());
+  caching_allocator too_small(settings("expandable_segments:True"), std::nullopt, byte_count{gib});
+  const auto refused = too_small.allocate(byte_count{gib + gib / 5});
+  BOOST_TEST_REQUIRE(!refused.has_value());
+  BOOST_TEST((refused.error().code == allocation_errc::out_of_memory));
+  caching_allocator h200(settings("expandable_segments:True"), std::nullopt, h200_device_memory);
+  BOOST_TEST(h200.allocate(byte_count{gib + gib / 5}).has_value());
+}
+
 // The first small request creates a small expandable segment (address space
 // 9/8 of 150'109'880'320 bytes = 168'873'615'360, in 80'526 pages of 2 MiB =
 // 168'875'261'952 bytes) and maps one 2 MiB page; a 21 MiB request creates a
 // large one and maps two 20 MiB pages (40 MiB).
 BOOST_AUTO_TEST_CASE(expandable_segments_map_whole_pages_of_2_and_20_MiB) {
-  caching_allocator a(settings("expandable_segments:True"), std::nullopt);
+  caching_allocator a(settings("expandable_segments:True"), std::nullopt, h200_device_memory);
   take(a, 1000);
   BOOST_TEST(reserved(a) == 2 * MiB);
   BOOST_TEST(allocated(a) == 1024U);
@@ -489,7 +520,7 @@ BOOST_AUTO_TEST_CASE(expandable_segments_map_whole_pages_of_2_and_20_MiB) {
 // 20 MiB - 512 maps one 20 MiB page and leaves a 512-byte free block; without
 // expandable segments the 20 MiB block is handed out whole.
 BOOST_AUTO_TEST_CASE(expandable_segments_split_off_any_rest_of_512_bytes) {
-  caching_allocator expandable(settings("expandable_segments:True"), std::nullopt);
+  caching_allocator expandable(settings("expandable_segments:True"), std::nullopt, h200_device_memory);
   take(expandable, 20 * MiB - 512);
   BOOST_TEST(allocated(expandable) == 20 * MiB - 512);
   caching_allocator plain;
@@ -503,7 +534,7 @@ BOOST_AUTO_TEST_CASE(expandable_segments_split_off_any_rest_of_512_bytes) {
 // 30 - 9 = 21 -> 40 MiB more [40, 80), and takes [31, 61). A freed and asked
 // again: the same address.
 BOOST_AUTO_TEST_CASE(expandable_segments_grow_at_the_free_end_and_reuse_freed_ranges) {
-  caching_allocator a(settings("expandable_segments:True"), std::nullopt);
+  caching_allocator a(settings("expandable_segments:True"), std::nullopt, h200_device_memory);
   const block_handle first = take(a, 21 * MiB);
   const block_handle second = take(a, 10 * MiB);
   BOOST_TEST(second.address == first.address + 21 * MiB);
@@ -522,7 +553,7 @@ BOOST_AUTO_TEST_CASE(expandable_segments_grow_at_the_free_end_and_reuse_freed_ra
 // [31, 40) stay mapped and cached (40 - 20 = 20 MiB reserved). Freeing all and
 // emptying again unmaps the rest and drops the segment.
 BOOST_AUTO_TEST_CASE(empty_cache_unmaps_the_free_pages_of_an_expandable_segment) {
-  caching_allocator a(settings("expandable_segments:True"), std::nullopt);
+  caching_allocator a(settings("expandable_segments:True"), std::nullopt, h200_device_memory);
   const block_handle first = take(a, 21 * MiB);
   const block_handle second = take(a, 10 * MiB);
   give_back(a, first);

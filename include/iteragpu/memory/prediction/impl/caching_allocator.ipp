@@ -189,6 +189,9 @@ ITERAGPU_INLINE void caching_allocator::grow_reserved(std::uint64_t bytes) noexc
   if (!rounded.has_value()) {
     return unexpected{failure(rounded.error(), request, byte_count{})};
   }
+  if (settings_.expandable_segments && !device_memory_) {
+    return unexpected{failure(allocation_errc::device_memory_unknown, request, byte_count{})};
+  }
   const block_size size = *rounded;
   auto chosen = get_free_block(size, stream);
   if (!chosen) {
@@ -376,8 +379,13 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
     }
   }
   const std::uint64_t page = page_size(pool);
-  const std::uint64_t space = device_memory_ + device_memory_ / 8;
-  const std::uint64_t pages = space / page + (space % page == 0 ? 0 : 1);
+  // find_or_reserve refuses every request under expandable segments without it.
+  const std::uint64_t device_memory = device_memory_.value_or(byte_count{0}).value;
+  const auto space = checked_add(device_memory, device_memory / 8);
+  if (!space) {
+    return std::nullopt;
+  }
+  const std::uint64_t pages = *space / page + (*space % page == 0 ? 0 : 1);
   const auto bytes = checked_mul(pages, page);
   if (!bytes) {
     return std::nullopt;

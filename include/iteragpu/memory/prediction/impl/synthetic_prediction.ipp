@@ -26,9 +26,16 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const allocation_error& f) {
-  if (f.code == allocation_errc::request_too_large) {
-    return "predicted out of memory: a request of " + std::to_string(f.requested.value) +
-           " bytes is 2^60 bytes or more, which the caching allocator refuses";
+  switch (f.code) {
+    case allocation_errc::request_too_large:
+      return "predicted out of memory: a request of " + std::to_string(f.requested.value) +
+             " bytes is 2^60 bytes or more, which the caching allocator refuses";
+    case allocation_errc::device_memory_unknown:
+      return "a request of " + std::to_string(f.requested.value) +
+             " bytes under expandable segments, whose address space the device's memory sizes, on an allocator "
+             "not told the device's memory";
+    case allocation_errc::out_of_memory:
+      break;
   }
   std::string text = "predicted out of memory: tried to allocate " + std::to_string(f.requested.value) +
                      " bytes, which needs a new segment of " + std::to_string(f.segment.value) + " bytes; " +
