@@ -117,28 +117,108 @@ enum class pickle_opcode_use : std::uint8_t {
   no_opcode,   ///< refused: no opcode of any protocol has this byte
 };
 
+/// One opcode: its byte, the name Python's pickle module gives it
+/// (Lib/pickle.py), and what the reader does with it.
+struct pickle_opcode_row {
+  pickle_opcode opcode;    ///< the opcode
+  std::string_view name;   ///< as Lib/pickle.py names it
+  pickle_opcode_use use;   ///< read or refused, and why
+};
+
+/// Every opcode of protocols 0 to 5, by byte: the one table of their names
+/// and uses (a byte absent from it is no opcode).
+inline constexpr std::array<pickle_opcode_row, 68> pickle_opcode_table{{
+    {pickle_opcode::mark, "MARK", pickle_opcode_use::plain_data},
+    {pickle_opcode::empty_tuple, "EMPTY_TUPLE", pickle_opcode_use::plain_data},
+    {pickle_opcode::stop, "STOP", pickle_opcode_use::plain_data},
+    {pickle_opcode::pop, "POP", pickle_opcode_use::plain_data},
+    {pickle_opcode::pop_mark, "POP_MARK", pickle_opcode_use::plain_data},
+    {pickle_opcode::dup, "DUP", pickle_opcode_use::plain_data},
+    {pickle_opcode::binbytes, "BINBYTES", pickle_opcode_use::plain_data},
+    {pickle_opcode::short_binbytes, "SHORT_BINBYTES", pickle_opcode_use::plain_data},
+    {pickle_opcode::text_float, "FLOAT", pickle_opcode_use::not_read},
+    {pickle_opcode::binfloat, "BINFLOAT", pickle_opcode_use::plain_data},
+    {pickle_opcode::text_int, "INT", pickle_opcode_use::not_read},
+    {pickle_opcode::binint, "BININT", pickle_opcode_use::plain_data},
+    {pickle_opcode::binint1, "BININT1", pickle_opcode_use::plain_data},
+    {pickle_opcode::text_long, "LONG", pickle_opcode_use::not_read},
+    {pickle_opcode::binint2, "BININT2", pickle_opcode_use::plain_data},
+    {pickle_opcode::none, "NONE", pickle_opcode_use::plain_data},
+    {pickle_opcode::persid, "PERSID", pickle_opcode_use::runs_code},
+    {pickle_opcode::binpersid, "BINPERSID", pickle_opcode_use::runs_code},
+    {pickle_opcode::reduce, "REDUCE", pickle_opcode_use::runs_code},
+    {pickle_opcode::text_string, "STRING", pickle_opcode_use::not_read},
+    {pickle_opcode::binstring, "BINSTRING", pickle_opcode_use::not_read},
+    {pickle_opcode::short_binstring, "SHORT_BINSTRING", pickle_opcode_use::not_read},
+    {pickle_opcode::text_unicode, "UNICODE", pickle_opcode_use::not_read},
+    {pickle_opcode::binunicode, "BINUNICODE", pickle_opcode_use::plain_data},
+    {pickle_opcode::empty_list, "EMPTY_LIST", pickle_opcode_use::plain_data},
+    {pickle_opcode::append, "APPEND", pickle_opcode_use::plain_data},
+    {pickle_opcode::build, "BUILD", pickle_opcode_use::runs_code},
+    {pickle_opcode::global, "GLOBAL", pickle_opcode_use::runs_code},
+    {pickle_opcode::dict, "DICT", pickle_opcode_use::plain_data},
+    {pickle_opcode::appends, "APPENDS", pickle_opcode_use::plain_data},
+    {pickle_opcode::text_get, "GET", pickle_opcode_use::not_read},
+    {pickle_opcode::binget, "BINGET", pickle_opcode_use::plain_data},
+    {pickle_opcode::inst, "INST", pickle_opcode_use::runs_code},
+    {pickle_opcode::long_binget, "LONG_BINGET", pickle_opcode_use::plain_data},
+    {pickle_opcode::list, "LIST", pickle_opcode_use::plain_data},
+    {pickle_opcode::obj, "OBJ", pickle_opcode_use::runs_code},
+    {pickle_opcode::text_put, "PUT", pickle_opcode_use::not_read},
+    {pickle_opcode::binput, "BINPUT", pickle_opcode_use::plain_data},
+    {pickle_opcode::long_binput, "LONG_BINPUT", pickle_opcode_use::plain_data},
+    {pickle_opcode::setitem, "SETITEM", pickle_opcode_use::plain_data},
+    {pickle_opcode::tuple, "TUPLE", pickle_opcode_use::plain_data},
+    {pickle_opcode::setitems, "SETITEMS", pickle_opcode_use::plain_data},
+    {pickle_opcode::empty_dict, "EMPTY_DICT", pickle_opcode_use::plain_data},
+    {pickle_opcode::proto, "PROTO", pickle_opcode_use::plain_data},
+    {pickle_opcode::newobj, "NEWOBJ", pickle_opcode_use::runs_code},
+    {pickle_opcode::ext1, "EXT1", pickle_opcode_use::runs_code},
+    {pickle_opcode::ext2, "EXT2", pickle_opcode_use::runs_code},
+    {pickle_opcode::ext4, "EXT4", pickle_opcode_use::runs_code},
+    {pickle_opcode::tuple1, "TUPLE1", pickle_opcode_use::plain_data},
+    {pickle_opcode::tuple2, "TUPLE2", pickle_opcode_use::plain_data},
+    {pickle_opcode::tuple3, "TUPLE3", pickle_opcode_use::plain_data},
+    {pickle_opcode::newtrue, "NEWTRUE", pickle_opcode_use::plain_data},
+    {pickle_opcode::newfalse, "NEWFALSE", pickle_opcode_use::plain_data},
+    {pickle_opcode::long1, "LONG1", pickle_opcode_use::plain_data},
+    {pickle_opcode::long4, "LONG4", pickle_opcode_use::plain_data},
+    {pickle_opcode::short_binunicode, "SHORT_BINUNICODE", pickle_opcode_use::plain_data},
+    {pickle_opcode::binunicode8, "BINUNICODE8", pickle_opcode_use::plain_data},
+    {pickle_opcode::binbytes8, "BINBYTES8", pickle_opcode_use::plain_data},
+    {pickle_opcode::empty_set, "EMPTY_SET", pickle_opcode_use::not_read},
+    {pickle_opcode::additems, "ADDITEMS", pickle_opcode_use::not_read},
+    {pickle_opcode::frozenset, "FROZENSET", pickle_opcode_use::not_read},
+    {pickle_opcode::newobj_ex, "NEWOBJ_EX", pickle_opcode_use::runs_code},
+    {pickle_opcode::stack_global, "STACK_GLOBAL", pickle_opcode_use::runs_code},
+    {pickle_opcode::memoize, "MEMOIZE", pickle_opcode_use::plain_data},
+    {pickle_opcode::frame, "FRAME", pickle_opcode_use::plain_data},
+    {pickle_opcode::bytearray8, "BYTEARRAY8", pickle_opcode_use::plain_data},
+    {pickle_opcode::next_buffer, "NEXT_BUFFER", pickle_opcode_use::not_read},
+    {pickle_opcode::readonly_buffer, "READONLY_BUFFER", pickle_opcode_use::not_read},
+}};
+
+/// The row of `byte`, or none when no opcode has it.
+[[nodiscard]] constexpr const pickle_opcode_row* pickle_opcode_row_of(std::uint8_t byte) noexcept {
+  for (const pickle_opcode_row& row : pickle_opcode_table) {
+    if (static_cast<std::uint8_t>(row.opcode) == byte) {
+      return &row;
+    }
+  }
+  return nullptr;
+}
+
 /// What the reader does with `byte` as an opcode.
 [[nodiscard]] constexpr pickle_opcode_use pickle_opcode_use_of(std::uint8_t byte) noexcept {
-  using op = pickle_opcode;
-  switch (static_cast<op>(byte)) {
-    case op::mark: case op::stop: case op::pop: case op::pop_mark: case op::dup: case op::binbytes:
-    case op::short_binbytes: case op::binfloat: case op::binint: case op::binint1: case op::binint2: case op::none:
-    case op::binunicode: case op::empty_list: case op::append: case op::dict: case op::appends: case op::binget:
-    case op::long_binget: case op::list: case op::binput: case op::long_binput: case op::setitem: case op::tuple:
-    case op::setitems: case op::empty_tuple: case op::empty_dict: case op::proto: case op::tuple1: case op::tuple2:
-    case op::tuple3: case op::newtrue: case op::newfalse: case op::long1: case op::long4: case op::short_binunicode:
-    case op::binunicode8: case op::binbytes8: case op::memoize: case op::frame: case op::bytearray8:
-      return pickle_opcode_use::plain_data;
-    case op::persid: case op::binpersid: case op::reduce: case op::build: case op::global: case op::inst:
-    case op::obj: case op::newobj: case op::ext1: case op::ext2: case op::ext4: case op::newobj_ex:
-    case op::stack_global:
-      return pickle_opcode_use::runs_code;
-    case op::text_float: case op::text_int: case op::text_long: case op::text_string: case op::binstring:
-    case op::short_binstring: case op::text_unicode: case op::text_get: case op::text_put: case op::empty_set:
-    case op::additems: case op::frozenset: case op::next_buffer: case op::readonly_buffer:
-      return pickle_opcode_use::not_read;
-  }
-  return pickle_opcode_use::no_opcode;
+  const pickle_opcode_row* row = pickle_opcode_row_of(byte);
+  return row != nullptr ? row->use : pickle_opcode_use::no_opcode;
+}
+
+/// The name Python's pickle module gives the opcode `byte`, or an empty view
+/// for a byte that is no opcode.
+[[nodiscard]] constexpr std::string_view pickle_opcode_name(std::uint8_t byte) noexcept {
+  const pickle_opcode_row* row = pickle_opcode_row_of(byte);
+  return row != nullptr ? row->name : std::string_view{};
 }
 
 /// Why a pickle was not read.

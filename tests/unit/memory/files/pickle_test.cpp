@@ -268,6 +268,19 @@ BOOST_AUTO_TEST_CASE(frames_are_checked_against_the_data_and_each_other) {
   check_reads(b({0x80, 4, 0x95, 1, 0, 0, 0, 0, 0, 0, 0, ']', 0x95, 3, 0, 0, 0, 0, 0, 0, 0, 'K', 9, 'a', '.'}), "[9]");
 }
 
+// The table holds each opcode once, by byte, and every one of Lib/pickle.py's
+// 68 opcodes of protocols 0 to 5.
+BOOST_AUTO_TEST_CASE(the_opcode_table_holds_each_opcode_once_in_byte_order) {
+  const auto& table = iteragpu::memory::pickle_opcode_table;
+  BOOST_TEST(table.size() == 68U);
+  for (std::size_t i = 1; i < table.size(); ++i) {
+    BOOST_TEST(static_cast<unsigned>(table[i - 1].opcode) < static_cast<unsigned>(table[i].opcode));
+  }
+  BOOST_TEST(iteragpu::memory::pickle_opcode_name(0x95) == "FRAME");
+  BOOST_TEST((iteragpu::memory::pickle_opcode_use_of(0x63) == pickle_opcode_use::runs_code));  // GLOBAL
+  BOOST_TEST((iteragpu::memory::pickle_opcode_use_of(0x00) == pickle_opcode_use::no_opcode));
+}
+
 BOOST_AUTO_TEST_CASE(every_opcode_that_runs_code_is_refused_and_every_other_byte_named) {
   int forbidden = 0;
   int not_read = 0;
