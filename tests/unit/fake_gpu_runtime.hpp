@@ -1,7 +1,7 @@
 // A GPU runtime of stand-ins, as gpu_runtime_traits asks for one: devices
 // with properties, a current device, events on streams, failures injected
 // per call, and the caching allocator's statistics. Shared by
-// tests/unit/gpu_backend_test.cpp and tests/unit_torch/gpu_runtime_test.cpp.
+// tests/unit/torch/gpu_backend_test.cpp and tests/unit/torch/runtime_test.cpp.
 #ifndef ITERAGPU_TESTS_FAKE_GPU_RUNTIME_HPP
 #define ITERAGPU_TESTS_FAKE_GPU_RUNTIME_HPP
 

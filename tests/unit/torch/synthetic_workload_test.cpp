@@ -11,7 +11,6 @@
 #include <boost/test/unit_test.hpp>
 #include <torch/torch.h>
 
-#include <cli/gpu_commands.hpp>
 #include <iteragpu/memory/protocol.hpp>
 #include <iteragpu/memory/synthetic_model.hpp>
 #include <iteragpu/torch/dtype.hpp>

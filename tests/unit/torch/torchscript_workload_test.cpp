@@ -4,8 +4,7 @@
 // inference and training, the outputs a loss is taken from, and every
 // refusal a user will meet (a file that is no module, inputs forward does not
 // take, a dtype it refuses, a module with nothing to train). The command
-// line's checks before any GPU: a missing file, a file that is no archive,
-// a bad spec, and a module that passes them on a machine without a GPU.
+// line's checks before any GPU are tested in tests/cli/unit_torch/.
 // GCC 13 at -O3 (the GPU host's build of LibTorch 2.11) sees a null pointer
 // in c10::IValue::toComplexDouble once c10::Dict's key hash is inlined into
 // this file's dict outputs: a false positive inside LibTorch's headers, whose
@@ -14,80 +13,29 @@
 #include <iteragpu/torch/torchscript_workload.hpp>
 
 #include <cstdint>
-#include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
-
-#include <dirent.h>
-#include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
 #include <torch/script.h>
 #include <torch/torch.h>
 
-#include <cli/gpu_commands.hpp>
-#include <iteragpu/io.hpp>
-#include <iteragpu/memory/sha256.hpp>
 #include <iteragpu/memory/protocol.hpp>
 #include <iteragpu/torch/runtime.hpp>
 
 #include "cpu_backend.hpp"
+#include "saved_module.hpp"
 
 namespace ta = iteragpu::torch_adapter;
 namespace mem = iteragpu::memory;
 
 namespace {
 
-// A folder of this process's own, removed at the end.
-struct scratch {
-  std::filesystem::path folder = std::filesystem::temp_directory_path() /
-                                 ("iteragpu-torchscript-" + std::to_string(::getpid()));
-  scratch() { std::filesystem::create_directories(folder); }
-  scratch(const scratch&) = delete;
-  scratch& operator=(const scratch&) = delete;
-  // Removed with POSIX calls: the pip build of LibTorch 2.11 exports a
-  // std::filesystem::remove_all of its own that crashes when called from
-  // here (seen on the GPU host); the folder holds plain files only.
-  ~scratch() {
-    if (DIR* d = ::opendir(folder.c_str())) {
-      while (const dirent* entry = ::readdir(d)) {
-        const std::string name = entry->d_name;
-        if (name != "." && name != "..") {
-          static_cast<void>(::unlink((folder / name).c_str()));
-        }
-      }
-      ::closedir(d);
-    }
-    static_cast<void>(::rmdir(folder.c_str()));
-  }
-};
-
-// A module with the parameters given and the TorchScript source of its
-// methods, saved by torch.jit's serialisation to `name` in the folder.
-std::string saved_module(const scratch& s, const std::string& name,
-                         const std::vector<std::pair<std::string, torch::Tensor>>& parameters,
-                         const std::string& source) {
-  torch::jit::Module m("m");
-  // What every module saved from Python has, and what train()/eval() set.
-  m.register_attribute("training", c10::BoolType::get(), true);
-  for (const auto& [parameter, value] : parameters) {
-    // Trainable, as nn.Parameter makes them; the flag is saved with the module.
-    m.register_parameter(parameter, value.clone().requires_grad_(), false);
-  }
-  m.define(source);
-  const auto path = (s.folder / name).string();
-  m.save(path);
-  return path;
-}
-
-const std::string linear_source = R"(
-def forward(self, x):
-    return x.matmul(self.w) + self.b
-)";
-
 using iteragpu_tests::cpu_backend;
+using iteragpu_tests::linear_source;
+using iteragpu_tests::saved_module;
+using iteragpu_tests::scratch;
 
 // Counts the bytes the workload holds: parameters, their gradients and the inputs.
 struct tensor_counter {
@@ -133,16 +81,6 @@ iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_ru
     return iteragpu::unexpected{iteragpu::memory::torchscript_run_error{work.refusal().value_or(iteragpu::memory::torchscript_run_errc::phase_failed), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
-}
-
-int command(const std::vector<std::string>& args, std::string& err_text) {
-  auto runtime = ta::open_libtorch_runtime();
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = iteragpu::cli::run_measure(runtime, args, out, err);
-  err_text = err.str();
-  BOOST_TEST(out.str().empty());
-  return code;
 }
 
 }  // namespace
@@ -309,61 +247,6 @@ def forward(self, x):
 BOOST_AUTO_TEST_CASE(running_out_of_memory_is_a_failure_of_the_gpu_not_a_refusal) {
   BOOST_TEST(ta::is_out_of_memory(std::runtime_error("CUDA out of memory. Tried to allocate 2.00 GiB")));
   BOOST_TEST(!ta::is_out_of_memory(std::runtime_error("expected scalar type Float but found Long")));
-}
-
-BOOST_AUTO_TEST_SUITE_END()
-
-BOOST_AUTO_TEST_SUITE(measure_torchscript_command_here)
-
-BOOST_AUTO_TEST_CASE(a_saved_module_passes_the_cheap_checks_with_its_name_and_is_hashed_after_them) {
-  const scratch s;
-  const auto path = saved_module(s, "linear.pt", {{"w", torch::ones({4, 3})}, {"b", torch::zeros({3})}}, linear_source);
-  iteragpu::memory::torchscript_run run;
-  run.path = path;
-  iteragpu::cli::check_torchscript_file(run);
-  BOOST_TEST(run.file_name == "linear.pt");
-  // The cheap checks read no more than they need: the digest comes last.
-  BOOST_TEST(run.sha256.empty());
-  iteragpu::cli::hash_model_file(run);
-  const auto bytes = iteragpu::read_whole_file(path).value();
-  BOOST_TEST(run.sha256 == mem::to_hex(mem::sha256(bytes)));
-  BOOST_TEST(run.sha256.size() == 64U);
-}
-
-BOOST_AUTO_TEST_CASE(file_and_spec_mistakes_are_reported_before_the_missing_gpu) {
-  const scratch s;
-  const auto output = (s.folder / "out.json").string();
-  std::string err;
-  BOOST_TEST(command({"--torchscript", (s.folder / "missing.pt").string(), "--input", "2x4:float32", "--device",
-                      "cuda:0", "--output", output},
-                     err) == iteragpu::cli::exit_usage);
-  BOOST_TEST(err.find("missing.pt' does not exist") != std::string::npos);
-  const auto text = (s.folder / "model.py").string();
-  std::ofstream(text) << "def forward(self, x):\n    return x\n";
-  BOOST_TEST(command({"--torchscript", text, "--input", "2x4:float32", "--device", "cuda:0", "--output", output},
-                     err) == iteragpu::cli::exit_usage);
-  BOOST_TEST(err.find("model.py' is not a TorchScript archive (not a zip file)") != std::string::npos);
-  const auto path = saved_module(s, "linear.pt", {{"w", torch::ones({4, 3})}, {"b", torch::zeros({3})}}, linear_source);
-  BOOST_TEST(command({"--torchscript", path, "--input", "2x4:floaty", "--device", "cuda:0", "--output", output},
-                     err) == iteragpu::cli::exit_usage);
-  BOOST_TEST(err.find("--input: '2x4:floaty' has an unknown dtype at column 5") != std::string::npos);
-  BOOST_TEST(command({"--torchscript", path, "--input", "2x4:int8", "--input-high", "129", "--device", "cuda:0",
-                      "--output", output},
-                     err) == iteragpu::cli::exit_usage);
-  BOOST_TEST(err.find("--input-high: 129 is past what int8 holds") != std::string::npos);
-  BOOST_TEST(command({"--torchscript", path, "--input", "2x4:float32", "--width", "8", "--device", "cuda:0",
-                      "--output", output},
-                     err) == iteragpu::cli::exit_usage);
-  BOOST_TEST(err.find("--width describes the synthetic network") != std::string::npos);
-  BOOST_TEST(command({"--train", "--device", "cuda:0", "--output", output}, err) == iteragpu::cli::exit_usage);
-  BOOST_TEST(err.find("--train goes with --torchscript or --aoti only") != std::string::npos);
-#if !defined(ITERAGPU_TORCH_CUDA) && !defined(ITERAGPU_TORCH_HIP)
-  // A module that passes every check meets the missing GPU.
-  BOOST_TEST(command({"--torchscript", path, "--input", "2x4:float32", "--device", "cuda:0", "--output", output},
-                     err) == iteragpu::cli::exit_usage);
-  BOOST_TEST(err.find("cuda:0 cannot be measured") != std::string::npos);
-#endif
-  BOOST_TEST(!std::filesystem::exists(output));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
