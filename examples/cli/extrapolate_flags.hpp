@@ -203,6 +203,30 @@ namespace detail::extrapolate_flags {
   return r;
 }
 
+// --gpu and --catalog (with --largest), and --device-memory-bytes, which a
+// GPU of the catalog gives itself; read after --capacity-bytes and --largest.
+inline void device_flags(const po::variables_map& values, extrapolate_command_options& o) {
+  if (given(values, "gpu")) {
+    o.gpu = required_text(values, "gpu", "a catalog GPU id");
+  }
+  if (given(values, "catalog")) {
+    o.catalog = required_text(values, "catalog", "a catalog CSV file");
+  }
+  if ((o.gpu || o.catalog) && !o.largest) {
+    throw usage_error(std::string(o.gpu ? "--gpu" : "--catalog") + " goes with --largest; expected --largest too");
+  }
+  if (o.gpu && !o.capacities.empty()) {
+    throw usage_error("--gpu and --capacity-bytes do not go together with --largest (expected one: a GPU's "
+                      "capacity or capacities in bytes)");
+  }
+  if (given(values, "device-memory-bytes")) {
+    if (o.gpu) {
+      throw usage_error("--gpu and --device-memory-bytes do not go together (the GPU gives the device's memory)");
+    }
+    o.device_memory = byte_count{positive_flag(values, "device-memory-bytes")};
+  }
+}
+
 }  // namespace detail::extrapolate_flags
 
 /// The words of `mesure_memoire extrapolate` as options, or a usage_error.
@@ -239,25 +263,7 @@ namespace detail::extrapolate_flags {
     o.capacities.push_back(byte_count{integer_flag("capacity-bytes", text, 1, accepted_positive)});
   }
   o.largest = values["largest"].as<bool>();
-  if (given(values, "gpu")) {
-    o.gpu = required_text(values, "gpu", "a catalog GPU id");
-  }
-  if (given(values, "catalog")) {
-    o.catalog = required_text(values, "catalog", "a catalog CSV file");
-  }
-  if ((o.gpu || o.catalog) && !o.largest) {
-    throw usage_error(std::string(o.gpu ? "--gpu" : "--catalog") + " goes with --largest; expected --largest too");
-  }
-  if (o.gpu && !o.capacities.empty()) {
-    throw usage_error("--gpu and --capacity-bytes do not go together with --largest (expected one: a GPU's "
-                      "capacity or capacities in bytes)");
-  }
-  if (given(values, "device-memory-bytes")) {
-    if (o.gpu) {
-      throw usage_error("--gpu and --device-memory-bytes do not go together (the GPU gives the device's memory)");
-    }
-    o.device_memory = byte_count{positive_flag(values, "device-memory-bytes")};
-  }
+  d::device_flags(values, o);
   if (given(values, "outside-bytes")) {
     o.outside = byte_count{non_negative_flag(values, "outside-bytes")};
   }
