@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <unistd.h>
@@ -322,8 +323,10 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   doc.at("phases").as_array().at(5).as_object().erase("seconds");
   const auto refused = sw::files::measured_from(doc);
   BOOST_TEST_REQUIRE(!refused.has_value());
-  BOOST_TEST(refused.error().field.path == "phases[5]");
-  BOOST_TEST(refused.error().field.key == "seconds");
+  const auto* field = std::get_if<iteragpu::memory::measurement_field_error>(&refused.error().what);
+  BOOST_TEST_REQUIRE(field != nullptr);
+  BOOST_TEST(field->path == "phases[5]");
+  BOOST_TEST(field->key == "seconds");
   BOOST_TEST(iteragpu::report::describe(refused.error()) ==
              R"(phases[5] has no "seconds"; expected a finite number of seconds, 0 or more)");
 }

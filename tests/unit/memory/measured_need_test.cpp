@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -139,9 +140,11 @@ BOOST_AUTO_TEST_CASE(a_sweep_record_counts_what_fits_counts) {
   const auto refused = iteragpu::sweep::files::measured_from(doc);
   BOOST_REQUIRE(!refused.has_value());
   BOOST_TEST((refused.error().code == measurement_read_errc::bad_field));
-  BOOST_TEST((refused.error().field.code == measurement_field_errc::wrong_value));
-  BOOST_TEST(refused.error().field.path == "phases[1].end_device_used_bytes");
-  BOOST_TEST(refused.error().field.found == "-5");
+  const auto* field = std::get_if<iteragpu::memory::measurement_field_error>(&refused.error().what);
+  BOOST_REQUIRE(field != nullptr);
+  BOOST_TEST((field->code == measurement_field_errc::wrong_value));
+  BOOST_TEST(field->path == "phases[1].end_device_used_bytes");
+  BOOST_TEST(field->found == "-5");
   BOOST_TEST((refusal(doc) == refused.error()));
   const auto fits = iteragpu::report::need_from_json(boost::json::serialize(doc));
   BOOST_REQUIRE(!fits.has_value());
@@ -185,24 +188,26 @@ BOOST_AUTO_TEST_CASE(a_schema_1_file_has_no_device_sample) {
 BOOST_AUTO_TEST_CASE(a_refused_file_says_what_and_where) {
   auto e = refusal(boost::json::parse(R"([1])"));
   BOOST_TEST((e.code == measurement_read_errc::top_level));
-  BOOST_TEST(e.found == "[1]");
+  BOOST_TEST((e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::found_value{"[1]"}}));
   e = refusal(boost::json::parse(R"({"phases":[]})"));
   BOOST_TEST((e.code == measurement_read_errc::no_schema_version));
   e = refusal(boost::json::parse(R"({"schema_version":3})"));
   BOOST_TEST((e.code == measurement_read_errc::unknown_schema_version));
-  BOOST_TEST(e.found == "3");
+  BOOST_TEST((e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::found_value{"3"}}));
   auto doc = boost::json::parse(text_of(disagreeing));
   doc.at("phases").as_array().at(0).as_object().erase("peak_reserved_bytes");
   e = refusal(doc);
   BOOST_TEST((e.code == measurement_read_errc::bad_field));
-  BOOST_TEST((e.field.code == measurement_field_errc::missing));
-  BOOST_TEST(e.field.path == "phases[0]");
-  BOOST_TEST(e.field.key == "peak_reserved_bytes");
+  BOOST_REQUIRE(std::holds_alternative<iteragpu::memory::measurement_field_error>(e.what));
+  BOOST_TEST((std::get<iteragpu::memory::measurement_field_error>(e.what).code == measurement_field_errc::missing));
+  BOOST_TEST(std::get<iteragpu::memory::measurement_field_error>(e.what).path == "phases[0]");
+  BOOST_TEST(std::get<iteragpu::memory::measurement_field_error>(e.what).key == "peak_reserved_bytes");
   doc.at("phases").as_array().at(0).as_object()["peak_reserved_bytes"] = 1.5;
   e = refusal(doc);
-  BOOST_TEST((e.field.code == measurement_field_errc::wrong_value));
-  BOOST_TEST(e.field.path == "phases[0].peak_reserved_bytes");
-  BOOST_TEST(e.field.found == "1.5E0");
+  BOOST_REQUIRE(std::holds_alternative<iteragpu::memory::measurement_field_error>(e.what));
+  BOOST_TEST((std::get<iteragpu::memory::measurement_field_error>(e.what).code == measurement_field_errc::wrong_value));
+  BOOST_TEST(std::get<iteragpu::memory::measurement_field_error>(e.what).path == "phases[0].peak_reserved_bytes");
+  BOOST_TEST(std::get<iteragpu::memory::measurement_field_error>(e.what).found == "1.5E0");
   doc.at("phases").as_array().at(0).as_object()["peak_reserved_bytes"] = 600;
   BOOST_TEST(run_of(doc).phases.size() == 5U);
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <variant>
 
 #include <boost/json/fwd.hpp>
 
@@ -79,14 +80,14 @@ enum class measurement_read_errc : std::uint8_t {
   not_a_regular_file,      ///< a FIFO, a device, a socket
   unreadable,              ///< it cannot be opened or read
   empty,                   ///< no text but white space
-  not_json,                ///< malformed JSON (json, offset, size)
-  duplicate_key,           ///< a key twice in one object (duplicate: its JSON pointer)
+  not_json,                ///< malformed JSON (parse_stop)
+  duplicate_key,           ///< a key twice in one object (repeated_key)
   torchscript,             ///< a measurement of a TorchScript module
-  top_level,               ///< the top level is not an object (found)
-  other_output,            ///< another output of the programs (other)
+  top_level,               ///< the top level is not an object (found_value)
+  other_output,            ///< another output of the programs (other_output_kind)
   no_schema_version,       ///< no schema_version
-  unknown_schema_version,  ///< schema_version is not 1 or 2 (found)
-  bad_field,               ///< a field inside the document (field)
+  unknown_schema_version,  ///< schema_version is not 1 or 2 (found_value)
+  bad_field,               ///< a field inside the document (measurement_field_error)
 };
 
 /// The call that refused a measurement, which frames the words: the
@@ -97,19 +98,46 @@ enum class measurement_read_stage : std::uint8_t {
   file,      ///< read_measurement()
 };
 
-/// Why a measurement was not read; the members that a kind names carry its
-/// data, the others keep their defaults.
+/// not_json: where and why Boost.JSON's parser stopped.
+struct parse_stop {
+  std::error_code reason{};  ///< Boost.JSON's
+  std::size_t offset{0};     ///< the bytes read when parsing stopped
+  std::size_t size{0};       ///< the text's bytes
+  /// Equal when every member is equal.
+  friend bool operator==(const parse_stop&, const parse_stop&) = default;
+};
+
+/// duplicate_key: the key given twice in one object.
+struct repeated_key {
+  std::string pointer;  ///< its JSON Pointer (RFC 6901)
+  /// Equal when the pointers are.
+  friend bool operator==(const repeated_key&, const repeated_key&) = default;
+};
+
+/// top_level, unknown_schema_version: the value found in place of the one expected.
+struct found_value {
+  std::string json;  ///< the value, as JSON text
+  /// Equal when the texts are.
+  friend bool operator==(const found_value&, const found_value&) = default;
+};
+
+/// What a measurement_read_error carries beyond its code, one alternative
+/// per shape: parse_stop (not_json), repeated_key (duplicate_key),
+/// found_value (top_level, unknown_schema_version), other_output_kind
+/// (other_output), measurement_field_error (bad_field), and nothing
+/// (std::monostate) for the other codes.
+using measurement_read_data =
+    std::variant<std::monostate, parse_stop, repeated_key, found_value, other_output_kind, measurement_field_error>;
+
+/// Why a measurement was not read: the kind, the call that refused it, the
+/// file (stage file) and the data of that kind, in `what`
+/// (measurement_read_data names which alternative each code holds; the
+/// readers below build no other pairing).
 struct measurement_read_error {
   measurement_read_errc code{measurement_read_errc::bad_field};     ///< what is wrong
   measurement_read_stage stage{measurement_read_stage::document};  ///< the call that refused it
-  std::string file{};                   ///< stage file: the path as given
-  std::error_code json{};               ///< not_json: Boost.JSON's reason
-  std::size_t offset{0};                ///< not_json: the bytes read when parsing stopped
-  std::size_t size{0};                  ///< not_json: the text's bytes
-  std::string duplicate{};              ///< duplicate_key: the JSON pointer of the key given twice
-  std::string found{"null"};            ///< top_level, unknown_schema_version: the value (as JSON text)
-  other_output_kind other{other_output_kind::plan};  ///< other_output: which
-  measurement_field_error field{};      ///< bad_field: what and where
+  std::string file{};           ///< stage file: the path as given; empty otherwise
+  measurement_read_data what{};  ///< the data the code names
   /// Equal when every member is equal.
   friend bool operator==(const measurement_read_error&, const measurement_read_error&) = default;
 };

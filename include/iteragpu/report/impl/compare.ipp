@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <variant>
 
 #include <boost/json.hpp>
 
@@ -93,17 +94,24 @@ namespace iteragpu::report::detail {
 [[nodiscard]] ITERAGPU_INLINE std::string describe_document(const memory::measurement_read_error& e,
                                                             const document_names& names) {
   const std::string expected = expected_measurement(names);
+  const auto* found = std::get_if<memory::found_value>(&e.what);
+  const std::string found_words = describe_found(found != nullptr ? found->json : "null");
   switch (e.code) {
     case memory::measurement_read_errc::top_level:
-      return "the top level is " + describe_found(e.found) + "; " + expected;
-    case memory::measurement_read_errc::other_output:
-      return "it is " + std::string(describe(e.other, names)) + "; " + expected;
+      return "the top level is " + found_words + "; " + expected;
+    case memory::measurement_read_errc::other_output: {
+      const auto* other = std::get_if<memory::other_output_kind>(&e.what);
+      return "it is " + std::string(describe(other != nullptr ? *other : memory::other_output_kind{}, names)) +
+             "; " + expected;
+    }
     case memory::measurement_read_errc::no_schema_version:
       return "it has no schema_version; " + expected;
     case memory::measurement_read_errc::unknown_schema_version:
-      return "schema_version is " + describe_found(e.found) + ", not one this program reads; " + expected;
-    default:
-      return describe(e.field);
+      return "schema_version is " + found_words + ", not one this program reads; " + expected;
+    default: {
+      const auto* field = std::get_if<memory::measurement_field_error>(&e.what);
+      return describe(field != nullptr ? *field : memory::measurement_field_error{});
+    }
   }
 }
 
@@ -113,11 +121,17 @@ namespace iteragpu::report::detail {
   switch (e.code) {
     case memory::measurement_read_errc::empty:
       return "is empty; " + expected;
-    case memory::measurement_read_errc::not_json:
-      return "is not JSON (" + e.json.message() + " at byte " + to_decimal_string(e.offset) + " of " +
-             to_decimal_string(e.size) + "); " + expected;
-    case memory::measurement_read_errc::duplicate_key:
-      return "is refused: " + duplicate_key_message(e.duplicate) + "; " + expected + ", each key once";
+    case memory::measurement_read_errc::not_json: {
+      const auto* at = std::get_if<memory::parse_stop>(&e.what);
+      const memory::parse_stop stop = at != nullptr ? *at : memory::parse_stop{};
+      return "is not JSON (" + stop.reason.message() + " at byte " + to_decimal_string(stop.offset) + " of " +
+             to_decimal_string(stop.size) + "); " + expected;
+    }
+    case memory::measurement_read_errc::duplicate_key: {
+      const auto* key = std::get_if<memory::repeated_key>(&e.what);
+      return "is refused: " + duplicate_key_message(key != nullptr ? key->pointer : std::string{}) + "; " +
+             expected + ", each key once";
+    }
     case memory::measurement_read_errc::torchscript:
       return "is the measurement of a TorchScript module (it has a workload); compare reads measurements of the "
              "synthetic network only";

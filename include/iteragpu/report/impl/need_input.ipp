@@ -2,6 +2,7 @@
 #define ITERAGPU_REPORT_IMPL_NEED_INPUT_IPP
 
 #include <algorithm>
+#include <variant>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -46,8 +47,9 @@ namespace iteragpu::report::detail {
 
 [[nodiscard]] ITERAGPU_INLINE need_input_error measurement_refusal(const memory::measurement_read_error& e,
                                                                    const document_names& names) {
-  if (e.code == memory::measurement_read_errc::unknown_schema_version) {
-    return {"a measurement of schema_version " + quoted_excerpt(e.found)};
+  if (const auto* found = std::get_if<memory::found_value>(&e.what);
+      found != nullptr && e.code == memory::measurement_read_errc::unknown_schema_version) {
+    return {"a measurement of schema_version " + quoted_excerpt(found->json)};
   }
   return {"a measurement that cannot be read: " + describe_document(e, names)};
 }

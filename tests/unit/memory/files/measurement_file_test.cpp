@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -34,6 +35,39 @@ BOOST_AUTO_TEST_CASE(a_document_is_refused_at_the_first_problem_found) {
   const auto missing = mem::read_measurement("/nonexistent-iteragpu-folder/m.json");
   BOOST_TEST_REQUIRE(!missing.has_value());
   BOOST_TEST((missing.error().code == measurement_read_errc::does_not_exist));
+}
+
+BOOST_AUTO_TEST_CASE(a_refusal_carries_the_data_of_its_code_and_no_other) {
+  // The text stops after 19 of its 19 bytes: the object is not closed.
+  const auto cut = mem::measurement_from_text("{\"schema_version\": ");
+  BOOST_TEST_REQUIRE(!cut.has_value());
+  const auto* stop = std::get_if<mem::parse_stop>(&cut.error().what);
+  BOOST_TEST_REQUIRE(stop != nullptr);
+  BOOST_TEST(static_cast<bool>(stop->reason));
+  BOOST_TEST(stop->offset == 19U);
+  BOOST_TEST(stop->size == 19U);
+  BOOST_TEST((cut.error().stage == mem::measurement_read_stage::text));
+  BOOST_TEST(cut.error().file.empty());
+  // The second "b" of the inner object, at /a/b.
+  const auto twice = mem::measurement_from_text(R"({"a": {"b": 1, "b": 2}})");
+  BOOST_TEST_REQUIRE(!twice.has_value());
+  BOOST_TEST((twice.error().what == mem::measurement_read_data{mem::repeated_key{"/a/b"}}));
+  const auto array = mem::measurement_from_text("[1, 2]");
+  BOOST_TEST_REQUIRE(!array.has_value());
+  BOOST_TEST((array.error().what == mem::measurement_read_data{mem::found_value{"[1,2]"}}));
+  const auto plan = mem::measurement_from_json(boost::json::parse(R"({"kind": "plan"})"));
+  BOOST_TEST_REQUIRE(!plan.has_value());
+  BOOST_TEST((plan.error().code == measurement_read_errc::other_output));
+  BOOST_TEST((plan.error().what == mem::measurement_read_data{mem::other_output_kind::plan}));
+  const auto empty = mem::measurement_from_text("{}");
+  BOOST_TEST_REQUIRE(!empty.has_value());
+  BOOST_TEST(std::holds_alternative<std::monostate>(empty.error().what));
+  // A file's refusal names the file, with the data of the text's.
+  const auto missing = mem::read_measurement("/nonexistent-iteragpu-folder/m.json");
+  BOOST_TEST_REQUIRE(!missing.has_value());
+  BOOST_TEST(missing.error().file == "/nonexistent-iteragpu-folder/m.json");
+  BOOST_TEST((missing.error().stage == mem::measurement_read_stage::file));
+  BOOST_TEST(std::holds_alternative<std::monostate>(missing.error().what));
 }
 
 BOOST_AUTO_TEST_CASE(byte_counts_are_integers_from_0_to_2_to_the_64_minus_1) {

@@ -120,7 +120,7 @@ class field_reader {
 [[nodiscard]] std::optional<other_output_kind> other_output(const boost::json::object& top);
 
 // A refusal of kind `kind`, from the document, its data still to fill in.
-[[nodiscard]] measurement_read_error refusal(measurement_read_errc kind);
+[[nodiscard]] measurement_read_error refusal(measurement_read_errc kind, measurement_read_data what = {});
 
 // The configuration: the device and passes of every run, and the shape
 // of the synthetic network where the run measured it (`synthetic`).
@@ -269,9 +269,10 @@ ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::js
   return std::nullopt;
 }
 
-[[nodiscard]] ITERAGPU_INLINE measurement_read_error refusal(measurement_read_errc kind) {
+[[nodiscard]] ITERAGPU_INLINE measurement_read_error refusal(measurement_read_errc kind, measurement_read_data what) {
   measurement_read_error e;
   e.code = kind;
+  e.what = std::move(what);
   return e;
 }
 
@@ -442,24 +443,20 @@ namespace iteragpu::memory {
 [[nodiscard]] ITERAGPU_INLINE result<measured_run, measurement_read_error> measurement_from_json(
     const boost::json::value& document) {
   if (!document.is_object()) {
-    auto e = detail::measurement_fields::refusal(measurement_read_errc::top_level);
-    e.found = boost::json::serialize(document);
-    return unexpected{std::move(e)};
+    return unexpected{detail::measurement_fields::refusal(measurement_read_errc::top_level,
+                                                          found_value{boost::json::serialize(document)})};
   }
   const auto& top = document.get_object();
   if (const auto other = detail::measurement_fields::other_output(top)) {
-    auto e = detail::measurement_fields::refusal(measurement_read_errc::other_output);
-    e.other = *other;
-    return unexpected{std::move(e)};
+    return unexpected{detail::measurement_fields::refusal(measurement_read_errc::other_output, *other)};
   }
   const auto* version = top.if_contains("schema_version");
   if (version == nullptr) {
     return unexpected{detail::measurement_fields::refusal(measurement_read_errc::no_schema_version)};
   }
   if (!version->is_int64() || (version->get_int64() != 1 && version->get_int64() != 2)) {
-    auto e = detail::measurement_fields::refusal(measurement_read_errc::unknown_schema_version);
-    e.found = boost::json::serialize(*version);
-    return unexpected{std::move(e)};
+    return unexpected{detail::measurement_fields::refusal(measurement_read_errc::unknown_schema_version,
+                                                          found_value{boost::json::serialize(*version)})};
   }
   measured_run run;
   run.schema_version = version->get_int64();
@@ -480,9 +477,7 @@ namespace iteragpu::memory {
     }
   }
   if (const auto& problem = r.problem()) {
-    auto e = detail::measurement_fields::refusal(measurement_read_errc::bad_field);
-    e.field = *problem;
-    return unexpected{std::move(e)};
+    return unexpected{detail::measurement_fields::refusal(measurement_read_errc::bad_field, *problem)};
   }
   const auto name = detail::measurement_fields::string_in(environment, {"library", "name"});
   const auto version_text = detail::measurement_fields::string_in(environment, {"library", "version"});
@@ -498,8 +493,8 @@ namespace iteragpu::memory {
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<measured_run, measurement_read_error> measurement_from_text(std::string_view text) {
-  const auto refusal = [](measurement_read_errc kind) {
-    auto e = detail::measurement_fields::refusal(kind);
+  const auto refusal = [](measurement_read_errc kind, measurement_read_data what = {}) {
+    auto e = detail::measurement_fields::refusal(kind, std::move(what));
     e.stage = measurement_read_stage::text;
     return e;
   };
@@ -513,23 +508,14 @@ namespace iteragpu::memory {
     parser.finish(error);
   }
   if (error) {
-    auto e = refusal(measurement_read_errc::not_json);
-    e.json = error;
-    e.offset = used;
-    e.size = text.size();
-    return unexpected{std::move(e)};
+    return unexpected{refusal(measurement_read_errc::not_json, parse_stop{error, used, text.size()})};
   }
   auto duplicate = first_duplicate_key(text);
   if (!duplicate) {
-    auto e = refusal(measurement_read_errc::not_json);
-    e.json = duplicate.error().parser;
-    e.size = text.size();
-    return unexpected{std::move(e)};
+    return unexpected{refusal(measurement_read_errc::not_json, parse_stop{duplicate.error().parser, 0, text.size()})};
   }
   if (*duplicate) {
-    auto e = refusal(measurement_read_errc::duplicate_key);
-    e.duplicate = std::move(**duplicate);
-    return unexpected{std::move(e)};
+    return unexpected{refusal(measurement_read_errc::duplicate_key, repeated_key{std::move(**duplicate)})};
   }
   const auto document = parser.release();
   if (const auto* o = document.if_object(); o != nullptr && o->contains("workload")) {
