@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "iteragpu/pricing/catalog_fault.hpp"
@@ -136,25 +137,121 @@ class catalog {
   std::vector<std::size_t> by_id_;  // indices into offers_, sorted by id
 };
 
+/// A field of the header or of a row: its column and its text.
+struct catalog_field {
+  std::size_t column{0};  ///< an index into catalog_columns
+  std::string found;      ///< the text as read (unquoted)
+  /// Equal when both members are.
+  friend bool operator==(const catalog_field&, const catalog_field&) = default;
+};
+
+/// after_closing_quote: what follows a closing quote.
+struct stray_character {
+  std::string found;  ///< the one character found
+  /// Equal when the characters are.
+  friend bool operator==(const stray_character&, const stray_character&) = default;
+};
+
+/// header_field_count, row_field_count: the fields counted.
+struct field_count {
+  std::uint64_t fields{0};  ///< how many the header or the row has
+  /// Equal when the counts are.
+  friend bool operator==(const field_count&, const field_count&) = default;
+};
+
+/// display_character: the field, and what is wrong with the character the
+/// error's position points at.
+struct bad_character {
+  catalog_field field;                                           ///< the provider or the name
+  display_text_errc character{display_text_errc::invalid_utf8};  ///< the character's fault
+  /// Equal when both members are.
+  friend bool operator==(const bad_character&, const bad_character&) = default;
+};
+
+/// other_provider, other_date, other_name: a field whose text an earlier
+/// row gave otherwise.
+struct other_text {
+  catalog_field field;    ///< the field as this row has it
+  std::string gpu;        ///< other_name: the row's GPU id; empty for the provider and the date (the catalog's)
+  std::size_t line{0};    ///< the earlier row's line
+  std::string agreed;     ///< the text the earlier row gave
+  /// Equal when every member is equal.
+  friend bool operator==(const other_text&, const other_text&) = default;
+};
+
+/// other_gpus_per_lot, other_memory_per_gpu: a figure the GPU's first row gave otherwise.
+struct other_figure {
+  catalog_field field;      ///< the field as this row has it
+  std::string gpu;          ///< the row's GPU id
+  std::size_t line{0};      ///< the GPU's first row's line
+  std::uint64_t agreed{0};  ///< the figure that row gave
+  /// Equal when every member is equal.
+  friend bool operator==(const other_figure&, const other_figure&) = default;
+};
+
+/// second_duration_row: a GPU's second row for one duration.
+struct second_row {
+  catalog_field field;  ///< the days field of this row
+  std::string gpu;      ///< the row's GPU id
+  std::size_t line{0};  ///< the line of the first row for that duration
+  /// Equal when every member is equal.
+  friend bool operator==(const second_row&, const second_row&) = default;
+};
+
+/// missing_durations: the durations a GPU has rows for, not all three.
+struct missing_rows {
+  std::string gpu;                 ///< the GPU id
+  std::vector<package_days> days;  ///< the durations it has rows for
+  /// Equal when both members are.
+  friend bool operator==(const missing_rows&, const missing_rows&) = default;
+};
+
+/// What a catalog_error carries beyond its code, one alternative per shape:
+/// nothing (std::monostate) for the codes of the text as a whole, the CSV
+/// syntax other than after_closing_quote, and empty_line; stray_character
+/// (after_closing_quote); field_count (header_field_count,
+/// row_field_count); bad_character (display_character); other_text
+/// (other_provider, other_date, other_name); other_figure
+/// (other_gpus_per_lot, other_memory_per_gpu); second_row
+/// (second_duration_row); missing_rows (missing_durations); and
+/// catalog_field for every other code: a field that breaks its column's rule.
+using catalog_error_data = std::variant<std::monostate, catalog_field, stray_character, field_count, bad_character,
+                                        other_text, other_figure, second_row, missing_rows>;
+
 /// Why a catalog was refused, at the line and column of the fault: its
-/// kind and the figures that kind names (catalog_errc says which members
-/// each fills; the others keep their defaults). report::describe() words it.
+/// kind, and in `what` the data that kind names (catalog_error_data says
+/// which; parse_catalog() builds no other pairing). report::describe() words it.
 struct catalog_error {
-  std::string file;                       ///< the file's name in messages
-  text_position position;                 ///< the line and column of the fault (1-based)
+  std::string file;                             ///< the file's name in messages
+  text_position position;                       ///< the line and column of the fault (1-based)
   catalog_errc code{catalog_errc::empty_file};  ///< what is wrong there
-  std::size_t column{0};                  ///< the field concerned, an index into catalog_columns
-  std::string found;                      ///< the field's text as read (unquoted), or the one character found
-  std::string gpu;                        ///< the GPU id of the row at fault
-  std::string agreed;                     ///< the text an earlier row gave (provider, date or name)
-  std::uint64_t number{0};                ///< the fields counted, or the value an earlier row gave
-  std::size_t earlier_line{0};            ///< the line of that earlier row
-  display_text_errc character{display_text_errc::invalid_utf8};  ///< for display_character
-  std::vector<package_days> days;         ///< for missing_durations: the durations the GPU has rows for
+  catalog_error_data what{};                    ///< the data the code names
 
   /// Equal when every member is equal.
   friend bool operator==(const catalog_error&, const catalog_error&) = default;
 };
+
+/// The field a catalog_error points at, for the codes whose data holds
+/// one (catalog_field, bad_character, other_text, other_figure,
+/// second_row); null for the others.
+[[nodiscard]] constexpr const catalog_field* field_of(const catalog_error& e) noexcept {
+  if (const auto* f = std::get_if<catalog_field>(&e.what)) {
+    return f;
+  }
+  if (const auto* c = std::get_if<bad_character>(&e.what)) {
+    return &c->field;
+  }
+  if (const auto* t = std::get_if<other_text>(&e.what)) {
+    return &t->field;
+  }
+  if (const auto* n = std::get_if<other_figure>(&e.what)) {
+    return &n->field;
+  }
+  if (const auto* r = std::get_if<second_row>(&e.what)) {
+    return &r->field;
+  }
+  return nullptr;
+}
 
 /// `3, 7 and 30` or `3, 7 or 30`.
 [[nodiscard]] std::string join_days(std::span<const package_days> days, std::string_view conjunction);
@@ -239,11 +336,15 @@ class catalog_builder {
     money price;
   };
 
+  // Field `column` of a row, as the errors carry it.
+  [[nodiscard]] static catalog_field field_at(const std::vector<csv_field>& f, std::size_t column) {
+    return catalog_field{column, f[column].text};
+  }
+
   // The error of field `column` of a row: at its start, with its text.
   [[nodiscard]] catalog_error fail_field(const std::vector<csv_field>& f, std::size_t column, catalog_errc what) const {
     catalog_error e = fail(f[column].position, what);
-    e.column = column;
-    e.found = f[column].text;
+    e.what = field_at(f, column);
     return e;
   }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -298,8 +299,8 @@ BOOST_AUTO_TEST_CASE(messages_show_odd_bytes_escaped_and_long_values_shortened) 
   const auto e = refused(edited(",72000\n", std::string(",7\x01\xFF") + std::string(80, '9') + "\n"));
   // The error keeps the field as read; its words escape and shorten it.
   BOOST_TEST((e.code == iteragpu::pricing::catalog_errc::price));
-  BOOST_TEST(e.column == 8U);
-  BOOST_TEST(e.found == std::string("7\x01\xFF") + std::string(80, '9'));
+  BOOST_TEST((e.what == iteragpu::pricing::catalog_error_data{
+                            iteragpu::pricing::catalog_field{8, std::string("7\x01\xFF") + std::string(80, '9')}}));
   const std::string found = iteragpu::report::found_words(e);
   BOOST_TEST(found.find("'7\\x01\\xFF9") != std::string::npos, found);
   BOOST_TEST(found.find("...'") != std::string::npos, found);
@@ -354,11 +355,40 @@ BOOST_AUTO_TEST_CASE(a_gpu_has_one_name) {
              "on a GPU's three rows)");
   // The error carries the figures its words are made of.
   BOOST_TEST((e.code == iteragpu::pricing::catalog_errc::other_name));
-  BOOST_TEST(e.column == 4U);
-  BOOST_TEST(e.found == "NVIDIA B200 SXM");
-  BOOST_TEST(e.gpu == "b200");
-  BOOST_TEST(e.agreed == "NVIDIA B200");
-  BOOST_TEST(e.earlier_line == 2U);
+  const auto* other = std::get_if<iteragpu::pricing::other_text>(&e.what);
+  BOOST_TEST_REQUIRE(other != nullptr);
+  BOOST_TEST(other->field.column == 4U);
+  BOOST_TEST(other->field.found == "NVIDIA B200 SXM");
+  BOOST_TEST(other->gpu == "b200");
+  BOOST_TEST(other->agreed == "NVIDIA B200");
+  BOOST_TEST(other->line == 2U);
+  BOOST_TEST(iteragpu::pricing::field_of(e) == &other->field);
+}
+
+// Each refusal holds the data its code names, and nothing else.
+BOOST_AUTO_TEST_CASE(a_refusal_carries_the_data_of_its_code_and_no_other) {
+  namespace pr = iteragpu::pricing;
+  using data = pr::catalog_error_data;
+  // The 7-day row says 4 GPUs per lot where line 2 said 2.
+  const auto lot = refused(edited("NVIDIA B200,180,2,7", "NVIDIA B200,180,4,7"));
+  BOOST_TEST((lot.code == pr::catalog_errc::other_gpus_per_lot));
+  BOOST_TEST((lot.what == data{pr::other_figure{pr::catalog_field{6, "4"}, "b200", 2, 2}}));
+  // A second 3-day row in place of the 30-day one: the first is on line 2.
+  const auto twice = refused(edited("180,2,30,720000", "180,2,3,720000"));
+  BOOST_TEST((twice.what == data{pr::second_row{pr::catalog_field{7, "3"}, "b200", 2}}));
+  // No 30-day row at all.
+  const auto missing = refused(edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,30,720000\n", ""));
+  BOOST_TEST((missing.what == data{pr::missing_rows{"b200", {package_days{3}, package_days{7}}}}));
+  BOOST_TEST(pr::field_of(missing) == nullptr);
+  // A row of 8 fields; a quote followed by x; an inner empty line.
+  BOOST_TEST((refused(edited(",72000\n", "\n")).what == data{pr::field_count{8}}));
+  BOOST_TEST((refused(edited("NVIDIA B200,180,2,3", "\"NVIDIA B200\"x,180,2,3")).what == data{pr::stray_character{"x"}}));
+  BOOST_TEST(std::holds_alternative<std::monostate>(refused(edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,",
+                                                                   "\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"))
+                                                        .what));
+  // A byte that is not UTF-8 in the name: the field and the character's fault.
+  const auto byte = refused(edited("NVIDIA B200,180,2,3", "NVIDIA \xFF,180,2,3"));
+  BOOST_TEST((byte.what == data{pr::bad_character{pr::catalog_field{4, "NVIDIA \xFF"}, iteragpu::display_text_errc::invalid_utf8}}));
 }
 
 // Empty lines are ignored at the end only; however many there are, they

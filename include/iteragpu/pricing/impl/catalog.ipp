@@ -45,7 +45,7 @@ namespace iteragpu::pricing::detail {
   if (f.size() != catalog_columns.size()) {
     catalog_error e = fail(f.size() > catalog_columns.size() ? f[catalog_columns.size()].position : record.end,
                            catalog_errc::row_field_count);
-    e.number = f.size();
+    e.what = field_count{f.size()};
     return e;
   }
   if (auto e = check_snapshot_fields(f)) {
@@ -68,8 +68,7 @@ namespace iteragpu::pricing::detail {
     }
     if (days.size() != package_durations.size()) {
       catalog_error e = fail(first_gpu_field_[i], catalog_errc::missing_durations);
-      e.gpu = offers_[i].id;
-      e.days = std::move(days);
+      e.what = missing_rows{offers_[i].id, std::move(days)};
       return e;
     }
   }
@@ -102,9 +101,8 @@ namespace iteragpu::pricing::detail {
   if (bad->code == display_text_errc::control && (byte < 0x20U || byte == 0x7FU)) {
     return fail_field(f, column, catalog_errc::display_text);
   }
-  catalog_error e = fail_field(f, column, catalog_errc::display_character);
-  e.position = column_of(field, bad->offset);
-  e.character = bad->code;
+  catalog_error e = fail(column_of(field, bad->offset), catalog_errc::display_character);
+  e.what = bad_character{field_at(f, column), bad->code};
   return e;
 }
 
@@ -120,9 +118,8 @@ namespace iteragpu::pricing::detail {
 
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::check_snapshot_fields(const std::vector<csv_field>& f) const {
   const auto differs = [&](std::size_t column, catalog_errc what, const std::string& agreed) {
-    catalog_error e = fail_field(f, column, what);
-    e.agreed = agreed;
-    e.earlier_line = first_line_;
+    catalog_error e = fail(f[column].position, what);
+    e.what = other_text{field_at(f, column), std::string(), first_line_, agreed};
     return e;
   };
   if (auto e = check_display_text(f, 0)) {
@@ -204,30 +201,27 @@ namespace iteragpu::pricing::detail {
   }
   const std::size_t i = known->second;
   gpu_offer& offer = offers_[i];
-  // A field of this GPU's row that its first row gave otherwise.
-  const auto differs = [&](std::size_t column, catalog_errc what, std::size_t earlier_line) {
-    catalog_error e = fail_field(f, column, what);
-    e.gpu = id;
-    e.earlier_line = earlier_line;
+  // A field of this GPU's row that an earlier row gave otherwise: the
+  // error at the field, with `data` built from it.
+  const auto differs = [&](std::size_t column, catalog_errc what, auto data) {
+    catalog_error e = fail(f[column].position, what);
+    data.field = field_at(f, column);
+    data.gpu = id;
+    e.what = std::move(data);
     return e;
   };
   if (offer.lines[d] != 0) {
-    return differs(7, catalog_errc::second_duration_row, offer.lines[d]);
+    return differs(7, catalog_errc::second_duration_row, second_row{{}, {}, offer.lines[d]});
   }
   if (offer.gpus_per_lot != row.per_lot) {
-    catalog_error e = differs(6, catalog_errc::other_gpus_per_lot, first_line_of_[i]);
-    e.number = offer.gpus_per_lot.value;
-    return e;
+    return differs(6, catalog_errc::other_gpus_per_lot, other_figure{{}, {}, first_line_of_[i], offer.gpus_per_lot.value});
   }
   if (offer.memory_per_gpu != row.memory) {
-    catalog_error e = differs(5, catalog_errc::other_memory_per_gpu, first_line_of_[i]);
-    e.number = offer.memory_per_gpu.value;
-    return e;
+    return differs(5, catalog_errc::other_memory_per_gpu,
+                   other_figure{{}, {}, first_line_of_[i], offer.memory_per_gpu.value});
   }
   if (offer.name != f[4].text) {
-    catalog_error e = differs(4, catalog_errc::other_name, first_line_of_[i]);
-    e.agreed = offer.name;
-    return e;
+    return differs(4, catalog_errc::other_name, other_text{{}, {}, first_line_of_[i], offer.name});
   }
   offer.lot_prices[d] = row.price;
   offer.lines[d] = line;
@@ -246,8 +240,7 @@ namespace iteragpu::pricing::detail {
   for (std::size_t i = 0; i < header.fields.size() && i < catalog_columns.size(); ++i) {
     if (header.fields[i].text != catalog_columns[i]) {
       catalog_error e = file_error(file, header.fields[i].position, catalog_errc::header_field);
-      e.column = i;
-      e.found = header.fields[i].text;
+      e.what = catalog_field{i, header.fields[i].text};
       return e;
     }
   }
@@ -255,7 +248,7 @@ namespace iteragpu::pricing::detail {
     catalog_error e = file_error(
         file, header.fields.size() > catalog_columns.size() ? header.fields[catalog_columns.size()].position : header.end,
         catalog_errc::header_field_count);
-    e.number = header.fields.size();
+    e.what = field_count{header.fields.size()};
     return e;
   }
   return std::nullopt;
@@ -319,7 +312,9 @@ namespace iteragpu::pricing {
     if (!next) {
       auto e = std::move(next).error();
       catalog_error error = detail::file_error(file, e.position, e.code);
-      error.found = std::move(e.found);
+      if (e.code == catalog_errc::after_closing_quote) {
+        error.what = stray_character{std::move(e.found)};
+      }
       return unexpected{std::move(error)};
     }
     if (!next->has_value()) {

@@ -2,6 +2,7 @@
 #define ITERAGPU_REPORT_IMPL_CATALOG_ERRORS_IPP
 
 #include <string_view>
+#include <variant>
 
 #include "iteragpu/config.hpp"
 #include "iteragpu/report/catalog_errors.hpp"
@@ -15,21 +16,35 @@ namespace iteragpu::report::detail {
 inline constexpr std::string_view positive_integer_text =
     "a positive whole number in digits (no sign, point or space, 1 to 18446744073709551615)";
 
+// The field the error points at; an empty first field for a code that names none.
+[[nodiscard]] ITERAGPU_INLINE pricing::catalog_field field_or_empty(const pricing::catalog_error& e) {
+  const auto* field = pricing::field_of(e);
+  return field != nullptr ? *field : pricing::catalog_field{};
+}
+
 // The column's name and the field's text, quoted: `days '14'`.
 [[nodiscard]] ITERAGPU_INLINE std::string field_words(const pricing::catalog_error& e) {
-  return std::string(pricing::catalog_columns[e.column]) + " " + quoted_excerpt(e.found);
+  const auto field = field_or_empty(e);
+  return std::string(pricing::catalog_columns[field.column]) + " " + quoted_excerpt(field.found);
 }
 
 // Which display text a column holds: the provider's name or the GPU's.
 [[nodiscard]] ITERAGPU_INLINE std::string display_text_name(const pricing::catalog_error& e) {
-  return e.column == 0 ? "a provider name" : "a name";
+  return field_or_empty(e).column == 0 ? "a provider name" : "a name";
+}
+
+// The data of the code, or an empty one of its type for a pairing parse_catalog() does not build.
+template <class Data>
+[[nodiscard]] Data data_of(const pricing::catalog_error& e) {
+  const auto* data = std::get_if<Data>(&e.what);
+  return data != nullptr ? *data : Data{};
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::string header_hint() { return "the header " + std::string(pricing::catalog_header); }
 
-[[nodiscard]] ITERAGPU_INLINE std::string as_on_earlier_line(const pricing::catalog_error& e, const std::string& value,
+[[nodiscard]] ITERAGPU_INLINE std::string as_on_earlier_line(std::size_t line, const std::string& value,
                                                              std::string_view why) {
-  return value + " as on line " + to_decimal_string(e.earlier_line) + " (" + std::string(why) + ")";
+  return value + " as on line " + to_decimal_string(line) + " (" + std::string(why) + ")";
 }
 
 }  // namespace iteragpu::report::detail
@@ -52,27 +67,34 @@ namespace iteragpu::report {
     case catalog_errc::quote_in_unquoted:
       return "a quote inside an unquoted field";
     case catalog_errc::after_closing_quote:
-      return quoted_excerpt(e.found) + " after a closing quote";
+      return quoted_excerpt(detail::data_of<pricing::stray_character>(e).found) + " after a closing quote";
     case catalog_errc::lone_carriage_return:
       return "a carriage return (CR) not followed by a line feed";
     case catalog_errc::header_field:
-      return "header field " + to_decimal_string(e.column + 1) + " " + quoted_excerpt(e.found);
+      return "header field " + to_decimal_string(detail::field_or_empty(e).column + 1) + " " +
+             quoted_excerpt(detail::field_or_empty(e).found);
     case catalog_errc::header_field_count:
-      return "a header of " + to_decimal_string(e.number) + " fields";
+      return "a header of " + to_decimal_string(detail::data_of<pricing::field_count>(e).fields) + " fields";
     case catalog_errc::empty_line:
       return "an empty line";
     case catalog_errc::row_field_count:
-      return "a row of " + to_decimal_string(e.number) + " fields";
+      return "a row of " + to_decimal_string(detail::data_of<pricing::field_count>(e).fields) + " fields";
     case catalog_errc::display_character:
-      return std::string(describe(e.character)) + " in " + detail::field_words(e);
-    case catalog_errc::second_duration_row:
-      return "a second " + e.gpu + " row for " + e.found + " days";
+      return std::string(describe(detail::data_of<pricing::bad_character>(e).character)) + " in " +
+             detail::field_words(e);
+    case catalog_errc::second_duration_row: {
+      const auto row = detail::data_of<pricing::second_row>(e);
+      return "a second " + row.gpu + " row for " + row.field.found + " days";
+    }
     case catalog_errc::other_gpus_per_lot:
     case catalog_errc::other_memory_per_gpu:
+      return detail::field_words(e) + " for " + detail::data_of<pricing::other_figure>(e).gpu;
     case catalog_errc::other_name:
-      return detail::field_words(e) + " for " + e.gpu;
-    case catalog_errc::missing_durations:
-      return e.gpu + " with rows for " + pricing::join_days(e.days, "and") + " days only";
+      return detail::field_words(e) + " for " + detail::data_of<pricing::other_text>(e).gpu;
+    case catalog_errc::missing_durations: {
+      const auto rows = detail::data_of<pricing::missing_rows>(e);
+      return rows.gpu + " with rows for " + pricing::join_days(rows.days, "and") + " days only";
+    }
     case catalog_errc::display_text:
     case catalog_errc::other_provider:
     case catalog_errc::currency:
@@ -108,7 +130,7 @@ namespace iteragpu::report {
     case catalog_errc::lone_carriage_return:
       return "LF or CRLF line ends";
     case catalog_errc::header_field:
-      return quoted_excerpt(pricing::catalog_columns[e.column]) + " (" + detail::header_hint() + ")";
+      return quoted_excerpt(pricing::catalog_columns[detail::field_or_empty(e).column]) + " (" + detail::header_hint() + ")";
     case catalog_errc::header_field_count:
       return "9 fields: " + detail::header_hint();
     case catalog_errc::empty_line:
@@ -119,14 +141,18 @@ namespace iteragpu::report {
       return detail::display_text_name(e) + ": printable, non-empty, no space at either end";
     case catalog_errc::display_character:
       return detail::display_text_name(e) + " of valid UTF-8 without control or bidirectional control characters";
-    case catalog_errc::other_provider:
-      return detail::as_on_earlier_line(e, quoted_excerpt(e.agreed), "one provider per catalog");
+    case catalog_errc::other_provider: {
+      const auto other = detail::data_of<pricing::other_text>(e);
+      return detail::as_on_earlier_line(other.line, quoted_excerpt(other.agreed), "one provider per catalog");
+    }
     case catalog_errc::currency:
       return std::string(pricing::catalog_currency) + " (prices are US cents; there is no currency conversion)";
     case catalog_errc::date_format:
       return "an ISO 8601 calendar date YYYY-MM-DD";
-    case catalog_errc::other_date:
-      return detail::as_on_earlier_line(e, quoted_excerpt(e.agreed), "one snapshot per catalog");
+    case catalog_errc::other_date: {
+      const auto other = detail::data_of<pricing::other_text>(e);
+      return detail::as_on_earlier_line(other.line, quoted_excerpt(other.agreed), "one snapshot per catalog");
+    }
     case catalog_errc::gpu_id:
       return "a GPU id of lower-case letters, digits and '-', not starting with '-'";
     case catalog_errc::memory_per_gpu:
@@ -140,12 +166,17 @@ namespace iteragpu::report {
     case catalog_errc::price:
       return std::string(detail::positive_integer_text) + " of US cents";
     case catalog_errc::second_duration_row:
-      return "one row per GPU and duration (the first is on line " + to_decimal_string(e.earlier_line) + ")";
+      return "one row per GPU and duration (the first is on line " +
+             to_decimal_string(detail::data_of<pricing::second_row>(e).line) + ")";
     case catalog_errc::other_gpus_per_lot:
-    case catalog_errc::other_memory_per_gpu:
-      return detail::as_on_earlier_line(e, to_decimal_string(e.number), "the same on a GPU's three rows");
-    case catalog_errc::other_name:
-      return detail::as_on_earlier_line(e, quoted_excerpt(e.agreed), "the same on a GPU's three rows");
+    case catalog_errc::other_memory_per_gpu: {
+      const auto other = detail::data_of<pricing::other_figure>(e);
+      return detail::as_on_earlier_line(other.line, to_decimal_string(other.agreed), "the same on a GPU's three rows");
+    }
+    case catalog_errc::other_name: {
+      const auto other = detail::data_of<pricing::other_text>(e);
+      return detail::as_on_earlier_line(other.line, quoted_excerpt(other.agreed), "the same on a GPU's three rows");
+    }
     case catalog_errc::missing_durations:
       return "one row each for 3, 7 and 30 days per GPU";
   }
