@@ -144,7 +144,10 @@ BOOST_AUTO_TEST_CASE(a_sweep_record_counts_what_fits_counts) {
   BOOST_REQUIRE(field != nullptr);
   BOOST_TEST((field->code == measurement_field_errc::wrong_value));
   BOOST_TEST(field->path == "phases[1].end_device_used_bytes");
-  BOOST_TEST(field->found == "-5");
+  const auto* value = std::get_if<iteragpu::memory::rejected_value>(&field->what);
+  BOOST_REQUIRE(value != nullptr);
+  BOOST_TEST(value->found == "-5");
+  BOOST_TEST(value->expected == "null or a byte count, an integer of 0 or more");
   BOOST_TEST((refusal(doc) == refused.error()));
   const auto fits = iteragpu::report::need_from_json(boost::json::serialize(doc));
   BOOST_REQUIRE(!fits.has_value());
@@ -198,18 +201,29 @@ BOOST_AUTO_TEST_CASE(a_refused_file_says_what_and_where) {
   doc.at("phases").as_array().at(0).as_object().erase("peak_reserved_bytes");
   e = refusal(doc);
   BOOST_TEST((e.code == measurement_read_errc::bad_field));
-  BOOST_REQUIRE(std::holds_alternative<iteragpu::memory::measurement_field_error>(e.what));
-  BOOST_TEST((std::get<iteragpu::memory::measurement_field_error>(e.what).code == measurement_field_errc::missing));
-  BOOST_TEST(std::get<iteragpu::memory::measurement_field_error>(e.what).path == "phases[0]");
-  BOOST_TEST(std::get<iteragpu::memory::measurement_field_error>(e.what).key == "peak_reserved_bytes");
+  BOOST_TEST((e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::measurement_field_error{
+                            measurement_field_errc::missing, "phases[0]",
+                            iteragpu::memory::missing_key{"peak_reserved_bytes", "a byte count, an integer of 0 or more"}}}));
   doc.at("phases").as_array().at(0).as_object()["peak_reserved_bytes"] = 1.5;
   e = refusal(doc);
-  BOOST_REQUIRE(std::holds_alternative<iteragpu::memory::measurement_field_error>(e.what));
-  BOOST_TEST((std::get<iteragpu::memory::measurement_field_error>(e.what).code == measurement_field_errc::wrong_value));
-  BOOST_TEST(std::get<iteragpu::memory::measurement_field_error>(e.what).path == "phases[0].peak_reserved_bytes");
-  BOOST_TEST(std::get<iteragpu::memory::measurement_field_error>(e.what).found == "1.5E0");
+  BOOST_TEST((e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::measurement_field_error{
+                            measurement_field_errc::wrong_value, "phases[0].peak_reserved_bytes",
+                            iteragpu::memory::rejected_value{"1.5E0", "a byte count, an integer of 0 or more"}}}));
   doc.at("phases").as_array().at(0).as_object()["peak_reserved_bytes"] = 600;
   BOOST_TEST(run_of(doc).phases.size() == 5U);
+  // The second row written as warmup: inputs was expected there.
+  auto swapped = doc;
+  swapped.at("phases").as_array().at(1).as_object()["phase"] = "warmup";
+  e = refusal(swapped);
+  BOOST_TEST((e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::measurement_field_error{
+                            measurement_field_errc::wrong_row, "phases[1]",
+                            iteragpu::memory::misplaced_row{"warmup", "null", iteragpu::memory::phase_kind::inputs, {}}}}));
+  // Three rows: no warm_forward row.
+  auto short_run = doc;
+  short_run.at("phases").as_array().resize(3);
+  e = refusal(short_run);
+  BOOST_TEST((e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::measurement_field_error{
+                            measurement_field_errc::too_few_rows, "phases", iteragpu::memory::row_count{3}}}));
 }
 
 BOOST_AUTO_TEST_CASE(the_memory_need_of_an_estimate_or_a_plan_is_read_with_its_source) {

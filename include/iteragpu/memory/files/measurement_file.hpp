@@ -55,19 +55,60 @@ enum class measurement_field_errc : std::uint8_t {
   throttled_above_state,    ///< more repeats under throttling than repeats with a GPU state
 };
 
-/// What is wrong inside a measurement document, and where; the members
-/// that a kind names carry its data, the others keep their defaults.
+/// missing: the key absent, and what is accepted there.
+struct missing_key {
+  std::string key;             ///< the key
+  std::string_view expected;   ///< what is accepted there (a literal of this reader)
+  /// Equal when both members are.
+  friend bool operator==(const missing_key&, const missing_key&) = default;
+};
+
+/// wrong_value: the value found, and what is accepted there.
+struct rejected_value {
+  std::string found;           ///< the value, as JSON text
+  std::string_view expected;   ///< what is accepted there (a literal of this reader)
+  /// Equal when both members are.
+  friend bool operator==(const rejected_value&, const rejected_value&) = default;
+};
+
+/// wrong_row: the row as written, and the row expected at its index.
+struct misplaced_row {
+  std::string phase;                                  ///< the row's phase, as written
+  std::string repeat;                                 ///< the row's repeat, as JSON text
+  phase_kind expected_phase{phase_kind::model_load};  ///< the phase expected at that index
+  std::optional<std::uint64_t> expected_repeat{};     ///< the repeat expected at that index
+  /// Equal when every member is equal.
+  friend bool operator==(const misplaced_row&, const misplaced_row&) = default;
+};
+
+/// too_few_rows: the rows of phases.
+struct row_count {
+  std::uint64_t rows{0};  ///< how many
+  /// Equal when the counts are.
+  friend bool operator==(const row_count&, const row_count&) = default;
+};
+
+/// count_mismatch: the count a series writes and the warm_forward rows.
+struct count_and_rows {
+  std::uint64_t count{0};  ///< the series' count
+  std::uint64_t rows{0};   ///< the warm_forward rows
+  /// Equal when both members are.
+  friend bool operator==(const count_and_rows&, const count_and_rows&) = default;
+};
+
+/// What a measurement_field_error carries beyond its code and place, one
+/// alternative per shape: missing_key (missing), rejected_value
+/// (wrong_value), misplaced_row (wrong_row), row_count (too_few_rows),
+/// count_and_rows (count_mismatch), nothing (std::monostate) for
+/// interval_without_median and throttled_above_state.
+using measurement_field_data = std::variant<std::monostate, missing_key, rejected_value, misplaced_row, row_count, count_and_rows>;
+
+/// What is wrong inside a measurement document, where, and in `what` the
+/// data that kind names (measurement_field_data says which).
 struct measurement_field_error {
   measurement_field_errc code{measurement_field_errc::missing};  ///< what is wrong
-  std::string path{};               ///< where: "phases[2]", "configuration.batch"; empty for the top level
-  std::string key{};                ///< missing: the key absent
-  std::string_view expected{};      ///< missing, wrong_value: what is accepted there (a literal of this reader)
-  std::string found{"null"};        ///< wrong_value: the value; wrong_row: the row's repeat (as JSON text)
-  std::string phase{};              ///< wrong_row: the row's phase, as written
-  phase_kind row_phase{phase_kind::model_load};  ///< wrong_row: the phase expected at that index
-  std::optional<std::uint64_t> row_repeat{};     ///< wrong_row: the repeat expected at that index
-  std::uint64_t count{0};           ///< too_few_rows: the rows; count_mismatch: the count written
-  std::uint64_t rows{0};            ///< count_mismatch: the warm_forward rows
+  std::string path{};            ///< where: "phases[2]", "configuration.batch"; empty for the top level
+  measurement_field_data what{};  ///< the data the code names
   /// Equal when every member is equal.
   friend bool operator==(const measurement_field_error&, const measurement_field_error&) = default;
 };

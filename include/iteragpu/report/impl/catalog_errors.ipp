@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "iteragpu/config.hpp"
+#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/report/catalog_errors.hpp"
 #include "iteragpu/text.hpp"
 
@@ -33,12 +34,6 @@ inline constexpr std::string_view positive_integer_text =
   return field_or_empty(e).column == 0 ? "a provider name" : "a name";
 }
 
-// The data of the code, or an empty one of its type for a pairing parse_catalog() does not build.
-template <class Data>
-[[nodiscard]] Data data_of(const pricing::catalog_error& e) {
-  const auto* data = std::get_if<Data>(&e.what);
-  return data != nullptr ? *data : Data{};
-}
 
 [[nodiscard]] ITERAGPU_INLINE std::string header_hint() { return "the header " + std::string(pricing::catalog_header); }
 
@@ -67,32 +62,32 @@ namespace iteragpu::report {
     case catalog_errc::quote_in_unquoted:
       return "a quote inside an unquoted field";
     case catalog_errc::after_closing_quote:
-      return quoted_excerpt(detail::data_of<pricing::stray_character>(e).found) + " after a closing quote";
+      return quoted_excerpt(detail::data_of<pricing::stray_character>(e.what).found) + " after a closing quote";
     case catalog_errc::lone_carriage_return:
       return "a carriage return (CR) not followed by a line feed";
     case catalog_errc::header_field:
       return "header field " + to_decimal_string(detail::field_or_empty(e).column + 1) + " " +
              quoted_excerpt(detail::field_or_empty(e).found);
     case catalog_errc::header_field_count:
-      return "a header of " + to_decimal_string(detail::data_of<pricing::field_count>(e).fields) + " fields";
+      return "a header of " + to_decimal_string(detail::data_of<pricing::field_count>(e.what).fields) + " fields";
     case catalog_errc::empty_line:
       return "an empty line";
     case catalog_errc::row_field_count:
-      return "a row of " + to_decimal_string(detail::data_of<pricing::field_count>(e).fields) + " fields";
+      return "a row of " + to_decimal_string(detail::data_of<pricing::field_count>(e.what).fields) + " fields";
     case catalog_errc::display_character:
-      return std::string(describe(detail::data_of<pricing::bad_character>(e).character)) + " in " +
+      return std::string(describe(detail::data_of<pricing::bad_character>(e.what).character)) + " in " +
              detail::field_words(e);
     case catalog_errc::second_duration_row: {
-      const auto row = detail::data_of<pricing::second_row>(e);
+      const auto row = detail::data_of<pricing::second_row>(e.what);
       return "a second " + row.gpu + " row for " + row.field.found + " days";
     }
     case catalog_errc::other_gpus_per_lot:
     case catalog_errc::other_memory_per_gpu:
-      return detail::field_words(e) + " for " + detail::data_of<pricing::other_figure>(e).gpu;
+      return detail::field_words(e) + " for " + detail::data_of<pricing::other_figure>(e.what).gpu;
     case catalog_errc::other_name:
-      return detail::field_words(e) + " for " + detail::data_of<pricing::other_text>(e).gpu;
+      return detail::field_words(e) + " for " + detail::data_of<pricing::other_text>(e.what).gpu;
     case catalog_errc::missing_durations: {
-      const auto rows = detail::data_of<pricing::missing_rows>(e);
+      const auto rows = detail::data_of<pricing::missing_rows>(e.what);
       return rows.gpu + " with rows for " + pricing::join_days(rows.days, "and") + " days only";
     }
     case catalog_errc::display_text:
@@ -142,7 +137,7 @@ namespace iteragpu::report {
     case catalog_errc::display_character:
       return detail::display_text_name(e) + " of valid UTF-8 without control or bidirectional control characters";
     case catalog_errc::other_provider: {
-      const auto other = detail::data_of<pricing::other_text>(e);
+      const auto other = detail::data_of<pricing::other_text>(e.what);
       return detail::as_on_earlier_line(other.line, quoted_excerpt(other.agreed), "one provider per catalog");
     }
     case catalog_errc::currency:
@@ -150,7 +145,7 @@ namespace iteragpu::report {
     case catalog_errc::date_format:
       return "an ISO 8601 calendar date YYYY-MM-DD";
     case catalog_errc::other_date: {
-      const auto other = detail::data_of<pricing::other_text>(e);
+      const auto other = detail::data_of<pricing::other_text>(e.what);
       return detail::as_on_earlier_line(other.line, quoted_excerpt(other.agreed), "one snapshot per catalog");
     }
     case catalog_errc::gpu_id:
@@ -167,14 +162,14 @@ namespace iteragpu::report {
       return std::string(detail::positive_integer_text) + " of US cents";
     case catalog_errc::second_duration_row:
       return "one row per GPU and duration (the first is on line " +
-             to_decimal_string(detail::data_of<pricing::second_row>(e).line) + ")";
+             to_decimal_string(detail::data_of<pricing::second_row>(e.what).line) + ")";
     case catalog_errc::other_gpus_per_lot:
     case catalog_errc::other_memory_per_gpu: {
-      const auto other = detail::data_of<pricing::other_figure>(e);
+      const auto other = detail::data_of<pricing::other_figure>(e.what);
       return detail::as_on_earlier_line(other.line, to_decimal_string(other.agreed), "the same on a GPU's three rows");
     }
     case catalog_errc::other_name: {
-      const auto other = detail::data_of<pricing::other_text>(e);
+      const auto other = detail::data_of<pricing::other_text>(e.what);
       return detail::as_on_earlier_line(other.line, quoted_excerpt(other.agreed), "the same on a GPU's three rows");
     }
     case catalog_errc::missing_durations:

@@ -10,6 +10,7 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/config.hpp"
+#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/json_keys.hpp"
 #include "iteragpu/text.hpp"
@@ -56,20 +57,30 @@ namespace iteragpu::report {
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::measurement_field_error& e) {
   switch (e.code) {
-    case memory::measurement_field_errc::missing:
-      return (e.path.empty() ? std::string("the document") : e.path) + " has no \"" + e.key + "\"; expected " +
-             std::string(e.expected);
-    case memory::measurement_field_errc::wrong_value:
-      return e.path + " is " + detail::describe_found(e.found) + "; expected " + std::string(e.expected);
-    case memory::measurement_field_errc::wrong_row:
-      return e.path + " is phase " + quoted_excerpt(e.phase) + " with repeat " + detail::describe_found(e.found) +
-             "; expected the row " + row_name(e.row_phase, e.row_repeat) + " (rows in the protocol's order)";
+    case memory::measurement_field_errc::missing: {
+      const auto missing = detail::data_of<memory::missing_key>(e.what);
+      return (e.path.empty() ? std::string("the document") : e.path) + " has no \"" + missing.key + "\"; expected " +
+             std::string(missing.expected);
+    }
+    case memory::measurement_field_errc::wrong_value: {
+      const auto value = detail::data_of<memory::rejected_value>(e.what);
+      return e.path + " is " + detail::describe_found(value.found.empty() ? "null" : value.found) + "; expected " +
+             std::string(value.expected);
+    }
+    case memory::measurement_field_errc::wrong_row: {
+      const auto row = detail::data_of<memory::misplaced_row>(e.what);
+      return e.path + " is phase " + quoted_excerpt(row.phase) + " with repeat " +
+             detail::describe_found(row.repeat.empty() ? "null" : row.repeat) + "; expected the row " +
+             row_name(row.expected_phase, row.expected_repeat) + " (rows in the protocol's order)";
+    }
     case memory::measurement_field_errc::too_few_rows:
-      return "phases has " + to_decimal_string(e.count) +
+      return "phases has " + to_decimal_string(detail::data_of<memory::row_count>(e.what).rows) +
              " rows; expected model_load, inputs, cold_forward, warmup and at least one warm_forward row";
-    case memory::measurement_field_errc::count_mismatch:
-      return e.path + ".count is " + to_decimal_string(e.count) + " but phases has " + to_decimal_string(e.rows) +
-             " warm_forward rows; expected the two equal";
+    case memory::measurement_field_errc::count_mismatch: {
+      const auto counts = detail::data_of<memory::count_and_rows>(e.what);
+      return e.path + ".count is " + to_decimal_string(counts.count) + " but phases has " +
+             to_decimal_string(counts.rows) + " warm_forward rows; expected the two equal";
+    }
     case memory::measurement_field_errc::interval_without_median:
       return e.path + " does not hold the median; expected lower <= median <= upper";
     case memory::measurement_field_errc::throttled_above_state:
@@ -94,24 +105,19 @@ namespace iteragpu::report::detail {
 [[nodiscard]] ITERAGPU_INLINE std::string describe_document(const memory::measurement_read_error& e,
                                                             const document_names& names) {
   const std::string expected = expected_measurement(names);
-  const auto* found = std::get_if<memory::found_value>(&e.what);
-  const std::string found_words = describe_found(found != nullptr ? found->json : "null");
+  const auto found = data_of<memory::found_value>(e.what).json;
+  const std::string found_words = describe_found(found.empty() ? "null" : found);
   switch (e.code) {
     case memory::measurement_read_errc::top_level:
       return "the top level is " + found_words + "; " + expected;
-    case memory::measurement_read_errc::other_output: {
-      const auto* other = std::get_if<memory::other_output_kind>(&e.what);
-      return "it is " + std::string(describe(other != nullptr ? *other : memory::other_output_kind{}, names)) +
-             "; " + expected;
-    }
+    case memory::measurement_read_errc::other_output:
+      return "it is " + std::string(describe(data_of<memory::other_output_kind>(e.what), names)) + "; " + expected;
     case memory::measurement_read_errc::no_schema_version:
       return "it has no schema_version; " + expected;
     case memory::measurement_read_errc::unknown_schema_version:
       return "schema_version is " + found_words + ", not one this program reads; " + expected;
-    default: {
-      const auto* field = std::get_if<memory::measurement_field_error>(&e.what);
-      return describe(field != nullptr ? *field : memory::measurement_field_error{});
-    }
+    default:
+      return describe(data_of<memory::measurement_field_error>(e.what));
   }
 }
 
@@ -122,16 +128,13 @@ namespace iteragpu::report::detail {
     case memory::measurement_read_errc::empty:
       return "is empty; " + expected;
     case memory::measurement_read_errc::not_json: {
-      const auto* at = std::get_if<memory::parse_stop>(&e.what);
-      const memory::parse_stop stop = at != nullptr ? *at : memory::parse_stop{};
+      const auto stop = data_of<memory::parse_stop>(e.what);
       return "is not JSON (" + stop.reason.message() + " at byte " + to_decimal_string(stop.offset) + " of " +
              to_decimal_string(stop.size) + "); " + expected;
     }
-    case memory::measurement_read_errc::duplicate_key: {
-      const auto* key = std::get_if<memory::repeated_key>(&e.what);
-      return "is refused: " + duplicate_key_message(key != nullptr ? key->pointer : std::string{}) + "; " +
+    case memory::measurement_read_errc::duplicate_key:
+      return "is refused: " + duplicate_key_message(data_of<memory::repeated_key>(e.what).pointer) + "; " +
              expected + ", each key once";
-    }
     case memory::measurement_read_errc::torchscript:
       return "is the measurement of a TorchScript module (it has a workload); compare reads measurements of the "
              "synthetic network only";

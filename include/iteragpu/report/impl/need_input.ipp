@@ -9,6 +9,7 @@
 
 #include "iteragpu/checked.hpp"
 #include "iteragpu/config.hpp"
+#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/need_input.hpp"
@@ -47,9 +48,8 @@ namespace iteragpu::report::detail {
 
 [[nodiscard]] ITERAGPU_INLINE need_input_error measurement_refusal(const memory::measurement_read_error& e,
                                                                    const document_names& names) {
-  if (const auto* found = std::get_if<memory::found_value>(&e.what);
-      found != nullptr && e.code == memory::measurement_read_errc::unknown_schema_version) {
-    return {"a measurement of schema_version " + quoted_excerpt(found->json)};
+  if (e.code == memory::measurement_read_errc::unknown_schema_version) {
+    return {"a measurement of schema_version " + quoted_excerpt(detail::data_of<memory::found_value>(e.what).json)};
   }
   return {"a measurement that cannot be read: " + describe_document(e, names)};
 }

@@ -149,23 +149,16 @@ void read_phases(field_reader& r, const boost::json::object& top, std::int64_t s
 void read_statistics(field_reader& r, const boost::json::object& top, measured_run& run);
 
 ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::json::value& found, std::string_view expected) {
-  measurement_field_error e;
-  e.code = measurement_field_errc::wrong_value;
-  e.path = std::move(where);
-  e.expected = expected;
-  e.found = boost::json::serialize(found);
-  fail(std::move(e));
+  fail(measurement_field_error{measurement_field_errc::wrong_value, std::move(where),
+                               rejected_value{boost::json::serialize(found), expected}});
 }
 
 [[nodiscard]] ITERAGPU_INLINE const boost::json::value* field_reader::member(const boost::json::object& parent, std::string_view key,
                                                                              std::string_view where, std::string_view expected) {
   const auto* found = parent.if_contains(key);
   if (found == nullptr) {
-    measurement_field_error e;
-    e.path = std::string(where);
-    e.key = std::string(key);
-    e.expected = expected;
-    fail(std::move(e));
+    fail(measurement_field_error{measurement_field_errc::missing, std::string(where),
+                                 missing_key{std::string(key), expected}});
   }
   return found;
 }
@@ -325,14 +318,8 @@ ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::obje
     return row;
   }
   if (phase != name_of(row.phase) || !repeat_is(*repeat, row.repeat)) {
-    measurement_field_error e;
-    e.code = measurement_field_errc::wrong_row;
-    e.path = where;
-    e.found = boost::json::serialize(*repeat);
-    e.phase = phase;
-    e.row_phase = row.phase;
-    e.row_repeat = row.repeat;
-    r.fail(std::move(e));
+    r.fail(measurement_field_error{measurement_field_errc::wrong_row, where,
+                                   misplaced_row{phase, boost::json::serialize(*repeat), row.phase, row.repeat}});
     return row;
   }
   row.seconds = r.seconds_at(o, "seconds", where);
@@ -373,10 +360,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   }
   const auto& array = phases->get_array();
   if (array.size() <= leading_phases.size()) {
-    measurement_field_error e;
-    e.code = measurement_field_errc::too_few_rows;
-    e.count = array.size();
-    r.fail(std::move(e));
+    r.fail(measurement_field_error{measurement_field_errc::too_few_rows, "phases", row_count{array.size()}});
     return;
   }
   rows.reserve(array.size());
@@ -392,12 +376,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   median_estimate e;
   e.count = r.count_at(o, "count", where, 1, "a positive integer");
   if (!r.problem() && e.count != warm_rows) {
-    measurement_field_error problem;
-    problem.code = measurement_field_errc::count_mismatch;
-    problem.path = where;
-    problem.count = e.count;
-    problem.rows = warm_rows;
-    r.fail(std::move(problem));
+    r.fail(measurement_field_error{measurement_field_errc::count_mismatch, where, count_and_rows{e.count, warm_rows}});
   }
   e.median = r.seconds_at(o, "median", where);
   const auto* ci = r.member(o, "median_ci", where, "null or an object");
@@ -407,10 +386,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
     e.ci = median_estimate::interval{r.seconds_at(interval, "lower", ci_where),
                                      r.seconds_at(interval, "upper", ci_where)};
     if (!r.problem() && !(e.ci->lower <= e.median && e.median <= e.ci->upper)) {
-      measurement_field_error problem;
-      problem.code = measurement_field_errc::interval_without_median;
-      problem.path = ci_where;
-      r.fail(std::move(problem));
+      r.fail(measurement_field_error{measurement_field_errc::interval_without_median, ci_where, {}});
     }
   }
   return e;
@@ -427,9 +403,7 @@ ITERAGPU_INLINE void read_statistics(field_reader& r, const boost::json::object&
   const std::uint64_t throttled = r.count_at(statistics, "repeats_under_throttling", "statistics", 0,
                                              "an integer, at most repeats_with_gpu_state");
   if (!r.problem() && throttled > with_state) {
-    measurement_field_error problem;
-    problem.code = measurement_field_errc::throttled_above_state;
-    r.fail(std::move(problem));
+    r.fail(measurement_field_error{measurement_field_errc::throttled_above_state, "statistics", {}});
   }
   run.repeats_with_gpu_state = with_state;
   run.repeats_under_throttling = throttled;
