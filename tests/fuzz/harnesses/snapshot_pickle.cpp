@@ -94,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     "a pickle of something else than a dict is not a snapshot");
     } else {
       fuzz::require(!snapshot && snapshot.error().code == iteragpu::memory::snapshot_file_errc::pickle &&
-                        snapshot.error().pickle == read.error(),
+                        snapshot.error().what == iteragpu::memory::snapshot_file_data{read.error()},
                     "a refused pickle is refused as a snapshot for the same reason");
     }
   }

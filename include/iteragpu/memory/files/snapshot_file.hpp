@@ -7,6 +7,7 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <variant>
 
 #include <boost/json/fwd.hpp>
 #include <boost/json/kind.hpp>
@@ -33,24 +34,55 @@ enum class snapshot_format : std::uint8_t {
 /// Why snapshot bytes were not read.
 enum class snapshot_file_errc : std::uint8_t {
   empty,           ///< no bytes, or only white space
-  neither_format,  ///< neither 0x80 first nor `{` first after white space (first_byte, offset)
-  too_large,       ///< JSON longer than pickle_limits::max_bytes (offset: max_bytes)
-  pickle,          ///< the pickle was refused (pickle says why)
-  json_syntax,     ///< the JSON is malformed or nested too deep (json says why, offset where)
-  not_a_dict,      ///< the top level is not a dict (format, top)
+  neither_format,  ///< neither 0x80 first nor `{` first after white space (unknown_first_byte)
+  too_large,       ///< JSON longer than pickle_limits::max_bytes (size_limit)
+  pickle,          ///< the pickle was refused (pickle_error says why)
+  json_syntax,     ///< the JSON is malformed or nested too deep (json_stop)
+  not_a_dict,      ///< the top level is not a dict (non_dict_top)
 };
 
-/// Why snapshot bytes were not read; the members that a kind names carry
-/// its data, the others keep their defaults.
+/// neither_format: the first byte after white space.
+struct unknown_first_byte {
+  std::uint64_t offset{0};  ///< where it is
+  std::uint8_t value{0};    ///< what it is
+  /// Equal when both members are.
+  friend bool operator==(const unknown_first_byte&, const unknown_first_byte&) = default;
+};
+
+/// too_large: the bound the JSON passes.
+struct size_limit {
+  std::uint64_t max_bytes{0};  ///< pickle_limits::max_bytes
+  /// Equal when the bounds are.
+  friend bool operator==(const size_limit&, const size_limit&) = default;
+};
+
+/// json_syntax: where and why Boost.JSON's parser stopped.
+struct json_stop {
+  std::error_code reason{};  ///< Boost.JSON's
+  std::uint64_t offset{0};   ///< the bytes read when it stopped
+  /// Equal when both members are.
+  friend bool operator==(const json_stop&, const json_stop&) = default;
+};
+
+/// not_a_dict: the form the file was in and what its top level is.
+struct non_dict_top {
+  snapshot_format format{snapshot_format::pickle};  ///< pickle or JSON
+  boost::json::kind top{boost::json::kind::null};   ///< the top level's kind
+  /// Equal when both members are.
+  friend bool operator==(const non_dict_top&, const non_dict_top&) = default;
+};
+
+/// What a snapshot_file_error carries beyond its code, one alternative per
+/// shape: unknown_first_byte (neither_format), size_limit (too_large),
+/// pickle_error (pickle: the pickle reader's reason), json_stop
+/// (json_syntax), non_dict_top (not_a_dict), nothing (std::monostate) for empty.
+using snapshot_file_data = std::variant<std::monostate, unknown_first_byte, size_limit, pickle_error, json_stop, non_dict_top>;
+
+/// Why snapshot bytes were not read: the kind, and in `what` the data it names.
 struct snapshot_file_error {
   snapshot_file_errc code{snapshot_file_errc::empty};  ///< what is wrong
-  pickle_error pickle{};                                 ///< pickle: the pickle reader's reason
-  std::error_code json{};                                ///< json_syntax: Boost.JSON's reason
-  std::uint64_t offset{0};  ///< json_syntax: the byte where parsing stopped; neither_format: the first non-blank byte
-  std::uint8_t first_byte{0};                       ///< neither_format: the value of that byte
-  snapshot_format format{snapshot_format::pickle};  ///< not_a_dict: the form the file was in
-  boost::json::kind top{boost::json::kind::null};   ///< not_a_dict: what the top level is
-  /// Equal when every member is equal.
+  snapshot_file_data what{};                            ///< the data the code names
+  /// Equal when both members are.
   friend bool operator==(const snapshot_file_error&, const snapshot_file_error&) = default;
 };
 

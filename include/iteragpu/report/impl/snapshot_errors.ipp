@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/config.hpp"
+#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/report/snapshot_errors.hpp"
 
 // The bodies of the functions that <iteragpu/report/snapshot_errors.hpp> declares: included by it
@@ -97,19 +98,26 @@ namespace iteragpu::report {
   switch (e.code) {
     case snapshot_file_errc::empty:
       return "the file is empty; " + std::string(accepted);
-    case snapshot_file_errc::neither_format:
-      return "byte " + to_decimal_string(e.offset) + " is " + detail::hex_byte(e.first_byte) +
+    case snapshot_file_errc::neither_format: {
+      const auto first = detail::data_of<memory::unknown_first_byte>(e.what);
+      return "byte " + to_decimal_string(first.offset) + " is " + detail::hex_byte(first.value) +
              ": neither a pickle (first byte 0x80) nor JSON (first byte '{' after white space); " +
              std::string(accepted);
+    }
     case snapshot_file_errc::too_large:
-      return "the JSON is larger than the limit of " + to_decimal_string(e.offset) + " bytes";
+      return "the JSON is larger than the limit of " +
+             to_decimal_string(detail::data_of<memory::size_limit>(e.what).max_bytes) + " bytes";
     case snapshot_file_errc::pickle:
-      return "pickle: " + describe(e.pickle);
-    case snapshot_file_errc::json_syntax:
-      return "JSON: " + escaped(e.json.message()) + " at byte " + to_decimal_string(e.offset);
-    case snapshot_file_errc::not_a_dict:
-      return "the " + std::string(snapshot_format_name(e.format)) + " holds " +
-             std::string(boost::json::to_string(e.top)) + " at its top, not a dict; " + std::string(accepted);
+      return "pickle: " + describe(detail::data_of<memory::pickle_error>(e.what));
+    case snapshot_file_errc::json_syntax: {
+      const auto stop = detail::data_of<memory::json_stop>(e.what);
+      return "JSON: " + escaped(stop.reason.message()) + " at byte " + to_decimal_string(stop.offset);
+    }
+    case snapshot_file_errc::not_a_dict: {
+      const auto top = detail::data_of<memory::non_dict_top>(e.what);
+      return "the " + std::string(snapshot_format_name(top.format)) + " holds " +
+             std::string(boost::json::to_string(top.top)) + " at its top, not a dict; " + std::string(accepted);
+    }
   }
   return std::string(accepted);
 }

@@ -15,6 +15,7 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -469,20 +470,20 @@ BOOST_AUTO_TEST_CASE(snapshot_bytes_of_neither_form_or_not_a_dict_are_refused_sa
   const auto csv = read_snapshot_bytes(text_bytes("  addr,size\n"));
   BOOST_REQUIRE(!csv);
   BOOST_TEST((csv.error().code == snapshot_file_errc::neither_format));
-  BOOST_TEST(csv.error().offset == 2U);
-  BOOST_TEST(csv.error().first_byte == 'a');
+  BOOST_TEST((csv.error().what == iteragpu::memory::snapshot_file_data{iteragpu::memory::unknown_first_byte{2, 'a'}}));
   BOOST_TEST(iteragpu::report::describe(csv.error()) ==
              "byte 2 is 0x61: neither a pickle (first byte 0x80) nor JSON (first byte '{' after white space); a "
              "memory snapshot is a pickle (torch.cuda.memory._dump_snapshot) or a JSON object");
   const auto list = read_snapshot_bytes(p2(b({']'})));
   BOOST_REQUIRE(!list);
   BOOST_TEST((list.error().code == snapshot_file_errc::not_a_dict));
-  BOOST_TEST((list.error().format == iteragpu::memory::snapshot_format::pickle));
-  BOOST_TEST((list.error().top == boost::json::kind::array));
+  BOOST_TEST((list.error().what == iteragpu::memory::snapshot_file_data{iteragpu::memory::non_dict_top{
+                                        iteragpu::memory::snapshot_format::pickle, boost::json::kind::array}}));
   const auto code = read_snapshot_bytes(p2(b({')', ')', 'R'})));
   BOOST_REQUIRE(!code);
   BOOST_TEST((code.error().code == snapshot_file_errc::pickle));
-  BOOST_TEST((code.error().pickle == pickle_error{pickle_errc::forbidden_opcode, 4, 'R'}));
+  BOOST_TEST((code.error().what ==
+              iteragpu::memory::snapshot_file_data{pickle_error{pickle_errc::forbidden_opcode, 4, 'R'}}));
   BOOST_TEST(iteragpu::report::describe(code.error()) ==
              "pickle: opcode REDUCE (0x52) at byte 4 is not plain data; it is refused and never executed");
 }
@@ -491,7 +492,10 @@ BOOST_AUTO_TEST_CASE(snapshot_json_errors_say_where) {
   const auto bad = read_snapshot_bytes(text_bytes(R"({"a": [1, 2], "b": })"));
   BOOST_REQUIRE(!bad);
   BOOST_TEST((bad.error().code == snapshot_file_errc::json_syntax));
-  BOOST_TEST(bad.error().offset == 19U);
+  const auto* stop = std::get_if<iteragpu::memory::json_stop>(&bad.error().what);
+  BOOST_REQUIRE(stop != nullptr);
+  BOOST_TEST(stop->offset == 19U);
+  BOOST_TEST(static_cast<bool>(stop->reason));
   const auto trailing = read_snapshot_bytes(text_bytes(R"({"a": 1} x)"));
   BOOST_REQUIRE(!trailing);
   BOOST_TEST((trailing.error().code == snapshot_file_errc::json_syntax));
@@ -505,7 +509,7 @@ BOOST_AUTO_TEST_CASE(snapshot_json_errors_say_where) {
   const auto large = read_snapshot_bytes(text_bytes(R"({"a": 1})"), two);
   BOOST_REQUIRE(!large);
   BOOST_TEST((large.error().code == snapshot_file_errc::too_large));
-  BOOST_TEST(large.error().offset == 4U);
+  BOOST_TEST((large.error().what == iteragpu::memory::snapshot_file_data{iteragpu::memory::size_limit{4}}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -34,13 +34,13 @@ BOOST_AUTO_TEST_CASE(json_and_pickle_are_read_and_the_rest_refused) {
   // 'x' is neither 0x80 nor '{': the byte and its offset (2, after two spaces) are kept.
   const auto neither = mem::read_snapshot_bytes(bytes_of("  x"));
   BOOST_TEST((neither.error().code == mem::snapshot_file_errc::neither_format));
-  BOOST_TEST(neither.error().first_byte == 'x');
-  BOOST_TEST(neither.error().offset == 2U);
+  BOOST_TEST((neither.error().what == mem::snapshot_file_data{mem::unknown_first_byte{2, 'x'}}));
   // PROTO 2, EMPTY_LIST (]), STOP: a list at the top, not a dict.
   const std::array<unsigned char, 4> list{mem::pickle_first_byte, 0x02, ']', '.'};
   const auto not_dict = mem::read_snapshot_bytes(list);
   BOOST_TEST((not_dict.error().code == mem::snapshot_file_errc::not_a_dict));
-  BOOST_TEST((not_dict.error().top == boost::json::kind::array));
+  BOOST_TEST((not_dict.error().what ==
+              mem::snapshot_file_data{mem::non_dict_top{mem::snapshot_format::pickle, boost::json::kind::array}}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -18,26 +18,20 @@ namespace iteragpu::memory {
          (bytes[first] == ' ' || bytes[first] == '\t' || bytes[first] == '\n' || bytes[first] == '\r')) {
     ++first;
   }
-  snapshot_file_error error{};
   if (first == bytes.size()) {
-    error.code = snapshot_file_errc::empty;
-    return unexpected{error};
+    return unexpected{snapshot_file_error{snapshot_file_errc::empty, {}}};
   }
+  snapshot_format format = snapshot_format::pickle;
   boost::json::value top(sp);
   if (bytes[0] == pickle_first_byte) {
     auto read = read_pickle(bytes, limits, sp);
     if (!read) {
-      error.code = snapshot_file_errc::pickle;
-      error.pickle = read.error();
-      return unexpected{error};
+      return unexpected{snapshot_file_error{snapshot_file_errc::pickle, read.error()}};
     }
     top = std::move(*read);
-    error.format = snapshot_format::pickle;
   } else if (bytes[first] == '{') {
     if (bytes.size() > limits.max_bytes) {
-      error.code = snapshot_file_errc::too_large;
-      error.offset = limits.max_bytes;
-      return unexpected{error};
+      return unexpected{snapshot_file_error{snapshot_file_errc::too_large, size_limit{limits.max_bytes}}};
     }
     boost::json::parse_options options;
     options.max_depth = limits.max_depth;
@@ -48,23 +42,15 @@ namespace iteragpu::memory {
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
     const std::size_t used = parser.write(text, ec);
     if (ec) {
-      error.code = snapshot_file_errc::json_syntax;
-      error.json = ec;
-      error.offset = used;
-      return unexpected{error};
+      return unexpected{snapshot_file_error{snapshot_file_errc::json_syntax, json_stop{ec, used}}};
     }
     top = parser.release();
-    error.format = snapshot_format::json;
+    format = snapshot_format::json;
   } else {
-    error.code = snapshot_file_errc::neither_format;
-    error.offset = first;
-    error.first_byte = bytes[first];
-    return unexpected{error};
+    return unexpected{snapshot_file_error{snapshot_file_errc::neither_format, unknown_first_byte{first, bytes[first]}}};
   }
   if (!top.is_object()) {
-    error.code = snapshot_file_errc::not_a_dict;
-    error.top = top.kind();
-    return unexpected{error};
+    return unexpected{snapshot_file_error{snapshot_file_errc::not_a_dict, non_dict_top{format, top.kind()}}};
   }
   return top;
 }
