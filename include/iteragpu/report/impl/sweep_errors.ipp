@@ -1,7 +1,10 @@
 #ifndef ITERAGPU_REPORT_IMPL_SWEEP_ERRORS_IPP
 #define ITERAGPU_REPORT_IMPL_SWEEP_ERRORS_IPP
 
+#include <variant>
+
 #include "iteragpu/config.hpp"
+#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
 
 // The bodies of the functions that <iteragpu/report/sweep_errors.hpp> declares: included by it
@@ -104,13 +107,17 @@ namespace iteragpu::report {
   const std::string file = quoted(e.file.string());
   switch (e.code) {
     case sweep::folder_errc::points_unreadable:
-      return file + describe(e.read, "64 MiB") + "; expected the folder of a sweep (its points.tsv)";
-    case sweep::folder_errc::points_invalid: return file + ": " + words_of(e.points);
-    case sweep::folder_errc::record_unreadable:
-      return e.json ? words_of(*e.json) : file + " cannot be read";
+      return file + describe(detail::data_of<read_errc>(e.why), "64 MiB") +
+             "; expected the folder of a sweep (its points.tsv)";
+    case sweep::folder_errc::points_invalid:
+      return file + ": " + words_of(detail::data_of<sweep::points_file_error>(e.why));
+    case sweep::folder_errc::record_unreadable: {
+      const auto* json = std::get_if<sweep::files::json_file_error>(&e.why);
+      return json != nullptr ? words_of(*json) : file + " cannot be read";
+    }
     case sweep::folder_errc::record_invalid: break;
   }
-  return file + ": " + words_of(e.record);
+  return file + ": " + words_of(detail::data_of<sweep::files::record_error>(e.why));
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::record_keep_error& e) {

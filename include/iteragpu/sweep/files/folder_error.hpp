@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <variant>
 
 #include "iteragpu/io.hpp"
 #include "iteragpu/sweep/files/record.hpp"
@@ -15,21 +16,23 @@ namespace iteragpu::sweep {
 
 /// What in a sweep's folder cannot be read (see folder_error).
 enum class folder_errc {
-  points_unreadable,  ///< its points.tsv cannot be read (`read` says why)
-  points_invalid,     ///< its points.tsv is refused (`points` says why)
-  record_unreadable,  ///< a record is not a JSON file that can be read (`json` says why)
-  record_invalid      ///< a record is refused (`record` says why)
+  points_unreadable,  ///< its points.tsv cannot be read (read_errc says why)
+  points_invalid,     ///< its points.tsv is refused (points_file_error says why)
+  record_unreadable,  ///< a record is not a JSON file that can be read (files::json_file_error says why)
+  record_invalid      ///< a record is refused (files::record_error says why)
 };
+
+/// The reader's own error under a folder_error, one alternative per code:
+/// read_errc (points_unreadable), points_file_error (points_invalid),
+/// files::json_file_error (record_unreadable), files::record_error (record_invalid).
+using folder_error_data = std::variant<read_errc, points_file_error, files::json_file_error, files::record_error>;
 
 /// A sweep folder that cannot be read back: what, the file at fault, and
 /// the reader's own error. A folder is never half-understood.
 struct folder_error {
   folder_errc code{folder_errc::points_unreadable};  ///< what cannot be read
-  std::filesystem::path file;                                    ///< points.tsv or the record, as opened
-  read_errc read{read_errc::cannot_open};                      ///< points_unreadable: why
-  points_file_error points;                                      ///< points_invalid: why
-  std::optional<files::json_file_error> json;                    ///< record_unreadable: why
-  files::record_error record;                                    ///< record_invalid: why
+  std::filesystem::path file;                        ///< points.tsv or the record, as opened
+  folder_error_data why{};                           ///< the reader's own error, of the code's type
 };
 
 /// A record (or the prediction file written before it) that cannot be

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 #include <system_error>
+#include <variant>
 
 #include <unistd.h>
 
@@ -28,7 +29,7 @@ BOOST_AUTO_TEST_CASE(a_points_file_that_is_no_plan_is_named_with_its_kind) {
   const sw::folder_error& e = loaded.error();
   BOOST_TEST((e.code == sw::folder_errc::points_invalid));
   BOOST_TEST(e.file == folder / "points.tsv");
-  BOOST_TEST(!e.json.has_value());
+  BOOST_TEST(std::holds_alternative<iteragpu::sweep::points_file_error>(e.why));
   std::error_code ec;
   fs::remove_all(folder, ec);
 }

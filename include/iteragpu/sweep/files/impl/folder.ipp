@@ -48,13 +48,11 @@ namespace iteragpu::sweep {
   const auto tsv = folder / points_file;
   const auto text = read_file_within(tsv, files::json_file_limit);
   if (!text.has_value()) {
-    folder_error e{folder_errc::points_unreadable, tsv, text.error(), {}, std::nullopt, {}};
-    return unexpected{std::move(e)};
+    return unexpected{folder_error{folder_errc::points_unreadable, tsv, text.error()}};
   }
   auto points = parse_points_tsv(*text);
   if (!points.has_value()) {
-    return unexpected{folder_error{folder_errc::points_invalid, tsv, read_errc::cannot_open, points.error(),
-                                   std::nullopt, {}}};
+    return unexpected{folder_error{folder_errc::points_invalid, tsv, points.error()}};
   }
   f.points = std::move(*points);
   f.records.resize(f.points.size());
@@ -65,13 +63,11 @@ namespace iteragpu::sweep {
     }
     auto doc = files::read_json(file);
     if (!doc.has_value()) {
-      return unexpected{folder_error{folder_errc::record_unreadable, file, read_errc::cannot_open, {},
-                                     doc.error(), {}}};
+      return unexpected{folder_error{folder_errc::record_unreadable, file, doc.error()}};
     }
     auto record = files::record_from(*doc, p);
     if (!record.has_value()) {
-      return unexpected{folder_error{folder_errc::record_invalid, file, read_errc::cannot_open, {},
-                                     std::nullopt, record.error()}};
+      return unexpected{folder_error{folder_errc::record_invalid, file, record.error()}};
     }
     if (!f.environment && record->outcome == outcome_kind::measured) {
       auto measurement = files::read_json(folder / measurement_name(p.index, f.points.size()));
