@@ -9,6 +9,7 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <variant>
 
 
 #include "iteragpu/result.hpp"
@@ -50,16 +51,40 @@ enum class new_file_step : std::uint8_t {
   linking_into_place,  ///< linking the finished file to its name
 };
 
-/// Why a new file cannot be written: what is wrong and the figures that
-/// say it (report::describe() puts it in words).
+/// system_error: the step the system refused, and why.
+struct refused_step {
+  new_file_step step{new_file_step::creating};  ///< the step
+  int error{0};                                 ///< the errno value
+  /// Equal when both members are.
+  friend bool operator==(const refused_step&, const refused_step&) = default;
+};
+
+/// name_too_long: the file name's length and the file system's limit.
+struct name_length {
+  std::uint64_t bytes{0};    ///< the bytes of the file name
+  std::uint64_t longest{0};  ///< the most the file system takes
+  /// Equal when both members are.
+  friend bool operator==(const name_length&, const name_length&) = default;
+};
+
+/// name_taken: the new name of our own the content is kept under.
+struct kept_file {
+  std::filesystem::path path;  ///< beside the name asked for
+  /// Equal when the paths are.
+  friend bool operator==(const kept_file&, const kept_file&) = default;
+};
+
+/// What a new_file_error carries beyond its code and file, one alternative
+/// per shape: refused_step (system_error), name_length (name_too_long),
+/// kept_file (name_taken), nothing (std::monostate) for the other codes.
+using new_file_data = std::variant<std::monostate, refused_step, name_length, kept_file>;
+
+/// Why a new file cannot be written: what is wrong, the file, and in `what`
+/// the figures the code names (report::describe() puts it in words).
 struct new_file_error {
   new_file_errc code{new_file_errc::system_error};  ///< what is wrong
   std::filesystem::path file{};                       ///< the new file, as given
-  new_file_step step{new_file_step::creating};        ///< for system_error: the step refused
-  int error{0};                                       ///< for system_error: the errno value
-  std::uint64_t name_bytes{0};                        ///< for name_too_long: the bytes of the file name
-  std::uint64_t longest_name{0};                      ///< for name_too_long: the file system's limit
-  std::filesystem::path kept{};  ///< for name_taken: the new name of our own the content is under
+  new_file_data what{};                               ///< the data the code names
   /// Equal when every member is equal.
   friend bool operator==(const new_file_error&, const new_file_error&) = default;
 };

@@ -11,6 +11,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include <unistd.h>
@@ -46,12 +47,13 @@ BOOST_AUTO_TEST_CASE(new_file_problems_are_worded_from_their_figures) {
   BOOST_TEST(describe(new_file_error{.code = new_file_errc::is_empty_name, .file = "out/"}) ==
              "'out/' names no file; expected a path to a new file");
   BOOST_TEST(describe(new_file_error{
-                 .code = new_file_errc::name_too_long, .file = "d/n.json", .name_bytes = 300, .longest_name = 255}) ==
+                 .code = new_file_errc::name_too_long, .file = "d/n.json", .what = iteragpu::name_length{300, 255}}) ==
              "the file name of 'd/n.json' has 300 bytes; expected at most 255 on that file system");
   BOOST_TEST(describe(new_file_error{
-                 .code = new_file_errc::system_error, .file = "r.json", .step = new_file_step::flushing, .error = ENOSPC}) ==
+                 .code = new_file_errc::system_error, .file = "r.json", .what = iteragpu::refused_step{new_file_step::flushing, ENOSPC}}) ==
              "cannot write 'r.json': flushing to disk: No space left on device");
-  BOOST_TEST(describe(new_file_error{.code = new_file_errc::name_taken, .file = "r.json", .kept = "r.kept-7-1.json"}) ==
+  BOOST_TEST(describe(new_file_error{
+                 .code = new_file_errc::name_taken, .file = "r.json", .what = iteragpu::kept_file{"r.kept-7-1.json"}}) ==
              "'r.json' was taken by another process while this one worked; the result is kept as 'r.kept-7-1.json'");
 }
 
@@ -125,13 +127,13 @@ BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_no_result_is_lost) {
   // Every writer that lost at the last step kept its whole result beside the name.
   std::size_t kept_files = 0;
   for (int i = 0; i < writers; ++i) {
-    const auto& problem = kept[static_cast<std::size_t>(i)];
-    if (problem.kept.empty()) {
+    const auto* kept_as = std::get_if<iteragpu::kept_file>(&kept[static_cast<std::size_t>(i)].what);
+    if (kept_as == nullptr) {
       continue;
     }
     ++kept_files;
-    BOOST_TEST((problem.code == iteragpu::new_file_errc::name_taken));
-    BOOST_TEST(read_file(problem.kept) == std::string(100000, static_cast<char>('a' + i)));
+    BOOST_TEST((kept[static_cast<std::size_t>(i)].code == iteragpu::new_file_errc::name_taken));
+    BOOST_TEST(read_file(kept_as->path) == std::string(100000, static_cast<char>('a' + i)));
   }
   BOOST_TEST(kept_files + 1U + static_cast<std::size_t>(refused_before_work.load()) == static_cast<std::size_t>(writers));
   BOOST_TEST(dir.entries() == 1U + kept_files);
@@ -148,12 +150,14 @@ BOOST_AUTO_TEST_CASE(a_name_taken_while_working_keeps_the_result_under_a_new_nam
   const auto& problem = written.error();
   BOOST_TEST((problem.code == iteragpu::new_file_errc::name_taken));
   BOOST_TEST(read_file(file) == "another process's");
-  BOOST_TEST(problem.kept.parent_path() == dir.path);
-  BOOST_TEST(problem.kept.filename().string().starts_with("result.kept-"));
-  BOOST_TEST(problem.kept.extension() == ".json");
-  BOOST_TEST(read_file(problem.kept) == "the finished result");
+  const auto* kept_as = std::get_if<iteragpu::kept_file>(&problem.what);
+  BOOST_TEST_REQUIRE(kept_as != nullptr);
+  BOOST_TEST(kept_as->path.parent_path() == dir.path);
+  BOOST_TEST(kept_as->path.filename().string().starts_with("result.kept-"));
+  BOOST_TEST(kept_as->path.extension() == ".json");
+  BOOST_TEST(read_file(kept_as->path) == "the finished result");
   const std::string words = iteragpu::report::describe(problem);
-  BOOST_TEST(words.find("is kept as '" + problem.kept.string() + "'") != std::string::npos, words);
+  BOOST_TEST(words.find("is kept as '" + kept_as->path.string() + "'") != std::string::npos, words);
   BOOST_TEST(dir.entries() == 2U);
 }
 

@@ -103,7 +103,7 @@ namespace iteragpu::detail {
 
 [[nodiscard]] ITERAGPU_INLINE new_file_error system_problem(const std::filesystem::path& file, new_file_step step,
                                                             int error) {
-  return new_file_error{.code = new_file_errc::system_error, .file = file, .step = step, .error = error};
+  return new_file_error{.code = new_file_errc::system_error, .file = file, .what = refused_step{step, error}};
 }
 
 [[nodiscard]] ITERAGPU_INLINE unsigned next_temporary_serial() noexcept {
@@ -134,10 +134,10 @@ namespace iteragpu {
   errno = 0;
   const long longest = ::pathconf(folder.c_str(), _PC_NAME_MAX);
   if (longest > 0 && file.filename().string().size() > static_cast<std::size_t>(longest)) {
-    return new_file_error{.code = new_file_errc::name_too_long,
-                          .file = file,
-                          .name_bytes = file.filename().string().size(),
-                          .longest_name = static_cast<std::uint64_t>(longest)};
+    return new_file_error{
+        .code = new_file_errc::name_too_long,
+        .file = file,
+        .what = name_length{file.filename().string().size(), static_cast<std::uint64_t>(longest)}};
   }
   return std::nullopt;
 }
@@ -214,7 +214,7 @@ namespace iteragpu {
     const auto kept = folder_of(final_) / name;
     if (::link(temporary_.c_str(), kept.c_str()) == 0) {
       discard();
-      return unexpected{new_file_error{.code = new_file_errc::name_taken, .file = final_, .kept = kept}};
+      return unexpected{new_file_error{.code = new_file_errc::name_taken, .file = final_, .what = kept_file{kept}}};
     }
     if (errno != EEXIST) {
       break;

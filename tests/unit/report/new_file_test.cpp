@@ -16,8 +16,8 @@ BOOST_AUTO_TEST_CASE(steps_by_name_and_a_system_error_with_its_step) {
   // ENOSPC is strerror's "No space left on device".
   BOOST_TEST(report::describe(iteragpu::new_file_error{.code = iteragpu::new_file_errc::system_error,
                                                        .file = "r.json",
-                                                       .step = iteragpu::new_file_step::flushing,
-                                                       .error = ENOSPC}) ==
+                                                       .what = iteragpu::refused_step{
+                                                           iteragpu::new_file_step::flushing, ENOSPC}}) ==
              "cannot write 'r.json': flushing to disk: No space left on device");
 }
 

@@ -2,6 +2,7 @@
 #define ITERAGPU_REPORT_IMPL_NEW_FILE_IPP
 
 #include "iteragpu/config.hpp"
+#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/report/new_file.hpp"
 
 // The bodies of the functions that <iteragpu/report/new_file.hpp> declares: included by it
@@ -20,15 +21,19 @@ namespace iteragpu::report {
       return file + " already exists; expected a new file name (nothing is overwritten)";
     case new_file_errc::is_empty_name:
       return file + " names no file; expected a path to a new file";
-    case new_file_errc::name_too_long:
-      return "the file name of " + file + " has " + to_decimal_string(p.name_bytes) + " bytes; expected at most " +
-             to_decimal_string(p.longest_name) + " on that file system";
-    case new_file_errc::system_error:
-      return "cannot write " + file + ": " + std::string(name_of(p.step)) + ": " +
-             std::generic_category().message(p.error);
+    case new_file_errc::name_too_long: {
+      const auto name = detail::data_of<name_length>(p.what);
+      return "the file name of " + file + " has " + to_decimal_string(name.bytes) + " bytes; expected at most " +
+             to_decimal_string(name.longest) + " on that file system";
+    }
+    case new_file_errc::system_error: {
+      const auto refused = detail::data_of<refused_step>(p.what);
+      return "cannot write " + file + ": " + std::string(name_of(refused.step)) + ": " +
+             std::generic_category().message(refused.error);
+    }
     case new_file_errc::name_taken:
       return file + " was taken by another process while this one worked; the result is kept as " +
-             quoted(p.kept.string());
+             quoted(detail::data_of<kept_file>(p.what).path.string());
   }
   return "cannot write " + file;
 }
