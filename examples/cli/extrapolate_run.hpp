@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "cli/calcul_forfaits_files.hpp"
@@ -82,10 +83,13 @@ namespace detail::extrapolating {
       return file + ": event " + event +
              " frees a block no earlier event allocated (the trace starts late); expected a trace recorded from "
              "the process's first allocation";
-    case memory::extrapolation_errc::segment_unexplained:
-      return file + ": the snapshot holds the segment at address " + to_decimal_string(e.address) +
+    case memory::extrapolation_errc::segment_unexplained: {
+      const auto* segment = std::get_if<memory::unexplained_segment_at>(&e.what);
+      return file + ": the snapshot holds the segment at address " +
+             to_decimal_string(segment != nullptr ? segment->address : 0) +
              " that no event of its trace reserved (the trace starts late); expected a trace recorded from the "
              "process's first allocation";
+    }
     case memory::extrapolation_errc::address_reused:
       return file + ": event " + event + " allocates at the address of a block still in use; expected a "
                                          "trace of torch.cuda.memory._record_memory_history()";
@@ -95,9 +99,11 @@ namespace detail::extrapolating {
     case memory::extrapolation_errc::size_overflow:
       return "size " + size + ": the request of event " + event + " of " + file +
              " passes 2^63 bytes there; expected a smaller size";
-    case memory::extrapolation_errc::replay_failed:
+    case memory::extrapolation_errc::replay_failed: {
+      const auto* replay = std::get_if<memory::replay_error>(&e.what);
       return "size " + size + ": the trace built from " + file + " cannot be replayed: " +
-             (e.replay ? report::describe(*e.replay) : std::string("unknown reason"));
+             (replay != nullptr ? report::describe(*replay) : std::string("unknown reason"));
+    }
     case memory::extrapolation_errc::too_few_traces:
     case memory::extrapolation_errc::sizes_mismatch:
     case memory::extrapolation_errc::size_not_positive:

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <variant>
 #include <vector>
 
 #include "iteragpu/memory/replay.hpp"
@@ -85,14 +86,26 @@ enum class extrapolation_errc {
   replay_failed,      ///< the built trace could not be replayed
 };
 
-/// Why traces cannot be extrapolated, and where.
+/// segment_unexplained: the segment of the snapshot that no event reserved.
+struct unexplained_segment_at {
+  std::uint64_t address{0};  ///< its address
+  /// Equal when the addresses are.
+  friend bool operator==(const unexplained_segment_at&, const unexplained_segment_at&) = default;
+};
+
+/// What an extrapolation_error carries beyond its code and place:
+/// unexplained_segment_at (segment_unexplained), the replay's own
+/// replay_error (replay_failed), nothing (std::monostate) for the other codes.
+using extrapolation_data = std::variant<std::monostate, unexplained_segment_at, replay_error>;
+
+/// Why traces cannot be extrapolated, and where: the trace, event and size
+/// at fault (0 where the code names none), and in `what` the data the code names.
 struct extrapolation_error {
   extrapolation_errc code{extrapolation_errc::too_few_traces};  ///< what is wrong
   std::size_t trace{0};      ///< the trace at fault, by input index
   std::uint64_t event{0};    ///< its event at fault (the reference's for a fit)
   std::uint64_t size{0};     ///< the size n at fault
-  std::uint64_t address{0};  ///< with segment_unexplained: the segment's address
-  std::optional<replay_error> replay{};  ///< with replay_failed: the replay's error
+  extrapolation_data what{};  ///< the data the code names
   /// Equal when every member is equal.
   friend bool operator==(const extrapolation_error&, const extrapolation_error&) = default;
 };

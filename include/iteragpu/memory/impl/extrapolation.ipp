@@ -88,7 +88,7 @@ struct point {
 
 [[nodiscard]] inline extrapolation_error error(extrapolation_errc code, std::size_t trace, std::uint64_t event,
                                                std::uint64_t size = 0) {
-  return extrapolation_error{code, trace, event, size, 0, std::nullopt};
+  return extrapolation_error{code, trace, event, size, {}};
 }
 
 // A step as the alignment compares it, blind to sizes: an allocation on its
@@ -385,7 +385,7 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
     }
     if (const auto segment = unexplained_segment(traces[i])) {
       auto late = d::error(extrapolation_errc::segment_unexplained, i, 0);
-      late.address = *segment;
+      late.what = unexplained_segment_at{*segment};
       return unexpected{late};
     }
     programs.push_back(std::move(*p));
@@ -503,7 +503,7 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
     }
     auto outcome = replay(*trace, options);
     if (!outcome) {
-      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n, 0,
+      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n,
                                             outcome.error()}};
     }
     (end == range_end::lower ? p.lower : p.upper.emplace()) = std::move(*outcome);
@@ -531,7 +531,7 @@ namespace detail::extrapolating {
   const auto outcome = replay(*trace, options);
   if (!outcome) {
     return unexpected{
-        extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n, 0, outcome.error()}};
+        extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n, outcome.error()}};
   }
   return !outcome->oom.has_value();
 }
