@@ -106,16 +106,16 @@ namespace iteragpu::report::detail {
                                                             const document_names& names) {
   const std::string expected = expected_measurement(names);
   const auto found = data_of<memory::found_value>(e.what).json;
-  const std::string found_words = describe_found(found.empty() ? "null" : found);
+  const std::string found_text = describe_found(found.empty() ? "null" : found);
   switch (e.code) {
     case memory::measurement_read_errc::top_level:
-      return "the top level is " + found_words + "; " + expected;
+      return "the top level is " + found_text + "; " + expected;
     case memory::measurement_read_errc::other_output:
       return "it is " + std::string(describe(data_of<memory::other_output_kind>(e.what), names)) + "; " + expected;
     case memory::measurement_read_errc::no_schema_version:
       return "it has no schema_version; " + expected;
     case memory::measurement_read_errc::unknown_schema_version:
-      return "schema_version is " + found_words + ", not one this program reads; " + expected;
+      return "schema_version is " + found_text + ", not one this program reads; " + expected;
     default:
       return describe(data_of<memory::measurement_field_error>(e.what));
   }
