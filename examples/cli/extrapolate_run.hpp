@@ -84,7 +84,7 @@ namespace detail::extrapolating {
              " frees a block no earlier event allocated (the trace starts late); expected a trace recorded from "
              "the process's first allocation";
     case memory::extrapolation_errc::segment_unexplained: {
-      const auto* segment = std::get_if<memory::unexplained_segment_at>(&e.what);
+      const auto* segment = e.what.get_if<memory::unexplained_segment_at>();
       return file + ": the snapshot holds the segment at address " +
              to_decimal_string(segment != nullptr ? segment->address : 0) +
              " that no event of its trace reserved (the trace starts late); expected a trace recorded from the "
@@ -100,7 +100,7 @@ namespace detail::extrapolating {
       return "size " + size + ": the request of event " + event + " of " + file +
              " passes 2^63 bytes there; expected a smaller size";
     case memory::extrapolation_errc::replay_failed: {
-      const auto* replay = std::get_if<memory::replay_error>(&e.what);
+      const auto* replay = e.what.get_if<memory::replay_error>();
       return "size " + size + ": the trace built from " + file + " cannot be replayed: " +
              (replay != nullptr ? report::describe(*replay) : std::string("unknown reason"));
     }

@@ -4,7 +4,8 @@
 /// \file
 /// The common ground of both domains, arithmetic and text only, with no
 /// dependency (target iteragpu::iteragpu): the error model (result.hpp,
-/// and error_code.hpp for interfaces that carry a std::error_code),
+/// and error_code.hpp for interfaces that carry a std::error_code; one_of.hpp
+/// for the data of a reason that depends on its code),
 /// text rules (text.hpp), byte counts and exact decimals (units.hpp),
 /// checked arithmetic (checked.hpp), the strict reading of an unsigned
 /// integer (parse.hpp), the memory need
@@ -13,6 +14,7 @@
 #include "iteragpu/checked.hpp"  // IWYU pragma: export
 #include "iteragpu/error_code.hpp"  // IWYU pragma: export
 #include "iteragpu/memory_need.hpp"  // IWYU pragma: export
+#include "iteragpu/one_of.hpp"  // IWYU pragma: export
 #include "iteragpu/parse.hpp"  // IWYU pragma: export
 #include "iteragpu/result.hpp"  // IWYU pragma: export
 #include "iteragpu/text.hpp"  // IWYU pragma: export

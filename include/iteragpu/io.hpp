@@ -12,6 +12,7 @@
 #include <variant>
 
 
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
@@ -77,7 +78,7 @@ struct kept_file {
 /// What a new_file_error carries beyond its code and file, one alternative
 /// per shape: refused_step (system_error), name_length (name_too_long),
 /// kept_file (name_taken), nothing (std::monostate) for the other codes.
-using new_file_data = std::variant<std::monostate, refused_step, name_length, kept_file>;
+using new_file_data = one_of<std::monostate, refused_step, name_length, kept_file>;
 
 /// Why a new file cannot be written: what is wrong, the file, and in `what`
 /// the figures the code names (report::describe() puts it in words).

@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_no_result_is_lost) {
   // Every writer that lost at the last step kept its whole result beside the name.
   std::size_t kept_files = 0;
   for (int i = 0; i < writers; ++i) {
-    const auto* kept_as = std::get_if<iteragpu::kept_file>(&kept[static_cast<std::size_t>(i)].what);
+    const auto* kept_as = kept[static_cast<std::size_t>(i)].what.get_if<iteragpu::kept_file>();
     if (kept_as == nullptr) {
       continue;
     }
@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(a_name_taken_while_working_keeps_the_result_under_a_new_nam
   const auto& problem = written.error();
   BOOST_TEST((problem.code == iteragpu::new_file_errc::name_taken));
   BOOST_TEST(read_file(file) == "another process's");
-  const auto* kept_as = std::get_if<iteragpu::kept_file>(&problem.what);
+  const auto* kept_as = problem.what.get_if<iteragpu::kept_file>();
   BOOST_TEST_REQUIRE(kept_as != nullptr);
   BOOST_TEST(kept_as->path.parent_path() == dir.path);
   BOOST_TEST(kept_as->path.filename().string().starts_with("result.kept-"));

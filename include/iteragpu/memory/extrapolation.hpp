@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/memory/replay.hpp"
 #include "iteragpu/memory/trace.hpp"
 #include "iteragpu/result.hpp"
@@ -96,7 +97,7 @@ struct unexplained_segment_at {
 /// What an extrapolation_error carries beyond its code and place:
 /// unexplained_segment_at (segment_unexplained), the replay's own
 /// replay_error (replay_failed), nothing (std::monostate) for the other codes.
-using extrapolation_data = std::variant<std::monostate, unexplained_segment_at, replay_error>;
+using extrapolation_data = one_of<std::monostate, unexplained_segment_at, replay_error>;
 
 /// Why traces cannot be extrapolated, and where: the trace, event and size
 /// at fault (0 where the code names none), and in `what` the data the code names.

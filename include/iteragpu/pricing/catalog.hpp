@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/pricing/catalog_fault.hpp"
 #include "iteragpu/pricing/detail/csv.hpp"
 #include "iteragpu/parse.hpp"
@@ -215,7 +216,7 @@ struct missing_rows {
 /// (other_gpus_per_lot, other_memory_per_gpu); second_row
 /// (second_duration_row); missing_rows (missing_durations); and
 /// catalog_field for every other code: a field that breaks its column's rule.
-using catalog_error_data = std::variant<std::monostate, catalog_field, stray_character, field_count, bad_character,
+using catalog_error_data = one_of<std::monostate, catalog_field, stray_character, field_count, bad_character,
                                         other_text, other_figure, second_row, missing_rows>;
 
 /// Why a catalog was refused, at the line and column of the fault: its
@@ -235,19 +236,19 @@ struct catalog_error {
 /// one (catalog_field, bad_character, other_text, other_figure,
 /// second_row); null for the others.
 [[nodiscard]] constexpr const catalog_field* field_of(const catalog_error& e) noexcept {
-  if (const auto* f = std::get_if<catalog_field>(&e.what)) {
+  if (const auto* f = e.what.get_if<catalog_field>()) {
     return f;
   }
-  if (const auto* c = std::get_if<bad_character>(&e.what)) {
+  if (const auto* c = e.what.get_if<bad_character>()) {
     return &c->field;
   }
-  if (const auto* t = std::get_if<other_text>(&e.what)) {
+  if (const auto* t = e.what.get_if<other_text>()) {
     return &t->field;
   }
-  if (const auto* n = std::get_if<other_figure>(&e.what)) {
+  if (const auto* n = e.what.get_if<other_figure>()) {
     return &n->field;
   }
-  if (const auto* r = std::get_if<second_row>(&e.what)) {
+  if (const auto* r = e.what.get_if<second_row>()) {
     return &r->field;
   }
   return nullptr;

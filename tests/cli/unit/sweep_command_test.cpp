@@ -323,7 +323,7 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   doc.at("phases").as_array().at(5).as_object().erase("seconds");
   const auto refused = sw::files::measured_from(doc);
   BOOST_TEST_REQUIRE(!refused.has_value());
-  const auto* field = std::get_if<iteragpu::memory::measurement_field_error>(&refused.error().what);
+  const auto* field = refused.error().what.get_if<iteragpu::memory::measurement_field_error>();
   BOOST_TEST_REQUIRE(field != nullptr);
   BOOST_TEST(field->path == "phases[5]");
   BOOST_TEST((field->what == iteragpu::memory::measurement_field_data{iteragpu::memory::missing_key{

@@ -140,11 +140,11 @@ BOOST_AUTO_TEST_CASE(a_sweep_record_counts_what_fits_counts) {
   const auto refused = iteragpu::sweep::files::measured_from(doc);
   BOOST_REQUIRE(!refused.has_value());
   BOOST_TEST((refused.error().code == measurement_read_errc::bad_field));
-  const auto* field = std::get_if<iteragpu::memory::measurement_field_error>(&refused.error().what);
+  const auto* field = refused.error().what.get_if<iteragpu::memory::measurement_field_error>();
   BOOST_REQUIRE(field != nullptr);
   BOOST_TEST((field->code == measurement_field_errc::wrong_value));
   BOOST_TEST(field->path == "phases[1].end_device_used_bytes");
-  const auto* value = std::get_if<iteragpu::memory::rejected_value>(&field->what);
+  const auto* value = field->what.get_if<iteragpu::memory::rejected_value>();
   BOOST_REQUIRE(value != nullptr);
   BOOST_TEST(value->found == "-5");
   BOOST_TEST(value->expected == "null or a byte count, an integer of 0 or more");

@@ -355,7 +355,7 @@ BOOST_AUTO_TEST_CASE(a_gpu_has_one_name) {
              "on a GPU's three rows)");
   // The error carries the figures its words are made of.
   BOOST_TEST((e.code == iteragpu::pricing::catalog_errc::other_name));
-  const auto* other = std::get_if<iteragpu::pricing::other_text>(&e.what);
+  const auto* other = e.what.get_if<iteragpu::pricing::other_text>();
   BOOST_TEST_REQUIRE(other != nullptr);
   BOOST_TEST(other->field.column == 4U);
   BOOST_TEST(other->field.found == "NVIDIA B200 SXM");
@@ -383,9 +383,9 @@ BOOST_AUTO_TEST_CASE(a_refusal_carries_the_data_of_its_code_and_no_other) {
   // A row of 8 fields; a quote followed by x; an inner empty line.
   BOOST_TEST((refused(edited(",72000\n", "\n")).what == data{pr::field_count{8}}));
   BOOST_TEST((refused(edited("NVIDIA B200,180,2,3", "\"NVIDIA B200\"x,180,2,3")).what == data{pr::stray_character{"x"}}));
-  BOOST_TEST(std::holds_alternative<std::monostate>(refused(edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,",
-                                                                   "\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"))
-                                                        .what));
+  BOOST_TEST(refused(edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,",
+                            "\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"))
+                 .what.holds<std::monostate>());
   // A byte that is not UTF-8 in the name: the field and the character's fault.
   const auto byte = refused(edited("NVIDIA B200,180,2,3", "NVIDIA \xFF,180,2,3"));
   BOOST_TEST((byte.what == data{pr::bad_character{pr::catalog_field{4, "NVIDIA \xFF"}, iteragpu::display_text_errc::invalid_utf8}}));

@@ -14,6 +14,7 @@
 
 #include <boost/json/fwd.hpp>
 
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/error_code.hpp"
 #include "iteragpu/memory/compare.hpp"
 #include "iteragpu/memory/files/detail/conversion.hpp"
@@ -101,7 +102,7 @@ struct count_and_rows {
 /// (wrong_value), misplaced_row (wrong_row), row_count (too_few_rows),
 /// count_and_rows (count_mismatch), nothing (std::monostate) for
 /// interval_without_median and throttled_above_state.
-using measurement_field_data = std::variant<std::monostate, missing_key, rejected_value, misplaced_row, row_count, count_and_rows>;
+using measurement_field_data = one_of<std::monostate, missing_key, rejected_value, misplaced_row, row_count, count_and_rows>;
 
 /// What is wrong inside a measurement document, where, and in `what` the
 /// data that kind names (measurement_field_data says which).
@@ -168,7 +169,7 @@ struct found_value {
 /// (other_output), measurement_field_error (bad_field), and nothing
 /// (std::monostate) for the other codes.
 using measurement_read_data =
-    std::variant<std::monostate, parse_stop, repeated_key, found_value, other_output_kind, measurement_field_error>;
+    one_of<std::monostate, parse_stop, repeated_key, found_value, other_output_kind, measurement_field_error>;
 
 /// Why a measurement was not read: the kind, the call that refused it, the
 /// file (stage file) and the data of that kind, in `what`

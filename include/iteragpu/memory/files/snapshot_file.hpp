@@ -12,6 +12,7 @@
 #include <boost/json/fwd.hpp>
 #include <boost/json/kind.hpp>
 
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/memory/files/pickle.hpp"
 #include "iteragpu/result.hpp"
 
@@ -76,7 +77,7 @@ struct non_dict_top {
 /// shape: unknown_first_byte (neither_format), size_limit (too_large),
 /// pickle_error (pickle: the pickle reader's reason), json_stop
 /// (json_syntax), non_dict_top (not_a_dict), nothing (std::monostate) for empty.
-using snapshot_file_data = std::variant<std::monostate, unknown_first_byte, size_limit, pickle_error, json_stop, non_dict_top>;
+using snapshot_file_data = one_of<std::monostate, unknown_first_byte, size_limit, pickle_error, json_stop, non_dict_top>;
 
 /// Why snapshot bytes were not read: the kind, and in `what` the data it names.
 struct snapshot_file_error {

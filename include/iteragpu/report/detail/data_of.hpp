@@ -1,7 +1,7 @@
 #ifndef ITERAGPU_REPORT_DETAIL_DATA_OF_HPP
 #define ITERAGPU_REPORT_DETAIL_DATA_OF_HPP
 
-#include <variant>
+#include "iteragpu/one_of.hpp"
 
 /// \file
 /// How the words of a reason read its data: a reason's `what` holds the
@@ -11,8 +11,8 @@ namespace iteragpu::report::detail {
 
 /// The alternative `Data` of `what`, or a `Data{}` where `what` holds another.
 template <class Data, class... Alternatives>
-[[nodiscard]] Data data_of(const std::variant<Alternatives...>& what) {
-  const auto* data = std::get_if<Data>(&what);
+[[nodiscard]] Data data_of(const one_of<Alternatives...>& what) {
+  const auto* data = what.template get_if<Data>();
   return data != nullptr ? *data : Data{};
 }
 

@@ -112,7 +112,7 @@ namespace iteragpu::report {
     case sweep::folder_errc::points_invalid:
       return file + ": " + words_of(detail::data_of<sweep::points_file_error>(e.why));
     case sweep::folder_errc::record_unreadable: {
-      const auto* json = std::get_if<sweep::files::json_file_error>(&e.why);
+      const auto* json = e.why.get_if<sweep::files::json_file_error>();
       return json != nullptr ? words_of(*json) : file + " cannot be read";
     }
     case sweep::folder_errc::record_invalid: break;

@@ -3,8 +3,8 @@
 
 #include <filesystem>
 #include <optional>
-#include <variant>
 
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/points.hpp"
@@ -25,7 +25,7 @@ enum class folder_errc {
 /// The reader's own error under a folder_error, one alternative per code:
 /// read_errc (points_unreadable), points_file_error (points_invalid),
 /// files::json_file_error (record_unreadable), files::record_error (record_invalid).
-using folder_error_data = std::variant<read_errc, points_file_error, files::json_file_error, files::record_error>;
+using folder_error_data = one_of<read_errc, points_file_error, files::json_file_error, files::record_error>;
 
 /// A sweep folder that cannot be read back: what, the file at fault, and
 /// the reader's own error. A folder is never half-understood.

@@ -41,7 +41,7 @@ BOOST_AUTO_TEST_CASE(a_refusal_carries_the_data_of_its_code_and_no_other) {
   // The text stops after 19 of its 19 bytes: the object is not closed.
   const auto cut = mem::measurement_from_text("{\"schema_version\": ");
   BOOST_TEST_REQUIRE(!cut.has_value());
-  const auto* stop = std::get_if<mem::parse_stop>(&cut.error().what);
+  const auto* stop = cut.error().what.get_if<mem::parse_stop>();
   BOOST_TEST_REQUIRE(stop != nullptr);
   BOOST_TEST(static_cast<bool>(stop->reason));
   BOOST_TEST(stop->offset == 19U);
@@ -61,13 +61,13 @@ BOOST_AUTO_TEST_CASE(a_refusal_carries_the_data_of_its_code_and_no_other) {
   BOOST_TEST((plan.error().what == mem::measurement_read_data{mem::other_output_kind::plan}));
   const auto empty = mem::measurement_from_text("{}");
   BOOST_TEST_REQUIRE(!empty.has_value());
-  BOOST_TEST(std::holds_alternative<std::monostate>(empty.error().what));
+  BOOST_TEST(empty.error().what.holds<std::monostate>());
   // A file's refusal names the file, with the data of the text's.
   const auto missing = mem::read_measurement("/nonexistent-iteragpu-folder/m.json");
   BOOST_TEST_REQUIRE(!missing.has_value());
   BOOST_TEST(missing.error().file == "/nonexistent-iteragpu-folder/m.json");
   BOOST_TEST((missing.error().stage == mem::measurement_read_stage::file));
-  BOOST_TEST(std::holds_alternative<std::monostate>(missing.error().what));
+  BOOST_TEST(missing.error().what.holds<std::monostate>());
 }
 
 BOOST_AUTO_TEST_CASE(byte_counts_are_integers_from_0_to_2_to_the_64_minus_1) {

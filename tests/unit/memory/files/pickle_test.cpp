@@ -492,7 +492,7 @@ BOOST_AUTO_TEST_CASE(snapshot_json_errors_say_where) {
   const auto bad = read_snapshot_bytes(text_bytes(R"({"a": [1, 2], "b": })"));
   BOOST_REQUIRE(!bad);
   BOOST_TEST((bad.error().code == snapshot_file_errc::json_syntax));
-  const auto* stop = std::get_if<iteragpu::memory::json_stop>(&bad.error().what);
+  const auto* stop = bad.error().what.get_if<iteragpu::memory::json_stop>();
   BOOST_REQUIRE(stop != nullptr);
   BOOST_TEST(stop->offset == 19U);
   BOOST_TEST(static_cast<bool>(stop->reason));

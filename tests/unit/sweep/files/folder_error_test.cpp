@@ -29,7 +29,7 @@ BOOST_AUTO_TEST_CASE(a_points_file_that_is_no_plan_is_named_with_its_kind) {
   const sw::folder_error& e = loaded.error();
   BOOST_TEST((e.code == sw::folder_errc::points_invalid));
   BOOST_TEST(e.file == folder / "points.tsv");
-  BOOST_TEST(std::holds_alternative<iteragpu::sweep::points_file_error>(e.why));
+  BOOST_TEST(e.why.holds<iteragpu::sweep::points_file_error>());
   std::error_code ec;
   fs::remove_all(folder, ec);
 }
