@@ -44,8 +44,12 @@ namespace iteragpu::report::detail {
   return "a JSON value";
 }
 
-// describe_value() of a value kept as JSON text.
+// describe_value() of a value kept as JSON text; an empty text, a reason's
+// member left as built, is null.
 [[nodiscard]] ITERAGPU_INLINE std::string describe_found(std::string_view text) {
+  if (text.empty()) {
+    return "null";
+  }
   boost::system::error_code ec;
   const auto v = boost::json::parse(text, ec);
   return ec ? std::string("a JSON value") : describe_value(v);
@@ -64,13 +68,13 @@ namespace iteragpu::report {
     }
     case memory::measurement_field_errc::wrong_value: {
       const auto value = detail::data_of<memory::rejected_value>(e.what);
-      return e.path + " is " + detail::describe_found(value.found.empty() ? "null" : value.found) + "; expected " +
+      return e.path + " is " + detail::describe_found(value.found) + "; expected " +
              std::string(value.expected);
     }
     case memory::measurement_field_errc::wrong_row: {
       const auto row = detail::data_of<memory::misplaced_row>(e.what);
       return e.path + " is phase " + quoted_excerpt(row.phase) + " with repeat " +
-             detail::describe_found(row.repeat.empty() ? "null" : row.repeat) + "; expected the row " +
+             detail::describe_found(row.repeat) + "; expected the row " +
              row_name(row.expected_phase, row.expected_repeat) + " (rows in the protocol's order)";
     }
     case memory::measurement_field_errc::too_few_rows:
@@ -106,7 +110,7 @@ namespace iteragpu::report::detail {
                                                             const document_names& names) {
   const std::string expected = expected_measurement(names);
   const auto found = data_of<memory::found_value>(e.what).json;
-  const std::string found_text = describe_found(found.empty() ? "null" : found);
+  const std::string found_text = describe_found(found);
   switch (e.code) {
     case memory::measurement_read_errc::top_level:
       return "the top level is " + found_text + "; " + expected;
