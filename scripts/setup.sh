@@ -58,7 +58,8 @@ iteragpu_os_detect() {
 # Needs are named: cxx (g++ >= 12), cmake (>= 3.25), ninja, boost (>= 1.81
 # with json, program_options, unit_test_framework), libtorch (the system's,
 # optional), and for the tests clang (clang++-14), clang-rt (its libFuzzer
-# runtime), clang-tidy (14), cppcheck, python3, jsonschema (the system
+# runtime), clang-tidy (14), clang-format (19, which checks the layout of the
+# C++ sources), cppcheck, python3, jsonschema (the system
 # python3's module, which validates the JSON outputs against data/schema/),
 # slurm (slurmctld, slurmd, sbatch and munged, for the test that runs a sweep
 # as a job array on a single-node cluster), rsvg (rsvg-convert, which
@@ -73,6 +74,7 @@ iteragpu_need_text() {
     clang) printf 'clang++-14' ;;
     clang-rt) printf 'the libFuzzer runtime of clang 14' ;;
     clang-tidy) printf 'clang-tidy-14' ;;
+    clang-format) printf 'clang-format-19' ;;
     jsonschema) printf "python3's jsonschema module" ;;
     slurm) printf 'Slurm (slurmctld, slurmd, sbatch) and munge' ;;
     rsvg) printf 'rsvg-convert' ;;
@@ -233,6 +235,7 @@ iteragpu_missing_needs() {
       command -v clang++-14 >/dev/null 2>&1 || missing+=(clang)
       iteragpu_have_fuzzer_runtime || missing+=(clang-rt)
       command -v clang-tidy-14 >/dev/null 2>&1 || missing+=(clang-tidy)
+      command -v clang-format-19 >/dev/null 2>&1 || missing+=(clang-format)
       command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
       command -v python3 >/dev/null 2>&1 || missing+=(python3)
       iteragpu_have_jsonschema || missing+=(jsonschema)
@@ -262,6 +265,7 @@ iteragpu_need_purpose() {
     cxx | cmake | ninja | boost | libtorch) printf 'the toolchain' ;;
     clang | clang-rt) printf 'the fuzzers and the clang build' ;;
     clang-tidy | cppcheck) printf 'static analysis' ;;
+    clang-format) printf 'the format check' ;;
     python3) printf 'the scripted tests' ;;
     jsonschema) printf 'the JSON schema tests' ;;
     slurm) printf 'the Slurm job-array test (leave out: ITERAGPU_LEAVE_OUT=slurm)' ;;
@@ -299,7 +303,9 @@ iteragpu_announce() {
 #   Ubuntu 22.04: g++-12 (g++ is 11); cmake 3.22 and Boost 1.74 (no
 #     Boost.JSON) are too old; libtorch-dev 1.8.1 is older than the 1.13 this
 #     project is built against, so it is not used; doxygen 1.9.1 is older
-#     than the 1.9.4 the API reference needs, so that step is skipped.
+#     than the 1.9.4 the API reference needs, so that step is skipped; its
+#     newest clang-format is 15, and the format check, which needs 19, is
+#     skipped too.
 iteragpu_packages() {
   iteragpu_os_detect
   local need packages=() by_hand="" lacks=""
@@ -334,6 +340,10 @@ iteragpu_packages() {
       ubuntu-22.04:clang-rt) packages+=(libclang-common-14-dev) ;;
       *:clang-rt) packages+=(libclang-rt-14-dev) ;;
       *:clang-tidy) packages+=(clang-tidy-14) ;;
+      ubuntu-22.04:clang-format)
+        iteragpu_say "Ubuntu 22.04 packages clang-format 15 at most, older than the 19 the format check needs; its step will be skipped"
+        ;;
+      *:clang-format) packages+=(clang-format-19) ;;
       *:cppcheck) packages+=(cppcheck) ;;
       *:python3) packages+=(python3) ;;
       *:jsonschema) packages+=(python3-jsonschema) ;;
