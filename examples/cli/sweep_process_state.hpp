@@ -81,7 +81,8 @@ struct signal_stop {
     return std::nullopt;
   }
   winsize size{};
-  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
     return std::size_t{size.ws_col};
   }
   return std::size_t{80};

@@ -250,10 +250,14 @@ class [[nodiscard]] result {
   }
 
   // The one place the storage's members are read.
-  [[nodiscard]] constexpr const T& value_side() const noexcept { return both_.value; }  // NOLINT(cppcoreguidelines-pro-type-union-access)
-  [[nodiscard]] constexpr T& value_side() noexcept { return both_.value; }  // NOLINT(cppcoreguidelines-pro-type-union-access)
-  [[nodiscard]] constexpr const E& error_side() const noexcept { return both_.error; }  // NOLINT(cppcoreguidelines-pro-type-union-access)
-  [[nodiscard]] constexpr E& error_side() noexcept { return both_.error; }  // NOLINT(cppcoreguidelines-pro-type-union-access)
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-union-access)
+  [[nodiscard]] constexpr const T& value_side() const noexcept { return both_.value; }
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-union-access)
+  [[nodiscard]] constexpr T& value_side() noexcept { return both_.value; }
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-union-access)
+  [[nodiscard]] constexpr const E& error_side() const noexcept { return both_.error; }
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-union-access)
+  [[nodiscard]] constexpr E& error_side() noexcept { return both_.error; }
 
   constexpr void end_side() noexcept {
     if (ok_) {

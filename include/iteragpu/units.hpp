@@ -23,8 +23,9 @@ namespace iteragpu {
 /// counts cannot be mixed up.
 struct byte_count {
   std::uint64_t value{0};  ///< bytes
+  // The NOLINT below: clang-tidy 14 misreads a defaulted <=>.
   /// Compared as the numbers they hold (`==`, `<` and the rest).
-  friend constexpr auto operator<=>(byte_count, byte_count) = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
+  friend constexpr auto operator<=>(byte_count, byte_count) = default;  // NOLINT(modernize-use-nullptr)
 };
 
 /// Bytes in a GiB: 2^30.

@@ -41,7 +41,8 @@ namespace fuzz {
 
 inline void require(bool holds, const char* promise) {
   if (!holds) {
-    std::fprintf(stderr, "fuzz property broken: %s\n", promise);  // NOLINT(cppcoreguidelines-pro-type-vararg): no iostream in the abort path
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg): no iostream in the abort path
+    std::fprintf(stderr, "fuzz property broken: %s\n", promise);
     std::abort();
   }
 }

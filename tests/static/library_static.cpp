@@ -64,12 +64,15 @@ static_assert(!iteragpu::first_display_fault("Überprüfung, 東京, 🙂").has_
 static_assert(iteragpu::first_display_fault("a\nb")->offset == 1);
 static_assert(iteragpu::first_display_fault("a\nb")->code == iteragpu::display_text_errc::control);
 static_assert(iteragpu::first_display_fault("ab\x7F")->code == iteragpu::display_text_errc::control);
+// A literal split in two ends a \x escape; kept on one line with its NOLINT.
+// clang-format off
 // U+009B (C2 9B), a C1 control that terminals take for ESC [.
 static_assert(iteragpu::first_display_fault("x\xC2\x9B" "2J")->code == iteragpu::display_text_errc::control);
 // U+202E (E2 80 AE), RIGHT-TO-LEFT OVERRIDE, and U+2066 (E2 81 A6), LEFT-TO-RIGHT ISOLATE.
 // The literals hold the controls on purpose (NOLINT: this is what is tested).
 static_assert(iteragpu::first_display_fault("12\xE2\x80\xAE" "34")->code ==  // NOLINT(misc-misleading-bidirectional)
               iteragpu::display_text_errc::bidi_control);
+// clang-format on
 static_assert(iteragpu::first_display_fault("12\xE2\x81\xA6")->offset == 2);  // NOLINT(misc-misleading-bidirectional)
 // Invalid UTF-8: a lone continuation byte, 0xFF, an overlong '/', a
 // surrogate (U+D800), past U+10FFFF, and a sequence cut short.

@@ -114,8 +114,11 @@ template <class T>
 concept quotient_takes = requires(T value) { fractional_cents::quotient(money{}, value); };
 template <class A, class B>
 concept addable = requires(A a, B b) { a + b; };
+// clang-format reads `a * b` here as a declaration.
+// clang-format off
 template <class A, class B>
 concept multipliable = requires(A a, B b) { a * b; };
+// clang-format on
 
 static_assert(from_cents_takes<std::uint64_t>);
 static_assert(!from_cents_takes<double>);

@@ -152,8 +152,8 @@ namespace iteragpu {
   for (int attempt = 0; attempt < 100 && f.fd_ < 0; ++attempt) {
     f.temporary_ = folder / (".iteragpu-" + to_decimal_string(static_cast<std::uint64_t>(::getpid())) + "-" +
                              to_decimal_string(detail::next_temporary_serial()) + ".partial");
-    f.fd_ = ::open(f.temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,  // NOLINT(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
-                   0666);
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
+    f.fd_ = ::open(f.temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (f.fd_ < 0 && errno != EEXIST) {
       return unexpected{detail::system_problem(file, new_file_step::creating, errno)};
     }

@@ -90,7 +90,8 @@ BOOST_AUTO_TEST_CASE(every_value_flag_followed_by_another_flag_of_its_command_is
           BOOST_TEST(code == 2, c.name << " " << flag << " " << next);
           BOOST_TEST(out.str().empty(), c.name << " " << flag << " " << next);
           BOOST_TEST(is_one_line(err.str()), err.str());
-          const std::string expected = flag + " needs a value; got the flag " + other;  // NOLINT(performance-inefficient-string-concatenation)
+          // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
+          const std::string expected = flag + " needs a value; got the flag " + other;
           BOOST_TEST(err.str().find(expected) != std::string::npos, err.str());
           ++checked;
         }

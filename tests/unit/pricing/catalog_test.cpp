@@ -315,6 +315,8 @@ BOOST_AUTO_TEST_CASE(messages_show_odd_bytes_escaped_and_long_values_shortened) 
 // points at the offending character.
 BOOST_AUTO_TEST_CASE(text_that_is_not_displayable_text_is_refused_where_it_is) {
   const std::string name_rule = "a name of valid UTF-8 without control or bidirectional control characters";
+  // One case a row; a literal split in two ends a \x escape.
+  // clang-format off
   const std::vector<refusal> cases{
       {edited("NVIDIA B200", "NVIDIA \xFF" "200"), 2, 33,
        "c.csv:2:33: a byte that is not valid UTF-8 in name 'NVIDIA \\xFF200'; expected " + name_rule},
@@ -333,6 +335,7 @@ BOOST_AUTO_TEST_CASE(text_that_is_not_displayable_text_is_refused_where_it_is) {
       {edited("NVIDIA B200", "\"N\"\"V\xFF\""), 2, 31,
        "c.csv:2:31: a byte that is not valid UTF-8 in name 'N\"V\\xFF'; expected " + name_rule},
   };
+  // clang-format on
   for (const auto& c : cases) {
     check(c);
   }

@@ -14,7 +14,8 @@ namespace mem = iteragpu::memory;
 namespace {
 
 std::span<const unsigned char> bytes_of(std::string_view text) {
-  return {reinterpret_cast<const unsigned char*>(text.data()), text.size()};  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast)
+  return {reinterpret_cast<const unsigned char*>(text.data()), text.size()};
 }
 
 }  // namespace

@@ -250,7 +250,8 @@ BOOST_AUTO_TEST_CASE(a_refusal_escapes_the_key_and_the_value_it_repeats) {
              "pinned_use_background_threads, pinned_reserve_segment_size_mb, pinned_free_catch_all, "
              "graph_capture_record_stream_reuse");
   // The right-to-left override is the hostile input under test.
-  BOOST_TEST(iteragpu::report::describe(refusal("expandable_segments:\u202eTrue\xff")) ==  // NOLINT(misc-misleading-bidirectional)
+  // NOLINTNEXTLINE(misc-misleading-bidirectional)
+  BOOST_TEST(iteragpu::report::describe(refusal("expandable_segments:\u202eTrue\xff")) ==
              "PYTORCH_CUDA_ALLOC_CONF: 'expandable_segments' is '\\u202ETrue\\xFF'; accepted: True or False");
 }
 

@@ -175,7 +175,8 @@ class pickle_machine {
 
 [[nodiscard]] ITERAGPU_INLINE std::string_view as_chars(std::span<const unsigned char> bytes) noexcept {
   // Reading unsigned char as char is allowed aliasing.
-  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast)
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<boost::json::value, pickle_error> pickle_machine::read(const boost::json::storage_ptr& sp) {

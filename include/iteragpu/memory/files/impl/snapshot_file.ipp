@@ -39,7 +39,8 @@ namespace iteragpu::memory {
     parser.reset(sp);
     boost::system::error_code ec;
     // Reading unsigned char as char is allowed aliasing.
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast)
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     const std::size_t used = parser.write(text, ec);
     if (ec) {
       return unexpected{snapshot_file_error{snapshot_file_errc::json_syntax, json_stop{ec, used}}};
