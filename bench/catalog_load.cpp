@@ -24,8 +24,8 @@ std::string catalog_of(std::size_t rows) {
   const char* days[] = {"3", "7", "30"};  // NOLINT(cppcoreguidelines-avoid-c-arrays,modernize-avoid-c-arrays)
   for (std::size_t r = 0; r < rows; ++r) {
     const std::size_t gpu = r / 3;
-    text += "acme,USD,2026-09-24,gpu-" + std::to_string(gpu) + ",Accelerator model " + std::to_string(gpu) +
-            ",80,1," + days[r % 3] + "," + std::to_string(1000 + r) + "\n";
+    text += "acme,USD,2026-09-24,gpu-" + std::to_string(gpu) + ",Accelerator model " + std::to_string(gpu) + ",80,1," +
+            days[r % 3] + "," + std::to_string(1000 + r) + "\n";
   }
   return text;
 }

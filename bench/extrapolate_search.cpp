@@ -87,8 +87,7 @@ int main(int argc, char** argv) try {
   // The capacity: the peak reserved at 300,000, so that the search has to
   // halve its way down to the answer and not stop at its limit.
   const auto fitted = iteragpu::memory::extrapolate(traces, sizes);
-  const auto at_300k = fitted ? iteragpu::memory::predict(*fitted, 300'000, {})
-                              : iteragpu::unexpected{fitted.error()};
+  const auto at_300k = fitted ? iteragpu::memory::predict(*fitted, 300'000, {}) : iteragpu::unexpected{fitted.error()};
   if (!at_300k) {
     std::cerr << "iteragpu_bench_extrapolate: the traces could not be fitted and replayed\n";
     return 1;
@@ -112,9 +111,8 @@ int main(int argc, char** argv) try {
     return 1;
   }
   std::cout << "events: " << traces[0].events.size() << " per trace\n"
-            << "largest size under " << options.capacity->value << " bytes, searched up to 1000000: " << found
-            << ", " << seconds
-            << " s median of 5 (fit and search)\n";
+            << "largest size under " << options.capacity->value << " bytes, searched up to 1000000: " << found << ", "
+            << seconds << " s median of 5 (fit and search)\n";
   return 0;
 } catch (const std::exception& e) {
   std::cerr << "iteragpu_bench_extrapolate: " << e.what() << '\n';

@@ -115,9 +115,8 @@ int main(int argc, char** argv) try {
                                        {"stream", 0},
                                        {"time_us", 0}});
   }
-  const std::string text =
-      boost::json::serialize(boost::json::object{{"segments", boost::json::array{}},
-                                                 {"device_traces", boost::json::array{std::move(list)}}});
+  const std::string text = boost::json::serialize(
+      boost::json::object{{"segments", boost::json::array{}}, {"device_traces", boost::json::array{std::move(list)}}});
   std::size_t read = 0;
   const double reading = median_seconds([&] {
     const auto typed = iteragpu::memory::snapshot_from(boost::json::parse(text));

@@ -115,7 +115,7 @@ int main() {
   ledger_counter counter{&ledger};
   dot_product_workload work{&ledger, 1000, 300};
   const auto measured = iteragpu::memory::measure(backend, counter, work, iteragpu::memory::device_index{0},
-                                          iteragpu::memory::protocol_plan{.warmup = 2, .repeats = 3});
+                                                  iteragpu::memory::protocol_plan{.warmup = 2, .repeats = 3});
   if (!measured) {
     std::cerr << "custom_counter: failed during " << iteragpu::memory::name_of(measured.error().phase) << ": "
               << measured.error().message << '\n';

@@ -10,9 +10,9 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
-#include <utility>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     std::cerr << "extrapolate_traces: the search failed at size " << largest.error().size << '\n';
     return 2;
   }
-  std::cout << "largest size under " << *capacity << " bytes: "
-            << (largest->size ? std::to_string(*largest->size) : std::string("none")) << '\n';
+  std::cout << "largest size under " << *capacity
+            << " bytes: " << (largest->size ? std::to_string(*largest->size) : std::string("none")) << '\n';
   return 0;
 }

@@ -12,7 +12,7 @@
 #include <iteragpu/torch/runtime.hpp>
 
 extern "C" __attribute__((visibility("default"))) int iteragpu_mesure_memoire_torch(const char* command, int argc,
-                                                                                      const char* const* argv) {
+                                                                                    const char* const* argv) {
   namespace cli = iteragpu::cli;
   try {
     const std::span<const char* const> words(argv, static_cast<std::size_t>(argc));

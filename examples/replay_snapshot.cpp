@@ -19,10 +19,10 @@
 
 #include <iteragpu/memory/files/snapshot.hpp>
 #include <iteragpu/memory/files/snapshot_file.hpp>
+#include <iteragpu/memory/prediction/allocator_settings.hpp>
 #include <iteragpu/memory/replay.hpp>
 #include <iteragpu/memory/replay_study.hpp>
 #include <iteragpu/parse.hpp>
-#include <iteragpu/memory/prediction/allocator_settings.hpp>
 #include <iteragpu/report/replay.hpp>
 #include <iteragpu/report/snapshot_errors.hpp>
 
@@ -66,8 +66,8 @@ int main(int argc, char** argv) {
   const auto recorded = iteragpu::memory::settings_of(snapshot->settings);
   auto expandable = recorded;
   expandable.expandable_segments = true;
-  for (const auto& [name, settings] : {std::pair{"recorded settings", recorded},
-                                       std::pair{"expandable_segments:True", expandable}}) {
+  for (const auto& [name, settings] :
+       {std::pair{"recorded settings", recorded}, std::pair{"expandable_segments:True", expandable}}) {
     iteragpu::memory::replay_options options;
     options.settings = settings;
     options.capacity = capacity;

@@ -66,9 +66,9 @@ class named_text_value : public po::untyped_value {
 
 /// Long options only, `--flag value` or `--flag=value`; no abbreviations (a
 /// prefix of a flag is an unknown flag, not a guess).
-inline constexpr int command_line_style =
-    po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent |
-    po::command_line_style::long_allow_next;
+inline constexpr int command_line_style = po::command_line_style::allow_long |
+                                          po::command_line_style::long_allow_adjacent |
+                                          po::command_line_style::long_allow_next;
 
 namespace detail {
 
@@ -184,8 +184,8 @@ namespace detail {
   if (!word.starts_with("--")) {
     return std::nullopt;
   }
-  const std::string name(word.substr(2, word.find('=') == std::string_view::npos ? std::string_view::npos
-                                                                                 : word.find('=') - 2));
+  const std::string name(
+      word.substr(2, word.find('=') == std::string_view::npos ? std::string_view::npos : word.find('=') - 2));
   // Boost matches an empty name against every option without a short name
   // (and throws ambiguous_option), and "---h" against the short name "-h":
   // neither is one of our flags.
@@ -229,7 +229,8 @@ inline void refuse_flags_as_values(const po::options_description& options, std::
   po::variables_map values;
   try {
     const std::vector<std::string> words(args.begin(), args.end());
-    const auto parsed = po::command_line_parser(words).options(options).positional(positional).style(command_line_style).run();
+    const auto parsed =
+        po::command_line_parser(words).options(options).positional(positional).style(command_line_style).run();
     for (const auto& option : parsed.options) {
       if (option.position_key >= 0 && !option.value.empty()) {
         throw usage_error("unexpected word " + quoted(option.value.front()) +

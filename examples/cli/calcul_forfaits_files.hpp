@@ -93,8 +93,8 @@ struct catalog_choice {
     }
     looked += (looked.empty() ? "" : ", ") + quoted(candidate.string());
   }
-  throw usage_error("the shipped catalog is not found (looked at " + (looked.empty() ? std::string("nothing") : looked) +
-                    "); expected --catalog PATH");
+  throw usage_error("the shipped catalog is not found (looked at " +
+                    (looked.empty() ? std::string("nothing") : looked) + "); expected --catalog PATH");
 }
 
 /// The catalog's text: at most largest_catalog_bytes are ever read, whatever
@@ -128,8 +128,7 @@ struct catalog_choice {
       throw usage_error("--fits-gib: " + quoted(gib) +
                         " GiB is 2^64 bytes or more; expected less than 17179869184 GiB (64 bits of bytes)");
     }
-    return memory_need{*bytes, "--fits-gib " + gib + ": the GiB given, rounded up to a whole byte",
-                       *search.fits_gib};
+    return memory_need{*bytes, "--fits-gib " + gib + ": the GiB given, rounded up to a whole byte", *search.fits_gib};
   }
   if (!search.fits_file) {
     return std::nullopt;
@@ -150,7 +149,8 @@ struct catalog_choice {
   if (std::ifstream file(path, std::ios::binary); file.get() == 0x80) {
     throw usage_error("--fits: " + shown +
                       " is a pickle, not JSON; for a memory snapshot, run `mesure_memoire replay FILE --json > "
-                      "replay.json` and give --fits replay.json" + accepted);
+                      "replay.json` and give --fits replay.json" +
+                      accepted);
   }
   const auto text = read_file_within(path, largest_need_file_bytes);
   if (!text) {

@@ -20,14 +20,15 @@ namespace iteragpu::cli {
 /// Why a request was refused, in words that name the flag at fault; the
 /// error carries the offer at fault, `prices` the GPU ids an unknown one is
 /// told about.
-[[nodiscard]] inline std::string package_error_message(const pricing::package_error& error, const pricing::package_request& request,
+[[nodiscard]] inline std::string package_error_message(const pricing::package_error& error,
+                                                       const pricing::package_request& request,
                                                        const pricing::catalog& prices) {
   const std::string lots = to_decimal_string(request.lots.value);
   const pricing::gpu_offer offer = error.offer.value_or(pricing::gpu_offer{});
   switch (error.code) {
     case pricing::package_errc::unknown_gpu:
-      return "--gpu: " + quoted_excerpt(request.gpu) + " is not in the catalog; expected one of: " +
-             report::gpu_ids(prices) + " (see --list)";
+      return "--gpu: " + quoted_excerpt(request.gpu) +
+             " is not in the catalog; expected one of: " + report::gpu_ids(prices) + " (see --list)";
     case pricing::package_errc::unknown_duration:
       return "--days: " + offer.id + " has no " + to_decimal_string(request.days.value) + "-day package; expected " +
              pricing::join_days(pricing::package_durations, "or") + " (see --list)";
@@ -35,7 +36,8 @@ namespace iteragpu::cli {
       return "--lots: " + lots + " lots x " + to_decimal_string(offer.gpus_per_lot.value) +
              " GPUs per lot does not fit in 64 bits; expected fewer lots";
     case pricing::package_errc::total_price_overflow:
-      return "--lots: " + lots + " lots x " + to_decimal_string(offer.lot_price(request.days).value_or(pricing::money{}).cents()) +
+      return "--lots: " + lots + " lots x " +
+             to_decimal_string(offer.lot_price(request.days).value_or(pricing::money{}).cents()) +
              " cents is past 64 bits of cents (" + std::string(largest_u64_text) + "); expected fewer lots";
     case pricing::package_errc::zero_lots:
       return "--lots: " + std::string(describe(error.code));
@@ -58,7 +60,8 @@ namespace iteragpu::cli {
 }
 
 /// Why a search failed, naming the flag and the package at fault.
-[[nodiscard]] inline std::string search_error_message(const pricing::search_error& error, const search_options& search) {
+[[nodiscard]] inline std::string search_error_message(const pricing::search_error& error,
+                                                      const search_options& search) {
   const std::string flag = search_flag(search);
   std::string fewer = "a catalog of smaller figures";
   if (search.request.hours) {
@@ -89,12 +92,13 @@ namespace iteragpu::cli {
 }
 
 /// Why a durations comparison failed.
-[[nodiscard]] inline std::string comparison_error_message(const pricing::search_error& error, const pricing::package_request& request,
+[[nodiscard]] inline std::string comparison_error_message(const pricing::search_error& error,
+                                                          const pricing::package_request& request,
                                                           const pricing::catalog& prices) {
   switch (error.code) {
     case pricing::search_errc::unknown_gpu:
-      return "--gpu: " + quoted_excerpt(request.gpu) + " is not in the catalog; expected one of: " +
-             report::gpu_ids(prices) + " (see --list)";
+      return "--gpu: " + quoted_excerpt(request.gpu) +
+             " is not in the catalog; expected one of: " + report::gpu_ids(prices) + " (see --list)";
     case pricing::search_errc::comparison_overflow:
       return "--compare-days: " + report::describe(error) + "; expected a catalog of smaller figures";
     case pricing::search_errc::zero_accepted_results:

@@ -30,7 +30,7 @@ struct search_options {
   std::optional<exact_decimal> fits_gib;  ///< --fits-gib
   std::optional<std::uint64_t> size;      ///< --size: the size whose prediction an extrapolation gives
   bool gpus_given{false};                 ///< --gpus, named in messages when given
-  pricing::package_search request;                 ///< without its need, read when the program runs
+  pricing::package_search request;        ///< without its need, read when the program runs
 };
 
 /// The validated options of `calcul_forfaits`: a quote, a search, a durations comparison or the list.
@@ -40,7 +40,7 @@ struct calcul_forfaits_options {
   bool json{false};                           ///< --json: one JSON object instead of text
   bool compare_days{false};                   ///< request.gpu and request.accepted are set
   std::optional<std::string> catalog_path{};  ///< absent: the shipped catalog
-  pricing::package_request request;                    ///< set for a quote
+  pricing::package_request request;           ///< set for a quote
   std::optional<search_options> search{};     ///< set for a search
 };
 
@@ -54,7 +54,8 @@ struct calcul_forfaits_options {
        "GPU id from the catalog, e.g. b200 (--list shows them); required for a quote and with --compare-days")  //
       ("days", text_value("N"),
        "package duration in days, 3, 7 or 30: required for a quote; with a search, keeps that duration only")  //
-      ("lots", text_value("N"), "number of lots, a positive integer; a lot may hold several GPUs (required for a quote)")  //
+      ("lots", text_value("N"),
+       "number of lots, a positive integer; a lot may hold several GPUs (required for a quote)")  //
       ("accepted-results", text_value("N"),
        "distinct useful results accepted under your quality protocol, a positive integer; no default: "
        "without it the unit cost (per quote, per listed package) is not computed")  //
@@ -73,10 +74,10 @@ struct calcul_forfaits_options {
        "search: the packages that provide at least H GPU-hours (lots x GPUs per lot x days x 24), alone or with "
        "--fits or --fits-gib")  //
       ("compare-days", po::bool_switch(),
-       "with --gpu: that GPU's 3-, 7- and 30-day packages side by side, per GPU-day")  //
+       "with --gpu: that GPU's 3-, 7- and 30-day packages side by side, per GPU-day")                  //
       ("catalog", text_value("PATH"), "catalog CSV file (default: the shipped illustrative catalog)")  //
-      ("json", po::bool_switch(), "print one JSON object instead of text")                        //
-      ("list", po::bool_switch(), "print the catalog as a table (goes with --catalog only)")      //
+      ("json", po::bool_switch(), "print one JSON object instead of text")                             //
+      ("list", po::bool_switch(), "print the catalog as a table (goes with --catalog only)")           //
       ("help,h", po::bool_switch(), "show this help");
   return d;
 }
@@ -107,7 +108,6 @@ inline constexpr std::string_view accepted_need_file = "a path to a JSON file";
 /// What a search is asked with, as the messages list it.
 inline constexpr std::string_view search_flags = "--fits, --fits-gib or --gpu-hours";
 
-
 namespace detail {
 
 // The flags of a search, read once the mode is known to be a search.
@@ -115,7 +115,9 @@ namespace detail {
   if (given(values, "fits") && given(values, "fits-gib")) {
     throw usage_error("--fits and --fits-gib do not go together (expected one memory need: a file or a number of GiB)");
   }
-  const std::string_view mode = given(values, "fits") ? "--fits" : given(values, "fits-gib") ? "--fits-gib" : "--gpu-hours";
+  const std::string_view mode = given(values, "fits")       ? "--fits"
+                                : given(values, "fits-gib") ? "--fits-gib"
+                                                            : "--gpu-hours";
   if (given(values, "gpu")) {
     throw usage_error("--gpu does not go with " + std::string(mode) +
                       ", which searches every GPU of the catalog (expected --gpu with --days and --lots for one "
@@ -161,8 +163,9 @@ namespace detail {
         integer_flag("gpu-hours", required_text(values, "gpu-hours", accepted_gpu_hours), 1, accepted_gpu_hours)};
   }
   if (given(values, "accepted-results")) {
-    s.request.accepted = pricing::accepted_results{integer_flag(
-        "accepted-results", required_text(values, "accepted-results", accepted_results_text), 1, accepted_results_text)};
+    s.request.accepted = pricing::accepted_results{
+        integer_flag("accepted-results", required_text(values, "accepted-results", accepted_results_text), 1,
+                     accepted_results_text)};
   }
   return s;
 }
@@ -251,8 +254,9 @@ inline void refuse_with_compare_days(const po::variables_map& values) {
     o.request.lots = pricing::lot_count{positive_flag(values, "lots")};
   }
   if (given(values, "accepted-results")) {
-    o.request.accepted = pricing::accepted_results{integer_flag(
-        "accepted-results", required_text(values, "accepted-results", accepted_results_text), 1, accepted_results_text)};
+    o.request.accepted = pricing::accepted_results{
+        integer_flag("accepted-results", required_text(values, "accepted-results", accepted_results_text), 1,
+                     accepted_results_text)};
   }
   return o;
 }

@@ -32,7 +32,7 @@ struct card_capacity {
   std::optional<std::string> gpu;  ///< the catalog GPU, or none
   /// The device's memory (totalGlobalMem): the card's, or --device-memory-bytes; none when not given.
   std::optional<byte_count> device_memory{};
-  std::string basis;               ///< how the capacity follows from the card, in words
+  std::string basis;  ///< how the capacity follows from the card, in words
 };
 
 /// The catalog `path` names, or the shipped one; a usage_error when it is refused.
@@ -65,8 +65,8 @@ struct card_capacity {
                                                                    const std::optional<std::string>& gpu,
                                                                    byte_count outside) {
   if (gpu && catalog.find(*gpu) == nullptr) {
-    throw usage_error("--gpu: " + quoted_excerpt(*gpu) + " is not in the catalog; expected one of: " +
-                      report::gpu_ids(catalog));
+    throw usage_error("--gpu: " + quoted_excerpt(*gpu) +
+                      " is not in the catalog; expected one of: " + report::gpu_ids(catalog));
   }
   std::vector<card_capacity> found;
   for (const auto& offer : catalog.offers()) {
@@ -77,7 +77,8 @@ struct card_capacity {
     if (!memory) {
       continue;
     }
-    found.push_back(capacity_left(memory->band.low, outside, offer.id, "the low end of its memory under the memory rule"));
+    found.push_back(
+        capacity_left(memory->band.low, outside, offer.id, "the low end of its memory under the memory rule"));
   }
   return found;
 }

@@ -36,7 +36,7 @@ namespace iteragpu::cli {
       "mesure_memoire collect DIR [DIR...] --output-dir NEW_DIR: merges the records of sweep folders (each with its "
       "points.tsv) into summary.csv, plot.svg and index.html in a new folder, one series per GPU name; points "
       "without a result yet are listed as no_result");
-  d.add_options()                                                                  //
+  d.add_options()                                                                            //
       ("output-dir", text_value("NEW_DIR"), "a new folder for the merged files (required)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;

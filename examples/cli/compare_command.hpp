@@ -52,7 +52,8 @@ struct compare_options {
   static constexpr const char* second = "iteragpu-compare-b";
   static constexpr const char* stray = "iteragpu-stray-word";
   po::options_description options;
-  options.add(compare_description()).add_options()(first, text_value("A.json"), "")(second, text_value("B.json"), "")(stray, text_value("WORD"), "");
+  options.add(compare_description())
+      .add_options()(first, text_value("A.json"), "")(second, text_value("B.json"), "")(stray, text_value("WORD"), "");
   po::positional_options_description positional;
   positional.add(first, 1).add(second, 1).add(stray, -1);
   po::variables_map values;

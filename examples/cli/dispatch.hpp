@@ -29,7 +29,8 @@ inline void write_program_help(std::ostream& out, std::string_view program, std:
   for (const auto& c : commands) {
     out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ') << c.summary << '\n';
   }
-  out << "\n" << program << " COMMAND --help shows the flags of one command; " << program
+  out << "\n"
+      << program << " COMMAND --help shows the flags of one command; " << program
       << " --version the versions it was built with.\n"
       << "exit codes: 0 success, 1 internal error, 2 bad input or no LibTorch/GPU, 3 failure while measuring,\n"
          "  4 replay: the self-check found the replay differs from the recorded segment events,\n"

@@ -29,8 +29,8 @@ namespace iteragpu::cli {
   po::options_description d(
       "mesure_memoire environment: versions and the GPUs the runtime reports (a diagnostic: exit 0 when no GPU "
       "is available)");
-  d.add_options()                                                                                        //
-      ("device", text_value("cuda:N"), "the GPU to describe, cuda:N (default cuda:0)")                          //
+  d.add_options()                                                                                                  //
+      ("device", text_value("cuda:N"), "the GPU to describe, cuda:N (default cuda:0)")                             //
       ("output", text_value("NEW_FILE"), "write the JSON to this new file instead of stdout (never overwritten)")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;

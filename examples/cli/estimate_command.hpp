@@ -28,7 +28,7 @@ struct estimate_options {
 /// The flags of `mesure_memoire estimate`, with its help.
 [[nodiscard]] inline po::options_description estimate_description() {
   po::options_description d("mesure_memoire estimate: weight memory from a parameter count, no GPU needed");
-  d.add_options()                                                                    //
+  d.add_options()                                                                        //
       ("parameters", text_value("N"), "parameter count, a positive integer (required)")  //
       ("bits", text_value("N"),
        "storage width per parameter in bits, a positive integer, rounded up to whole bytes (required)")  //

@@ -29,8 +29,7 @@ namespace iteragpu::cli {
 inline constexpr std::uint64_t largest_extrapolated_size = 1'000'000;
 
 /// What --sizes and --to accept, as messages say it.
-inline constexpr std::string_view accepted_size_list =
-    "comma-separated positive integers up to 1000000, e.g. 1,2,4";
+inline constexpr std::string_view accepted_size_list = "comma-separated positive integers up to 1000000, e.g. 1,2,4";
 
 /// The flags of `mesure_memoire extrapolate`, with its help.
 [[nodiscard]] inline po::options_description extrapolate_description() {
@@ -40,18 +39,19 @@ inline constexpr std::string_view accepted_size_list =
       "size fitted exactly as a + b*n (or + c*n^2 with three sizes or more), the trace built at any size and "
       "replayed as `replay` does; no GPU. Requests that follow no such function make every figure a range "
       "(docs/extrapolate.md)");
-  d.add_options()  //
+  d.add_options()                                                                                                   //
       ("sizes", text_value("LIST"), "the size each snapshot was recorded at, in the snapshots' order, e.g. 1,2,4")  //
-      ("to", text_list("LIST"), "a size to predict, or a comma-separated list; may repeat")                       //
-      ("device-index", text_value("N"), "the device whose traces are read, 0 or more (default 0)")              //
+      ("to", text_list("LIST"), "a size to predict, or a comma-separated list; may repeat")                         //
+      ("device-index", text_value("N"), "the device whose traces are read, 0 or more (default 0)")                  //
       ("alloc-conf", text_value("CONF"),
        "a setting as PYTORCH_CUDA_ALLOC_CONF reads it; may repeat; \"\" is the recorded settings (the default)")  //
       ("capacity-bytes", text_list("N"), "the bytes the allocator may reserve, a positive integer; may repeat")   //
       ("largest", po::bool_switch(),
        "find the largest size up to 1000000 that completes under each --capacity-bytes, or on --gpu ID, or on "
        "every GPU of the catalog")  //
-      ("gpu", text_value("ID"), "with --largest: a catalog GPU id; its capacity is its memory under the memory rule "
-                            "less --outside-bytes")  //
+      ("gpu", text_value("ID"),
+       "with --largest: a catalog GPU id; its capacity is its memory under the memory rule "
+       "less --outside-bytes")                                                                         //
       ("catalog", text_value("PATH"), "the catalog of GPUs for --largest (default: the shipped one)")  //
       ("device-memory-bytes", text_value("N"),
        "the device's total memory in bytes (its totalGlobalMem, 150109880320 on the H200), which sizes an "
@@ -59,16 +59,16 @@ inline constexpr std::string_view accepted_size_list =
        "(a catalog GPU gives its own)")  //
       ("outside-bytes", text_value("N"),
        "the memory outside the allocator taken off a GPU's memory, in bytes (default 718077952, measured on the "
-       "H200)")  //
+       "H200)")                                                             //
       ("json", po::bool_switch(), "print one JSON object instead of text")  //
       ("torchscript", text_value("FILE"),
        "instead of SNAPSHOT files: record them on this machine's GPU, this TorchScript file measured as `measure "
        "--torchscript` does, once per size of --sizes, each in a fresh process; with --input and --traces")  //
       ("input", text_list("SPEC"),
        "with --torchscript: one input of forward as `measure` reads it, B standing for the size (e.g. "
-       "Bx128:int64); repeat the flag for each input")  //
+       "Bx128:int64); repeat the flag for each input")                                                             //
       ("train", po::bool_switch(), "with --torchscript: each pass is forward and backward, as `measure --train`")  //
-      ("input-high", text_value("N"), "with --torchscript: passed to `measure --input-high`")  //
+      ("input-high", text_value("N"), "with --torchscript: passed to `measure --input-high`")                      //
       ("traces", text_value("FOLDER"),
        "with --torchscript: a new folder for each size's snapshot (size-N.pickle) and measurement "
        "(size-N.measurement.json), kept for later runs")  //
@@ -80,18 +80,18 @@ inline constexpr std::string_view accepted_size_list =
 
 /// The validated options of `mesure_memoire extrapolate`.
 struct extrapolate_command_options {
-  std::vector<std::string> files;                 ///< the snapshots, in order
-  std::vector<std::uint64_t> sizes;               ///< --sizes, one per snapshot
-  std::vector<std::uint64_t> to;                  ///< --to, in order
-  std::size_t device{0};                          ///< --device-index
-  std::vector<std::string> alloc_confs;           ///< --alloc-conf, in order (empty: the recorded settings)
-  std::vector<byte_count> capacities;             ///< --capacity-bytes, in order
-  std::optional<byte_count> device_memory{};      ///< --device-memory-bytes
-  bool largest{false};                            ///< --largest
-  std::optional<std::string> gpu{};               ///< --gpu
-  std::optional<std::string> catalog{};           ///< --catalog
+  std::vector<std::string> files;             ///< the snapshots, in order
+  std::vector<std::uint64_t> sizes;           ///< --sizes, one per snapshot
+  std::vector<std::uint64_t> to;              ///< --to, in order
+  std::size_t device{0};                      ///< --device-index
+  std::vector<std::string> alloc_confs;       ///< --alloc-conf, in order (empty: the recorded settings)
+  std::vector<byte_count> capacities;         ///< --capacity-bytes, in order
+  std::optional<byte_count> device_memory{};  ///< --device-memory-bytes
+  bool largest{false};                        ///< --largest
+  std::optional<std::string> gpu{};           ///< --gpu
+  std::optional<std::string> catalog{};       ///< --catalog
   byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
-  bool json{false};                               ///< --json
+  bool json{false};                                                          ///< --json
   std::optional<extrapolate_recording> recording{};  ///< --torchscript and its flags: files recorded, not given
 };
 
@@ -255,9 +255,9 @@ inline void device_flags(const po::variables_map& values, extrapolate_command_op
     }
   }
   if (given(values, "device-index")) {
-    o.device = static_cast<std::size_t>(integer_flag("device-index", required_text(values, "device-index",
-                                                                                   accepted_non_negative),
-                                                     0, "a device index, 0 to 1023", 1023));
+    o.device = static_cast<std::size_t>(integer_flag("device-index",
+                                                     required_text(values, "device-index", accepted_non_negative), 0,
+                                                     "a device index, 0 to 1023", 1023));
   }
   for (const auto& text : d::words_of(values, "capacity-bytes")) {
     o.capacities.push_back(byte_count{integer_flag("capacity-bytes", text, 1, accepted_positive)});

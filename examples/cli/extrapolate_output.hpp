@@ -68,13 +68,14 @@ namespace detail::extrapolating {
   }
   boost::json::array unmatched;
   for (const auto& u : e.unmatched) {
-    unmatched.push_back(boost::json::object{{"snapshot", o.files[u.trace]}, {"size", e.sizes[u.trace]},
-                                            {"first_request", u.first_request}, {"count", u.count},
+    unmatched.push_back(boost::json::object{{"snapshot", o.files[u.trace]},
+                                            {"size", e.sizes[u.trace]},
+                                            {"first_request", u.first_request},
+                                            {"count", u.count},
                                             {"event", u.event}});
   }
-  out["requests"] = boost::json::object{{"matched", d::matched_count(e)},
-                                        {"unexplained", std::move(unexplained)},
-                                        {"unmatched", std::move(unmatched)}};
+  out["requests"] = boost::json::object{
+      {"matched", d::matched_count(e)}, {"unexplained", std::move(unexplained)}, {"unmatched", std::move(unmatched)}};
   boost::json::array predictions;
   for (const auto& p : run.predictions) {
     const auto& r = p.replays.lower;
@@ -124,7 +125,8 @@ namespace detail::extrapolating {
 }
 
 /// The requests part of the text: counts, the unexplained and the unmatched.
-inline void write_requests_text(std::ostream& out, const memory::extrapolation& e, const extrapolate_command_options& o) {
+inline void write_requests_text(std::ostream& out, const memory::extrapolation& e,
+                                const extrapolate_command_options& o) {
   const auto unexplained = memory::unexplained_requests(e);
   out << "Requests: " << matched_count(e) << " matched in every snapshot, " << unexplained.size() << " unexplained, "
       << e.unmatched.size() << " unmatched run(s)\n";
@@ -138,8 +140,8 @@ inline void write_requests_text(std::ostream& out, const memory::extrapolation& 
         << " of the reference's peak of requested bytes\n";
   }
   for (const auto& u : e.unmatched) {
-    out << "  unmatched: " << u.count << " request(s) of " << quoted(o.files[u.trace]) << " (size "
-        << e.sizes[u.trace] << ") from request " << u.first_request << " (event " << u.event << ")\n";
+    out << "  unmatched: " << u.count << " request(s) of " << quoted(o.files[u.trace]) << " (size " << e.sizes[u.trace]
+        << ") from request " << u.first_request << " (event " << u.event << ")\n";
   }
   if (!memory::is_exact(e)) {
     out << "Not exact: each figure is a range; lower: every unexplained request at the least size seen; upper: "
@@ -179,14 +181,13 @@ inline void write_extrapolation_text(std::ostream& out, const extrapolate_run& r
   for (std::size_t i = 0; i < e.sizes.size(); ++i) {
     out << (i == 0 ? " " : ", ") << e.sizes[i];
   }
-  out << "; the order of " << quoted(o.files[e.reference]) << " (size " << e.sizes[e.reference]
-      << ") is followed\n";
+  out << "; the order of " << quoted(o.files[e.reference]) << " (size " << e.sizes[e.reference] << ") is followed\n";
   d::write_requests_text(out, e, o);
   for (const auto& p : run.predictions) {
     const auto& r = p.replays.lower;
     out << "size " << p.size << ", " << d::setting_name(p.alloc_conf) << ", capacity "
-        << (p.capacity ? bytes_and_size_text(p.capacity->value) : std::string("unlimited"))
-        << ": peak allocated " << bytes_and_size_text(r.peak_allocated.value) << ", peak reserved "
+        << (p.capacity ? bytes_and_size_text(p.capacity->value) : std::string("unlimited")) << ": peak allocated "
+        << bytes_and_size_text(r.peak_allocated.value) << ", peak reserved "
         << bytes_and_size_text(r.peak_reserved.value);
     if (p.replays.upper) {
       out << " to " << bytes_and_size_text(p.replays.upper->peak_reserved.value);

@@ -32,12 +32,12 @@ namespace iteragpu::cli {
 
 /// What `extrapolate --torchscript` records with.
 struct extrapolate_recording {
-  std::string model;                    ///< --torchscript
-  std::vector<std::string> inputs;      ///< --input, B standing for the size
-  bool train{false};                    ///< --train
+  std::string model;                        ///< --torchscript
+  std::vector<std::string> inputs;          ///< --input, B standing for the size
+  bool train{false};                        ///< --train
   std::optional<std::string> input_high{};  ///< --input-high, passed on
-  std::string folder;                   ///< --traces: a new folder
-  std::optional<std::string> program{};  ///< --record-program; nothing: this program
+  std::string folder;                       ///< --traces: a new folder
+  std::optional<std::string> program{};     ///< --record-program; nothing: this program
 };
 
 /// The letter that stands for the size in an --input of `extrapolate --torchscript`.
@@ -52,8 +52,8 @@ inline constexpr std::string_view size_letter = "B";
   std::size_t start = 0;
   while (true) {
     const std::size_t cross = shape.find('x', start);
-    const std::string_view dim = shape.substr(start, cross == std::string_view::npos ? std::string_view::npos
-                                                                                     : cross - start);
+    const std::string_view dim =
+        shape.substr(start, cross == std::string_view::npos ? std::string_view::npos : cross - start);
     out += dim == size_letter ? to_decimal_string(n) : std::string(dim);
     if (cross == std::string_view::npos) {
       break;
@@ -143,15 +143,15 @@ struct recording_error {
     auto child = sweep::child_process::spawn(program, recording_args(r, device, n), false);
     std::optional<recording_error> failure;
     if (!child) {
-      failure = recording_error{exit_internal_error, "size " + to_decimal_string(n) + ": " +
-                                                           report::words_of(child.error())};
+      failure =
+          recording_error{exit_internal_error, "size " + to_decimal_string(n) + ": " + report::words_of(child.error())};
     } else if (const auto ended = child->wait_unless_stopped(sweep::never_stop{}); ended && ended->exit_code != 0) {
       const auto line = child->first_error_line();
-      const std::string how =
-          ended->exit_code ? "exited " + std::to_string(*ended->exit_code) : sweep::end_without_exit_text(ended->signal);
-      failure = recording_error{ended->exit_code.value_or(exit_internal_error),
-                                  "size " + to_decimal_string(n) + ": `measure` " + how +
-                                      (line ? ": " + escaped(*line) : std::string())};
+      const std::string how = ended->exit_code ? "exited " + std::to_string(*ended->exit_code)
+                                               : sweep::end_without_exit_text(ended->signal);
+      failure = recording_error{
+          ended->exit_code.value_or(exit_internal_error),
+          "size " + to_decimal_string(n) + ": `measure` " + how + (line ? ": " + escaped(*line) : std::string())};
     }
     if (failure) {
       std::error_code ignored;

@@ -37,10 +37,10 @@ using extrapolate_capacity = card_capacity;
 
 /// One prediction: a size under one setting and one capacity.
 struct extrapolate_prediction {
-  std::uint64_t size{0};                 ///< N
-  std::string alloc_conf;                ///< "" for the recorded settings
-  std::optional<byte_count> capacity;    ///< none: unlimited
-  memory::size_prediction replays;       ///< the lower trace, and the upper one when not exact
+  std::uint64_t size{0};               ///< N
+  std::string alloc_conf;              ///< "" for the recorded settings
+  std::optional<byte_count> capacity;  ///< none: unlimited
+  memory::size_prediction replays;     ///< the lower trace, and the upper one when not exact
 };
 
 /// One answer of --largest.
@@ -52,9 +52,9 @@ struct extrapolate_largest {
 
 /// Everything the command prints.
 struct extrapolate_run {
-  memory::extrapolation model;                   ///< the traces matched and fitted
+  memory::extrapolation model;                      ///< the traces matched and fitted
   std::vector<extrapolate_prediction> predictions;  ///< per --to, setting, capacity
-  std::vector<extrapolate_largest> largest;      ///< per capacity and setting, with --largest
+  std::vector<extrapolate_largest> largest;         ///< per capacity and setting, with --largest
 };
 
 namespace detail::extrapolating {
@@ -64,8 +64,7 @@ namespace detail::extrapolating {
                                                    std::size_t device) {
   if (device >= s.devices.size() || s.devices[device].events.empty()) {
     throw usage_error("--device-index " + to_decimal_string(device) + ": " + quoted(file) +
-                      " has no trace events for that device (it has traces for " +
-                      to_decimal_string(s.devices.size()) +
+                      " has no trace events for that device (it has traces for " + to_decimal_string(s.devices.size()) +
                       " device(s)); record with torch.cuda.memory._record_memory_history() before the first "
                       "allocation");
   }
@@ -73,8 +72,7 @@ namespace detail::extrapolating {
 }
 
 // The words for an extrapolation error, naming the snapshot at fault.
-[[nodiscard]] inline std::string describe(const memory::extrapolation_error& e,
-                                          const extrapolate_command_options& o) {
+[[nodiscard]] inline std::string describe(const memory::extrapolation_error& e, const extrapolate_command_options& o) {
   const std::string file = e.trace < o.files.size() ? quoted(o.files[e.trace]) : std::string("a snapshot");
   const std::string event = to_decimal_string(e.event);
   const std::string size = to_decimal_string(e.size);
@@ -91,8 +89,9 @@ namespace detail::extrapolating {
              "process's first allocation";
     }
     case memory::extrapolation_errc::address_reused:
-      return file + ": event " + event + " allocates at the address of a block still in use; expected a "
-                                         "trace of torch.cuda.memory._record_memory_history()";
+      return file + ": event " + event +
+             " allocates at the address of a block still in use; expected a "
+             "trace of torch.cuda.memory._record_memory_history()";
     case memory::extrapolation_errc::negative_size:
       return "size " + size + ": the request of event " + event + " of " + file +
              " falls below 0 bytes there; expected sizes at which every fitted request is 0 bytes or more";
@@ -101,8 +100,8 @@ namespace detail::extrapolating {
              " passes 2^63 bytes there; expected a smaller size";
     case memory::extrapolation_errc::replay_failed: {
       const auto* replay = e.what.get_if<memory::replay_error>();
-      return "size " + size + ": the trace built from " + file + " cannot be replayed: " +
-             (replay != nullptr ? report::describe(*replay) : std::string("unknown reason"));
+      return "size " + size + ": the trace built from " + file +
+             " cannot be replayed: " + (replay != nullptr ? report::describe(*replay) : std::string("unknown reason"));
     }
     case memory::extrapolation_errc::too_few_traces:
     case memory::extrapolation_errc::sizes_mismatch:
@@ -197,8 +196,8 @@ template <class T>
       options.settings = s;
       options.capacity = capacity.bytes;
       options.device_memory = capacity.device_memory;
-      run.largest.push_back({capacity, text,
-                             d::checked(memory::find_largest_size(run.model, options, largest_extrapolated_size), o)});
+      run.largest.push_back(
+          {capacity, text, d::checked(memory::find_largest_size(run.model, options, largest_extrapolated_size), o)});
     }
   }
   return run;

@@ -90,8 +90,7 @@ class text_list_value : public po::value_semantic_codecvt_helper<char> {
 /// What `--warmup` accepts, as messages say it (pass_limit).
 inline constexpr std::string_view accepted_warmup = "an integer from 0 to 10000, the most passes a command runs";
 /// What a count of repeats accepts, as messages say it (pass_limit).
-inline constexpr std::string_view accepted_repeat_count =
-    "an integer from 1 to 10000, the most passes a command runs";
+inline constexpr std::string_view accepted_repeat_count = "an integer from 1 to 10000, the most passes a command runs";
 /// What `--workspace-bytes` accepts, as messages say it (prediction::largest_workspace_total).
 inline constexpr std::string_view accepted_workspace_total =
     "a non-negative integer up to 1152921504607895551 (2^60 + 1 MiB - 1: from there the cuBLAS workspace is a "
@@ -108,8 +107,8 @@ static_assert(memory::prediction::largest_workspace_total.value == 1'152'921'504
 /// `--workspace-bytes` split as prediction::split_workspace_total() does, or
 /// a usage_error naming the flag for a total whose workspaces cannot be allocated.
 [[nodiscard]] inline memory::prediction::blas_workspaces workspace_total_flag(std::string_view text) {
-  return memory::prediction::split_workspace_total(byte_count{
-      integer_flag("workspace-bytes", text, 0, accepted_workspace_total, memory::prediction::largest_workspace_total.value)});
+  return memory::prediction::split_workspace_total(byte_count{integer_flag(
+      "workspace-bytes", text, 0, accepted_workspace_total, memory::prediction::largest_workspace_total.value)});
 }
 
 /// The element type of `--dtype`, or a usage_error naming the flag.

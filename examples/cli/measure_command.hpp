@@ -38,11 +38,12 @@ namespace iteragpu::cli {
 
 /// The validated options of `mesure_memoire measure`.
 struct measure_options {
-  memory::synthetic_run run;  ///< device, shape, dtype and passes
-  std::string output;  ///< the new file the record goes to
+  memory::synthetic_run run;                                        ///< device, shape, dtype and passes
+  std::string output;                                               ///< the new file the record goes to
   std::optional<memory::prediction::blas_workspaces> workspaces{};  ///< --workspace-bytes
   std::optional<std::string> memory_snapshot{};  ///< --memory-snapshot: the new file the allocator's history goes to
-  std::optional<memory::torchscript_run> torchscript{};  ///< --torchscript: a module of the user's instead of the synthetic network
+  std::optional<memory::torchscript_run>
+      torchscript{};  ///< --torchscript: a module of the user's instead of the synthetic network
 };
 
 /// The flags of `mesure_memoire measure`, with its help.
@@ -50,21 +51,22 @@ struct measure_options {
   po::options_description d(
       "mesure_memoire measure: memory and time of the synthetic network Linear(width -> 4*width) -> GELU -> "
       "Linear(4*width -> width) (inference), or of a TorchScript module (--torchscript), phase by phase, on one GPU");
-  d.add_options()                                                                                         //
-      ("device", text_value("cuda:N"), "the GPU, cuda:N (required; the CPU is never used as a fallback)")        //
-      ("batch", text_value("N"), "input batch, a positive integer (default 1)")                              //
-      ("context", text_value("N"), "positions per input, a positive integer (default 16; no attention)")     //
-      ("width", text_value("N"), "model width, a positive integer (default 64; hidden = 4 x width)")         //
-      ("dtype", text_value("TYPE"), "float32, float16 or bfloat16 for weights and inputs (default float32)")    //
-      ("warmup", text_value("N"), "warm-up passes, 0 to 10000, measured together (default 1)")               //
+  d.add_options()                                                                                             //
+      ("device", text_value("cuda:N"), "the GPU, cuda:N (required; the CPU is never used as a fallback)")     //
+      ("batch", text_value("N"), "input batch, a positive integer (default 1)")                               //
+      ("context", text_value("N"), "positions per input, a positive integer (default 16; no attention)")      //
+      ("width", text_value("N"), "model width, a positive integer (default 64; hidden = 4 x width)")          //
+      ("dtype", text_value("TYPE"), "float32, float16 or bfloat16 for weights and inputs (default float32)")  //
+      ("warmup", text_value("N"), "warm-up passes, 0 to 10000, measured together (default 1)")                //
       ("repeats", text_value("N"),
        "measured passes after the warm-up: 1 to 10000, or auto (until the 95 % confidence interval of the median "
-       "GPU time is within --max-noise of it; default 2)")  //
-      ("min-repeats", text_value("N"), "with --repeats auto: at least this many passes (default 10)")  //
+       "GPU time is within --max-noise of it; default 2)")                                                            //
+      ("min-repeats", text_value("N"), "with --repeats auto: at least this many passes (default 10)")                 //
       ("max-repeats", text_value("N"), "with --repeats auto: at most this many passes, up to 10000 (default 10000)")  //
       ("max-noise", text_value("X"),
        "with --repeats auto: how far the interval may reach from the median, as a fraction of it (default 0.01)")  //
-      ("max-seconds", text_value("X"), "with --repeats auto: stop once the repeats have taken this long (default 15)")  //
+      ("max-seconds", text_value("X"),
+       "with --repeats auto: stop once the repeats have taken this long (default 15)")  //
       ("workspace-bytes", text_value("N"),
        "the GPU library's workspace the prediction assumes, in bytes (default: what LibTorch reports, else the "
        "H200 figure 34603008)")  //
@@ -124,8 +126,10 @@ struct measure_options {
     o.run.plan.until = *rule;
     o.run.plan.repeats = 0;
   } else {
-    o.run.plan.repeats = integer_flag("repeats", repeats, 1, "an integer from 1 to 10000 (the most passes a command "
-                                      "runs), or auto", memory::pass_limit);
+    o.run.plan.repeats = integer_flag("repeats", repeats, 1,
+                                      "an integer from 1 to 10000 (the most passes a command "
+                                      "runs), or auto",
+                                      memory::pass_limit);
     for (const char* flag : {"min-repeats", "max-repeats", "max-noise", "max-seconds"}) {
       if (given(values, flag)) {
         throw usage_error("--" + std::string(flag) + " goes with --repeats auto only; expected --repeats auto");

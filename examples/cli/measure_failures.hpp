@@ -83,8 +83,7 @@ template <memory::environment_runtime Runtime>
           << "; no snapshot was written\n";
       return exit_internal_error;
     }
-    return commit_output(command, std::move(*file), *pickled, err) == exit_success ? exit_success
-                                                                                     : exit_internal_error;
+    return commit_output(command, std::move(*file), *pickled, err) == exit_success ? exit_success : exit_internal_error;
   } else {
     static_cast<void>(runtime);
     static_cast<void>(command);

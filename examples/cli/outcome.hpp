@@ -38,8 +38,8 @@ class usage_error : public std::runtime_error {
   out.flush();
   if (!out) {
     err << command << ": the output could not be written to standard output; "
-        << (kept.empty() ? std::string("nothing usable was delivered") : "what was written is complete: " +
-                                                                              std::string(kept))
+        << (kept.empty() ? std::string("nothing usable was delivered")
+                         : "what was written is complete: " + std::string(kept))
         << '\n';
     return exit_internal_error;
   }

@@ -26,22 +26,24 @@ namespace iteragpu::cli {
   po::options_description d(
       "mesure_memoire plan: every phase of a measurement of the synthetic network predicted to the byte, with no "
       "GPU (PyTorch 2.11's caching allocator simulated)");
-  d.add_options()                                                                                   //
-      ("batch", text_value("N"), "input batch, a positive integer (default 1)")                        //
-      ("context", text_value("N"), "positions per input, a positive integer (default 16)")             //
-      ("width", text_value("N"), "model width, a positive integer (default 64; hidden = 4 x width)")   //
-      ("dtype", text_value("TYPE"), "float32, float16 or bfloat16 (default float32)")                     //
-      ("warmup", text_value("N"), "warm-up passes, 0 to 10000 (default 1)")                             //
-      ("repeats", text_value("N"), "measured passes, 1 to 10000 (default 2)")                           //
+  d.add_options()                                                                                     //
+      ("batch", text_value("N"), "input batch, a positive integer (default 1)")                       //
+      ("context", text_value("N"), "positions per input, a positive integer (default 16)")            //
+      ("width", text_value("N"), "model width, a positive integer (default 64; hidden = 4 x width)")  //
+      ("dtype", text_value("TYPE"), "float32, float16 or bfloat16 (default float32)")                 //
+      ("warmup", text_value("N"), "warm-up passes, 0 to 10000 (default 1)")                           //
+      ("repeats", text_value("N"), "measured passes, 1 to 10000 (default 2)")                         //
       ("workspace-bytes", text_value("N"),
        "the GPU library's workspace in bytes (default 34603008: cuBLAS 32 MiB + cuBLASLt 1 MiB, an H200 with "
        "PyTorch 2.11)")  //
       ("outside-bytes", text_value("N"),
        "the memory a measuring process takes outside the allocator, in bytes (default 718077952, measured on the "
        "H200)")  //
-      ("memory-gib", text_value("X"), "a card's memory in GiB, a decimal: say whether the run fits, with the headroom")  //
-      ("largest", text_value("AXIS"), "batch, context or width: the largest value that fits --memory-gib, the others fixed")  //
-      ("json", po::bool_switch(), "print one JSON object instead of text")  //
+      ("memory-gib", text_value("X"),
+       "a card's memory in GiB, a decimal: say whether the run fits, with the headroom")  //
+      ("largest", text_value("AXIS"),
+       "batch, context or width: the largest value that fits --memory-gib, the others fixed")  //
+      ("json", po::bool_switch(), "print one JSON object instead of text")                     //
       ("help,h", po::bool_switch(), "show this help");
   return d;
 }
@@ -49,10 +51,10 @@ namespace iteragpu::cli {
 /// The validated options of `mesure_memoire plan`.
 struct plan_options {
   memory::prediction::plan_request request;                     ///< the run to predict
-  std::optional<byte_count> memory{};                   ///< --memory-gib, rounded down to a whole byte
-  std::optional<exact_decimal> memory_gib{};            ///< --memory-gib as typed
+  std::optional<byte_count> memory{};                           ///< --memory-gib, rounded down to a whole byte
+  std::optional<exact_decimal> memory_gib{};                    ///< --memory-gib as typed
   std::optional<memory::prediction::plan_dimension> largest{};  ///< --largest
-  bool json{false};                                     ///< --json
+  bool json{false};                                             ///< --json
 };
 
 /// Validated options, or a usage_error naming the flag.

@@ -11,13 +11,13 @@
 #include <boost/program_options.hpp>
 
 #include "cli/calcul_forfaits_command.hpp"
-#include "cli/common.hpp"
 #include "cli/collect_command.hpp"
+#include "cli/common.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/estimate_command.hpp"
+#include "cli/extrapolate_flags.hpp"
 #include "cli/gpu_commands.hpp"
 #include "cli/plan_command.hpp"
-#include "cli/extrapolate_flags.hpp"
 #include "cli/replay_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
@@ -52,7 +52,8 @@ struct command_flags {
       {"collect", "merge sweep folders into one summary, plot and page", &collect_description},
       {"replay", "a recorded PyTorch memory trace replayed under other allocator settings and capacities (no GPU)",
        &replay_description},
-      {"extrapolate", "traces recorded at a few sizes extended to any size and replayed; the largest that fits (no GPU)",
+      {"extrapolate",
+       "traces recorded at a few sizes extended to any size and replayed; the largest that fits (no GPU)",
        &extrapolate_description},
   };
 }
@@ -115,10 +116,13 @@ struct flag_kinds {
 
 /// What the completion offers after --alloc-conf: the PYTORCH_CUDA_ALLOC_CONF
 /// keys that change what the replay does, the flags with their values.
-inline constexpr std::array<std::string_view, 7> alloc_conf_completions{
-    "backend:native",           "expandable_segments:False",      "expandable_segments:True",
-    "garbage_collection_threshold:", "max_non_split_rounding_mb:", "max_split_size_mb:",
-    "roundup_power2_divisions:"};
+inline constexpr std::array<std::string_view, 7> alloc_conf_completions{"backend:native",
+                                                                        "expandable_segments:False",
+                                                                        "expandable_segments:True",
+                                                                        "garbage_collection_threshold:",
+                                                                        "max_non_split_rounding_mb:",
+                                                                        "max_split_size_mb:",
+                                                                        "roundup_power2_divisions:"};
 
 /// A bash completion script for `program`: its subcommands first (when it
 /// has any), then the flags of the command being typed, less those already
@@ -165,7 +169,9 @@ inline constexpr std::array<std::string_view, 7> alloc_conf_completions{
       "  flag=${line##*[[:space:]]}\n"
       "  if [ \"$flag\" = --alloc-conf ]; then\n"
       "    item=${token##*,}\n"
-      "    COMPREPLY=($(compgen -P \"${token%\"$item\"}\" -W '" + keys + "' -- \"$item\" || :))\n"
+      "    COMPREPLY=($(compgen -P \"${token%\"$item\"}\" -W '" +
+      keys +
+      "' -- \"$item\" || :))\n"
       "    if [[ $COMP_WORDBREAKS == *:* && $token == *:* ]]; then\n"
       "      item=${token%\"${token##*:}\"}; COMPREPLY=(\"${COMPREPLY[@]#\"$item\"}\")\n"
       "    fi\n"
@@ -175,20 +181,26 @@ inline constexpr std::array<std::string_view, 7> alloc_conf_completions{
       "    --output|--catalog|--fits|--memory-snapshot|--torchscript|--point-program)\n"
       "      COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
       "    --output-dir|--resume) COMPREPLY=($(compgen -d -- \"$current\" || :)); return ;;\n"
-      "    --dtype) COMPREPLY=($(compgen -W '" + dtypes + "' -- \"$current\" || :)); return ;;\n"
+      "    --dtype) COMPREPLY=($(compgen -W '" +
+      dtypes +
+      "' -- \"$current\" || :)); return ;;\n"
       "    # plan's and sweep's --largest name an axis; extrapolate's takes no value.\n"
       "    --largest) if [ \"${COMP_WORDS[1]}\" != extrapolate ]; then\n"
       "        COMPREPLY=($(compgen -W 'batch context width' -- \"$current\" || :)); return\n"
       "      fi ;;\n"
       "    --gpu)\n"
-      "      w='" + ids + "'\n"
+      "      w='" +
+      ids +
+      "'\n"
       "      for ((i = 1; i < COMP_CWORD - 1; i++)); do\n"
       "        if [ \"${COMP_WORDS[i]}\" = --catalog ] && [ -r \"${COMP_WORDS[i+1]}\" ]; then\n"
       "          w=$(awk -F, 'NR > 1 && $4 != \"\" {print $4}' \"${COMP_WORDS[i+1]}\" 2>/dev/null | sort -u)\n"
       "        fi\n"
       "      done\n"
       "      COMPREPLY=($(compgen -W \"$w\" -- \"$current\" || :)); return ;;\n"
-      "    --days) COMPREPLY=($(compgen -W '" + days + "' -- \"$current\" || :)); return ;;\n"
+      "    --days) COMPREPLY=($(compgen -W '" +
+      days +
+      "' -- \"$current\" || :)); return ;;\n"
       "  esac\n";
   const bool subcommands = !commands.empty() && !commands.front().name.empty();
   if (subcommands) {
@@ -208,22 +220,19 @@ inline constexpr std::array<std::string_view, 7> alloc_conf_completions{
     const auto k = kinds_of(commands.front().description());
     script += "  words='" + k.once + " -h --version' repeatable='" + k.repeatable + "' valued='" + k.valued + "'\n";
   }
-  script +=
-      "  # After another flag that takes a value: nothing to offer.\n"
-      "  if [ -n \"$previous\" ] && [[ \"|$valued|\" == *\"|$previous|\"* ]]; then COMPREPLY=(); return; fi\n";
+  script += "  # After another flag that takes a value: nothing to offer.\n"
+            "  if [ -n \"$previous\" ] && [[ \"|$valued|\" == *\"|$previous|\"* ]]; then COMPREPLY=(); return; fi\n";
   if (subcommands) {
-    script +=
-        "  if [ \"$COMP_CWORD\" -gt 1 ] && [[ $current != -* ]]; then\n"
-        "    case ${COMP_WORDS[1]} in\n"
-        "      compare|replay|extrapolate) COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
-        "      collect) COMPREPLY=($(compgen -d -- \"$current\" || :)); return ;;\n"
-        "    esac\n"
-        "  fi\n";
+    script += "  if [ \"$COMP_CWORD\" -gt 1 ] && [[ $current != -* ]]; then\n"
+              "    case ${COMP_WORDS[1]} in\n"
+              "      compare|replay|extrapolate) COMPREPLY=($(compgen -f -- \"$current\" || :)); return ;;\n"
+              "      collect) COMPREPLY=($(compgen -d -- \"$current\" || :)); return ;;\n"
+              "    esac\n"
+              "  fi\n";
   }
-  script +=
-      "  for w in $words; do [[ $given == *\" $w \"* ]] || kept+=\"$w \"; done\n"
-      "  COMPREPLY=($(compgen -W \"$kept$repeatable\" -- \"$current\" || :))\n}\ncomplete -o filenames -F " + function + " " +
-      std::string(program) + "\n";
+  script += "  for w in $words; do [[ $given == *\" $w \"* ]] || kept+=\"$w \"; done\n"
+            "  COMPREPLY=($(compgen -W \"$kept$repeatable\" -- \"$current\" || :))\n}\ncomplete -o filenames -F " +
+            function + " " + std::string(program) + "\n";
   return script;
 }
 

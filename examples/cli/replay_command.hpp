@@ -19,12 +19,12 @@
 #include "cli/common.hpp"
 #include "cli/replay_flags.hpp"
 #include "iteragpu/io.hpp"
+#include "iteragpu/json_keys.hpp"
 #include "iteragpu/memory/files/snapshot.hpp"
 #include "iteragpu/memory/files/snapshot_file.hpp"
-#include "iteragpu/memory/replay_study.hpp"
 #include "iteragpu/memory/prediction/allocator_settings.hpp"
+#include "iteragpu/memory/replay_study.hpp"
 #include "iteragpu/report/alloc_conf_errors.hpp"
-#include "iteragpu/json_keys.hpp"
 #include "iteragpu/report/replay.hpp"
 #include "iteragpu/report/snapshot_errors.hpp"
 #include "iteragpu/text.hpp"
@@ -93,15 +93,16 @@ inline constexpr std::size_t largest_snapshot_file = std::size_t{2} << 30U;
 /// A usage_error when `settings` (the recorded ones when `alloc_conf` is
 /// empty) replay expandable segments and the device's memory, which sizes
 /// their address space, is not `known`; `expected` names the flags that give it.
-inline void require_device_memory(const std::string& alloc_conf,
-                                  const memory::prediction::allocator_settings& settings, bool known,
-                                  std::string_view expected) {
+inline void require_device_memory(const std::string& alloc_conf, const memory::prediction::allocator_settings& settings,
+                                  bool known, std::string_view expected) {
   if (!settings.expandable_segments || known) {
     return;
   }
-  throw usage_error((alloc_conf.empty() ? std::string("the recorded settings") : "--alloc-conf " + iteragpu::quoted(alloc_conf)) +
-                    ": expandable segments reserve an address space of 9/8 of the device's memory, which no flag "
-                    "gives; expected " + std::string(expected));
+  throw usage_error(
+      (alloc_conf.empty() ? std::string("the recorded settings") : "--alloc-conf " + iteragpu::quoted(alloc_conf)) +
+      ": expandable segments reserve an address space of 9/8 of the device's memory, which no flag "
+      "gives; expected " +
+      std::string(expected));
 }
 
 /// The trace of the device asked, or a usage_error when the snapshot has none.
@@ -119,8 +120,8 @@ inline void require_device_memory(const std::string& alloc_conf,
 
 /// A replay's study and how the reports name what was asked.
 struct replay_run {
-  memory::study study;             ///< the replays
-  report::replay_context context;  ///< the file, the device, the settings recorded, the flags
+  memory::study study;                  ///< the replays
+  report::replay_context context;       ///< the file, the device, the settings recorded, the flags
   std::optional<card_capacity> card{};  ///< --gpu or --card-gib: the card the capacity stands for
 };
 
@@ -131,7 +132,8 @@ struct replay_run {
     const replay_command_options& options, std::span<const std::filesystem::path> default_catalogs) {
   std::optional<card_capacity> card;
   if (options.gpu) {
-    const auto found = catalog_capacities(card_catalog(options.catalog, default_catalogs), options.gpu, options.outside);
+    const auto found =
+        catalog_capacities(card_catalog(options.catalog, default_catalogs), options.gpu, options.outside);
     if (found.empty()) {
       throw usage_error("--gpu: " + quoted_excerpt(*options.gpu) +
                         " has no memory the memory rule can state; expected a GPU with a memory figure");
@@ -220,14 +222,15 @@ inline constexpr int exit_self_check = 4;
       out << boost::json::serialize(document) << '\n';
     } else {
       if (card) {
-        out << "Capacity: " << bytes_and_size_text(card->bytes.value) << (card->gpu ? " on " + *card->gpu : std::string())
-            << ": " << card->basis << '\n';
+        out << "Capacity: " << bytes_and_size_text(card->bytes.value)
+            << (card->gpu ? " on " + *card->gpu : std::string()) << ": " << card->basis << '\n';
       }
       report::write_text(out, study, context);
     }
     if (!report::self_check_passed(study)) {
-      err << command << ": the self-check failed: the replay under the recorded settings does not make the "
-                        "recorded segment events at event "
+      err << command
+          << ": the self-check failed: the replay under the recorded settings does not make the "
+             "recorded segment events at event "
           << study.self_check.divergence->event << "; the figures are not exact\n";
       return exit_self_check;
     }

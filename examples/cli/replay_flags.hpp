@@ -31,26 +31,26 @@ namespace iteragpu::cli {
       "allocator, simulated: peak allocated and reserved, retries, out of memory, under the recorded settings and "
       "others; no GPU. A self-check replays the recorded settings and compares the segment events: exit 4 when "
       "they differ");
-  d.add_options()                                                                                        //
-      ("device-index", text_value("N"), "the device whose trace is replayed, 0 or more (default 0)")        //
+  d.add_options()                                                                                     //
+      ("device-index", text_value("N"), "the device whose trace is replayed, 0 or more (default 0)")  //
       ("alloc-conf", text_value("CONF"),
        "a setting as PYTORCH_CUDA_ALLOC_CONF reads it, e.g. expandable_segments:True,max_split_size_mb:128; may "
-       "repeat; \"\" is the recorded settings (the default)")  //
+       "repeat; \"\" is the recorded settings (the default)")                                         //
       ("capacity-bytes", text_value("N"), "the bytes the allocator may reserve, a positive integer")  //
       ("capacity-gib", text_value("X"), "the same in GiB, a decimal (rounded down to a whole byte)")  //
       ("gpu", text_value("ID"),
        "the capacity of this catalog GPU: the low end of its memory under the memory rule less --outside-bytes")  //
-      ("catalog", text_value("PATH"), "the catalog of GPUs for --gpu (default: the shipped one)")                     //
+      ("catalog", text_value("PATH"), "the catalog of GPUs for --gpu (default: the shipped one)")                 //
       ("card-gib", text_value("X"),
        "the capacity of a card whose runtime reports this many GiB of total memory, less --outside-bytes")  //
       ("device-memory-bytes", text_value("N"),
        "the device's total memory in bytes (its totalGlobalMem, 150109880320 on the H200), which sizes an "
        "expandable segment's address space: needed under expandable segments unless --gpu or --card-gib names "
-       "the card")  //
+       "the card")                                                                                              //
       ("smallest-capacity", po::bool_switch(), "find, per setting, the smallest capacity that runs the trace")  //
       ("outside-bytes", text_value("N"),
        "the memory outside the allocator counted in a memory need, in bytes (default 718077952, measured on the "
-       "H200)")  //
+       "H200)")                                                             //
       ("json", po::bool_switch(), "print one JSON object instead of text")  //
       ("help,h", po::bool_switch(), "show this help");
   return d;
@@ -58,18 +58,18 @@ namespace iteragpu::cli {
 
 /// The validated options of `mesure_memoire replay`.
 struct replay_command_options {
-  std::string file;                              ///< the snapshot
-  std::size_t device{0};                         ///< --device-index
-  std::vector<std::string> alloc_confs;          ///< --alloc-conf, in order (empty: the recorded settings)
-  std::optional<byte_count> capacity{};          ///< --capacity-bytes or --capacity-gib
-  std::optional<std::string> gpu{};              ///< --gpu: the capacity of a catalog GPU
-  std::optional<std::string> catalog{};          ///< --catalog
-  std::optional<std::string> card_gib{};         ///< --card-gib, as typed
-  std::optional<byte_count> card_bytes{};        ///< --card-gib in bytes
-  std::optional<byte_count> device_memory{};     ///< --device-memory-bytes
-  bool smallest_capacity{false};                 ///< --smallest-capacity
+  std::string file;                           ///< the snapshot
+  std::size_t device{0};                      ///< --device-index
+  std::vector<std::string> alloc_confs;       ///< --alloc-conf, in order (empty: the recorded settings)
+  std::optional<byte_count> capacity{};       ///< --capacity-bytes or --capacity-gib
+  std::optional<std::string> gpu{};           ///< --gpu: the capacity of a catalog GPU
+  std::optional<std::string> catalog{};       ///< --catalog
+  std::optional<std::string> card_gib{};      ///< --card-gib, as typed
+  std::optional<byte_count> card_bytes{};     ///< --card-gib in bytes
+  std::optional<byte_count> device_memory{};  ///< --device-memory-bytes
+  bool smallest_capacity{false};              ///< --smallest-capacity
   byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
-  bool json{false};                              ///< --json
+  bool json{false};                                                          ///< --json
 };
 
 /// The largest device index --device-index takes.
@@ -156,8 +156,8 @@ namespace detail::replay_flags {
   const std::string text = required_text(values, "capacity-gib", accepted);
   const auto bytes = gib_to_bytes_rounded_down(decimal_flag("capacity-gib", text, accepted));
   if (!bytes || bytes->value == 0) {
-    throw usage_error("--capacity-gib: " + iteragpu::quoted(text) + (bytes ? " is below one byte" : " passes 2^64 bytes") +
-                      "; expected " + std::string(accepted));
+    throw usage_error("--capacity-gib: " + iteragpu::quoted(text) +
+                      (bytes ? " is below one byte" : " passes 2^64 bytes") + "; expected " + std::string(accepted));
   }
   return *bytes;
 }
@@ -209,7 +209,8 @@ inline void card_of(const po::variables_map& values, replay_command_options& o) 
     const auto device = integer_flag("device-index", required_text(values, "device-index", accepted_non_negative), 0,
                                      "a device index, 0 to 1023");
     if (device > max_device_index) {
-      throw usage_error("--device-index: " + iteragpu::quoted(to_decimal_string(device)) + " is too large; expected 0 to 1023");
+      throw usage_error("--device-index: " + iteragpu::quoted(to_decimal_string(device)) +
+                        " is too large; expected 0 to 1023");
     }
     o.device = static_cast<std::size_t>(device);
   }

@@ -16,13 +16,13 @@
 #include "cli/documents.hpp"
 #include "cli/gpu_commands.hpp"
 #include "cli/sweep_flags.hpp"
+#include "cli/sweep_process_runner.hpp"
 #include "cli/sweep_process_state.hpp"
 #include "iteragpu/io.hpp"
-#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/memory/device.hpp"
+#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
-#include "cli/sweep_process_runner.hpp"
 #include "iteragpu/sweep/files/report_files.hpp"
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/points.hpp"
@@ -82,14 +82,12 @@ template <class Runner>
   return std::nullopt;
 }
 
-
 inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
 
 // Asks a fresh `environment` about each device: one that cannot be measured
 // is bad input, as every point would fail. Returns the exit code of an
 // interruption.
-[[nodiscard]] inline std::optional<int> check_devices(const sweep_options& o,
-                                                      const process_runner<signal_stop>& runner,
+[[nodiscard]] inline std::optional<int> check_devices(const sweep_options& o, const process_runner<signal_stop>& runner,
                                                       std::string_view nothing_done) {
   for (const device_index d : o.devices) {
     if (auto reading = runner.read_device(d); !reading.has_value()) {

@@ -39,20 +39,21 @@ namespace iteragpu::cli {
       "A LIST is comma-separated values or doubling ranges: 8,16 or 64..8192 (64, 128, ..., 8192). Exit 0 when the "
       "sweep ran to its end (skipped and failed points are results), 2 bad input, 1 a file that could not be "
       "written, 130 (SIGINT) or 143 (SIGTERM) when interrupted");
-  d.add_options()                                                                                                  //
-      ("device", text_value("cuda:N"), "the GPU, cuda:N: one point at a time")                                            //
-      ("devices", text_value("LIST"), "several GPUs, cuda:0,cuda:1,...: one point at a time on each, concurrently")     //
-      ("predict-only", po::bool_switch(), "no process and no GPU: every point's figures are predictions")       //
-      ("output-dir", text_value("DIR"), "the sweep's folder: a new one (or, with --run-point, the planned one)")      //
-      ("batch", text_value("LIST"), "LIST of batch sizes (default 1)")                                                 //
-      ("context", text_value("LIST"), "LIST of positions per input (default 16)")                                      //
-      ("width", text_value("LIST"), "LIST of model widths (default 64)")                                               //
-      ("dtype", text_value("LIST"), "comma-separated float32, float16, bfloat16 (default float32)")                    //
-      ("warmup", text_value("N"), "warm-up passes of each point, 0 to 10000 (default 1)")                           //
+  d.add_options()                                                                                                    //
+      ("device", text_value("cuda:N"), "the GPU, cuda:N: one point at a time")                                       //
+      ("devices", text_value("LIST"), "several GPUs, cuda:0,cuda:1,...: one point at a time on each, concurrently")  //
+      ("predict-only", po::bool_switch(), "no process and no GPU: every point's figures are predictions")            //
+      ("output-dir", text_value("DIR"), "the sweep's folder: a new one (or, with --run-point, the planned one)")     //
+      ("batch", text_value("LIST"), "LIST of batch sizes (default 1)")                                               //
+      ("context", text_value("LIST"), "LIST of positions per input (default 16)")                                    //
+      ("width", text_value("LIST"), "LIST of model widths (default 64)")                                             //
+      ("dtype", text_value("LIST"), "comma-separated float32, float16, bfloat16 (default float32)")                  //
+      ("warmup", text_value("N"), "warm-up passes of each point, 0 to 10000 (default 1)")                            //
       ("repeats", text_value("N"), "measured passes of each point, 1 to 10000 or auto (default 2)")                  //
-      ("plan-only", po::bool_switch(), "write points.tsv and nothing else")                                       //
-      ("run-point", text_value("N"), "run point N of the plan in --output-dir alone; a point with a result is left alone")  //
-      ("resume", text_value("DIR"), "run the points of this sweep folder that have no result yet")                    //
+      ("plan-only", po::bool_switch(), "write points.tsv and nothing else")                                          //
+      ("run-point", text_value("N"),
+       "run point N of the plan in --output-dir alone; a point with a result is left alone")        //
+      ("resume", text_value("DIR"), "run the points of this sweep folder that have no result yet")  //
       ("memory-gib", text_value("X"),
        "with --predict-only: the card's usable memory in GiB, a decimal; points predicted not to fit are skipped "
        "(without it none is skipped for the device)")  //
@@ -74,11 +75,11 @@ namespace iteragpu::cli {
 struct sweep_options {
   /// Which of the command's four forms was given.
   enum class mode {
-    full,       ///< a new folder: plan it, then run every point
-    plan_only,  ///< --plan-only: write points.tsv and nothing else
-    run_point,  ///< --run-point N: run one point of a planned folder
-    resume      ///< --resume DIR: run the points of a folder that have no result yet
-  } what{mode::full};  ///< the form given
+    full,                                          ///< a new folder: plan it, then run every point
+    plan_only,                                     ///< --plan-only: write points.tsv and nothing else
+    run_point,                                     ///< --run-point N: run one point of a planned folder
+    resume                                         ///< --resume DIR: run the points of a folder that have no result yet
+  } what{mode::full};                              ///< the form given
   std::filesystem::path folder;                    ///< --output-dir, or the folder of --resume
   sweep::sweep_axes axes;                          ///< the lists of full and plan_only; the others read points.tsv
   std::optional<std::size_t> point;                ///< --run-point
@@ -90,7 +91,7 @@ struct sweep_options {
   /// --workspace-bytes, split as prediction::split_workspace_total() does.
   memory::prediction::blas_workspaces workspaces{memory::prediction::default_workspaces()};
   byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
-  std::optional<std::string> program;                                ///< --point-program; nothing: this program
+  std::optional<std::string> program;                                        ///< --point-program; nothing: this program
 };
 
 namespace detail {
@@ -116,7 +117,8 @@ namespace detail {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view item =
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     const auto d = memory::parse_device(item);
     if (!d) {
       throw usage_error("--devices: " + quoted(item) + " in " + quoted(text) +
@@ -142,7 +144,8 @@ inline void refuse_with(const po::variables_map& values, std::string_view mode,
                         std::initializer_list<std::string_view> flags, std::string_view why) {
   for (const auto flag : flags) {
     if (given(values, flag)) {
-      throw usage_error("--" + std::string(flag) + " cannot be used with " + std::string(mode) + ": " + std::string(why));
+      throw usage_error("--" + std::string(flag) + " cannot be used with " + std::string(mode) + ": " +
+                        std::string(why));
     }
   }
 }
@@ -154,8 +157,8 @@ inline void refuse_plan_flags(const po::variables_map& values, std::string_view 
 
 // The mode, the folder and the point of --run-point.
 inline void parse_mode(const po::variables_map& values, sweep_options& o) {
-  const int modes = (given(values, "plan-only") ? 1 : 0) + (given(values, "run-point") ? 1 : 0) +
-                    (given(values, "resume") ? 1 : 0);
+  const int modes =
+      (given(values, "plan-only") ? 1 : 0) + (given(values, "run-point") ? 1 : 0) + (given(values, "resume") ? 1 : 0);
   if (modes > 1) {
     throw usage_error("--plan-only, --run-point and --resume are exclusive; expected at most one of them");
   }
@@ -177,9 +180,9 @@ inline void parse_mode(const po::variables_map& values, sweep_options& o) {
     o.folder = required_text(values, "resume", "the folder of a sweep");
     return;
   }
-  o.folder = required_text(values, "output-dir", o.what == sweep_options::mode::run_point
-                                                     ? "the folder of a planned sweep"
-                                                     : "a new folder for the sweep's files");
+  o.folder = required_text(values, "output-dir",
+                           o.what == sweep_options::mode::run_point ? "the folder of a planned sweep"
+                                                                    : "a new folder for the sweep's files");
 }
 
 [[nodiscard]] inline std::vector<std::uint64_t> size_list_flag(const po::variables_map& values, std::string_view flag,
@@ -199,7 +202,8 @@ inline void parse_mode(const po::variables_map& values, sweep_options& o) {
   axes.width = size_list_flag(values, "width", "64");
   auto dtypes = sweep::parse_dtype_list(optional_text(values, "dtype", "float32"));
   if (!dtypes.has_value()) {
-    throw usage_error("--dtype: " + report::words_of(dtypes.error()) + "; expected " + std::string(sweep::accepted_dtype_list));
+    throw usage_error("--dtype: " + report::words_of(dtypes.error()) + "; expected " +
+                      std::string(sweep::accepted_dtype_list));
   }
   axes.dtype = std::move(*dtypes);
   axes.warmup = warmup_flag(optional_text(values, "warmup", "1"));

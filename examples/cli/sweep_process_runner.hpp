@@ -48,7 +48,8 @@ namespace detail {
   }
   auto reading = sweep::files::device_from(doc);
   if (!reading.has_value()) {
-    return unexpected{sweep::runner_error{device_name(d) + " cannot be measured: " + report::words_of(reading.error())}};
+    return unexpected{
+        sweep::runner_error{device_name(d) + " cannot be measured: " + report::words_of(reading.error())}};
   }
   return *reading;
 }

@@ -35,7 +35,7 @@ class interrupt_guard {
   /// SIGTERM, keeping the handlers it replaces.
   interrupt_guard() noexcept {
     interrupt_signal = 0;
-    struct sigaction action {};
+    struct sigaction action{};
     action.sa_handler = &iteragpu_sweep_on_signal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;
@@ -54,8 +54,8 @@ class interrupt_guard {
   }
 
  private:
-  struct sigaction previous_int_ {};
-  struct sigaction previous_term_ {};
+  struct sigaction previous_int_{};
+  struct sigaction previous_term_{};
 };
 
 /// Whether SIGINT or SIGTERM arrived while an interrupt_guard was alive

@@ -107,7 +107,7 @@ inline void hash_model_file(memory::torchscript_run& run) {
 
 /// The inputs of `--input`, each parsed, or a usage_error naming the first that does not parse.
 [[nodiscard]] inline std::vector<memory::input_spec> input_flags(const po::variables_map& values,
-                                                                std::string_view model) {
+                                                                 std::string_view model) {
   std::vector<memory::input_spec> inputs;
   const auto found = values.find("input");
   if (found == values.end() || found->second.empty()) {
@@ -128,7 +128,8 @@ inline void hash_model_file(memory::torchscript_run& run) {
 /// The run of `--torchscript` (or `--aoti`, `format`), the flags of the synthetic network refused
 /// beside it, then the file and the inputs checked, so that their mistakes are reported whatever else
 /// is missing. The device and the plan are set by the caller.
-[[nodiscard]] inline memory::torchscript_run torchscript_flags(const po::variables_map& values, memory::model_format format) {
+[[nodiscard]] inline memory::torchscript_run torchscript_flags(const po::variables_map& values,
+                                                               memory::model_format format) {
   for (const char* flag : {"batch", "context", "width", "dtype", "workspace-bytes"}) {
     if (given(values, flag)) {
       throw usage_error("--" + std::string(flag) +

@@ -46,8 +46,7 @@ namespace iteragpu::cli {
 }
 
 /// What a flag that takes a positive integer accepts, as messages say it.
-inline constexpr std::string_view accepted_positive =
-    "a positive integer (digits only, 1 to 18446744073709551615)";
+inline constexpr std::string_view accepted_positive = "a positive integer (digits only, 1 to 18446744073709551615)";
 /// What a flag that takes a non-negative integer accepts, as messages say it.
 inline constexpr std::string_view accepted_non_negative =
     "a non-negative integer (digits only, 0 to 18446744073709551615)";

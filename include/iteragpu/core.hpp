@@ -11,14 +11,14 @@
 /// integer (parse.hpp), the memory need
 /// both domains speak of (memory_need.hpp) and the version. The domains gather
 /// themselves: pricing.hpp, memory.hpp, sweep.hpp; iteragpu.hpp gathers all.
-#include "iteragpu/checked.hpp"  // IWYU pragma: export
-#include "iteragpu/error_code.hpp"  // IWYU pragma: export
+#include "iteragpu/checked.hpp"      // IWYU pragma: export
+#include "iteragpu/error_code.hpp"   // IWYU pragma: export
 #include "iteragpu/memory_need.hpp"  // IWYU pragma: export
-#include "iteragpu/one_of.hpp"  // IWYU pragma: export
-#include "iteragpu/parse.hpp"  // IWYU pragma: export
-#include "iteragpu/result.hpp"  // IWYU pragma: export
-#include "iteragpu/text.hpp"  // IWYU pragma: export
-#include "iteragpu/units.hpp"  // IWYU pragma: export
-#include "iteragpu/version.hpp"  // IWYU pragma: export
+#include "iteragpu/one_of.hpp"       // IWYU pragma: export
+#include "iteragpu/parse.hpp"        // IWYU pragma: export
+#include "iteragpu/result.hpp"       // IWYU pragma: export
+#include "iteragpu/text.hpp"         // IWYU pragma: export
+#include "iteragpu/units.hpp"        // IWYU pragma: export
+#include "iteragpu/version.hpp"      // IWYU pragma: export
 
 #endif  // ITERAGPU_CORE_HPP

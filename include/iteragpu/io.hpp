@@ -11,7 +11,6 @@
 #include <utility>
 #include <variant>
 
-
 #include "iteragpu/one_of.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
@@ -33,13 +32,13 @@ namespace iteragpu {
 
 /// Why a new file cannot be written.
 enum class new_file_errc {
-  folder_missing,   ///< the destination's folder does not exist
-  not_a_folder,     ///< the destination's parent is not a folder
-  already_exists,   ///< a file (or anything else) already has that name
-  is_empty_name,    ///< no file name at all
-  name_too_long,    ///< longer than the file system takes
-  system_error,     ///< creating, writing or linking failed: the step and the errno value say which and why
-  name_taken,       ///< another process took the name while this one worked: the content is kept under `kept`
+  folder_missing,  ///< the destination's folder does not exist
+  not_a_folder,    ///< the destination's parent is not a folder
+  already_exists,  ///< a file (or anything else) already has that name
+  is_empty_name,   ///< no file name at all
+  name_too_long,   ///< longer than the file system takes
+  system_error,    ///< creating, writing or linking failed: the step and the errno value say which and why
+  name_taken,      ///< another process took the name while this one worked: the content is kept under `kept`
 };
 
 /// The step of writing a new file that the system refused (system_error).
@@ -84,18 +83,18 @@ using new_file_data = one_of<std::monostate, refused_step, name_length, kept_fil
 /// the figures the code names (report::describe() puts it in words).
 struct new_file_error {
   new_file_errc code{new_file_errc::system_error};  ///< what is wrong
-  std::filesystem::path file{};                       ///< the new file, as given
-  new_file_data what{};                               ///< the data the code names
+  std::filesystem::path file{};                     ///< the new file, as given
+  new_file_data what{};                             ///< the data the code names
   /// Equal when every member is equal.
   friend bool operator==(const new_file_error&, const new_file_error&) = default;
 };
 
 /// Why a file could not be read.
 enum class read_errc {
-  cannot_open,          ///< it does not exist or may not be read
-  not_a_regular_file,   ///< a FIFO, a device, a socket or a folder: never read, never waited on
-  too_large,            ///< more than the limit
-  cannot_read,          ///< reading failed part-way
+  cannot_open,         ///< it does not exist or may not be read
+  not_a_regular_file,  ///< a FIFO, a device, a socket or a folder: never read, never waited on
+  too_large,           ///< more than the limit
+  cannot_read,         ///< reading failed part-way
 };
 
 /// What follows a file's quoted name in a message about `e`; `limit` is the
@@ -109,8 +108,7 @@ enum class read_errc {
 /// the file system reports (files of /proc report 0), so memory stays within
 /// the limit and one block. Blocks are of 64 KiB, a size every file accepts
 /// (/proc's pagemap takes only multiples of 8).
-[[nodiscard]] result<std::string, read_errc> read_file_within(const std::filesystem::path& file,
-                                                              std::size_t limit);
+[[nodiscard]] result<std::string, read_errc> read_file_within(const std::filesystem::path& file, std::size_t limit);
 
 /// The whole content of a file, or nullopt when it cannot be opened or
 /// read; for files the program itself controls (tests, data it ships).
@@ -125,8 +123,7 @@ namespace detail {
   return new_file_error{.code = new_file_errc::already_exists, .file = file};
 }
 
-[[nodiscard]] new_file_error system_problem(const std::filesystem::path& file, new_file_step step,
-                                            int error);
+[[nodiscard]] new_file_error system_problem(const std::filesystem::path& file, new_file_step step, int error);
 
 // A per-process counter for temporary names; the process id tells
 // processes apart.
@@ -186,8 +183,7 @@ class new_file {
 };
 
 /// Writes `content` to the new file `file` in one call.
-[[nodiscard]] result<void, new_file_error> write_new_file(const std::filesystem::path& file,
-                                                          std::string_view content);
+[[nodiscard]] result<void, new_file_error> write_new_file(const std::filesystem::path& file, std::string_view content);
 
 }  // namespace iteragpu
 

@@ -7,11 +7,11 @@
 /// ground (memory.hpp), the prediction (prediction.hpp), the measurements of
 /// the synthetic network and of a TorchScript module and their comparison,
 /// and the sweeps over them (sweep.hpp).
-#include "iteragpu/memory.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/compare.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/synthetic_measurement.hpp"  // IWYU pragma: export
+#include "iteragpu/memory.hpp"                          // IWYU pragma: export
+#include "iteragpu/memory/compare.hpp"                  // IWYU pragma: export
+#include "iteragpu/memory/synthetic_measurement.hpp"    // IWYU pragma: export
 #include "iteragpu/memory/torchscript_measurement.hpp"  // IWYU pragma: export
-#include "iteragpu/prediction.hpp"  // IWYU pragma: export
-#include "iteragpu/sweep.hpp"  // IWYU pragma: export
+#include "iteragpu/prediction.hpp"                      // IWYU pragma: export
+#include "iteragpu/sweep.hpp"                           // IWYU pragma: export
 
 #endif  // ITERAGPU_MEASUREMENT_HPP

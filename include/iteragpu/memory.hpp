@@ -16,26 +16,26 @@
 /// (with the measurements of the synthetic network and of a TorchScript
 /// module, and their comparison). Reading a snapshot or measurement file
 /// needs Boost.JSON: memory/files/ (target iteragpu::json).
-#include "iteragpu/memory_need.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/device.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/environment.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/estimate.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/fwd.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/gpu_runtime.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/input_spec.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/measured_need.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/policies/backend.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/policies/dtype.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/policies/gpu_state.hpp"  // IWYU pragma: export
+#include "iteragpu/memory/device.hpp"                   // IWYU pragma: export
+#include "iteragpu/memory/environment.hpp"              // IWYU pragma: export
+#include "iteragpu/memory/estimate.hpp"                 // IWYU pragma: export
+#include "iteragpu/memory/fwd.hpp"                      // IWYU pragma: export
+#include "iteragpu/memory/gpu_runtime.hpp"              // IWYU pragma: export
+#include "iteragpu/memory/input_spec.hpp"               // IWYU pragma: export
+#include "iteragpu/memory/measured_need.hpp"            // IWYU pragma: export
+#include "iteragpu/memory/policies/backend.hpp"         // IWYU pragma: export
+#include "iteragpu/memory/policies/dtype.hpp"           // IWYU pragma: export
+#include "iteragpu/memory/policies/gpu_state.hpp"       // IWYU pragma: export
 #include "iteragpu/memory/policies/memory_counter.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/policies/workload.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/protocol.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/sha256.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/statistics.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/stopping_rule.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/synthetic_model.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/torchscript_archive.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/trace.hpp"  // IWYU pragma: export
-#include "iteragpu/nvml/session.hpp"  // IWYU pragma: export
+#include "iteragpu/memory/policies/workload.hpp"        // IWYU pragma: export
+#include "iteragpu/memory/protocol.hpp"                 // IWYU pragma: export
+#include "iteragpu/memory/sha256.hpp"                   // IWYU pragma: export
+#include "iteragpu/memory/statistics.hpp"               // IWYU pragma: export
+#include "iteragpu/memory/stopping_rule.hpp"            // IWYU pragma: export
+#include "iteragpu/memory/synthetic_model.hpp"          // IWYU pragma: export
+#include "iteragpu/memory/torchscript_archive.hpp"      // IWYU pragma: export
+#include "iteragpu/memory/trace.hpp"                    // IWYU pragma: export
+#include "iteragpu/memory_need.hpp"                     // IWYU pragma: export
+#include "iteragpu/nvml/session.hpp"                    // IWYU pragma: export
 
 #endif  // ITERAGPU_MEMORY_HPP

@@ -8,12 +8,12 @@
 /// memory outside it, the BLAS workspaces, and every phase of the synthetic
 /// network predicted to the byte with no GPU (synthetic_prediction.hpp,
 /// plan.hpp, check.hpp).
-#include "iteragpu/memory/prediction/allocator_settings.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/prediction/caching_allocator.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/prediction/check.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/prediction/outside_allocator.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/prediction/plan.hpp"  // IWYU pragma: export
+#include "iteragpu/memory/prediction/allocator_settings.hpp"    // IWYU pragma: export
+#include "iteragpu/memory/prediction/caching_allocator.hpp"     // IWYU pragma: export
+#include "iteragpu/memory/prediction/check.hpp"                 // IWYU pragma: export
+#include "iteragpu/memory/prediction/outside_allocator.hpp"     // IWYU pragma: export
+#include "iteragpu/memory/prediction/plan.hpp"                  // IWYU pragma: export
 #include "iteragpu/memory/prediction/synthetic_prediction.hpp"  // IWYU pragma: export
-#include "iteragpu/memory/prediction/workspace.hpp"  // IWYU pragma: export
+#include "iteragpu/memory/prediction/workspace.hpp"             // IWYU pragma: export
 
 #endif  // ITERAGPU_PREDICTION_HPP

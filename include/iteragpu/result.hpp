@@ -100,7 +100,7 @@ class [[nodiscard]] result {
   /// Implicit, as std::expected's: `return value;` builds a success.
   template <class U = T>
     requires std::constructible_from<T, U&&> && (!std::same_as<std::remove_cvref_t<U>, result>) &&
-             (!std::same_as<std::remove_cvref_t<U>, unexpected<E>>)
+                 (!std::same_as<std::remove_cvref_t<U>, unexpected<E>>)
   // cppcheck-suppress noExplicitConstructor
   constexpr result(U&& value)  // NOLINT(google-explicit-constructor,bugprone-forwarding-reference-overload)
       : both_(detail::success_side{}, std::forward<U>(value)), ok_(true) {}
@@ -127,8 +127,7 @@ class [[nodiscard]] result {
       : both_(other.ok_ ? storage(detail::success_side{}, other.value_side())
                         : storage(detail::failure_side{}, other.error_side())),
         ok_(other.ok_) {}
-  constexpr result(result&& other) noexcept(detail::moves_without_failing<T> &&
-                                            detail::moves_without_failing<E>)
+  constexpr result(result&& other) noexcept(detail::moves_without_failing<T> && detail::moves_without_failing<E>)
     requires std::move_constructible<T> && std::move_constructible<E>
       : both_(other.ok_ ? storage(detail::success_side{}, std::move(other.value_side()))
                         : storage(detail::failure_side{}, std::move(other.error_side()))),

@@ -206,7 +206,8 @@ struct utf8_step {
 // (embeddings, overrides, isolates and marks): they change the order in
 // which the text around them is displayed.
 [[nodiscard]] constexpr bool is_bidi_control(char32_t c) noexcept {
-  return c == 0x061CU || c == 0x200EU || c == 0x200FU || (c >= 0x202AU && c <= 0x202EU) || (c >= 0x2066U && c <= 0x2069U);
+  return c == 0x061CU || c == 0x200EU || c == 0x200FU || (c >= 0x202AU && c <= 0x202EU) ||
+         (c >= 0x2066U && c <= 0x2069U);
 }
 
 inline constexpr std::string_view hex_digits = "0123456789ABCDEF";
@@ -248,7 +249,7 @@ enum class display_text_errc { invalid_utf8, control, bidi_control };
 
 /// Where display text breaks the rule, and why.
 struct display_text_error {
-  std::size_t offset{0};                              ///< byte offset of the first offending character
+  std::size_t offset{0};                                    ///< byte offset of the first offending character
   display_text_errc code{display_text_errc::invalid_utf8};  ///< what is wrong there
 };
 

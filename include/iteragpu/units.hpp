@@ -122,7 +122,7 @@ class exact_decimal {
     const auto whole_part = parse_unsigned(whole_text);
     if (!whole_part) {
       return unexpected{whole_part.error() == number_errc::too_large ? decimal_errc::too_large
-                                                                              : decimal_errc::malformed};
+                                                                     : decimal_errc::malformed};
     }
     if (fraction_text.size() > max_fraction_digits) {
       return unexpected{decimal_errc::too_many_fraction_digits};

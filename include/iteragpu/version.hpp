@@ -10,7 +10,7 @@
 
 namespace iteragpu {
 
-inline constexpr const char* library_name = "iteragpu";   ///< the name --version prints
+inline constexpr const char* library_name = "iteragpu";  ///< the name --version prints
 inline constexpr const char* library_version = "0.1.0";  ///< MAJOR.MINOR.PATCH, as the macros
 
 }  // namespace iteragpu

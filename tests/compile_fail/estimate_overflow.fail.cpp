@@ -6,4 +6,4 @@
 #include <iteragpu/memory/estimate.hpp>
 
 constexpr auto too_many = *iteragpu::memory::estimate_weights(iteragpu::memory::parameter_count{UINT64_MAX / 2 + 1},
-                                                      iteragpu::memory::storage_bits{16});
+                                                              iteragpu::memory::storage_bits{16});

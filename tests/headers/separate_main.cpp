@@ -36,10 +36,9 @@ int main() {
   using iteragpu::new_file_errc;
   using iteragpu::new_file_error;
   using iteragpu::new_file_step;
-  expect(iteragpu::report::describe(new_file_error{
-             .code = new_file_errc::system_error,
-             .file = "r.json",
-             .what = iteragpu::refused_step{new_file_step::flushing, ENOSPC}}) ==
+  expect(iteragpu::report::describe(new_file_error{.code = new_file_errc::system_error,
+                                                   .file = "r.json",
+                                                   .what = iteragpu::refused_step{new_file_step::flushing, ENOSPC}}) ==
              "cannot write 'r.json': flushing to disk: No space left on device",
          "report::describe(new_file_error)");
 

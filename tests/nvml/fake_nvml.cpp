@@ -115,7 +115,7 @@ int copy_text(const char* text, char* buffer, unsigned int length) {
   return success;
 }
 
-int unsigned_answer(const nvmlDevice_st* handle, unsigned int* out, unsigned int fake_nvml_device::*field) {
+int unsigned_answer(const nvmlDevice_st* handle, unsigned int* out, unsigned int fake_nvml_device::* field) {
   const fake_nvml_device* d = device_of(handle);
   if (d == nullptr || out == nullptr) {
     return refused();
@@ -124,8 +124,8 @@ int unsigned_answer(const nvmlDevice_st* handle, unsigned int* out, unsigned int
   return success;
 }
 
-int clock_answer(const nvmlDevice_st* handle, int type, unsigned int* out, unsigned int fake_nvml_device::*sm,
-                 unsigned int fake_nvml_device::*memory) {
+int clock_answer(const nvmlDevice_st* handle, int type, unsigned int* out, unsigned int fake_nvml_device::* sm,
+                 unsigned int fake_nvml_device::* memory) {
   // NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 (nvml.h lines 1112-1113).
   if (type == 1) {
     return unsigned_answer(handle, out, sm);

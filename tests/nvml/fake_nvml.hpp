@@ -28,11 +28,11 @@ struct fake_nvml_device {
 };
 
 struct fake_nvml_config {
-  int init_result;          // what nvmlInit_v2 returns
-  int error_strings;        // 0: nvmlErrorString returns NULL
+  int init_result;             // what nvmlInit_v2 returns
+  int error_strings;           // 0: nvmlErrorString returns NULL
   const char* driver_version;  // copied up to the caller's buffer length, NUL included if it fits
   const char* nvml_version;
-  unsigned int device_count;   // at most 4
+  unsigned int device_count;                // at most 4
   std::array<fake_nvml_device, 4> devices;  // in NVML's order
 };
 

@@ -30,9 +30,9 @@
 
 #include <boost/json.hpp>
 
+#include <iteragpu/io.hpp>
 #include <iteragpu/memory/prediction/allocator_settings.hpp>
 #include <iteragpu/memory/prediction/caching_allocator.hpp>
-#include <iteragpu/io.hpp>
 #include <iteragpu/parse.hpp>
 
 namespace {

@@ -48,7 +48,8 @@ struct fake_runtime {
     r.libtorch_available = true;
     r.libtorch_version = "2.11.0";
     r.build = iteragpu::memory::runtime_build{iteragpu::memory::gpu_platform::cuda, "13.0"};
-    r.gpus.push_back(iteragpu::memory::gpu_description{iteragpu::memory::device_index{0}, "fake GPU", "9.0", 150'109'880'320});
+    r.gpus.push_back(
+        iteragpu::memory::gpu_description{iteragpu::memory::device_index{0}, "fake GPU", "9.0", 150'109'880'320});
     r.device.requested = d;
     r.device.available = d.value == 0;
     if (r.device.available) {
@@ -62,9 +63,10 @@ struct fake_runtime {
     iteragpu::memory::management_report m;
     m.driver_version = driver;
     m.nvml_version = "13." + driver;
-    m.gpus.push_back(iteragpu::memory::gpu_facts{iteragpu::memory::enablement::enabled, iteragpu::memory::enablement::disabled,
-                                               iteragpu::memory::enablement::enabled, iteragpu::memory::milliwatts{700'000},
-                                               iteragpu::memory::megahertz{1980}, iteragpu::memory::megahertz{3201}});
+    m.gpus.push_back(
+        iteragpu::memory::gpu_facts{iteragpu::memory::enablement::enabled, iteragpu::memory::enablement::disabled,
+                                    iteragpu::memory::enablement::enabled, iteragpu::memory::milliwatts{700'000},
+                                    iteragpu::memory::megahertz{1980}, iteragpu::memory::megahertz{3201}});
     r.management = std::move(m);
     return r;
   }
@@ -87,16 +89,18 @@ struct fake_runtime {
     // Predicted warm_forward rows are all alike: one is predicted, and
     // repeated as many times as the run asks.
     const iteragpu::memory::protocol_plan plan{run.plan.warmup, 1, std::nullopt};
-    auto predicted =
-        iteragpu::memory::prediction::predict_synthetic(run.shape, run.dtype, iteragpu::memory::prediction::default_workspaces(), plan);
+    auto predicted = iteragpu::memory::prediction::predict_synthetic(
+        run.shape, run.dtype, iteragpu::memory::prediction::default_workspaces(), plan);
     if (!predicted) {
-      return iteragpu::unexpected{iteragpu::memory::measure_error{iteragpu::memory::phase_kind::model_load, predicted.error().message}};
+      return iteragpu::unexpected{
+          iteragpu::memory::measure_error{iteragpu::memory::phase_kind::model_load, predicted.error().message}};
     }
     const iteragpu::memory::phase_row warm = predicted->back();
     predicted->pop_back();
     iteragpu::memory::measurement m;
     for (auto& row : *predicted) {
-      row.gpu_seconds = base * (row.phase == iteragpu::memory::phase_kind::warmup ? static_cast<double>(run.plan.warmup) : 20.0);
+      row.gpu_seconds =
+          base * (row.phase == iteragpu::memory::phase_kind::warmup ? static_cast<double>(run.plan.warmup) : 20.0);
       m.phases.push_back(finished(row));
     }
     std::vector<double> series;
@@ -117,11 +121,13 @@ struct fake_runtime {
 
   // A TorchScript module's rows: those of the small synthetic network stand
   // in for them (the module file is checked by the command line, never loaded).
-  [[nodiscard]] iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_run_error> measure_torchscript(
-      const iteragpu::memory::torchscript_run& run) const {
-    auto rows = measure_synthetic(iteragpu::memory::synthetic_run{run.device, {1, 16, 64}, iteragpu::memory::element_type::float32, run.plan});
+  [[nodiscard]] iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_run_error>
+  measure_torchscript(const iteragpu::memory::torchscript_run& run) const {
+    auto rows = measure_synthetic(
+        iteragpu::memory::synthetic_run{run.device, {1, 16, 64}, iteragpu::memory::element_type::float32, run.plan});
     if (!rows) {
-      return iteragpu::unexpected{iteragpu::memory::torchscript_run_error{iteragpu::memory::torchscript_run_errc::phase_failed, rows.error().phase, rows.error().message}};
+      return iteragpu::unexpected{iteragpu::memory::torchscript_run_error{
+          iteragpu::memory::torchscript_run_errc::phase_failed, rows.error().phase, rows.error().message}};
     }
     return std::move(*rows);
   }
@@ -139,11 +145,13 @@ struct fake_runtime {
 
   [[nodiscard]] static iteragpu::memory::gpu_state state_of(const iteragpu::memory::phase_row& row) {
     const bool warm = row.phase == iteragpu::memory::phase_kind::warm_forward;
-    iteragpu::memory::gpu_state s{iteragpu::memory::megahertz{1980}, iteragpu::memory::megahertz{3201}, iteragpu::memory::milliwatts{warm ? 412'000U : 121'000U},
-                          iteragpu::memory::degrees_celsius{warm ? 47U : 38U},
-                          iteragpu::memory::clock_event_reasons{warm ? (row.repeat == 3U ? sw_power_cap : 0U) : gpu_idle}};
+    iteragpu::memory::gpu_state s{
+        iteragpu::memory::megahertz{1980}, iteragpu::memory::megahertz{3201},
+        iteragpu::memory::milliwatts{warm ? 412'000U : 121'000U}, iteragpu::memory::degrees_celsius{warm ? 47U : 38U},
+        iteragpu::memory::clock_event_reasons{warm ? (row.repeat == 3U ? sw_power_cap : 0U) : gpu_idle}};
     if (row.phase == iteragpu::memory::phase_kind::model_load) {
-      s.power_draw = iteragpu::unexpected{iteragpu::memory::reading_error{.code = iteragpu::memory::reading_errc::not_available, .detail = "NVML: not supported"}};
+      s.power_draw = iteragpu::unexpected{iteragpu::memory::reading_error{
+          .code = iteragpu::memory::reading_errc::not_available, .detail = "NVML: not supported"}};
     }
     return s;
   }

@@ -79,9 +79,12 @@ static_assert(!block(4 * MiB).splits(byte_count{2 * MiB}));
 static_assert(block(EiB - 1).splits(byte_count{u64_max}));  // the sum stays below 2^64
 
 // The workspaces: the H200 and PyTorch 2.11 default, and the split of a total.
-static_assert(iteragpu::memory::prediction::default_workspaces() == blas_workspaces{byte_count{32 * MiB}, byte_count{MiB}});
-static_assert(iteragpu::memory::prediction::known_workspace_sizes[0].sizes == iteragpu::memory::prediction::default_workspaces());
-static_assert(iteragpu::memory::prediction::known_workspace_sizes[1].sizes.cublas.value == 8'519'680);  // 4096 KiB x 2 + 16 KiB x 8
+static_assert(iteragpu::memory::prediction::default_workspaces() ==
+              blas_workspaces{byte_count{32 * MiB}, byte_count{MiB}});
+static_assert(iteragpu::memory::prediction::known_workspace_sizes[0].sizes ==
+              iteragpu::memory::prediction::default_workspaces());
+static_assert(iteragpu::memory::prediction::known_workspace_sizes[1].sizes.cublas.value ==
+              8'519'680);  // 4096 KiB x 2 + 16 KiB x 8
 static_assert(split_workspace_total(byte_count{34'603'008}) == blas_workspaces{byte_count{32 * MiB}, byte_count{MiB}});
 static_assert(split_workspace_total(byte_count{9 * MiB}) == blas_workspaces{byte_count{8 * MiB}, byte_count{MiB}});
 static_assert(split_workspace_total(byte_count{2 * MiB}) == blas_workspaces{byte_count{MiB}, byte_count{MiB}});
@@ -89,7 +92,8 @@ static_assert(split_workspace_total(byte_count{MiB}) == blas_workspaces{byte_cou
 static_assert(split_workspace_total(byte_count{3}) == blas_workspaces{byte_count{2}, byte_count{1}});
 static_assert(split_workspace_total(byte_count{1}) == blas_workspaces{byte_count{1}, byte_count{0}});
 static_assert(split_workspace_total(byte_count{0}) == blas_workspaces{byte_count{0}, byte_count{0}});
-static_assert(split_workspace_total(byte_count{u64_max}) == blas_workspaces{byte_count{u64_max - MiB}, byte_count{MiB}});
+static_assert(split_workspace_total(byte_count{u64_max}) ==
+              blas_workspaces{byte_count{u64_max - MiB}, byte_count{MiB}});
 
 // The cuBLASLt path needs more than one row and column in mat2.
 static_assert(addmm_uses_cublaslt(64, 256));
@@ -119,7 +123,8 @@ static_assert(tensor_bytes(synthetic_shape{1, 1, 0}, element_type::float32).erro
 static_assert(tensor_bytes(synthetic_shape{std::uint64_t{1} << 31U, std::uint64_t{1} << 30U, 1}, element_type::float32)
                   .error() == shape_errc::too_large);
 static_assert(tensor_bytes(synthetic_shape{1, 1, u64_max}, element_type::float16).error() == shape_errc::too_large);
-static_assert(tensor_bytes(synthetic_shape{u64_max, u64_max, 1}, element_type::float16).error() == shape_errc::too_large);
+static_assert(tensor_bytes(synthetic_shape{u64_max, u64_max, 1}, element_type::float16).error() ==
+              shape_errc::too_large);
 // The hidden activation of 2^58 rows of width 1 in float32, 2^58 x 4 x 4
 // = 2^62 bytes, fits int64; of 2^59 rows, 2^63 bytes, it does not.
 static_assert(tensor_bytes(synthetic_shape{std::uint64_t{1} << 58U, 1, 1}, element_type::float32)->hidden.value ==

@@ -50,7 +50,8 @@ static_assert(estimate_weights(seven_billion, storage_bits{65})->weight_gib().te
 // The reserve is added exactly.
 static_assert(iteragpu::memory::estimate_memory(seven_billion, storage_bits{16}, exact_decimal::from_integer(4))
                   ->total_gib.text() == "17.03851604461669921875");
-static_assert(iteragpu::memory::estimate_memory(seven_billion, storage_bits{16}, exact_decimal::parse("0.96148395538330078125").value())
+static_assert(iteragpu::memory::estimate_memory(seven_billion, storage_bits{16},
+                                                exact_decimal::parse("0.96148395538330078125").value())
                   ->total_gib.text() == "14");
 
 // The largest products that fit, and the first ones that do not.

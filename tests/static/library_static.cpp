@@ -8,14 +8,14 @@
 #include <optional>
 #include <string_view>
 
-#include <iteragpu/pricing/catalog.hpp>
 #include <iteragpu/checked.hpp>
 #include <iteragpu/memory/device.hpp>
 #include <iteragpu/memory/estimate.hpp>
-#include <iteragpu/pricing/money.hpp>
-#include <iteragpu/pricing/package.hpp>
 #include <iteragpu/memory/policies/dtype.hpp>
 #include <iteragpu/memory/protocol.hpp>
+#include <iteragpu/pricing/catalog.hpp>
+#include <iteragpu/pricing/money.hpp>
+#include <iteragpu/pricing/package.hpp>
 #include <iteragpu/result.hpp>
 #include <iteragpu/text.hpp>
 #include <iteragpu/units.hpp>
@@ -46,8 +46,8 @@ static_assert(iteragpu::size_text(1029) == "1.00 KiB");          // 1.0048... ro
 static_assert(iteragpu::size_text(1030) == "1.01 KiB");          // 1.0058... rounds up
 static_assert(iteragpu::size_text(102'760'448) == "98.00 MiB");  // PyTorch's "98.00 MiB"
 static_assert(iteragpu::size_text(809'500'672) == "772.00 MiB");
-static_assert(iteragpu::size_text(1'048'575) == "1.00 MiB");     // 1023.999 KiB carries into MiB
-static_assert(iteragpu::size_text(2'147'483'647) == "2.00 GiB"); // 1.9999... GiB carries
+static_assert(iteragpu::size_text(1'048'575) == "1.00 MiB");      // 1023.999 KiB carries into MiB
+static_assert(iteragpu::size_text(2'147'483'647) == "2.00 GiB");  // 1.9999... GiB carries
 static_assert(iteragpu::size_text(18'295'288'832) == "17.04 GiB");
 static_assert(iteragpu::size_text(u64_max) == "17179869184.00 GiB");
 static_assert(iteragpu::size_text(u64_max).size() <= iteragpu::max_size_text);
@@ -80,8 +80,7 @@ static_assert(iteragpu::first_display_fault("\x80")->code == iteragpu::display_t
 static_assert(iteragpu::first_display_fault("name \xFF")->offset == 5);
 static_assert(iteragpu::first_display_fault("\xC0\xAF")->code == iteragpu::display_text_errc::invalid_utf8);
 static_assert(iteragpu::first_display_fault("\xED\xA0\x80")->code == iteragpu::display_text_errc::invalid_utf8);
-static_assert(iteragpu::first_display_fault("\xF4\x90\x80\x80")->code ==
-              iteragpu::display_text_errc::invalid_utf8);
+static_assert(iteragpu::first_display_fault("\xF4\x90\x80\x80")->code == iteragpu::display_text_errc::invalid_utf8);
 static_assert(iteragpu::first_display_fault("ab\xE2\x80")->offset == 2);
 static_assert(iteragpu::describe(iteragpu::display_text_errc::bidi_control) ==
               std::string_view("a bidirectional control character"));
@@ -99,8 +98,8 @@ static_assert(decimal("13.03851604461669921875").fraction_digits() == 20);
 static_assert(decimal("13.03851604461669921875").text() == "13.03851604461669921875");
 // An estimate compared with a card's memory: 7e9 parameters of 16 bits plus
 // 4 GiB is 17.0385... GiB, less than an H200's 150,109,880,320 bytes.
-static_assert(iteragpu::memory::estimate_memory(iteragpu::memory::parameter_count{7'000'000'000}, iteragpu::memory::storage_bits{16},
-                                        exact_decimal::from_integer(4))
+static_assert(iteragpu::memory::estimate_memory(iteragpu::memory::parameter_count{7'000'000'000},
+                                                iteragpu::memory::storage_bits{16}, exact_decimal::from_integer(4))
                   ->total_gib < iteragpu::to_gib(byte_count{150'109'880'320}));
 static_assert(iteragpu::to_gib(byte_count{150'109'880'320}).text() == "139.80072021484375");
 static_assert(iteragpu::to_gb(byte_count{150'109'880'320}).text() == "150.10988032");
@@ -111,7 +110,8 @@ static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("1"))->value == 1'073'74
 static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("0.0000000004656612873077392578125"))->value == 1U);
 static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("0.1"))->value == 107'374'183U);  // 107374182.4 -> up
 static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("0"))->value == 0U);
-static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("17179869183.999999999068677425384521484375"))->value == u64_max);
+static_assert(iteragpu::gib_to_bytes_rounded_up(decimal("17179869183.999999999068677425384521484375"))->value ==
+              u64_max);
 static_assert(!iteragpu::gib_to_bytes_rounded_up(decimal("17179869184")).has_value());
 static_assert(!decimal("1").times_power_of_two_rounded_up(61).has_value());
 static_assert(decimal("0.5").times_power_of_two_rounded_up(1) == 1U);
@@ -179,13 +179,16 @@ static_assert(iteragpu::memory::name_of(iteragpu::memory::element_type::float16)
 static_assert(iteragpu::memory::bytes_per_element(iteragpu::memory::element_type::float32) == 4);
 static_assert(iteragpu::memory::bytes_per_element(iteragpu::memory::element_type::bfloat16) == 2);
 static_assert(iteragpu::memory::with_dtype(iteragpu::memory::element_type::float16,
-                                   []<iteragpu::memory::dtype_policy D>() { return D::bytes_per_element; }) == 2);
+                                           []<iteragpu::memory::dtype_policy D>() { return D::bytes_per_element; }) ==
+              2);
 
 // ---- device.hpp, protocol.hpp ----
 static_assert(iteragpu::memory::parse_device("cuda:3")->value == 3);
 static_assert(iteragpu::memory::parse_device("cuda:127")->value == 127);
-static_assert(!iteragpu::memory::parse_device("cuda:128").has_value() && !iteragpu::memory::parse_device("cpu").has_value());
-static_assert(iteragpu::memory::name_of(iteragpu::memory::phase_kind::warm_forward) == std::string_view("warm_forward"));
+static_assert(!iteragpu::memory::parse_device("cuda:128").has_value() &&
+              !iteragpu::memory::parse_device("cpu").has_value());
+static_assert(iteragpu::memory::name_of(iteragpu::memory::phase_kind::warm_forward) ==
+              std::string_view("warm_forward"));
 
 // ---- catalog.hpp ----
 static_assert(iteragpu::pricing::duration_index(iteragpu::pricing::package_days{7}) == 1U);
@@ -201,13 +204,15 @@ static_assert(!iteragpu::pricing::duration_named("030").has_value() && !iteragpu
               !iteragpu::pricing::duration_named("5") && !iteragpu::pricing::duration_named(""));
 
 // ---- every error is described ----
-static_assert(iteragpu::pricing::describe(iteragpu::pricing::money_errc::division_by_zero) == std::string_view("a division by zero"));
+static_assert(iteragpu::pricing::describe(iteragpu::pricing::money_errc::division_by_zero) ==
+              std::string_view("a division by zero"));
 static_assert(iteragpu::memory::describe(iteragpu::memory::estimate_errc::zero_bits).starts_with("the storage width"));
 static_assert(iteragpu::pricing::describe(iteragpu::pricing::package_errc::unknown_gpu) ==
               std::string_view("the GPU is not in the catalog"));
 
 // Money: the parts not pinned in money_static.cpp.
-static_assert(try_add(iteragpu::pricing::money::from_cents(1U), iteragpu::pricing::money::from_cents(2U))->cents() == 3U);
+static_assert(try_add(iteragpu::pricing::money::from_cents(1U), iteragpu::pricing::money::from_cents(2U))->cents() ==
+              3U);
 static_assert((iteragpu::pricing::money::from_cents(1U) + iteragpu::pricing::money::from_cents(2U)).cents() == 3U);
 
 }  // namespace

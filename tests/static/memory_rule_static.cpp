@@ -26,8 +26,12 @@ using iteragpu::pricing::verdict_name;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
 
-constexpr memory_band band(std::string_view gpu, std::uint64_t gb) { return runtime_memory_of(gpu, memory_gb{gb}).value().band; }
-constexpr band_basis basis(std::string_view gpu, std::uint64_t gb) { return runtime_memory_of(gpu, memory_gb{gb}).value().basis; }
+constexpr memory_band band(std::string_view gpu, std::uint64_t gb) {
+  return runtime_memory_of(gpu, memory_gb{gb}).value().band;
+}
+constexpr band_basis basis(std::string_view gpu, std::uint64_t gb) {
+  return runtime_memory_of(gpu, memory_gb{gb}).value().basis;
+}
 constexpr memory_fit fit(std::uint64_t need, std::string_view gpu, std::uint64_t gb) {
   return assess_fit(byte_count{need}, band(gpu, gb));
 }

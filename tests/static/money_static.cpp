@@ -71,20 +71,20 @@ static_assert(divide(cents(5), 32U).text() == "0.1562");  // 0.15625
 static_assert(divide(cents(7), 32U).text() == "0.2188");  // 0.21875
 static_assert(divide(cents(1), 3U).text() == "0.3333");
 static_assert(divide(cents(2), 3U).text() == "0.6667");
-static_assert(divide(cents(1), 7U).text() == "0.1429");   // 0.142857...
+static_assert(divide(cents(1), 7U).text() == "0.1429");  // 0.142857...
 static_assert(divide(cents(336000), 3U).text() == "112000.0000");
 static_assert(divide(cents(336001), 3U).text() == "112000.3333");
 static_assert(divide(cents(336002), 3U).text() == "112000.6667");
 static_assert(divide(cents(172800), 1U).text() == "172800.0000");
 static_assert(divide(cents(0), 5U).text() == "0.0000");
-static_assert(divide(cents(19999), 20000U).text() == "1.0000");  // 0.99995: tie, 9 is odd, carries to the cent
-static_assert(divide(cents(19997), 20000U).text() == "0.9998");  // 0.99985: tie, 8 is even
-static_assert(divide(cents(39997), 40000U).text() == "0.9999");  // 0.999925: below the tie
+static_assert(divide(cents(19999), 20000U).text() == "1.0000");   // 0.99995: tie, 9 is odd, carries to the cent
+static_assert(divide(cents(19997), 20000U).text() == "0.9998");   // 0.99985: tie, 8 is even
+static_assert(divide(cents(39997), 40000U).text() == "0.9999");   // 0.999925: below the tie
 static_assert(divide(cents(99999), 100000U).text() == "1.0000");  // 0.99999: above the tie, carries
-static_assert(divide(cents(1), 20000U).text() == "0.0000");   // 0.00005: tie, 0 is even
-static_assert(divide(cents(3), 20000U).text() == "0.0002");   // 0.00015: tie, 1 is odd
-static_assert(divide(cents(1), 19999U).text() == "0.0001");   // just above the tie
-static_assert(divide(cents(1), 20001U).text() == "0.0000");   // just below the tie
+static_assert(divide(cents(1), 20000U).text() == "0.0000");       // 0.00005: tie, 0 is even
+static_assert(divide(cents(3), 20000U).text() == "0.0002");       // 0.00015: tie, 1 is odd
+static_assert(divide(cents(1), 19999U).text() == "0.0001");       // just above the tie
+static_assert(divide(cents(1), 20001U).text() == "0.0000");       // just below the tie
 static_assert(divide(cents(1), u64_max).text() == "0.0000");
 static_assert(divide(cents(u64_max), u64_max).text() == "1.0000");
 static_assert(divide(cents(u64_max - 1), u64_max).text() == "1.0000");

@@ -105,8 +105,11 @@ static_assert(!refusal_of({.min_repeats = 7, .max_repeats = 7}).has_value());
 static_assert(refusal_of({.max_noise = 0.0}) == stopping_errc::max_noise_not_positive);
 static_assert(refusal_of({.max_noise = nan}) == stopping_errc::max_noise_not_positive);
 static_assert(refusal_of({.max_noise = inf}) == stopping_errc::max_noise_not_positive);
-static_assert(refusal_of({.max_seconds = std::chrono::duration<double>(-1.0)}) == stopping_errc::max_seconds_not_positive);
-static_assert(refusal_of({.max_seconds = std::chrono::duration<double>(nan)}) == stopping_errc::max_seconds_not_positive);
-static_assert(refusal_of({.max_seconds = std::chrono::duration<double>(inf)}) == stopping_errc::max_seconds_not_positive);
+static_assert(refusal_of({.max_seconds = std::chrono::duration<double>(-1.0)}) ==
+              stopping_errc::max_seconds_not_positive);
+static_assert(refusal_of({.max_seconds = std::chrono::duration<double>(nan)}) ==
+              stopping_errc::max_seconds_not_positive);
+static_assert(refusal_of({.max_seconds = std::chrono::duration<double>(inf)}) ==
+              stopping_errc::max_seconds_not_positive);
 
 }  // namespace

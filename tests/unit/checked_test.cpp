@@ -22,7 +22,8 @@ BOOST_AUTO_TEST_CASE(sums_and_products_at_the_edge_of_the_type) {
   // 2^32 * 2^32 = 2^64 overflows 64 bits; 2^32 * (2^32 - 1) = 2^64 - 2^32 does not.
   constexpr std::uint64_t two32 = std::uint64_t{1} << 32U;
   BOOST_TEST(!iteragpu::checked_mul<std::uint64_t>(two32, two32).has_value());
-  BOOST_TEST(iteragpu::checked_mul<std::uint64_t>(two32, two32 - 1).value() == std::numeric_limits<std::uint64_t>::max() - (two32 - 1));
+  BOOST_TEST(iteragpu::checked_mul<std::uint64_t>(two32, two32 - 1).value() ==
+             std::numeric_limits<std::uint64_t>::max() - (two32 - 1));
 }
 
 BOOST_AUTO_TEST_CASE(narrowing_keeps_values_in_range_of_the_target) {

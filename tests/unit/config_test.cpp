@@ -7,7 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 // Stringizing a macro's expansion needs the preprocessor.
-#define ITERAGPU_TEST_TEXT_OF(...) #__VA_ARGS__  // NOLINT(cppcoreguidelines-macro-usage)
+#define ITERAGPU_TEST_TEXT_OF(...) #__VA_ARGS__                         // NOLINT(cppcoreguidelines-macro-usage)
 #define ITERAGPU_TEST_EXPANDED(...) ITERAGPU_TEST_TEXT_OF(__VA_ARGS__)  // NOLINT(cppcoreguidelines-macro-usage)
 
 BOOST_AUTO_TEST_SUITE(config)

@@ -7,9 +7,9 @@
 #include <iteragpu/error_code.hpp>
 
 #include <string>
-#include <utility>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -66,8 +66,8 @@ BOOST_AUTO_TEST_CASE(try_value_to_reads_a_measurement_file_as_measurement_from_j
   BOOST_TEST((value.seconds == read->seconds));
   BOOST_TEST((value.gpu_seconds == read->gpu_seconds));
   BOOST_TEST(iteragpu::memory::peak_reserved_bytes(value.phases) == 1900U);
-  BOOST_TEST((iteragpu::memory::need_of_measurement(value).value() ==
-              iteragpu::memory::need_of_measurement(*read).value()));
+  BOOST_TEST(
+      (iteragpu::memory::need_of_measurement(value).value() == iteragpu::memory::need_of_measurement(*read).value()));
 }
 
 BOOST_AUTO_TEST_CASE(a_refused_measurement_file_is_the_kind_as_a_code) {
@@ -77,8 +77,8 @@ BOOST_AUTO_TEST_CASE(a_refused_measurement_file_is_the_kind_as_a_code) {
   BOOST_TEST((refused.error() == to_error_code(measurement_read_errc::bad_field)));
   BOOST_TEST(refused.error().message() == "bad_field");
   const auto plan = boost::json::parse(R"({"kind": "plan", "schema_version": 1})");
-  BOOST_TEST((boost::json::try_value_to<measured_run>(plan).error() ==
-              to_error_code(measurement_read_errc::other_output)));
+  BOOST_TEST(
+      (boost::json::try_value_to<measured_run>(plan).error() == to_error_code(measurement_read_errc::other_output)));
   const auto version = boost::json::parse(R"({"schema_version": 3})");
   BOOST_TEST(boost::json::try_value_to<measured_run>(version).error().message() == "unknown_schema_version");
   const auto number = boost::json::try_value_to<measured_run>(boost::json::value(3));

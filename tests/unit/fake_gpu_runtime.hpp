@@ -23,7 +23,6 @@
 
 namespace fake_gpu {
 
-
 enum class fake_status { success, out_of_memory, invalid_device };
 
 struct fake_properties {

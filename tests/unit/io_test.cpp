@@ -49,18 +49,22 @@ BOOST_AUTO_TEST_CASE(new_file_problems_are_worded_from_their_figures) {
   BOOST_TEST(describe(new_file_error{
                  .code = new_file_errc::name_too_long, .file = "d/n.json", .what = iteragpu::name_length{300, 255}}) ==
              "the file name of 'd/n.json' has 300 bytes; expected at most 255 on that file system");
-  BOOST_TEST(describe(new_file_error{
-                 .code = new_file_errc::system_error, .file = "r.json", .what = iteragpu::refused_step{new_file_step::flushing, ENOSPC}}) ==
+  BOOST_TEST(describe(new_file_error{.code = new_file_errc::system_error,
+                                     .file = "r.json",
+                                     .what = iteragpu::refused_step{new_file_step::flushing, ENOSPC}}) ==
              "cannot write 'r.json': flushing to disk: No space left on device");
-  BOOST_TEST(describe(new_file_error{
-                 .code = new_file_errc::name_taken, .file = "r.json", .what = iteragpu::kept_file{"r.kept-7-1.json"}}) ==
-             "'r.json' was taken by another process while this one worked; the result is kept as 'r.kept-7-1.json'");
+  BOOST_TEST(
+      describe(new_file_error{
+          .code = new_file_errc::name_taken, .file = "r.json", .what = iteragpu::kept_file{"r.kept-7-1.json"}}) ==
+      "'r.json' was taken by another process while this one worked; the result is kept as 'r.kept-7-1.json'");
 }
 
 BOOST_AUTO_TEST_CASE(never_replaces_an_existing_file) {
   const scratch_folder dir;
   const auto file = dir.path / "result.json";
-  { std::ofstream(file) << "precious"; }
+  {
+    std::ofstream(file) << "precious";
+  }
   const auto written = iteragpu::write_new_file(file, "new content");
   BOOST_REQUIRE(!written.has_value());
   BOOST_TEST((written.error().code == iteragpu::new_file_errc::already_exists));
@@ -79,7 +83,9 @@ BOOST_AUTO_TEST_CASE(refuses_a_missing_folder_a_file_as_folder_and_a_folder_as_f
     return written.error().code;
   };
   BOOST_TEST((kind_of(dir.path / "missing" / "result.json") == iteragpu::new_file_errc::folder_missing));
-  { std::ofstream(dir.path / "plain") << "x"; }
+  {
+    std::ofstream(dir.path / "plain") << "x";
+  }
   BOOST_TEST((kind_of(dir.path / "plain" / "result.json") == iteragpu::new_file_errc::not_a_folder));
   fs::create_directory(dir.path / "sub");
   BOOST_TEST((kind_of(dir.path / "sub") == iteragpu::new_file_errc::already_exists));
@@ -135,7 +141,8 @@ BOOST_AUTO_TEST_CASE(of_racing_writers_exactly_one_wins_and_no_result_is_lost) {
     BOOST_TEST((kept[static_cast<std::size_t>(i)].code == iteragpu::new_file_errc::name_taken));
     BOOST_TEST(read_file(kept_as->path) == std::string(100000, static_cast<char>('a' + i)));
   }
-  BOOST_TEST(kept_files + 1U + static_cast<std::size_t>(refused_before_work.load()) == static_cast<std::size_t>(writers));
+  BOOST_TEST(kept_files + 1U + static_cast<std::size_t>(refused_before_work.load()) ==
+             static_cast<std::size_t>(writers));
   BOOST_TEST(dir.entries() == 1U + kept_files);
 }
 
@@ -144,7 +151,9 @@ BOOST_AUTO_TEST_CASE(a_name_taken_while_working_keeps_the_result_under_a_new_nam
   const auto file = dir.path / "result.json";
   auto reserved = iteragpu::new_file::reserve(file);
   BOOST_REQUIRE(reserved.has_value());
-  { std::ofstream(file) << "another process's"; }
+  {
+    std::ofstream(file) << "another process's";
+  }
   const auto written = std::move(*reserved).commit("the finished result");
   BOOST_REQUIRE(!written.has_value());
   const auto& problem = written.error();

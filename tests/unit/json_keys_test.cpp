@@ -46,19 +46,19 @@ BOOST_AUTO_TEST_CASE(keys_are_compared_unescaped_and_named_as_json_pointer_token
 }
 
 // Text nested n lists deep around an object that gives "k" twice.
-std::string nested_duplicate(std::size_t n) {
-  return std::string(n, '[') + R"({"k":1,"k":2})" + std::string(n, ']');
-}
+std::string nested_duplicate(std::size_t n) { return std::string(n, '[') + R"({"k":1,"k":2})" + std::string(n, ']'); }
 
 // Boost.JSON's words for a parse error.
 std::string words_of(boost::json::error e) { return boost::json::make_error_code(e).message(); }
 
 BOOST_AUTO_TEST_CASE(text_that_does_not_parse_is_an_error_never_no_duplicate) {
-  BOOST_TEST(first_duplicate_key(R"({"a":1,"a":)").error().parser.message() == words_of(boost::json::error::incomplete));
+  BOOST_TEST(first_duplicate_key(R"({"a":1,"a":)").error().parser.message() ==
+             words_of(boost::json::error::incomplete));
   BOOST_TEST(first_duplicate_key("").error().parser.message() == words_of(boost::json::error::incomplete));
   // Deeper than Boost.JSON's default of 32: an error at that depth, the
   // duplicate found at the depth the reader reads.
-  BOOST_TEST(first_duplicate_key(nested_duplicate(40)).error().parser.message() == words_of(boost::json::error::too_deep));
+  BOOST_TEST(first_duplicate_key(nested_duplicate(40)).error().parser.message() ==
+             words_of(boost::json::error::too_deep));
   std::string place;
   for (int i = 0; i < 40; ++i) {
     place += "/0";
@@ -72,8 +72,7 @@ BOOST_AUTO_TEST_CASE(the_message_quotes_the_place) {
 }
 
 BOOST_AUTO_TEST_CASE(a_need_document_with_a_duplicate_key_is_refused_with_its_place) {
-  const auto need = iteragpu::report::need_from_json(
-      R"({"kind":"plan","need_bytes":1,"kind":"plan"})");
+  const auto need = iteragpu::report::need_from_json(R"({"kind":"plan","need_bytes":1,"kind":"plan"})");
   BOOST_TEST_REQUIRE(!need.has_value());
   BOOST_TEST(need.error().found == "the key at '/kind' is given twice in its object (each key once)");
 }

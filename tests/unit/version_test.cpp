@@ -8,8 +8,8 @@
 BOOST_AUTO_TEST_SUITE(version)
 
 BOOST_AUTO_TEST_CASE(the_version_string_agrees_with_the_macros) {
-  const std::string from_macros = std::to_string(ITERAGPU_VERSION_MAJOR) + "." + std::to_string(ITERAGPU_VERSION_MINOR) +
-                                  "." + std::to_string(ITERAGPU_VERSION_PATCH);
+  const std::string from_macros = std::to_string(ITERAGPU_VERSION_MAJOR) + "." +
+                                  std::to_string(ITERAGPU_VERSION_MINOR) + "." + std::to_string(ITERAGPU_VERSION_PATCH);
   BOOST_TEST(std::string(iteragpu::library_version) == from_macros);
   BOOST_TEST(std::string(iteragpu::library_name) == "iteragpu");
 }

@@ -39,7 +39,7 @@ namespace iteragpu {
   // The type is that of the file opened, not of a name that may change
   // meanwhile. A regular file reads the same with O_NONBLOCK (it never
   // blocks), so the flag stays.
-  struct stat status {};
+  struct stat status{};
   if (::fstat(fd, &status) != 0) {
     ::close(fd);
     return unexpected{read_errc::cannot_read};
@@ -134,10 +134,9 @@ namespace iteragpu {
   errno = 0;
   const long longest = ::pathconf(folder.c_str(), _PC_NAME_MAX);
   if (longest > 0 && file.filename().string().size() > static_cast<std::size_t>(longest)) {
-    return new_file_error{
-        .code = new_file_errc::name_too_long,
-        .file = file,
-        .what = name_length{file.filename().string().size(), static_cast<std::uint64_t>(longest)}};
+    return new_file_error{.code = new_file_errc::name_too_long,
+                          .file = file,
+                          .what = name_length{file.filename().string().size(), static_cast<std::uint64_t>(longest)}};
   }
   return std::nullopt;
 }

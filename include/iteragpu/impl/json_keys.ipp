@@ -44,9 +44,7 @@ class duplicate_key_finder {
   bool on_uint64(std::uint64_t /*u*/, boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) {
     return value_done();
   }
-  bool on_double(double /*d*/, boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) {
-    return value_done();
-  }
+  bool on_double(double /*d*/, boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return value_done(); }
   bool on_bool(bool /*b*/, boost::json::error_code& /*ec*/) { return value_done(); }
   bool on_null(boost::json::error_code& /*ec*/) { return value_done(); }
   static bool on_comment_part(boost::json::string_view /*s*/, boost::json::error_code& /*ec*/) { return true; }
@@ -79,7 +77,6 @@ class duplicate_key_finder {
   std::optional<std::string> duplicate_;
 };
 
-
 ITERAGPU_INLINE bool duplicate_key_finder::on_array_begin(boost::json::error_code& /*ec*/) {
   open_.push_back(container{false, 0, {}, {}});
   return true;
@@ -90,12 +87,14 @@ ITERAGPU_INLINE bool duplicate_key_finder::on_object_begin(boost::json::error_co
   return true;
 }
 
-ITERAGPU_INLINE bool duplicate_key_finder::on_key_part(boost::json::string_view s, std::size_t /*n*/, boost::json::error_code& /*ec*/) {
+ITERAGPU_INLINE bool duplicate_key_finder::on_key_part(boost::json::string_view s, std::size_t /*n*/,
+                                                       boost::json::error_code& /*ec*/) {
   key_.append(s.data(), s.size());
   return true;
 }
 
-ITERAGPU_INLINE bool duplicate_key_finder::on_key(boost::json::string_view s, std::size_t /*n*/, boost::json::error_code& /*ec*/) {
+ITERAGPU_INLINE bool duplicate_key_finder::on_key(boost::json::string_view s, std::size_t /*n*/,
+                                                  boost::json::error_code& /*ec*/) {
   key_.append(s.data(), s.size());
   container& object = open_.back();
   if (!object.keys.insert(key_).second && !duplicate_) {

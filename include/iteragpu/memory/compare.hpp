@@ -179,7 +179,7 @@ struct run_environment {
 /// (sweep::files::figures_of()) and what a memory need is derived from
 /// (need_of_measurement()).
 struct measured_run {
-  std::int64_t schema_version{0};   ///< the file's schema_version (1 or 2)
+  std::int64_t schema_version{0};  ///< the file's schema_version (1 or 2)
   /// A run of the synthetic network; false for a measurement of the
   /// user's own module (its document has a `workload`), whose
   /// configuration has no batch, context, width or dtype (0 and empty).
@@ -217,8 +217,7 @@ struct fact_comparison {
 /// difference (a build without LibTorch is not one with it). The driver
 /// is compared only when both files have it: a schema-1 file, or a run
 /// where NVML was not there, does not say.
-[[nodiscard]] std::vector<fact_comparison> compare_environments(const run_environment& a,
-                                                                const run_environment& b);
+[[nodiscard]] std::vector<fact_comparison> compare_environments(const run_environment& a, const run_environment& b);
 
 /// One setting of the configurations that differs, as text.
 struct setting_difference {

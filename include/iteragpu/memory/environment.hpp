@@ -38,7 +38,7 @@ struct device_report {
 struct management_report {
   gpu_reading<std::string> driver_version{unexpected{reading_error{}}};  ///< "580.95.05", or why not
   gpu_reading<std::string> nvml_version{unexpected{reading_error{}}};    ///< "13.580.95.05", or why not
-  std::vector<gpu_facts> gpus{};  ///< in the order of environment_report::gpus
+  std::vector<gpu_facts> gpus{};                                         ///< in the order of environment_report::gpus
 };
 
 /// Optional backend capability: the management report of the visible GPUs.

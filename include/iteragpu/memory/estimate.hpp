@@ -56,8 +56,8 @@ enum class estimate_errc {
 
 /// What the estimate leaves out, in the words the reports print.
 inline constexpr std::array<std::string_view, 6> not_included_in_estimate{
-    "activations",         "KV cache",          "quantisation metadata",
-    "gradients",           "optimiser states",  "libraries (CUDA context, framework workspaces)",
+    "activations", "KV cache",         "quantisation metadata",
+    "gradients",   "optimiser states", "libraries (CUDA context, framework workspaces)",
 };
 
 /// Storage is whole bytes: 4 bits -> 1 byte, 12 -> 2, 65 -> 9. Packed
@@ -110,9 +110,8 @@ struct memory_estimate {
 };
 
 /// The weights plus `reserve_gib`, or why they cannot be estimated (as estimate_weights()).
-[[nodiscard]] constexpr result<memory_estimate, estimate_errc> estimate_memory(parameter_count parameters,
-                                                                               storage_bits bits,
-                                                                               const exact_decimal& reserve_gib) noexcept {
+[[nodiscard]] constexpr result<memory_estimate, estimate_errc> estimate_memory(
+    parameter_count parameters, storage_bits bits, const exact_decimal& reserve_gib) noexcept {
   const auto weights = estimate_weights(parameters, bits);
   if (!weights) {
     return unexpected{weights.error()};

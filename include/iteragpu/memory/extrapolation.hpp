@@ -8,9 +8,9 @@
 #include <variant>
 #include <vector>
 
-#include "iteragpu/one_of.hpp"
 #include "iteragpu/memory/replay.hpp"
 #include "iteragpu/memory/trace.hpp"
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
@@ -57,7 +57,7 @@ namespace iteragpu::memory {
 
 /// One step of a program: the allocation of a request, or its free.
 struct request_step {
-  bool free{false};       ///< a completed free; else the allocation
+  bool free{false};        ///< a completed free; else the allocation
   std::size_t request{0};  ///< the request, by index
   /// Equal when every member is equal.
   friend bool operator==(const request_step&, const request_step&) = default;
@@ -75,16 +75,16 @@ struct request_program {
 
 /// Why traces cannot be extrapolated.
 enum class extrapolation_errc {
-  too_few_traces,     ///< fewer than two traces
-  sizes_mismatch,     ///< the sizes are not one per trace
-  size_not_positive,  ///< a size is 0
-  size_repeated,      ///< two traces at the same size
-  starts_late,        ///< a trace frees a block no earlier event allocated
+  too_few_traces,       ///< fewer than two traces
+  sizes_mismatch,       ///< the sizes are not one per trace
+  size_not_positive,    ///< a size is 0
+  size_repeated,        ///< two traces at the same size
+  starts_late,          ///< a trace frees a block no earlier event allocated
   segment_unexplained,  ///< a trace's snapshot holds a segment no event reserved: the trace starts late
-  address_reused,     ///< an alloc at the address of a block still in use
-  negative_size,      ///< a request's fit gives a negative size at the size asked
-  size_overflow,      ///< a request's fit passes 2^63 bytes at the size asked
-  replay_failed,      ///< the built trace could not be replayed
+  address_reused,       ///< an alloc at the address of a block still in use
+  negative_size,        ///< a request's fit gives a negative size at the size asked
+  size_overflow,        ///< a request's fit passes 2^63 bytes at the size asked
+  replay_failed,        ///< the built trace could not be replayed
 };
 
 /// segment_unexplained: the segment of the snapshot that no event reserved.
@@ -103,10 +103,10 @@ using extrapolation_data = one_of<std::monostate, unexplained_segment_at, replay
 /// at fault (0 where the code names none), and in `what` the data the code names.
 struct extrapolation_error {
   extrapolation_errc code{extrapolation_errc::too_few_traces};  ///< what is wrong
-  std::size_t trace{0};      ///< the trace at fault, by input index
-  std::uint64_t event{0};    ///< its event at fault (the reference's for a fit)
-  std::uint64_t size{0};     ///< the size n at fault
-  extrapolation_data what{};  ///< the data the code names
+  std::size_t trace{0};                                         ///< the trace at fault, by input index
+  std::uint64_t event{0};                                       ///< its event at fault (the reference's for a fit)
+  std::uint64_t size{0};                                        ///< the size n at fault
+  extrapolation_data what{};                                    ///< the data the code names
   /// Equal when every member is equal.
   friend bool operator==(const extrapolation_error&, const extrapolation_error&) = default;
 };
@@ -131,11 +131,11 @@ enum class fit_kind {
 
 /// One request of the reference and its size as a function of n.
 struct request_fit {
-  std::uint64_t event{0};        ///< its alloc event in the reference trace
+  std::uint64_t event{0};                ///< its alloc event in the reference trace
   fit_kind kind{fit_kind::unexplained};  ///< the function found
-  std::int64_t a{0};             ///< bytes at n = 0
-  std::int64_t b{0};             ///< bytes per unit of n
-  std::int64_t c{0};             ///< bytes per unit of n²
+  std::int64_t a{0};                     ///< bytes at n = 0
+  std::int64_t b{0};                     ///< bytes per unit of n
+  std::int64_t c{0};                     ///< bytes per unit of n²
   /// Per input trace (input order): its size there; none where unmatched.
   std::vector<std::optional<std::uint64_t>> observed;
   /// Equal when every member is equal.
@@ -144,12 +144,12 @@ struct request_fit {
 
 /// The traces matched and fitted: what synthesize() builds from.
 struct extrapolation {
-  std::vector<std::uint64_t> sizes;       ///< the input sizes, in input order
-  std::size_t reference{0};               ///< the trace whose order is followed (the largest size)
-  std::vector<request_step> steps;        ///< the reference's allocations and frees
-  std::vector<std::uint64_t> streams;     ///< per request of the reference: its stream
-  std::vector<request_fit> fits;          ///< per request of the reference
-  std::vector<unmatched_run> unmatched;   ///< the requests no alignment matched, reference's and others'
+  std::vector<std::uint64_t> sizes;      ///< the input sizes, in input order
+  std::size_t reference{0};              ///< the trace whose order is followed (the largest size)
+  std::vector<request_step> steps;       ///< the reference's allocations and frees
+  std::vector<std::uint64_t> streams;    ///< per request of the reference: its stream
+  std::vector<request_fit> fits;         ///< per request of the reference
+  std::vector<unmatched_run> unmatched;  ///< the requests no alignment matched, reference's and others'
   /// The reference's peak of bytes asked in use at once (no rounding): what
   /// an unexplained request's share is a share of.
   std::uint64_t reference_peak_requested{0};
@@ -160,7 +160,7 @@ struct extrapolation {
 /// The trace read as requests; fails where a free has no earlier alloc or
 /// an alloc reuses the address of a block in use.
 [[nodiscard]] result<request_program, extrapolation_error> requests_of(std::span<const trace_event> events,
-                                                                      std::size_t trace = 0);
+                                                                       std::size_t trace = 0);
 
 /// Per trace of `programs`, the request of `programs[reference]` each of its
 /// requests is matched to (none: unmatched), and the unmatched runs.
@@ -206,7 +206,7 @@ enum class range_end { lower, upper };
 
 /// The replays of the trace at one size.
 struct size_prediction {
-  replay_outcome lower;                  ///< the lower trace (the only one when exact)
+  replay_outcome lower;                   ///< the lower trace (the only one when exact)
   std::optional<replay_outcome> upper{};  ///< the upper trace, when not exact
   /// Equal when every member is equal.
   friend bool operator==(const size_prediction&, const size_prediction&) = default;

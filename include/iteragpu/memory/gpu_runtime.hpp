@@ -11,8 +11,8 @@
 #include "iteragpu/memory/environment.hpp"
 #include "iteragpu/memory/policies/backend.hpp"
 #include "iteragpu/memory/protocol.hpp"
-#include "iteragpu/result.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
+#include "iteragpu/result.hpp"
 
 /// \file
 /// A GPU runtime as the programs use it: something that describes the
@@ -53,7 +53,7 @@ enum class memory_history_step {
 /// LibTorch's own message (its first line), which report::describe() shows.
 struct memory_history_error {
   memory_history_step step{memory_history_step::start};  ///< the step that failed
-  std::string libtorch_message;                           ///< the first line of LibTorch's message
+  std::string libtorch_message;                          ///< the first line of LibTorch's message
   /// Equal when every member is equal.
   friend bool operator==(const memory_history_error&, const memory_history_error&) = default;
 };

@@ -24,11 +24,9 @@ namespace iteragpu::memory {
 enum class input_dtype { float32, float16, bfloat16, float64, int64, int32, int16, int8, uint8 };
 
 /// Every input_dtype, in the order of the enumeration.
-inline constexpr std::array<input_dtype, 9> input_dtypes{input_dtype::float32, input_dtype::float16,
-                                                         input_dtype::bfloat16, input_dtype::float64,
-                                                         input_dtype::int64,   input_dtype::int32,
-                                                         input_dtype::int16,   input_dtype::int8,
-                                                         input_dtype::uint8};
+inline constexpr std::array<input_dtype, 9> input_dtypes{
+    input_dtype::float32, input_dtype::float16, input_dtype::bfloat16, input_dtype::float64, input_dtype::int64,
+    input_dtype::int32,   input_dtype::int16,   input_dtype::int8,     input_dtype::uint8};
 
 /// The dtype's name in a spec and in JSON.
 [[nodiscard]] constexpr std::string_view name_of(input_dtype d) noexcept {
@@ -114,7 +112,7 @@ inline constexpr std::array<input_dtype, 9> input_dtypes{input_dtype::float32, i
 
 /// One input: its sizes (each above 0) and its element type.
 struct input_spec {
-  std::vector<std::int64_t> shape;            ///< the sizes, outermost first
+  std::vector<std::int64_t> shape;          ///< the sizes, outermost first
   input_dtype dtype{input_dtype::float32};  ///< the element type
   /// Equal when shape and dtype are.
   friend bool operator==(const input_spec&, const input_spec&) = default;
@@ -133,7 +131,7 @@ enum class input_spec_errc {
 /// offset into the text.
 struct input_spec_error {
   input_spec_errc code{input_spec_errc::empty};  ///< what is wrong
-  std::size_t offset{0};                                  ///< where it starts in the text
+  std::size_t offset{0};                         ///< where it starts in the text
   /// Equal when both members are.
   friend bool operator==(const input_spec_error&, const input_spec_error&) = default;
 };

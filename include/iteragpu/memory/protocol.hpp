@@ -19,8 +19,8 @@
 #include "iteragpu/memory/policies/gpu_state.hpp"
 #include "iteragpu/memory/policies/memory_counter.hpp"
 #include "iteragpu/memory/policies/workload.hpp"
-#include "iteragpu/result.hpp"
 #include "iteragpu/memory/stopping_rule.hpp"
+#include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file
@@ -108,8 +108,8 @@ enum class measure_errc {
 /// message is the first line of the cause: LibTorch appends a C++ stack
 /// trace to its errors, which is no message for a person.
 struct measure_error {
-  phase_kind phase{phase_kind::model_load};          ///< the phase that failed
-  std::string message;                               ///< the first line of the cause; empty for the host
+  phase_kind phase{phase_kind::model_load};        ///< the phase that failed
+  std::string message;                             ///< the first line of the cause; empty for the host
   measure_errc code{measure_errc::policy_failed};  ///< a failure of a policy, or of the host
 };
 

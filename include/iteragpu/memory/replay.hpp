@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "iteragpu/memory/trace.hpp"
 #include "iteragpu/memory/prediction/allocator_settings.hpp"
 #include "iteragpu/memory/prediction/caching_allocator.hpp"
+#include "iteragpu/memory/trace.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
@@ -66,13 +66,13 @@ namespace iteragpu::memory {
 
 /// How to replay: the allocator's settings, its capacity, the device.
 struct replay_options {
-  prediction::allocator_settings settings{};    ///< the settings replayed
-  std::optional<byte_count> capacity{};         ///< bytes the allocator may reserve; none: unlimited
+  prediction::allocator_settings settings{};  ///< the settings replayed
+  std::optional<byte_count> capacity{};       ///< bytes the allocator may reserve; none: unlimited
   /// The device's memory (totalGlobalMem), which sizes an expandable
   /// segment's address space; none: a replay under expandable segments is
   /// refused (device_memory_unknown), for no card's size is assumed.
   std::optional<byte_count> device_memory{};
-  bool follow_recorded_addresses{false};        ///< the self-check: recorded addresses, segment events compared
+  bool follow_recorded_addresses{false};  ///< the self-check: recorded addresses, segment events compared
   /// The settings the trace was recorded under, which round the blocks of a
   /// late trace's rebuilt start; none: `settings`.
   std::optional<prediction::allocator_settings> recorded_settings{};
@@ -82,9 +82,9 @@ struct replay_options {
 
 /// The request the allocator could not satisfy.
 struct failed_request {
-  std::uint64_t event{0};    ///< its index in the device's events
-  byte_count size;           ///< bytes asked for
-  std::uint64_t stream{0};   ///< its stream
+  std::uint64_t event{0};   ///< its index in the device's events
+  byte_count size;          ///< bytes asked for
+  std::uint64_t stream{0};  ///< its stream
   /// The recorded program freed that block before its next allocation: a
   /// scratch buffer, as a library's workspace is (cuDNN and cuBLAS take a
   /// smaller workspace, or another algorithm, when theirs cannot be had), so
@@ -96,9 +96,9 @@ struct failed_request {
 
 /// Where the replay's segment events first differ from the recorded ones.
 struct segment_divergence {
-  std::uint64_t event{0};                  ///< the index of the request after which they differ
-  std::vector<trace_event> recorded;       ///< the recorded segment events before that request
-  std::vector<trace_event> replayed;       ///< the simulation's
+  std::uint64_t event{0};             ///< the index of the request after which they differ
+  std::vector<trace_event> recorded;  ///< the recorded segment events before that request
+  std::vector<trace_event> replayed;  ///< the simulation's
   /// Equal when every member is equal.
   friend bool operator==(const segment_divergence&, const segment_divergence&) = default;
 };
@@ -119,8 +119,8 @@ struct replay_outcome {
   /// The replay granted the request the recorded program died of: what the
   /// program would have asked next is not in the trace, so no verdict.
   bool past_recorded_death{false};
-  std::uint64_t requests{0};              ///< allocations and frees replayed
-  std::uint64_t adopted_segments{0};      ///< segments held where a late trace starts, rebuilt from the snapshot
+  std::uint64_t requests{0};          ///< allocations and frees replayed
+  std::uint64_t adopted_segments{0};  ///< segments held where a late trace starts, rebuilt from the snapshot
   std::optional<segment_divergence> divergence{};  ///< with follow_recorded_addresses: the first difference
   /// Equal when every member is equal.
   friend bool operator==(const replay_outcome&, const replay_outcome&) = default;
@@ -128,11 +128,11 @@ struct replay_outcome {
 
 /// Why a trace cannot be replayed.
 enum class replay_errc {
-  starts_late,         ///< it frees a block or segment no earlier event made: the beginning is missing
-  address_reused,      ///< an alloc at the address of a block still in use
-  request_too_large,   ///< a request of 2^60 bytes or more, which PyTorch refuses before any search
-  cannot_rebuild,      ///< it starts late, and the state where it starts cannot be rebuilt from the snapshot
-  expandable_start,    ///< it starts late with expandable segments, whose state is not rebuilt
+  starts_late,        ///< it frees a block or segment no earlier event made: the beginning is missing
+  address_reused,     ///< an alloc at the address of a block still in use
+  request_too_large,  ///< a request of 2^60 bytes or more, which PyTorch refuses before any search
+  cannot_rebuild,     ///< it starts late, and the state where it starts cannot be rebuilt from the snapshot
+  expandable_start,   ///< it starts late with expandable segments, whose state is not rebuilt
   /// the smallest capacity of a trace whose program died of an out-of-memory
   /// error that the simulation grants: the trace does not show the rest
   ends_where_program_died,
@@ -172,11 +172,11 @@ struct recorded_peaks {
 
 /// A segment the allocator held where a trace begins, with its blocks in use.
 struct held_segment {
-  std::uint64_t address{0};                           ///< its address
-  std::uint64_t size{0};                              ///< its size
-  std::uint64_t stream{0};                            ///< the stream it serves
-  bool small_pool{false};                             ///< a segment of the small pool (2 MiB)
-  std::vector<prediction::block_view> in_use;         ///< its blocks in use, in address order
+  std::uint64_t address{0};                    ///< its address
+  std::uint64_t size{0};                       ///< its size
+  std::uint64_t stream{0};                     ///< the stream it serves
+  bool small_pool{false};                      ///< a segment of the small pool (2 MiB)
+  std::vector<prediction::block_view> in_use;  ///< its blocks in use, in address order
   /// Equal when every member is equal.
   friend bool operator==(const held_segment&, const held_segment&) = default;
 };
@@ -202,8 +202,7 @@ struct held_segment {
 /// A trace that starts late starts from the state rewound from the
 /// snapshot (state_at_start). Fails when that state cannot be rebuilt or the
 /// trace is inconsistent; running out of memory is an outcome, not a failure.
-[[nodiscard]] result<replay_outcome, replay_error> replay(const device_trace& trace,
-                                                          const replay_options& options);
+[[nodiscard]] result<replay_outcome, replay_error> replay(const device_trace& trace, const replay_options& options);
 
 /// The smallest capacity under which the trace runs without running out of
 /// memory, searched between its peak allocated bytes (a lower bound: the

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "iteragpu/checked.hpp"
-#include "iteragpu/memory/replay.hpp"
-#include "iteragpu/memory/trace.hpp"
 #include "iteragpu/memory/prediction/allocator_settings.hpp"
 #include "iteragpu/memory/prediction/outside_allocator.hpp"
+#include "iteragpu/memory/replay.hpp"
+#include "iteragpu/memory/trace.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
@@ -26,7 +26,7 @@ namespace iteragpu::memory {
 /// One setting to replay: its text as PyTorch reads PYTORCH_CUDA_ALLOC_CONF
 /// ("" for the recorded settings) and the settings it gives.
 struct setting_request {
-  std::string alloc_conf;                    ///< as given; "" for the recorded settings
+  std::string alloc_conf;                   ///< as given; "" for the recorded settings
   prediction::allocator_settings settings;  ///< what the text sets (the rest PyTorch's defaults)
   /// Equal when every member is equal.
   friend bool operator==(const setting_request&, const setting_request&) = default;
@@ -34,17 +34,17 @@ struct setting_request {
 
 /// What the study asks.
 struct study_request {
-  std::vector<setting_request> settings;         ///< in the order given
-  std::optional<byte_count> capacity{};          ///< the capacity of every replay; none: unlimited
-  bool smallest_capacity{false};                 ///< search the smallest capacity of each setting
+  std::vector<setting_request> settings;                             ///< in the order given
+  std::optional<byte_count> capacity{};                              ///< the capacity of every replay; none: unlimited
+  bool smallest_capacity{false};                                     ///< search the smallest capacity of each setting
   byte_count outside{prediction::memory_outside_allocator_default};  ///< memory outside the allocator
   std::optional<byte_count> device_memory{};  ///< the device's memory (replay_options::device_memory)
 };
 
 /// One setting's result.
 struct setting_result {
-  setting_request request;                        ///< the setting
-  replay_outcome outcome;                         ///< under the capacity asked
+  setting_request request;  ///< the setting
+  replay_outcome outcome;   ///< under the capacity asked
   /// With study_request::smallest_capacity: the smallest capacity, none
   /// when the trace runs out of memory under every capacity.
   std::optional<byte_count> smallest_capacity{};
@@ -60,9 +60,9 @@ struct setting_result {
 
 /// The whole study.
 struct study {
-  recorded_peaks recorded;                 ///< the peaks the trace shows by itself
-  replay_outcome self_check;               ///< the recorded settings, recorded addresses, no capacity
-  std::vector<setting_result> settings;    ///< one per setting asked
+  recorded_peaks recorded;               ///< the peaks the trace shows by itself
+  replay_outcome self_check;             ///< the recorded settings, recorded addresses, no capacity
+  std::vector<setting_result> settings;  ///< one per setting asked
   /// Equal when every member is equal.
   friend bool operator==(const study&, const study&) = default;
 };

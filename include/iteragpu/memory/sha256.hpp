@@ -98,9 +98,10 @@ class sha256_hasher {
     for (std::size_t i = 0; i < 64; ++i) {
       const std::uint32_t e = v[4];
       const std::uint32_t a = v[0];
-      const std::uint32_t t1 = v[7] + (std::rotr(e, 6) ^ std::rotr(e, 11) ^ std::rotr(e, 25)) + ((e & v[5]) ^ (~e & v[6])) +
-                               round_constants[i] + w[i];
-      const std::uint32_t t2 = (std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22)) + ((a & v[1]) ^ (a & v[2]) ^ (v[1] & v[2]));
+      const std::uint32_t t1 = v[7] + (std::rotr(e, 6) ^ std::rotr(e, 11) ^ std::rotr(e, 25)) +
+                               ((e & v[5]) ^ (~e & v[6])) + round_constants[i] + w[i];
+      const std::uint32_t t2 =
+          (std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22)) + ((a & v[1]) ^ (a & v[2]) ^ (v[1] & v[2]));
       v[7] = v[6];
       v[6] = v[5];
       v[5] = v[4];

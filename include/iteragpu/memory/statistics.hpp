@@ -182,7 +182,7 @@ struct sample_summary {
   std::optional<double> standard_deviation{};
   /// (p75 - p25) / median; nothing when the median is 0.
   std::optional<double> iqr_over_median{};
-  std::optional<noise_verdict> noise{};  ///< of iqr_over_median
+  std::optional<noise_verdict> noise{};        ///< of iqr_over_median
   std::optional<median_interval> median_ci{};  ///< nothing when count <= 5
   /// Equal when every member is equal.
   friend constexpr bool operator==(const sample_summary&, const sample_summary&) = default;
@@ -198,7 +198,7 @@ enum class sample_errc {
 /// Why a sample cannot be summarized, and where.
 struct sample_error {
   sample_errc code{sample_errc::empty};  ///< what is wrong
-  std::size_t index{0};                           ///< of the first offending value (0-based); 0 when empty
+  std::size_t index{0};                  ///< of the first offending value (0-based); 0 when empty
   /// Equal when every member is equal.
   friend constexpr bool operator==(const sample_error&, const sample_error&) = default;
 };

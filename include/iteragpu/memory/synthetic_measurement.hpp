@@ -12,14 +12,14 @@
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/memory/environment.hpp"
 #include "iteragpu/memory/gpu_runtime.hpp"
-#include "iteragpu/memory_need.hpp"
 #include "iteragpu/memory/measured_need.hpp"
 #include "iteragpu/memory/prediction/check.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/memory/protocol.hpp"
-#include "iteragpu/result.hpp"
 #include "iteragpu/memory/statistics.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
+#include "iteragpu/memory_need.hpp"
+#include "iteragpu/result.hpp"
 
 /// \file
 /// The measurement the `measure` command makes: the synthetic network on
@@ -72,12 +72,12 @@ inline constexpr std::string_view measured_need_without_outside_source =
 
 /// Everything one run records, in the order the JSON holds it.
 struct measurement_record {
-  environment_report environment;  ///< where it ran
-  synthetic_run run;  ///< what was asked
-  synthetic_model_summary model;  ///< the network measured
-  std::vector<phase_row> phases;  ///< the phase rows, in the protocol's order
+  environment_report environment;           ///< where it ran
+  synthetic_run run;                        ///< what was asked
+  synthetic_model_summary model;            ///< the network measured
+  std::vector<phase_row> phases;            ///< the phase rows, in the protocol's order
   std::optional<stop_reason> stopped_by{};  ///< why the repeats stopped, with `--repeats auto`
-  warm_statistics statistics;  ///< of the warm_forward rows
+  warm_statistics statistics;               ///< of the warm_forward rows
   prediction::prediction_check prediction;  ///< the rows against their prediction
   std::optional<std::vector<allocator_setting>> allocator_settings{};  ///< where the runtime reports them
 };
@@ -105,8 +105,8 @@ enum class synthetic_errc {
 /// Why measure_synthetic() gave no measurement, in a sentence.
 struct synthetic_error {
   synthetic_errc code{synthetic_errc::device_unavailable};  ///< what failed
-  std::string message;                                                      ///< one line, as the program prints it
-  std::optional<phase_kind> phase{};                                        ///< for phase_failed
+  std::string message;                                      ///< one line, as the program prints it
+  std::optional<phase_kind> phase{};                        ///< for phase_failed
 };
 
 /// Checks the shape, describes the environment, then measures when the
@@ -126,10 +126,10 @@ template <environment_runtime R>
   measurement_record record{{}, {}, {}, {}, {}, {}, {workspaces, std::vector<phase_row>{}, {}, 0, std::nullopt}, {}};
   record.environment = runtime.environment(run.device);
   if (!record.environment.device.available) {
-    return unexpected{synthetic_error{synthetic_errc::device_unavailable,
-                                      device_name(run.device) + " cannot be measured: " +
-                                            record.environment.device.reason.value_or("unavailable"),
-                                        std::nullopt}};
+    return unexpected{synthetic_error{
+        synthetic_errc::device_unavailable,
+        device_name(run.device) + " cannot be measured: " + record.environment.device.reason.value_or("unavailable"),
+        std::nullopt}};
   }
   if constexpr (synthetic_runtime<R>) {
     record.run = run;
@@ -152,8 +152,7 @@ template <environment_runtime R>
     }
     return record;
   } else {
-    return unexpected{
-        synthetic_error{synthetic_errc::cannot_measure, "this build cannot measure", std::nullopt}};
+    return unexpected{synthetic_error{synthetic_errc::cannot_measure, "this build cannot measure", std::nullopt}};
   }
 }
 

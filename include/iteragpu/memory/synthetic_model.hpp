@@ -43,8 +43,7 @@ struct synthetic_model_summary {
 };
 
 /// nullopt when a count passes what LibTorch can index (int64 sizes).
-[[nodiscard]] std::optional<synthetic_model_summary> summarize_model(const synthetic_shape& shape,
-                                                                     element_type dtype);
+[[nodiscard]] std::optional<synthetic_model_summary> summarize_model(const synthetic_shape& shape, element_type dtype);
 
 }  // namespace iteragpu::memory
 

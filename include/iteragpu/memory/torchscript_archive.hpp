@@ -36,7 +36,7 @@ enum class archive_errc {
 /// The problem, and the byte offset in the file where it was seen.
 struct archive_error {
   archive_errc code{archive_errc::not_a_zip};  ///< what is wrong
-  std::uint64_t offset{0};                              ///< where in the file
+  std::uint64_t offset{0};                     ///< where in the file
   /// Equal when both members are.
   friend bool operator==(const archive_error&, const archive_error&) = default;
 };
@@ -231,9 +231,9 @@ template <class Visit>
 /// `read(offset, length)` gives the `length` bytes from `offset` (a vector or
 /// a span). The reader does the I/O, and reports its own failures.
 template <class Read>
-concept archive_reader = std::invocable<Read&, std::uint64_t, std::uint64_t> &&
-                         std::convertible_to<std::invoke_result_t<Read&, std::uint64_t, std::uint64_t>,
-                                             std::span<const std::uint8_t>>;
+concept archive_reader =
+    std::invocable<Read&, std::uint64_t, std::uint64_t> &&
+    std::convertible_to<std::invoke_result_t<Read&, std::uint64_t, std::uint64_t>, std::span<const std::uint8_t>>;
 
 /// Whether a zip file of `file_size` bytes has the entries `check_entries`
 /// asks for, read through `read` in three pieces: its first bytes

@@ -83,18 +83,18 @@ struct recorded_segment {
 
 /// One device's part of a snapshot.
 struct device_trace {
-  std::vector<trace_event> events;          ///< in the order they happened
-  std::vector<recorded_segment> segments;   ///< held when the snapshot was taken
+  std::vector<trace_event> events;         ///< in the order they happened
+  std::vector<recorded_segment> segments;  ///< held when the snapshot was taken
   /// Equal when every member is equal.
   friend bool operator==(const device_trace&, const device_trace&) = default;
 };
 
 /// The allocator settings a snapshot records (PyTorch 2.3 and later).
 struct recorded_settings {
-  std::string alloc_conf;                 ///< PYTORCH_CUDA_ALLOC_CONF as the process saw it
+  std::string alloc_conf;                       ///< PYTORCH_CUDA_ALLOC_CONF as the process saw it
   std::optional<std::uint64_t> max_split_size;  ///< bytes; none when unlimited (-1 in the file)
   double garbage_collection_threshold{0.0};     ///< 0 when off
-  bool expandable_segments{false};               ///< expandable_segments:True
+  bool expandable_segments{false};              ///< expandable_segments:True
   /// roundup_power2_divisions per power-of-two size (the key, in MiB as the
   /// snapshot writes it, and its divisions), in the file's order.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> roundup_power2_divisions;
@@ -104,7 +104,7 @@ struct recorded_settings {
 
 /// A whole snapshot: one trace per device, and the settings when recorded.
 struct snapshot {
-  std::vector<device_trace> devices;           ///< by device index
+  std::vector<device_trace> devices;            ///< by device index
   std::optional<recorded_settings> settings{};  ///< absent before PyTorch 2.3
   /// Equal when every member is equal.
   friend bool operator==(const snapshot&, const snapshot&) = default;

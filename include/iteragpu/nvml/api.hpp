@@ -20,17 +20,17 @@ namespace iteragpu::nvml::detail {
 // nvmlTemperatureSensors_t are C enums: int-sized in the ABI.
 using return_code = int;
 
-inline constexpr return_code success = 0;      // NVML_SUCCESS, line 1298
-inline constexpr return_code not_found = 6;    // NVML_ERROR_NOT_FOUND, line 1304
+inline constexpr return_code success = 0;    // NVML_SUCCESS, line 1298
+inline constexpr return_code not_found = 6;  // NVML_ERROR_NOT_FOUND, line 1304
 
-inline constexpr int feature_disabled = 0;     // NVML_FEATURE_DISABLED, line 886
-inline constexpr int feature_enabled = 1;      // NVML_FEATURE_ENABLED, line 887
-inline constexpr unsigned mig_disabled = 0;    // NVML_DEVICE_MIG_DISABLE, line 12483
-inline constexpr unsigned mig_enabled = 1;     // NVML_DEVICE_MIG_ENABLE, line 12488
+inline constexpr int feature_disabled = 0;   // NVML_FEATURE_DISABLED, line 886
+inline constexpr int feature_enabled = 1;    // NVML_FEATURE_ENABLED, line 887
+inline constexpr unsigned mig_disabled = 0;  // NVML_DEVICE_MIG_DISABLE, line 12483
+inline constexpr unsigned mig_enabled = 1;   // NVML_DEVICE_MIG_ENABLE, line 12488
 
-inline constexpr int clock_sm = 1;             // NVML_CLOCK_SM, line 1112
-inline constexpr int clock_memory = 2;         // NVML_CLOCK_MEM, line 1113
-inline constexpr int temperature_gpu = 0;      // NVML_TEMPERATURE_GPU, line 964
+inline constexpr int clock_sm = 1;         // NVML_CLOCK_SM, line 1112
+inline constexpr int clock_memory = 2;     // NVML_CLOCK_MEM, line 1113
+inline constexpr int temperature_gpu = 0;  // NVML_TEMPERATURE_GPU, line 964
 
 // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE and NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE, lines 4090, 4095.
 inline constexpr std::size_t version_buffer_size = 80;
@@ -54,25 +54,26 @@ struct pci_info {
 static_assert(sizeof(pci_info) == 16 + 5 * sizeof(unsigned int) + bus_id_buffer_size, "nvmlPciInfo_t has no padding");
 
 // The signatures, each with its declaration's line.
-using init_fn = return_code();                                          // nvmlInit_v2, 4002
-using shutdown_fn = return_code();                                      // nvmlShutdown, 4036
-using error_string_fn = const char*(return_code);                       // nvmlErrorString, 4057
-using system_string_fn = return_code(char*, unsigned int);              // nvmlSystemGetDriverVersion 4194,
-                                                                        // nvmlSystemGetNVMLVersion 4212
-using device_count_fn = return_code(unsigned int*);                     // nvmlDeviceGetCount_v2, 4573
-using handle_by_index_fn = return_code(unsigned int, device_handle*);   // nvmlDeviceGetHandleByIndex_v2, 4641
-using handle_by_bus_id_fn = return_code(const char*, device_handle*);   // nvmlDeviceGetHandleByPciBusId_v2, 4758
-using pci_info_fn = return_code(device_handle, pci_info*);              // nvmlDeviceGetPciInfo_v3, 5471
-using enable_state_fn = return_code(device_handle, int*);               // nvmlDeviceGetPersistenceMode, 5433
+using init_fn = return_code();                                                 // nvmlInit_v2, 4002
+using shutdown_fn = return_code();                                             // nvmlShutdown, 4036
+using error_string_fn = const char*(return_code);                              // nvmlErrorString, 4057
+using system_string_fn = return_code(char*, unsigned int);                     // nvmlSystemGetDriverVersion 4194,
+                                                                               // nvmlSystemGetNVMLVersion 4212
+using device_count_fn = return_code(unsigned int*);                            // nvmlDeviceGetCount_v2, 4573
+using handle_by_index_fn = return_code(unsigned int, device_handle*);          // nvmlDeviceGetHandleByIndex_v2, 4641
+using handle_by_bus_id_fn = return_code(const char*, device_handle*);          // nvmlDeviceGetHandleByPciBusId_v2, 4758
+using pci_info_fn = return_code(device_handle, pci_info*);                     // nvmlDeviceGetPciInfo_v3, 5471
+using enable_state_fn = return_code(device_handle, int*);                      // nvmlDeviceGetPersistenceMode, 5433
 using mig_mode_fn = return_code(device_handle, unsigned int*, unsigned int*);  // nvmlDeviceGetMigMode, 12803
-using ecc_mode_fn = return_code(device_handle, int*, int*);             // nvmlDeviceGetEccMode, 6886
+using ecc_mode_fn = return_code(device_handle, int*, int*);                    // nvmlDeviceGetEccMode, 6886
 using device_unsigned_fn = return_code(device_handle, unsigned int*);   // nvmlDeviceGetPowerManagementLimit 6491,
                                                                         // nvmlDeviceGetPowerUsage 6558
 using clock_fn = return_code(device_handle, int, unsigned int*);        // nvmlDeviceGetClockInfo 5629,
                                                                         // nvmlDeviceGetMaxClockInfo 5653
 using temperature_fn = return_code(device_handle, int, unsigned int*);  // nvmlDeviceGetTemperature, 5958
-using clock_reasons_fn = return_code(device_handle, unsigned long long*);  // nvmlDeviceGetCurrentClocksEventReasons 6121,
-                                                                        // ...ClocksThrottleReasons 6126 (older name)
+using clock_reasons_fn = return_code(device_handle,
+                                     unsigned long long*);  // nvmlDeviceGetCurrentClocksEventReasons 6121,
+                                                            // ...ClocksThrottleReasons 6126 (older name)
 
 // The entry points, each null where the library lacks it.
 struct functions {

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "iteragpu/memory/policies/gpu_state.hpp"
 #include "iteragpu/nvml/api.hpp"
 #include "iteragpu/nvml/library.hpp"
-#include "iteragpu/memory/policies/gpu_state.hpp"
 
 /// \file
 /// A session with NVML, the NVIDIA management library, opened at run time:
@@ -105,7 +105,8 @@ class session {
     return {buffer.data(), length};
   }
 
-  [[nodiscard]] memory::gpu_reading<std::string> system_string(detail::system_string_fn* function, const char* name) const;
+  [[nodiscard]] memory::gpu_reading<std::string> system_string(detail::system_string_fn* function,
+                                                               const char* name) const;
 
   // The handle of the GPU at `pci_bus_id`, found by NVML itself (it accepts
   // domain:bus:device.function in hexadecimal, either case, with or
@@ -118,7 +119,7 @@ class session {
 
   template <class Quantity, class Function, class... Arguments>
   [[nodiscard]] memory::gpu_reading<Quantity> unsigned_reading(Function* function, const char* name,
-                                                       Arguments... arguments) const {
+                                                               Arguments... arguments) const {
     if (function == nullptr) {
       return unexpected{missing(name)};
     }
@@ -130,11 +131,11 @@ class session {
     return Quantity{value};
   }
 
-  [[nodiscard]] static memory::gpu_reading<enablement> enablement_of(long long state, long long disabled, long long enabled,
-                                                             const char* name);
+  [[nodiscard]] static memory::gpu_reading<enablement> enablement_of(long long state, long long disabled,
+                                                                     long long enabled, const char* name);
 
   [[nodiscard]] memory::gpu_reading<enablement> enabled_state(detail::enable_state_fn* function, const char* name,
-                                                      detail::device_handle device) const;
+                                                              detail::device_handle device) const;
 
   [[nodiscard]] memory::gpu_reading<enablement> mig_state(detail::device_handle device) const;
 

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "iteragpu/one_of.hpp"
+#include "iteragpu/parse.hpp"
 #include "iteragpu/pricing/catalog_fault.hpp"
 #include "iteragpu/pricing/detail/csv.hpp"
-#include "iteragpu/parse.hpp"
 #include "iteragpu/pricing/money.hpp"
 #include "iteragpu/pricing/text_position.hpp"
 #include "iteragpu/result.hpp"
@@ -69,8 +69,9 @@ struct memory_gb {
 inline constexpr std::string_view catalog_header =
     "provider,currency,snapshot_date,gpu,name,memory_gb_per_gpu,gpus_per_lot,days,lot_price_cents";
 /// The catalog's columns, in the order of catalog_header.
-inline constexpr std::array<std::string_view, 9> catalog_columns{
-    "provider", "currency", "snapshot_date", "gpu", "name", "memory_gb_per_gpu", "gpus_per_lot", "days", "lot_price_cents"};
+inline constexpr std::array<std::string_view, 9> catalog_columns{"provider",     "currency", "snapshot_date",
+                                                                 "gpu",          "name",     "memory_gb_per_gpu",
+                                                                 "gpus_per_lot", "days",     "lot_price_cents"};
 /// The one currency a catalog is priced in.
 inline constexpr std::string_view catalog_currency = "USD";
 /// A catalog whose provider is this is derived from public list prices, not
@@ -172,10 +173,10 @@ struct bad_character {
 /// other_provider, other_date, other_name: a field whose text an earlier
 /// row gave otherwise.
 struct other_text {
-  catalog_field field;    ///< the field as this row has it
-  std::string gpu;        ///< other_name: the row's GPU id; empty for the provider and the date (the catalog's)
-  std::size_t line{0};    ///< the earlier row's line
-  std::string agreed;     ///< the text the earlier row gave
+  catalog_field field;  ///< the field as this row has it
+  std::string gpu;      ///< other_name: the row's GPU id; empty for the provider and the date (the catalog's)
+  std::size_t line{0};  ///< the earlier row's line
+  std::string agreed;   ///< the text the earlier row gave
   /// Equal when every member is equal.
   friend bool operator==(const other_text&, const other_text&) = default;
 };
@@ -217,7 +218,7 @@ struct missing_rows {
 /// (second_duration_row); missing_rows (missing_durations); and
 /// catalog_field for every other code: a field that breaks its column's rule.
 using catalog_error_data = one_of<std::monostate, catalog_field, stray_character, field_count, bad_character,
-                                        other_text, other_figure, second_row, missing_rows>;
+                                  other_text, other_figure, second_row, missing_rows>;
 
 /// Why a catalog was refused, at the line and column of the fault: its
 /// kind, and in `what` the data that kind names (catalog_error_data says
@@ -375,7 +376,7 @@ class catalog_builder {
   catalog_snapshot snapshot_;
   std::vector<gpu_offer> offers_;
   std::map<std::string, std::size_t, std::less<>> index_;  // id -> position in offers_
-  std::vector<text_position> first_gpu_field_;              // per offer: its first row's gpu field
+  std::vector<text_position> first_gpu_field_;             // per offer: its first row's gpu field
   std::vector<std::size_t> first_line_of_;                 // per offer: its first row's line
 };
 

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "iteragpu/pricing/catalog.hpp"
 #include "iteragpu/checked.hpp"
 #include "iteragpu/memory_need.hpp"
+#include "iteragpu/pricing/catalog.hpp"
 #include "iteragpu/pricing/memory_rule.hpp"
 #include "iteragpu/pricing/money.hpp"
 #include "iteragpu/pricing/package.hpp"
@@ -107,9 +107,9 @@ enum class search_errc {
 /// involved, and the lots once they are known).
 struct search_error {
   search_errc code{search_errc::unknown_gpu};  ///< what failed
-  std::optional<gpu_offer> offer;                          ///< the GPU at fault, from memory_band_overflow on
-  std::optional<package_days> days;                        ///< its duration, where one is involved
-  std::optional<lot_count> lots;                           ///< its lots, once they are known
+  std::optional<gpu_offer> offer;              ///< the GPU at fault, from memory_band_overflow on
+  std::optional<package_days> days;            ///< its duration, where one is involved
+  std::optional<lot_count> lots;               ///< its lots, once they are known
   /// Equal when every member is equal.
   friend bool operator==(const search_error&, const search_error&) = default;
 };
@@ -144,8 +144,7 @@ void sort_cheapest_first(std::vector<package_match>& matches);
 /// the fewest lots that give `search.gpus` GPUs and, when asked,
 /// `search.hours` GPU-hours. Sorted by package_order_rule. A failure names
 /// the first package, in the catalog's order, whose figures pass 64 bits.
-[[nodiscard]] result<package_list, search_error> find_packages(const catalog& prices,
-                                                               const package_search& search);
+[[nodiscard]] result<package_list, search_error> find_packages(const catalog& prices, const package_search& search);
 
 /// A difference against the shortest package, held as a sign and exact
 /// magnitudes rounded once, half to even, to 4 decimal places.
@@ -190,8 +189,8 @@ struct durations_comparison {
 /// the shortest's price per GPU-day (P_s d - P_d s) / (P_s d), each
 /// computed exactly in integers and rounded once; a product past 64 bits is
 /// comparison_overflow.
-[[nodiscard]] result<durations_comparison, search_error> compare_durations(
-    const catalog& prices, std::string_view gpu, std::optional<accepted_results> accepted);
+[[nodiscard]] result<durations_comparison, search_error> compare_durations(const catalog& prices, std::string_view gpu,
+                                                                           std::optional<accepted_results> accepted);
 
 /// The sign of a signed amount: `-` for a dearer package, nothing
 /// otherwise; a magnitude that rounds to zero gets no sign.

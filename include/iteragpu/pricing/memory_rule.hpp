@@ -7,8 +7,8 @@
 #include <optional>
 #include <string_view>
 
-#include "iteragpu/pricing/catalog.hpp"
 #include "iteragpu/checked.hpp"
+#include "iteragpu/pricing/catalog.hpp"
 #include "iteragpu/units.hpp"
 
 /// \file

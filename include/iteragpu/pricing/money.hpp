@@ -20,12 +20,12 @@ namespace iteragpu::pricing {
 
 /// Why an amount or an operation on money was refused.
 enum class money_errc {
-  empty,                     ///< no characters at all
-  malformed,                 ///< not `digits` (cents) or `digits[.d[d]]` (dollars)
-  fraction_of_a_cent,        ///< more than two digits after the point
-  too_large,                 ///< the amount does not fit 64 bits of cents
-  overflow,                  ///< a sum or product past 64 bits of cents
-  division_by_zero,          ///< a division of money by zero
+  empty,               ///< no characters at all
+  malformed,           ///< not `digits` (cents) or `digits[.d[d]]` (dollars)
+  fraction_of_a_cent,  ///< more than two digits after the point
+  too_large,           ///< the amount does not fit 64 bits of cents
+  overflow,            ///< a sum or product past 64 bits of cents
+  division_by_zero,    ///< a division of money by zero
 };
 
 /// The failure in a sentence, as messages print it.
@@ -50,9 +50,9 @@ enum class money_errc {
 /// An integer type that counts things: neither `bool` nor a character type,
 /// whose values are not amounts or counts even though they convert to one.
 template <class T>
-concept counting_integer = std::integral<T> && !std::same_as<T, bool> && !std::same_as<T, char> &&
-                           !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> && !std::same_as<T, char16_t> &&
-                           !std::same_as<T, char32_t>;
+concept counting_integer =
+    std::integral<T> && !std::same_as<T, bool> && !std::same_as<T, char> && !std::same_as<T, wchar_t> &&
+    !std::same_as<T, char8_t> && !std::same_as<T, char16_t> && !std::same_as<T, char32_t>;
 
 /// What no amount, count or divisor of money is taken from: floating point
 /// (binary fractions cannot hold 0.10), a signed integer at run time (-1
@@ -168,8 +168,7 @@ class money {
     }
     const auto dollars = parse_unsigned(whole_text);
     if (!dollars) {
-      return unexpected{dollars.error() == number_errc::too_large ? money_errc::too_large
-                                                                          : money_errc::malformed};
+      return unexpected{dollars.error() == number_errc::too_large ? money_errc::too_large : money_errc::malformed};
     }
     if (fraction_text.size() > 2) {
       return unexpected{money_errc::fraction_of_a_cent};

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "iteragpu/pricing/catalog.hpp"
 #include "iteragpu/checked.hpp"
+#include "iteragpu/pricing/catalog.hpp"
 #include "iteragpu/pricing/money.hpp"
 #include "iteragpu/result.hpp"
 
@@ -74,7 +74,7 @@ enum class package_errc {
 /// the catalog, for an unknown GPU, are the catalog's: the caller has it.
 struct package_error {
   package_errc code{package_errc::unknown_gpu};  ///< what is wrong
-  std::optional<gpu_offer> offer{};                          ///< set from unknown_duration on
+  std::optional<gpu_offer> offer{};              ///< set from unknown_duration on
   /// Equal when every member is equal.
   friend bool operator==(const package_error&, const package_error&) = default;
 };
@@ -101,8 +101,7 @@ struct package_error {
 /// The whole price of `lots` lots of one catalog package, and, given a count
 /// of accepted results, the cost of one. Prices are whole packages: no
 /// proration by the hour and no currency conversion.
-[[nodiscard]] result<package_quote, package_error> quote_package(const catalog& prices,
-                                                                 const package_request& request);
+[[nodiscard]] result<package_quote, package_error> quote_package(const catalog& prices, const package_request& request);
 
 }  // namespace iteragpu::pricing
 

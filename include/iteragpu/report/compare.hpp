@@ -76,7 +76,7 @@ namespace detail {
 
 /// What the file says of itself, shown beside the comparison.
 struct compared_file {
-  std::string name;  ///< the file's name, without its folder
+  std::string name;          ///< the file's name, without its folder
   memory::measured_run run;  ///< the measurement, as read
 };
 
@@ -99,8 +99,7 @@ struct compared_file {
 [[nodiscard]] boost::json::object to_json(const memory::memory_comparison& m);
 
 /// The whole comparison, as a program's compare prints it in JSON (data/schema/compare.schema.json).
-[[nodiscard]] boost::json::object to_json(const memory::comparison& c, const compared_file& a,
-                                          const compared_file& b);
+[[nodiscard]] boost::json::object to_json(const memory::comparison& c, const compared_file& a, const compared_file& b);
 
 namespace detail {
 

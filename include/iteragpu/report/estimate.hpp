@@ -1,7 +1,6 @@
 #ifndef ITERAGPU_REPORT_ESTIMATE_HPP
 #define ITERAGPU_REPORT_ESTIMATE_HPP
 
-
 #include <boost/json/fwd.hpp>
 
 #include "iteragpu/memory/estimate.hpp"

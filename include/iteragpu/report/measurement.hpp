@@ -15,11 +15,11 @@
 #include "iteragpu/memory/prediction/caching_allocator.hpp"
 #include "iteragpu/memory/prediction/check.hpp"
 #include "iteragpu/memory/protocol.hpp"
+#include "iteragpu/memory/synthetic_measurement.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/report/environment.hpp"
 #include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/report/statistics.hpp"
-#include "iteragpu/memory/synthetic_measurement.hpp"
-#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file

@@ -11,11 +11,11 @@
 
 #include <boost/json/fwd.hpp>
 
+#include "iteragpu/json_keys.hpp"
 #include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/memory/files/memory_need_file.hpp"
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/report/compare.hpp"
-#include "iteragpu/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
@@ -48,8 +48,7 @@ using need_read = result<memory_need, need_input_error>;
 // The source says in our words which document (`what`) and which figure
 // (`figure`), then quotes the source the document gives; `when_null` says
 // why the document may have no need (memory_need null).
-[[nodiscard]] need_read need_of_document(const boost::json::object& o, std::string_view what,
-                                         std::string_view figure,
+[[nodiscard]] need_read need_of_document(const boost::json::object& o, std::string_view what, std::string_view figure,
                                          std::string_view when_null = "the need passes 64 bits of bytes");
 
 // The words for a measurement file refused by its one reader
@@ -88,8 +87,8 @@ using need_read = result<memory_need, need_input_error>;
 /// document is an error. A measurement refused names the documents in
 /// `names`' words.
 [[nodiscard]] result<memory_need, need_input_error> need_from_json(std::string_view text,
-                                                                  std::optional<std::uint64_t> size = std::nullopt,
-                                                                  const document_names& names = {});
+                                                                   std::optional<std::uint64_t> size = std::nullopt,
+                                                                   const document_names& names = {});
 
 }  // namespace iteragpu::report
 

@@ -30,7 +30,7 @@ inline constexpr std::string_view prediction_note =
 /// What `plan` printed, beside the request.
 struct plan_outcome {
   memory::prediction::plan_request request;                    ///< what was asked
-  std::vector<phase_row> rows;                         ///< the predicted rows
+  std::vector<phase_row> rows;                                 ///< the predicted rows
   std::optional<memory::prediction::fit_check> fit{};          ///< with --memory-gib: whether the run fits
   std::optional<memory::prediction::largest_value> largest{};  ///< with --largest: the largest value that fits
   /// --memory-gib as typed, shown in the text in place of the GiB of its

@@ -88,13 +88,13 @@ namespace detail::replay_text {
 
 /// How the study was asked, for the reports.
 struct replay_context {
-  std::string file;                        ///< the snapshot's name, as given
-  std::size_t device{0};                   ///< the device index replayed
-  bool settings_recorded{false};           ///< whether the snapshot records its settings
-  std::string recorded_alloc_conf;         ///< PYTORCH_CUDA_ALLOC_CONF as recorded
-  bool smallest_capacity{false};           ///< whether the smallest capacities were searched
-  std::optional<byte_count> capacity{};    ///< the capacity asked
-  byte_count outside;                      ///< the memory outside the allocator counted in a need
+  std::string file;                      ///< the snapshot's name, as given
+  std::size_t device{0};                 ///< the device index replayed
+  bool settings_recorded{false};         ///< whether the snapshot records its settings
+  std::string recorded_alloc_conf;       ///< PYTORCH_CUDA_ALLOC_CONF as recorded
+  bool smallest_capacity{false};         ///< whether the smallest capacities were searched
+  std::optional<byte_count> capacity{};  ///< the capacity asked
+  byte_count outside;                    ///< the memory outside the allocator counted in a need
 };
 
 /// Whether the self-check passed: the replay under the recorded settings

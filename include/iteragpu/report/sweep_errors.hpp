@@ -6,8 +6,9 @@
 #include <system_error>
 #include <variant>
 
-#include "iteragpu/report/compare.hpp"
+#include "iteragpu/io.hpp"
 #include "iteragpu/json_keys.hpp"
+#include "iteragpu/report/compare.hpp"
 #include "iteragpu/report/new_file.hpp"
 #include "iteragpu/sweep/files/folder_error.hpp"
 #include "iteragpu/sweep/files/record.hpp"
@@ -17,7 +18,6 @@
 #include "iteragpu/sweep/points.hpp"
 #include "iteragpu/sweep/process.hpp"
 #include "iteragpu/sweep/scheduler.hpp"
-#include "iteragpu/io.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file

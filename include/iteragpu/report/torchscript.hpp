@@ -10,9 +10,9 @@
 
 #include "iteragpu/memory/input_spec.hpp"
 #include "iteragpu/memory/torchscript_archive.hpp"
+#include "iteragpu/memory/torchscript_measurement.hpp"
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/text.hpp"
-#include "iteragpu/memory/torchscript_measurement.hpp"
 
 /// \file
 /// A TorchScript module's measurement as JSON (data/schema/measurement.schema.json,

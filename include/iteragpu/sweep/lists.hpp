@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "iteragpu/parse.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
-#include "iteragpu/result.hpp"
 #include "iteragpu/memory/statistics.hpp"
+#include "iteragpu/parse.hpp"
+#include "iteragpu/result.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file
@@ -51,10 +51,10 @@ enum class list_errc {
 /// a doubling range, the range and its ends. Words: report/sweep_errors.hpp.
 struct list_error {
   list_errc code{list_errc::empty_list};  ///< why
-  std::string text;                                   ///< the list, item or value at fault; empty for empty_list
-  std::string range;                                  ///< the range A..B the fault is in; empty outside a range
-  std::uint64_t first{0};                             ///< not_doubling: the range's start
-  std::uint64_t last{0};                              ///< not_doubling: the range's end
+  std::string text;                       ///< the list, item or value at fault; empty for empty_list
+  std::string range;                      ///< the range A..B the fault is in; empty outside a range
+  std::uint64_t first{0};                 ///< not_doubling: the range's start
+  std::uint64_t last{0};                  ///< not_doubling: the range's end
   /// Equal when every member is equal.
   friend bool operator==(const list_error&, const list_error&) = default;
 };

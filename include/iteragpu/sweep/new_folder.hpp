@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <system_error>
 
-
 #include "iteragpu/io.hpp"
 #include "iteragpu/result.hpp"
 
@@ -30,8 +29,8 @@ enum class new_folder_errc {
 /// one, or its parent for no_parent), and mkdir()'s error number.
 struct new_folder_error {
   new_folder_errc code{new_folder_errc::exists};  ///< why
-  std::filesystem::path folder;                     ///< the folder the words name
-  int error_number{0};                              ///< errno of cannot_create, 0 otherwise
+  std::filesystem::path folder;                   ///< the folder the words name
+  int error_number{0};                            ///< errno of cannot_create, 0 otherwise
 };
 
 /// Whether `folder` can be made: nothing exists there yet and its parent

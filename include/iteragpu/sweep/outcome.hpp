@@ -12,16 +12,16 @@
 #include <vector>
 
 #include "iteragpu/checked.hpp"
-#include "iteragpu/memory/device.hpp"
 #include "iteragpu/io.hpp"
-#include "iteragpu/parse.hpp"
+#include "iteragpu/memory/device.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/memory/prediction/synthetic_prediction.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/memory/protocol.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
+#include "iteragpu/parse.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/points.hpp"
-#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
 
@@ -109,7 +109,8 @@ struct host_need {
 /// host_need); nothing when the float32 model passes what LibTorch can index
 /// (summarize_model()) or the total passes 64 bits.
 
-[[nodiscard]] std::optional<host_need> predict_host_need(const memory::synthetic_shape& shape, memory::element_type dtype);
+[[nodiscard]] std::optional<host_need> predict_host_need(const memory::synthetic_shape& shape,
+                                                         memory::element_type dtype);
 
 /// What the simulated allocator predicts for a point, and its host need.
 struct point_prediction {
@@ -139,8 +140,8 @@ struct point_prediction_error {
 /// pass allocates alike, so one repeat predicts the same peaks. The error
 /// says why the shape cannot be predicted (a dimension of 0, or a size past
 /// what LibTorch can index).
-[[nodiscard]] result<point_prediction, point_prediction_error> predict_point(const sweep_point& p,
-                                                                             const memory::prediction::blas_workspaces& w);
+[[nodiscard]] result<point_prediction, point_prediction_error> predict_point(
+    const sweep_point& p, const memory::prediction::blas_workspaces& w);
 
 // ---- what ran -------------------------------------------------------------
 
@@ -202,11 +203,11 @@ struct point_record {
   /// still running were predicted to take; nothing when the rule was not
   /// applied.
   std::optional<std::uint64_t> host_available_bytes;
-  std::optional<point_prediction> prediction;  ///< nothing when the shape cannot be predicted
-  std::uint64_t outside_allocator_bytes{0};    ///< the figure the fit rule added
-  memory::prediction::blas_workspaces workspaces;      ///< the sizes the prediction used
-  std::optional<measured_figures> measured;    ///< the figures of its result; measured points only
-  std::optional<process_figures> process;      ///< its `measure` process; nothing when none ran
+  std::optional<point_prediction> prediction;      ///< nothing when the shape cannot be predicted
+  std::uint64_t outside_allocator_bytes{0};        ///< the figure the fit rule added
+  memory::prediction::blas_workspaces workspaces;  ///< the sizes the prediction used
+  std::optional<measured_figures> measured;        ///< the figures of its result; measured points only
+  std::optional<process_figures> process;          ///< its `measure` process; nothing when none ran
 };
 
 // ---- the rules --------------------------------------------------------------
@@ -246,8 +247,7 @@ struct point_record {
 /// The host's available memory in bytes, from at most 1 MiB of `meminfo`
 /// (parse_mem_available()); nothing when the file cannot be read or says
 /// no such figure.
-[[nodiscard]] std::optional<std::uint64_t> read_mem_available(
-    const std::filesystem::path& meminfo = "/proc/meminfo");
+[[nodiscard]] std::optional<std::uint64_t> read_mem_available(const std::filesystem::path& meminfo = "/proc/meminfo");
 
 }  // namespace iteragpu::sweep
 

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "iteragpu/checked.hpp"
-#include "iteragpu/parse.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
+#include "iteragpu/parse.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/lists.hpp"
-#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file
@@ -27,11 +27,11 @@ namespace iteragpu::sweep {
 /// One point of a plan: a shape of the synthetic network, its element type
 /// and its passes, measured (or predicted) by one process.
 struct sweep_point {
-  std::size_t index{0};                       ///< its place in the plan, from 0; names its files
-  memory::synthetic_shape shape;                      ///< batch, context and width
+  std::size_t index{0};                                       ///< its place in the plan, from 0; names its files
+  memory::synthetic_shape shape;                              ///< batch, context and width
   memory::element_type dtype{memory::element_type::float32};  ///< the element type
-  std::uint64_t warmup{1};                    ///< warm-up passes, 0 or more
-  repeat_setting repeats{2};                  ///< measured passes, a count or auto
+  std::uint64_t warmup{1};                                    ///< warm-up passes, 0 or more
+  repeat_setting repeats{2};                                  ///< measured passes, a count or auto
   /// Equal when every member is equal.
   friend bool operator==(const sweep_point&, const sweep_point&) = default;
 };
@@ -41,12 +41,12 @@ struct sweep_point {
 /// parse_size_list() and parse_dtype_list() give them), and the passes
 /// shared by every point. make_plan() makes their product.
 struct sweep_axes {
-  std::vector<std::uint64_t> batch{1};                     ///< batch sizes, smallest first
-  std::vector<std::uint64_t> context{16};                  ///< positions per input, smallest first
-  std::vector<std::uint64_t> width{64};                    ///< model widths, smallest first
+  std::vector<std::uint64_t> batch{1};                                     ///< batch sizes, smallest first
+  std::vector<std::uint64_t> context{16};                                  ///< positions per input, smallest first
+  std::vector<std::uint64_t> width{64};                                    ///< model widths, smallest first
   std::vector<memory::element_type> dtype{memory::element_type::float32};  ///< element types, fewest bytes first
-  std::uint64_t warmup{1};                                 ///< warm-up passes of every point
-  repeat_setting repeats{2};                               ///< measured passes of every point
+  std::uint64_t warmup{1};                                                 ///< warm-up passes of every point
+  repeat_setting repeats{2};                                               ///< measured passes of every point
 };
 
 /// The most points a plan may have, so that a typing slip (1..2^60 on three
@@ -62,15 +62,15 @@ enum class plan_errc {
 
 /// What is wrong with a points.tsv (see points_file_error).
 enum class points_file_errc {
-  cut_short,            ///< line `line` has no line end
-  bad_header,           ///< line 1 is not points_header
-  no_point,             ///< the header and no point
-  too_many_points,      ///< `count` points, more than max_points
-  field_count,          ///< line `line` has `count` tab-separated fields, not 8
-  bad_index,            ///< line `line`'s index `text` is not `count`
-  bad_value,            ///< line `line` has a value that is not valid
-  passes_differ,        ///< line `line`'s warmup and repeats differ from line 2's
-  bad_result_name       ///< line `line`'s result `text` is not `expected`
+  cut_short,        ///< line `line` has no line end
+  bad_header,       ///< line 1 is not points_header
+  no_point,         ///< the header and no point
+  too_many_points,  ///< `count` points, more than max_points
+  field_count,      ///< line `line` has `count` tab-separated fields, not 8
+  bad_index,        ///< line `line`'s index `text` is not `count`
+  bad_value,        ///< line `line` has a value that is not valid
+  passes_differ,    ///< line `line`'s warmup and repeats differ from line 2's
+  bad_result_name   ///< line `line`'s result `text` is not `expected`
 };
 
 /// A points.tsv that is refused: why, the line at fault (1-based), a count
@@ -78,7 +78,7 @@ enum class points_file_errc {
 /// fault with what was expected. Words: report/sweep_errors.hpp.
 struct points_file_error {
   points_file_errc code{points_file_errc::bad_header};  ///< why
-  std::size_t line{0};                                              ///< the line at fault; 0 for the whole file
+  std::size_t line{0};                                  ///< the line at fault; 0 for the whole file
   std::size_t count{0};  ///< field_count: the fields; bad_index: the index expected; too_many_points: the points
   std::string text;      ///< bad_index, bad_result_name: the field as found
   std::string expected;  ///< bad_result_name: the name points_tsv() gives

@@ -57,8 +57,8 @@ enum class spawn_errc {
 /// error number of the call that failed. Words: report/sweep_errors.hpp.
 struct spawn_error {
   spawn_errc code{spawn_errc::cannot_start};  ///< why
-  std::string program;                                    ///< the program asked for
-  int error_number{0};                                    ///< errno of the call that failed
+  std::string program;                        ///< the program asked for
+  int error_number{0};                        ///< errno of the call that failed
   /// Equal when every member is equal.
   friend bool operator==(const spawn_error&, const spawn_error&) = default;
 };
@@ -73,8 +73,7 @@ class child_process {
   /// inherits the environment and starts with the default dispositions of
   /// SIGINT and SIGTERM. The error says why it could not be started.
   [[nodiscard]] static result<child_process, spawn_error> spawn(const std::string& program,
-                                                                const std::vector<std::string>& args,
-                                                                bool keep_output);
+                                                                const std::vector<std::string>& args, bool keep_output);
 
   child_process(const child_process&) = delete;
   child_process& operator=(const child_process&) = delete;

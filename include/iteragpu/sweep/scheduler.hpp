@@ -227,9 +227,8 @@ class sweep_loop {
   }
 
   [[nodiscard]] result<void, stop> finish(const finished_run& ended) {
-    auto slot = std::find_if(running_.begin(), running_.end(), [&](const std::optional<point_record>& s) {
-      return s && s->point.index == ended.index;
-    });
+    auto slot = std::find_if(running_.begin(), running_.end(),
+                             [&](const std::optional<point_record>& s) { return s && s->point.index == ended.index; });
     if (slot == running_.end()) {
       return unexpected{stop{unknown_point_error{ended.index}}};
     }
@@ -329,9 +328,9 @@ class sweep_loop {
 /// running): the sweep stops there, its running points stopped.
 template <point_runner R, record_sink S, progress_observer P>
 [[nodiscard]] result<sweep_summary, sweep_error<sink_error_t<S>>> run_points(const std::vector<sweep_point>& pending,
-                                                            std::vector<point_record> failures,
-                                                            const sweep_settings& settings, R& runner, S& sink,
-                                                            P& progress) {
+                                                                             std::vector<point_record> failures,
+                                                                             const sweep_settings& settings, R& runner,
+                                                                             S& sink, P& progress) {
   detail::sweep_loop<R, S, P> loop(settings, std::move(failures), runner, sink, progress);
   return loop.run(pending);
 }

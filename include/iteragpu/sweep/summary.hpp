@@ -12,9 +12,9 @@
 
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
+#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/points.hpp"
-#include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/text.hpp"
 
 /// \file

@@ -70,12 +70,12 @@ struct plot_series {
 /// What plot_svg() draws, as make_plot_input() makes it.
 struct plot_input {
   std::string title_start{"sweep"};  ///< the title before ": peak memory against AXIS"; a program puts its name here
-  std::string axis;                 ///< the swept axis: "batch", "context" or "width"
-  std::string axis_label;           ///< the x axis's label, with its unit
-  std::string configuration;        ///< the parameters that do not vary
-  std::string devices;              ///< the GPUs, or that there is none
-  bool predictions_only{false};     ///< records, all predictions: the plot says every point is a prediction
-  std::string panel_axis;           ///< the axis with one panel per value ("width"); empty for a single panel
+  std::string axis;                  ///< the swept axis: "batch", "context" or "width"
+  std::string axis_label;            ///< the x axis's label, with its unit
+  std::string configuration;         ///< the parameters that do not vary
+  std::string devices;               ///< the GPUs, or that there is none
+  bool predictions_only{false};      ///< records, all predictions: the plot says every point is a prediction
+  std::string panel_axis;            ///< the axis with one panel per value ("width"); empty for a single panel
   std::vector<std::string> panels;  ///< each panel's title ("width 512"), by increasing value; one empty title at least
   std::vector<plot_series> series;  ///< the series, in the order of their first point
 };
@@ -100,8 +100,7 @@ struct plot_input {
 
 /// `text` in lines no wider than `width` (text_width()), broken at spaces; a
 /// word wider than a line is broken between its characters.
-[[nodiscard]] std::vector<std::string> wrap_text(std::string_view text, double size, double width,
-                                                 bool bold = false);
+[[nodiscard]] std::vector<std::string> wrap_text(std::string_view text, double size, double width, bool bold = false);
 
 namespace detail {
 
@@ -114,7 +113,8 @@ struct axis_choice {
 inline constexpr std::array<axis_choice, 3> numeric_axes{{
     {"batch", "batch (inputs per pass, log2 scale)", [](const sweep_point& p) { return p.shape.batch; }},
     {"context", "context (positions per input, log2 scale)", [](const sweep_point& p) { return p.shape.context; }},
-    {"width", "width (model width; hidden = 4 x width; log2 scale)", [](const sweep_point& p) { return p.shape.width; }},
+    {"width", "width (model width; hidden = 4 x width; log2 scale)",
+     [](const sweep_point& p) { return p.shape.width; }},
 }};
 
 // The GPU a record names; a measurement's record without one (a point
@@ -190,8 +190,7 @@ void add_point(plot_series& s, const summary_entry& e, double x);
 [[nodiscard]] std::set<std::uint64_t> values_of(const std::vector<summary_entry>& entries,
                                                 std::optional<std::size_t> axis);
 
-[[nodiscard]] std::vector<std::string> panel_titles(const std::string& axis,
-                                                    const std::set<std::uint64_t>& values);
+[[nodiscard]] std::vector<std::string> panel_titles(const std::string& axis, const std::set<std::uint64_t>& values);
 
 // Each series' points by increasing x; with one GPU (or the predictions
 // alone), named in the header, the labels keep only what tells the series
@@ -216,15 +215,15 @@ namespace detail {
 // The page: a column of panels on the left, the legend in its own column
 // on the right; the page grows downwards with the panels and the legend.
 inline constexpr double page_width = 1000;
-inline constexpr double left = 110;         // the panels' left edge
-inline constexpr double right = 700;        // the panels' right edge
-inline constexpr double legend_x = 725;     // the legend's column
+inline constexpr double left = 110;      // the panels' left edge
+inline constexpr double right = 700;     // the panels' right edge
+inline constexpr double legend_x = 725;  // the legend's column
 inline constexpr double legend_right = 988;
 inline constexpr double header_width = page_width - left - 12;
 inline constexpr double title_font = 17;
-inline constexpr double font = 13;          // texts in general
-inline constexpr double small_font = 12;    // the legend, tick labels
-inline constexpr double note_font = 11;     // notes beside lines and points, the footer
+inline constexpr double font = 13;        // texts in general
+inline constexpr double small_font = 12;  // the legend, tick labels
+inline constexpr double note_font = 11;   // notes beside lines and points, the footer
 
 // How far above the largest figure a device's memory still joins the scale.
 inline constexpr double total_reach = 8;
@@ -293,8 +292,7 @@ using point_value = std::optional<double> plot_point::*;
 // was skipped or failed, ends a run (a measured line never reaches a failed
 // point); predictions run on through skipped and failed points, which have
 // their prediction.
-[[nodiscard]] std::vector<std::vector<std::pair<double, double>>> runs_of(const plot_frame& f,
-                                                                          const scale& memory,
+[[nodiscard]] std::vector<std::vector<std::pair<double, double>>> runs_of(const plot_frame& f, const scale& memory,
                                                                           const plot_series& s, point_value value,
                                                                           bool measured);
 

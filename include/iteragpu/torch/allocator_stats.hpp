@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/memory/policies/memory_counter.hpp"
+#include "iteragpu/torch/narrow.hpp"
 
 /// \file
 /// LibTorch's caching-allocator statistics as an allocator_reading, for the
@@ -22,10 +22,9 @@ template <class DeviceStats>
 [[nodiscard]] allocator_reading reading_from(const DeviceStats& stats) {
   const auto& allocated = stats.allocated_bytes[0];
   const auto& reserved = stats.reserved_bytes[0];
-  return allocator_reading{narrow_or_throw<std::uint64_t>(allocated.current),
-                           narrow_or_throw<std::uint64_t>(reserved.current),
-                           narrow_or_throw<std::uint64_t>(allocated.peak),
-                           narrow_or_throw<std::uint64_t>(reserved.peak)};
+  return allocator_reading{
+      narrow_or_throw<std::uint64_t>(allocated.current), narrow_or_throw<std::uint64_t>(reserved.current),
+      narrow_or_throw<std::uint64_t>(allocated.peak), narrow_or_throw<std::uint64_t>(reserved.peak)};
 }
 
 }  // namespace iteragpu::torch_adapter

@@ -105,9 +105,8 @@ static_assert(memory::workload<aoti_workload>);
 /// Measures the package of `run` through iteragpu::memory::measure() on `device`
 /// with `backend` and `counter`.
 template <memory::measuring_backend B, memory::memory_counter C>
-[[nodiscard]] result<memory::measurement, memory::torchscript_run_error> measure_aoti_package(B& backend, C& counter,
-                                                                         const torch::Device& device,
-                                                                         const memory::torchscript_run& run) {
+[[nodiscard]] result<memory::measurement, memory::torchscript_run_error> measure_aoti_package(
+    B& backend, C& counter, const torch::Device& device, const memory::torchscript_run& run) {
   aoti_workload work(device, run.path, run.inputs, run.input_high);
   return measure_user_workload(backend, counter, work, run);
 }

@@ -33,16 +33,16 @@ namespace iteragpu::torch_adapter {
 
 /// The CUDA runtime LibTorch loaded, and NVML for the GPU's state.
 struct cuda_traits {
-  using status_type = cudaError_t;           ///< what every call returns
-  using stream_type = cudaStream_t;          ///< a stream
-  using event_type = cudaEvent_t;            ///< an event
-  using properties_type = cudaDeviceProp;    ///< a device's properties
-  using state_reader = nvml::session;        ///< the driver's NVML, opened by the caller
+  using status_type = cudaError_t;         ///< what every call returns
+  using stream_type = cudaStream_t;        ///< a stream
+  using event_type = cudaEvent_t;          ///< an event
+  using properties_type = cudaDeviceProp;  ///< a device's properties
+  using state_reader = nvml::session;      ///< the driver's NVML, opened by the caller
 
   static constexpr memory::gpu_platform platform = memory::gpu_platform::cuda;  ///< the runtime's platform
-  static constexpr std::string_view runtime_name = "CUDA";      ///< as messages name it
-  static constexpr std::string_view call_prefix = "cuda";       ///< cudaMemGetInfo, as messages name the calls
-  static constexpr status_type success = cudaSuccess;           ///< the status of a call that worked
+  static constexpr std::string_view runtime_name = "CUDA";                      ///< as messages name it
+  static constexpr std::string_view call_prefix = "cuda";  ///< cudaMemGetInfo, as messages name the calls
+  static constexpr status_type success = cudaSuccess;      ///< the status of a call that worked
 
   /// The runtime's words for `status`.
   [[nodiscard]] static const char* error_string(status_type status) { return cudaGetErrorString(status); }
@@ -51,7 +51,9 @@ struct cuda_traits {
   /// The visible GPUs, 0 where there is no usable driver.
   [[nodiscard]] static int device_count() { return c10::cuda::device_count(); }
   /// Makes device `d` current until the guard ends.
-  [[nodiscard]] static c10::cuda::CUDAGuard make_guard(memory::device_index d) { return c10::cuda::CUDAGuard(to_c10(d)); }
+  [[nodiscard]] static c10::cuda::CUDAGuard make_guard(memory::device_index d) {
+    return c10::cuda::CUDAGuard(to_c10(d));
+  }
   /// cudaDeviceSynchronize on the current device.
   [[nodiscard]] static status_type device_synchronize() { return cudaDeviceSynchronize(); }
   /// cudaRuntimeGetVersion.

@@ -4,8 +4,8 @@
 #include <c10/core/Device.h>
 #include <c10/core/DeviceType.h>
 
-#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/memory/device.hpp"
+#include "iteragpu/torch/narrow.hpp"
 
 /// \file
 /// The library's device index as LibTorch's, and LibTorch's lazy GPU

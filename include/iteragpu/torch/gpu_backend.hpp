@@ -46,8 +46,8 @@
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/nvml/session.hpp"
 #include "iteragpu/result.hpp"
-#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/torch/allocator_stats.hpp"
+#include "iteragpu/torch/narrow.hpp"
 
 namespace iteragpu::torch_adapter {
 
@@ -87,35 +87,34 @@ static_assert(gpu_state_reader<unavailable_state_reader> && gpu_state_reader<nvm
 /// What gpu_backend asks of a runtime's traits: raw calls that return the
 /// runtime's status, and the few facts that differ between runtimes.
 template <class T>
-concept gpu_runtime_traits =
-    gpu_state_reader<typename T::state_reader> &&
-    requires(device_index d, typename T::status_type s, typename T::event_type e, typename T::stream_type stream,
-             typename T::event_type* created, typename T::properties_type* properties,
-             const typename T::properties_type& read, int* version, float* milliseconds, std::size_t* bytes,
-             char* text, int length) {
-      { T::platform } -> std::convertible_to<memory::gpu_platform>;
-      { T::runtime_name } -> std::convertible_to<std::string_view>;
-      { T::call_prefix } -> std::convertible_to<std::string_view>;
-      { T::success } -> std::convertible_to<typename T::status_type>;
-      { T::error_string(s) } -> std::convertible_to<const char*>;
-      { T::initialize() } -> std::same_as<void>;
-      { T::device_count() } -> std::same_as<int>;
-      { T::make_guard(d) };
-      { T::device_synchronize() } -> std::same_as<typename T::status_type>;
-      { T::runtime_version(version) } -> std::same_as<typename T::status_type>;
-      { T::version_text(*version) } -> std::same_as<std::string>;
-      { T::device_properties(properties, d) } -> std::same_as<typename T::status_type>;
-      { T::capability(read) } -> std::same_as<std::string>;
-      { T::memory_info(bytes, bytes) } -> std::same_as<typename T::status_type>;
-      { T::pci_bus_id(text, length, d) } -> std::same_as<typename T::status_type>;
-      { T::current_stream(d) } -> std::same_as<typename T::stream_type>;
-      { T::event_create(created) } -> std::same_as<typename T::status_type>;
-      { T::event_destroy(e) } -> std::same_as<typename T::status_type>;
-      { T::event_record(e, stream) } -> std::same_as<typename T::status_type>;
-      { T::event_elapsed_time(milliseconds, e, e) } -> std::same_as<typename T::status_type>;
-      { T::device_stats(d) };
-      { T::reset_peak_stats(d) } -> std::same_as<void>;
-    };
+concept gpu_runtime_traits = gpu_state_reader<typename T::state_reader> &&
+                             requires(device_index d, typename T::status_type s, typename T::event_type e,
+                                      typename T::stream_type stream, typename T::event_type* created,
+                                      typename T::properties_type* properties, const typename T::properties_type& read,
+                                      int* version, float* milliseconds, std::size_t* bytes, char* text, int length) {
+                               { T::platform } -> std::convertible_to<memory::gpu_platform>;
+                               { T::runtime_name } -> std::convertible_to<std::string_view>;
+                               { T::call_prefix } -> std::convertible_to<std::string_view>;
+                               { T::success } -> std::convertible_to<typename T::status_type>;
+                               { T::error_string(s) } -> std::convertible_to<const char*>;
+                               { T::initialize() } -> std::same_as<void>;
+                               { T::device_count() } -> std::same_as<int>;
+                               { T::make_guard(d) };
+                               { T::device_synchronize() } -> std::same_as<typename T::status_type>;
+                               { T::runtime_version(version) } -> std::same_as<typename T::status_type>;
+                               { T::version_text(*version) } -> std::same_as<std::string>;
+                               { T::device_properties(properties, d) } -> std::same_as<typename T::status_type>;
+                               { T::capability(read) } -> std::same_as<std::string>;
+                               { T::memory_info(bytes, bytes) } -> std::same_as<typename T::status_type>;
+                               { T::pci_bus_id(text, length, d) } -> std::same_as<typename T::status_type>;
+                               { T::current_stream(d) } -> std::same_as<typename T::stream_type>;
+                               { T::event_create(created) } -> std::same_as<typename T::status_type>;
+                               { T::event_destroy(e) } -> std::same_as<typename T::status_type>;
+                               { T::event_record(e, stream) } -> std::same_as<typename T::status_type>;
+                               { T::event_elapsed_time(milliseconds, e, e) } -> std::same_as<typename T::status_type>;
+                               { T::device_stats(d) };
+                               { T::reset_peak_stats(d) } -> std::same_as<void>;
+                             };
 
 /// The runtime's calls as iteragpu::memory::measure() and the environment report use
 /// them; `Traits` (gpu_runtime_traits) supplies the raw calls. A failed call
@@ -193,8 +192,8 @@ class gpu_backend {
       const device_index d{i};
       typename Traits::properties_type p{};
       check(Traits::device_properties(&p, d), "GetDeviceProperties");
-      gpus.push_back(
-          memory::gpu_description{d, text_of(p.name), Traits::capability(p), narrow_or_throw<std::uint64_t>(p.totalGlobalMem)});
+      gpus.push_back(memory::gpu_description{d, text_of(p.name), Traits::capability(p),
+                                             narrow_or_throw<std::uint64_t>(p.totalGlobalMem)});
     }
     return gpus;
   }
@@ -242,7 +241,9 @@ class gpu_backend {
     timer& operator=(const timer&) = delete;
     /// Takes the other's events; the other holds none after.
     timer(timer&& other) noexcept
-        : stream_(other.stream_), start_(std::exchange(other.start_, nullptr)), stop_(std::exchange(other.stop_, nullptr)) {}
+        : stream_(other.stream_),
+          start_(std::exchange(other.start_, nullptr)),
+          stop_(std::exchange(other.stop_, nullptr)) {}
     timer& operator=(timer&&) = delete;
     ~timer() {
       destroy(start_);

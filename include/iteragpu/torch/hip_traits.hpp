@@ -52,16 +52,16 @@ inline constexpr std::string_view hip_state_not_available =
 
 /// The HIP runtime LibTorch's ROCm build loaded; no GPU state reader.
 struct hip_traits {
-  using status_type = hipError_t;                    ///< what every call returns
-  using stream_type = hipStream_t;                   ///< a stream
-  using event_type = hipEvent_t;                     ///< an event
-  using properties_type = hipDeviceProp_t;           ///< a device's properties
-  using state_reader = unavailable_state_reader;     ///< none written: hip_state_not_available
+  using status_type = hipError_t;                 ///< what every call returns
+  using stream_type = hipStream_t;                ///< a stream
+  using event_type = hipEvent_t;                  ///< an event
+  using properties_type = hipDeviceProp_t;        ///< a device's properties
+  using state_reader = unavailable_state_reader;  ///< none written: hip_state_not_available
 
   static constexpr memory::gpu_platform platform = memory::gpu_platform::hip;  ///< the runtime's platform
-  static constexpr std::string_view runtime_name = "HIP";      ///< as messages name it
-  static constexpr std::string_view call_prefix = "hip";       ///< hipMemGetInfo, as messages name the calls
-  static constexpr status_type success = hipSuccess;           ///< the status of a call that worked
+  static constexpr std::string_view runtime_name = "HIP";                      ///< as messages name it
+  static constexpr std::string_view call_prefix = "hip";  ///< hipMemGetInfo, as messages name the calls
+  static constexpr status_type success = hipSuccess;      ///< the status of a call that worked
 
   /// The state reader a HIP backend is given: every reading not available.
   [[nodiscard]] static state_reader no_state_reader() noexcept { return state_reader{hip_state_not_available}; }

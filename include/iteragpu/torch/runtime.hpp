@@ -3,8 +3,8 @@
 
 #include <cstddef>
 #include <exception>
-#include <optional>
 #include <new>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,14 +36,14 @@
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/synthetic_measurement.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
+#include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/nvml/session.hpp"
+#include "iteragpu/torch/aoti_workload.hpp"
 #include "iteragpu/torch/cuda_backend.hpp"
 #include "iteragpu/torch/device.hpp"
 #include "iteragpu/torch/hip_backend.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
-#include "iteragpu/torch/aoti_workload.hpp"
 #include "iteragpu/torch/torchscript_workload.hpp"
-#include "iteragpu/memory/torchscript_measurement.hpp"
-#include "iteragpu/nvml/session.hpp"
 
 /// \file
 /// The GPU runtime of a LibTorch build, for the `environment` and `measure`
@@ -105,11 +105,13 @@ struct gpu_measuring_runtime {
 
   /// A user's TorchScript module through iteragpu::memory::measure(), on the
   /// measured device made current for the whole run.
-  [[nodiscard]] result<measurement, memory::torchscript_run_error> measure_torchscript(const memory::torchscript_run& run) {
+  [[nodiscard]] result<measurement, memory::torchscript_run_error> measure_torchscript(
+      const memory::torchscript_run& run) {
     try {
       Backend::initialize();
     } catch (const std::exception& e) {
-      return unexpected{memory::torchscript_run_error{memory::torchscript_run_errc::phase_failed, phase_kind::model_load, first_line(e.what())}};
+      return unexpected{memory::torchscript_run_error{memory::torchscript_run_errc::phase_failed,
+                                                      phase_kind::model_load, first_line(e.what())}};
     }
     const torch::Device device(torch::kCUDA, to_c10(run.device));
     const c10::DeviceGuard guard(device);
@@ -117,8 +119,9 @@ struct gpu_measuring_runtime {
 #if defined(ITERAGPU_TORCH_HAS_AOTI)
       return measure_aoti_package(backend, counter, device, run);
 #else
-      return unexpected{memory::torchscript_run_error{memory::torchscript_run_errc::not_loadable, phase_kind::model_load,
-                                                      "this LibTorch reads no AOTInductor package (LibTorch 2.6 or later does)"}};
+      return unexpected{
+          memory::torchscript_run_error{memory::torchscript_run_errc::not_loadable, phase_kind::model_load,
+                                        "this LibTorch reads no AOTInductor package (LibTorch 2.6 or later does)"}};
 #endif
     }
     return measure_torchscript_module(backend, counter, device, run);
@@ -136,8 +139,9 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
   /// The workspaces LibTorch chose for cuBLAS and cuBLASLt (from LibTorch 2.3 on; nothing before).
   [[nodiscard]] static std::optional<memory::prediction::blas_workspaces> blas_workspaces() {
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
-    return memory::prediction::blas_workspaces{byte_count{at::cuda::getChosenWorkspaceSize()},
-                                       byte_count{at::cuda::getCUDABlasLtWorkspaceSize()}};
+    return memory::prediction::blas_workspaces{byte_count{at::cuda::getChosenWorkspaceSize()}, byte_count {
+                                                 at::cuda::getCUDABlasLtWorkspaceSize()
+                                               }};
 #else
     return std::nullopt;
 #endif
@@ -174,7 +178,7 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
       torch::cuda::_record_memory_history(std::optional<std::string>("all"), std::optional<std::string>("all"),
                                           std::string("python"), max_entries);
     } catch (const std::exception& e) {
-      return unexpected{memory::memory_history_error{memory::memory_history_step::start, first_line(e.what())}};
+      return unexpected{memory::memory_history_error { memory::memory_history_step::start, first_line(e.what()) }};
     }
     return {};
   }
@@ -183,7 +187,7 @@ struct cuda_runtime : gpu_measuring_runtime<cuda_backend, cuda_allocator_counter
     try {
       return torch::cuda::_memory_snapshot_pickled();
     } catch (const std::exception& e) {
-      return unexpected{memory::memory_history_error{memory::memory_history_step::snapshot, first_line(e.what())}};
+      return unexpected{memory::memory_history_error { memory::memory_history_step::snapshot, first_line(e.what()) }};
     }
   }
 #endif

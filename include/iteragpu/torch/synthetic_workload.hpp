@@ -12,11 +12,11 @@
 #include <ATen/cuda/CUDAGeneratorImpl.h>
 #endif
 
-#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/torch/dtype.hpp"
+#include "iteragpu/torch/narrow.hpp"
 
 /// \file
 /// The synthetic network built with LibTorch, and its workload for iteragpu::memory::measure().

@@ -14,13 +14,13 @@
 #include <torch/script.h>
 #include <torch/torch.h>
 
-#include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/memory/input_spec.hpp"
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
-#include "iteragpu/torch/synthetic_workload.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/torch/narrow.hpp"
+#include "iteragpu/torch/synthetic_workload.hpp"
 
 /// \file
 /// A user's TorchScript module (torch::jit::load) and the inputs the user
@@ -245,16 +245,16 @@ static_assert(workload<torchscript_workload>);
 /// failed phase carries the workload's refusal, when it refused the user's
 /// input.
 template <measuring_backend B, memory_counter C, workload W>
-[[nodiscard]] result<measurement, memory::torchscript_run_error> measure_user_workload(B& backend, C& counter, W& work,
-                                                                          const memory::torchscript_run& run) {
+[[nodiscard]] result<measurement, memory::torchscript_run_error> measure_user_workload(
+    B& backend, C& counter, W& work, const memory::torchscript_run& run) {
   auto measured = iteragpu::memory::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
     if (e.code == measure_errc::host_out_of_memory) {
       throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
     }
-    return unexpected{memory::torchscript_run_error{
-        work.refusal().value_or(memory::torchscript_run_errc::phase_failed), e.phase, std::move(e.message)}};
+    return unexpected{memory::torchscript_run_error{work.refusal().value_or(memory::torchscript_run_errc::phase_failed),
+                                                    e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
 }
@@ -263,9 +263,8 @@ template <measuring_backend B, memory_counter C, workload W>
 /// with `backend` and `counter`: what an integrator calls with policies of
 /// their own (examples/torchscript_measure.cpp).
 template <measuring_backend B, memory_counter C>
-[[nodiscard]] result<measurement, memory::torchscript_run_error> measure_torchscript_module(B& backend, C& counter,
-                                                                               const torch::Device& device,
-                                                                               const memory::torchscript_run& run) {
+[[nodiscard]] result<measurement, memory::torchscript_run_error> measure_torchscript_module(
+    B& backend, C& counter, const torch::Device& device, const memory::torchscript_run& run) {
   torchscript_workload work(device, run.path, run.inputs, run.train, run.input_high);
   return measure_user_workload(backend, counter, work, run);
 }

@@ -49,7 +49,6 @@ json::object json_of(const std::vector<std::string>& args) {
   return json::parse(r.out).as_object();
 }
 
-
 // "gpu days lots total_cents verdict" per listed package.
 std::vector<std::string> lines_of(const json::object& o) {
   std::vector<std::string> lines;
@@ -78,10 +77,10 @@ BOOST_AUTO_TEST_SUITE(calcul_forfaits_search)
 // order of the catalog's rows. b200 sells 2 GPUs a lot.
 BOOST_AUTO_TEST_CASE(the_estimate_and_its_gib_list_the_same_shipped_packages_cheapest_first) {
   const std::vector<std::string> expected{
-      "rtx-4090 7 1 4872 fits",    "a6000 7 1 8400 fits",     "rtx-5090 7 1 12768 fits", "l40s 7 1 15792 fits",
-      "a100-40gb 7 1 16800 fits",  "l40 7 1 16800 fits",      "a100-80gb 7 1 23352 fits", "rtx-pro-6000 7 1 24360 fits",
-      "h100-pcie 7 1 33432 fits",  "h100-sxm 7 1 43344 fits", "h100-nvl 7 1 43512 fits", "mi300x 7 1 43512 fits",
-      "h200 7 1 57960 fits",       "b300 7 1 100800 fits",    "b200 7 1 168000 fits"};
+      "rtx-4090 7 1 4872 fits",   "a6000 7 1 8400 fits",     "rtx-5090 7 1 12768 fits",  "l40s 7 1 15792 fits",
+      "a100-40gb 7 1 16800 fits", "l40 7 1 16800 fits",      "a100-80gb 7 1 23352 fits", "rtx-pro-6000 7 1 24360 fits",
+      "h100-pcie 7 1 33432 fits", "h100-sxm 7 1 43344 fits", "h100-nvl 7 1 43512 fits",  "mi300x 7 1 43512 fits",
+      "h200 7 1 57960 fits",      "b300 7 1 100800 fits",    "b200 7 1 168000 fits"};
   const auto from_file = json_of({"--fits", fits + "estimate-7b.json", "--days", "7", "--json"});
   const auto from_gib = json_of({"--fits-gib", "17.03851604461669921875", "--days", "7", "--json"});
   BOOST_TEST(lines_of(from_file) == expected, boost::test_tools::per_element());
@@ -106,16 +105,17 @@ BOOST_AUTO_TEST_CASE(the_text_table_carries_the_label_the_units_and_the_rule) {
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(r.err.empty());
   BOOST_TEST(r.out.starts_with(std::string(iteragpu::report::illustrative_note) + "\n"));
-  for (const char* part :
-       {"Packages of at least 1 GPU that holds 18294967296 bytes (17.04 GiB), 7 days: 15 packages\n",
-        "  need      estimate --json: its memory_need.bytes",
-        "gpu           name                     GB/GPU  fit   headroom (GiB)  days  lots  GPUs  price (USD)  GPU-hours  "
-        "USD/GPU-hour\n",
-        "rtx-4090      NVIDIA GeForce RTX 4090      24  fits            6.36     7     1     1        48.72        168  "
-        "    0.290000\n",
-        "b200          NVIDIA B200                 180  fits          159.52     7     1     2      1680.00        336  "
-        "    5.000000\n",
-        "neither availability nor a reservation", "order: cheapest first"}) {
+  for (
+      const char* part :
+      {"Packages of at least 1 GPU that holds 18294967296 bytes (17.04 GiB), 7 days: 15 packages\n",
+       "  need      estimate --json: its memory_need.bytes",
+       "gpu           name                     GB/GPU  fit   headroom (GiB)  days  lots  GPUs  price (USD)  GPU-hours  "
+       "USD/GPU-hour\n",
+       "rtx-4090      NVIDIA GeForce RTX 4090      24  fits            6.36     7     1     1        48.72        168  "
+       "    0.290000\n",
+       "b200          NVIDIA B200                 180  fits          159.52     7     1     2      1680.00        336  "
+       "    5.000000\n",
+       "neither availability nor a reservation", "order: cheapest first"}) {
     BOOST_TEST(contains(r.out, part), part);
   }
   BOOST_TEST(contains(r.out, std::string(iteragpu::pricing::memory_rule_statement) + "\n"));
@@ -137,9 +137,9 @@ BOOST_AUTO_TEST_CASE(a_need_within_the_rule_s_uncertainty_is_listed_as_tight) {
 
 BOOST_AUTO_TEST_CASE(json_of_a_search_has_its_keys_in_order) {
   const auto o = json_of({"--fits-gib", "0", "--json"});
-  const std::array<const char*, 14> keys{"kind",         "provider", "currency",         "snapshot_date", "illustrative",
-                                         "memory_need",  "memory_rule", "gpus",          "days",          "gpu_hours",
-                                         "accepted_results", "order", "packages",        "notes"};
+  const std::array<const char*, 14> keys{
+      "kind", "provider", "currency",  "snapshot_date",    "illustrative", "memory_need", "memory_rule",
+      "gpus", "days",     "gpu_hours", "accepted_results", "order",        "packages",    "notes"};
   BOOST_REQUIRE_EQUAL(o.size(), keys.size());
   std::size_t i = 0;
   for (const auto& entry : o) {
@@ -172,12 +172,13 @@ BOOST_AUTO_TEST_CASE(a_custom_catalog_search_gives_exact_lots_cents_and_hours) {
   for (const auto& note : o.at("notes").as_array()) {
     BOOST_TEST(!contains(std::string(note.as_string()), "ILLUSTRATIVE"));
   }
-  const auto text = run({"--catalog", ties, "--fits-gib", "37.252902984619140625", "--gpus", "7", "--gpu-hours",
-                         "1000", "--days", "7", "--accepted-results", "4"});
+  const auto text = run({"--catalog", ties, "--fits-gib", "37.252902984619140625", "--gpus", "7", "--gpu-hours", "1000",
+                         "--days", "7", "--accepted-results", "4"});
   BOOST_TEST(!contains(text.out, "ILLUSTRATIVE"));
   BOOST_TEST(contains(text.out, "unused GPU-hours  USD/accepted result\n"), text.out);
-  BOOST_TEST(contains(text.out, "p40  Test P40      40  tight           -0.38     7     7     7       490.00       1176"),
-             text.out);
+  BOOST_TEST(
+      contains(text.out, "p40  Test P40      40  tight           -0.38     7     7     7       490.00       1176"),
+      text.out);
 }
 
 BOOST_AUTO_TEST_CASE(measurements_and_plans_are_read_as_needs) {
@@ -201,8 +202,7 @@ BOOST_AUTO_TEST_CASE(a_need_past_every_gpu_prints_an_empty_list) {
 }
 
 BOOST_AUTO_TEST_CASE(gpu_hours_alone_list_every_gpu_without_memory) {
-  const auto o =
-      json_of({"--catalog", fits + "catalog-ties.csv", "--gpu-hours", "73", "--days", "3", "--json"});
+  const auto o = json_of({"--catalog", fits + "catalog-ties.csv", "--gpu-hours", "73", "--days", "3", "--json"});
   const std::vector<std::string> expected{"u16 3 2 1000", "s24 3 2 2000", "r80 3 1 3000", "p40 3 2 6000",
                                           "q48 3 2 6000"};
   BOOST_TEST(lines_of(o) == expected, boost::test_tools::per_element());
@@ -230,14 +230,15 @@ BOOST_AUTO_TEST_CASE(durations_compared_side_by_side) {
 
   const auto text = run({"--catalog", fits + "catalog-durations.csv", "--gpu", "d1", "--compare-days"});
   BOOST_TEST(text.exit_code == 0);
-  for (const char* part : {"Durations compared: d1 (Test D1, 80 GB per GPU), one lot of 2 GPUs\n",
-                           "days  lot price (USD)  GPU-days  USD/GPU-day  saving vs 3 days (USD/GPU-day)  saving vs 3 "
-                           "days (%)\n",
-                           "   7           151.20        14    10.800000                        1.200000                 "
-                           "10.00\n",
-                           "  30           576.00        60     9.600000                        2.400000                 "
-                           "20.00\n",
-                           "unit cost not computed (no --accepted-results)"}) {
+  for (const char* part :
+       {"Durations compared: d1 (Test D1, 80 GB per GPU), one lot of 2 GPUs\n",
+        "days  lot price (USD)  GPU-days  USD/GPU-day  saving vs 3 days (USD/GPU-day)  saving vs 3 "
+        "days (%)\n",
+        "   7           151.20        14    10.800000                        1.200000                 "
+        "10.00\n",
+        "  30           576.00        60     9.600000                        2.400000                 "
+        "20.00\n",
+        "unit cost not computed (no --accepted-results)"}) {
     BOOST_TEST(contains(text.out, part), part << "\n" << text.out);
   }
   const auto shipped = run({"--gpu", "h200", "--compare-days"});
@@ -247,9 +248,9 @@ BOOST_AUTO_TEST_CASE(durations_compared_side_by_side) {
 BOOST_AUTO_TEST_CASE(help_names_every_flag) {
   const auto r = run({"--help"});
   BOOST_TEST(r.exit_code == 0);
-  for (const char* flag : {"--gpu ", "--days", "--lots", "--accepted-results", "--fits ", "--fits-gib", "--gpus",
-                           "--gpu-hours", "--compare-days", "--catalog", "--json", "--list", "--help",
-                           "data/README.md"}) {
+  for (const char* flag :
+       {"--gpu ", "--days", "--lots", "--accepted-results", "--fits ", "--fits-gib", "--gpus", "--gpu-hours",
+        "--compare-days", "--catalog", "--json", "--list", "--help", "data/README.md"}) {
     BOOST_TEST(contains(r.out, flag), flag);
   }
 }
@@ -274,7 +275,8 @@ BOOST_AUTO_TEST_CASE(bad_searches_exit_2_with_one_line_naming_the_flag_and_nothi
       {{"--fits", fits + "catalog-ties.csv"}, {"--fits: ", "not valid JSON"}},
       {{"--fits", fits + "estimate-need-null.json"}, {"--fits: ", "memory_need is null"}},
       {{"--fits", fits + "negative-peak.json"},
-       {"--fits: ", "a measurement that cannot be read: phases[1].peak_reserved_bytes is the number -1; expected a byte count"}},
+       {"--fits: ",
+        "a measurement that cannot be read: phases[1].peak_reserved_bytes is the number -1; expected a byte count"}},
       {{"--fits", "/proc/self/pagemap"}, {"--fits: '/proc/self/pagemap' is larger than 16 MiB"}},
       {{"--fits", ""}, {"--fits: an empty value"}},
       {{"--fits="}, {"--fits"}},
@@ -293,7 +295,8 @@ BOOST_AUTO_TEST_CASE(bad_searches_exit_2_with_one_line_naming_the_flag_and_nothi
       {{"--fits-gib", "1", "--gpus", "0"}, {"--gpus: '0' is too small; expected a positive integer count of GPUs"}},
       {{"--fits-gib", "1", "--gpus", "-2"}, {"--gpus"}},
       {{"--fits-gib", "1", "--gpus", "1.5"}, {"--gpus: '1.5' is not a whole number"}},
-      {{"--fits-gib", "1", "--gpus", "18446744073709551616"}, {"--gpus: '18446744073709551616' does not fit in 64 bits"}},
+      {{"--fits-gib", "1", "--gpus", "18446744073709551616"},
+       {"--gpus: '18446744073709551616' does not fit in 64 bits"}},
       {{"--gpu-hours", "0"}, {"--gpu-hours: '0' is too small"}},
       {{"--gpu-hours", "ten"}, {"--gpu-hours: 'ten' is not a whole number"}},
       {{"--fits-gib", "1", "--days", "5"}, {"--days: no package lasts '5' days; expected 3, 7 or 30"}},

@@ -49,17 +49,28 @@ json::object json_of(const command_outcome& r) {
   return json::parse(r.out).as_object();
 }
 
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(calcul_forfaits_program)
 
 BOOST_AUTO_TEST_CASE(json_has_exactly_the_16_keys_in_order) {
   const auto v = json_of(run_command(calcul_forfaits, {"--gpu", "b200", "--days", "7", "--lots", "2", "--json"}));
-  const std::array<const char*, 16> keys{"provider",       "currency",          "snapshot_date", "illustrative",
-                                         "gpu",            "name",              "days",          "lots",
-                                         "gpus_per_lot",   "total_gpus",        "lot_price_cents", "total_price_cents",
-                                         "total_price",    "accepted_results",  "unit_cost_cents", "notes"};
+  const std::array<const char*, 16> keys{"provider",
+                                         "currency",
+                                         "snapshot_date",
+                                         "illustrative",
+                                         "gpu",
+                                         "name",
+                                         "days",
+                                         "lots",
+                                         "gpus_per_lot",
+                                         "total_gpus",
+                                         "lot_price_cents",
+                                         "total_price_cents",
+                                         "total_price",
+                                         "accepted_results",
+                                         "unit_cost_cents",
+                                         "notes"};
   BOOST_REQUIRE_EQUAL(v.size(), keys.size());
   std::size_t i = 0;
   for (const auto& entry : v) {
@@ -101,8 +112,8 @@ BOOST_AUTO_TEST_CASE(accepted_results_divide_the_whole_price) {
   BOOST_TEST(v.at("unit_cost_cents").as_string() == "112000.0000");
   BOOST_TEST(contains(std::string(v.at("notes").as_array().back().as_string()), "half to even"));
 
-  const auto h200 = json_of(run_command(
-      calcul_forfaits, {"--gpu=h200", "--days=3", "--lots=1", "--accepted-results=7", "--json"}));
+  const auto h200 =
+      json_of(run_command(calcul_forfaits, {"--gpu=h200", "--days=3", "--lots=1", "--accepted-results=7", "--json"}));
   BOOST_TEST(h200.at("unit_cost_cents").as_string() == "3548.5714");
 }
 
@@ -116,7 +127,8 @@ BOOST_AUTO_TEST_CASE(text_output_names_every_figure_and_the_warnings) {
                            "neither availability nor a reservation"}) {
     BOOST_TEST(contains(r.out, part), part);
   }
-  const auto with = run_command(calcul_forfaits, {"--gpu", "b200", "--days", "7", "--lots", "2", "--accepted-results", "3"});
+  const auto with =
+      run_command(calcul_forfaits, {"--gpu", "b200", "--days", "7", "--lots", "2", "--accepted-results", "3"});
   BOOST_TEST(contains(with.out, "1120.000000 USD per accepted result (3360.00 USD / 3, rounded half to even to 4 "
                                 "decimal places of a cent)\n"),
              with.out);
@@ -124,8 +136,8 @@ BOOST_AUTO_TEST_CASE(text_output_names_every_figure_and_the_warnings) {
 
 BOOST_AUTO_TEST_CASE(a_real_catalog_carries_no_illustrative_warning) {
   const std::string real = fixtures + "valid-crlf-quoted.csv";
-  const auto v =
-      json_of(run_command(calcul_forfaits, {"--catalog", real.c_str(), "--gpu", "x1", "--days", "30", "--lots", "1", "--json"}));
+  const auto v = json_of(run_command(
+      calcul_forfaits, {"--catalog", real.c_str(), "--gpu", "x1", "--days", "30", "--lots", "1", "--json"}));
   BOOST_TEST(!v.at("illustrative").as_bool());
   BOOST_TEST(v.at("provider").as_string() == "acme");
   BOOST_TEST(v.at("name").as_string() == "Example X1, \"80 GB\"");
@@ -133,15 +145,16 @@ BOOST_AUTO_TEST_CASE(a_real_catalog_carries_no_illustrative_warning) {
   for (const auto& note : v.at("notes").as_array()) {
     BOOST_TEST(!contains(std::string(note.as_string()), "ILLUSTRATIVE"));
   }
-  const auto text = run_command(calcul_forfaits, {"--catalog", real.c_str(), "--gpu", "x1", "--days", "3", "--lots", "1"});
+  const auto text =
+      run_command(calcul_forfaits, {"--catalog", real.c_str(), "--gpu", "x1", "--days", "3", "--lots", "1"});
   BOOST_TEST(!contains(text.out, "ILLUSTRATIVE"));
   BOOST_TEST(contains(text.out, "neither availability nor a reservation"));
 }
 
 BOOST_AUTO_TEST_CASE(the_largest_total_that_fits_is_printed_exactly) {
   const std::string real = fixtures + "valid-crlf-quoted.csv";
-  const auto v = json_of(run_command(calcul_forfaits, {"--catalog", real.c_str(), "--gpu", "x2", "--days", "30", "--lots",
-                                                       "1", "--accepted-results", "2", "--json"}));
+  const auto v = json_of(run_command(calcul_forfaits, {"--catalog", real.c_str(), "--gpu", "x2", "--days", "30",
+                                                       "--lots", "1", "--accepted-results", "2", "--json"}));
   BOOST_TEST(v.at("total_price_cents").as_uint64() == UINT64_MAX);
   BOOST_TEST(v.at("total_price").as_string() == "184467440737095516.15");
   BOOST_TEST(v.at("unit_cost_cents").as_string() == "9223372036854775807.5000");
@@ -159,7 +172,8 @@ BOOST_AUTO_TEST_CASE(list_prints_every_package) {
   BOOST_TEST(lines == 45U + 4U);  // title, warning, column heads, 45 packages, reminder
   BOOST_TEST(contains(r.out, "provider illustrative, currency USD, snapshot 2026-09-24, 45 packages"));
   BOOST_TEST(contains(r.out, "not a real offer"));
-  BOOST_TEST(contains(r.out, "b200          NVIDIA B200                 180         2     7          1680.00\n"), r.out);
+  BOOST_TEST(contains(r.out, "b200          NVIDIA B200                 180         2     7          1680.00\n"),
+             r.out);
   BOOST_TEST(contains(r.out, "rtx-4090      NVIDIA GeForce RTX 4090      24         1    30           208.80\n"));
   const std::string real = fixtures + "valid-crlf-quoted.csv";
   const auto other = run_command(calcul_forfaits, {"--list", "--catalog", real.c_str()});
@@ -178,7 +192,8 @@ BOOST_AUTO_TEST_CASE(help_lists_every_flag_and_the_rounding_rule) {
 }
 
 BOOST_AUTO_TEST_CASE(options_parse_without_touching_a_file) {
-  const auto o = parse({"--gpu", "b200", "--days", "7", "--lots", "2", "--accepted-results", "3", "--catalog", "/x.csv"});
+  const auto o =
+      parse({"--gpu", "b200", "--days", "7", "--lots", "2", "--accepted-results", "3", "--catalog", "/x.csv"});
   BOOST_TEST(o.request.gpu == "b200");
   BOOST_TEST(o.request.days.value == 7U);
   BOOST_TEST(o.request.lots.value == 2U);
@@ -220,7 +235,8 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line_and_nothing_on_stdout) {
       {{"--gpu", "b200", "--days", "7", "--lots", "two"}, {"--lots: 'two'"}},
       {{"--gpu", "b200", "--days", "7", "--lots="}, {"--lots"}},
       {{"--gpu", "b200", "--days", "7", "--lots", ""}, {"--lots: an empty value"}},
-      {{"--gpu", "b200", "--days", "7", "--lots", "18446744073709551616"}, {"--lots: '18446744073709551616' does not fit in 64 bits"}},
+      {{"--gpu", "b200", "--days", "7", "--lots", "18446744073709551616"},
+       {"--lots: '18446744073709551616' does not fit in 64 bits"}},
       {{"--gpu", "b200", "--days", "7"}, {"--lots is required"}},
       {{"--gpu", "b200", "--days", "7", "--lots", "1", "--lots", "2"}, {"lots"}},
       // zero or malformed accepted results
@@ -229,7 +245,8 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line_and_nothing_on_stdout) {
       {{"--gpu", "b200", "--days", "7", "--lots", "1", "--accepted-results", "3.0"}, {"--accepted-results: '3.0'"}},
       {{"--gpu", "b200", "--days", "7", "--lots", "1", "--accepted-results", "+3"}, {"--accepted-results: '+3'"}},
       {{"--gpu", "b200", "--days", "7", "--lots", "1", "--accepted-results="}, {"--accepted-results"}},
-      {{"--gpu", "b200", "--days", "7", "--lots", "1", "--accepted-results", ""}, {"--accepted-results: an empty value"}},
+      {{"--gpu", "b200", "--days", "7", "--lots", "1", "--accepted-results", ""},
+       {"--accepted-results: an empty value"}},
       {{"--gpu", "b200", "--days", "7", "--lots", "1", "--accepted-results"}, {"accepted-results"}},
       // totals past 64 bits
       {{"--gpu", "b300", "--days", "7", "--lots", "18446744073709551615"},
@@ -244,21 +261,26 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line_and_nothing_on_stdout) {
       {{"--catalog=", "--list"}, {"--catalog"}},
       {{"--catalog", "", "--list"}, {"--catalog: an empty value"}},
       {{"--catalog", "/nonexistent/two\nlines.csv", "--list"}, {"'/nonexistent/two\\x0Alines.csv' does not exist"}},
-      {{"--catalog", fixtures + "empty.csv", "--list"}, {"invalid catalog: " + fixtures + "empty.csv:1:1: an empty file"}},
+      {{"--catalog", fixtures + "empty.csv", "--list"},
+       {"invalid catalog: " + fixtures + "empty.csv:1:1: an empty file"}},
       {{"--catalog", fixtures + "header-only.csv", "--list"}, {"header-only.csv:2:1: no price rows after the header"}},
-      {{"--catalog", fixtures + "bad-header.csv", "--list"}, {"bad-header.csv:1:78: header field 9 'price_cents'; expected 'lot_price_cents'"}},
+      {{"--catalog", fixtures + "bad-header.csv", "--list"},
+       {"bad-header.csv:1:78: header field 9 'price_cents'; expected 'lot_price_cents'"}},
       {{"--catalog", fixtures + "missing-duration.csv", "--gpu", "x1", "--days", "3", "--lots", "1"},
        {"missing-duration.csv:2:21: x1 with rows for 3 and 7 days only"}},
       {{"--catalog", fixtures + "duplicate-row.csv", "--list"}, {"duplicate-row.csv:5:40: a second x1 row for 7 days"}},
       {{"--catalog", fixtures + "zero-price.csv", "--list"}, {"zero-price.csv:2:42: lot_price_cents '0'"}},
       {{"--catalog", fixtures + "decimal-price.csv", "--list"}, {"decimal-price.csv:2:42: lot_price_cents '300.00'"}},
       {{"--catalog", fixtures + "price-too-large.csv", "--list"}, {"price-too-large.csv:2:42:", "fits 64 bits"}},
-      {{"--catalog", fixtures + "two-providers.csv", "--list"}, {"two-providers.csv:5:1: provider 'other'; expected 'acme'"}},
+      {{"--catalog", fixtures + "two-providers.csv", "--list"},
+       {"two-providers.csv:5:1: provider 'other'; expected 'acme'"}},
       {{"--catalog", fixtures + "euro.csv", "--list"}, {"euro.csv:2:6: currency 'EUR'; expected USD"}},
       {{"--catalog", fixtures + "bad-date.csv", "--list"}, {"bad-date.csv:2:10: snapshot_date '24/09/2026'"}},
       {{"--catalog", fixtures + "bad-gpu-id.csv", "--list"}, {"bad-gpu-id.csv:2:21: gpu 'X1'"}},
-      {{"--catalog", fixtures + "lots-differ.csv", "--list"}, {"lots-differ.csv:4:38: gpus_per_lot '2' for x1; expected 1"}},
-      {{"--catalog", fixtures + "unclosed-quote.csv", "--list"}, {"unclosed-quote.csv:4:24: a quoted field that is never closed"}},
+      {{"--catalog", fixtures + "lots-differ.csv", "--list"},
+       {"lots-differ.csv:4:38: gpus_per_lot '2' for x1; expected 1"}},
+      {{"--catalog", fixtures + "unclosed-quote.csv", "--list"},
+       {"unclosed-quote.csv:4:24: a quoted field that is never closed"}},
       {{"--catalog", fixtures + "eight-fields.csv", "--list"}, {"eight-fields.csv:3:41: a row of 8 fields"}},
       // --list goes with --catalog only
       {{"--list", "--gpu", "b200"}, {"--gpu does not go with it"}},
@@ -294,16 +316,18 @@ BOOST_AUTO_TEST_CASE(a_missing_default_catalog_names_where_it_looked) {
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.out.empty());
   BOOST_TEST(is_one_line(r.err));
-  BOOST_TEST(r.err ==
-             "calcul_forfaits: the shipped catalog is not found (looked at '/nonexistent/a.csv', '/nonexistent/b.csv'); "
-             "expected --catalog PATH\n");
+  BOOST_TEST(
+      r.err ==
+      "calcul_forfaits: the shipped catalog is not found (looked at '/nonexistent/a.csv', '/nonexistent/b.csv'); "
+      "expected --catalog PATH\n");
   // --catalog still works without a default.
   const auto given = run_command(without_default, {"--catalog", shipped_catalog.c_str(), "--list"});
   BOOST_TEST(given.exit_code == 0);
 }
 
 BOOST_AUTO_TEST_CASE(default_candidates_put_the_install_first) {
-  const auto candidates = iteragpu::cli::default_catalog_candidates("../share/iteragpu", "/src/data/tarifs-forfaits.csv");
+  const auto candidates =
+      iteragpu::cli::default_catalog_candidates("../share/iteragpu", "/src/data/tarifs-forfaits.csv");
   BOOST_REQUIRE_EQUAL(candidates.size(), 2U);
   const auto exe = iteragpu::cli::running_executable();
   BOOST_REQUIRE(exe.has_value());

@@ -238,9 +238,9 @@ BOOST_AUTO_TEST_CASE(the_text_shows_both_files_each_part_and_the_verdict) {
 BOOST_AUTO_TEST_CASE(a_differing_row_is_listed_with_its_fields_in_the_text) {
   const auto r = compare(fixture("h200-small-float32-v1.json"), fixture("h200-rate-float16-v1.json"));
   BOOST_TEST(r.exit_code == 0);
-  BOOST_TEST(r.out.find("  cold_forward: baseline_allocated_bytes 136704 -> 335585280 (+335448576); ") !=
-             std::string::npos,
-             r.out);
+  BOOST_TEST(
+      r.out.find("  cold_forward: baseline_allocated_bytes 136704 -> 335585280 (+335448576); ") != std::string::npos,
+      r.out);
 }
 
 // 1 x 16 x 64 against 4 x 2048 x 4096: the 14 rows both have all differ;
@@ -391,7 +391,8 @@ BOOST_AUTO_TEST_CASE(rows_out_of_the_protocols_order_are_refused) {
 BOOST_AUTO_TEST_CASE(times_and_bytes_of_the_wrong_kind_are_refused) {
   auto d = schema_2_document();
   d["phases"].as_array()[4].as_object()["gpu_seconds"] = -1e-6;
-  BOOST_TEST(problem_of(d) == "phases[4].gpu_seconds is the number -1E-6; expected a finite number of seconds, 0 or more");
+  BOOST_TEST(problem_of(d) ==
+             "phases[4].gpu_seconds is the number -1E-6; expected a finite number of seconds, 0 or more");
   d = schema_2_document();
   d["phases"].as_array()[4].as_object()["seconds"] = "fast";
   BOOST_TEST(problem_of(d).starts_with("phases[4].seconds is the string 'fast'; expected"));
@@ -400,7 +401,8 @@ BOOST_AUTO_TEST_CASE(times_and_bytes_of_the_wrong_kind_are_refused) {
   BOOST_TEST(problem_of(d).starts_with("phases[0].peak_reserved_bytes is the number 2.5E0; expected a byte count"));
   d = schema_2_document();
   d["phases"].as_array()[0].as_object().erase("peak_reserved_bytes");
-  BOOST_TEST(problem_of(d) == "phases[0] has no \"peak_reserved_bytes\"; expected a byte count, an integer of 0 or more");
+  BOOST_TEST(problem_of(d) ==
+             "phases[0] has no \"peak_reserved_bytes\"; expected a byte count, an integer of 0 or more");
   // The largest count JSON can hold in 64 bits is a byte count like any other.
   d = schema_2_document();
   d["phases"].as_array()[0].as_object()["peak_reserved_bytes"] = std::numeric_limits<std::uint64_t>::max();

@@ -17,7 +17,8 @@ using iteragpu::cli::run_estimate;
 BOOST_AUTO_TEST_SUITE(estimate)
 
 BOOST_AUTO_TEST_CASE(json_carries_exact_decimals_and_the_exclusions) {
-  const auto r = run_command(run_estimate, {"--parameters", "7000000000", "--bits", "16", "--reserve-gib", "4", "--json"});
+  const auto r =
+      run_command(run_estimate, {"--parameters", "7000000000", "--bits", "16", "--reserve-gib", "4", "--json"});
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(r.err.empty());
   const auto v = json::parse(r.out).as_object();
@@ -54,10 +55,13 @@ BOOST_AUTO_TEST_CASE(json_keeps_64_bit_byte_counts_exact) {
 }
 
 BOOST_AUTO_TEST_CASE(a_total_past_64_bits_of_bytes_is_shown_in_exact_gib) {
-  const auto r = run_command(run_estimate, {"--parameters", "18446744073709551615", "--bits", "8", "--reserve-gib", "1"});
+  const auto r =
+      run_command(run_estimate, {"--parameters", "18446744073709551615", "--bits", "8", "--reserve-gib", "1"});
   BOOST_TEST(r.exit_code == 0);
-  BOOST_TEST(r.out.find("  total                17179869184.999999999068677425384521484375 GiB: weights + reserve, past 64 bits of bytes\n") !=
-             std::string::npos);
+  BOOST_TEST(
+      r.out.find(
+          "  total                17179869184.999999999068677425384521484375 GiB: weights + reserve, past 64 bits of bytes\n") !=
+      std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(text_labels_gib_and_gb_and_lists_the_exclusions) {
@@ -67,8 +71,10 @@ BOOST_AUTO_TEST_CASE(text_labels_gib_and_gb_and_lists_the_exclusions) {
   BOOST_TEST(r.out.find("  weights              13.04 GiB (1 GiB = 2^30 bytes)  =  14 GB (10^9 bytes)\n") !=
              std::string::npos);
   BOOST_TEST(r.out.find("4 GiB, chosen by you, not measured") != std::string::npos);
-  BOOST_TEST(r.out.find("  total                18294967296 bytes (17.04 GiB): weights + reserve, rounded up to a whole byte\n") !=
-             std::string::npos);
+  BOOST_TEST(
+      r.out.find(
+          "  total                18294967296 bytes (17.04 GiB): weights + reserve, rounded up to a whole byte\n") !=
+      std::string::npos);
   BOOST_TEST(r.out.find("13.0385160446") == std::string::npos);
   for (const auto item : iteragpu::memory::not_included_in_estimate) {
     BOOST_TEST(r.out.find(std::string(item)) != std::string::npos, item);

@@ -124,11 +124,9 @@ BOOST_AUTO_TEST_CASE(the_messages_of_the_issue) {
   const auto e = run_command(cli::run_estimate, {"--parameters", "--bits", "16"});
   BOOST_TEST(e.err == "mesure_memoire estimate: --parameters needs a value; got the flag --bits\n");
   const std::vector<std::filesystem::path> defaults{ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"};
-  const auto q = run_command(
-      [&](std::span<const std::string> a, std::ostream& o, std::ostream& er) {
-        return cli::run_calcul_forfaits(a, o, er, defaults);
-      },
-      {"--gpu", "--json", "--days", "7", "--lots", "1"});
+  const auto q = run_command([&](std::span<const std::string> a, std::ostream& o,
+                                 std::ostream& er) { return cli::run_calcul_forfaits(a, o, er, defaults); },
+                             {"--gpu", "--json", "--days", "7", "--lots", "1"});
   BOOST_TEST(q.err == "calcul_forfaits: --gpu needs a value; got the flag --json\n");
 }
 

@@ -18,7 +18,8 @@ BOOST_AUTO_TEST_CASE(a_flag_holding_a_message_placeholder_is_an_unknown_flag) {
   const auto r = run_command(run_estimate, {"--x%canonical_option%", "7"});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.out.empty());
-  BOOST_TEST(r.err == "mesure_memoire estimate: unknown flag '--x%canonical_option%'; see --help for the accepted flags\n");
+  BOOST_TEST(r.err ==
+             "mesure_memoire estimate: unknown flag '--x%canonical_option%'; see --help for the accepted flags\n");
 }
 
 BOOST_AUTO_TEST_CASE(a_newline_inside_a_value_is_escaped_so_the_message_stays_one_line) {
@@ -36,8 +37,7 @@ BOOST_AUTO_TEST_CASE(control_characters_in_a_flag_are_shown_as_hex_escapes) {
 }
 
 BOOST_AUTO_TEST_CASE(digits_that_overflow_before_a_letter_are_not_a_number) {
-  BOOST_TEST((iteragpu::parse_unsigned("99999999999999999999x").error() ==
-              iteragpu::number_errc::not_a_number));
+  BOOST_TEST((iteragpu::parse_unsigned("99999999999999999999x").error() == iteragpu::number_errc::not_a_number));
   const auto r = run_command(run_estimate, {"--parameters", "99999999999999999999x", "--bits", "16"});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.err.find("is not a whole number in digits") != std::string::npos, r.err);

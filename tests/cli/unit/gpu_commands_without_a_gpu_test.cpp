@@ -1,7 +1,7 @@
 // The environment/measure commands of a build that cannot reach a GPU.
 #include <array>
-#include <cerrno>
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -35,7 +35,6 @@ int environment_without_libtorch(std::span<const std::string> args, std::ostream
   return iteragpu::cli::run_environment(runtime, args, out, err);
 }
 
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(gpu_commands_without_a_gpu)
@@ -57,8 +56,8 @@ BOOST_AUTO_TEST_CASE(environment_without_libtorch_is_a_valid_report_saying_why) 
   const auto r = run_command(environment_without_libtorch, {"--device", "cuda:1"});
   BOOST_TEST(r.exit_code == 0);
   const auto v = json::parse(r.out).as_object();
-  for (const char* key : {"library", "compiler", "cxx_standard", "libtorch", "cuda_build", "hip_build", "gpus", "device",
-                          "management", "notes"}) {
+  for (const char* key : {"library", "compiler", "cxx_standard", "libtorch", "cuda_build", "hip_build", "gpus",
+                          "device", "management", "notes"}) {
     BOOST_TEST(v.contains(key), key);
   }
   BOOST_TEST(v.size() == 10U);
@@ -107,7 +106,9 @@ struct measure_case {
 BOOST_AUTO_TEST_CASE(measure_bad_flags_exit_2_naming_the_flag_and_write_nothing) {
   const scratch_folder dir;
   const auto out = (dir.path / "m.json").string();
-  { std::ofstream(dir.path / "taken.json") << "kept"; }
+  {
+    std::ofstream(dir.path / "taken.json") << "kept";
+  }
   const auto taken = (dir.path / "taken.json").string();
   const auto missing_dir = (dir.path / "no" / "m.json").string();
   const std::vector<measure_case> cases{
@@ -158,8 +159,8 @@ BOOST_AUTO_TEST_CASE(measure_options_take_the_seed_defaults_and_every_flag) {
   BOOST_TEST((o.run.dtype == iteragpu::memory::element_type::float32));
   BOOST_TEST(o.run.plan.warmup == 1U);
   BOOST_TEST(o.run.plan.repeats == 2U);
-  const std::vector<std::string> full{"--device=cuda:0", "--batch=8",  "--context=4096", "--width=8192", "--dtype=bfloat16",
-                                      "--warmup=0",      "--repeats=5", "--output=" + out};
+  const std::vector<std::string> full{"--device=cuda:0",  "--batch=8",  "--context=4096", "--width=8192",
+                                      "--dtype=bfloat16", "--warmup=0", "--repeats=5",    "--output=" + out};
   o = cli::parse_measure_options(cli::parse_arguments(cli::measure_description(), full));
   BOOST_TEST(o.run.shape.batch == 8U);
   BOOST_TEST(o.run.shape.context == 4096U);
@@ -176,8 +177,8 @@ BOOST_AUTO_TEST_CASE(measure_options_check_a_model_file_without_hashing_it) {
   namespace cli = iteragpu::cli;
   const scratch_folder dir;
   const std::string model = ITERAGPU_TEST_SOURCE_DIR "/data/torchscript/layout-only.pt";
-  const std::vector<std::string> words{"--device", "cuda:0", "--torchscript", model, "--input", "8x512:int64",
-                                       "--output", (dir.path / "m.json").string()};
+  const std::vector<std::string> words{"--device", "cuda:0",      "--torchscript", model,
+                                       "--input",  "8x512:int64", "--output",      (dir.path / "m.json").string()};
   auto o = cli::parse_measure_options(cli::parse_arguments(cli::measure_description(), words));
   BOOST_REQUIRE(o.torchscript.has_value());
   BOOST_TEST(o.torchscript->file_name == "layout-only.pt");

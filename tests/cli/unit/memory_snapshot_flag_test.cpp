@@ -99,8 +99,8 @@ BOOST_AUTO_TEST_CASE(a_recorded_history_is_written_to_the_file) {
   recording_runtime runtime{};
   const std::string file = (folder.path / "snapshot.pickle").string();
   std::ostringstream err;
-  const int code =
-      iteragpu::cli::finish_memory_snapshot(runtime, "measure", iteragpu::cli::start_memory_snapshot(runtime, file), err);
+  const int code = iteragpu::cli::finish_memory_snapshot(runtime, "measure",
+                                                         iteragpu::cli::start_memory_snapshot(runtime, file), err);
   BOOST_TEST(code == iteragpu::cli::exit_success);
   BOOST_TEST(err.str().empty());
   BOOST_TEST(fs::file_size(file) == 6U);

@@ -39,7 +39,8 @@ struct counting_runtime {
     r.device.name = "fake GPU";
     return r;
   }
-  iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::measure_error> measure_synthetic(const iteragpu::memory::synthetic_run& run) {
+  iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::measure_error> measure_synthetic(
+      const iteragpu::memory::synthetic_run& run) {
     ++measured;
     iteragpu::memory::measurement m;
     for (const auto phase : {iteragpu::memory::phase_kind::model_load, iteragpu::memory::phase_kind::inputs,
@@ -146,8 +147,9 @@ BOOST_AUTO_TEST_CASE(an_unwritable_folder_is_refused_before_measuring) {
     BOOST_TEST(r.exit_code == 2, output);
     BOOST_TEST(runtime.measured == 0, output);
     BOOST_TEST(is_one_line(r.err), r.err);
-    BOOST_TEST(r.err.find("--output: cannot write '" + output + "': creating a file in its folder") != std::string::npos,
-               r.err);
+    BOOST_TEST(
+        r.err.find("--output: cannot write '" + output + "': creating a file in its folder") != std::string::npos,
+        r.err);
     BOOST_TEST(!fs::exists(output));
   }
   BOOST_TEST(dir.entries().empty());

@@ -119,10 +119,10 @@ BOOST_AUTO_TEST_SUITE(sweep_command)
 
 BOOST_AUTO_TEST_CASE(a_point_gives_measure_its_flags) {
   const sw::sweep_point p{3, {8, 4096, 8192}, iteragpu::memory::element_type::bfloat16, 1, sw::repeat_setting{}};
-  BOOST_TEST(cli::measure_flags(p) == (std::vector<std::string>{"--batch", "8", "--context", "4096", "--width", "8192",
-                                                                 "--dtype", "bfloat16", "--warmup", "1", "--repeats",
-                                                                 "auto"}),
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      cli::measure_flags(p) == (std::vector<std::string>{"--batch", "8", "--context", "4096", "--width", "8192",
+                                                         "--dtype", "bfloat16", "--warmup", "1", "--repeats", "auto"}),
+      boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(every_bad_flag_and_combination_is_refused_naming_the_flag_and_writes_nothing) {
@@ -138,8 +138,10 @@ BOOST_AUTO_TEST_CASE(every_bad_flag_and_combination_is_refused_naming_the_flag_a
       {{"--predict-only", "--output-dir", out, "--context", "16,,32"}, "--context: '16,,32' has an empty item"},
       {{"--predict-only", "--output-dir", out, "--width", "0"}, "--width: '0' is not positive"},
       {{"--predict-only", "--output-dir", out, "--width", "64,64"}, "--width: 64 is given twice"},
-      {{"--predict-only", "--output-dir", out, "--dtype", "half"}, "--dtype: 'half' is not float32, float16 or bfloat16"},
-      {{"--predict-only", "--output-dir", out, "--repeats", "0"}, "--repeats: '0' is not a positive integer up to 10000, or auto"},
+      {{"--predict-only", "--output-dir", out, "--dtype", "half"},
+       "--dtype: 'half' is not float32, float16 or bfloat16"},
+      {{"--predict-only", "--output-dir", out, "--repeats", "0"},
+       "--repeats: '0' is not a positive integer up to 10000, or auto"},
       {{"--predict-only", "--output-dir", out, "--warmup", "-1"}, "--warmup: '-1' is not a whole number in digits"},
       // 63 x 63 x 31 = 123,039 points.
       {{"--predict-only", "--output-dir", out, "--batch", "1..4611686018427387904", "--context",
@@ -170,7 +172,8 @@ BOOST_AUTO_TEST_CASE(every_bad_flag_and_combination_is_refused_naming_the_flag_a
       {{"--predict-only", "--output-dir", (dir / "existing").string()}, "already exists; expected a new folder"},
       {{"--predict-only", "--output-dir", (dir / "missing" / "new").string()}, "does not exist"},
       {{"--predict-only", "--output-dir", out, "extra"}, "unexpected word 'extra'"},
-      {{"--predict-only", "--output-dir", out, "--batch", "--width", "8"}, "--batch needs a value; got the flag --width"},
+      {{"--predict-only", "--output-dir", out, "--batch", "--width", "8"},
+       "--batch needs a value; got the flag --width"},
       {{"--resume", (dir / "existing").string(), "--predict-only"}, "--resume: '"},
       {{"--run-point", "0", "--output-dir", (dir / "existing").string(), "--predict-only"}, "--output-dir: '"},
   };
@@ -255,7 +258,8 @@ BOOST_AUTO_TEST_CASE(a_measured_record_reads_back_with_its_timing_intervals) {
                                     150'109'880'320U};
   r.process = sw::process_figures{0, std::nullopt, std::nullopt, 2.0};
   const auto doc = json::value(sw::files::record_json(r, 10));
-  BOOST_TEST(json::serialize(doc.at("measured").at("warm_seconds")) == R"({"median":2.5E-1,"lower":1.25E-1,"upper":3.75E-1})");
+  BOOST_TEST(json::serialize(doc.at("measured").at("warm_seconds")) ==
+             R"({"median":2.5E-1,"lower":1.25E-1,"upper":3.75E-1})");
   const auto back = sw::files::record_from(doc, r.point);
   BOOST_TEST_REQUIRE(back.has_value());
   BOOST_TEST_REQUIRE(back->measured.has_value());
@@ -283,8 +287,8 @@ json::value measurement_doc(int schema, std::size_t repeats, const std::string& 
   }
   return json::parse(R"({"schema_version":)" + std::to_string(schema) +
                      R"(,"configuration":{"device":"cuda:0","batch":1,"context":8,"width":16,"dtype":"float32",)"
-                     R"("warmup":1,"repeats":)" + std::to_string(repeats) + "}," + extra + R"("phases":[)" + rows +
-                     warm + "]}");
+                     R"("warmup":1,"repeats":)" +
+                     std::to_string(repeats) + "}," + extra + R"("phases":[)" + rows + warm + "]}");
 }
 
 }  // namespace
@@ -297,10 +301,11 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
     rows += std::string(i > 1 ? "," : "") + R"({"phase":"warm_forward","repeat":)" + std::to_string(i - 1) +
             R"(,"seconds":)" + std::to_string(i) + "e-3" + R"(,"gpu_seconds":)" + std::to_string(i) + "e-3" +
             R"(,"baseline_allocated_bytes":10,"baseline_reserved_bytes":20,"end_allocated_bytes":30,)"
-            R"("end_reserved_bytes":40,"peak_allocated_bytes":)" + std::to_string(30 + i) +
-            R"(,"peak_reserved_bytes":50,"end_device_used_bytes":900})";
+            R"("end_reserved_bytes":40,"peak_allocated_bytes":)" +
+            std::to_string(30 + i) + R"(,"peak_reserved_bytes":50,"end_device_used_bytes":900})";
   }
-  auto doc = measurement_doc(1, 6, rows, R"("environment":{"device":{"name":"NVIDIA H200","total_memory_bytes":150}},)");
+  auto doc =
+      measurement_doc(1, 6, rows, R"("environment":{"device":{"name":"NVIDIA H200","total_memory_bytes":150}},)");
   const auto m = sw::files::measured_from(doc);
   BOOST_TEST_REQUIRE(m.has_value());
   BOOST_TEST(m->peak_allocated_bytes == 36U);
@@ -326,8 +331,8 @@ BOOST_AUTO_TEST_CASE(a_measurement_of_schema_1_gives_its_peaks_and_the_median_of
   const auto* field = refused.error().what.get_if<iteragpu::memory::measurement_field_error>();
   BOOST_TEST_REQUIRE(field != nullptr);
   BOOST_TEST(field->path == "phases[5]");
-  BOOST_TEST((field->what == iteragpu::memory::measurement_field_data{iteragpu::memory::missing_key{
-                                 "seconds", "a finite number of seconds, 0 or more"}}));
+  BOOST_TEST((field->what == iteragpu::memory::measurement_field_data{
+                                 iteragpu::memory::missing_key{"seconds", "a finite number of seconds, 0 or more"}}));
   BOOST_TEST(iteragpu::report::describe(refused.error()) ==
              R"(phases[5] has no "seconds"; expected a finite number of seconds, 0 or more)");
 }
@@ -409,12 +414,12 @@ BOOST_FIXTURE_TEST_CASE(a_device_that_cannot_be_measured_refuses_the_sweep_befor
   const auto o = sweep({"--device", "cuda:0", "--point-program", fake_program, "--output-dir", path("run")});
   BOOST_TEST(o.exit_code == 2);
   BOOST_TEST(is_one_line(o.err));
-  BOOST_TEST(o.err ==
-             "mesure_memoire sweep: --device: cuda:0 cannot be measured: fake: no GPU here; nothing was run "
-             "(--predict-only plans without a GPU)\n");
+  BOOST_TEST(o.err == "mesure_memoire sweep: --device: cuda:0 cannot be measured: fake: no GPU here; nothing was run "
+                      "(--predict-only plans without a GPU)\n");
   BOOST_TEST(!fs::exists(dir / "run"));
   // Given with --devices, the message names that flag.
-  const auto listed = sweep({"--devices", "cuda:0,cuda:1", "--point-program", fake_program, "--output-dir", path("run")});
+  const auto listed =
+      sweep({"--devices", "cuda:0,cuda:1", "--point-program", fake_program, "--output-dir", path("run")});
   BOOST_TEST(listed.exit_code == 2);
   BOOST_TEST(listed.err.starts_with("mesure_memoire sweep: --devices: cuda:0 cannot be measured: fake: no GPU here;"),
              listed.err);
@@ -424,8 +429,8 @@ BOOST_FIXTURE_TEST_CASE(a_device_that_cannot_be_measured_refuses_the_sweep_befor
 BOOST_FIXTURE_TEST_CASE(an_exit_3_is_recorded_and_the_larger_points_skipped, scratch_fixture) {
   // Activations batch x 16 x 64 x 4 x 4 bytes: 16,384 per batch; above 40,000 (batch 4) the stand-in exits 3.
   configure(R"({"oom_above_bytes": 40000, "fail_batch": 2})");
-  const auto o = sweep({"--device", "cuda:0", "--point-program", fake_program, "--output-dir", path("run"), "--batch",
-                        "1..16"});
+  const auto o =
+      sweep({"--device", "cuda:0", "--point-program", fake_program, "--output-dir", path("run"), "--batch", "1..16"});
   BOOST_TEST(o.exit_code == 0, o.err);
   BOOST_TEST(o.out.find("points: failed 1, measured 1, out_of_memory 1, skipped_after_failure 2,") != std::string::npos,
              o.out);
@@ -442,9 +447,9 @@ BOOST_FIXTURE_TEST_CASE(an_exit_3_is_recorded_and_the_larger_points_skipped, scr
 }
 
 BOOST_FIXTURE_TEST_CASE(resume_runs_only_the_points_without_a_result, scratch_fixture) {
-  BOOST_TEST(sweep({"--device", "cuda:0", "--point-program", fake_program, "--output-dir", path("run"), "--batch",
-                    "1..8"})
-                 .exit_code == 0);
+  BOOST_TEST(
+      sweep({"--device", "cuda:0", "--point-program", fake_program, "--output-dir", path("run"), "--batch", "1..8"})
+          .exit_code == 0);
   // A finished sweep: nothing to run, the report stays.
   auto again = sweep({"--resume", path("run"), "--device", "cuda:0", "--point-program", fake_program});
   BOOST_TEST(again.exit_code == 0);
@@ -469,9 +474,9 @@ BOOST_FIXTURE_TEST_CASE(resume_runs_only_the_points_without_a_result, scratch_fi
 }
 
 BOOST_FIXTURE_TEST_CASE(a_measurement_left_without_its_record_is_adopted_not_measured_again, scratch_fixture) {
-  BOOST_TEST(sweep({"--device", "cuda:0", "--point-program", fake_program, "--output-dir", path("run"), "--batch",
-                    "1,2"})
-                 .exit_code == 0);
+  BOOST_TEST(
+      sweep({"--device", "cuda:0", "--point-program", fake_program, "--output-dir", path("run"), "--batch", "1,2"})
+          .exit_code == 0);
   fs::remove(dir / "run" / "point-0000.json");
   fs::remove(dir / "run" / "summary.csv");
   fs::remove(dir / "run" / "plot.svg");
@@ -491,8 +496,8 @@ BOOST_FIXTURE_TEST_CASE(a_plan_of_one_point_says_one_point, scratch_fixture) {
 }
 
 BOOST_FIXTURE_TEST_CASE(run_point_runs_one_point_once_and_leaves_a_done_point_alone, scratch_fixture) {
-  const auto planned = sweep({"--plan-only", "--output-dir", path("plan"), "--batch", "1..4", "--dtype",
-                              "float16,float32"});
+  const auto planned =
+      sweep({"--plan-only", "--output-dir", path("plan"), "--batch", "1..4", "--dtype", "float16,float32"});
   BOOST_TEST(planned.exit_code == 0);
   BOOST_TEST(planned.out == "planned 6 points in " + path("plan") + "/points.tsv\n");
   std::vector<std::string> files;
@@ -500,8 +505,8 @@ BOOST_FIXTURE_TEST_CASE(run_point_runs_one_point_once_and_leaves_a_done_point_al
     files.push_back(e.path().filename().string());
   }
   BOOST_TEST(files == (std::vector<std::string>{"points.tsv"}), boost::test_tools::per_element());
-  const std::vector<std::string> run{"--run-point", "4",           "--output-dir", path("plan"),
-                                     "--device",    "cuda:0",      "--point-program", fake_program};
+  const std::vector<std::string> run{"--run-point", "4",      "--output-dir",    path("plan"),
+                                     "--device",    "cuda:0", "--point-program", fake_program};
   auto o = sweep(run);
   BOOST_TEST(o.exit_code == 0, o.err);
   BOOST_TEST(o.out.starts_with("point 4: measured, peak reserved "));
@@ -543,14 +548,14 @@ BOOST_FIXTURE_TEST_CASE(predictions_resume_with_their_prediction_file_kept_when_
 
 BOOST_FIXTURE_TEST_CASE(collect_merges_two_folders_into_one_series_per_gpu, scratch_fixture) {
   configure(R"({"gpu_names": {"cuda:0": "Fake A", "cuda:1": "Fake B"}})");
-  BOOST_TEST(sweep({"--device", "cuda:0", "--point-program", fake_program, "--output-dir", path("a"), "--width",
-                    "64..256"})
-                 .exit_code == 0);
+  BOOST_TEST(
+      sweep({"--device", "cuda:0", "--point-program", fake_program, "--output-dir", path("a"), "--width", "64..256"})
+          .exit_code == 0);
   BOOST_TEST(sweep({"--plan-only", "--output-dir", path("b"), "--width", "64..256"}).exit_code == 0);
   for (const char* index : {"0", "2"}) {
-    BOOST_TEST(sweep({"--run-point", index, "--output-dir", path("b"), "--device", "cuda:1", "--point-program",
-                      fake_program})
-                   .exit_code == 0);
+    BOOST_TEST(
+        sweep({"--run-point", index, "--output-dir", path("b"), "--device", "cuda:1", "--point-program", fake_program})
+            .exit_code == 0);
   }
   const auto o = collect({path("a"), path("b"), "--output-dir", path("merged")});
   BOOST_TEST(o.exit_code == 0, o.err);

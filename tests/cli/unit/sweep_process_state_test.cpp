@@ -18,7 +18,7 @@ namespace cli = iteragpu::cli;
 BOOST_AUTO_TEST_SUITE(sweep_process)
 
 BOOST_AUTO_TEST_CASE(sigint_under_the_guard_sets_the_flag_and_the_previous_handler_comes_back) {
-  struct sigaction before {};
+  struct sigaction before{};
   sigaction(SIGINT, nullptr, &before);
   {
     const cli::interrupt_guard guard;
@@ -32,7 +32,7 @@ BOOST_AUTO_TEST_CASE(sigint_under_the_guard_sets_the_flag_and_the_previous_handl
     BOOST_TEST_REQUIRE(c.has_value());
     BOOST_TEST(!c->wait_unless_stopped(cli::signal_stop{}).has_value());
   }
-  struct sigaction after {};
+  struct sigaction after{};
   sigaction(SIGINT, nullptr, &after);
   BOOST_TEST((after.sa_handler == before.sa_handler));
   {

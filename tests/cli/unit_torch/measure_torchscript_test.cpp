@@ -75,15 +75,15 @@ BOOST_AUTO_TEST_CASE(file_and_spec_mistakes_are_reported_before_the_missing_gpu)
                      err) == iteragpu::cli::exit_usage);
   BOOST_TEST(err.find("model.py' is not a TorchScript archive (not a zip file)") != std::string::npos);
   const auto path = saved_module(s, "linear.pt", {{"w", torch::ones({4, 3})}, {"b", torch::zeros({3})}}, linear_source);
-  BOOST_TEST(command({"--torchscript", path, "--input", "2x4:floaty", "--device", "cuda:0", "--output", output},
-                     err) == iteragpu::cli::exit_usage);
+  BOOST_TEST(command({"--torchscript", path, "--input", "2x4:floaty", "--device", "cuda:0", "--output", output}, err) ==
+             iteragpu::cli::exit_usage);
   BOOST_TEST(err.find("--input: '2x4:floaty' has an unknown dtype at column 5") != std::string::npos);
   BOOST_TEST(command({"--torchscript", path, "--input", "2x4:int8", "--input-high", "129", "--device", "cuda:0",
                       "--output", output},
                      err) == iteragpu::cli::exit_usage);
   BOOST_TEST(err.find("--input-high: 129 is past what int8 holds") != std::string::npos);
-  BOOST_TEST(command({"--torchscript", path, "--input", "2x4:float32", "--width", "8", "--device", "cuda:0",
-                      "--output", output},
+  BOOST_TEST(command({"--torchscript", path, "--input", "2x4:float32", "--width", "8", "--device", "cuda:0", "--output",
+                      output},
                      err) == iteragpu::cli::exit_usage);
   BOOST_TEST(err.find("--width describes the synthetic network") != std::string::npos);
   BOOST_TEST(command({"--train", "--device", "cuda:0", "--output", output}, err) == iteragpu::cli::exit_usage);

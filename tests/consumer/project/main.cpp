@@ -5,8 +5,8 @@
 #include "expect_compiled.hpp"
 
 int main() {
-  const auto estimate = iteragpu::estimate_memory(iteragpu::parameter_count{7'000'000'000},
-                                                  iteragpu::storage_bits{16}, iteragpu::exact_decimal::from_integer(4));
+  const auto estimate = iteragpu::estimate_memory(iteragpu::parameter_count{7'000'000'000}, iteragpu::storage_bits{16},
+                                                  iteragpu::exact_decimal::from_integer(4));
   if (!estimate) {
     return 1;
   }

@@ -73,8 +73,8 @@ int main() {
   if (!m) {
     return 10;
   }
-  const std::array<std::string_view, 6> order{"model_load", "inputs", "cold_forward", "warmup", "warm_forward",
-                                              "warm_forward"};
+  const std::array<std::string_view, 6> order{"model_load", "inputs",       "cold_forward",
+                                              "warmup",     "warm_forward", "warm_forward"};
   const std::array<std::uint64_t, 6> end_allocated{1000, 1100, 1108, 1108, 1108, 1108};
   if (m->phases.size() != order.size()) {
     return 11;

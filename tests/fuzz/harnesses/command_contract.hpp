@@ -22,8 +22,7 @@ namespace fuzz {
 // stdout (none when the command may write its result to a file instead) and
 // nothing on stderr. Returns the JSON object when stdout holds one.
 inline std::optional<boost::json::object> check_command_outcome(int code, const std::string& printed,
-                                                                const std::string& complaint,
-                                                                std::string_view prefix,
+                                                                const std::string& complaint, std::string_view prefix,
                                                                 bool result_may_go_to_a_file = false) {
   if (code == iteragpu::cli::exit_usage) {
     require(printed.empty(), "bad input prints nothing on stdout");

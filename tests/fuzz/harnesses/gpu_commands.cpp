@@ -60,8 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   switch (bytes.front() % 3U) {
     case 0: {
       const int code = iteragpu::cli::run_environment(runtime, words, out, err);
-      static_cast<void>(
-          fuzz::check_command_outcome(code, out.str(), err.str(), "mesure_memoire environment: ", true));
+      static_cast<void>(fuzz::check_command_outcome(code, out.str(), err.str(), "mesure_memoire environment: ", true));
       fuzz::check_flag_value_rule(iteragpu::cli::environment_description(), words, code, err.str());
       break;
     }

@@ -71,7 +71,8 @@ void check_dollars(std::string_view text) {
     return;
   }
   if (fraction.size() > 2) {
-    fuzz::require(!parsed && parsed.error() == money_errc::fraction_of_a_cent, "three decimals are a fraction of a cent");
+    fuzz::require(!parsed && parsed.error() == money_errc::fraction_of_a_cent,
+                  "three decimals are a fraction of a cent");
     return;
   }
   std::uint64_t cents = 0;

@@ -41,7 +41,8 @@ std::vector<double> ten_from(double first, double step) {
 // A: 1.00 ... 1.09 ms, median (1.04 + 1.05) / 2 = 1.045, interval [1.01, 1.08].
 const std::vector<double> reference = ten_from(1.00e-3, 0.01e-3);
 
-iteragpu::memory::phase_row row(iteragpu::memory::phase_kind phase, std::optional<std::uint64_t> repeat, std::uint64_t end_allocated) {
+iteragpu::memory::phase_row row(iteragpu::memory::phase_kind phase, std::optional<std::uint64_t> repeat,
+                                std::uint64_t end_allocated) {
   iteragpu::memory::phase_row r;
   r.phase = phase;
   r.repeat = repeat;
@@ -56,10 +57,9 @@ iteragpu::memory::phase_row row(iteragpu::memory::phase_kind phase, std::optiona
 
 std::vector<iteragpu::memory::phase_row> protocol_rows(std::uint64_t warm_repeats) {
   using iteragpu::memory::phase_kind;
-  std::vector<iteragpu::memory::phase_row> rows{row(phase_kind::model_load, std::nullopt, 132608),
-                                        row(phase_kind::inputs, std::nullopt, 136704),
-                                        row(phase_kind::cold_forward, std::nullopt, 34743808),
-                                        row(phase_kind::warmup, std::nullopt, 34743808)};
+  std::vector<iteragpu::memory::phase_row> rows{
+      row(phase_kind::model_load, std::nullopt, 132608), row(phase_kind::inputs, std::nullopt, 136704),
+      row(phase_kind::cold_forward, std::nullopt, 34743808), row(phase_kind::warmup, std::nullopt, 34743808)};
   for (std::uint64_t r = 0; r < warm_repeats; ++r) {
     rows.push_back(row(phase_kind::warm_forward, r, 34743808));
   }
@@ -118,7 +118,8 @@ BOOST_AUTO_TEST_CASE(overlapping_intervals_with_distant_medians_are_ambiguous) {
   const auto c = iteragpu::memory::compare_times(estimate_of(reference), estimate_of(ten_from(1.00e-3, 0.02e-3)));
   BOOST_TEST((c.verdict == time_verdict::ambiguous));
   BOOST_TEST((c.basis == time_basis::overlap_beyond_tolerance));
-  BOOST_TEST(iteragpu::memory::describe(c) == "the intervals overlap but the medians differ by +4.3 %, more than 2.0 %");
+  BOOST_TEST(iteragpu::memory::describe(c) ==
+             "the intervals overlap but the medians differ by +4.3 %, more than 2.0 %");
 }
 
 BOOST_AUTO_TEST_CASE(intervals_that_touch_overlap) {
@@ -126,8 +127,8 @@ BOOST_AUTO_TEST_CASE(intervals_that_touch_overlap) {
   // [0.94, x(2) of A], whose upper end is A's lower end, so the two overlap;
   // median (0.97 + 0.98) / 2 = 0.975 is -6.7 % from 1.045.
   const auto a = estimate_of(reference);
-  const auto b = estimate_of({0.93e-3, 0.94e-3, 0.95e-3, 0.96e-3, 0.97e-3, 0.98e-3, 0.99e-3, 1.00e-3, reference[1],
-                              1.02e-3});
+  const auto b =
+      estimate_of({0.93e-3, 0.94e-3, 0.95e-3, 0.96e-3, 0.97e-3, 0.98e-3, 0.99e-3, 1.00e-3, reference[1], 1.02e-3});
   BOOST_TEST_REQUIRE(b.ci.has_value());
   BOOST_TEST(b.ci->upper == a.ci->lower);
   const auto c = iteragpu::memory::compare_times(a, b);
@@ -287,8 +288,8 @@ BOOST_AUTO_TEST_CASE(the_verdict_line_sums_up_every_part) {
   // The wall-time series is judged too, but the line quotes gpu_seconds.
   BOOST_TEST((c.seconds.verdict == time_verdict::same));
   b.gpu_seconds = estimate_of({1.0e-3, 1.0e-3});
-  BOOST_TEST(iteragpu::memory::verdict_line(iteragpu::memory::compare_runs(a, b)).find(
-                 "time AMBIGUOUS (gpu_seconds of warm_forward, no confidence interval: 5 repeats or fewer)") !=
+  BOOST_TEST(iteragpu::memory::verdict_line(iteragpu::memory::compare_runs(a, b))
+                 .find("time AMBIGUOUS (gpu_seconds of warm_forward, no confidence interval: 5 repeats or fewer)") !=
              std::string::npos);
 }
 

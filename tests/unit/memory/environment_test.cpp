@@ -39,7 +39,8 @@ BOOST_AUTO_TEST_CASE(a_device_past_the_visible_ones_is_refused_with_the_list) {
   BOOST_TEST(report.libtorch_available);
   BOOST_TEST(report.gpus.size() == 2U);
   BOOST_TEST(!report.device.available);
-  BOOST_TEST(report.device.reason.value() == "cuda:2 is not visible; visible GPUs: cuda:0 (NVIDIA H200), cuda:1 (NVIDIA H100)");
+  BOOST_TEST(report.device.reason.value() ==
+             "cuda:2 is not visible; visible GPUs: cuda:0 (NVIDIA H200), cuda:1 (NVIDIA H100)");
   // cuda:1 is visible, but this inventory cannot measure it.
   const auto second = mem::probe_environment(inventory, mem::device_index{1}, std::nullopt);
   BOOST_TEST(second.device.name.value() == "NVIDIA H100");

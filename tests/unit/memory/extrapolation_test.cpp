@@ -244,7 +244,8 @@ BOOST_AUTO_TEST_CASE(bad_inputs_are_refused_with_the_trace_and_event_at_fault) {
   const auto h = extrapolate(with_held, sizes);
   BOOST_TEST((h.error().code == extrapolation_errc::segment_unexplained));
   BOOST_TEST(h.error().trace == 1U);
-  BOOST_TEST((h.error().what == iteragpu::memory::extrapolation_data{iteragpu::memory::unexplained_segment_at{0x7000U}}));
+  BOOST_TEST(
+      (h.error().what == iteragpu::memory::extrapolation_data{iteragpu::memory::unexplained_segment_at{0x7000U}}));
   // A falling size becomes negative past 10: refused at 11, not clamped.
   const std::vector<device_trace> falling{trace_of({alloc(90)}), trace_of({alloc(80)})};
   const auto f = extrapolate(falling, sizes);

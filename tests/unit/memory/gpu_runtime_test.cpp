@@ -18,7 +18,8 @@ BOOST_AUTO_TEST_CASE(the_unavailable_runtime_reports_its_reason_for_the_device_a
   BOOST_TEST(report.device.reason.value() == std::string(mem::libtorch_without_gpu_runtime));
   BOOST_TEST(report.gpus.empty());
   BOOST_TEST(!report.libtorch_available);
-  static_assert(mem::environment_runtime<mem::unavailable_runtime> && !mem::synthetic_runtime<mem::unavailable_runtime>);
+  static_assert(mem::environment_runtime<mem::unavailable_runtime> &&
+                !mem::synthetic_runtime<mem::unavailable_runtime>);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

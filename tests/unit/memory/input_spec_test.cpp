@@ -73,18 +73,19 @@ BOOST_AUTO_TEST_CASE(malformed_specs_are_refused_with_the_problem_and_its_column
 }
 
 BOOST_AUTO_TEST_CASE(specs_past_what_libtorch_indexes_are_refused) {
-  BOOST_TEST((error_of("9223372036854775808:uint8") ==
-              mem::input_spec_error{mem::input_spec_errc::too_many_elements, 0}));
-  BOOST_TEST((error_of("4294967296x4294967296:uint8") ==
-              mem::input_spec_error{mem::input_spec_errc::too_many_elements, 0}));
+  BOOST_TEST(
+      (error_of("9223372036854775808:uint8") == mem::input_spec_error{mem::input_spec_errc::too_many_elements, 0}));
+  BOOST_TEST(
+      (error_of("4294967296x4294967296:uint8") == mem::input_spec_error{mem::input_spec_errc::too_many_elements, 0}));
   // 2^62 elements fit; their 8-byte elements do not.
   BOOST_TEST(mem::parse_input_spec("4611686018427387904:uint8").has_value());
-  BOOST_TEST((error_of("4611686018427387904:int64") ==
-              mem::input_spec_error{mem::input_spec_errc::too_many_elements, 0}));
+  BOOST_TEST(
+      (error_of("4611686018427387904:int64") == mem::input_spec_error{mem::input_spec_errc::too_many_elements, 0}));
 }
 
 BOOST_AUTO_TEST_CASE(the_words_name_the_problem_and_its_column) {
-  BOOST_TEST(iteragpu::report::describe(error_of("8x0:int64")) == "has a size that is not a positive integer at column 3");
+  BOOST_TEST(iteragpu::report::describe(error_of("8x0:int64")) ==
+             "has a size that is not a positive integer at column 3");
   BOOST_TEST(iteragpu::report::describe(error_of("8x512")) == "has no ':DTYPE'");
   BOOST_TEST(iteragpu::report::describe(error_of("8:long")) == "has an unknown dtype at column 3");
 }

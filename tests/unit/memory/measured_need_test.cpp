@@ -66,9 +66,8 @@ std::vector<iteragpu::memory::phase_row> rows_as_measured() {
   using iteragpu::memory::phase_kind;
   std::vector<iteragpu::memory::phase_row> rows(3);
   const std::array<phase_kind, 3> kinds{phase_kind::model_load, phase_kind::inputs, phase_kind::cold_forward};
-  const std::array<std::array<std::uint64_t, 5>, 3> figures{{{700, 0, 1000, 600, 600},
-                                                             {1000, 600, 2000, 1800, 1800},
-                                                             {2000, 1800, 2000, 1500, 1900}}};
+  const std::array<std::array<std::uint64_t, 5>, 3> figures{
+      {{700, 0, 1000, 600, 600}, {1000, 600, 2000, 1800, 1800}, {2000, 1800, 2000, 1500, 1900}}};
   for (std::size_t i = 0; i < rows.size(); ++i) {
     rows[i].phase = kinds.at(i);
     rows[i].baseline_device_used_bytes = figures.at(i)[0];
@@ -201,9 +200,10 @@ BOOST_AUTO_TEST_CASE(a_refused_file_says_what_and_where) {
   doc.at("phases").as_array().at(0).as_object().erase("peak_reserved_bytes");
   e = refusal(doc);
   BOOST_TEST((e.code == measurement_read_errc::bad_field));
-  BOOST_TEST((e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::measurement_field_error{
-                            measurement_field_errc::missing, "phases[0]",
-                            iteragpu::memory::missing_key{"peak_reserved_bytes", "a byte count, an integer of 0 or more"}}}));
+  BOOST_TEST(
+      (e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::measurement_field_error{
+                     measurement_field_errc::missing, "phases[0]",
+                     iteragpu::memory::missing_key{"peak_reserved_bytes", "a byte count, an integer of 0 or more"}}}));
   doc.at("phases").as_array().at(0).as_object()["peak_reserved_bytes"] = 1.5;
   e = refusal(doc);
   BOOST_TEST((e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::measurement_field_error{
@@ -215,9 +215,10 @@ BOOST_AUTO_TEST_CASE(a_refused_file_says_what_and_where) {
   auto swapped = doc;
   swapped.at("phases").as_array().at(1).as_object()["phase"] = "warmup";
   e = refusal(swapped);
-  BOOST_TEST((e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::measurement_field_error{
-                            measurement_field_errc::wrong_row, "phases[1]",
-                            iteragpu::memory::misplaced_row{"warmup", "null", iteragpu::memory::phase_kind::inputs, {}}}}));
+  BOOST_TEST(
+      (e.what == iteragpu::memory::measurement_read_data{iteragpu::memory::measurement_field_error{
+                     measurement_field_errc::wrong_row, "phases[1]",
+                     iteragpu::memory::misplaced_row{"warmup", "null", iteragpu::memory::phase_kind::inputs, {}}}}));
   // Three rows: no warm_forward row.
   auto short_run = doc;
   short_run.at("phases").as_array().resize(3);

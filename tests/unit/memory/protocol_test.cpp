@@ -134,7 +134,8 @@ struct bench {
   fake_workload work{device};
   fake_clock clock;
 
-  iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::measure_error> run(int d, iteragpu::memory::protocol_plan plan) {
+  iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::measure_error> run(
+      int d, iteragpu::memory::protocol_plan plan) {
     return iteragpu::memory::measure(backend, counter, work, device_index{d}, plan, clock);
   }
   std::vector<iteragpu::memory::phase_row> rows(int d, iteragpu::memory::protocol_plan plan) {
@@ -183,8 +184,8 @@ BOOST_AUTO_TEST_CASE(every_phase_synchronises_reads_resets_runs_synchronises_rea
 BOOST_AUTO_TEST_CASE(rows_come_in_phase_order_with_repeats_numbered_from_zero) {
   bench b;
   const auto rows = b.rows(0, {.warmup = 1, .repeats = 3});
-  const std::vector<phase_kind> expected{phase_kind::model_load,   phase_kind::inputs,       phase_kind::cold_forward,
-                                         phase_kind::warmup,       phase_kind::warm_forward, phase_kind::warm_forward,
+  const std::vector<phase_kind> expected{phase_kind::model_load,  phase_kind::inputs,       phase_kind::cold_forward,
+                                         phase_kind::warmup,      phase_kind::warm_forward, phase_kind::warm_forward,
                                          phase_kind::warm_forward};
   BOOST_REQUIRE_EQUAL(rows.size(), expected.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -316,7 +317,8 @@ BOOST_AUTO_TEST_CASE(an_operation_that_returns_a_failed_result_ends_the_measurem
   recording_counter counter{device};
   fake_clock clock;
   refusing_workload weights{device, true, 0};
-  const auto at_load = iteragpu::memory::measure(backend, counter, weights, device_index{0}, {.warmup = 1, .repeats = 1}, clock);
+  const auto at_load =
+      iteragpu::memory::measure(backend, counter, weights, device_index{0}, {.warmup = 1, .repeats = 1}, clock);
   BOOST_REQUIRE(!at_load.has_value());
   BOOST_TEST((at_load.error().phase == phase_kind::model_load));
   BOOST_TEST((at_load.error().code == iteragpu::memory::measure_errc::policy_failed));
@@ -338,7 +340,8 @@ BOOST_AUTO_TEST_CASE(an_operation_that_returns_a_failed_result_ends_the_measurem
   recording_backend backend3{third};
   recording_counter counter3{third};
   refusing_workload none{third, false, 0};
-  const auto whole = iteragpu::memory::measure(backend3, counter3, none, device_index{0}, {.warmup = 2, .repeats = 2}, clock);
+  const auto whole =
+      iteragpu::memory::measure(backend3, counter3, none, device_index{0}, {.warmup = 2, .repeats = 2}, clock);
   BOOST_REQUIRE(whole.has_value());
   BOOST_TEST(whole->phases.size() == 6U);
   BOOST_TEST(third.passes == 5);
@@ -382,8 +385,8 @@ BOOST_AUTO_TEST_CASE(a_backend_that_reports_device_memory_has_it_recorded_at_bas
   BOOST_TEST(load.baseline_device_used_bytes.value() == 0U);
   BOOST_TEST(load.end_device_used_bytes.value() == 700U);  // 7 x the 100 bytes of weights
   BOOST_TEST(m->phases[2].end_device_used_bytes.value() == 7U * 115U);
-  const std::vector<std::string> first_phase{"sync@1", "read@1", "memory@1", "reset@1", "event.start", "load_model",
-                                             "event.stop", "sync@1", "read@1", "memory@1"};
+  const std::vector<std::string> first_phase{"sync@1",     "read@1",     "memory@1", "reset@1", "event.start",
+                                             "load_model", "event.stop", "sync@1",   "read@1",  "memory@1"};
   BOOST_TEST(std::vector<std::string>(device.log.begin(), device.log.begin() + 10) == first_phase,
              boost::test_tools::per_element());
 }

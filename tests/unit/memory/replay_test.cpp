@@ -14,8 +14,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include "iteragpu/memory/files/snapshot.hpp"
-#include "iteragpu/memory/replay_study.hpp"
 #include "iteragpu/memory/prediction/allocator_settings.hpp"
+#include "iteragpu/memory/replay_study.hpp"
 #include "iteragpu/report/replay.hpp"
 
 namespace {
@@ -374,17 +374,17 @@ device_trace tie_program() {
   device_trace t;
   const std::uint64_t high = base + 64 * mib;
   t.events = {
-      ev(trace_action::segment_alloc, high, 2 * mib),        // 0
-      ev(trace_action::alloc, high, 1 * mib),                // 1 a
-      ev(trace_action::alloc, high + mib, 1 * mib),          // 2 b
-      ev(trace_action::segment_alloc, base, 2 * mib),        // 3
-      ev(trace_action::alloc, base, 1 * mib),                // 4 c
-      ev(trace_action::free_completed, high, 1 * mib),       // 5 a freed
-      ev(trace_action::alloc, base + mib, 1 * mib),          // 6 d: the tie, the lower block
-      ev(trace_action::free_completed, high + mib, 1 * mib), // 7 b freed: the upper segment is whole and free
-      ev(trace_action::segment_free, high, 2 * mib),         // 8 emptyCache
+      ev(trace_action::segment_alloc, high, 2 * mib),               // 0
+      ev(trace_action::alloc, high, 1 * mib),                       // 1 a
+      ev(trace_action::alloc, high + mib, 1 * mib),                 // 2 b
+      ev(trace_action::segment_alloc, base, 2 * mib),               // 3
+      ev(trace_action::alloc, base, 1 * mib),                       // 4 c
+      ev(trace_action::free_completed, high, 1 * mib),              // 5 a freed
+      ev(trace_action::alloc, base + mib, 1 * mib),                 // 6 d: the tie, the lower block
+      ev(trace_action::free_completed, high + mib, 1 * mib),        // 7 b freed: the upper segment is whole and free
+      ev(trace_action::segment_free, high, 2 * mib),                // 8 emptyCache
       ev(trace_action::segment_alloc, base + 128 * mib, 20 * mib),  // 9
-      ev(trace_action::alloc, base + 128 * mib, 6 * mib),    // 10
+      ev(trace_action::alloc, base + 128 * mib, 6 * mib),           // 10
   };
   return t;
 }

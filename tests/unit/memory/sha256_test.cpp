@@ -57,6 +57,7 @@ BOOST_AUTO_TEST_CASE(padding_boundaries_agree_with_whole_messages) {
              "7ce100971f64e7001e8fe5a51973ecdfe1ced42befe7ee8d5fd6219506b5393c");
 }
 
-static_assert(mem::sha256("abc")[0] == 0xba && mem::sha256("abc")[31] == 0xad, "the digest is computed at compile time");
+static_assert(mem::sha256("abc")[0] == 0xba && mem::sha256("abc")[31] == 0xad,
+              "the digest is computed at compile time");
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -239,9 +239,9 @@ BOOST_AUTO_TEST_CASE(a_negative_value_is_refused_with_its_index) {
 //   -> l = 40, u = 61, coverage 1 - 2 x 0.017600100108852407 = 0.9647997997822952.
 BOOST_AUTO_TEST_CASE(confidence_ranks_of_the_median_match_the_binomial_tables) {
   for (const auto& e : std::array<rank_case, 4>{{{6, 1, 6, 62.0 / 64.0},
-                                                {10, 2, 9, 0.978515625},
-                                                {20, 6, 15, 0.95861053466796875},
-                                                {100, 40, 61, 0.9647997997822952}}}) {
+                                                 {10, 2, 9, 0.978515625},
+                                                 {20, 6, 15, 0.95861053466796875},
+                                                 {100, 40, 61, 0.9647997997822952}}}) {
     BOOST_TEST_CONTEXT("n = " << e.n) {
       const auto r = median_confidence_ranks(e.n);
       BOOST_TEST_REQUIRE(r.has_value());

@@ -28,8 +28,8 @@ BOOST_AUTO_TEST_SUITE(synthetic_measurement)
 
 BOOST_AUTO_TEST_CASE(the_need_is_the_largest_peak_plus_the_largest_memory_outside) {
   auto load = row(mem::phase_kind::model_load, 0, 4096, 4096);
-  load.baseline_device_used_bytes = 300;   // 300 - 0 = 300 outside
-  load.end_device_used_bytes = 5096;       // 5096 - 4096 = 1000 outside
+  load.baseline_device_used_bytes = 300;  // 300 - 0 = 300 outside
+  load.end_device_used_bytes = 5096;      // 5096 - 4096 = 1000 outside
   auto warm = row(mem::phase_kind::warm_forward, 4096, 8192, 10'000);
   warm.repeat = 0;
   warm.baseline_device_used_bytes = 4596;  // 4596 - 4096 = 500 outside

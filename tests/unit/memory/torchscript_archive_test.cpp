@@ -100,8 +100,8 @@ iteragpu::result<void, mem::archive_error> check(const std::vector<std::uint8_t>
       file.size());
 }
 
-const std::vector<std::string> module_records{"archive/data.pkl", "archive/code/__torch__.py",
-                                              "archive/constants.pkl", "archive/data/0", "archive/version"};
+const std::vector<std::string> module_records{"archive/data.pkl", "archive/code/__torch__.py", "archive/constants.pkl",
+                                              "archive/data/0", "archive/version"};
 
 }  // namespace
 
@@ -154,8 +154,7 @@ BOOST_AUTO_TEST_CASE(files_that_are_not_zips_or_are_cut_are_refused) {
   const auto where = mem::find_central_directory(long_name, long_name.size()).value();
   long_name[static_cast<std::size_t>(where.offset) + 28] = 0xff;
   long_name[static_cast<std::size_t>(where.offset) + 29] = 0xff;
-  BOOST_TEST((check(long_name).error() ==
-              mem::archive_error{mem::archive_errc::bad_central_directory, where.offset}));
+  BOOST_TEST((check(long_name).error() == mem::archive_error{mem::archive_errc::bad_central_directory, where.offset}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

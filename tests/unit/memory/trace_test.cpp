@@ -17,8 +17,8 @@ BOOST_AUTO_TEST_CASE(events_blocks_and_segments_compare_by_every_member) {
   BOOST_TEST(!(alloc == mem::trace_event{mem::trace_action::alloc, 0x7f0000000000U, 1000, 7}));  // another stream
   // A default event is an `other` action on nothing.
   BOOST_TEST((mem::trace_event{}.action == mem::trace_action::other));
-  const mem::recorded_segment segment{0x7f0000000000U, 2U << 20U, 0, true, false,
-                                      {{0x7f0000000000U, 1024, 1000, mem::block_state::active_allocated}}};
+  const mem::recorded_segment segment{
+      0x7f0000000000U, 2U << 20U, 0, true, false, {{0x7f0000000000U, 1024, 1000, mem::block_state::active_allocated}}};
   mem::recorded_segment freed = segment;
   freed.blocks[0].state = mem::block_state::inactive;
   BOOST_TEST(!(freed == segment));

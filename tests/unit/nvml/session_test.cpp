@@ -167,8 +167,8 @@ BOOST_AUTO_TEST_CASE(a_bus_id_that_no_device_has_empties_every_field_and_lists_w
   config.devices = {gpu(bus_3d, 1111), gpu(bus_1b, 1222)};
   f.configure(config);
   const session s = f.open_session();
-  const std::string reason = "no NVML device has PCI bus id 0000:99:00.0 (NVML sees " + std::string(bus_3d) + ", " +
-                             std::string(bus_1b) + ")";
+  const std::string reason =
+      "no NVML device has PCI bus id 0000:99:00.0 (NVML sees " + std::string(bus_3d) + ", " + std::string(bus_1b) + ")";
   const auto state = s.sample("0000:99:00.0");
   // The error carries its data; the words are the report's.
   BOOST_TEST((state.sm_clock.error().code == iteragpu::memory::reading_errc::no_device));
@@ -242,9 +242,11 @@ BOOST_AUTO_TEST_CASE(the_default_library_missing_means_no_nvidia_driver) {
   const session s = session::open();
   if (!driver_here) {
     BOOST_TEST_REQUIRE(words(s.unavailable_reason()).has_value());
-    BOOST_TEST(words(s.unavailable_reason())->starts_with("libnvidia-ml.so.1 not found (no NVIDIA driver on this machine): "));
+    BOOST_TEST(
+        words(s.unavailable_reason())->starts_with("libnvidia-ml.so.1 not found (no NVIDIA driver on this machine): "));
   } else {
-    BOOST_TEST((!words(s.unavailable_reason()).has_value() || words(s.unavailable_reason())->starts_with("NVML did not start")));
+    BOOST_TEST((!words(s.unavailable_reason()).has_value() ||
+                words(s.unavailable_reason())->starts_with("NVML did not start")));
   }
 }
 
@@ -312,8 +314,10 @@ BOOST_AUTO_TEST_CASE(a_failing_query_is_named_with_nvml_s_error_text_or_its_numb
   f.configure(config);
   {
     const session s = f.open_session();
-    BOOST_TEST(describe(s.sample(bus_1b).power_draw.error()) == "nvmlDeviceGetPowerUsage failed: Not Supported (NVML error 3)");
-    BOOST_TEST(describe(s.facts(bus_1b).mig_mode.error()) == "nvmlDeviceGetMigMode failed: Not Supported (NVML error 3)");
+    BOOST_TEST(describe(s.sample(bus_1b).power_draw.error()) ==
+               "nvmlDeviceGetPowerUsage failed: Not Supported (NVML error 3)");
+    BOOST_TEST(describe(s.facts(bus_1b).mig_mode.error()) ==
+               "nvmlDeviceGetMigMode failed: Not Supported (NVML error 3)");
     BOOST_TEST(s.facts(bus_1b).ecc_mode.has_value());
   }
   config.error_strings = 0;  // nvmlErrorString returns NULL
@@ -377,7 +381,9 @@ BOOST_AUTO_TEST_CASE(overlapping_sessions_each_initialize_and_shut_down) {
   f.configure(one_gpu());
   {
     const session outer = f.open_session();
-    { const session inner = f.open_session(); }
+    {
+      const session inner = f.open_session();
+    }
     BOOST_TEST(f.calls().shutdown == 1U);
     BOOST_TEST(outer.sample(bus_1b).temperature.value().value == 47U);
   }
@@ -414,9 +420,8 @@ BOOST_AUTO_TEST_SUITE(gpu_state)
 // 0x1 | 0x4 | 0x40 | 0x100 are documented; bits 9 and 63 are not.
 BOOST_AUTO_TEST_CASE(clock_event_bits_are_named_lowest_first_and_unknown_bits_as_such) {
   const clock_event_reasons reasons{0x1U | 0x4U | 0x40U | 0x100U | 0x200U | (std::uint64_t{1} << 63U)};
-  BOOST_TEST(reasons.names() ==
-                 (std::vector<std::string>{"gpu_idle", "sw_power_cap", "hw_thermal_slowdown", "display_clock_setting",
-                                           "unknown_bit_9", "unknown_bit_63"}),
+  BOOST_TEST(reasons.names() == (std::vector<std::string>{"gpu_idle", "sw_power_cap", "hw_thermal_slowdown",
+                                                          "display_clock_setting", "unknown_bit_9", "unknown_bit_63"}),
              boost::test_tools::per_element());
   BOOST_TEST(clock_event_reasons{0}.names().empty());
   BOOST_TEST(clock_event_reasons{0x1FFU}.names().size() == 9U);
@@ -432,7 +437,8 @@ BOOST_AUTO_TEST_CASE(only_reasons_besides_gpu_idle_flag_a_repeat) {
 }
 
 BOOST_AUTO_TEST_CASE(an_unavailable_state_carries_its_reason_in_every_field) {
-  const iteragpu::memory::reading_error why{.code = iteragpu::memory::reading_errc::function_missing, .function = "nvmlInit_v2"};
+  const iteragpu::memory::reading_error why{.code = iteragpu::memory::reading_errc::function_missing,
+                                            .function = "nvmlInit_v2"};
   const auto s = iteragpu::memory::gpu_state_unavailable(why);
   BOOST_TEST((s.sm_clock.error() == why));
   BOOST_TEST((s.clock_events.error() == why));

@@ -12,8 +12,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/report/catalog_errors.hpp>
 #include <iteragpu/io.hpp>
+#include <iteragpu/report/catalog_errors.hpp>
 
 namespace {
 
@@ -25,11 +25,10 @@ const std::string header =
     "provider,currency,snapshot_date,gpu,name,memory_gb_per_gpu,gpus_per_lot,days,lot_price_cents";
 
 // One GPU with its three rows, on lines 2 to 4 after the header.
-const std::string one_gpu = header +
-                            "\n"
-                            "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,3,72000\n"
-                            "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,168000\n"
-                            "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,30,720000\n";
+const std::string one_gpu = header + "\n"
+                                     "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,3,72000\n"
+                                     "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,168000\n"
+                                     "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,30,720000\n";
 
 std::string read_file(const std::string& path) {
   auto text = iteragpu::read_whole_file(path);
@@ -100,10 +99,10 @@ BOOST_AUTO_TEST_CASE(shipped_prices_follow_the_written_rule) {
     std::uint64_t memory_gb;
   };
   const std::map<std::string, source> low_end{
-      {"b300", {600, 288}},      {"b200", {500, 180}},     {"h200", {345, 141}},      {"h100-sxm", {258, 80}},
-      {"h100-nvl", {259, 94}},   {"h100-pcie", {199, 80}}, {"a100-80gb", {139, 80}},  {"a100-40gb", {100, 40}},
-      {"mi300x", {259, 192}},    {"rtx-pro-6000", {145, 96}}, {"l40s", {94, 48}},   {"l40", {100, 48}},
-      {"a6000", {50, 48}},       {"rtx-5090", {76, 32}},   {"rtx-4090", {29, 24}},
+      {"b300", {600, 288}},    {"b200", {500, 180}},        {"h200", {345, 141}},     {"h100-sxm", {258, 80}},
+      {"h100-nvl", {259, 94}}, {"h100-pcie", {199, 80}},    {"a100-80gb", {139, 80}}, {"a100-40gb", {100, 40}},
+      {"mi300x", {259, 192}},  {"rtx-pro-6000", {145, 96}}, {"l40s", {94, 48}},       {"l40", {100, 48}},
+      {"a6000", {50, 48}},     {"rtx-5090", {76, 32}},      {"rtx-4090", {29, 24}},
   };
   const auto c = parse_catalog(read_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"), "t.csv").value();
   for (const auto& offer : c.offers()) {
@@ -342,7 +341,8 @@ BOOST_AUTO_TEST_CASE(text_that_is_not_displayable_text_is_refused_where_it_is) {
 }
 
 BOOST_AUTO_TEST_CASE(names_in_any_script_are_kept_as_they_are) {
-  const std::string name = "GPU \xC3\x9C" "berprüfung 東京";
+  const std::string name = "GPU \xC3\x9C"
+                           "berprüfung 東京";
   std::string text = one_gpu;
   for (auto at = text.find("NVIDIA B200"); at != std::string::npos; at = text.find("NVIDIA B200", at + name.size())) {
     text.replace(at, 11, name);
@@ -385,20 +385,23 @@ BOOST_AUTO_TEST_CASE(a_refusal_carries_the_data_of_its_code_and_no_other) {
   BOOST_TEST(pr::field_of(missing) == nullptr);
   // A row of 8 fields; a quote followed by x; an inner empty line.
   BOOST_TEST((refused(edited(",72000\n", "\n")).what == data{pr::field_count{8}}));
-  BOOST_TEST((refused(edited("NVIDIA B200,180,2,3", "\"NVIDIA B200\"x,180,2,3")).what == data{pr::stray_character{"x"}}));
+  BOOST_TEST(
+      (refused(edited("NVIDIA B200,180,2,3", "\"NVIDIA B200\"x,180,2,3")).what == data{pr::stray_character{"x"}}));
   BOOST_TEST(refused(edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,",
                             "\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"))
                  .what.holds<std::monostate>());
   // A byte that is not UTF-8 in the name: the field and the character's fault.
   const auto byte = refused(edited("NVIDIA B200,180,2,3", "NVIDIA \xFF,180,2,3"));
-  BOOST_TEST((byte.what == data{pr::bad_character{pr::catalog_field{4, "NVIDIA \xFF"}, iteragpu::display_text_errc::invalid_utf8}}));
+  BOOST_TEST((byte.what ==
+              data{pr::bad_character{pr::catalog_field{4, "NVIDIA \xFF"}, iteragpu::display_text_errc::invalid_utf8}}));
 }
 
 // Empty lines are ignored at the end only; however many there are, they
 // take no memory (the reader keeps one record at a time).
 BOOST_AUTO_TEST_CASE(any_number_of_trailing_empty_lines_is_ignored_and_an_inner_one_is_refused) {
   BOOST_TEST(parse_catalog(one_gpu + std::string(1'000'000, '\n'), "c.csv").value().package_count() == 3U);
-  const auto e = refused(edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,", "\n\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"));
+  const auto e = refused(
+      edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,", "\n\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"));
   BOOST_TEST(iteragpu::report::describe(e) == "c.csv:3:1: an empty line; expected a row of 9 fields (" + header + ")");
 }
 
@@ -441,7 +444,12 @@ std::string large_catalog(std::size_t gpus) {
   for (std::size_t g = 0; g < gpus; ++g) {
     std::string row_start = "acme,USD,2026-09-24,g";
     row_start.append(std::to_string(g)).append(",GPU number ").append(std::to_string(g)).append(",80,1,");
-    text.append(row_start).append("30,9000\n").append(row_start).append("3,1000\n").append(row_start).append("7,2000\n");
+    text.append(row_start)
+        .append("30,9000\n")
+        .append(row_start)
+        .append("3,1000\n")
+        .append(row_start)
+        .append("7,2000\n");
   }
   return text;
 }

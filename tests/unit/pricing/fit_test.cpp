@@ -9,9 +9,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <iteragpu/io.hpp>
 #include <iteragpu/pricing/catalog.hpp>
 #include <iteragpu/report/catalog_errors.hpp>
-#include <iteragpu/io.hpp>
 
 namespace {
 
@@ -87,8 +87,8 @@ BOOST_AUTO_TEST_CASE(equal_prices_put_fits_before_tight_then_the_catalog_order) 
   // 40e9 bytes: tight on p40 (above 39.6e9, below 42.9e9), fits q48 and
   // r80, does not fit s24 and u16. The three 3-day lots cost 30.00 each.
   const auto list = search(c, needing(40'000'000'000));
-  const std::vector<row> expected{{"q48", 3, 1, 3000},  {"r80", 3, 1, 3000},  {"p40", 3, 1, 3000},
-                                  {"q48", 7, 1, 6800},  {"p40", 7, 1, 7000},  {"r80", 7, 1, 20000},
+  const std::vector<row> expected{{"q48", 3, 1, 3000},   {"r80", 3, 1, 3000},   {"p40", 3, 1, 3000},
+                                  {"q48", 7, 1, 6800},   {"p40", 7, 1, 7000},   {"r80", 7, 1, 20000},
                                   {"p40", 30, 1, 27000}, {"q48", 30, 1, 30000}, {"r80", 30, 1, 80000}};
   BOOST_TEST(rows_of(list) == expected, boost::test_tools::per_element());
   const auto& tight = list.matches[2];
@@ -184,8 +184,8 @@ BOOST_AUTO_TEST_CASE(gpus_not_a_multiple_of_the_lot_round_the_lots_up) {
   BOOST_TEST(rows_of(list) == expected, boost::test_tools::per_element());
   const auto& r80 = list.matches[4];
   BOOST_TEST(r80.total_gpus.value == 8U);
-  BOOST_TEST(r80.provided.value == 5760U);                         // 2 x 4 x 30 x 24
-  BOOST_TEST(r80.price_per_gpu_hour.to_string() == "27.7778");    // 160000 / 5760 = 27.777...
+  BOOST_TEST(r80.provided.value == 5760U);                                  // 2 x 4 x 30 x 24
+  BOOST_TEST(r80.price_per_gpu_hour.to_string() == "27.7778");              // 160000 / 5760 = 27.777...
   BOOST_TEST(list.matches[3].price_per_gpu_hour.to_string() == "41.6667");  // 150000 / 3600
   BOOST_TEST(!r80.unused.has_value());
 
@@ -356,13 +356,14 @@ std::vector<duration_line> lines_of(const iteragpu::pricing::durations_compariso
   std::vector<duration_line> lines;
   for (const auto& r : c.rows) {
     lines.push_back({r.days.value, r.price_per_gpu_day.to_string(),
-                     iteragpu::pricing::signed_text(r.saving.dearer, r.saving.per_gpu_day), iteragpu::pricing::percent_text(r.saving)});
+                     iteragpu::pricing::signed_text(r.saving.dearer, r.saving.per_gpu_day),
+                     iteragpu::pricing::percent_text(r.saving)});
   }
   return lines;
 }
 
 iteragpu::pricing::durations_comparison compared(const iteragpu::pricing::catalog& c, std::string_view gpu,
-                                        std::optional<accepted_results> accepted = std::nullopt) {
+                                                 std::optional<accepted_results> accepted = std::nullopt) {
   auto r = iteragpu::pricing::compare_durations(c, gpu, accepted);
   BOOST_REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : std::string(describe(r.error().code))));
   return r.value();
@@ -372,9 +373,8 @@ BOOST_AUTO_TEST_CASE(longer_packages_cheaper_per_gpu_day_show_their_saving) {
   const auto c = catalog_file("catalog-durations.csv");
   // d1: 7200 / 6, 15120 / 14, 57600 / 60 cents a GPU-day = 1200, 1080, 960:
   // 120 and 240 saved a GPU-day, 10 % and 20 %.
-  const std::vector<duration_line> expected{{3, "1200.0000", "0.0000", "0.00"},
-                                            {7, "1080.0000", "120.0000", "10.00"},
-                                            {30, "960.0000", "240.0000", "20.00"}};
+  const std::vector<duration_line> expected{
+      {3, "1200.0000", "0.0000", "0.00"}, {7, "1080.0000", "120.0000", "10.00"}, {30, "960.0000", "240.0000", "20.00"}};
   const auto d1 = compared(c, "d1");
   BOOST_TEST(lines_of(d1) == expected, boost::test_tools::per_element());
   BOOST_TEST(d1.rows[1].gpu_days == 14U);
@@ -388,9 +388,8 @@ BOOST_AUTO_TEST_CASE(a_dearer_duration_shows_a_negative_saving_rounded_once) {
   // (not 333.3333 - 342.8571 = -9.5238 by luck: both round the same way
   // here) and -200/7000 = -2.857 %; the 30-day one 3000/90 = 33.333... and
   // 3000/30000 = 10 %.
-  const std::vector<duration_line> expected{{3, "333.3333", "0.0000", "0.00"},
-                                            {7, "342.8571", "-9.5238", "-2.86"},
-                                            {30, "300.0000", "33.3333", "10.00"}};
+  const std::vector<duration_line> expected{
+      {3, "333.3333", "0.0000", "0.00"}, {7, "342.8571", "-9.5238", "-2.86"}, {30, "300.0000", "33.3333", "10.00"}};
   const auto d2 = compared(c, "d2");
   BOOST_TEST(lines_of(d2) == expected, boost::test_tools::per_element());
   BOOST_TEST(d2.rows[1].saving.dearer);
@@ -401,9 +400,8 @@ BOOST_AUTO_TEST_CASE(halves_round_to_even_and_ratios_past_one_print_whole) {
   // e32: 3/96 = 7/224 = 1/32 = 0.03125 -> 0.0312; 90/960 = 0.09375 -> 0.0938.
   // 30 days: (3 x 30 - 90 x 3) / (32 x 3 x 30) = -180/2880 = -0.0625, and
   // -180/90 = -200 %.
-  const std::vector<duration_line> expected{{3, "0.0312", "0.0000", "0.00"},
-                                            {7, "0.0312", "0.0000", "0.00"},
-                                            {30, "0.0938", "-0.0625", "-200.00"}};
+  const std::vector<duration_line> expected{
+      {3, "0.0312", "0.0000", "0.00"}, {7, "0.0312", "0.0000", "0.00"}, {30, "0.0938", "-0.0625", "-200.00"}};
   BOOST_TEST(lines_of(compared(c, "e32")) == expected, boost::test_tools::per_element());
 }
 
@@ -441,7 +439,8 @@ BOOST_AUTO_TEST_CASE(results_hold_values_that_outlive_the_catalog_and_compare_by
   // And so do the errors: the offer at fault travels by value.
   const auto z1 = iteragpu::pricing::compare_durations(again, "z1", std::nullopt).error();
   BOOST_TEST((z1.offer == *again.find("z1")));
-  BOOST_TEST((z1 == iteragpu::pricing::compare_durations(catalog_file("catalog-durations.csv"), "z1", std::nullopt).error()));
+  BOOST_TEST(
+      (z1 == iteragpu::pricing::compare_durations(catalog_file("catalog-durations.csv"), "z1", std::nullopt).error()));
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_gpu_and_products_past_64_bits_are_errors) {
@@ -463,7 +462,8 @@ BOOST_AUTO_TEST_CASE(percent_text_moves_the_point_without_losing_digits) {
   BOOST_TEST(iteragpu::pricing::percent_text(s) == "33.33");
   s.ratio = *iteragpu::pricing::try_divide(iteragpu::pricing::money::from_cents(UINT64_MAX), 1U);
   BOOST_TEST(iteragpu::pricing::percent_text(s) == "1844674407370955161500.00");
-  s.ratio = *iteragpu::pricing::try_divide(iteragpu::pricing::money::from_cents(1U), 20000U);  // 0.00005 -> 0.0000 (even)
+  s.ratio =
+      *iteragpu::pricing::try_divide(iteragpu::pricing::money::from_cents(1U), 20000U);  // 0.00005 -> 0.0000 (even)
   s.dearer = true;
   BOOST_TEST(iteragpu::pricing::percent_text(s) == "0.00");  // no sign on a ratio that rounds to zero
   s.ratio = *iteragpu::pricing::try_divide(iteragpu::pricing::money::from_cents(3U), 20000U);  // 0.00015 -> 0.0002

@@ -8,9 +8,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <iteragpu/io.hpp>
 #include <iteragpu/pricing/catalog.hpp>
 #include <iteragpu/report/catalog_errors.hpp>
-#include <iteragpu/io.hpp>
 
 namespace {
 

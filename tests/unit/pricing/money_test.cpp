@@ -60,8 +60,8 @@ BOOST_AUTO_TEST_CASE(overflow_is_an_error_instead_of_a_wrapped_value) {
 }
 
 BOOST_AUTO_TEST_CASE(text_round_trips_through_dollars) {
-  for (const std::uint64_t cents : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{99}, std::uint64_t{100},
-                                    std::uint64_t{123456}, u64_max}) {
+  for (const std::uint64_t cents :
+       {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{99}, std::uint64_t{100}, std::uint64_t{123456}, u64_max}) {
     const auto m = runtime_cents(cents);
     BOOST_TEST(money::parse_dollars(m.to_string()).value().cents() == cents, m.to_string());
     BOOST_TEST(money::parse_cents(std::to_string(cents)).value().cents() == cents);
@@ -95,7 +95,8 @@ BOOST_AUTO_TEST_CASE(division_agrees_with_a_scaled_reference) {
   BOOST_TEST(disagreements == 0U);
   // Large amounts with small divisors, and the reverse.
   for (const std::uint64_t amount : {std::uint64_t{1'000'000'007}, std::uint64_t{1'844'674'407'370'955}}) {
-    for (const std::uint64_t divisor : {std::uint64_t{3}, std::uint64_t{7}, std::uint64_t{32}, std::uint64_t{999'983}}) {
+    for (const std::uint64_t divisor :
+         {std::uint64_t{3}, std::uint64_t{7}, std::uint64_t{32}, std::uint64_t{999'983}}) {
       BOOST_TEST(quotient_text(runtime_cents(amount), divisor) == reference_quotient(amount, divisor),
                  amount << " / " << divisor);
     }
@@ -113,7 +114,9 @@ BOOST_AUTO_TEST_CASE(division_near_64_bits_needs_no_wider_type) {
 }
 
 BOOST_AUTO_TEST_CASE(a_quotient_in_dollars_moves_the_point_two_places) {
-  const auto in_dollars = [](money a, std::uint64_t divisor) { return try_divide(a, divisor).value().dollars_string(); };
+  const auto in_dollars = [](money a, std::uint64_t divisor) {
+    return try_divide(a, divisor).value().dollars_string();
+  };
   BOOST_TEST(in_dollars(runtime_cents(1), 32U) == "0.000312");
   BOOST_TEST(in_dollars(runtime_cents(336000), 3U) == "1120.000000");
   BOOST_TEST(in_dollars(runtime_cents(4872), 168U) == "0.290000");

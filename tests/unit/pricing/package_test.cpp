@@ -8,8 +8,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/pricing/catalog.hpp>
 #include <iteragpu/io.hpp>
+#include <iteragpu/pricing/catalog.hpp>
 
 namespace {
 
@@ -73,7 +73,8 @@ BOOST_AUTO_TEST_CASE(a_quote_outlives_its_catalog_and_compares_by_value) {
   // Two catalogs read from the same text give equal quotes, not distinct addresses.
   const auto first = shipped();
   const auto second = shipped();
-  BOOST_TEST((quote_package(first, request("b200", 7, 2)).value() == quote_package(second, request("b200", 7, 2)).value()));
+  BOOST_TEST(
+      (quote_package(first, request("b200", 7, 2)).value() == quote_package(second, request("b200", 7, 2)).value()));
   BOOST_TEST((quote_package(first, request("b200", 7, 2)).value() == *kept));
   BOOST_TEST(!(quote_package(first, request("b200", 7, 3)).value() == *kept));
   BOOST_TEST(!(quote_package(first, request("b200", 3, 2)).value() == *kept));

@@ -13,15 +13,16 @@ namespace report = iteragpu::report;
 BOOST_AUTO_TEST_SUITE(catalog_error_words)
 
 BOOST_AUTO_TEST_CASE(a_fault_is_its_place_what_was_found_and_what_is_accepted) {
-  const std::string text = std::string(iteragpu::pricing::catalog_header) +
-                           "\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,5,72000\n";
+  const std::string text =
+      std::string(iteragpu::pricing::catalog_header) + "\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,5,72000\n";
   const auto parsed = iteragpu::pricing::parse_catalog(text, "c.csv");
   BOOST_TEST_REQUIRE(!parsed.has_value());
   const auto& e = parsed.error();
   BOOST_TEST(report::expected_words(e) == "3, 7 or 30 (days of a package)");
   BOOST_TEST(report::found_words(e).find('5') != std::string::npos);
   // Days start at byte 44 of line 2 (text_position_test counts them).
-  BOOST_TEST(report::describe(e) == "c.csv:2:44: " + report::found_words(e) + "; expected " + report::expected_words(e));
+  BOOST_TEST(report::describe(e) ==
+             "c.csv:2:44: " + report::found_words(e) + "; expected " + report::expected_words(e));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

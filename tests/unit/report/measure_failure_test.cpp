@@ -39,22 +39,21 @@ BOOST_AUTO_TEST_CASE(a_synthetic_failure_names_the_flags_or_the_phase) {
   BOOST_TEST(report::describe(absent) == "no GPU runtime; nothing was measured and no file was written");
   const iteragpu::memory::synthetic_error failed{iteragpu::memory::synthetic_errc::phase_failed, "out of\nmemory",
                                                  phase_kind::cold_forward};
-  BOOST_TEST(report::describe(failed) ==
-             "failed during phase cold_forward: out of\\x0Amemory; no file was written");
+  BOOST_TEST(report::describe(failed) == "failed during phase cold_forward: out of\\x0Amemory; no file was written");
 }
 
 BOOST_AUTO_TEST_CASE(a_refused_module_names_the_file_and_the_inputs_given) {
   iteragpu::memory::torchscript_error wrong{iteragpu::memory::torchscript_errc::refused, {}, ""};
-  wrong.error = iteragpu::memory::torchscript_run_error{iteragpu::memory::torchscript_run_errc::wrong_inputs, phase_kind::model_load,
-                                                        "2 inputs"};
+  wrong.error = iteragpu::memory::torchscript_run_error{iteragpu::memory::torchscript_run_errc::wrong_inputs,
+                                                        phase_kind::model_load, "2 inputs"};
   BOOST_TEST(report::describe(wrong, run_with({"8x512:int64"})) ==
              "--input: forward of 'model.pt' expects 2 inputs; given 1 input (8x512:int64); no file was written");
   BOOST_TEST(report::describe(wrong, run_with({"8:int64", "4x2:float32"})) ==
              "--input: forward of 'model.pt' expects 2 inputs; given 2 inputs (8:int64 4x2:float32); no file was "
              "written");
   iteragpu::memory::torchscript_error train{iteragpu::memory::torchscript_errc::refused, {}, ""};
-  train.error = iteragpu::memory::torchscript_run_error{iteragpu::memory::torchscript_run_errc::nothing_to_train, phase_kind::model_load,
-                                                        "no parameter requires a gradient"};
+  train.error = iteragpu::memory::torchscript_run_error{iteragpu::memory::torchscript_run_errc::nothing_to_train,
+                                                        phase_kind::model_load, "no parameter requires a gradient"};
   BOOST_TEST(report::describe(train, run_with({})) ==
              "--train: no parameter requires a gradient; expected a module with trainable parameters; no file was "
              "written");

@@ -31,7 +31,8 @@ BOOST_AUTO_TEST_CASE(a_row_has_its_phase_repeat_and_six_byte_counts) {
 }
 
 BOOST_AUTO_TEST_CASE(workspaces_and_optional_counts) {
-  const auto w = report::workspaces_json(mem::prediction::blas_workspaces{iteragpu::byte_count{33'554'432}, iteragpu::byte_count{1'048'576}});
+  const auto w = report::workspaces_json(
+      mem::prediction::blas_workspaces{iteragpu::byte_count{33'554'432}, iteragpu::byte_count{1'048'576}});
   BOOST_TEST(w.at("cublas_bytes").to_number<std::uint64_t>() == 33'554'432U);
   BOOST_TEST(w.at("cublaslt_bytes").to_number<std::uint64_t>() == 1'048'576U);
   BOOST_TEST(report::optional_json(std::optional<std::uint64_t>{}, nullptr).is_null());

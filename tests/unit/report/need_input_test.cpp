@@ -83,7 +83,8 @@ BOOST_AUTO_TEST_CASE(an_estimate_gives_its_memory_need_bytes) {
   // 7e9 parameters of 2 bytes + 4 GiB: 14000000000 + 4294967296 bytes.
   const auto need = need_of(fixture("estimate-7b.json"));
   BOOST_TEST(need.bytes.value == 18'294'967'296U);
-  BOOST_TEST(need.source.starts_with("estimate --json: its memory_need.bytes, the estimate's total (weights + reserve)"));
+  BOOST_TEST(
+      need.source.starts_with("estimate --json: its memory_need.bytes, the estimate's total (weights + reserve)"));
   BOOST_TEST(contains(need.source, "the file says 'estimate: weights + reserve"));
 }
 
@@ -167,9 +168,8 @@ BOOST_AUTO_TEST_CASE(an_extrapolation_gives_the_upper_peak_at_the_size_asked_plu
   BOOST_REQUIRE(need.has_value());
   BOOST_TEST(need->bytes.value == 9'518'972'928U + 718'077'952U);
   // One that ran out of memory at that size is no need; another size none either.
-  const std::string oom =
-      R"({"kind": "extrapolation", "predictions": [{"size": 8, "alloc_conf": "", "oom": true,)"
-      R"( "peak_reserved_bytes": 5}]})";
+  const std::string oom = R"({"kind": "extrapolation", "predictions": [{"size": 8, "alloc_conf": "", "oom": true,)"
+                          R"( "peak_reserved_bytes": 5}]})";
   BOOST_TEST(need_from_json(oom, 8).error().found ==
              "extrapolate --json with no prediction at size 8 under the recorded settings that does not run out of "
              "memory (run it with --to 8)");
@@ -186,8 +186,7 @@ BOOST_AUTO_TEST_CASE(documents_of_another_kind_are_refused_with_what_they_are) {
   BOOST_TEST(refusal(R"({"kind":7})") == "JSON of kind '7'");
   BOOST_TEST(refusal(fixture("schema-version-3.json")) == "a measurement of schema_version '3'");
   BOOST_TEST(refusal(R"({"schema_version":"1","phases":[]})") == "a measurement of schema_version '\"1\"'");
-  BOOST_TEST(refusal(fixture("quote.json")) ==
-             "a JSON object that is neither an estimate, a plan nor a measurement");
+  BOOST_TEST(refusal(fixture("quote.json")) == "a JSON object that is neither an estimate, a plan nor a measurement");
   BOOST_TEST(refusal(fixture("array.json")) == "JSON that is not an object");
   BOOST_TEST(refusal("17.04") == "JSON that is not an object");
   BOOST_TEST(refusal("{}") == "a JSON object that is neither an estimate, a plan nor a measurement");
@@ -210,8 +209,7 @@ BOOST_AUTO_TEST_CASE(needs_that_are_not_byte_counts_are_refused) {
   BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":1.5}})"), "memory_need.bytes '1.5E0'"));
   BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":1e3}})"), "memory_need.bytes '1E3'"));
   BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":"12"}})"), "memory_need.bytes '\"12\"'"));
-  BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":18446744073709551616}})"),
-                      "memory_need.bytes"));
+  BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":18446744073709551616}})"), "memory_need.bytes"));
   BOOST_TEST(refusal(R"({"kind":"plan","memory_need":{}})") == "plan --json with memory_need.bytes missing");
   BOOST_TEST(refusal(R"({"kind":"plan"})") == "plan --json without memory_need");
   // A replay has no need when every setting ran out of memory: the search says what each needs.

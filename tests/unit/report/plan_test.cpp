@@ -13,7 +13,8 @@ BOOST_AUTO_TEST_SUITE(plan_json)
 
 BOOST_AUTO_TEST_CASE(a_fit_and_a_miss_as_json) {
   // 80 GiB = 85,899,345,920 bytes; 1 GiB of headroom.
-  const pred::fit_check fits{iteragpu::byte_count{85'899'345'920}, true, std::uint64_t{1'073'741'824}, std::nullopt, ""};
+  const pred::fit_check fits{iteragpu::byte_count{85'899'345'920}, true, std::uint64_t{1'073'741'824}, std::nullopt,
+                             ""};
   const auto o = iteragpu::report::to_json(fits);
   BOOST_TEST(o.at("memory_gib").as_string() == "80");
   BOOST_TEST(o.at("fits").as_bool());

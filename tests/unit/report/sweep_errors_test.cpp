@@ -18,7 +18,8 @@ BOOST_AUTO_TEST_CASE(list_and_plan_errors_in_words) {
   BOOST_TEST(words_of(zero) == "'0' is not positive");
   // max_points is 100,000.
   BOOST_TEST(words_of(sw::plan_errc::no_point) == "the lists make no point; expected 1 to 100000");
-  BOOST_TEST(words_of(sw::plan_errc::too_many_points) == "the lists make more than 100000 points; expected 1 to 100000");
+  BOOST_TEST(words_of(sw::plan_errc::too_many_points) ==
+             "the lists make more than 100000 points; expected 1 to 100000");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

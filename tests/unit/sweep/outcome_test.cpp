@@ -85,10 +85,11 @@ BOOST_AUTO_TEST_CASE(a_point_is_predicted_by_the_simulated_allocator) {
 }
 
 BOOST_AUTO_TEST_CASE(a_shape_past_what_can_be_indexed_cannot_be_predicted) {
-  const auto predicted = sw::predict_point(point(0, 1, 1, std::uint64_t{1} << 40U),
-                                           iteragpu::memory::prediction::default_workspaces());
+  const auto predicted =
+      sw::predict_point(point(0, 1, 1, std::uint64_t{1} << 40U), iteragpu::memory::prediction::default_workspaces());
   BOOST_TEST_REQUIRE(!predicted.has_value());
-  BOOST_TEST(iteragpu::report::words_of(predicted.error()) == "the model or its activations would take more than 2^63-1 bytes");
+  BOOST_TEST(iteragpu::report::words_of(predicted.error()) ==
+             "the model or its activations would take more than 2^63-1 bytes");
 }
 
 BOOST_AUTO_TEST_CASE(a_point_fits_when_peak_reserved_plus_outside_is_at_most_the_free_memory) {
@@ -98,8 +99,8 @@ BOOST_AUTO_TEST_CASE(a_point_fits_when_peak_reserved_plus_outside_is_at_most_the
   BOOST_TEST(*sw::device_skip_reason(p, byte_count{50}, 149) ==
              "skipped: predicted 150 bytes > free 149 bytes (peak reserved 100 + outside the allocator 50)");
   p.peak_reserved_bytes = std::numeric_limits<std::uint64_t>::max();
-  BOOST_TEST(sw::device_skip_reason(p, byte_count{1}, std::numeric_limits<std::uint64_t>::max())->starts_with(
-      "skipped: predicted more than 2^64 bytes > free 18446744073709551615 bytes"));
+  BOOST_TEST(sw::device_skip_reason(p, byte_count{1}, std::numeric_limits<std::uint64_t>::max())
+                 ->starts_with("skipped: predicted more than 2^64 bytes > free 18446744073709551615 bytes"));
 }
 
 BOOST_AUTO_TEST_CASE(a_point_whose_build_exceeds_the_hosts_available_memory_is_skipped) {
@@ -195,7 +196,9 @@ BOOST_AUTO_TEST_CASE(a_record_that_cannot_be_kept_names_its_file) {
 
   // A prediction file left with other content is kept, and named.
   const fs::path prediction = dir / sw::prediction_name(0, 1);
-  { std::ofstream(prediction) << "{}\n"; }
+  {
+    std::ofstream(prediction) << "{}\n";
+  }
   const auto other = sink.keep(r);
   BOOST_TEST_REQUIRE(!other.has_value());
   BOOST_TEST((other.error().file == prediction));
@@ -206,7 +209,9 @@ BOOST_AUTO_TEST_CASE(a_record_that_cannot_be_kept_names_its_file) {
   // A record whose name is taken: the new-file problem, worded by report::describe().
   fs::remove(prediction);
   const fs::path record = dir / sw::record_name(0, 1);
-  { std::ofstream(record) << "precious"; }
+  {
+    std::ofstream(record) << "precious";
+  }
   const auto taken = sink.keep(r);
   BOOST_TEST_REQUIRE(!taken.has_value());
   BOOST_TEST((taken.error().file == record));

@@ -18,7 +18,8 @@ namespace {
 
 std::vector<std::uint64_t> sizes(std::string_view text) {
   const auto parsed = sw::parse_size_list(text);
-  BOOST_TEST_REQUIRE(parsed.has_value(), "refused: " << (parsed.has_value() ? std::string() : words_of(parsed.error())));
+  BOOST_TEST_REQUIRE(parsed.has_value(),
+                     "refused: " << (parsed.has_value() ? std::string() : words_of(parsed.error())));
   return *parsed;
 }
 
@@ -77,7 +78,8 @@ BOOST_AUTO_TEST_CASE(every_malformed_list_is_refused_with_the_item_at_fault) {
   // 64, 128 and then 256 > 100: the range must end on its end.
   BOOST_TEST(refusal("64..100") == "'64..100': 100 is not 64 times a power of two");
   // 2^63 + 1 is odd: 1..it would double past 64 bits before reaching it.
-  BOOST_TEST(refusal("1..9223372036854775809") == "'1..9223372036854775809': 9223372036854775809 is not 1 times a power of two");
+  BOOST_TEST(refusal("1..9223372036854775809") ==
+             "'1..9223372036854775809': 9223372036854775809 is not 1 times a power of two");
   BOOST_TEST(refusal("16,8..32") == "16 is given twice");
   BOOST_TEST(refusal("4,4") == "4 is given twice");
   BOOST_TEST(refusal("a\nb") == "'a\\x0Ab' is not a positive integer in digits");
@@ -181,10 +183,9 @@ BOOST_AUTO_TEST_CASE(points_tsv_reads_back_as_the_same_plan) {
   const auto plan = sw::make_plan(axes);
   BOOST_TEST_REQUIRE(plan.has_value());
   const std::string text = sw::points_tsv(*plan);
-  BOOST_TEST(text ==
-             "index\tbatch\tcontext\twidth\tdtype\twarmup\trepeats\tresult\n"
-             "0\t8\t16\t1024\tbfloat16\t1\tauto\tpoint-0000.json\n"
-             "1\t16\t16\t1024\tbfloat16\t1\tauto\tpoint-0001.json\n");
+  BOOST_TEST(text == "index\tbatch\tcontext\twidth\tdtype\twarmup\trepeats\tresult\n"
+                     "0\t8\t16\t1024\tbfloat16\t1\tauto\tpoint-0000.json\n"
+                     "1\t16\t16\t1024\tbfloat16\t1\tauto\tpoint-0001.json\n");
   const auto back = sw::parse_points_tsv(text);
   BOOST_TEST_REQUIRE(back.has_value());
   BOOST_TEST((*back == *plan));
@@ -197,18 +198,22 @@ BOOST_AUTO_TEST_CASE(a_damaged_points_tsv_is_refused_with_its_line) {
     BOOST_TEST_REQUIRE(!parsed.has_value());
     return words_of(parsed.error());
   };
-  BOOST_TEST(error("") == "line 1 is not the header 'index\\x09batch\\x09context\\x09width\\x09dtype\\x09warmup\\x09repeats\\x09result'");
+  BOOST_TEST(
+      error("") ==
+      "line 1 is not the header 'index\\x09batch\\x09context\\x09width\\x09dtype\\x09warmup\\x09repeats\\x09result'");
   BOOST_TEST(error(header) == "the plan has no point");
   BOOST_TEST(error(header + "0\t8\t16\t64\tfloat32\t1\t2\tpoint-0000.json") ==
              "line 2 has no line end; the file is cut short");
   BOOST_TEST(error(header + "1\t8\t16\t64\tfloat32\t1\t2\tpoint-0000.json\n") == "line 2: the index '1' is not 0");
   BOOST_TEST(error(header + "0\t8\t16\t64\tfloat32\t1\t2\n") == "line 2: expected 8 tab-separated fields, found 7");
-  BOOST_TEST(error(header + "0\t0\t16\t64\tfloat32\t1\t2\tpoint-0000.json\n").starts_with("line 2: a value is not valid"));
+  BOOST_TEST(
+      error(header + "0\t0\t16\t64\tfloat32\t1\t2\tpoint-0000.json\n").starts_with("line 2: a value is not valid"));
   BOOST_TEST(error(header + "0\t8\t16\t64\thalf\t1\t2\tpoint-0000.json\n").starts_with("line 2: a value is not valid"));
   BOOST_TEST(error(header + "0\t8\t16\t64\tfloat32\t1\t2\t../etc/passwd\n") ==
              "line 2: the result '../etc/passwd' is not 'point-0000.json'");
-  BOOST_TEST(error(header + "0\t8\t16\t64\tfloat32\t1\t2\tpoint-0000.json\n1\t8\t16\t64\tfloat32\t0\t2\tpoint-0001.json\n") ==
-             "line 3: warmup and repeats differ from line 2's; a plan has one of each");
+  BOOST_TEST(
+      error(header + "0\t8\t16\t64\tfloat32\t1\t2\tpoint-0000.json\n1\t8\t16\t64\tfloat32\t0\t2\tpoint-0001.json\n") ==
+      "line 3: warmup and repeats differ from line 2's; a plan has one of each");
   // Counts of passes past the limit every command has.
   BOOST_TEST(error(header + "0\t8\t16\t64\tfloat32\t10001\t2\tpoint-0000.json\n") ==
              "line 2: a value is not valid (batch, context and width positive integers, dtype float32, float16 or "

@@ -87,7 +87,8 @@ BOOST_AUTO_TEST_CASE(a_child_reads_nothing_from_the_terminal) {
 BOOST_AUTO_TEST_CASE(a_program_that_does_not_exist_cannot_start) {
   const auto c = sw::child_process::spawn("/nonexistent/iteragpu-program", {"measure"}, false);
   BOOST_TEST_REQUIRE(!c.has_value());
-  BOOST_TEST(iteragpu::report::words_of(c.error()) == "cannot start '/nonexistent/iteragpu-program': No such file or directory");
+  BOOST_TEST(iteragpu::report::words_of(c.error()) ==
+             "cannot start '/nonexistent/iteragpu-program': No such file or directory");
 }
 
 BOOST_AUTO_TEST_CASE(a_program_named_without_a_folder_is_looked_for_in_path) {
@@ -119,8 +120,8 @@ BOOST_AUTO_TEST_CASE(a_child_left_running_is_stopped_and_reaped_when_its_owner_g
 }
 
 BOOST_AUTO_TEST_CASE(a_child_ends_on_sigint_even_where_the_sweep_ignores_it) {
-  struct sigaction previous {};
-  struct sigaction ignore {};
+  struct sigaction previous{};
+  struct sigaction ignore{};
   ignore.sa_handler = SIG_IGN;
   sigemptyset(&ignore.sa_mask);
   sigaction(SIGINT, &ignore, &previous);
@@ -133,9 +134,9 @@ BOOST_AUTO_TEST_CASE(a_child_ends_on_sigint_even_where_the_sweep_ignores_it) {
 
 BOOST_AUTO_TEST_CASE(the_partial_files_of_a_killed_process_are_removed_and_nothing_else) {
   const auto dir = scratch("partials");
-  for (const char* name : {".iteragpu-123-0.partial", ".iteragpu-123-1.partial", ".iteragpu-123-0.partial-link",
-                           ".iteragpu-1234-0.partial", ".iteragpu-12-0.partial", "point-0000.json",
-                           ".iteragpu-123-0.json"}) {
+  for (const char* name :
+       {".iteragpu-123-0.partial", ".iteragpu-123-1.partial", ".iteragpu-123-0.partial-link",
+        ".iteragpu-1234-0.partial", ".iteragpu-12-0.partial", "point-0000.json", ".iteragpu-123-0.json"}) {
     std::ofstream(dir / name) << "x";
   }
   BOOST_TEST(sw::remove_partial_files(dir, 123) == 3U);
@@ -158,7 +159,7 @@ BOOST_AUTO_TEST_CASE(the_running_program_is_this_test_executable) {
 }
 
 BOOST_AUTO_TEST_CASE(a_wait_ends_on_its_stop_request_and_the_library_installs_no_handler) {
-  struct sigaction before {};
+  struct sigaction before{};
   sigaction(SIGINT, nullptr, &before);
   std::stop_source source;
   auto c = sw::child_process::spawn("/bin/sleep", {"30"}, false);
@@ -171,7 +172,7 @@ BOOST_AUTO_TEST_CASE(a_wait_ends_on_its_stop_request_and_the_library_installs_no
   const auto ended = quick->wait_unless_stopped(sw::never_stop{});
   BOOST_TEST_REQUIRE(ended.has_value());
   BOOST_TEST(*ended->exit_code == 4);
-  struct sigaction after {};
+  struct sigaction after{};
   sigaction(SIGINT, nullptr, &after);
   BOOST_TEST((after.sa_handler == before.sa_handler));
 }
@@ -179,7 +180,8 @@ BOOST_AUTO_TEST_CASE(a_wait_ends_on_its_stop_request_and_the_library_installs_no
 BOOST_AUTO_TEST_CASE(the_prediction_runner_returns_no_point_once_its_stop_request_asks) {
   std::stop_source source;
   sw::prediction_runner<std::stop_token> runner(std::uint64_t{1000}, std::nullopt, source.get_token());
-  const sw::sweep_point p{3, iteragpu::memory::synthetic_shape{1, 16, 64}, iteragpu::memory::element_type::float32, 1, {}};
+  const sw::sweep_point p{
+      3, iteragpu::memory::synthetic_shape{1, 16, 64}, iteragpu::memory::element_type::float32, 1, {}};
   BOOST_TEST(runner.start(p, iteragpu::memory::device_index{0}).has_value());
   const auto first = runner.wait_any();
   BOOST_TEST_REQUIRE(first.has_value());

@@ -75,8 +75,8 @@ struct fake_runner {
     run.index = misreport ? std::exchange(misreport, std::nullopt).value() : index;
     run.process = sw::process_figures{s.exit_code, s.signal, s.stderr_line, 1.5};
     if (s.exit_code == 0 && s.result_readable) {
-      run.measured = sw::measured_figures{1000 + index, 2000 + index, std::nullopt, std::nullopt, std::nullopt, 1.0,
-                                          "Fake GPU", std::nullopt};
+      run.measured = sw::measured_figures{1000 + index, 2000 + index, std::nullopt, std::nullopt,
+                                          std::nullopt, 1.0,          "Fake GPU",   std::nullopt};
     } else if (s.exit_code == 0) {
       run.problem = "its result 'x.json' could not be read: it has no phase rows";
     }
@@ -185,9 +185,9 @@ BOOST_FIXTURE_TEST_CASE(a_point_predicted_past_the_free_memory_is_skipped_and_ne
   const std::uint64_t outside = iteragpu::memory::prediction::memory_outside_allocator_default.value;
   BOOST_TEST(outside == 718'077'952U);
   const std::uint64_t need = skipped.prediction->peak_reserved_bytes + outside;
-  BOOST_TEST(skipped.reason == "skipped: predicted " + std::to_string(need) + " bytes > free 1073741824 bytes (peak reserved " +
-                                   std::to_string(skipped.prediction->peak_reserved_bytes) +
-                                   " + outside the allocator 718077952)");
+  BOOST_TEST(skipped.reason ==
+             "skipped: predicted " + std::to_string(need) + " bytes > free 1073741824 bytes (peak reserved " +
+                 std::to_string(skipped.prediction->peak_reserved_bytes) + " + outside the allocator 718077952)");
   BOOST_TEST(*skipped.device_free_bytes == std::uint64_t{1} << 30U);
   BOOST_TEST(!skipped.process.has_value());
   BOOST_TEST(runner.started.size() == 1U);

@@ -43,8 +43,8 @@ sw::point_record measured(const sw::sweep_point& p, const std::string& gpu) {
   r.host_available_bytes = 20'000'000'000U;
   r.outside_allocator_bytes = 552'402'944U;
   const std::uint64_t base = (std::uint64_t{3} << 30U) + p.index;
-  r.prediction = sw::point_prediction{base + (std::uint64_t{1} << 30U), base + (std::uint64_t{1} << 30U) + 4096,
-                                      {100, 50, 150}, {}};
+  r.prediction = sw::point_prediction{
+      base + (std::uint64_t{1} << 30U), base + (std::uint64_t{1} << 30U) + 4096, {100, 50, 150}, {}};
   r.measured = sw::measured_figures{base,
                                     base + 4096,
                                     600'000'000U,
@@ -249,9 +249,8 @@ BOOST_AUTO_TEST_CASE(the_plot_takes_the_axis_that_varies_and_one_series_per_gpu)
        {"sweep: peak memory against width", "Configuration: batch 1, context 1024, bfloat16",
         "width (model width; hidden = 4 x width; log2 scale)", "peak memory on the device (log2 scale)",
         "Median warm pass time", "seconds per pass (log10 scale)", "peak reserved, measured",
-        "peak reserved, predicted", "device total memory, NVIDIA H200: 139.7 GiB",
-        "skipped for device memory", "NVIDIA &lt;B&amp;200&gt;",
-        ">1024<", ">2048<", ">4096<", ">8192<", ">4 GiB<"}) {
+        "peak reserved, predicted", "device total memory, NVIDIA H200: 139.7 GiB", "skipped for device memory",
+        "NVIDIA &lt;B&amp;200&gt;", ">1024<", ">2048<", ">4096<", ">8192<", ">4 GiB<"}) {
     BOOST_TEST(svg.find(label) != std::string::npos, "missing: " << label);
   }
   BOOST_TEST(svg.find("<B&200>") == std::string::npos);  // the raw name never reaches the XML

@@ -40,8 +40,9 @@ sw::summary_entry predicted(const sw::sweep_point& p) {
 
 // A measured point of `batch` at 1 GiB x batch reserved, or one that ended
 // as `outcome` with that exit status or signal.
-sw::summary_entry measured(std::size_t index, std::uint64_t batch, sw::outcome_kind outcome = sw::outcome_kind::measured,
-                           std::optional<int> exit_code = 0, std::optional<int> signal = std::nullopt) {
+sw::summary_entry measured(std::size_t index, std::uint64_t batch,
+                           sw::outcome_kind outcome = sw::outcome_kind::measured, std::optional<int> exit_code = 0,
+                           std::optional<int> signal = std::nullopt) {
   sw::point_record r;
   r.kind = sw::record_kind::measurement;
   r.point = shape(index, batch, 1024, 4096);
@@ -52,8 +53,8 @@ sw::summary_entry measured(std::size_t index, std::uint64_t batch, sw::outcome_k
   const std::uint64_t bytes = batch << 30U;
   r.prediction = sw::point_prediction{bytes / 2, bytes, {1, 0, 1}, {}};
   if (outcome == sw::outcome_kind::measured) {
-    r.measured = sw::measured_figures{bytes / 2,    bytes,        std::nullopt, sw::timing_summary{0.004, 0.0038, 0.0043},
-                                      std::nullopt, 1.0,          "NVIDIA H200", std::uint64_t{140} << 30U};
+    r.measured = sw::measured_figures{bytes / 2,    bytes, std::nullopt,  sw::timing_summary{0.004, 0.0038, 0.0043},
+                                      std::nullopt, 1.0,   "NVIDIA H200", std::uint64_t{140} << 30U};
   }
   if (!sw::is_skip(outcome)) {
     r.process = sw::process_figures{exit_code, signal, std::nullopt, 2.0};
@@ -138,10 +139,12 @@ BOOST_AUTO_TEST_CASE(two_varying_axes_give_one_panel_with_a_series_per_context) 
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_point_carries_its_exit_status_and_breaks_the_measured_line) {
-  const std::vector<sw::summary_entry> entries{
-      measured(0, 1), measured(1, 2), measured(2, 4, sw::outcome_kind::out_of_memory, 3),
-      measured(3, 8), measured(4, 16, sw::outcome_kind::failed, std::nullopt, 9),
-      measured(5, 32, sw::outcome_kind::failed, 1)};
+  const std::vector<sw::summary_entry> entries{measured(0, 1),
+                                               measured(1, 2),
+                                               measured(2, 4, sw::outcome_kind::out_of_memory, 3),
+                                               measured(3, 8),
+                                               measured(4, 16, sw::outcome_kind::failed, std::nullopt, 9),
+                                               measured(5, 32, sw::outcome_kind::failed, 1)};
   const auto in = sw::make_plot_input(entries);
   BOOST_TEST_REQUIRE(in.series.size() == 1U);
   BOOST_TEST(in.series[0].label == "NVIDIA H200");
@@ -171,10 +174,9 @@ BOOST_AUTO_TEST_CASE(a_failed_point_carries_its_exit_status_and_breaks_the_measu
 }
 
 BOOST_AUTO_TEST_CASE(points_skipped_for_host_and_device_memory_are_drawn_and_labelled_apart) {
-  const std::vector<sw::summary_entry> entries{measured(0, 1), measured(1, 2),
-                                              measured(2, 4, sw::outcome_kind::skipped_device_memory),
-                                              measured(3, 8, sw::outcome_kind::skipped_host_memory),
-                                              measured(4, 16, sw::outcome_kind::skipped_after_failure)};
+  const std::vector<sw::summary_entry> entries{
+      measured(0, 1), measured(1, 2), measured(2, 4, sw::outcome_kind::skipped_device_memory),
+      measured(3, 8, sw::outcome_kind::skipped_host_memory), measured(4, 16, sw::outcome_kind::skipped_after_failure)};
   const auto in = sw::make_plot_input(entries);
   BOOST_TEST((in.series[0].points[2].mark == sw::point_mark::skipped_device_memory));
   BOOST_TEST((in.series[0].points[3].mark == sw::point_mark::skipped_host_memory));

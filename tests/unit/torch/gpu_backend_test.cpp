@@ -142,7 +142,8 @@ BOOST_AUTO_TEST_CASE(an_unreadable_bus_id_leaves_every_reading_missing_with_why)
   runtime().failing["bus id"] = fake_status::invalid_device;
   const backend b{fake_reader{}};
   const auto state = b.gpu_state(device_index{0});
-  const std::string why = "the device's PCI bus id cannot be read: FAKE error: invalid device ordinal (fakeDeviceGetPCIBusId)";
+  const std::string why =
+      "the device's PCI bus id cannot be read: FAKE error: invalid device ordinal (fakeDeviceGetPCIBusId)";
   BOOST_TEST((state.sm_clock.error().code == iteragpu::memory::reading_errc::bus_id_unreadable));
   BOOST_TEST(describe(state.sm_clock.error()) == why);
   BOOST_TEST(describe(state.clock_events.error()) == why);
@@ -207,7 +208,8 @@ BOOST_AUTO_TEST_CASE(measure_runs_every_phase_through_the_backend_on_the_device)
   backend b{fake_reader{}};
   counter c;
   counted_workload work;
-  const auto m = iteragpu::memory::measure(b, c, work, device_index{1}, iteragpu::memory::protocol_plan{.warmup = 1, .repeats = 2});
+  const auto m = iteragpu::memory::measure(b, c, work, device_index{1},
+                                           iteragpu::memory::protocol_plan{.warmup = 1, .repeats = 2});
   BOOST_TEST_REQUIRE(m.has_value());
   BOOST_TEST_REQUIRE(m->phases.size() == 6U);
   const auto& warm = m->phases[5];
@@ -215,7 +217,7 @@ BOOST_AUTO_TEST_CASE(measure_runs_every_phase_through_the_backend_on_the_device)
   BOOST_TEST(warm.end_allocated_bytes == 3584U);  // the pass's output still held
   BOOST_TEST(warm.gpu_seconds == 0.25);
   BOOST_TEST(warm.end_device_used_bytes.value() == 85'899'345'920U - 1001U);  // read on device 1
-  BOOST_TEST(warm.state_at_end.value().sm_clock.value().value == 1017U);   // bus 0x11, device 1's
+  BOOST_TEST(warm.state_at_end.value().sm_clock.value().value == 1017U);      // bus 0x11, device 1's
   BOOST_TEST(runtime().live_events.empty());
   BOOST_TEST(runtime().peaks_reset.size() == 6U);
 }

@@ -20,8 +20,8 @@ namespace iteragpu_tests {
 
 // A folder of this process's own, removed at the end.
 struct scratch {
-  std::filesystem::path folder = std::filesystem::temp_directory_path() /
-                                 ("iteragpu-torchscript-" + std::to_string(::getpid()));
+  std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("iteragpu-torchscript-" + std::to_string(::getpid()));
   scratch() { std::filesystem::create_directories(folder); }
   scratch(const scratch&) = delete;
   scratch& operator=(const scratch&) = delete;
@@ -45,8 +45,8 @@ struct scratch {
 // A module with the parameters given and the TorchScript source of its
 // methods, saved by torch.jit's serialisation to `name` in the folder.
 inline std::string saved_module(const scratch& s, const std::string& name,
-                         const std::vector<std::pair<std::string, torch::Tensor>>& parameters,
-                         const std::string& source) {
+                                const std::vector<std::pair<std::string, torch::Tensor>>& parameters,
+                                const std::string& source) {
   torch::jit::Module m("m");
   // What every module saved from Python has, and what train()/eval() set.
   m.register_attribute("training", c10::BoolType::get(), true);

@@ -30,7 +30,7 @@ void check_workload_on_cpu(iteragpu::memory::synthetic_shape shape) {
   const auto out = work.forward();
   const auto w = static_cast<std::int64_t>(shape.width);
   BOOST_TEST(out.sizes().vec() == (std::vector<std::int64_t>{static_cast<std::int64_t>(shape.batch),
-                                                            static_cast<std::int64_t>(shape.context), w}),
+                                                             static_cast<std::int64_t>(shape.context), w}),
              boost::test_tools::per_element());
   BOOST_TEST((out.scalar_type() == ta::scalar_type<D>()));
   BOOST_TEST((work.input().scalar_type() == ta::scalar_type<D>()));
@@ -92,8 +92,10 @@ BOOST_AUTO_TEST_CASE(the_model_is_built_from_the_cpu_generator_seed_alone) {
 }
 
 BOOST_AUTO_TEST_CASE(dtype_policies_match_libtorch_element_sizes) {
-  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::memory::dtypes::float32>()) == iteragpu::memory::dtypes::float32::bytes_per_element);
-  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::memory::dtypes::float16>()) == iteragpu::memory::dtypes::float16::bytes_per_element);
+  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::memory::dtypes::float32>()) ==
+             iteragpu::memory::dtypes::float32::bytes_per_element);
+  BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::memory::dtypes::float16>()) ==
+             iteragpu::memory::dtypes::float16::bytes_per_element);
   BOOST_TEST(c10::elementSize(ta::scalar_type<iteragpu::memory::dtypes::bfloat16>()) ==
              iteragpu::memory::dtypes::bfloat16::bytes_per_element);
 }
@@ -123,7 +125,8 @@ BOOST_AUTO_TEST_CASE(the_workload_runs_through_measure_on_the_cpu) {
   };
   cpu_backend backend;
   tensor_counter counter{&work};
-  const auto m = iteragpu::memory::measure(backend, counter, work, iteragpu::memory::device_index{0}, {.warmup = 1, .repeats = 2});
+  const auto m =
+      iteragpu::memory::measure(backend, counter, work, iteragpu::memory::device_index{0}, {.warmup = 1, .repeats = 2});
   BOOST_REQUIRE(m.has_value());
   BOOST_REQUIRE_EQUAL(m->phases.size(), 6U);
   // 8 x 32 + 32 + 32 x 8 + 8 = 552 float32 parameters; the input is 2 x 3 x 8.

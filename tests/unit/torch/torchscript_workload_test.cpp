@@ -78,7 +78,8 @@ iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_ru
   auto measured = iteragpu::memory::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
-    return iteragpu::unexpected{iteragpu::memory::torchscript_run_error{work.refusal().value_or(iteragpu::memory::torchscript_run_errc::phase_failed), e.phase, std::move(e.message)}};
+    return iteragpu::unexpected{iteragpu::memory::torchscript_run_error{
+        work.refusal().value_or(iteragpu::memory::torchscript_run_errc::phase_failed), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
 }
@@ -107,8 +108,8 @@ BOOST_AUTO_TEST_CASE(the_workload_loads_evaluates_and_fills_inputs_from_the_seed
 def forward(self, x, ids):
     return x.matmul(self.w) + self.b
 )");
-  ta::torchscript_workload a(torch::Device(torch::kCPU), path, {mem::parse_input_spec("2x4:float32").value(),
-                                                                mem::parse_input_spec("5:int64").value()},
+  ta::torchscript_workload a(torch::Device(torch::kCPU), path,
+                             {mem::parse_input_spec("2x4:float32").value(), mem::parse_input_spec("5:int64").value()},
                              false, 7);
   a.load_model();
   a.make_inputs();
@@ -118,8 +119,8 @@ def forward(self, x, ids):
   BOOST_TEST((a.inputs()[1].scalar_type() == torch::kLong));
   BOOST_TEST(a.inputs()[1].min().item<std::int64_t>() >= 0);
   BOOST_TEST(a.inputs()[1].max().item<std::int64_t>() < 7);
-  ta::torchscript_workload b(torch::Device(torch::kCPU), path, {mem::parse_input_spec("2x4:float32").value(),
-                                                                mem::parse_input_spec("5:int64").value()},
+  ta::torchscript_workload b(torch::Device(torch::kCPU), path,
+                             {mem::parse_input_spec("2x4:float32").value(), mem::parse_input_spec("5:int64").value()},
                              false, 7);
   b.load_model();
   b.make_inputs();
@@ -182,9 +183,9 @@ BOOST_AUTO_TEST_CASE(the_loss_takes_every_floating_tensor_of_tuples_lists_and_di
 def forward(self, x, ids):
     return {"scaled": x * self.w, "ids": ids}, (x * self.w * 2.0, ids)
 )");
-  ta::torchscript_workload work(torch::Device(torch::kCPU), path,
-                                {mem::parse_input_spec("3x4:float32").value(), mem::parse_input_spec("3:int64").value()},
-                                true);
+  ta::torchscript_workload work(
+      torch::Device(torch::kCPU), path,
+      {mem::parse_input_spec("3x4:float32").value(), mem::parse_input_spec("3:int64").value()}, true);
   work.load_model();
   work.make_inputs();
   static_cast<void>(work.forward());

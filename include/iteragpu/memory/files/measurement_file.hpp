@@ -14,12 +14,12 @@
 
 #include <boost/json/fwd.hpp>
 
-#include "iteragpu/one_of.hpp"
 #include "iteragpu/error_code.hpp"
 #include "iteragpu/memory/compare.hpp"
 #include "iteragpu/memory/files/detail/conversion.hpp"
 #include "iteragpu/memory/measured_need.hpp"
 #include "iteragpu/memory/protocol.hpp"
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/result.hpp"
 
 /// \file
@@ -58,16 +58,16 @@ enum class measurement_field_errc : std::uint8_t {
 
 /// missing: the key absent, and what is accepted there.
 struct missing_key {
-  std::string key;             ///< the key
-  std::string_view expected;   ///< what is accepted there (a literal of this reader)
+  std::string key;            ///< the key
+  std::string_view expected;  ///< what is accepted there (a literal of this reader)
   /// Equal when both members are.
   friend bool operator==(const missing_key&, const missing_key&) = default;
 };
 
 /// wrong_value: the value found, and what is accepted there.
 struct rejected_value {
-  std::string found;           ///< the value, as JSON text
-  std::string_view expected;   ///< what is accepted there (a literal of this reader)
+  std::string found;          ///< the value, as JSON text
+  std::string_view expected;  ///< what is accepted there (a literal of this reader)
   /// Equal when both members are.
   friend bool operator==(const rejected_value&, const rejected_value&) = default;
 };
@@ -102,13 +102,14 @@ struct count_and_rows {
 /// (wrong_value), misplaced_row (wrong_row), row_count (too_few_rows),
 /// count_and_rows (count_mismatch), nothing (std::monostate) for
 /// interval_without_median and throttled_above_state.
-using measurement_field_data = one_of<std::monostate, missing_key, rejected_value, misplaced_row, row_count, count_and_rows>;
+using measurement_field_data =
+    one_of<std::monostate, missing_key, rejected_value, misplaced_row, row_count, count_and_rows>;
 
 /// What is wrong inside a measurement document, where, and in `what` the
 /// data that kind names (measurement_field_data says which).
 struct measurement_field_error {
   measurement_field_errc code{measurement_field_errc::missing};  ///< what is wrong
-  std::string path{};            ///< where: "phases[2]", "configuration.batch"; empty for the top level
+  std::string path{};             ///< where: "phases[2]", "configuration.batch"; empty for the top level
   measurement_field_data what{};  ///< the data the code names
   /// Equal when every member is equal.
   friend bool operator==(const measurement_field_error&, const measurement_field_error&) = default;
@@ -176,10 +177,10 @@ using measurement_read_data =
 /// (measurement_read_data names which alternative each code holds; the
 /// readers below build no other pairing).
 struct measurement_read_error {
-  measurement_read_errc code{measurement_read_errc::bad_field};     ///< what is wrong
+  measurement_read_errc code{measurement_read_errc::bad_field};    ///< what is wrong
   measurement_read_stage stage{measurement_read_stage::document};  ///< the call that refused it
-  std::string file{};           ///< stage file: the path as given; empty otherwise
-  measurement_read_data what{};  ///< the data the code names
+  std::string file{};                                              ///< stage file: the path as given; empty otherwise
+  measurement_read_data what{};                                    ///< the data the code names
   /// Equal when every member is equal.
   friend bool operator==(const measurement_read_error&, const measurement_read_error&) = default;
 };
@@ -266,8 +267,8 @@ struct measurement_read_error {
 /// adds). The caller includes `<boost/json/value_to.hpp>`.
 template <class Value>
   requires std::same_as<Value, boost::json::value>
-[[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<measured_run>& /*tag*/, const Value& document)
-    -> typename boost::json::result_for<measured_run, Value>::type {
+[[nodiscard]] auto tag_invoke(const boost::json::try_value_to_tag<measured_run>& /*tag*/, const Value& document) ->
+    typename boost::json::result_for<measured_run, Value>::type {
   return detail::conversion_result<Value>(measurement_from_json(document), &measurement_read_error::code);
 }
 

@@ -43,8 +43,7 @@ struct memory_need_error {
 };
 
 /// The memory_need of `document` (an estimate, a plan or a replay).
-[[nodiscard]] result<memory_need_record, memory_need_error> read_memory_need(
-    const boost::json::object& document);
+[[nodiscard]] result<memory_need_record, memory_need_error> read_memory_need(const boost::json::object& document);
 
 }  // namespace iteragpu::memory
 

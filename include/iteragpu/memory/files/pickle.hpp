@@ -120,9 +120,9 @@ enum class pickle_opcode_use : std::uint8_t {
 /// One opcode: its byte, the name Python's pickle module gives it
 /// (Lib/pickle.py), and what the reader does with it.
 struct pickle_opcode_row {
-  pickle_opcode opcode;    ///< the opcode
-  std::string_view name;   ///< as Lib/pickle.py names it
-  pickle_opcode_use use;   ///< read or refused, and why
+  pickle_opcode opcode;   ///< the opcode
+  std::string_view name;  ///< as Lib/pickle.py names it
+  pickle_opcode_use use;  ///< read or refused, and why
 };
 
 /// Every opcode of protocols 0 to 5, by byte: the one table of their names

@@ -36,11 +36,11 @@ namespace iteragpu::memory {
 
 /// Why a dict is not a snapshot this reader understands.
 enum class snapshot_errc {
-  not_an_object,    ///< the top level, or an entry that must be a dict, is something else
-  missing_field,    ///< a field the replay needs is absent
-  wrong_type,       ///< a field holds another kind of value
-  out_of_range,     ///< a number outside what the field accepts (a negative size, ...)
-  unknown_value,    ///< a text field holds a word this reader does not know
+  not_an_object,  ///< the top level, or an entry that must be a dict, is something else
+  missing_field,  ///< a field the replay needs is absent
+  wrong_type,     ///< a field holds another kind of value
+  out_of_range,   ///< a number outside what the field accepts (a negative size, ...)
+  unknown_value,  ///< a text field holds a word this reader does not know
 };
 
 /// The kind's name, as written above; the message of its std::error_code.
@@ -89,22 +89,18 @@ using read_errc = unexpected<snapshot_error>;
 }
 
 // A non-negative integer (addresses pass 2^63 only as uint64).
-[[nodiscard]] result<std::uint64_t, snapshot_error> unsigned_field(const boost::json::object& o,
-                                                                   std::string_view key,
+[[nodiscard]] result<std::uint64_t, snapshot_error> unsigned_field(const boost::json::object& o, std::string_view key,
                                                                    std::string_view path);
 
 // A stream as PyTorch writes it: the cudaStream_t as an integer, which a
 // negative value may stand for in some versions; kept as its bit pattern.
-[[nodiscard]] result<std::uint64_t, snapshot_error> stream_field(const boost::json::object& o,
-                                                                 std::string_view path);
+[[nodiscard]] result<std::uint64_t, snapshot_error> stream_field(const boost::json::object& o, std::string_view path);
 
 [[nodiscard]] std::optional<trace_action> action_named(std::string_view name) noexcept;
 
-[[nodiscard]] result<trace_event, snapshot_error> event_from(const boost::json::value& v,
-                                                             const std::string& path);
+[[nodiscard]] result<trace_event, snapshot_error> event_from(const boost::json::value& v, const std::string& path);
 
-[[nodiscard]] result<block_state, snapshot_error> state_from(const boost::json::object& o,
-                                                             const std::string& path);
+[[nodiscard]] result<block_state, snapshot_error> state_from(const boost::json::object& o, const std::string& path);
 
 [[nodiscard]] result<recorded_block, snapshot_error> block_from(const boost::json::value& v, std::uint64_t next,
                                                                 const std::string& path);
@@ -124,8 +120,7 @@ using read_errc = unexpected<snapshot_error>;
 
 [[nodiscard]] result<recorded_settings, snapshot_error> settings_from(const boost::json::object& o);
 
-[[nodiscard]] result<device_trace, snapshot_error> events_from(const boost::json::value& v,
-                                                               const std::string& path);
+[[nodiscard]] result<device_trace, snapshot_error> events_from(const boost::json::value& v, const std::string& path);
 
 // Each segment joins its device's entry; a device with segments and no
 // trace list still gets one (within 64 past the traces).

@@ -12,8 +12,8 @@
 #include <boost/json/fwd.hpp>
 #include <boost/json/kind.hpp>
 
-#include "iteragpu/one_of.hpp"
 #include "iteragpu/memory/files/pickle.hpp"
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/result.hpp"
 
 /// \file
@@ -77,12 +77,13 @@ struct non_dict_top {
 /// shape: unknown_first_byte (neither_format), size_limit (too_large),
 /// pickle_error (pickle: the pickle reader's reason), json_stop
 /// (json_syntax), non_dict_top (not_a_dict), nothing (std::monostate) for empty.
-using snapshot_file_data = one_of<std::monostate, unknown_first_byte, size_limit, pickle_error, json_stop, non_dict_top>;
+using snapshot_file_data =
+    one_of<std::monostate, unknown_first_byte, size_limit, pickle_error, json_stop, non_dict_top>;
 
 /// Why snapshot bytes were not read: the kind, and in `what` the data it names.
 struct snapshot_file_error {
   snapshot_file_errc code{snapshot_file_errc::empty};  ///< what is wrong
-  snapshot_file_data what{};                            ///< the data the code names
+  snapshot_file_data what{};                           ///< the data the code names
   /// Equal when both members are.
   friend bool operator==(const snapshot_file_error&, const snapshot_file_error&) = default;
 };
@@ -97,8 +98,9 @@ inline constexpr std::uint8_t pickle_first_byte = 0x80;
 /// out). A key given twice in the JSON keeps its last value, as Boost.JSON
 /// and Python's json module read it. The only exception that can come out is
 /// allocation's std::bad_alloc.
-[[nodiscard]] result<boost::json::value, snapshot_file_error> read_snapshot_bytes(
-    std::span<const unsigned char> bytes, const pickle_limits& limits, const boost::json::storage_ptr& sp);
+[[nodiscard]] result<boost::json::value, snapshot_file_error> read_snapshot_bytes(std::span<const unsigned char> bytes,
+                                                                                  const pickle_limits& limits,
+                                                                                  const boost::json::storage_ptr& sp);
 /// read_snapshot_bytes() with the default memory resource.
 [[nodiscard]] result<boost::json::value, snapshot_file_error> read_snapshot_bytes(std::span<const unsigned char> bytes,
                                                                                   const pickle_limits& limits = {});

@@ -47,8 +47,8 @@ namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE time_comparison compare_times(const median_estimate& a, const median_estimate& b,
                                                             double tolerance) {
-  time_comparison c{time_verdict::ambiguous, time_basis::no_interval, relative_change(a.median, b.median), a, b,
-                    tolerance};
+  time_comparison c{
+      time_verdict::ambiguous, time_basis::no_interval, relative_change(a.median, b.median), a, b, tolerance};
   if (!a.ci || !b.ci) {
     return c;
   }
@@ -115,11 +115,12 @@ namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE std::string byte_change::describe() const {
   const std::uint64_t magnitude = b >= a ? b - a : a - b;
-  return std::string(prediction::byte_field_names[field]) + ' ' + to_decimal_string(a) + " -> " +
-         to_decimal_string(b) + " (" + (b >= a ? "+" : "-") + to_decimal_string(magnitude) + ")";
+  return std::string(prediction::byte_field_names[field]) + ' ' + to_decimal_string(a) + " -> " + to_decimal_string(b) +
+         " (" + (b >= a ? "+" : "-") + to_decimal_string(magnitude) + ")";
 }
 
-[[nodiscard]] ITERAGPU_INLINE memory_comparison compare_memory(const std::vector<phase_row>& a, const std::vector<phase_row>& b) {
+[[nodiscard]] ITERAGPU_INLINE memory_comparison compare_memory(const std::vector<phase_row>& a,
+                                                               const std::vector<phase_row>& b) {
   // A row's key: its phase, and its repeat (none sorts last).
   const auto key = [](const phase_row& row) {
     return std::pair{static_cast<int>(row.phase), row.repeat.value_or(std::numeric_limits<std::uint64_t>::max())};
@@ -166,8 +167,8 @@ namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE std::vector<fact_comparison> compare_environments(const run_environment& a,
                                                                                 const run_environment& b) {
-  const auto fact = [](std::string_view name, const std::optional<std::string>& x,
-                       const std::optional<std::string>& y, bool only_when_both) {
+  const auto fact = [](std::string_view name, const std::optional<std::string>& x, const std::optional<std::string>& y,
+                       bool only_when_both) {
     fact_comparison f{name, x, y, x == y ? fact_status::same : fact_status::different};
     if (only_when_both && (!x || !y)) {
       f.status = fact_status::not_compared;
@@ -201,8 +202,7 @@ namespace iteragpu::memory {
 
 [[nodiscard]] ITERAGPU_INLINE comparison compare_runs(const measured_run& a, const measured_run& b) {
   return comparison{compare_memory(a.phases, b.phases), compare_times(a.gpu_seconds, b.gpu_seconds),
-                    compare_times(a.seconds, b.seconds),
-                    compare_environments(a.environment, b.environment),
+                    compare_times(a.seconds, b.seconds), compare_environments(a.environment, b.environment),
                     compare_configurations(a.configuration, b.configuration)};
 }
 

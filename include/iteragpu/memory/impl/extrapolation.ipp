@@ -396,8 +396,8 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
   auto matched = align(programs, e.reference);
   const auto& r = programs[e.reference];
   // from_reference[t][request of the reference] -> the request of trace t
-  std::vector<std::vector<std::optional<std::uint64_t>>> observed(r.sizes.size(),
-                                                                  std::vector<std::optional<std::uint64_t>>(sizes.size()));
+  std::vector<std::vector<std::optional<std::uint64_t>>> observed(
+      r.sizes.size(), std::vector<std::optional<std::uint64_t>>(sizes.size()));
   for (std::size_t t = 0; t < programs.size(); ++t) {
     for (std::size_t i = 0; i < programs[t].sizes.size(); ++i) {
       if (const auto to = matched.to_reference[t][i]) {
@@ -463,13 +463,15 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
       }
       candidate = std::max(s, *scaled);
     }
-    chosen = !chosen ? candidate : end == range_end::lower ? std::min(*chosen, candidate) : std::max(*chosen, candidate);
+    chosen = !chosen                   ? candidate
+             : end == range_end::lower ? std::min(*chosen, candidate)
+                                       : std::max(*chosen, candidate);
   }
   return chosen.value_or(0);
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<device_trace, extrapolation_error> synthesize(const extrapolation& e,
-                                                                                  std::uint64_t n, range_end end) {
+                                                                                   std::uint64_t n, range_end end) {
   // One address per request: no block is ever at the address of another.
   constexpr std::uint64_t first_address = std::uint64_t{1} << 40U;
   std::vector<std::uint64_t> sizes(e.fits.size());
@@ -516,8 +518,8 @@ namespace detail::extrapolating {
 /// Whether the trace of `e` built at `n` (its `judged` end) completes under
 /// `options`.
 [[nodiscard]] ITERAGPU_INLINE result<bool, extrapolation_error> completes_at(const extrapolation& e,
-                                                                            const replay_options& options,
-                                                                            range_end judged, std::uint64_t n) {
+                                                                             const replay_options& options,
+                                                                             range_end judged, std::uint64_t n) {
   const auto trace = synthesize(e, n, judged);
   if (!trace) {
     return unexpected{trace.error()};
@@ -538,8 +540,9 @@ namespace detail::extrapolating {
 
 }  // namespace detail::extrapolating
 
-[[nodiscard]] ITERAGPU_INLINE result<largest_size, extrapolation_error> find_largest_size(
-    const extrapolation& e, const replay_options& options, std::uint64_t limit) {
+[[nodiscard]] ITERAGPU_INLINE result<largest_size, extrapolation_error> find_largest_size(const extrapolation& e,
+                                                                                          const replay_options& options,
+                                                                                          std::uint64_t limit) {
   const range_end judged = is_exact(e) ? range_end::lower : range_end::upper;
   const auto completes = [&](std::uint64_t n) { return detail::extrapolating::completes_at(e, options, judged, n); };
   if (limit == 0) {

@@ -351,7 +351,8 @@ namespace iteragpu::memory::detail::replaying {
   return trace_action::other;
 }
 
-[[nodiscard]] ITERAGPU_INLINE bool same_segment_events(std::vector<trace_event> recorded, std::vector<trace_event> replayed) {
+[[nodiscard]] ITERAGPU_INLINE bool same_segment_events(std::vector<trace_event> recorded,
+                                                       std::vector<trace_event> replayed) {
   const auto key = [](const trace_event& e) { return std::tuple(e.action, e.address, e.size); };
   const auto less = [&key](const trace_event& a, const trace_event& b) { return key(a) < key(b); };
   std::sort(recorded.begin(), recorded.end(), less);
@@ -453,7 +454,8 @@ ITERAGPU_INLINE void replayer::refused_request(std::uint64_t index, const trace_
   return std::move(outcome_);
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::allocate(std::uint64_t index, const trace_event& e) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::allocate(std::uint64_t index,
+                                                                             const trace_event& e) {
   if (options_.follow_recorded_addresses || !diverged_) {
     const auto placed = std::find_if(pending_.begin(), pending_.end(), [](const trace_event& p) {
       return p.action == trace_action::segment_alloc || p.action == trace_action::segment_map;
@@ -512,7 +514,8 @@ ITERAGPU_INLINE void replayer::refused_request(std::uint64_t index, const trace_
   // A program's emptyCache just before a request that reserves looks the
   // same: the release is the allocator's own only where the simulation, at
   // this point, would release too.
-  return reserved_after && e.action == trace_action::alloc && allocator_.would_release_for(byte_count{e.size}, e.stream);
+  return reserved_after && e.action == trace_action::alloc &&
+         allocator_.would_release_for(byte_count{e.size}, e.stream);
 }
 
 ITERAGPU_INLINE void replayer::release_if_recorded(const trace_event& e) {
@@ -596,7 +599,7 @@ namespace iteragpu::memory {
   constexpr std::uint64_t step = 2 * prediction::mebibyte;
   std::uint64_t high = (unlimited->peak_reserved.value + step - 1) / step;  // fits, in steps
   std::uint64_t low = unlimited->peak_allocated.value / step;               // lower bound, in steps
-  low = low == 0 ? 0 : low - 1;                                              // does not fit (or zero)
+  low = low == 0 ? 0 : low - 1;                                             // does not fit (or zero)
   while (high - low > 1) {
     const std::uint64_t middle = low + (high - low) / 2;
     options.capacity = byte_count{middle * step};

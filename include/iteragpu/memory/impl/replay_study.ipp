@@ -11,7 +11,8 @@
 
 namespace iteragpu::memory {
 
-[[nodiscard]] ITERAGPU_INLINE prediction::allocator_settings settings_of(const std::optional<recorded_settings>& recorded) {
+[[nodiscard]] ITERAGPU_INLINE prediction::allocator_settings settings_of(
+    const std::optional<recorded_settings>& recorded) {
   prediction::allocator_settings s;
   if (!recorded) {
     return s;

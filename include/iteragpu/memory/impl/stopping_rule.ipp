@@ -9,8 +9,8 @@
 
 namespace iteragpu::memory {
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<stop_reason> stopping_rule::decide(std::span<const double> seconds,
-                                                                               std::chrono::duration<double> elapsed) const {
+[[nodiscard]] ITERAGPU_INLINE std::optional<stop_reason> stopping_rule::decide(
+    std::span<const double> seconds, std::chrono::duration<double> elapsed) const {
   const std::uint64_t count = seconds.size();
   if (count == 0U) {
     return std::nullopt;

@@ -57,8 +57,8 @@ namespace iteragpu::memory {
   if (!need) {
     return std::nullopt;
   }
-  return memory_need{byte_count{need->bytes}, std::string(need->outside_sample ? measured_need_source
-                                                          : measured_need_without_outside_source)};
+  return memory_need{byte_count{need->bytes},
+                     std::string(need->outside_sample ? measured_need_source : measured_need_without_outside_source)};
 }
 
 }  // namespace iteragpu::memory

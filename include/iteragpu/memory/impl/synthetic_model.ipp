@@ -30,7 +30,12 @@ namespace iteragpu::memory {
   }
   const auto w = std::to_string(shape.width);
   const auto h = std::to_string(*hidden);
-  return synthetic_model_summary{shape.width, *hidden, *parameters, *bytes, *inputs, dtype,
+  return synthetic_model_summary{shape.width,
+                                 *hidden,
+                                 *parameters,
+                                 *bytes,
+                                 *inputs,
+                                 dtype,
                                  {"Linear(" + w + " -> " + h + ")", "GELU", "Linear(" + h + " -> " + w + ")"}};
 }
 

@@ -54,7 +54,7 @@ static_assert(dtype_policy<dtypes::float32> && dtype_policy<dtypes::float16> && 
 
 /// The names `--dtype` accepts, in the order of element_type.
 inline constexpr std::array<std::string_view, 3> dtype_names{dtypes::float32::name, dtypes::float16::name,
-                                                            dtypes::bfloat16::name};
+                                                             dtypes::bfloat16::name};
 
 /// The element type of that name, or nothing.
 [[nodiscard]] constexpr std::optional<element_type> parse_element_type(std::string_view name) noexcept {

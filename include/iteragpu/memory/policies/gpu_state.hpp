@@ -44,23 +44,23 @@ struct degrees_celsius {
 /// library's failures are NVML's (iteragpu/nvml/session.hpp); the words are
 /// report::describe()'s (iteragpu/report/gpu_state.hpp).
 enum class reading_errc {
-  not_asked,              ///< the report did not ask for it
-  no_library_path,        ///< no library path was given
-  driver_library_missing, ///< the driver's library (`subject`) did not load: no driver; `detail` is the loader's message
-  library_not_loaded,     ///< the library at `subject` did not load; `detail` is the loader's message
-  library_path_refused,   ///< `subject` contains a NUL character: never given to the loader
-  not_management_library, ///< the library at `subject` lacks `function`: not NVML, or too old
-  did_not_start,          ///< `function` (the initialization) returned `returned`
-  moved_from,             ///< the session was moved from
-  function_missing,       ///< the library lacks `function`
-  functions_missing,      ///< the library lacks both `function` and `alternative`
-  call_failed,            ///< `function` returned `returned`; for the device at `subject` where one is named
-  unknown_state,          ///< `function` returned the unknown state `value`
-  not_a_bus_id,           ///< `subject` is not a PCI bus id of at most `value` characters
-  no_device,              ///< no device has PCI bus id `subject`; `devices_seen`, where they could be listed
-  no_handle,              ///< `function` returned no device for PCI bus id `subject`
-  bus_id_unreadable,      ///< the runtime could not give the device's PCI bus id; `detail` is its message
-  not_available,          ///< no reader is written for this runtime; `detail` says which
+  not_asked,               ///< the report did not ask for it
+  no_library_path,         ///< no library path was given
+  driver_library_missing,  ///< the driver's library (`subject`) did not load: no driver; `detail` is the loader's message
+  library_not_loaded,      ///< the library at `subject` did not load; `detail` is the loader's message
+  library_path_refused,    ///< `subject` contains a NUL character: never given to the loader
+  not_management_library,  ///< the library at `subject` lacks `function`: not NVML, or too old
+  did_not_start,           ///< `function` (the initialization) returned `returned`
+  moved_from,              ///< the session was moved from
+  function_missing,        ///< the library lacks `function`
+  functions_missing,       ///< the library lacks both `function` and `alternative`
+  call_failed,             ///< `function` returned `returned`; for the device at `subject` where one is named
+  unknown_state,           ///< `function` returned the unknown state `value`
+  not_a_bus_id,            ///< `subject` is not a PCI bus id of at most `value` characters
+  no_device,               ///< no device has PCI bus id `subject`; `devices_seen`, where they could be listed
+  no_handle,               ///< `function` returned no device for PCI bus id `subject`
+  bus_id_unreadable,       ///< the runtime could not give the device's PCI bus id; `detail` is its message
+  not_available,           ///< no reader is written for this runtime; `detail` says which
 };
 
 /// A return code of the management library, with its own name for it where it has one.
@@ -73,13 +73,13 @@ struct library_code {
 
 /// Why a reading is missing, with the data its words need.
 struct reading_error {
-  reading_errc code{reading_errc::not_asked};  ///< what went wrong
-  std::string function{};                           ///< the library function concerned
-  std::string alternative{};                        ///< its older name (functions_missing)
-  std::string subject{};                            ///< the library path or PCI bus id concerned
-  std::string detail{};                             ///< the loader's or runtime's own message
-  library_code returned{};                          ///< the function's return code (did_not_start, call_failed)
-  long long value{0};                               ///< the unknown state, or the longest bus id accepted
+  reading_errc code{reading_errc::not_asked};              ///< what went wrong
+  std::string function{};                                  ///< the library function concerned
+  std::string alternative{};                               ///< its older name (functions_missing)
+  std::string subject{};                                   ///< the library path or PCI bus id concerned
+  std::string detail{};                                    ///< the loader's or runtime's own message
+  library_code returned{};                                 ///< the function's return code (did_not_start, call_failed)
+  long long value{0};                                      ///< the unknown state, or the longest bus id accepted
   std::optional<std::vector<std::string>> devices_seen{};  ///< the PCI bus ids the library sees (no_device)
   /// Equal when every member is equal.
   friend bool operator==(const reading_error&, const reading_error&) = default;
@@ -131,12 +131,12 @@ enum class enablement { disabled, enabled };
 /// A GPU's settings, read once per run (by the NVML adapter,
 /// iteragpu/nvml/session.hpp, where there is one).
 struct gpu_facts {
-  gpu_reading<enablement> persistence_mode;   ///< whether the driver stays loaded with no client
-  gpu_reading<enablement> mig_mode;           ///< current, not pending
-  gpu_reading<enablement> ecc_mode;           ///< current, not pending
-  gpu_reading<milliwatts> power_limit;        ///< the power management limit
-  gpu_reading<megahertz> max_sm_clock;        ///< the streaming multiprocessors' maximum clock
-  gpu_reading<megahertz> max_memory_clock;    ///< the memory's maximum clock
+  gpu_reading<enablement> persistence_mode;  ///< whether the driver stays loaded with no client
+  gpu_reading<enablement> mig_mode;          ///< current, not pending
+  gpu_reading<enablement> ecc_mode;          ///< current, not pending
+  gpu_reading<milliwatts> power_limit;       ///< the power management limit
+  gpu_reading<megahertz> max_sm_clock;       ///< the streaming multiprocessors' maximum clock
+  gpu_reading<megahertz> max_memory_clock;   ///< the memory's maximum clock
   /// Equal when every member is equal.
   friend bool operator==(const gpu_facts&, const gpu_facts&) = default;
 };

@@ -93,27 +93,27 @@ struct allocator_settings {
 
 /// Why a PYTORCH_CUDA_ALLOC_CONF text was refused.
 enum class alloc_conf_errc {
-  unknown_key,          ///< a key PyTorch does not know
-  missing_separator,    ///< a `:` after a key, a `,` between items or a `]` closing a list is missing
-  missing_value,        ///< the text ends where a value was expected
-  not_a_number,         ///< a number was expected (decimal digits; a fraction for the threshold)
-  too_small,            ///< max_split_size_mb or max_non_split_rounding_mb below 20
-  not_a_fraction,       ///< garbage_collection_threshold outside (0, 1)
-  not_a_power_of_two,   ///< a division, a bucket bound or a thread count that is not a power of two
-  too_many_threads,     ///< pinned_num_register_threads above 128
-  not_positive,         ///< pinned_reserve_segment_size_mb of 0
-  not_a_boolean,        ///< a flag other than `True` or `False`
-  unknown_backend,      ///< backend other than native or cudaMallocAsync
-  other_backend,        ///< backend:cudaMallocAsync: another allocator, not simulated
-  not_modelled,         ///< a key that shapes reserved memory but is not simulated
+  unknown_key,         ///< a key PyTorch does not know
+  missing_separator,   ///< a `:` after a key, a `,` between items or a `]` closing a list is missing
+  missing_value,       ///< the text ends where a value was expected
+  not_a_number,        ///< a number was expected (decimal digits; a fraction for the threshold)
+  too_small,           ///< max_split_size_mb or max_non_split_rounding_mb below 20
+  not_a_fraction,      ///< garbage_collection_threshold outside (0, 1)
+  not_a_power_of_two,  ///< a division, a bucket bound or a thread count that is not a power of two
+  too_many_threads,    ///< pinned_num_register_threads above 128
+  not_positive,        ///< pinned_reserve_segment_size_mb of 0
+  not_a_boolean,       ///< a flag other than `True` or `False`
+  unknown_backend,     ///< backend other than native or cudaMallocAsync
+  other_backend,       ///< backend:cudaMallocAsync: another allocator, not simulated
+  not_modelled,        ///< a key that shapes reserved memory but is not simulated
 };
 
 /// A refused PYTORCH_CUDA_ALLOC_CONF text: why, the key, and the offending
 /// value text (empty where there is none).
 struct alloc_conf_error {
   alloc_conf_errc code{alloc_conf_errc::unknown_key};  ///< why
-  std::string key;                                                  ///< the key, as written (blanks dropped)
-  std::string value;                                                ///< the offending text
+  std::string key;                                     ///< the key, as written (blanks dropped)
+  std::string value;                                   ///< the offending text
   /// Equal when every member is equal.
   friend bool operator==(const alloc_conf_error&, const alloc_conf_error&) = default;
 };

@@ -169,12 +169,12 @@ inline constexpr std::array<std::string_view, 7> replay_not_modelled{
     "backend:cudaMallocAsync",
 };
 
-inline constexpr byte_count minimum_block{512};                  ///< kMinBlockSize
-inline constexpr byte_count largest_small_block{mebibyte};       ///< kSmallSize
-inline constexpr byte_count small_segment{2 * mebibyte};         ///< kSmallBuffer
-inline constexpr byte_count shared_large_segment{20 * mebibyte}; ///< kLargeBuffer
-inline constexpr byte_count smallest_own_segment{10 * mebibyte}; ///< kMinLargeAlloc
-inline constexpr byte_count large_segment_rounding{2 * mebibyte}; ///< kRoundLarge
+inline constexpr byte_count minimum_block{512};                    ///< kMinBlockSize
+inline constexpr byte_count largest_small_block{mebibyte};         ///< kSmallSize
+inline constexpr byte_count small_segment{2 * mebibyte};           ///< kSmallBuffer
+inline constexpr byte_count shared_large_segment{20 * mebibyte};   ///< kLargeBuffer
+inline constexpr byte_count smallest_own_segment{10 * mebibyte};   ///< kMinLargeAlloc
+inline constexpr byte_count large_segment_rounding{2 * mebibyte};  ///< kRoundLarge
 /// NativeCachingAllocator::allocate refuses a request of 1 EiB or more.
 inline constexpr byte_count first_refused_request{std::uint64_t{1} << 60U};
 

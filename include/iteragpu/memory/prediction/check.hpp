@@ -23,9 +23,9 @@
 namespace iteragpu::memory::prediction {
 
 /// The six byte fields of a phase row, in the order the JSON holds them.
-inline constexpr std::array<std::string_view, 6> byte_field_names{
-    "baseline_allocated_bytes", "baseline_reserved_bytes", "end_allocated_bytes",
-    "end_reserved_bytes",       "peak_allocated_bytes",    "peak_reserved_bytes"};
+inline constexpr std::array<std::string_view, 6> byte_field_names{"baseline_allocated_bytes", "baseline_reserved_bytes",
+                                                                  "end_allocated_bytes",      "end_reserved_bytes",
+                                                                  "peak_allocated_bytes",     "peak_reserved_bytes"};
 
 /// The six byte fields of `row`, in the order of byte_field_names.
 [[nodiscard]] constexpr std::array<std::uint64_t, 6> byte_fields(const phase_row& row) noexcept {
@@ -49,9 +49,9 @@ struct field_difference {
 
 /// A measurement's rows against their prediction, field by field.
 struct prediction_check {
-  blas_workspaces workspaces;                                   ///< what the prediction assumed
+  blas_workspaces workspaces;                                  ///< what the prediction assumed
   result<std::vector<phase_row>, prediction_error> predicted;  ///< rows, as measure() would give them
-  std::vector<std::vector<field_difference>> differences;       ///< per measured row; empty when exact
+  std::vector<std::vector<field_difference>> differences;      ///< per measured row; empty when exact
   std::size_t exact_rows{0};  ///< measured rows equal to their prediction in all six fields
   /// What the first pass left allocated beyond its output: cold_forward's end
   /// allocated minus inputs' end allocated minus the output's block.

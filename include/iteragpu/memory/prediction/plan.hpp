@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "iteragpu/checked.hpp"
-#include "iteragpu/memory_need.hpp"
 #include "iteragpu/memory/policies/dtype.hpp"
 #include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/memory/prediction/synthetic_prediction.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/memory/protocol.hpp"
-#include "iteragpu/result.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
+#include "iteragpu/memory_need.hpp"
+#include "iteragpu/result.hpp"
 
 /// \file
 /// A run planned with no GPU: every phase predicted, the memory it needs,
@@ -113,8 +113,8 @@ enum class largest_errc {
 /// reserves no less for larger blocks, so fitting is monotone: an
 /// exponential search finds a bound, a binary search the edge, and the value
 /// found is checked to fit and the next not to.
-[[nodiscard]] result<largest_value, largest_errc> find_largest(const plan_request& request,
-                                                               plan_dimension dimension, byte_count memory);
+[[nodiscard]] result<largest_value, largest_errc> find_largest(const plan_request& request, plan_dimension dimension,
+                                                               byte_count memory);
 
 }  // namespace iteragpu::memory::prediction
 

@@ -19,8 +19,8 @@
 #include "iteragpu/memory/prediction/caching_allocator.hpp"
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/memory/protocol.hpp"
-#include "iteragpu/result.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
+#include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
 /// \file
@@ -163,8 +163,8 @@ enum class shape_errc {
   if (!weight || !first_bias || !second_bias || !input || !hidden) {
     return unexpected{shape_errc::too_large};
   }
-  return synthetic_tensor_bytes{*weight, *first_bias, *weight, *second_bias, *input, *hidden, *input,
-                                addmm_uses_cublaslt(shape.width, *hidden_width)};
+  return synthetic_tensor_bytes{*weight, *first_bias, *weight, *second_bias,
+                                *input,  *hidden,     *input,  addmm_uses_cublaslt(shape.width, *hidden_width)};
 }
 
 /// The synthetic network's workload, replayed on the simulated allocator.
@@ -233,7 +233,7 @@ static_assert(phase_clock<frozen_clock>);
 /// would run out of memory.
 [[nodiscard]] result<std::vector<phase_row>, prediction_error> predict_synthetic(
     const synthetic_shape& shape, element_type dtype, const blas_workspaces& workspaces, const protocol_plan& plan,
-                                                                                   std::optional<byte_count> capacity = std::nullopt);
+    std::optional<byte_count> capacity = std::nullopt);
 
 }  // namespace iteragpu::memory::prediction
 

@@ -65,7 +65,9 @@ inline constexpr std::array<known_workspace, 2> known_workspace_sizes{{
     {"2.11", "9.0", h200_pytorch_2_11,
      "aten/src/ATen/cuda/CublasHandlePool.cpp at 26a39059ec580351411f180816c47e2ef5134ae1; "
      "measured on an H200 with 2.11.0+cu130 (34,603,008 bytes after the first pass)"},
-    {"2.11", "any other CUDA capability", {byte_count{8'519'680}, byte_count{mebibyte}},
+    {"2.11",
+     "any other CUDA capability",
+     {byte_count{8'519'680}, byte_count{mebibyte}},
      "aten/src/ATen/cuda/CublasHandlePool.cpp at 26a39059ec580351411f180816c47e2ef5134ae1 (not measured)"},
 }};
 

@@ -23,7 +23,7 @@ namespace iteragpu::nvml {
   auto library = shared_library::open(library_path);
   if (!library.has_value()) {
     memory::reading_error why{library_path == default_library ? memory::reading_errc::driver_library_missing
-                                                      : memory::reading_errc::library_not_loaded};
+                                                              : memory::reading_errc::library_not_loaded};
     if (library.error().code == load_errc::refused_path) {
       why.code = memory::reading_errc::library_path_refused;
     }
@@ -97,7 +97,7 @@ ITERAGPU_INLINE session& session::operator=(session&& other) noexcept {
       unsigned_reading<memory::megahertz>(functions_.clock, detail::clock_name, d, detail::clock_memory),
       unsigned_reading<memory::milliwatts>(functions_.power_usage, detail::power_usage_name, d),
       unsigned_reading<memory::degrees_celsius>(functions_.temperature, detail::temperature_name, d,
-                                        detail::temperature_gpu),
+                                                detail::temperature_gpu),
       clock_events(d),
   };
 }
@@ -111,7 +111,8 @@ ITERAGPU_INLINE void session::close() noexcept {
   functions_ = detail::functions{};
 }
 
-[[nodiscard]] ITERAGPU_INLINE memory::library_code session::code_of(const detail::functions& f, detail::return_code code) {
+[[nodiscard]] ITERAGPU_INLINE memory::library_code session::code_of(const detail::functions& f,
+                                                                    detail::return_code code) {
   memory::library_code named;
   named.value = code;
   if (const char* name = f.error_string != nullptr ? f.error_string(code) : nullptr) {
@@ -120,7 +121,8 @@ ITERAGPU_INLINE void session::close() noexcept {
   return named;
 }
 
-[[nodiscard]] ITERAGPU_INLINE memory::reading_error session::failed(const char* function, detail::return_code code) const {
+[[nodiscard]] ITERAGPU_INLINE memory::reading_error session::failed(const char* function,
+                                                                    detail::return_code code) const {
   memory::reading_error why{memory::reading_errc::call_failed};
   why.function = function;
   why.returned = code_of(functions_, code);
@@ -133,13 +135,15 @@ ITERAGPU_INLINE void session::close() noexcept {
   return why;
 }
 
-[[nodiscard]] ITERAGPU_INLINE memory::reading_error session::about_device(memory::reading_errc kind, std::string_view pci_bus_id) {
+[[nodiscard]] ITERAGPU_INLINE memory::reading_error session::about_device(memory::reading_errc kind,
+                                                                          std::string_view pci_bus_id) {
   memory::reading_error why{kind};
   why.subject = pci_bus_id;
   return why;
 }
 
-[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<std::string> session::system_string(detail::system_string_fn* function, const char* name) const {
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<std::string> session::system_string(
+    detail::system_string_fn* function, const char* name) const {
   if (!library_.has_value()) {
     return unexpected{*unavailable_reason()};
   }
@@ -154,7 +158,8 @@ ITERAGPU_INLINE void session::close() noexcept {
   return text_of(buffer);
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<detail::device_handle, memory::reading_error> session::find(std::string_view pci_bus_id) const {
+[[nodiscard]] ITERAGPU_INLINE result<detail::device_handle, memory::reading_error> session::find(
+    std::string_view pci_bus_id) const {
   if (!library_.has_value()) {
     return unexpected{*unavailable_reason()};
   }
@@ -210,8 +215,10 @@ ITERAGPU_INLINE void session::close() noexcept {
   return ids;
 }
 
-[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<enablement> session::enablement_of(long long state, long long disabled, long long enabled,
-                                                                             const char* name) {
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<enablement> session::enablement_of(long long state,
+                                                                                     long long disabled,
+                                                                                     long long enabled,
+                                                                                     const char* name) {
   if (state == disabled) {
     return enablement::disabled;
   }
@@ -224,8 +231,8 @@ ITERAGPU_INLINE void session::close() noexcept {
   return unexpected{std::move(why)};
 }
 
-[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<enablement> session::enabled_state(detail::enable_state_fn* function, const char* name,
-                                                                             detail::device_handle device) const {
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<enablement> session::enabled_state(
+    detail::enable_state_fn* function, const char* name, detail::device_handle device) const {
   if (function == nullptr) {
     return unexpected{missing(name)};
   }
@@ -265,7 +272,8 @@ ITERAGPU_INLINE void session::close() noexcept {
   return enablement_of(current, detail::feature_disabled, detail::feature_enabled, detail::ecc_mode_name);
 }
 
-[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<memory::clock_event_reasons> session::clock_events(detail::device_handle device) const {
+[[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<memory::clock_event_reasons> session::clock_events(
+    detail::device_handle device) const {
   const bool newer = functions_.clocks_event_reasons != nullptr;
   detail::clock_reasons_fn* function = newer ? functions_.clocks_event_reasons : functions_.clocks_throttle_reasons;
   const char* name = newer ? detail::clocks_event_reasons_name : detail::clocks_throttle_reasons_name;

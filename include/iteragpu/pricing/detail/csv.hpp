@@ -25,7 +25,7 @@
 namespace iteragpu::pricing::detail {
 
 struct csv_field {
-  std::string text;       // unquoted: a doubled quote "" stands for one "
+  std::string text;        // unquoted: a doubled quote "" stands for one "
   text_position position;  // where the field starts (its opening quote, if any)
   bool quoted{false};
 };

@@ -18,7 +18,8 @@ namespace iteragpu::pricing {
 }
 
 [[nodiscard]] ITERAGPU_INLINE const gpu_offer* catalog::find(std::string_view id) const noexcept {
-  const auto at = std::ranges::lower_bound(by_id_, id, {}, [&](std::size_t i) { return std::string_view{offers_[i].id}; });
+  const auto at =
+      std::ranges::lower_bound(by_id_, id, {}, [&](std::size_t i) { return std::string_view{offers_[i].id}; });
   return at != by_id_.end() && offers_[*at].id == id ? &offers_[*at] : nullptr;
 }
 
@@ -87,7 +88,8 @@ namespace iteragpu::pricing::detail {
   return c;
 }
 
-[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::check_display_text(const std::vector<csv_field>& f, std::size_t column) const {
+[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::check_display_text(
+    const std::vector<csv_field>& f, std::size_t column) const {
   const auto& field = f[column];
   const auto& text = field.text;
   if (text.empty() || text.front() == ' ' || text.back() == ' ') {
@@ -116,7 +118,8 @@ namespace iteragpu::pricing::detail {
   return at;
 }
 
-[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::check_snapshot_fields(const std::vector<csv_field>& f) const {
+[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::check_snapshot_fields(
+    const std::vector<csv_field>& f) const {
   const auto differs = [&](std::size_t column, catalog_errc what, const std::string& agreed) {
     catalog_error e = fail(f[column].position, what);
     e.what = other_text{field_at(f, column), std::string(), first_line_, agreed};
@@ -148,7 +151,8 @@ namespace iteragpu::pricing::detail {
   return *n;
 }
 
-[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::read_values(const std::vector<csv_field>& f, row_values& row) const {
+[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::read_values(const std::vector<csv_field>& f,
+                                                                                  row_values& row) const {
   if (!is_gpu_id(f[3].text)) {
     return fail_field(f, 3, catalog_errc::gpu_id);
   }
@@ -172,7 +176,8 @@ namespace iteragpu::pricing::detail {
   row.days = *duration;
   const auto price = money::parse_cents(f[8].text);
   if (!price) {
-    return fail_field(f, 8, price.error() == money_errc::too_large ? catalog_errc::price_too_large : catalog_errc::price);
+    return fail_field(f, 8,
+                      price.error() == money_errc::too_large ? catalog_errc::price_too_large : catalog_errc::price);
   }
   if (price->cents() == 0) {
     return fail_field(f, 8, catalog_errc::price);
@@ -181,7 +186,8 @@ namespace iteragpu::pricing::detail {
   return std::nullopt;
 }
 
-[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::place(const std::vector<csv_field>& f, std::size_t line, const row_values& row) {
+[[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::place(const std::vector<csv_field>& f,
+                                                                            std::size_t line, const row_values& row) {
   const std::string& id = f[3].text;
   const std::size_t d = *duration_index(row.days);
   const auto known = index_.find(id);
@@ -214,7 +220,8 @@ namespace iteragpu::pricing::detail {
     return differs(7, catalog_errc::second_duration_row, second_row{{}, {}, offer.lines[d]});
   }
   if (offer.gpus_per_lot != row.per_lot) {
-    return differs(6, catalog_errc::other_gpus_per_lot, other_figure{{}, {}, first_line_of_[i], offer.gpus_per_lot.value});
+    return differs(6, catalog_errc::other_gpus_per_lot,
+                   other_figure{{}, {}, first_line_of_[i], offer.gpus_per_lot.value});
   }
   if (offer.memory_per_gpu != row.memory) {
     return differs(5, catalog_errc::other_memory_per_gpu,
@@ -236,7 +243,8 @@ namespace iteragpu::pricing::detail {
   return e;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<catalog_error> check_header(const std::string& file, const csv_record& header) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<catalog_error> check_header(const std::string& file,
+                                                                        const csv_record& header) {
   for (std::size_t i = 0; i < header.fields.size() && i < catalog_columns.size(); ++i) {
     if (header.fields[i].text != catalog_columns[i]) {
       catalog_error e = file_error(file, header.fields[i].position, catalog_errc::header_field);
@@ -246,7 +254,8 @@ namespace iteragpu::pricing::detail {
   }
   if (header.fields.size() != catalog_columns.size()) {
     catalog_error e = file_error(
-        file, header.fields.size() > catalog_columns.size() ? header.fields[catalog_columns.size()].position : header.end,
+        file,
+        header.fields.size() > catalog_columns.size() ? header.fields[catalog_columns.size()].position : header.end,
         catalog_errc::header_field_count);
     e.what = field_count{header.fields.size()};
     return e;
@@ -297,7 +306,8 @@ namespace iteragpu::pricing::detail {
 
 namespace iteragpu::pricing {
 
-[[nodiscard]] ITERAGPU_INLINE result<catalog, catalog_error> parse_catalog(std::string_view text, std::string_view file_name) {
+[[nodiscard]] ITERAGPU_INLINE result<catalog, catalog_error> parse_catalog(std::string_view text,
+                                                                           std::string_view file_name) {
   const std::string file(file_name);
   if (text.empty()) {
     return unexpected{detail::file_error(file, {1, 1}, catalog_errc::empty_file)};

@@ -41,9 +41,9 @@ namespace iteragpu::pricing {
 
 namespace iteragpu::pricing::detail {
 
-[[nodiscard]] ITERAGPU_INLINE result<package_match, search_error> match_package(const gpu_offer& offer, std::size_t index,
-                                                                                const package_search& search,
-                                                                                const std::optional<runtime_memory>& memory) {
+[[nodiscard]] ITERAGPU_INLINE result<package_match, search_error> match_package(
+    const gpu_offer& offer, std::size_t index, const package_search& search,
+    const std::optional<runtime_memory>& memory) {
   const package_days days = package_durations[index];
   const auto fail = [&](search_errc kind, std::optional<lot_count> lots = std::nullopt) {
     return unexpected{search_error{kind, offer, days, lots}};
@@ -178,7 +178,7 @@ namespace iteragpu::pricing {
     const money price = offer->lot_prices[i];
     const auto gpu_days = checked_mul(per_lot, days.value);
     const auto shortest_scaled = checked_mul(shortest_price.cents(), days.value);  // P_s d
-    const auto this_scaled = checked_mul(price.cents(), shortest_days);           // P_d s
+    const auto this_scaled = checked_mul(price.cents(), shortest_days);            // P_d s
     if (!gpu_days || !shortest_scaled || !this_scaled) {
       return overflow;
     }

@@ -23,8 +23,8 @@ namespace iteragpu::report {
 ITERAGPU_INLINE void write_catalog_table(std::ostream& out, const pricing::catalog& c, std::string_view source) {
   constexpr std::size_t columns = 6;
   const auto& snapshot = c.snapshot();
-  const std::array<std::string, columns> head{"gpu",      "name", "GB/GPU", "GPUs/lot",
-                                              "days",     "lot price (" + snapshot.currency + ")"};
+  const std::array<std::string, columns> head{"gpu",      "name", "GB/GPU",
+                                              "GPUs/lot", "days", "lot price (" + snapshot.currency + ")"};
   struct line_of_table {
     std::size_t file_line;
     std::array<std::string, columns> cells;
@@ -35,8 +35,8 @@ ITERAGPU_INLINE void write_catalog_table(std::ostream& out, const pricing::catal
     for (std::size_t d = 0; d < pricing::package_durations.size(); ++d) {
       lines.push_back({offer.lines[d],
                        {offer.id, offer.name, to_decimal_string(offer.memory_per_gpu.value),
-                        to_decimal_string(offer.gpus_per_lot.value), to_decimal_string(pricing::package_durations[d].value),
-                        offer.lot_prices[d].to_string()}});
+                        to_decimal_string(offer.gpus_per_lot.value),
+                        to_decimal_string(pricing::package_durations[d].value), offer.lot_prices[d].to_string()}});
     }
   }
   std::ranges::sort(lines, {}, &line_of_table::file_line);

@@ -5,8 +5,8 @@
 #include <variant>
 
 #include "iteragpu/config.hpp"
-#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/report/catalog_errors.hpp"
+#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/text.hpp"
 
 // The bodies of the functions that <iteragpu/report/catalog_errors.hpp> declares: included by it
@@ -33,7 +33,6 @@ inline constexpr std::string_view positive_integer_text =
 [[nodiscard]] ITERAGPU_INLINE std::string display_text_name(const pricing::catalog_error& e) {
   return field_or_empty(e).column == 0 ? "a provider name" : "a name";
 }
-
 
 [[nodiscard]] ITERAGPU_INLINE std::string header_hint() { return "the header " + std::string(pricing::catalog_header); }
 
@@ -125,7 +124,8 @@ namespace iteragpu::report {
     case catalog_errc::lone_carriage_return:
       return "LF or CRLF line ends";
     case catalog_errc::header_field:
-      return quoted_excerpt(pricing::catalog_columns[detail::field_or_empty(e).column]) + " (" + detail::header_hint() + ")";
+      return quoted_excerpt(pricing::catalog_columns[detail::field_or_empty(e).column]) + " (" + detail::header_hint() +
+             ")";
     case catalog_errc::header_field_count:
       return "9 fields: " + detail::header_hint();
     case catalog_errc::empty_line:

@@ -10,12 +10,12 @@
 #include <boost/json.hpp>
 
 #include "iteragpu/config.hpp"
-#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/json_keys.hpp"
-#include "iteragpu/text.hpp"
 #include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/report/compare.hpp"
+#include "iteragpu/report/detail/data_of.hpp"
+#include "iteragpu/text.hpp"
 
 // The bodies of the functions that <iteragpu/report/compare.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
@@ -68,14 +68,13 @@ namespace iteragpu::report {
     }
     case memory::measurement_field_errc::wrong_value: {
       const auto value = detail::data_of<memory::rejected_value>(e.what);
-      return e.path + " is " + detail::describe_found(value.found) + "; expected " +
-             std::string(value.expected);
+      return e.path + " is " + detail::describe_found(value.found) + "; expected " + std::string(value.expected);
     }
     case memory::measurement_field_errc::wrong_row: {
       const auto row = detail::data_of<memory::misplaced_row>(e.what);
-      return e.path + " is phase " + quoted_excerpt(row.phase) + " with repeat " +
-             detail::describe_found(row.repeat) + "; expected the row " +
-             row_name(row.expected_phase, row.expected_repeat) + " (rows in the protocol's order)";
+      return e.path + " is phase " + quoted_excerpt(row.phase) + " with repeat " + detail::describe_found(row.repeat) +
+             "; expected the row " + row_name(row.expected_phase, row.expected_repeat) +
+             " (rows in the protocol's order)";
     }
     case memory::measurement_field_errc::too_few_rows:
       return "phases has " + to_decimal_string(detail::data_of<memory::row_count>(e.what).rows) +
@@ -137,8 +136,8 @@ namespace iteragpu::report::detail {
              to_decimal_string(stop.size) + "); " + expected;
     }
     case memory::measurement_read_errc::duplicate_key:
-      return "is refused: " + duplicate_key_message(data_of<memory::repeated_key>(e.what).pointer) + "; " +
-             expected + ", each key once";
+      return "is refused: " + duplicate_key_message(data_of<memory::repeated_key>(e.what).pointer) + "; " + expected +
+             ", each key once";
     case memory::measurement_read_errc::torchscript:
       return "is the measurement of a TorchScript module (it has a workload); compare reads measurements of the "
              "synthetic network only";
@@ -209,8 +208,7 @@ namespace iteragpu::report {
 [[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::time_comparison& t) {
   return {{"verdict", name_of(t.verdict)},
           {"reason", describe(t)},
-          {"relative_change",
-           t.relative_change ? boost::json::value(*t.relative_change) : boost::json::value(nullptr)},
+          {"relative_change", t.relative_change ? boost::json::value(*t.relative_change) : boost::json::value(nullptr)},
           {"a", to_json(t.a)},
           {"b", to_json(t.b)}};
 }
@@ -234,12 +232,9 @@ namespace iteragpu::report {
                            {"repeat", row.repeat ? boost::json::value(*row.repeat) : boost::json::value(nullptr)},
                            {"fields", std::move(changes)}});
   }
-  return {{"verdict", m.same() ? "SAME" : "DIFFERENT"},
-          {"fields", std::move(fields)},
-          {"rows_compared", m.rows_compared},
-          {"rows_different", m.different_rows.size()},
-          {"rows_only_in_a", m.rows_only_in_a},
-          {"rows_only_in_b", m.rows_only_in_b},
+  return {{"verdict", m.same() ? "SAME" : "DIFFERENT"}, {"fields", std::move(fields)},
+          {"rows_compared", m.rows_compared},           {"rows_different", m.different_rows.size()},
+          {"rows_only_in_a", m.rows_only_in_a},         {"rows_only_in_b", m.rows_only_in_b},
           {"differences", std::move(differences)}};
 }
 
@@ -300,12 +295,13 @@ namespace iteragpu::report::detail {
 
 [[nodiscard]] ITERAGPU_INLINE std::string describe_file(const compared_file& f) {
   const auto& c = f.run.configuration;
-  std::string text = escaped(f.name) + ": schema " + to_decimal_string(static_cast<std::uint64_t>(f.run.schema_version)) +
-                     ", " + to_decimal_string(c.batch) + " x " + to_decimal_string(c.context) + " x " +
-                     to_decimal_string(c.width) + " " + escaped(c.dtype) + " on " + escaped(c.device) + ", warmup " +
-                     to_decimal_string(c.warmup) + ", repeats " + (c.repeats ? to_decimal_string(*c.repeats) : std::string("auto")) + " (" +
-                     to_decimal_string(f.run.warm_repeats()) + " warm_forward rows), statistics " +
-                     (f.run.statistics_recorded ? "as recorded" : "computed from the rows");
+  std::string text =
+      escaped(f.name) + ": schema " + to_decimal_string(static_cast<std::uint64_t>(f.run.schema_version)) + ", " +
+      to_decimal_string(c.batch) + " x " + to_decimal_string(c.context) + " x " + to_decimal_string(c.width) + " " +
+      escaped(c.dtype) + " on " + escaped(c.device) + ", warmup " + to_decimal_string(c.warmup) + ", repeats " +
+      (c.repeats ? to_decimal_string(*c.repeats) : std::string("auto")) + " (" +
+      to_decimal_string(f.run.warm_repeats()) + " warm_forward rows), statistics " +
+      (f.run.statistics_recorded ? "as recorded" : "computed from the rows");
   if (f.run.repeats_with_gpu_state && *f.run.repeats_with_gpu_state > 0) {
     text += "; " + to_decimal_string(f.run.repeats_under_throttling.value_or(0)) + " of " +
             to_decimal_string(*f.run.repeats_with_gpu_state) + " repeats under a throttle reason other than gpu_idle";
@@ -317,7 +313,8 @@ namespace iteragpu::report::detail {
 
 namespace iteragpu::report {
 
-ITERAGPU_INLINE void write_text(std::ostream& out, const memory::comparison& c, const compared_file& a, const compared_file& b) {
+ITERAGPU_INLINE void write_text(std::ostream& out, const memory::comparison& c, const compared_file& a,
+                                const compared_file& b) {
   constexpr std::size_t shown_rows = 10;
   out << "A: " << detail::describe_file(a) << '\n' << "B: " << detail::describe_file(b) << '\n';
   if (c.configuration.empty()) {
@@ -335,7 +332,8 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const memory::comparison& c, 
     out << "  " << std::left << std::setw(12) << f.name << std::setw(28) << shown(f.a) << std::setw(28) << shown(f.b)
         << std::right << name_of(f.status) << '\n';
   }
-  out << "memory (the six allocator byte fields of every phase row, exact): " << memory::memory_summary(c.memory) << '\n';
+  out << "memory (the six allocator byte fields of every phase row, exact): " << memory::memory_summary(c.memory)
+      << '\n';
   for (std::size_t i = 0; i < c.memory.different_rows.size() && i < shown_rows; ++i) {
     const auto& row = c.memory.different_rows[i];
     out << "  " << memory::row_name(row.phase, row.repeat) << ':';

@@ -48,14 +48,16 @@ namespace iteragpu::report {
       const auto mode = [](const memory::gpu_reading<memory::enablement>& r) {
         return r ? boost::json::value(memory::name_of(*r)) : boost::json::value(nullptr);
       };
-      facts.push_back({{"index", i},
-                      {"persistence_mode", mode(f.persistence_mode)},
-                      {"mig_mode", mode(f.mig_mode)},
-                      {"ecc_mode", mode(f.ecc_mode)},
-                      {"power_limit_mw", f.power_limit ? boost::json::value(f.power_limit->value) : boost::json::value(nullptr)},
-                      {"max_sm_clock_mhz", f.max_sm_clock ? boost::json::value(f.max_sm_clock->value) : boost::json::value(nullptr)},
-                      {"max_memory_clock_mhz",
-                       f.max_memory_clock ? boost::json::value(f.max_memory_clock->value) : boost::json::value(nullptr)}});
+      facts.push_back(
+          {{"index", i},
+           {"persistence_mode", mode(f.persistence_mode)},
+           {"mig_mode", mode(f.mig_mode)},
+           {"ecc_mode", mode(f.ecc_mode)},
+           {"power_limit_mw", f.power_limit ? boost::json::value(f.power_limit->value) : boost::json::value(nullptr)},
+           {"max_sm_clock_mhz",
+            f.max_sm_clock ? boost::json::value(f.max_sm_clock->value) : boost::json::value(nullptr)},
+           {"max_memory_clock_mhz",
+            f.max_memory_clock ? boost::json::value(f.max_memory_clock->value) : boost::json::value(nullptr)}});
     }
     management["gpus"] = std::move(facts);
     o["management"] = std::move(management);

@@ -40,10 +40,9 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const memory_estimate& estima
       << "  storage width        " << w.bits.value << " bits -> " << w.bytes_per_parameter
       << (w.bytes_per_parameter == 1 ? " byte" : " bytes") << " per parameter (rounded up to whole bytes)\n"
       << "  weight bytes         " << w.weight_bytes.value << '\n'
-      << "  weights              " << size_text(w.weight_bytes.value) << " (1 GiB = 2^30 bytes)  =  "
-      << w.weight_gb().to_string() << " GB (10^9 bytes)\n"
-      << "  reserve (assumption) " << estimate.reserve_gib.to_string()
-      << " GiB, chosen by you, not measured\n"
+      << "  weights              " << size_text(w.weight_bytes.value)
+      << " (1 GiB = 2^30 bytes)  =  " << w.weight_gb().to_string() << " GB (10^9 bytes)\n"
+      << "  reserve (assumption) " << estimate.reserve_gib.to_string() << " GiB, chosen by you, not measured\n"
       << "  total                ";
   // The total rounded up to a whole byte, as a need; past 64 bits of bytes, its exact GiB.
   if (const auto need = need_of(estimate)) {
@@ -51,8 +50,7 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const memory_estimate& estima
   } else {
     out << estimate.total_gib.to_string() << " GiB: weights + reserve, past 64 bits of bytes\n";
   }
-  out
-      << "Sizes in GiB are rounded to two decimals for reading; --json gives them exactly.\n"
+  out << "Sizes in GiB are rounded to two decimals for reading; --json gives them exactly.\n"
       << "Not included:";
   const char* separator = " ";
   for (const auto item : memory::not_included_in_estimate) {

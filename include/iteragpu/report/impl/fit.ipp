@@ -46,7 +46,8 @@ ITERAGPU_INLINE void write_table(std::ostream& out, const std::vector<table_colu
   }
 }
 
-ITERAGPU_INLINE void write_catalog_lines(std::ostream& out, const pricing::catalog_snapshot& snapshot, std::string_view source) {
+ITERAGPU_INLINE void write_catalog_lines(std::ostream& out, const pricing::catalog_snapshot& snapshot,
+                                         std::string_view source) {
   out << "  catalog   provider " << snapshot.provider << ", snapshot " << snapshot.date << " (" << source << ")\n";
 }
 
@@ -73,7 +74,8 @@ namespace iteragpu::report {
       return package + ": " + lots + per_lot + " x " + days + " days x 24 does not fit in 64 bits of GPU-hours";
     case pricing::search_errc::total_price_overflow:
       return package + ": " + lots +
-             (error.days ? to_decimal_string(offer.lot_price(*error.days).value_or(pricing::money{}).cents()) : std::string()) +
+             (error.days ? to_decimal_string(offer.lot_price(*error.days).value_or(pricing::money{}).cents())
+                         : std::string()) +
              " cents is past 64 bits of cents (" + std::string(largest_u64_text) + ")";
     case pricing::search_errc::comparison_overflow:
       return "the lot prices of " + offer.id +
@@ -142,7 +144,8 @@ namespace iteragpu::report {
   o["snapshot_date"] = json_text(snapshot.date);
   o["illustrative"] = list.snapshot.illustrative();
   o["memory_need"] = to_json(s.need);
-  o["memory_rule"] = s.need ? boost::json::value(json_text(pricing::memory_rule_statement)) : boost::json::value(nullptr);
+  o["memory_rule"] =
+      s.need ? boost::json::value(json_text(pricing::memory_rule_statement)) : boost::json::value(nullptr);
   o["gpus"] = s.gpus.value;
   o["days"] = s.days ? boost::json::value(s.days->value) : boost::json::value(nullptr);
   o["gpu_hours"] = s.hours ? boost::json::value(s.hours->value) : boost::json::value(nullptr);
@@ -181,7 +184,8 @@ namespace iteragpu::report::detail {
   return title + ": " + plural(list.matches.size(), "package", "packages");
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::vector<table_column> package_columns(const pricing::package_search& s, const std::string& currency) {
+[[nodiscard]] ITERAGPU_INLINE std::vector<table_column> package_columns(const pricing::package_search& s,
+                                                                        const std::string& currency) {
   std::vector<table_column> columns{{"gpu", false}, {"name", false}, {"GB/GPU", true}};
   if (s.need) {
     columns.push_back({"fit", false});
@@ -325,19 +329,22 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const pricing::durations_comp
   out << "Durations compared: " << offer.id << " (" << offer.name << ", " << offer.memory_per_gpu.value
       << " GB per GPU), one lot of " << detail::plural(offer.gpus_per_lot.value, "GPU", "GPUs") << '\n';
   detail::write_catalog_lines(out, c.snapshot, source);
-  std::vector<detail::table_column> columns{{"days", true},
-                                            {"lot price (" + c.snapshot.currency + ")", true},
-                                            {"GPU-days", true},
-                                            {c.snapshot.currency + "/GPU-day", true},
-                                            {"saving vs " + shortest + " days (" + c.snapshot.currency + "/GPU-day)", true},
-                                            {"saving vs " + shortest + " days (%)", true}};
+  std::vector<detail::table_column> columns{
+      {"days", true},
+      {"lot price (" + c.snapshot.currency + ")", true},
+      {"GPU-days", true},
+      {c.snapshot.currency + "/GPU-day", true},
+      {"saving vs " + shortest + " days (" + c.snapshot.currency + "/GPU-day)", true},
+      {"saving vs " + shortest + " days (%)", true}};
   if (c.accepted) {
     columns.push_back({c.snapshot.currency + "/accepted result", true});
   }
   std::vector<std::vector<std::string>> rows;
   for (const auto& row : c.rows) {
-    std::vector<std::string> cells{to_decimal_string(row.days.value), row.lot_price.to_string(),
-                                   to_decimal_string(row.gpu_days), row.price_per_gpu_day.dollars_string(),
+    std::vector<std::string> cells{to_decimal_string(row.days.value),
+                                   row.lot_price.to_string(),
+                                   to_decimal_string(row.gpu_days),
+                                   row.price_per_gpu_day.dollars_string(),
                                    pricing::signed_dollars_text(row.saving.dearer, row.saving.per_gpu_day),
                                    pricing::percent_text(row.saving)};
     if (row.unit_cost) {

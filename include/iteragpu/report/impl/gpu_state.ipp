@@ -45,7 +45,8 @@ namespace iteragpu::report {
     case memory::reading_errc::functions_missing:
       return "this NVML library has neither " + e.function + " nor " + e.alternative;
     case memory::reading_errc::call_failed:
-      return e.function + " failed: " + describe(e.returned) + (e.subject.empty() ? "" : " for PCI bus id " + e.subject);
+      return e.function + " failed: " + describe(e.returned) +
+             (e.subject.empty() ? "" : " for PCI bus id " + e.subject);
     case memory::reading_errc::unknown_state:
       return e.function + " returned the unknown state " + std::to_string(e.value);
     case memory::reading_errc::not_a_bus_id: {

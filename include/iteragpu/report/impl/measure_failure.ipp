@@ -24,7 +24,8 @@ namespace iteragpu::report {
   return failure.message;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::torchscript_error& failure, const memory::torchscript_run& run) {
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::torchscript_error& failure,
+                                                   const memory::torchscript_run& run) {
   constexpr std::string_view nothing = "; no file was written";
   const std::string file = quoted(run.file_name);
   const auto& e = failure.error.value_or(memory::torchscript_run_error{});

@@ -95,15 +95,16 @@ ITERAGPU_INLINE void add_plan(boost::json::object& configuration, const protocol
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object statistics_json(const memory::warm_statistics& statistics,
-                                                                  const std::optional<memory::stop_reason>& stopped_by) {
-  return {{"warm_forward", {{"seconds", to_json(statistics.seconds)}, {"gpu_seconds", to_json(statistics.gpu_seconds)}}},
-          {"percentile_method", percentile_method},
-          {"median_ci_method", median_interval_method},
-          {"noise_thresholds", noise_thresholds_json()},
-          {"repeats_with_gpu_state", statistics.repeats_with_state},
-          {"repeats_under_throttling", statistics.repeats_under_throttling},
-          {"stopped_by", stopped_by ? boost::json::value(name_of(*stopped_by)) : boost::json::value(nullptr)}};
+[[nodiscard]] ITERAGPU_INLINE boost::json::object statistics_json(
+    const memory::warm_statistics& statistics, const std::optional<memory::stop_reason>& stopped_by) {
+  return {
+      {"warm_forward", {{"seconds", to_json(statistics.seconds)}, {"gpu_seconds", to_json(statistics.gpu_seconds)}}},
+      {"percentile_method", percentile_method},
+      {"median_ci_method", median_interval_method},
+      {"noise_thresholds", noise_thresholds_json()},
+      {"repeats_with_gpu_state", statistics.repeats_with_state},
+      {"repeats_under_throttling", statistics.repeats_under_throttling},
+      {"stopped_by", stopped_by ? boost::json::value(name_of(*stopped_by)) : boost::json::value(nullptr)}};
 }
 
 [[nodiscard]] ITERAGPU_INLINE boost::json::value allocator_settings_json(
@@ -118,7 +119,8 @@ ITERAGPU_INLINE void add_plan(boost::json::object& configuration, const protocol
   return o;
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::measurement_record& m, std::string_view output_name) {
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::measurement_record& m,
+                                                          std::string_view output_name) {
   boost::json::object o;
   o["schema_version"] = measurement_schema_version;
   o["environment"] = to_json(m.environment);
@@ -156,10 +158,10 @@ ITERAGPU_INLINE void add_plan(boost::json::object& configuration, const protocol
 }
 
 ITERAGPU_INLINE void write_phase_table(std::ostream& out, const std::vector<phase_row>& rows) {
-  out << std::left << std::setw(14) << "phase" << std::right << std::setw(7) << "repeat" << std::setw(13)
-      << "seconds" << std::setw(13) << "gpu_seconds" << std::setw(15) << "base_alloc" << std::setw(15)
-      << "base_reserved" << std::setw(15) << "end_alloc" << std::setw(15) << "end_reserved" << std::setw(15)
-      << "peak_alloc" << std::setw(15) << "peak_reserved" << '\n';
+  out << std::left << std::setw(14) << "phase" << std::right << std::setw(7) << "repeat" << std::setw(13) << "seconds"
+      << std::setw(13) << "gpu_seconds" << std::setw(15) << "base_alloc" << std::setw(15) << "base_reserved"
+      << std::setw(15) << "end_alloc" << std::setw(15) << "end_reserved" << std::setw(15) << "peak_alloc"
+      << std::setw(15) << "peak_reserved" << '\n';
   for (const auto& r : rows) {
     out << std::left << std::setw(14) << name_of(r.phase) << std::right << std::setw(7)
         << (r.repeat ? to_decimal_string(*r.repeat) : std::string("-")) << std::setw(13) << std::fixed
@@ -181,9 +183,7 @@ ITERAGPU_INLINE void write_state_table(std::ostream& out, const std::vector<phas
   out << "GPU state at the end of each phase (NVML):\n"
       << std::left << std::setw(14) << "phase" << std::right << std::setw(7) << "repeat" << std::setw(9) << "sm_MHz"
       << std::setw(9) << "mem_MHz" << std::setw(9) << "power_W" << std::setw(7) << "temp_C" << "  throttle\n";
-  const auto cell = [](const auto& reading, auto value) {
-    return reading ? value(*reading) : std::string("-");
-  };
+  const auto cell = [](const auto& reading, auto value) { return reading ? value(*reading) : std::string("-"); };
   for (const auto& r : rows) {
     if (!r.state_at_end) {
       continue;
@@ -202,7 +202,8 @@ ITERAGPU_INLINE void write_state_table(std::ostream& out, const std::vector<phas
         << cell(s.sm_clock, [](memory::megahertz m) { return std::to_string(m.value); }) << std::setw(9)
         << cell(s.memory_clock, [](memory::megahertz m) { return std::to_string(m.value); }) << std::setw(9)
         << cell(s.power_draw, [](memory::milliwatts m) { return std::to_string(m.value / 1000U); }) << std::setw(7)
-        << cell(s.temperature, [](memory::degrees_celsius c) { return std::to_string(c.value); }) << "  " << reasons << '\n';
+        << cell(s.temperature, [](memory::degrees_celsius c) { return std::to_string(c.value); }) << "  " << reasons
+        << '\n';
   }
 }
 
@@ -223,7 +224,8 @@ ITERAGPU_INLINE void write_prediction_line(std::ostream& out, const memory::pred
     if (check.differences[i].empty()) {
       continue;
     }
-    out << (shown == 0 ? " " : "; ") << name_of(rows[i].phase) << (rows[i].repeat ? " " + to_decimal_string(*rows[i].repeat) : "");
+    out << (shown == 0 ? " " : "; ") << name_of(rows[i].phase)
+        << (rows[i].repeat ? " " + to_decimal_string(*rows[i].repeat) : "");
     for (const auto& d : check.differences[i]) {
       const auto diff = d.signed_difference();
       out << ' ' << memory::prediction::byte_field_names[d.field] << ' ' << (diff > 0 ? "+" : "") << diff;
@@ -234,7 +236,8 @@ ITERAGPU_INLINE void write_prediction_line(std::ostream& out, const memory::pred
 }
 
 ITERAGPU_INLINE void write_measured(std::ostream& out, const std::vector<phase_row>& phases,
-                                    const std::optional<memory::stop_reason>& stopped_by, const memory::warm_statistics& statistics) {
+                                    const std::optional<memory::stop_reason>& stopped_by,
+                                    const memory::warm_statistics& statistics) {
   write_phase_table(out, phases);
   write_state_table(out, phases);
   out << "warm_forward statistics (noisy above " << memory::noisy_above_percent << " % IQR/median, very noisy above "
@@ -246,8 +249,8 @@ ITERAGPU_INLINE void write_measured(std::ostream& out, const std::vector<phase_r
         << name_of(*stopped_by) << '\n';
   }
   if (statistics.repeats_with_state > 0) {
-    out << "  repeats under a throttle reason other than gpu_idle: " << statistics.repeats_under_throttling
-        << " of " << statistics.repeats_with_state << '\n';
+    out << "  repeats under a throttle reason other than gpu_idle: " << statistics.repeats_under_throttling << " of "
+        << statistics.repeats_with_state << '\n';
   }
   if (const auto outside = memory_outside_allocator(phases)) {
     out << "memory outside the allocator: " << *outside

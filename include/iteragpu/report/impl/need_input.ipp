@@ -9,9 +9,9 @@
 
 #include "iteragpu/checked.hpp"
 #include "iteragpu/config.hpp"
-#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/report/compare.hpp"
+#include "iteragpu/report/detail/data_of.hpp"
 #include "iteragpu/report/need_input.hpp"
 
 // The bodies of the functions that <iteragpu/report/need_input.hpp> declares: included by it
@@ -33,8 +33,7 @@ namespace iteragpu::report::detail {
       case memory::memory_need_errc::bytes_missing:
         return not_a_need(std::string(what) + " with memory_need.bytes missing");
       case memory::memory_need_errc::bytes_not_bytes:
-        return not_a_need(std::string(what) + " with memory_need.bytes " +
-                          quoted_excerpt(need.error().value) +
+        return not_a_need(std::string(what) + " with memory_need.bytes " + quoted_excerpt(need.error().value) +
                           ", not an integer number of bytes from 0 to " + std::string(largest_u64_text));
     }
     return not_a_need(std::string(what) + " whose memory_need cannot be read");
@@ -55,7 +54,7 @@ namespace iteragpu::report::detail {
 }
 
 [[nodiscard]] ITERAGPU_INLINE need_read need_of_measurement(const boost::json::value& document,
-                                                           const document_names& names) {
+                                                            const document_names& names) {
   const auto run = memory::measurement_from_json(document);
   if (!run) {
     return unexpected{measurement_refusal(run.error(), names)};
@@ -77,15 +76,15 @@ namespace iteragpu::report::detail {
                      head + ", plus the memory outside the allocator, " +
                          to_decimal_string(need->outside_allocator_bytes()) +
                          " bytes: the largest device used less reserved at the baseline and end of every row ("
-                         "device used " + to_decimal_string(need->outside_sample->device_used_bytes) +
-                         " less reserved " + to_decimal_string(need->outside_sample->reserved_bytes) +
-                         "), floored at 0"};
+                         "device used " +
+                         to_decimal_string(need->outside_sample->device_used_bytes) + " less reserved " +
+                         to_decimal_string(need->outside_sample->reserved_bytes) + "), floored at 0"};
 }
 
 /// The row of an extrapolation's `predictions` at `size` under the recorded
 /// settings (`alloc_conf` ""), or null.
 [[nodiscard]] ITERAGPU_INLINE const boost::json::object* recorded_row_at(const boost::json::value& p,
-                                                                        std::uint64_t size) {
+                                                                         std::uint64_t size) {
   const auto* row = p.if_object();
   if (row == nullptr) {
     return nullptr;
@@ -127,7 +126,7 @@ namespace iteragpu::report::detail {
 
 /// A string member of `o`, or none.
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::string> string_member(const boost::json::object& o,
-                                                                      std::string_view key) {
+                                                                       std::string_view key) {
   const auto* v = o.if_contains(key);
   if (v == nullptr || !v->is_string()) {
     return std::nullopt;
@@ -142,17 +141,18 @@ namespace iteragpu::report::detail {
   for (const auto* s : settings) {
     const auto* setting_need = s->if_contains("memory_need");
     const auto* bytes = setting_need != nullptr && setting_need->is_object()
-                            ? setting_need->get_object().if_contains("bytes") : nullptr;
+                            ? setting_need->get_object().if_contains("bytes")
+                            : nullptr;
     const auto conf = string_member(*s, "alloc_conf");
     if (!conf || non_negative_integer(bytes) != need) {
       continue;
     }
-    const std::string which = settings.size() == 1
-                                  ? std::string("the one setting replayed")
-                                  : "the least need of the " + to_decimal_string(settings.size()) + " settings replayed";
+    const std::string which =
+        settings.size() == 1 ? std::string("the one setting replayed")
+                             : "the least need of the " + to_decimal_string(settings.size()) + " settings replayed";
     if (!conf->empty()) {
-      return which + ", under PYTORCH_CUDA_ALLOC_CONF=" + escaped(*conf) + ": run with PYTORCH_CUDA_ALLOC_CONF=" +
-             escaped(*conf);
+      return which + ", under PYTORCH_CUDA_ALLOC_CONF=" + escaped(*conf) +
+             ": run with PYTORCH_CUDA_ALLOC_CONF=" + escaped(*conf);
     }
     const auto recorded = string_member(o, "recorded_alloc_conf");
     const auto* was_recorded = o.if_contains("settings_recorded");
@@ -233,8 +233,10 @@ namespace iteragpu::report::detail {
     return not_a_need("extrapolate --json whose peak plus the memory outside the allocator passes 64 bits of bytes");
   }
   return memory_need{byte_count{*need},
-                     "extrapolate --json at size " + to_decimal_string(*size) + ": the predicted peak reserved (the "
-                     "upper end of a range), " + to_decimal_string(*peak) +
+                     "extrapolate --json at size " + to_decimal_string(*size) +
+                         ": the predicted peak reserved (the "
+                         "upper end of a range), " +
+                         to_decimal_string(*peak) +
                          " bytes, plus the memory outside the allocator measured on the H200, " +
                          to_decimal_string(memory::prediction::memory_outside_allocator_default.value) + " bytes"};
 }

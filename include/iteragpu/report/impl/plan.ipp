@@ -28,9 +28,9 @@ namespace iteragpu::report {
   o["kind"] = "plan";
   o["schema_version"] = plan_schema_version;
   o["prediction"] = true;
-  o["configuration"] = {{"batch", p.request.shape.batch},     {"context", p.request.shape.context},
-                        {"width", p.request.shape.width},     {"dtype", name_of(p.request.dtype)},
-                        {"warmup", p.request.passes.warmup},  {"repeats", p.request.passes.repeats}};
+  o["configuration"] = {{"batch", p.request.shape.batch},    {"context", p.request.shape.context},
+                        {"width", p.request.shape.width},    {"dtype", name_of(p.request.dtype)},
+                        {"warmup", p.request.passes.warmup}, {"repeats", p.request.passes.repeats}};
   o["workspaces"] = workspaces_json(p.request.workspaces);
   o["memory_outside_allocator_bytes"] = p.request.outside_allocator.value;
   boost::json::array rows;
@@ -42,9 +42,8 @@ namespace iteragpu::report {
   o["memory_need"] = to_json(memory::prediction::need_of(p.rows, p.request.outside_allocator));
   o["fit"] = p.fit ? boost::json::value(to_json(*p.fit)) : boost::json::value(nullptr);
   if (p.largest) {
-    o["largest"] = {{"dimension", name_of(p.largest->dimension)},
-                    {"value", p.largest->value},
-                    {"next", to_json(p.largest->next)}};
+    o["largest"] = {
+        {"dimension", name_of(p.largest->dimension)}, {"value", p.largest->value}, {"next", to_json(p.largest->next)}};
   } else {
     o["largest"] = nullptr;
   }

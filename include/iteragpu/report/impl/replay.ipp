@@ -48,11 +48,14 @@ namespace iteragpu::report {
     case memory::replay_errc::cannot_rebuild:
       return "the trace does not start at the process's first allocation (the ring buffer wrapped, or recording "
              "began late) and the state where it starts cannot be rebuilt from the snapshot's segments: " +
-             at + " does not fit them; record with torch.cuda.memory._record_memory_history() before the first "
+             at +
+             " does not fit them; record with torch.cuda.memory._record_memory_history() before the first "
              "CUDA allocation, with max_entries above the number of events";
     case memory::replay_errc::expandable_start:
       return "the trace does not start at the process's first allocation, and its expandable segments' state "
-             "where it starts is not rebuilt (" + at + "); record with torch.cuda.memory._record_memory_history() "
+             "where it starts is not rebuilt (" +
+             at +
+             "); record with torch.cuda.memory._record_memory_history() "
              "before the first CUDA allocation";
     case memory::replay_errc::ends_where_program_died:
       return "the recorded program died of an out-of-memory error at event " + to_decimal_string(e.event) +
@@ -70,8 +73,8 @@ namespace iteragpu::report {
 namespace iteragpu::report::detail::replay_text {
 
 [[nodiscard]] ITERAGPU_INLINE boost::json::value event_json(const memory::trace_event& e) {
-  return boost::json::object{{"action", action_name(e.action)}, {"address", e.address}, {"size", e.size},
-                             {"stream", e.stream}};
+  return boost::json::object{
+      {"action", action_name(e.action)}, {"address", e.address}, {"size", e.size}, {"stream", e.stream}};
 }
 
 [[nodiscard]] ITERAGPU_INLINE boost::json::value events_json(const std::vector<memory::trace_event>& events) {
@@ -88,11 +91,10 @@ namespace iteragpu::report::detail::replay_text {
   }
   const std::string conf = r.request.alloc_conf.empty() ? std::string("the recorded settings")
                                                         : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(r.request.alloc_conf);
-  return memory_need{*r.memory_need,
-                     "replay under " + conf + ": " +
-                         (smallest ? std::string("the smallest capacity under which the trace runs")
-                          : std::string("the peak reserved")) +
-                         ", plus the memory outside the allocator"};
+  return memory_need{*r.memory_need, "replay under " + conf + ": " +
+                                         (smallest ? std::string("the smallest capacity under which the trace runs")
+                                                   : std::string("the peak reserved")) +
+                                         ", plus the memory outside the allocator"};
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<memory_need> least_need(const memory::study& s, bool smallest) {
@@ -135,8 +137,8 @@ namespace iteragpu::report {
     if (c.smallest_capacity) {
       o["smallest_capacity_bytes"] =
           r.smallest_capacity ? boost::json::value(r.smallest_capacity->value) : boost::json::value(nullptr);
-      o["smallest_capacity_retries"] = r.smallest_capacity_retries ? boost::json::value(*r.smallest_capacity_retries)
-                                                                   : boost::json::value(nullptr);
+      o["smallest_capacity_retries"] =
+          r.smallest_capacity_retries ? boost::json::value(*r.smallest_capacity_retries) : boost::json::value(nullptr);
     }
     o["memory_need"] = to_json(d::need_of(r, c.smallest_capacity));
     settings.push_back(std::move(o));
@@ -154,15 +156,13 @@ namespace iteragpu::report {
       {"device", c.device},
       {"settings_recorded", c.settings_recorded},
       {"recorded_alloc_conf", valid_utf8(c.recorded_alloc_conf)},
-      {"recorded",
-       boost::json::object{{"peak_allocated_bytes", s.recorded.peak_allocated.value},
-                           {"peak_reserved_bytes", s.recorded.peak_reserved.value}}},
-      {"self_check",
-       boost::json::object{{"passed", self_check_passed(s)},
-                           {"peak_allocated_bytes", s.self_check.peak_allocated.value},
-                           {"peak_reserved_bytes", s.self_check.peak_reserved.value},
-                           {"requests", s.self_check.requests},
-                           {"first_divergence", divergence}}},
+      {"recorded", boost::json::object{{"peak_allocated_bytes", s.recorded.peak_allocated.value},
+                                       {"peak_reserved_bytes", s.recorded.peak_reserved.value}}},
+      {"self_check", boost::json::object{{"passed", self_check_passed(s)},
+                                         {"peak_allocated_bytes", s.self_check.peak_allocated.value},
+                                         {"peak_reserved_bytes", s.self_check.peak_reserved.value},
+                                         {"requests", s.self_check.requests},
+                                         {"first_divergence", divergence}}},
       {"recorded_ooms", s.self_check.recorded_ooms},
       {"recorded_death_event",
        s.self_check.recorded_death ? boost::json::value(*s.self_check.recorded_death) : boost::json::value(nullptr)},
@@ -242,7 +242,7 @@ ITERAGPU_INLINE void write_gpus_holding(std::ostream& out, byte_count need) {
 ITERAGPU_INLINE void write_setting(std::ostream& out, const memory::setting_result& r, const replay_context& c) {
   out << '\n'
       << (r.request.alloc_conf.empty() ? std::string("recorded settings")
-          : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(r.request.alloc_conf))
+                                       : "PYTORCH_CUDA_ALLOC_CONF=" + escaped(r.request.alloc_conf))
       << (c.capacity ? ", capacity " + bytes_text(*c.capacity) : std::string()) << '\n';
   out << "  peak allocated " << bytes_text(r.outcome.peak_allocated) << " (event " << r.outcome.peak_allocated_event
       << "), peak reserved " << bytes_text(r.outcome.peak_reserved) << " (event " << r.outcome.peak_reserved_event

@@ -41,12 +41,11 @@ namespace iteragpu::report {
     case pickle_errc::empty:
       return "the pickle is empty";
     case pickle_errc::too_large:
-      return e.opcode == 0
-                 ? "the pickle is larger than the limit of " + to_decimal_string(e.offset) + " bytes"
-                 : "the string of " + at + " is longer than a JSON string may be";
+      return e.opcode == 0 ? "the pickle is larger than the limit of " + to_decimal_string(e.offset) + " bytes"
+                           : "the string of " + at + " is longer than a JSON string may be";
     case pickle_errc::truncated:
-      return "the pickle ends " + end + " inside the argument of opcode " +
-             std::string(pickle_opcode_name(e.opcode)) + " (" + detail::hex_byte(e.opcode) + "): it was cut short";
+      return "the pickle ends " + end + " inside the argument of opcode " + std::string(pickle_opcode_name(e.opcode)) +
+             " (" + detail::hex_byte(e.opcode) + "): it was cut short";
     case pickle_errc::no_stop:
       return "the pickle ends " + end + " without its STOP opcode: it was cut short";
     case pickle_errc::trailing_bytes:

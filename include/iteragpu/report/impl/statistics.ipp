@@ -28,9 +28,16 @@ namespace iteragpu::report {
   if (!s) {
     return nullptr;
   }
-  boost::json::object o{{"count", s->count},  {"min", s->min},       {"p10", s->p10},   {"p25", s->p25},
-                        {"median", s->median}, {"p75", s->p75},       {"p90", s->p90},   {"max", s->max},
-                        {"mean", s->mean},     {"standard_deviation", optional_number(s->standard_deviation)},
+  boost::json::object o{{"count", s->count},
+                        {"min", s->min},
+                        {"p10", s->p10},
+                        {"p25", s->p25},
+                        {"median", s->median},
+                        {"p75", s->p75},
+                        {"p90", s->p90},
+                        {"max", s->max},
+                        {"mean", s->mean},
+                        {"standard_deviation", optional_number(s->standard_deviation)},
                         {"iqr_over_median", optional_number(s->iqr_over_median)}};
   o["noise"] = s->noise ? boost::json::value(name_of(*s->noise)) : boost::json::value(nullptr);
   if (s->median_ci) {
@@ -83,7 +90,8 @@ namespace iteragpu::report {
   return o;
 }
 
-ITERAGPU_INLINE void write_summary(std::ostream& out, std::string_view label, const std::optional<memory::sample_summary>& s) {
+ITERAGPU_INLINE void write_summary(std::ostream& out, std::string_view label,
+                                   const std::optional<memory::sample_summary>& s) {
   out << "  " << label << ": ";
   if (!s) {
     out << "no sample\n";

@@ -16,20 +16,42 @@ namespace iteragpu::report {
   using k = sweep::list_errc;
   std::string words;
   switch (e.code) {
-    case k::empty_list: words = "an empty list"; break;
-    case k::empty_item: words = quoted(e.text) + " has an empty item"; break;
-    case k::missing_range_end: words = "a range with a missing end"; break;
-    case k::too_large: words = quoted(e.text) + " does not fit in 64 bits"; break;
-    case k::not_a_number: words = quoted(e.text) + " is not a positive integer in digits"; break;
-    case k::not_positive: words = quoted(e.text) + " is not positive"; break;
-    case k::start_after_end: words = "the start is larger than the end"; break;
+    case k::empty_list:
+      words = "an empty list";
+      break;
+    case k::empty_item:
+      words = quoted(e.text) + " has an empty item";
+      break;
+    case k::missing_range_end:
+      words = "a range with a missing end";
+      break;
+    case k::too_large:
+      words = quoted(e.text) + " does not fit in 64 bits";
+      break;
+    case k::not_a_number:
+      words = quoted(e.text) + " is not a positive integer in digits";
+      break;
+    case k::not_positive:
+      words = quoted(e.text) + " is not positive";
+      break;
+    case k::start_after_end:
+      words = "the start is larger than the end";
+      break;
     case k::not_doubling:
       words = to_decimal_string(e.last) + " is not " + to_decimal_string(e.first) + " times a power of two";
       break;
-    case k::given_twice: words = e.text + " is given twice"; break;
-    case k::dtype_given_twice: words = quoted(e.text) + " is given twice"; break;
-    case k::unknown_dtype: words = quoted(e.text) + " is not float32, float16 or bfloat16"; break;
-    case k::bad_repeats: words = quoted(e.text) + " is not " + std::string(sweep::accepted_repeats); break;
+    case k::given_twice:
+      words = e.text + " is given twice";
+      break;
+    case k::dtype_given_twice:
+      words = quoted(e.text) + " is given twice";
+      break;
+    case k::unknown_dtype:
+      words = quoted(e.text) + " is not float32, float16 or bfloat16";
+      break;
+    case k::bad_repeats:
+      words = quoted(e.text) + " is not " + std::string(sweep::accepted_repeats);
+      break;
   }
   return e.range.empty() ? words : quoted(e.range) + ": " + words;
 }
@@ -45,20 +67,26 @@ namespace iteragpu::report {
   using k = sweep::points_file_errc;
   const std::string line = "line " + to_decimal_string(e.line);
   switch (e.code) {
-    case k::cut_short: return line + " has no line end; the file is cut short";
-    case k::bad_header: return "line 1 is not the header " + quoted(sweep::points_header);
-    case k::no_point: return "the plan has no point";
+    case k::cut_short:
+      return line + " has no line end; the file is cut short";
+    case k::bad_header:
+      return "line 1 is not the header " + quoted(sweep::points_header);
+    case k::no_point:
+      return "the plan has no point";
     case k::too_many_points:
       return "the plan has " + to_decimal_string(e.count) + " points; expected 1 to " +
              to_decimal_string(sweep::max_points);
-    case k::field_count: return line + ": expected 8 tab-separated fields, found " + to_decimal_string(e.count);
-    case k::bad_index: return line + ": the index " + quoted_excerpt(e.text) + " is not " + to_decimal_string(e.count);
+    case k::field_count:
+      return line + ": expected 8 tab-separated fields, found " + to_decimal_string(e.count);
+    case k::bad_index:
+      return line + ": the index " + quoted_excerpt(e.text) + " is not " + to_decimal_string(e.count);
     case k::bad_value:
-      return line +
-             ": a value is not valid (batch, context and width positive integers, dtype float32, float16 or "
-             "bfloat16, warmup 0 to 10000, repeats 1 to 10000 or auto)";
-    case k::passes_differ: return line + ": warmup and repeats differ from line 2's; a plan has one of each";
-    case k::bad_result_name: break;
+      return line + ": a value is not valid (batch, context and width positive integers, dtype float32, float16 or "
+                    "bfloat16, warmup 0 to 10000, repeats 1 to 10000 or auto)";
+    case k::passes_differ:
+      return line + ": warmup and repeats differ from line 2's; a plan has one of each";
+    case k::bad_result_name:
+      break;
   }
   return line + ": the result " + quoted_excerpt(e.text) + " is not " + quoted(e.expected);
 }
@@ -87,10 +115,12 @@ namespace iteragpu::report {
 [[nodiscard]] ITERAGPU_INLINE std::string words_of(const sweep::files::json_file_error& e) {
   const std::string file = quoted(e.file.string());
   switch (e.code) {
-    case sweep::files::json_file_errc::not_json: return file + " is not JSON: " + e.detail;
+    case sweep::files::json_file_errc::not_json:
+      return file + " is not JSON: " + e.detail;
     case sweep::files::json_file_errc::duplicate_key:
       return file + ": " + duplicate_key_message(e.detail) + "; expected each key once";
-    case sweep::files::json_file_errc::unreadable: break;
+    case sweep::files::json_file_errc::unreadable:
+      break;
   }
   return file + describe(e.read, "64 MiB");
 }
@@ -115,7 +145,8 @@ namespace iteragpu::report {
       const auto* json = e.why.get_if<sweep::files::json_file_error>();
       return json != nullptr ? words_of(*json) : file + " cannot be read";
     }
-    case sweep::folder_errc::record_invalid: break;
+    case sweep::folder_errc::record_invalid:
+      break;
   }
   return file + ": " + words_of(detail::data_of<sweep::files::record_error>(e.why));
 }

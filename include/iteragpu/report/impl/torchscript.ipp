@@ -30,9 +30,9 @@ namespace iteragpu::report {
   return "is not an input spec";
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::archive_error& e,
-                                                   memory::model_format format) {
-  const std::string kind = format == memory::model_format::torchscript ? "a TorchScript archive" : "an AOTInductor package";
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::archive_error& e, memory::model_format format) {
+  const std::string kind =
+      format == memory::model_format::torchscript ? "a TorchScript archive" : "an AOTInductor package";
   switch (e.code) {
     case memory::archive_errc::not_a_zip:
       return "is not " + kind + " (not a zip file)";
@@ -64,11 +64,15 @@ namespace iteragpu::report {
     inputs.emplace_back(memory::to_string(spec));
   }
   return {{"kind", run.format == memory::model_format::torchscript ? "torchscript" : "aoti_package"},
-          {"file", run.file_name}, {"sha256", run.sha256},
-          {"inputs", std::move(inputs)}, {"train", run.train},  {"input_high", run.input_high}};
+          {"file", run.file_name},
+          {"sha256", run.sha256},
+          {"inputs", std::move(inputs)},
+          {"train", run.train},
+          {"input_high", run.input_high}};
 }
 
-[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::torchscript_record& m, std::string_view output_name,
+[[nodiscard]] ITERAGPU_INLINE boost::json::object to_json(const memory::torchscript_record& m,
+                                                          std::string_view output_name,
                                                           std::string_view no_prediction) {
   boost::json::object o;
   o["schema_version"] = measurement_schema_version;
@@ -96,8 +100,8 @@ namespace iteragpu::report {
 ITERAGPU_INLINE void write_text(std::ostream& out, const memory::torchscript_record& m,
                                 std::string_view no_prediction) {
   out << (m.run.format == memory::model_format::torchscript ? "TorchScript module " : "AOTInductor package ")
-      << escaped(m.run.file_name) << " (sha256 " << m.run.sha256 << "), inputs "
-      << inputs_text(m.run.inputs) << (m.run.train ? ", training (forward and backward)" : ", inference") << '\n';
+      << escaped(m.run.file_name) << " (sha256 " << m.run.sha256 << "), inputs " << inputs_text(m.run.inputs)
+      << (m.run.train ? ", training (forward and backward)" : ", inference") << '\n';
   write_measured(out, m.phases, m.stopped_by, m.statistics);
   out << "prediction: " << no_prediction << '\n';
 }

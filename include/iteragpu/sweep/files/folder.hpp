@@ -39,7 +39,8 @@ namespace iteragpu::sweep {
 class folder_sink {
  public:
   /// `folder`: the sweep's folder; `plan_size`: the points of its plan, for the file names.
-  folder_sink(std::filesystem::path folder, std::size_t plan_size) : folder_(std::move(folder)), plan_size_(plan_size) {}
+  folder_sink(std::filesystem::path folder, std::size_t plan_size)
+      : folder_(std::move(folder)), plan_size_(plan_size) {}
 
   /// Writes the files of `r` (see folder_sink); nothing is overwritten. The
   /// error names the file that could not be written and why, or a
@@ -80,7 +81,7 @@ namespace detail {
 
 /// The plan and the records of one sweep folder.
 struct sweep_folder {
-  std::filesystem::path path;                               ///< the folder, as given
+  std::filesystem::path path;                        ///< the folder, as given
   std::vector<sweep_point> points;                   ///< the plan, from its points.tsv
   std::vector<std::optional<point_record>> records;  ///< by index; nothing while a point has no result
   std::optional<recorded_environment> environment;   ///< of the first measurement found

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "iteragpu/one_of.hpp"
 #include "iteragpu/io.hpp"
+#include "iteragpu/one_of.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/points.hpp"
 
@@ -47,9 +47,9 @@ struct record_keep_error {
 /// A measurement file without its record that cannot be adopted
 /// (adopt_orphans()): it cannot be read, or its record cannot be kept.
 struct orphan_error {
-  std::filesystem::path file;                                 ///< the measurement file
+  std::filesystem::path file;                                  ///< the measurement file
   std::optional<files::point_measurement_error> unreadable{};  ///< why it cannot be read
-  std::optional<record_keep_error> not_kept{};                ///< why its record cannot be kept
+  std::optional<record_keep_error> not_kept{};                 ///< why its record cannot be kept
 };
 
 }  // namespace iteragpu::sweep

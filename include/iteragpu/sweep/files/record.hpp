@@ -13,6 +13,7 @@
 #include <boost/json/fwd.hpp>
 
 #include "iteragpu/io.hpp"
+#include "iteragpu/json_keys.hpp"
 #include "iteragpu/memory/device.hpp"
 #include "iteragpu/memory/files/measurement_file.hpp"
 #include "iteragpu/memory/measured_need.hpp"
@@ -20,7 +21,6 @@
 #include "iteragpu/memory/prediction/workspace.hpp"
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
-#include "iteragpu/json_keys.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/sweep/outcome.hpp"
 #include "iteragpu/sweep/points.hpp"
@@ -33,7 +33,6 @@
 /// read back), its prediction file, the figures of a `measure` result file
 /// and of `environment`'s output. One reader and one writer per file kind.
 namespace iteragpu::sweep::files {
-
 
 /// Boost.JSON, as this namespace names it.
 namespace json = boost::json;
@@ -78,8 +77,8 @@ enum class json_file_errc {
 /// the reader said. Words: report/sweep_errors.hpp.
 struct json_file_error {
   json_file_errc code{json_file_errc::unreadable};  ///< why
-  std::filesystem::path file;                                  ///< the file, as given
-  read_errc read{read_errc::cannot_open};                    ///< unreadable: the reason
+  std::filesystem::path file;                       ///< the file, as given
+  read_errc read{read_errc::cannot_open};           ///< unreadable: the reason
   std::string detail;  ///< not_json: the parser's message; duplicate_key: the key's JSON pointer
 };
 
@@ -110,7 +109,7 @@ using measurement_error = memory::measurement_read_error;
 /// (`file`), or it can and gives none (`figures`).
 struct point_measurement_error {
   std::optional<json_file_error> file;  ///< why it cannot be read; nothing when it was read
-  measurement_error figures{};           ///< why it gives no figures, once read
+  measurement_error figures{};          ///< why it gives no figures, once read
 };
 
 /// The figures of the `measure` result file `file` (read_json(), then
@@ -168,8 +167,8 @@ enum class record_errc {
 /// the plan it should hold. Words: report/sweep_errors.hpp.
 struct record_error {
   record_errc code{record_errc::invalid_field};  ///< why
-  std::string field;                                        ///< invalid_field: the field, as the words name it
-  sweep::sweep_point expected;                              ///< other_point: the point of the plan
+  std::string field;                             ///< invalid_field: the field, as the words name it
+  sweep::sweep_point expected;                   ///< other_point: the point of the plan
 };
 
 namespace detail {
@@ -184,8 +183,7 @@ namespace detail {
 
 [[nodiscard]] result<std::optional<sweep::point_prediction>, record_error> prediction_from(const json::value* f);
 
-[[nodiscard]] result<std::optional<sweep::measured_figures>, record_error> measured_from_record(
-    const json::value* m);
+[[nodiscard]] result<std::optional<sweep::measured_figures>, record_error> measured_from_record(const json::value* m);
 
 // An exit code or a signal number, kept when it is a plausible one.
 [[nodiscard]] std::optional<int> small_integer(const json::value* v);

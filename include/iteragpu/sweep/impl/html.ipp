@@ -30,10 +30,11 @@ namespace iteragpu::sweep::detail {
       double v = 0;
       const auto parsed = std::from_chars(std::to_address(cell.begin()), std::to_address(cell.end()), v);
       std::array<char, 32> buffer{};
-      const auto written = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v, std::chars_format::general, 4);
+      const auto written =
+          std::to_chars(buffer.data(), buffer.data() + buffer.size(), v, std::chars_format::general, 4);
       const bool ok = parsed.ec == std::errc{} && written.ec == std::errc{};
-      return "<td>" + (ok ? std::string(buffer.data(), written.ptr) : xml_text(cell)) +
-             (c.column == 29 ? "" : " s") + "</td>";
+      return "<td>" + (ok ? std::string(buffer.data(), written.ptr) : xml_text(cell)) + (c.column == 29 ? "" : " s") +
+             "</td>";
     }
   }
   return "<td></td>";
@@ -74,7 +75,8 @@ namespace iteragpu::sweep {
     std::string row_class;
     if (e.record && is_skip(e.record->outcome)) {
       row_class = "skipped";
-    } else if (e.record && (e.record->outcome == outcome_kind::measured || e.record->outcome == outcome_kind::predicted)) {
+    } else if (e.record &&
+               (e.record->outcome == outcome_kind::measured || e.record->outcome == outcome_kind::predicted)) {
       row_class = e.record->kind == record_kind::prediction ? "prediction" : "";
     } else {
       row_class = "failed";

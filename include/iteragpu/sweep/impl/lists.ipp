@@ -19,7 +19,8 @@ namespace iteragpu::sweep::detail {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view item =
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     if (item.empty()) {
       return unexpected{list_error{list_errc::empty_item, std::string(text), {}, 0, 0}};
     }
@@ -99,7 +100,8 @@ namespace iteragpu::sweep {
   return values;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::vector<memory::element_type>, list_error> parse_dtype_list(std::string_view text) {
+[[nodiscard]] ITERAGPU_INLINE result<std::vector<memory::element_type>, list_error> parse_dtype_list(
+    std::string_view text) {
   const auto items = detail::list_items(text);
   if (!items.has_value()) {
     return unexpected{items.error()};
@@ -115,8 +117,9 @@ namespace iteragpu::sweep {
     }
     dtypes.push_back(*dtype);
   }
-  std::stable_sort(dtypes.begin(), dtypes.end(),
-                   [](memory::element_type a, memory::element_type b) { return memory::bytes_per_element(a) < bytes_per_element(b); });
+  std::stable_sort(dtypes.begin(), dtypes.end(), [](memory::element_type a, memory::element_type b) {
+    return memory::bytes_per_element(a) < bytes_per_element(b);
+  });
   return dtypes;
 }
 

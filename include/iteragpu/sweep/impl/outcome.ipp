@@ -34,7 +34,8 @@ namespace iteragpu::sweep {
          k == outcome_kind::skipped_after_failure || k == outcome_kind::skipped_unpredictable;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<host_need> predict_host_need(const memory::synthetic_shape& shape, memory::element_type dtype) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<host_need> predict_host_need(const memory::synthetic_shape& shape,
+                                                                         memory::element_type dtype) {
   const auto build = memory::summarize_model(shape, memory::element_type::float32);
   if (!build) {
     return std::nullopt;
@@ -56,8 +57,8 @@ namespace iteragpu::sweep {
   return e.failure ? e.failure->message : std::string("the model or its activations would take more than 2^63-1 bytes");
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<point_prediction, point_prediction_error> predict_point(const sweep_point& p,
-                                                                                             const memory::prediction::blas_workspaces& w) {
+[[nodiscard]] ITERAGPU_INLINE result<point_prediction, point_prediction_error> predict_point(
+    const sweep_point& p, const memory::prediction::blas_workspaces& w) {
   const auto host = predict_host_need(p.shape, p.dtype);
   if (!host) {
     return unexpected{point_prediction_error{}};
@@ -81,7 +82,8 @@ namespace iteragpu::sweep {
   return signal ? "ended by signal " + std::to_string(*signal) : std::string("ended without a readable exit status");
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::string> device_skip_reason(const point_prediction& p, byte_count outside,
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::string> device_skip_reason(const point_prediction& p,
+                                                                            byte_count outside,
                                                                             std::uint64_t free_bytes) {
   const auto need = checked_add(p.peak_reserved_bytes, outside.value);
   if (need && *need <= free_bytes) {
@@ -92,7 +94,8 @@ namespace iteragpu::sweep {
          " + outside the allocator " + to_decimal_string(outside.value) + ")";
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::string> host_skip_reason(const host_need& need, std::uint64_t available) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::string> host_skip_reason(const host_need& need,
+                                                                          std::uint64_t available) {
   if (need.total <= available) {
     return std::nullopt;
   }
@@ -124,7 +127,7 @@ namespace iteragpu::sweep {
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
   return lower.find("out of memory") != std::string::npos ? outcome_kind::out_of_memory
-                                                           : outcome_kind::failed_while_measuring;
+                                                          : outcome_kind::failed_while_measuring;
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> parse_mem_available(std::string_view meminfo) {
@@ -151,8 +154,7 @@ namespace iteragpu::sweep {
   return std::nullopt;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> read_mem_available(
-    const std::filesystem::path& meminfo) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> read_mem_available(const std::filesystem::path& meminfo) {
   const auto text = read_file_within(meminfo, std::size_t{1} << 20U);
   return text.has_value() ? parse_mem_available(*text) : std::nullopt;
 }

@@ -27,8 +27,8 @@ namespace iteragpu::sweep {
     for (const std::uint64_t width : axes.width) {
       for (const std::uint64_t context : axes.context) {
         for (const std::uint64_t batch : axes.batch) {
-          points.push_back(sweep_point{points.size(), memory::synthetic_shape{batch, context, width}, dtype, axes.warmup,
-                                       axes.repeats});
+          points.push_back(sweep_point{points.size(), memory::synthetic_shape{batch, context, width}, dtype,
+                                       axes.warmup, axes.repeats});
         }
       }
     }
@@ -71,7 +71,8 @@ namespace iteragpu::sweep::detail {
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::vector<std::string_view>, points_file_error> complete_lines(std::string_view text) {
+[[nodiscard]] ITERAGPU_INLINE result<std::vector<std::string_view>, points_file_error> complete_lines(
+    std::string_view text) {
   std::vector<std::string_view> lines;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -99,8 +100,7 @@ namespace iteragpu::sweep::detail {
   const std::size_t expected = number - 2;
   const auto index = at_least(fields[0], 0);
   if (!index || *index != expected) {
-    return unexpected{
-        points_file_error{points_file_errc::bad_index, number, expected, std::string(fields[0]), {}}};
+    return unexpected{points_file_error{points_file_errc::bad_index, number, expected, std::string(fields[0]), {}}};
   }
   const auto batch = at_least(fields[1], 1);
   const auto context = at_least(fields[2], 1);
@@ -119,7 +119,8 @@ namespace iteragpu::sweep::detail {
 
 namespace iteragpu::sweep {
 
-[[nodiscard]] ITERAGPU_INLINE result<std::vector<sweep_point>, points_file_error> parse_points_tsv(std::string_view text) {
+[[nodiscard]] ITERAGPU_INLINE result<std::vector<sweep_point>, points_file_error> parse_points_tsv(
+    std::string_view text) {
   const auto lines = detail::complete_lines(text);
   if (!lines.has_value()) {
     return unexpected{lines.error()};

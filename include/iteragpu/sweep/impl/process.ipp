@@ -48,7 +48,7 @@ namespace iteragpu::sweep::detail {
 }
 
 [[nodiscard]] ITERAGPU_INLINE child_exit decode(int status) noexcept {
-  if (WIFEXITED(status)) {  // NOLINT(hicpp-signed-bitwise)
+  if (WIFEXITED(status)) {                       // NOLINT(hicpp-signed-bitwise)
     return {WEXITSTATUS(status), std::nullopt};  // NOLINT(hicpp-signed-bitwise)
   }
   return {std::nullopt, WTERMSIG(status)};  // NOLINT(hicpp-signed-bitwise)
@@ -58,9 +58,8 @@ namespace iteragpu::sweep::detail {
 
 namespace iteragpu::sweep {
 
-[[nodiscard]] ITERAGPU_INLINE result<child_process, spawn_error> child_process::spawn(const std::string& program,
-                                                                                      const std::vector<std::string>& args,
-                                                                                      bool keep_output) {
+[[nodiscard]] ITERAGPU_INLINE result<child_process, spawn_error> child_process::spawn(
+    const std::string& program, const std::vector<std::string>& args, bool keep_output) {
   child_process c;
   c.errors_ = ::memfd_create("iteragpu-stderr", MFD_CLOEXEC);
   c.output_ = keep_output ? ::memfd_create("iteragpu-stdout", MFD_CLOEXEC) : -1;

@@ -72,9 +72,9 @@ namespace iteragpu::sweep {
 
 ITERAGPU_INLINE void progress_display::started(const sweep_point& p, device_index d) {
   if (terminal_) {
-    draw(predicting_ ? "predicting point " + to_decimal_string(p.index) + " (" + describe(p) + ")"
-         : "running point " + to_decimal_string(p.index) + " on " + device_name(d) + " (" +
-         describe(p) + ")");
+    draw(predicting_
+             ? "predicting point " + to_decimal_string(p.index) + " (" + describe(p) + ")"
+             : "running point " + to_decimal_string(p.index) + " on " + device_name(d) + " (" + describe(p) + ")");
   }
 }
 

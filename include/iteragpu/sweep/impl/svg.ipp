@@ -49,7 +49,8 @@ namespace iteragpu::sweep {
 
 namespace iteragpu::sweep::detail {
 
-[[nodiscard]] ITERAGPU_INLINE std::string series_device(const std::vector<summary_entry>& entries, const summary_entry& e) {
+[[nodiscard]] ITERAGPU_INLINE std::string series_device(const std::vector<summary_entry>& entries,
+                                                        const summary_entry& e) {
   if (e.record && e.record->kind == record_kind::prediction) {
     return "prediction (no GPU)";
   }
@@ -167,8 +168,8 @@ ITERAGPU_INLINE void svg_writer::line(double x1, double y1, double x2, double y2
           "/>\n";
 }
 
-ITERAGPU_INLINE void svg_writer::polyline(const std::vector<std::pair<double, double>>& points, std::string_view stroke, double width,
-                                          std::string_view dash) {
+ITERAGPU_INLINE void svg_writer::polyline(const std::vector<std::pair<double, double>>& points, std::string_view stroke,
+                                          double width, std::string_view dash) {
   if (points.size() < 2) {
     return;
   }
@@ -183,12 +184,12 @@ ITERAGPU_INLINE void svg_writer::polyline(const std::vector<std::pair<double, do
 ITERAGPU_INLINE void svg_writer::text(double x, double y, std::string_view content, double size, bool bold,
                                       std::string_view attributes) {
   out_ += "<text x=\"" + fixed1(x) + "\" y=\"" + fixed1(y) + "\" font-size=\"" + fixed1(size) + "\"" +
-          (bold ? " font-weight=\"bold\"" : "") +
-          (attributes.empty() ? std::string() : " " + std::string(attributes)) + ">" + xml_text(content) +
-          "</text>\n";
+          (bold ? " font-weight=\"bold\"" : "") + (attributes.empty() ? std::string() : " " + std::string(attributes)) +
+          ">" + xml_text(content) + "</text>\n";
 }
 
-ITERAGPU_INLINE void svg_writer::marker(marker_shape shape, double x, double y, std::string_view colour, bool filled, double radius) {
+ITERAGPU_INLINE void svg_writer::marker(marker_shape shape, double x, double y, std::string_view colour, bool filled,
+                                        double radius) {
   const std::string fill = filled ? std::string(colour) : std::string("white");
   const std::string paint = "\" fill=\"" + fill + "\" stroke=\"" + std::string(colour) + "\" stroke-width=\"1.5\"/>\n";
   const double r = radius;
@@ -272,8 +273,8 @@ ITERAGPU_INLINE void svg_writer::marker(marker_shape shape, double x, double y, 
   }
   for (std::size_t a = 0; a < numeric_axes.size(); ++a) {
     if (!varies[a] && a != x_axis && !entries.empty()) {
-      text += std::string(numeric_axes[a].name) + " " + to_decimal_string(numeric_axes[a].value(entries.front().point)) +
-              ", ";
+      text += std::string(numeric_axes[a].name) + " " +
+              to_decimal_string(numeric_axes[a].value(entries.front().point)) + ", ";
     }
   }
   if (dtypes.size() == 1) {
@@ -389,7 +390,8 @@ ITERAGPU_INLINE void finish_series(std::vector<plot_series>& series, const std::
   }
   const std::string prefix = devices.size() == 1 ? *devices.begin() + ", " : std::string();
   for (auto& s : series) {
-    std::stable_sort(s.points.begin(), s.points.end(), [](const plot_point& a, const plot_point& b) { return a.x < b.x; });
+    std::stable_sort(s.points.begin(), s.points.end(),
+                     [](const plot_point& a, const plot_point& b) { return a.x < b.x; });
     if (!prefix.empty() && s.label.starts_with(prefix)) {
       s.label.erase(0, prefix.size());
     }
@@ -401,7 +403,7 @@ ITERAGPU_INLINE void finish_series(std::vector<plot_series>& series, const std::
   for (const auto& d : devices) {
     list += (list.empty() ? "" : "; ") + d;
   }
-  return !devices.empty()  ? (devices.size() == 1 ? "GPU: " : "GPUs: ") + list
+  return !devices.empty() ? (devices.size() == 1 ? "GPU: " : "GPUs: ") + list
          : any_prediction ? "no GPU: every figure is a prediction (nothing was measured)"
                           : "no point has a result yet";
 }
@@ -473,7 +475,8 @@ ITERAGPU_INLINE void value_range::add(double v) {
   high = std::max(high.value_or(v), v);
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::pair<int, int> log_bounds(const value_range& r, double (*log)(double), int first, int last) {
+[[nodiscard]] ITERAGPU_INLINE std::pair<int, int> log_bounds(const value_range& r, double (*log)(double), int first,
+                                                             int last) {
   if (r.low && r.high) {
     first = static_cast<int>(std::floor(log(*r.low)));
     last = static_cast<int>(std::ceil(log(*r.high)));
@@ -545,8 +548,9 @@ ITERAGPU_INLINE void add_ranges(const plot_point& p, value_range& bytes, value_r
     lines.push_back({std::move(l), font, false, ""});
   }
   if (in.predictions_only) {
-    for (auto& l : wrap_text("Every point below is a PREDICTION of the caching allocator's counters, not a measurement.",
-                             font, header_width, true)) {
+    for (auto& l :
+         wrap_text("Every point below is a PREDICTION of the caching allocator's counters, not a measurement.", font,
+                   header_width, true)) {
       lines.push_back({std::move(l), font, true, "#d62728"});
     }
   }
@@ -575,8 +579,8 @@ ITERAGPU_INLINE void add_ranges(const plot_point& p, value_range& bytes, value_r
   return lines;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string_view fitting(std::initializer_list<std::string_view> labels, double size, double room,
-                                                       bool bold) {
+[[nodiscard]] ITERAGPU_INLINE std::string_view fitting(std::initializer_list<std::string_view> labels, double size,
+                                                       double room, bool bold) {
   std::string_view chosen;
   for (const auto label : labels) {
     chosen = label;
@@ -614,10 +618,8 @@ ITERAGPU_INLINE void draw_axes(svg_writer& w, const plot_frame& f, const plot_in
          R"svg(text-anchor="middle" transform="rotate(-90 28 )svg" + middle + ")\"");
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::vector<std::vector<std::pair<double, double>>> runs_of(const plot_frame& f,
-                                                                                          const scale& memory,
-                                                                                          const plot_series& s, point_value value,
-                                                                                          bool measured) {
+[[nodiscard]] ITERAGPU_INLINE std::vector<std::vector<std::pair<double, double>>> runs_of(
+    const plot_frame& f, const scale& memory, const plot_series& s, point_value value, bool measured) {
   std::vector<std::vector<std::pair<double, double>>> runs(1);
   for (const auto& p : s.points) {
     if (p.*value && (!measured || p.mark == point_mark::done)) {
@@ -644,8 +646,8 @@ ITERAGPU_INLINE void draw_axes(svg_writer& w, const plot_frame& f, const plot_in
   }
 }
 
-ITERAGPU_INLINE void draw_point(svg_writer& w, const plot_frame& f, const scale& memory, double bottom, const plot_series& s,
-                                const plot_point& p, legend_use& used) {
+ITERAGPU_INLINE void draw_point(svg_writer& w, const plot_frame& f, const scale& memory, double bottom,
+                                const plot_series& s, const plot_point& p, legend_use& used) {
   const auto style = style_of(s.style);
   const double px = f.x(std::log2(p.x));
   const auto y = [&](double bytes) { return memory(std::log2(bytes)); };
@@ -658,7 +660,7 @@ ITERAGPU_INLINE void draw_point(svg_writer& w, const plot_frame& f, const scale&
       const bool on_left = px + 9 + text_width(p.status, note_font, true) > right;
       w.text(on_left ? px - 9 : px + 9, py + 4, p.status, note_font, true,
              std::string(R"(class="status" fill=")") + std::string(failed_colour) + "\"" +
-             (on_left ? " text-anchor=\"end\"" : ""));
+                 (on_left ? " text-anchor=\"end\"" : ""));
     }
     return;
   }
@@ -695,8 +697,7 @@ ITERAGPU_INLINE void draw_total(svg_writer& w, const scale& memory, const panel_
   const std::string text =
       what + ": " + gib_text(static_cast<std::uint64_t>(*s.total_memory)) + (above ? ", above this chart" : "");
   const auto note = wrap_text(text, note_font, right - left - 12);
-  w.text(left + 6, note_y, note.front() + (note.size() > 1 ? "..." : ""), note_font, false,
-         "fill=\"" + colour + "\"");
+  w.text(left + 6, note_y, note.front() + (note.size() > 1 ? "..." : ""), note_font, false, "fill=\"" + colour + "\"");
 }
 
 ITERAGPU_INLINE void draw_memory_chart(svg_writer& w, const plot_frame& f, const plot_input& in, std::size_t panel,
@@ -805,8 +806,9 @@ ITERAGPU_INLINE void legend_writer::heading(std::string_view text) {
   }
 }
 
-ITERAGPU_INLINE void legend_writer::entry(std::string_view label, std::string_view colour, std::optional<marker_shape> marker, double width,
-                                          std::string_view dash, bool filled) {
+ITERAGPU_INLINE void legend_writer::entry(std::string_view label, std::string_view colour,
+                                          std::optional<marker_shape> marker, double width, std::string_view dash,
+                                          bool filled) {
   w_->raw(R"(<g class="legend-entry" data-colour=")" + std::string(colour) + R"(" data-marker=")" +
           std::string(marker ? name_of(*marker) : "none") + "\" data-line=\"" +
           (width > 0 ? fixed1(width) + " " + std::string(dash) : std::string("none")) + "\">\n");
@@ -919,7 +921,7 @@ namespace iteragpu::sweep {
   if (!frame.time) {
     body.text(detail::left, y + 10,
               in.predictions_only ? "No timing: these points are predictions, nothing ran"
-              : "No timing: no point was measured",
+                                  : "No timing: no point was measured",
               detail::font + 2, false, R"(fill="#7f7f7f")");
     y += 30;
   }

@@ -81,9 +81,9 @@ void check_refused(const bytes& data, pickle_errc code, std::uint64_t offset, un
                    const pickle_limits& limits = {}) {
   const pickle_error e = error_of(data, limits);
   const pickle_error want{code, offset, static_cast<std::uint8_t>(opcode)};
-  BOOST_TEST((e == want), iteragpu::report::describe(e) << " (code " << static_cast<int>(e.code) << ", offset "
-                                                        << e.offset << ", opcode " << static_cast<int>(e.opcode)
-                                                        << "); expected " << iteragpu::report::describe(want));
+  BOOST_TEST((e == want), iteragpu::report::describe(e)
+                              << " (code " << static_cast<int>(e.code) << ", offset " << e.offset << ", opcode "
+                              << static_cast<int>(e.opcode) << "); expected " << iteragpu::report::describe(want));
 }
 
 }  // namespace
@@ -183,8 +183,8 @@ BOOST_AUTO_TEST_CASE(integers_past_64_bits_are_refused_at_their_opcode) {
   // 2^64, 2^64 + 1 with its sign byte, -2^63 - 1, -2^72, and LONG4 of 2^64.
   check_refused(p2(b({0x8a, 9, 0, 0, 0, 0, 0, 0, 0, 0, 1})), pickle_errc::integer_too_wide, 2, 0x8a);
   check_refused(p2(b({'N', 0x8a, 10, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0})), pickle_errc::integer_too_wide, 3, 0x8a);
-  check_refused(p2(b({0x8a, 9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff})),
-                pickle_errc::integer_too_wide, 2, 0x8a);
+  check_refused(p2(b({0x8a, 9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff})), pickle_errc::integer_too_wide,
+                2, 0x8a);
   check_refused(p2(b({0x8a, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff})), pickle_errc::integer_too_wide, 2, 0x8a);
   check_refused(p2(b({0x8b, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})), pickle_errc::integer_too_wide, 2, 0x8b);
   check_refused(p2(b({0x8b, 0xff, 0xff, 0xff, 0xff})), pickle_errc::negative_length, 2, 0x8b);
@@ -423,7 +423,8 @@ BOOST_AUTO_TEST_CASE(a_result_of_shared_copies_is_counted_before_it_is_made) {
   small.max_result_bytes = list_10;
   const auto read = read_pickle(doubled_lists(text, 10), small);
   BOOST_REQUIRE(read);
-  BOOST_TEST(read->at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).as_string() == std::string(100, 'x'));
+  BOOST_TEST(read->at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).at(0).as_string() ==
+             std::string(100, 'x'));
   small.max_result_bytes = list_10 - 1;
   BOOST_TEST((error_of(doubled_lists(text, 10), small).code == pickle_errc::result_too_large));
   BOOST_TEST(iteragpu::report::describe(pickle_error{pickle_errc::result_too_large, 192, ']'}) ==
@@ -478,12 +479,12 @@ BOOST_AUTO_TEST_CASE(snapshot_bytes_of_neither_form_or_not_a_dict_are_refused_sa
   BOOST_REQUIRE(!list);
   BOOST_TEST((list.error().code == snapshot_file_errc::not_a_dict));
   BOOST_TEST((list.error().what == iteragpu::memory::snapshot_file_data{iteragpu::memory::non_dict_top{
-                                        iteragpu::memory::snapshot_format::pickle, boost::json::kind::array}}));
+                                       iteragpu::memory::snapshot_format::pickle, boost::json::kind::array}}));
   const auto code = read_snapshot_bytes(p2(b({')', ')', 'R'})));
   BOOST_REQUIRE(!code);
   BOOST_TEST((code.error().code == snapshot_file_errc::pickle));
-  BOOST_TEST((code.error().what ==
-              iteragpu::memory::snapshot_file_data{pickle_error{pickle_errc::forbidden_opcode, 4, 'R'}}));
+  BOOST_TEST(
+      (code.error().what == iteragpu::memory::snapshot_file_data{pickle_error{pickle_errc::forbidden_opcode, 4, 'R'}}));
   BOOST_TEST(iteragpu::report::describe(code.error()) ==
              "pickle: opcode REDUCE (0x52) at byte 4 is not plain data; it is refused and never executed");
 }

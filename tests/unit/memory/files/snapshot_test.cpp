@@ -87,8 +87,9 @@ BOOST_AUTO_TEST_CASE(recorded_settings_pytorch_never_writes_are_refused_with_the
   const auto out_of_range = [](const char* place) {
     return snapshot_error{snapshot_errc::out_of_range, std::string("allocator_settings.") + place};
   };
-  BOOST_TEST((refused(boost::json::object{{"garbage_collection_threshold", std::numeric_limits<double>::quiet_NaN()}}) ==
-              out_of_range("garbage_collection_threshold")));
+  BOOST_TEST(
+      (refused(boost::json::object{{"garbage_collection_threshold", std::numeric_limits<double>::quiet_NaN()}}) ==
+       out_of_range("garbage_collection_threshold")));
   BOOST_TEST((refused(boost::json::object{{"garbage_collection_threshold", -0.5}}) ==
               out_of_range("garbage_collection_threshold")));
   BOOST_TEST((refused(boost::json::object{{"garbage_collection_threshold", 1.0}}) ==

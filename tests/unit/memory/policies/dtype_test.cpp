@@ -23,7 +23,8 @@ BOOST_AUTO_TEST_CASE(names_sizes_and_the_policy_of_a_run_time_value) {
     BOOST_TEST(mem::name_of(mem::parse_element_type(name).value()) == name);
   }
   // with_dtype calls the lambda with the policy of the value: 2 bytes for bfloat16.
-  const auto bytes = mem::with_dtype(mem::element_type::bfloat16, []<mem::dtype_policy D>() { return D::bytes_per_element; });
+  const auto bytes =
+      mem::with_dtype(mem::element_type::bfloat16, []<mem::dtype_policy D>() { return D::bytes_per_element; });
   BOOST_TEST(bytes == std::size_t{2});
 }
 

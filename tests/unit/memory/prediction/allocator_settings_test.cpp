@@ -117,9 +117,9 @@ BOOST_AUTO_TEST_CASE(the_empty_text_gives_pytorchs_defaults) {
 }
 
 BOOST_AUTO_TEST_CASE(every_modelled_key_is_read_blanks_dropped_and_a_trailing_comma_accepted) {
-  const settings_type s = settings(
-      " max_split_size_mb : 40, max_non_split_rounding_mb:30,garbage_collection_threshold:0.5,"
-      "expandable_segments:True,backend:native,");
+  const settings_type s =
+      settings(" max_split_size_mb : 40, max_non_split_rounding_mb:30,garbage_collection_threshold:0.5,"
+               "expandable_segments:True,backend:native,");
   BOOST_TEST(s.max_split_size.value().value == 40 * MiB);
   BOOST_TEST(s.max_non_split_rounding.value == 30 * MiB);
   BOOST_TEST(s.garbage_collection_threshold == 0.5);
@@ -164,8 +164,7 @@ BOOST_AUTO_TEST_CASE(a_division_list_fills_the_buckets_as_pytorch_does) {
   // 64 -> bucket 6: buckets 0..6 = 8; 128 -> 7 = 2; 256 -> 8 = 4; 512 -> 9 = 2;
   // 1024 -> 10 = 4; > -> 11..15 = 1.
   const std::array<std::uint64_t, 16> first{8, 8, 8, 8, 8, 8, 8, 2, 4, 2, 4, 1, 1, 1, 1, 1};
-  BOOST_TEST(settings("roundup_power2_divisions:[64:8,128:2,256:4,512:2,1024:4,>:1]").roundup_power2_divisions ==
-                 first,
+  BOOST_TEST(settings("roundup_power2_divisions:[64:8,128:2,256:4,512:2,1024:4,>:1]").roundup_power2_divisions == first,
              boost::test_tools::per_element());
   // 128 -> 0..7 = 8; 256 -> 8 = 16; 512 -> 9 = 1; bucket 10 never named = 0;
   // 2048 -> 11 = 8; > -> 12..15 = 2.
@@ -200,7 +199,8 @@ BOOST_AUTO_TEST_CASE(every_refusal_names_its_key_and_value) {
       {"max_split_size_mb:40MB", {c::not_a_number, "max_split_size_mb", "40MB"}},
       {"max_split_size_mb:-1", {c::not_a_number, "max_split_size_mb", "-1"}},
       {"max_split_size_mb:99999999999999999999", {c::not_a_number, "max_split_size_mb", "99999999999999999999"}},
-      {"max_split_size_mb:40 expandable_segments:True", {c::not_a_number, "max_split_size_mb", "40expandable_segments"}},
+      {"max_split_size_mb:40 expandable_segments:True",
+       {c::not_a_number, "max_split_size_mb", "40expandable_segments"}},
       {"garbage_collection_threshold:half", {c::not_a_number, "garbage_collection_threshold", "half"}},
       {"max_split_size_mb:19", {c::too_small, "max_split_size_mb", "19"}},
       {"max_non_split_rounding_mb:19", {c::too_small, "max_non_split_rounding_mb", "19"}},
@@ -443,10 +443,9 @@ BOOST_AUTO_TEST_CASE(garbage_collection_releases_the_oldest_blocks_first) {
   a.clear_segment_events();
   take(a, 50 * MiB);
   BOOST_TEST(reserved(a) == 124 * MiB);
-  const std::vector<segment_event> expected{
-      event(segment_action::segment_free, top - 30 * MiB, 30 * MiB),
-      event(segment_action::segment_free, top - 62 * MiB, 32 * MiB),
-      event(segment_action::segment_alloc, top - 186 * MiB, 50 * MiB)};
+  const std::vector<segment_event> expected{event(segment_action::segment_free, top - 30 * MiB, 30 * MiB),
+                                            event(segment_action::segment_free, top - 62 * MiB, 32 * MiB),
+                                            event(segment_action::segment_alloc, top - 186 * MiB, 50 * MiB)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
   const std::vector<std::uint64_t> left{50 * MiB, 40 * MiB, 34 * MiB};  // in address order
   BOOST_TEST(segment_sizes(a) == left, boost::test_tools::per_element());

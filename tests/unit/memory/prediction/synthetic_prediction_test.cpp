@@ -531,8 +531,8 @@ BOOST_AUTO_TEST_CASE(a_warmup_of_no_pass_reads_its_baseline_and_no_repeat_adds_n
 // 1,200,000,000 bytes: the weights reserve 1,075,838,976; the 512 MiB
 // input would make 1,612,709,888: inputs fails.
 BOOST_AUTO_TEST_CASE(the_input_that_passes_the_capacity_fails_the_inputs_phase) {
-  const auto predicted = predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5},
-                                           byte_count{1'200'000'000});
+  const auto predicted =
+      predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5}, byte_count{1'200'000'000});
   BOOST_REQUIRE(!predicted.has_value());
   BOOST_TEST((predicted.error().phase == phase_kind::inputs));
   BOOST_TEST(predicted.error().message.find("536870912") != std::string::npos);
@@ -542,8 +542,8 @@ BOOST_AUTO_TEST_CASE(the_input_that_passes_the_capacity_fails_the_inputs_phase) 
 // One byte under the measured peak reserved (5,941,231,616): A1 (2 GiB)
 // and the workspace fit (3,793,747,968 reserved), A2 does not.
 BOOST_AUTO_TEST_CASE(one_byte_under_the_peak_reserved_fails_the_cold_forward) {
-  const auto predicted = predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5},
-                                           byte_count{5'941'231'615});
+  const auto predicted =
+      predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5}, byte_count{5'941'231'615});
   BOOST_REQUIRE(!predicted.has_value());
   BOOST_TEST((predicted.error().phase == phase_kind::cold_forward));
   BOOST_TEST(predicted.error().message.find("2147483648") != std::string::npos);
@@ -552,8 +552,7 @@ BOOST_AUTO_TEST_CASE(one_byte_under_the_peak_reserved_fails_the_cold_forward) {
 
 // Exactly the peak reserved: every row, as without a capacity.
 BOOST_AUTO_TEST_CASE(a_capacity_equal_to_the_peak_reserved_is_enough) {
-  const auto capped = predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5},
-                                        byte_count{5'941'231'616});
+  const auto capped = predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5}, byte_count{5'941'231'616});
   const auto unbounded = predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5});
   BOOST_REQUIRE(capped.has_value());
   BOOST_REQUIRE(unbounded.has_value());
@@ -569,8 +568,8 @@ BOOST_AUTO_TEST_CASE(a_capacity_equal_to_the_peak_reserved_is_enough) {
 // input 2^57 x 4 = 2^59 bytes (allocated) and A 2^57 x 4 x 4 = 2^61: the
 // cold pass fails.
 BOOST_AUTO_TEST_CASE(an_activation_of_an_exbibyte_fails_its_phase_without_a_capacity) {
-  const auto predicted = predict_synthetic({std::uint64_t{1} << 29U, std::uint64_t{1} << 28U, 1}, f32,
-                                           default_workspaces(), {0, 1});
+  const auto predicted =
+      predict_synthetic({std::uint64_t{1} << 29U, std::uint64_t{1} << 28U, 1}, f32, default_workspaces(), {0, 1});
   BOOST_REQUIRE(!predicted.has_value());
   BOOST_TEST((predicted.error().phase == phase_kind::cold_forward));
   BOOST_TEST(predicted.error().message.find("2^60") != std::string::npos);

@@ -15,7 +15,7 @@ namespace iteragpu::memory::detail {
 // The value read, or the kind of the reader's error (the member `kind` points to, its `code`) as
 // a std::error_code; the rest of the error (row, key, path) is dropped.
 template <class Value, class T, class E, class Kind>
-[[nodiscard]] auto conversion_result(result<T, E>&& read, Kind E::*kind) ->
+[[nodiscard]] auto conversion_result(result<T, E>&& read, Kind E::* kind) ->
     typename boost::json::result_for<T, Value>::type {
   using converted = typename boost::json::result_for<T, Value>::type;
   if (!read.has_value()) {

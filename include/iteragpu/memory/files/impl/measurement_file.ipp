@@ -83,8 +83,8 @@ class field_reader {
   [[nodiscard]] std::uint64_t count(const boost::json::value* v, std::string_view where, std::uint64_t minimum,
                                     std::string_view expected);
 
-  [[nodiscard]] std::uint64_t count_at(const boost::json::object& parent, std::string_view key,
-                                       std::string_view where, std::uint64_t minimum, std::string_view expected) {
+  [[nodiscard]] std::uint64_t count_at(const boost::json::object& parent, std::string_view key, std::string_view where,
+                                       std::uint64_t minimum, std::string_view expected) {
     return count(member(parent, key, where, expected), path(where, key), minimum, expected);
   }
 
@@ -107,10 +107,10 @@ class field_reader {
 // missing or not an object: the environment's facts are read this way, so
 // that a file whose environment says less is still compared.
 [[nodiscard]] const boost::json::value* value_in(const boost::json::object& root,
-                                                std::initializer_list<std::string_view> keys);
+                                                 std::initializer_list<std::string_view> keys);
 // The string at that place; nothing where there is none.
 [[nodiscard]] std::optional<std::string> string_in(const boost::json::object& root,
-                                                          std::initializer_list<std::string_view> keys);
+                                                   std::initializer_list<std::string_view> keys);
 // The byte count at that place; nothing where there is none (json_byte_count()).
 [[nodiscard]] std::optional<std::uint64_t> bytes_in(const boost::json::object& root,
                                                     std::initializer_list<std::string_view> keys);
@@ -144,17 +144,20 @@ void read_phases(field_reader& r, const boost::json::object& top, std::int64_t s
 // statistics.warm_forward.<series> of a schema-2 file: the count must be
 // the number of warm_forward rows.
 [[nodiscard]] median_estimate read_series(field_reader& r, const boost::json::object& warm, std::string_view key,
-                                                 std::size_t warm_rows);
+                                          std::size_t warm_rows);
 
 void read_statistics(field_reader& r, const boost::json::object& top, measured_run& run);
 
-ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::json::value& found, std::string_view expected) {
+ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::json::value& found,
+                                              std::string_view expected) {
   fail(measurement_field_error{measurement_field_errc::wrong_value, std::move(where),
                                rejected_value{boost::json::serialize(found), expected}});
 }
 
-[[nodiscard]] ITERAGPU_INLINE const boost::json::value* field_reader::member(const boost::json::object& parent, std::string_view key,
-                                                                             std::string_view where, std::string_view expected) {
+[[nodiscard]] ITERAGPU_INLINE const boost::json::value* field_reader::member(const boost::json::object& parent,
+                                                                             std::string_view key,
+                                                                             std::string_view where,
+                                                                             std::string_view expected) {
   const auto* found = parent.if_contains(key);
   if (found == nullptr) {
     fail(measurement_field_error{measurement_field_errc::missing, std::string(where),
@@ -163,7 +166,8 @@ ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::js
   return found;
 }
 
-[[nodiscard]] ITERAGPU_INLINE const boost::json::object& field_reader::object(const boost::json::value* v, std::string_view where) {
+[[nodiscard]] ITERAGPU_INLINE const boost::json::object& field_reader::object(const boost::json::value* v,
+                                                                              std::string_view where) {
   if (v != nullptr && v->is_object()) {
     return v->get_object();
   }
@@ -173,8 +177,8 @@ ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::js
   return empty_object_;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::uint64_t field_reader::count(const boost::json::value* v, std::string_view where, std::uint64_t minimum,
-                                                                std::string_view expected) {
+[[nodiscard]] ITERAGPU_INLINE std::uint64_t field_reader::count(const boost::json::value* v, std::string_view where,
+                                                                std::uint64_t minimum, std::string_view expected) {
   if (v == nullptr) {
     return minimum;
   }
@@ -191,7 +195,8 @@ ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::js
   return minimum;
 }
 
-[[nodiscard]] ITERAGPU_INLINE double field_reader::seconds_at(const boost::json::object& parent, std::string_view key, std::string_view where) {
+[[nodiscard]] ITERAGPU_INLINE double field_reader::seconds_at(const boost::json::object& parent, std::string_view key,
+                                                              std::string_view where) {
   constexpr std::string_view expected = "a finite number of seconds, 0 or more";
   const auto* v = member(parent, key, where, expected);
   if (v == nullptr) {
@@ -207,7 +212,8 @@ ITERAGPU_INLINE void field_reader::fail_value(std::string where, const boost::js
   return 0.0;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string field_reader::text_at(const boost::json::object& parent, std::string_view key, std::string_view where) {
+[[nodiscard]] ITERAGPU_INLINE std::string field_reader::text_at(const boost::json::object& parent, std::string_view key,
+                                                                std::string_view where) {
   const auto* v = member(parent, key, where, "a string");
   if (v == nullptr) {
     return {};
@@ -291,7 +297,8 @@ ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::obje
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE bool repeat_is(const boost::json::value& v, const std::optional<std::uint64_t>& expected) {
+[[nodiscard]] ITERAGPU_INLINE bool repeat_is(const boost::json::value& v,
+                                             const std::optional<std::uint64_t>& expected) {
   if (!expected) {
     return v.is_null();
   }
@@ -337,8 +344,9 @@ ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::obje
   row.peak_reserved_bytes = fields[5];
   if (schema >= 2) {
     constexpr std::string_view used = "null or a byte count, an integer of 0 or more";
-    for (auto [key, field] : {std::pair{std::string_view("baseline_device_used_bytes"), &phase_row::baseline_device_used_bytes},
-                              std::pair{std::string_view("end_device_used_bytes"), &phase_row::end_device_used_bytes}}) {
+    for (auto [key, field] :
+         {std::pair{std::string_view("baseline_device_used_bytes"), &phase_row::baseline_device_used_bytes},
+          std::pair{std::string_view("end_device_used_bytes"), &phase_row::end_device_used_bytes}}) {
       const auto* v = o.if_contains(key);
       if (v != nullptr && !v->is_null()) {
         row.*field = r.count(v, field_reader::path(where, key), 0, used);
@@ -369,8 +377,8 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE median_estimate read_series(field_reader& r, const boost::json::object& warm, std::string_view key,
-                                                          std::size_t warm_rows) {
+[[nodiscard]] ITERAGPU_INLINE median_estimate read_series(field_reader& r, const boost::json::object& warm,
+                                                          std::string_view key, std::size_t warm_rows) {
   const std::string where = field_reader::path("statistics.warm_forward", key);
   const auto& o = r.object(r.member(warm, key, "statistics.warm_forward", "an object"), where);
   median_estimate e;
@@ -383,8 +391,8 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   if (ci != nullptr && !ci->is_null()) {
     const std::string ci_where = where + ".median_ci";
     const auto& interval = r.object(ci, ci_where);
-    e.ci = median_estimate::interval{r.seconds_at(interval, "lower", ci_where),
-                                     r.seconds_at(interval, "upper", ci_where)};
+    e.ci =
+        median_estimate::interval{r.seconds_at(interval, "lower", ci_where), r.seconds_at(interval, "upper", ci_where)};
     if (!r.problem() && !(e.ci->lower <= e.median && e.median <= e.ci->upper)) {
       r.fail(measurement_field_error{measurement_field_errc::interval_without_median, ci_where, {}});
     }
@@ -400,8 +408,8 @@ ITERAGPU_INLINE void read_statistics(field_reader& r, const boost::json::object&
   run.gpu_seconds = read_series(r, warm, "gpu_seconds", warm_rows);
   const std::uint64_t with_state =
       r.count_at(statistics, "repeats_with_gpu_state", "statistics", 0, "an integer, 0 or more");
-  const std::uint64_t throttled = r.count_at(statistics, "repeats_under_throttling", "statistics", 0,
-                                             "an integer, at most repeats_with_gpu_state");
+  const std::uint64_t throttled =
+      r.count_at(statistics, "repeats_under_throttling", "statistics", 0, "an integer, at most repeats_with_gpu_state");
   if (!r.problem() && throttled > with_state) {
     r.fail(measurement_field_error{measurement_field_errc::throttled_above_state, "statistics", {}});
   }
@@ -412,7 +420,6 @@ ITERAGPU_INLINE void read_statistics(field_reader& r, const boost::json::object&
 }  // namespace iteragpu::memory::detail::measurement_fields
 
 namespace iteragpu::memory {
-
 
 [[nodiscard]] ITERAGPU_INLINE result<measured_run, measurement_read_error> measurement_from_json(
     const boost::json::value& document) {
@@ -462,11 +469,13 @@ namespace iteragpu::memory {
   run.environment.cuda_build = detail::measurement_fields::string_in(environment, {"cuda_build"});
   run.environment.gpu = detail::measurement_fields::string_in(environment, {"device", "name"});
   run.environment.driver = detail::measurement_fields::string_in(environment, {"management", "driver_version"});
-  run.environment.device_total_bytes = detail::measurement_fields::bytes_in(environment, {"device", "total_memory_bytes"});
+  run.environment.device_total_bytes =
+      detail::measurement_fields::bytes_in(environment, {"device", "total_memory_bytes"});
   return run;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<measured_run, measurement_read_error> measurement_from_text(std::string_view text) {
+[[nodiscard]] ITERAGPU_INLINE result<measured_run, measurement_read_error> measurement_from_text(
+    std::string_view text) {
   const auto refusal = [](measurement_read_errc kind, measurement_read_data what = {}) {
     auto e = detail::measurement_fields::refusal(kind, std::move(what));
     e.stage = measurement_read_stage::text;

@@ -164,7 +164,6 @@ class pickle_machine {
   [[nodiscard]] bool check_expansion(std::uint32_t root);
 };
 
-
 [[nodiscard]] ITERAGPU_INLINE std::uint64_t little_endian(std::span<const unsigned char> bytes) noexcept {
   std::uint64_t v = 0;
   for (std::size_t i = bytes.size(); i > 0; --i) {
@@ -179,7 +178,8 @@ class pickle_machine {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<boost::json::value, pickle_error> pickle_machine::read(const boost::json::storage_ptr& sp) {
+[[nodiscard]] ITERAGPU_INLINE result<boost::json::value, pickle_error> pickle_machine::read(
+    const boost::json::storage_ptr& sp) {
   // Most opcodes of a large pickle make a value of a few bytes: room for
   // that many up front spares the copies of a growing table.
   nodes_.reserve(static_cast<std::size_t>(std::min(std::uint64_t{bytes_.size() / 4}, max_entries_)));
@@ -197,7 +197,8 @@ class pickle_machine {
   return out;
 }
 
-[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::fail_at(pickle_errc code, std::uint64_t offset, std::uint8_t opcode) noexcept {
+[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::fail_at(pickle_errc code, std::uint64_t offset,
+                                                           std::uint8_t opcode) noexcept {
   error_ = pickle_error{code, offset, opcode};
   return false;
 }
@@ -481,8 +482,9 @@ class pickle_machine {
       if (!take_number(4, n)) {
         return false;
       }
-      return push_new({kind::int64, 0,
-                       std::bit_cast<std::uint64_t>(std::int64_t{std::bit_cast<std::int32_t>(static_cast<std::uint32_t>(n))})});
+      return push_new(
+          {kind::int64, 0,
+           std::bit_cast<std::uint64_t>(std::int64_t{std::bit_cast<std::int32_t>(static_cast<std::uint32_t>(n))})});
     case op::binint1:
       return take_number(1, n) && push_new({kind::int64, 0, n});
     case op::binint2:
@@ -650,7 +652,8 @@ class pickle_machine {
   return fail_at(pickle_errc::no_stop, bytes_.size(), 0);
 }
 
-[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::emit(std::uint32_t node, boost::json::value& slot, std::uint32_t depth, std::uint64_t& emitted,
+[[nodiscard]] ITERAGPU_INLINE bool pickle_machine::emit(std::uint32_t node, boost::json::value& slot,
+                                                        std::uint32_t depth, std::uint64_t& emitted,
                                                         std::vector<pending>& todo) {
   const pickle_node& n = nodes_[node];
   if (emitted == max_entries_) {

@@ -141,7 +141,8 @@ namespace iteragpu::memory::detail::snapshot_fields {
   return fail(snapshot_errc::unknown_value, at(path, "state"));
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<recorded_block, snapshot_error> block_from(const boost::json::value& v, std::uint64_t next,
+[[nodiscard]] ITERAGPU_INLINE result<recorded_block, snapshot_error> block_from(const boost::json::value& v,
+                                                                                std::uint64_t next,
                                                                                 const std::string& path) {
   const auto* b = v.if_object();
   if (b == nullptr) {
@@ -221,8 +222,8 @@ namespace iteragpu::memory::detail::snapshot_fields {
   return s;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::optional<std::uint64_t>, snapshot_error> split_limit(const boost::json::value& v,
-                                                                                               const std::string& path) {
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<std::uint64_t>, snapshot_error> split_limit(
+    const boost::json::value& v, const std::string& path) {
   // PyTorch refuses a max_split_size_mb under 20 MiB (kLargeBuffer).
   constexpr std::uint64_t least = std::uint64_t{20} << 20U;
   if (v.is_int64() && v.get_int64() == -1) {
@@ -240,8 +241,8 @@ namespace iteragpu::memory::detail::snapshot_fields {
   return std::optional(v.to_number<std::uint64_t>());
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::vector<std::pair<std::uint64_t, std::uint64_t>>, snapshot_error> divisions_from(
-    const boost::json::value& v, const std::string& path) {
+[[nodiscard]] ITERAGPU_INLINE result<std::vector<std::pair<std::uint64_t, std::uint64_t>>, snapshot_error>
+divisions_from(const boost::json::value& v, const std::string& path) {
   if (!v.is_object()) {
     return fail(snapshot_errc::wrong_type, path);
   }

@@ -16,7 +16,7 @@ namespace iteragpu::memory {
       continue;
     }
     out.push_back(bit < clock_event_names.size() ? std::string(clock_event_names[bit])
-                  : "unknown_bit_" + std::to_string(bit));
+                                                 : "unknown_bit_" + std::to_string(bit));
   }
   return out;
 }

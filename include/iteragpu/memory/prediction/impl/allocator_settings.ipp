@@ -177,8 +177,7 @@ namespace iteragpu::memory::prediction::detail {
     if (*text == "native") {
       return {};
     }
-    return fail(*text == "cudaMallocAsync" ? alloc_conf_errc::other_backend : alloc_conf_errc::unknown_backend,
-                *text);
+    return fail(*text == "cudaMallocAsync" ? alloc_conf_errc::other_backend : alloc_conf_errc::unknown_backend, *text);
   }
   return ignored_item();
 }
@@ -218,7 +217,8 @@ namespace iteragpu::memory::prediction::detail {
   return fail(alloc_conf_errc::unknown_key, "");
 }
 
-[[nodiscard]] ITERAGPU_INLINE alloc_conf_reader::step alloc_conf_reader::divisions(std::array<std::uint64_t, roundup_power2_buckets>& buckets) {
+[[nodiscard]] ITERAGPU_INLINE alloc_conf_reader::step alloc_conf_reader::divisions(
+    std::array<std::uint64_t, roundup_power2_buckets>& buckets) {
   auto text = value(true);
   if (!text.has_value()) {
     return unexpected{text.error()};
@@ -237,7 +237,8 @@ namespace iteragpu::memory::prediction::detail {
   return division_list(buckets);
 }
 
-[[nodiscard]] ITERAGPU_INLINE alloc_conf_reader::step alloc_conf_reader::division_list(std::array<std::uint64_t, roundup_power2_buckets>& buckets) {
+[[nodiscard]] ITERAGPU_INLINE alloc_conf_reader::step alloc_conf_reader::division_list(
+    std::array<std::uint64_t, roundup_power2_buckets>& buckets) {
   bool first = true;
   std::size_t last_bucket = 0;
   for (;;) {
@@ -261,8 +262,8 @@ namespace iteragpu::memory::prediction::detail {
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE alloc_conf_reader::step alloc_conf_reader::division_entry(std::array<std::uint64_t, roundup_power2_buckets>& buckets, bool& first,
-                                                                                        std::size_t& last_bucket) {
+[[nodiscard]] ITERAGPU_INLINE alloc_conf_reader::step alloc_conf_reader::division_entry(
+    std::array<std::uint64_t, roundup_power2_buckets>& buckets, bool& first, std::size_t& last_bucket) {
   const std::string bound = tokens_[at_];
   if (is_separator(bound)) {
     return fail(alloc_conf_errc::missing_value, bound);

@@ -14,7 +14,8 @@
 
 namespace iteragpu::memory::prediction {
 
-[[nodiscard]] ITERAGPU_INLINE result<block_handle, allocation_error> caching_allocator::allocate(byte_count request, std::uint64_t stream) {
+[[nodiscard]] ITERAGPU_INLINE result<block_handle, allocation_error> caching_allocator::allocate(byte_count request,
+                                                                                                 std::uint64_t stream) {
   auto taken = find_or_reserve(request, stream);
   placement_hint_.reset();
   return taken;
@@ -34,7 +35,8 @@ namespace iteragpu::memory::prediction {
   return {};
 }
 
-[[nodiscard]] ITERAGPU_INLINE bool caching_allocator::would_release_for(byte_count request, std::uint64_t stream) const {
+[[nodiscard]] ITERAGPU_INLINE bool caching_allocator::would_release_for(byte_count request,
+                                                                        std::uint64_t stream) const {
   if (!capacity_ || request.value == 0) {
     return false;
   }
@@ -57,7 +59,8 @@ namespace iteragpu::memory::prediction {
   return !reserved || *reserved > capacity_->value;
 }
 
-[[nodiscard]] ITERAGPU_INLINE bool caching_allocator::adopt_segment(std::uint64_t address, byte_count size, std::uint64_t stream, pool_kind pool,
+[[nodiscard]] ITERAGPU_INLINE bool caching_allocator::adopt_segment(std::uint64_t address, byte_count size,
+                                                                    std::uint64_t stream, pool_kind pool,
                                                                     std::span<const block_view> in_use) {
   const auto end = checked_add(address, size.value);
   if (address == 0 || size.value == 0 || !end || !free_range(address, size.value)) {
@@ -137,7 +140,8 @@ ITERAGPU_INLINE void caching_allocator::insert_free(std::uint64_t address) {
   free_.at(index(b.pool)).insert(key_of(address, b));
 }
 
-[[nodiscard]] ITERAGPU_INLINE caching_allocator::block_map::iterator caching_allocator::previous_in_segment(block_map::iterator it) {
+[[nodiscard]] ITERAGPU_INLINE caching_allocator::block_map::iterator caching_allocator::previous_in_segment(
+    block_map::iterator it) {
   if (it == blocks_.begin()) {
     return blocks_.end();
   }
@@ -145,7 +149,8 @@ ITERAGPU_INLINE void caching_allocator::insert_free(std::uint64_t address) {
   return before->second.segment == it->second.segment ? before : blocks_.end();
 }
 
-[[nodiscard]] ITERAGPU_INLINE caching_allocator::block_map::iterator caching_allocator::next_in_segment(block_map::iterator it) {
+[[nodiscard]] ITERAGPU_INLINE caching_allocator::block_map::iterator caching_allocator::next_in_segment(
+    block_map::iterator it) {
   const auto after = std::next(it);
   return after != blocks_.end() && after->second.segment == it->second.segment ? after : blocks_.end();
 }
@@ -181,7 +186,8 @@ ITERAGPU_INLINE void caching_allocator::grow_reserved(std::uint64_t bytes) noexc
   peak_reserved_ = reserved_ > peak_reserved_ ? reserved_ : peak_reserved_;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<block_handle, allocation_error> caching_allocator::find_or_reserve(byte_count request, std::uint64_t stream) {
+[[nodiscard]] ITERAGPU_INLINE result<block_handle, allocation_error> caching_allocator::find_or_reserve(
+    byte_count request, std::uint64_t stream) {
   if (request.value == 0) {
     return block_handle{};
   }
@@ -239,7 +245,8 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
   return size.bytes().value < max_split() && remaining > largest_small_block.value;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::get_free_block(block_size size, std::uint64_t stream) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::get_free_block(block_size size,
+                                                                                             std::uint64_t stream) {
   const std::size_t pool = index(size.pool());
   if (collects_garbage()) {
     ++gc_calls_.at(pool);
@@ -275,7 +282,9 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
   return it->second.size + (after != blocks_.end() && !after->second.mapped ? after->second.size : 0);
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::alloc_block(block_size size, std::uint64_t stream, bool retry) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::alloc_block(block_size size,
+                                                                                          std::uint64_t stream,
+                                                                                          bool retry) {
   if (retry) {
     ++counters_.alloc_retries;
   }
@@ -312,7 +321,7 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
     return lowest - bytes;
   }
   const auto above = segments_.empty() ? std::optional<std::uint64_t>{first_segment_address}
-                                        : checked_add(segments_.rbegin()->first, segments_.rbegin()->second.size);
+                                       : checked_add(segments_.rbegin()->first, segments_.rbegin()->second.size);
   if (!above || !checked_add(*above, bytes)) {
     return std::nullopt;
   }
@@ -335,7 +344,8 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
   return below->first + below->second.size <= address;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::try_allocate_expandable_block(block_size size, std::uint64_t stream) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::try_allocate_expandable_block(
+    block_size size, std::uint64_t stream) {
   const std::uint64_t wanted = size.bytes().value;
   auto candidate = find_expandable_block(size.pool(), stream, wanted);
   if (!candidate) {
@@ -362,8 +372,8 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
   return candidate;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::find_expandable_block(pool_kind pool, std::uint64_t stream,
-                                                                                                    std::uint64_t wanted) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::find_expandable_block(
+    pool_kind pool, std::uint64_t stream, std::uint64_t wanted) {
   const auto& unmapped = unmapped_.at(index(pool));
   for (auto u = unmapped.lower_bound({stream, 0}); u != unmapped.end() && u->first == stream; ++u) {
     auto start = blocks_.find(u->second);
@@ -400,7 +410,8 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
   return address;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::map_block(std::uint64_t address, std::uint64_t bytes) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> caching_allocator::map_block(std::uint64_t address,
+                                                                                        std::uint64_t bytes) {
   block& b = blocks_.at(address);
   const std::uint64_t page = page_size(b.pool);
   const std::uint64_t mapped = (bytes / page + (bytes % page == 0 ? 0 : 1)) * page;
@@ -499,7 +510,8 @@ ITERAGPU_INLINE void caching_allocator::release_cached_blocks() {
   }
 }
 
-[[nodiscard]] ITERAGPU_INLINE bool caching_allocator::release_available_cached_blocks(block_size size, std::uint64_t stream) {
+[[nodiscard]] ITERAGPU_INLINE bool caching_allocator::release_available_cached_blocks(block_size size,
+                                                                                      std::uint64_t stream) {
   if (!settings_.max_split_size) {
     return false;
   }

@@ -14,7 +14,8 @@ namespace iteragpu::memory::prediction {
   return fixed;
 }
 
-[[nodiscard]] ITERAGPU_INLINE prediction_check check_prediction(const synthetic_run& run, const std::vector<phase_row>& measured,
+[[nodiscard]] ITERAGPU_INLINE prediction_check check_prediction(const synthetic_run& run,
+                                                                const std::vector<phase_row>& measured,
                                                                 const blas_workspaces& workspaces) {
   protocol_plan plan = fixed_plan(run.plan);
   std::uint64_t warm_rows = 0;

@@ -17,7 +17,8 @@ namespace iteragpu::memory::prediction {
   return peak;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<memory_need> need_of(const std::vector<phase_row>& rows, byte_count outside) {
+[[nodiscard]] ITERAGPU_INLINE std::optional<memory_need> need_of(const std::vector<phase_row>& rows,
+                                                                 byte_count outside) {
   const auto total = checked_add(peak_reserved(rows), outside.value);
   if (!total) {
     return std::nullopt;
@@ -44,7 +45,8 @@ namespace iteragpu::memory::prediction {
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<largest_value, largest_errc> find_largest(const plan_request& request,
-                                                                               plan_dimension dimension, byte_count memory) {
+                                                                               plan_dimension dimension,
+                                                                               byte_count memory) {
   const auto fits_with = [&](std::uint64_t v) {
     plan_request r = request;
     dimension_of(r.shape, dimension) = v;

@@ -101,7 +101,8 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
   return allocate(sizes_.output);
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<simulated_tensor, allocation_error> simulated_synthetic_workload::allocate(byte_count bytes) {
+[[nodiscard]] ITERAGPU_INLINE result<simulated_tensor, allocation_error> simulated_synthetic_workload::allocate(
+    byte_count bytes) {
   auto block = allocator_->allocate(bytes);
   if (!block.has_value()) {
     return unexpected{block.error()};
@@ -111,13 +112,13 @@ ITERAGPU_INLINE void simulated_tensor::release() noexcept {
 
 [[nodiscard]] ITERAGPU_INLINE result<std::vector<phase_row>, prediction_error> predict_synthetic(
     const synthetic_shape& shape, element_type dtype, const blas_workspaces& workspaces, const protocol_plan& plan,
-                                                                                                   std::optional<byte_count> capacity) {
+    std::optional<byte_count> capacity) {
   const auto sizes = tensor_bytes(shape, dtype);
   if (!sizes.has_value()) {
-    return unexpected{prediction_error{
-        std::nullopt, sizes.error() == shape_errc::zero_dimension
-                          ? "batch, context and width must be positive"
-                          : "the model or its activations would take more than 2^63-1 bytes"}};
+    return unexpected{
+        prediction_error{std::nullopt, sizes.error() == shape_errc::zero_dimension
+                                           ? "batch, context and width must be positive"
+                                           : "the model or its activations would take more than 2^63-1 bytes"}};
   }
   caching_allocator allocator = capacity ? caching_allocator(*capacity) : caching_allocator();
   simulated_backend backend;

@@ -75,16 +75,16 @@ namespace iteragpu::sweep {
         const auto* e = &measurement->as_object().at("environment");
         const auto* device = files::member(e, "device");
         const auto* library = files::member(e, "library");
-        f.environment = recorded_environment{
-            detail::json_scalar_text(files::member(device, "name")),
-            detail::json_scalar_text(files::member(device, "capability")),
-            detail::json_scalar_text(files::member(device, "total_memory_bytes")),
-            detail::json_scalar_text(files::member(files::member(e, "libtorch"), "version")),
-            detail::json_scalar_text(files::member(e, "cuda_build")),
-            detail::json_scalar_text(files::member(e, "hip_build")),
-            detail::json_scalar_text(files::member(library, "name")),
-            detail::json_scalar_text(files::member(library, "version")),
-            detail::json_scalar_text(files::member(e, "compiler"))};
+        f.environment =
+            recorded_environment{detail::json_scalar_text(files::member(device, "name")),
+                                 detail::json_scalar_text(files::member(device, "capability")),
+                                 detail::json_scalar_text(files::member(device, "total_memory_bytes")),
+                                 detail::json_scalar_text(files::member(files::member(e, "libtorch"), "version")),
+                                 detail::json_scalar_text(files::member(e, "cuda_build")),
+                                 detail::json_scalar_text(files::member(e, "hip_build")),
+                                 detail::json_scalar_text(files::member(library, "name")),
+                                 detail::json_scalar_text(files::member(library, "version")),
+                                 detail::json_scalar_text(files::member(e, "compiler"))};
       }
     }
     f.records[p.index] = std::move(*record);
@@ -101,9 +101,8 @@ namespace iteragpu::sweep {
   return name.empty() || name == "." ? std::string("sweep") : name;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::size_t, orphan_error> adopt_orphans(sweep_folder& f,
-                                                                              const memory::prediction::blas_workspaces& workspaces,
-                                                                              byte_count outside) {
+[[nodiscard]] ITERAGPU_INLINE result<std::size_t, orphan_error> adopt_orphans(
+    sweep_folder& f, const memory::prediction::blas_workspaces& workspaces, byte_count outside) {
   std::size_t adopted = 0;
   for (const auto& p : f.points) {
     const auto file = f.path / measurement_name(p.index, f.points.size());

@@ -59,8 +59,8 @@ namespace iteragpu::sweep::files {
   }
   auto duplicate = first_duplicate_key(*text);
   if (!duplicate) {
-    return unexpected{json_file_error{json_file_errc::not_json, file, read_errc::cannot_open,
-                                      duplicate.error().parser.message()}};
+    return unexpected{
+        json_file_error{json_file_errc::not_json, file, read_errc::cannot_open, duplicate.error().parser.message()}};
   }
   if (*duplicate) {
     return unexpected{
@@ -206,8 +206,8 @@ namespace detail {
   const bool measured_file = r.outcome == sweep::outcome_kind::measured;
   const bool predicted_file = r.outcome == sweep::outcome_kind::predicted;
   o["files"] = {{"record", sweep::record_name(r.point.index, plan_size)},
-                {"measurement", measured_file ? json::value(sweep::measurement_name(r.point.index, plan_size))
-                                              : json::value(nullptr)},
+                {"measurement",
+                 measured_file ? json::value(sweep::measurement_name(r.point.index, plan_size)) : json::value(nullptr)},
                 {"prediction", predicted_file ? json::value(sweep::prediction_name(r.point.index, plan_size))
                                               : json::value(nullptr)}};
   return o;
@@ -220,14 +220,14 @@ namespace iteragpu::sweep::files::detail {
 [[nodiscard]] ITERAGPU_INLINE bool same_point(const json::value* p, const sweep::sweep_point& expected) {
   const json::value* repeats = member(p, "repeats");
   return as_u64(member(p, "index")) == expected.index && as_u64(member(p, "batch")) == expected.shape.batch &&
-         as_u64(member(p, "context")) == expected.shape.context &&
-         as_u64(member(p, "width")) == expected.shape.width &&
+         as_u64(member(p, "context")) == expected.shape.context && as_u64(member(p, "width")) == expected.shape.width &&
          as_string(member(p, "dtype")) == std::string(name_of(expected.dtype)) &&
          as_u64(member(p, "warmup")) == expected.warmup &&
          (expected.repeats.count ? as_u64(repeats) == expected.repeats.count : as_string(repeats) == "auto");
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::optional<sweep::point_prediction>, record_error> prediction_from(const json::value* f) {
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<sweep::point_prediction>, record_error> prediction_from(
+    const json::value* f) {
   if (!present(f)) {
     return std::optional<sweep::point_prediction>{};
   }
@@ -239,7 +239,8 @@ namespace iteragpu::sweep::files::detail {
   if (!allocated || !reserved || !host || !build || !copy) {
     return missing("prediction");
   }
-  return std::optional<sweep::point_prediction>{sweep::point_prediction{*allocated, *reserved, {*build, *copy, *host}, {}}};
+  return std::optional<sweep::point_prediction>{
+      sweep::point_prediction{*allocated, *reserved, {*build, *copy, *host}, {}}};
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<std::optional<sweep::measured_figures>, record_error> measured_from_record(
@@ -255,8 +256,8 @@ namespace iteragpu::sweep::files::detail {
   }
   return std::optional<sweep::measured_figures>{sweep::measured_figures{
       *allocated, *reserved, as_u64(member(m, "outside_allocator_bytes")),
-      timing_from_record(member(m, "warm_seconds")), timing_from_record(member(m, "warm_gpu_seconds")), *phase_seconds, as_string(member(m, "gpu_name")),
-      as_u64(member(m, "device_total_bytes"))}};
+      timing_from_record(member(m, "warm_seconds")), timing_from_record(member(m, "warm_gpu_seconds")), *phase_seconds,
+      as_string(member(m, "gpu_name")), as_u64(member(m, "device_total_bytes"))}};
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<int> small_integer(const json::value* v) {
@@ -269,7 +270,8 @@ namespace iteragpu::sweep::files::detail {
   return std::nullopt;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<std::optional<sweep::process_figures>, record_error> process_from(const json::value* q) {
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<sweep::process_figures>, record_error> process_from(
+    const json::value* q) {
   if (!present(q)) {
     return std::optional<sweep::process_figures>{};
   }
@@ -277,8 +279,9 @@ namespace iteragpu::sweep::files::detail {
   if (!wall) {
     return missing("process");
   }
-  return std::optional<sweep::process_figures>{sweep::process_figures{
-      small_integer(member(q, "exit_code")), small_integer(member(q, "signal")), as_string(member(q, "stderr")), *wall}};
+  return std::optional<sweep::process_figures>{sweep::process_figures{small_integer(member(q, "exit_code")),
+                                                                      small_integer(member(q, "signal")),
+                                                                      as_string(member(q, "stderr")), *wall}};
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<void, record_error> head_from(const json::value& doc, sweep::point_record& r) {
@@ -308,8 +311,8 @@ namespace iteragpu::sweep::files::detail {
 
 namespace iteragpu::sweep::files {
 
-[[nodiscard]] ITERAGPU_INLINE result<sweep::point_record, record_error> record_from(const json::value& doc,
-                                                                                    const sweep::sweep_point& expected) {
+[[nodiscard]] ITERAGPU_INLINE result<sweep::point_record, record_error> record_from(
+    const json::value& doc, const sweep::sweep_point& expected) {
   if (as_u64(member(&doc, "schema_version")) != std::uint64_t{1}) {
     return detail::missing("schema_version (expected 1)");
   }

@@ -14,8 +14,8 @@ namespace iteragpu::sweep::detail {
 [[nodiscard]] ITERAGPU_INLINE std::vector<std::pair<std::string, std::string>> environment_lines(
     const std::vector<sweep_folder>& folders, std::string_view program) {
   std::vector<std::pair<std::string, std::string>> lines;
-  lines.emplace_back("program", std::string(library_name) + " " + std::string(library_version) + " (" +
-                     std::string(program) + ")");
+  lines.emplace_back(
+      "program", std::string(library_name) + " " + std::string(library_version) + " (" + std::string(program) + ")");
   for (const auto& f : folders) {
     const std::string source = source_name(f.path);
     std::size_t measured = 0;
@@ -30,29 +30,29 @@ namespace iteragpu::sweep::detail {
       }
     }
     lines.emplace_back(source + ": records", to_decimal_string(measured) + " measurement records, " +
-                       to_decimal_string(predicted) + " prediction records, of " +
-                       to_decimal_string(f.points.size()) + " points");
+                                                 to_decimal_string(predicted) + " prediction records, of " +
+                                                 to_decimal_string(f.points.size()) + " points");
     if (sample) {
       lines.emplace_back(source + ": prediction settings",
                          "cuBLAS workspace " + to_decimal_string(sample->workspaces.cublas.value) +
-                         " bytes, cuBLASLt workspace " + to_decimal_string(sample->workspaces.cublaslt.value) +
-                         " bytes, memory outside the allocator " +
-                         to_decimal_string(sample->outside_allocator_bytes) + " bytes");
+                             " bytes, cuBLASLt workspace " + to_decimal_string(sample->workspaces.cublaslt.value) +
+                             " bytes, memory outside the allocator " +
+                             to_decimal_string(sample->outside_allocator_bytes) + " bytes");
       if (sample->kind == record_kind::prediction) {
         lines.emplace_back(source + ": device",
                            sample->device_free_bytes
-                           ? "none (prediction only); usable memory given: " +
-                           to_decimal_string(*sample->device_free_bytes) + " bytes"
-                           : std::string("none (prediction only); no device memory given, so no point was skipped "
-                                         "for the device"));
+                               ? "none (prediction only); usable memory given: " +
+                                     to_decimal_string(*sample->device_free_bytes) + " bytes"
+                               : std::string("none (prediction only); no device memory given, so no point was skipped "
+                                             "for the device"));
       }
     }
     if (f.environment) {
       const auto& e = *f.environment;
       lines.emplace_back(source + ": GPU", e.gpu_name + ", capability " + e.capability + ", total memory " +
-                         e.total_memory_bytes + " bytes");
-      lines.emplace_back(source + ": LibTorch", e.libtorch_version + ", CUDA build " + e.cuda_build +
-                         ", HIP build " + e.hip_build);
+                                               e.total_memory_bytes + " bytes");
+      lines.emplace_back(source + ": LibTorch",
+                         e.libtorch_version + ", CUDA build " + e.cuda_build + ", HIP build " + e.hip_build);
       lines.emplace_back(source + ": measuring program",
                          e.library_name + " " + e.library_version + ", compiler " + e.compiler);
     }
