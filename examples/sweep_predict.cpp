@@ -74,6 +74,8 @@ int main(int argc, char** argv) {
   // is skipped; the stop request is the default one (never stop).
   sw::sweep_settings settings;
   settings.kind = sw::record_kind::prediction;
+  settings.workspaces = iteragpu::memory::prediction::h200_pytorch_2_11;
+  settings.outside_allocator = iteragpu::memory::prediction::h200_pytorch_2_11_outside_allocator;
   sw::prediction_runner<> runner(std::nullopt, std::nullopt);
   sw::folder_sink sink(folder, plan->size());
   quiet_progress progress;

@@ -90,8 +90,8 @@ struct extrapolate_command_options {
   bool largest{false};                        ///< --largest
   std::optional<std::string> gpu{};           ///< --gpu
   std::optional<std::string> catalog{};       ///< --catalog
-  byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
-  bool json{false};                                                          ///< --json
+  byte_count outside{memory::prediction::h200_pytorch_2_11_outside_allocator};  ///< --outside-bytes
+  bool json{false};                                                             ///< --json
   std::optional<extrapolate_recording> recording{};  ///< --torchscript and its flags: files recorded, not given
 };
 

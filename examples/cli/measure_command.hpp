@@ -223,7 +223,7 @@ template <memory::environment_runtime Runtime>
                                            std::move(snapshot), out, err);
     }
     const auto record =
-        measure_synthetic(runtime, options.run, options.workspaces.value_or(memory::prediction::default_workspaces()));
+        measure_synthetic(runtime, options.run, options.workspaces.value_or(memory::prediction::h200_pytorch_2_11));
     // Written whether or not the measurement succeeded: after a failure (out
     // of memory above all) is when it is wanted.
     const int code = finish_memory_snapshot(runtime, command, std::move(snapshot), err);

@@ -71,9 +71,12 @@ struct plan_options {
   o.request.passes.warmup = warmup_flag(optional_text(values, "warmup", "1"));
   o.request.passes.repeats =
       integer_flag("repeats", optional_text(values, "repeats", "2"), 1, accepted_repeat_count, memory::pass_limit);
+  // An H200's figures with PyTorch 2.11 unless the flags give the card's.
+  o.request.workspaces = memory::prediction::h200_pytorch_2_11;
   if (given(values, "workspace-bytes")) {
     o.request.workspaces = workspace_total_flag(required_text(values, "workspace-bytes", accepted_workspace_total));
   }
+  o.request.outside_allocator = memory::prediction::h200_pytorch_2_11_outside_allocator;
   if (given(values, "outside-bytes")) {
     o.request.outside_allocator = byte_count{integer("outside-bytes", "0", 0)};
   }

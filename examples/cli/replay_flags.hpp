@@ -68,8 +68,8 @@ struct replay_command_options {
   std::optional<byte_count> card_bytes{};     ///< --card-gib in bytes
   std::optional<byte_count> device_memory{};  ///< --device-memory-bytes
   bool smallest_capacity{false};              ///< --smallest-capacity
-  byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
-  bool json{false};                                                          ///< --json
+  byte_count outside{memory::prediction::h200_pytorch_2_11_outside_allocator};  ///< --outside-bytes
+  bool json{false};                                                             ///< --json
 };
 
 /// The largest device index --device-index takes.

@@ -89,9 +89,9 @@ struct sweep_options {
   std::optional<std::uint64_t> memory_bytes;       ///< --memory-gib in whole bytes, rounded down; predictions only
   std::optional<std::uint64_t> host_memory_bytes;  ///< --host-memory-gib, as memory_bytes; predictions only
   /// --workspace-bytes, split as prediction::split_workspace_total() does.
-  memory::prediction::blas_workspaces workspaces{memory::prediction::default_workspaces()};
-  byte_count outside{memory::prediction::memory_outside_allocator_default};  ///< --outside-bytes
-  std::optional<std::string> program;                                        ///< --point-program; nothing: this program
+  memory::prediction::blas_workspaces workspaces{memory::prediction::h200_pytorch_2_11};
+  byte_count outside{memory::prediction::h200_pytorch_2_11_outside_allocator};  ///< --outside-bytes
+  std::optional<std::string> program;  ///< --point-program; nothing: this program
 };
 
 namespace detail {

@@ -72,7 +72,7 @@ struct fake_runtime {
   }
 
   [[nodiscard]] static std::optional<iteragpu::memory::prediction::blas_workspaces> blas_workspaces() {
-    return iteragpu::memory::prediction::default_workspaces();
+    return iteragpu::memory::prediction::h200_pytorch_2_11;
   }
 
   [[nodiscard]] static std::vector<iteragpu::memory::allocator_setting> allocator_settings() {
@@ -90,7 +90,7 @@ struct fake_runtime {
     // repeated as many times as the run asks.
     const iteragpu::memory::protocol_plan plan{run.plan.warmup, 1, std::nullopt};
     auto predicted = iteragpu::memory::prediction::predict_synthetic(
-        run.shape, run.dtype, iteragpu::memory::prediction::default_workspaces(), plan);
+        run.shape, run.dtype, iteragpu::memory::prediction::h200_pytorch_2_11, plan);
     if (!predicted) {
       return iteragpu::unexpected{
           iteragpu::memory::measure_error{iteragpu::memory::phase_kind::model_load, predicted.error().message}};
@@ -136,7 +136,7 @@ struct fake_runtime {
   // The row with its wall time, device memory and GPU state.
   [[nodiscard]] static iteragpu::memory::phase_row finished(iteragpu::memory::phase_row row) {
     row.seconds = row.gpu_seconds + 6e-6;
-    const std::uint64_t outside = iteragpu::memory::prediction::memory_outside_allocator_default.value;
+    const std::uint64_t outside = iteragpu::memory::prediction::h200_pytorch_2_11_outside_allocator.value;
     row.baseline_device_used_bytes = row.baseline_reserved_bytes + outside;
     row.end_device_used_bytes = row.end_reserved_bytes + outside;
     row.state_at_end = state_of(row);

@@ -79,10 +79,10 @@ static_assert(!block(4 * MiB).splits(byte_count{2 * MiB}));
 static_assert(block(EiB - 1).splits(byte_count{u64_max}));  // the sum stays below 2^64
 
 // The workspaces: the H200 and PyTorch 2.11 default, and the split of a total.
-static_assert(iteragpu::memory::prediction::default_workspaces() ==
+static_assert(iteragpu::memory::prediction::h200_pytorch_2_11 ==
               blas_workspaces{byte_count{32 * MiB}, byte_count{MiB}});
 static_assert(iteragpu::memory::prediction::known_workspace_sizes[0].sizes ==
-              iteragpu::memory::prediction::default_workspaces());
+              iteragpu::memory::prediction::h200_pytorch_2_11);
 static_assert(iteragpu::memory::prediction::known_workspace_sizes[1].sizes.cublas.value ==
               8'519'680);  // 4096 KiB x 2 + 16 KiB x 8
 static_assert(split_workspace_total(byte_count{34'603'008}) == blas_workspaces{byte_count{32 * MiB}, byte_count{MiB}});

@@ -34,10 +34,10 @@ struct setting_request {
 
 /// What the study asks.
 struct study_request {
-  std::vector<setting_request> settings;                             ///< in the order given
-  std::optional<byte_count> capacity{};                              ///< the capacity of every replay; none: unlimited
-  bool smallest_capacity{false};                                     ///< search the smallest capacity of each setting
-  byte_count outside{prediction::memory_outside_allocator_default};  ///< memory outside the allocator
+  std::vector<setting_request> settings;      ///< in the order given
+  std::optional<byte_count> capacity{};       ///< the capacity of every replay; none: unlimited
+  bool smallest_capacity{false};              ///< search the smallest capacity of each setting
+  byte_count outside{};                       ///< memory outside the allocator (the card's); none unless given
   std::optional<byte_count> device_memory{};  ///< the device's memory (replay_options::device_memory)
 };
 

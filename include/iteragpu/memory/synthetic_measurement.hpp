@@ -111,12 +111,11 @@ struct synthetic_error {
 
 /// Checks the shape, describes the environment, then measures when the
 /// device is available, and sets the measurement beside its prediction (with
-/// the workspaces the runtime reports, else `workspaces`). Nothing is
-/// measured when any check fails.
+/// the workspaces the runtime reports, else `workspaces`: the card's, such as
+/// prediction::h200_pytorch_2_11). Nothing is measured when any check fails.
 template <environment_runtime R>
 [[nodiscard]] result<measurement_record, synthetic_error> measure_synthetic(
-    R& runtime, const synthetic_run& run,
-    const prediction::blas_workspaces& workspaces = prediction::default_workspaces()) {
+    R& runtime, const synthetic_run& run, const prediction::blas_workspaces& workspaces) {
   const auto model = summarize_model(run.shape, run.dtype);
   if (!model) {
     return unexpected{synthetic_error{synthetic_errc::shape_too_large,

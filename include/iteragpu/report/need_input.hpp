@@ -83,7 +83,7 @@ using need_read = result<memory_need, need_input_error>;
 /// largest peak reserved (the upper end where the prediction is a range)
 /// of its predictions at that size under the recorded settings that do not
 /// run out of memory, plus the memory outside the allocator
-/// (prediction::memory_outside_allocator_default); `size` with any other
+/// (prediction::h200_pytorch_2_11_outside_allocator); `size` with any other
 /// document is an error. A measurement refused names the documents in
 /// `names`' words.
 [[nodiscard]] result<memory_need, need_input_error> need_from_json(std::string_view text,

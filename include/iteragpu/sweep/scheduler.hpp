@@ -110,10 +110,14 @@ concept progress_observer = requires(P& p, const sweep_point& point, device_inde
 struct sweep_settings {
   record_kind kind{record_kind::measurement};          ///< measured or predicted records
   std::vector<device_index> devices{device_index{0}};  ///< one point at a time on each
-  /// The GPU libraries' workspaces the prediction assumes.
-  memory::prediction::blas_workspaces workspaces{memory::prediction::default_workspaces()};
-  /// The memory outside the allocator that the device rule adds to the predicted peak reserved.
-  byte_count outside_allocator{memory::prediction::memory_outside_allocator_default};
+  /// The GPU libraries' workspaces the prediction assumes: the card's
+  /// (memory::prediction::h200_pytorch_2_11 for an H200 with PyTorch 2.11);
+  /// none unless given, for the library assumes no card.
+  memory::prediction::blas_workspaces workspaces{};
+  /// The memory outside the allocator that the device rule adds to the
+  /// predicted peak reserved: the card's
+  /// (memory::prediction::h200_pytorch_2_11_outside_allocator); none unless given.
+  byte_count outside_allocator{};
 };
 
 /// How a run of run_points() ended.

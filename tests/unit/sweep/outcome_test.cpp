@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(a_point_is_predicted_by_the_simulated_allocator) {
   // cold_forward peaks are the point's largest, 5,940,264,960 allocated and
   // 5,941,231,616 reserved with the default workspaces.
   const auto p = point(0, 8, 4096, 8192, element_type::bfloat16);
-  const auto predicted = sw::predict_point(p, iteragpu::memory::prediction::default_workspaces());
+  const auto predicted = sw::predict_point(p, iteragpu::memory::prediction::h200_pytorch_2_11);
   BOOST_TEST_REQUIRE(predicted.has_value());
   BOOST_TEST(predicted->peak_allocated_bytes == 5'940'264'960U);
   BOOST_TEST(predicted->peak_reserved_bytes == 5'941'231'616U);
@@ -79,14 +79,14 @@ BOOST_AUTO_TEST_CASE(a_point_is_predicted_by_the_simulated_allocator) {
   // With --repeats auto the peaks are those of any count: warm passes allocate alike.
   auto automatic = p;
   automatic.repeats = sw::repeat_setting{};
-  const auto a = sw::predict_point(automatic, iteragpu::memory::prediction::default_workspaces());
+  const auto a = sw::predict_point(automatic, iteragpu::memory::prediction::h200_pytorch_2_11);
   BOOST_TEST(a->peak_reserved_bytes == predicted->peak_reserved_bytes);
   BOOST_TEST(a->rows.size() == 5U);
 }
 
 BOOST_AUTO_TEST_CASE(a_shape_past_what_can_be_indexed_cannot_be_predicted) {
   const auto predicted =
-      sw::predict_point(point(0, 1, 1, std::uint64_t{1} << 40U), iteragpu::memory::prediction::default_workspaces());
+      sw::predict_point(point(0, 1, 1, std::uint64_t{1} << 40U), iteragpu::memory::prediction::h200_pytorch_2_11);
   BOOST_TEST_REQUIRE(!predicted.has_value());
   BOOST_TEST(iteragpu::report::words_of(predicted.error()) ==
              "the model or its activations would take more than 2^63-1 bytes");
@@ -191,7 +191,7 @@ BOOST_AUTO_TEST_CASE(a_record_that_cannot_be_kept_names_its_file) {
   fs::create_directory(dir);
   auto r = ended_with(point(0, 1, 16, 64), sw::outcome_kind::predicted);
   r.kind = sw::record_kind::prediction;
-  r.prediction = *sw::predict_point(r.point, iteragpu::memory::prediction::default_workspaces());
+  r.prediction = *sw::predict_point(r.point, iteragpu::memory::prediction::h200_pytorch_2_11);
   const sw::folder_sink sink(dir, 1);
 
   // A prediction file left with other content is kept, and named.

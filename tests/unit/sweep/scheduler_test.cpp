@@ -134,7 +134,9 @@ struct sweep_fixture {
   fake_runner runner;
   keeping_sink sink;
   counting_progress progress;
-  sw::sweep_settings settings;
+  // The figures of an H200 with PyTorch 2.11, as the program takes them.
+  sw::sweep_settings settings{.workspaces = iteragpu::memory::prediction::h200_pytorch_2_11,
+                              .outside_allocator = iteragpu::memory::prediction::h200_pytorch_2_11_outside_allocator};
 
   sw::sweep_summary run(const std::vector<sw::sweep_point>& points, std::vector<sw::point_record> failures = {}) {
     const auto ran = sw::run_points(points, std::move(failures), settings, runner, sink, progress);
@@ -163,7 +165,7 @@ BOOST_FIXTURE_TEST_CASE(every_point_that_fits_runs_once_in_plan_order, sweep_fix
     BOOST_TEST(r.process->wall_seconds == 1.5);
     BOOST_TEST(*r.gpu_name == "Fake GPU 0");
     BOOST_TEST(r.prediction.has_value());
-    BOOST_TEST(r.outside_allocator_bytes == iteragpu::memory::prediction::memory_outside_allocator_default.value);
+    BOOST_TEST(r.outside_allocator_bytes == iteragpu::memory::prediction::h200_pytorch_2_11_outside_allocator.value);
     BOOST_TEST(r.reason.empty());
   }
   BOOST_TEST(runner.started.size() == 4U);
@@ -182,7 +184,7 @@ BOOST_FIXTURE_TEST_CASE(a_point_predicted_past_the_free_memory_is_skipped_and_ne
   BOOST_TEST((sink.at(0).outcome == sw::outcome_kind::measured));
   const auto& skipped = sink.at(1);
   BOOST_TEST((skipped.outcome == sw::outcome_kind::skipped_device_memory));
-  const std::uint64_t outside = iteragpu::memory::prediction::memory_outside_allocator_default.value;
+  const std::uint64_t outside = iteragpu::memory::prediction::h200_pytorch_2_11_outside_allocator.value;
   BOOST_TEST(outside == 718'077'952U);
   const std::uint64_t need = skipped.prediction->peak_reserved_bytes + outside;
   BOOST_TEST(skipped.reason ==

@@ -19,9 +19,11 @@ namespace iteragpu::memory::prediction {
 /// there before the first tensor, as an environment report reads them (the
 /// CUDA context); the rest, 165,675,008 bytes, comes with the first
 /// matrix product (cuBLAS and cuBLASLt handles and the kernels they load).
-/// It depends on the GPU, the driver and the libraries loaded; `plan` and
-/// `sweep` take another figure with `--outside-bytes`.
-inline constexpr byte_count memory_outside_allocator_default{718'077'952};
+/// It depends on the GPU, the driver and the libraries loaded: the library
+/// assumes no card's figure (a request that does not give one has none
+/// outside), and the programs take this one unless `--outside-bytes` gives
+/// another.
+inline constexpr byte_count h200_pytorch_2_11_outside_allocator{718'077'952};
 
 }  // namespace iteragpu::memory::prediction
 

@@ -22,13 +22,16 @@
 /// whether it fits a card, and the largest value of one dimension that does.
 namespace iteragpu::memory::prediction {
 
-/// What a plan predicts: the run of the synthetic network, and the memory outside the allocator.
+/// What a plan predicts: the run of the synthetic network, and the memory
+/// outside the allocator. The figures of the card are the caller's: none
+/// is assumed (h200_pytorch_2_11 and h200_pytorch_2_11_outside_allocator
+/// are an H200's with PyTorch 2.11, which the programs take by default).
 struct plan_request {
-  synthetic_shape shape;                                           ///< batch, context and width
-  element_type dtype{element_type::float32};                       ///< the element type
-  protocol_plan passes{1, 2, std::nullopt};                        ///< warm-up passes and repeats (1 and 2 by default)
-  blas_workspaces workspaces{default_workspaces()};                ///< the GPU libraries' workspaces
-  byte_count outside_allocator{memory_outside_allocator_default};  ///< the CUDA context, libraries and other processes
+  synthetic_shape shape;                      ///< batch, context and width
+  element_type dtype{element_type::float32};  ///< the element type
+  protocol_plan passes{1, 2, std::nullopt};   ///< warm-up passes and repeats (1 and 2 by default)
+  blas_workspaces workspaces{};               ///< the GPU libraries' workspaces; none unless given
+  byte_count outside_allocator{};             ///< the CUDA context, libraries and other processes; none unless given
 };
 
 /// The peak of the allocator's reserved bytes over the rows.

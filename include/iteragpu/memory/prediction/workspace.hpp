@@ -71,9 +71,6 @@ inline constexpr std::array<known_workspace, 2> known_workspace_sizes{{
      "aten/src/ATen/cuda/CublasHandlePool.cpp at 26a39059ec580351411f180816c47e2ef5134ae1 (not measured)"},
 }};
 
-/// The default of the prediction: an H200 with PyTorch 2.11.
-[[nodiscard]] constexpr blas_workspaces default_workspaces() noexcept { return h200_pytorch_2_11; }
-
 /// A total given in place of the two sizes (--workspace-bytes). LibTorch
 /// sets the cuBLAS size (CUBLAS_WORKSPACE_CONFIG) and caps the cuBLASLt one
 /// (1 MiB by default) at it, so a total T splits as cuBLASLt = min(1 MiB,

@@ -228,7 +228,7 @@ namespace iteragpu::report::detail {
                       " under the recorded settings" + (out_of_memory ? " that does not run out of memory" : "") +
                       " (run it with --to " + to_decimal_string(*size) + ")");
   }
-  const auto need = checked_add<std::uint64_t>(*peak, memory::prediction::memory_outside_allocator_default.value);
+  const auto need = checked_add<std::uint64_t>(*peak, memory::prediction::h200_pytorch_2_11_outside_allocator.value);
   if (!need) {
     return not_a_need("extrapolate --json whose peak plus the memory outside the allocator passes 64 bits of bytes");
   }
@@ -238,7 +238,7 @@ namespace iteragpu::report::detail {
                          "upper end of a range), " +
                          to_decimal_string(*peak) +
                          " bytes, plus the memory outside the allocator measured on the H200, " +
-                         to_decimal_string(memory::prediction::memory_outside_allocator_default.value) + " bytes"};
+                         to_decimal_string(memory::prediction::h200_pytorch_2_11_outside_allocator.value) + " bytes"};
 }
 
 }  // namespace iteragpu::report::detail

@@ -39,7 +39,7 @@ using iteragpu::memory::allocator_reading;
 using iteragpu::memory::device_index;
 using iteragpu::memory::prediction::blas_workspaces;
 using iteragpu::memory::prediction::caching_allocator;
-using iteragpu::memory::prediction::default_workspaces;
+using iteragpu::memory::prediction::h200_pytorch_2_11;
 using iteragpu::memory::prediction::simulated_backend;
 using iteragpu::memory::prediction::simulated_counter;
 using iteragpu::memory::prediction::simulated_tensor;
@@ -84,7 +84,7 @@ void check_row(const phase_row& row, phase_kind phase, std::optional<std::uint64
 }
 
 void check_prediction(const synthetic_shape& shape, element_type dtype, const protocol_plan& plan,
-                      const expected_run& expected, const blas_workspaces& workspaces = default_workspaces()) {
+                      const expected_run& expected, const blas_workspaces& workspaces = h200_pytorch_2_11) {
   const auto predicted = predict_synthetic(shape, dtype, workspaces, plan);
   BOOST_REQUIRE(predicted.has_value());
   const std::vector<phase_row>& rows = *predicted;
@@ -517,7 +517,7 @@ BOOST_AUTO_TEST_CASE(a_cublas_workspace_under_ten_mebibytes_shares_a_large_segme
 // No warm-up pass: the warmup row reads the baseline everywhere; no
 // repeats: no warm_forward row.
 BOOST_AUTO_TEST_CASE(a_warmup_of_no_pass_reads_its_baseline_and_no_repeat_adds_no_row) {
-  const auto predicted = predict_synthetic({1, 16, 64}, f32, default_workspaces(), {0, 0});
+  const auto predicted = predict_synthetic({1, 16, 64}, f32, h200_pytorch_2_11, {0, 0});
   BOOST_REQUIRE(predicted.has_value());
   BOOST_REQUIRE(predicted->size() == 4U);
   check_row((*predicted)[3], phase_kind::warmup, std::nullopt,
@@ -531,8 +531,7 @@ BOOST_AUTO_TEST_CASE(a_warmup_of_no_pass_reads_its_baseline_and_no_repeat_adds_n
 // 1,200,000,000 bytes: the weights reserve 1,075,838,976; the 512 MiB
 // input would make 1,612,709,888: inputs fails.
 BOOST_AUTO_TEST_CASE(the_input_that_passes_the_capacity_fails_the_inputs_phase) {
-  const auto predicted =
-      predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5}, byte_count{1'200'000'000});
+  const auto predicted = predict_synthetic({8, 4096, 8192}, bf16, h200_pytorch_2_11, {3, 5}, byte_count{1'200'000'000});
   BOOST_REQUIRE(!predicted.has_value());
   BOOST_TEST((predicted.error().phase == phase_kind::inputs));
   BOOST_TEST(predicted.error().message.find("536870912") != std::string::npos);
@@ -542,8 +541,7 @@ BOOST_AUTO_TEST_CASE(the_input_that_passes_the_capacity_fails_the_inputs_phase) 
 // One byte under the measured peak reserved (5,941,231,616): A1 (2 GiB)
 // and the workspace fit (3,793,747,968 reserved), A2 does not.
 BOOST_AUTO_TEST_CASE(one_byte_under_the_peak_reserved_fails_the_cold_forward) {
-  const auto predicted =
-      predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5}, byte_count{5'941'231'615});
+  const auto predicted = predict_synthetic({8, 4096, 8192}, bf16, h200_pytorch_2_11, {3, 5}, byte_count{5'941'231'615});
   BOOST_REQUIRE(!predicted.has_value());
   BOOST_TEST((predicted.error().phase == phase_kind::cold_forward));
   BOOST_TEST(predicted.error().message.find("2147483648") != std::string::npos);
@@ -552,8 +550,8 @@ BOOST_AUTO_TEST_CASE(one_byte_under_the_peak_reserved_fails_the_cold_forward) {
 
 // Exactly the peak reserved: every row, as without a capacity.
 BOOST_AUTO_TEST_CASE(a_capacity_equal_to_the_peak_reserved_is_enough) {
-  const auto capped = predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5}, byte_count{5'941'231'616});
-  const auto unbounded = predict_synthetic({8, 4096, 8192}, bf16, default_workspaces(), {3, 5});
+  const auto capped = predict_synthetic({8, 4096, 8192}, bf16, h200_pytorch_2_11, {3, 5}, byte_count{5'941'231'616});
+  const auto unbounded = predict_synthetic({8, 4096, 8192}, bf16, h200_pytorch_2_11, {3, 5});
   BOOST_REQUIRE(capped.has_value());
   BOOST_REQUIRE(unbounded.has_value());
   BOOST_TEST(capped->size() == 9U);
@@ -569,7 +567,7 @@ BOOST_AUTO_TEST_CASE(a_capacity_equal_to_the_peak_reserved_is_enough) {
 // cold pass fails.
 BOOST_AUTO_TEST_CASE(an_activation_of_an_exbibyte_fails_its_phase_without_a_capacity) {
   const auto predicted =
-      predict_synthetic({std::uint64_t{1} << 29U, std::uint64_t{1} << 28U, 1}, f32, default_workspaces(), {0, 1});
+      predict_synthetic({std::uint64_t{1} << 29U, std::uint64_t{1} << 28U, 1}, f32, h200_pytorch_2_11, {0, 1});
   BOOST_REQUIRE(!predicted.has_value());
   BOOST_TEST((predicted.error().phase == phase_kind::cold_forward));
   BOOST_TEST(predicted.error().message.find("2^60") != std::string::npos);
@@ -579,7 +577,7 @@ BOOST_AUTO_TEST_CASE(an_activation_of_an_exbibyte_fails_its_phase_without_a_capa
 
 BOOST_AUTO_TEST_CASE(a_zero_dimension_is_refused_before_any_phase) {
   for (const synthetic_shape shape : {synthetic_shape{0, 1, 1}, synthetic_shape{1, 0, 1}, synthetic_shape{1, 1, 0}}) {
-    const auto predicted = predict_synthetic(shape, f32, default_workspaces(), {1, 1});
+    const auto predicted = predict_synthetic(shape, f32, h200_pytorch_2_11, {1, 1});
     BOOST_REQUIRE(!predicted.has_value());
     BOOST_TEST(!predicted.error().phase.has_value());
     BOOST_TEST(predicted.error().message == "batch, context and width must be positive");
@@ -588,7 +586,7 @@ BOOST_AUTO_TEST_CASE(a_zero_dimension_is_refused_before_any_phase) {
 
 BOOST_AUTO_TEST_CASE(a_shape_past_64_bits_of_bytes_is_refused_before_any_phase) {
   const auto predicted =
-      predict_synthetic({1, 1, std::uint64_t{1} << 40U}, f32, default_workspaces(), {1, 1});  // W = 2^82 bytes
+      predict_synthetic({1, 1, std::uint64_t{1} << 40U}, f32, h200_pytorch_2_11, {1, 1});  // W = 2^82 bytes
   BOOST_REQUIRE(!predicted.has_value());
   BOOST_TEST(!predicted.error().phase.has_value());
   BOOST_TEST(predicted.error().message == "the model or its activations would take more than 2^63-1 bytes");

@@ -18,7 +18,7 @@ BOOST_AUTO_TEST_SUITE(blas_workspace_split)
 
 BOOST_AUTO_TEST_CASE(a_total_is_split_with_at_most_one_mib_for_cublaslt) {
   BOOST_TEST(
-      (pred::default_workspaces() == pred::blas_workspaces{iteragpu::byte_count{32 * mib}, iteragpu::byte_count{mib}}));
+      (pred::h200_pytorch_2_11 == pred::blas_workspaces{iteragpu::byte_count{32 * mib}, iteragpu::byte_count{mib}}));
   // 3 MiB: half is 1.5 MiB, capped at 1 MiB for cuBLASLt; cuBLAS has the other 2 MiB.
   BOOST_TEST((pred::split_workspace_total(iteragpu::byte_count{3 * mib}) ==
               pred::blas_workspaces{iteragpu::byte_count{2 * mib}, iteragpu::byte_count{mib}}));
