@@ -8,6 +8,96 @@ same bytes in every process.
 """
 
 
+# The TorchScript modules (name -> (input shape after the size, dtype)): saved
+# by save_module() before any process touches the GPU, run as `measure
+# --torchscript FILE --input SPEC --train` runs them (scripted_training()).
+TORCHSCRIPT = {"ts_encoder_train": ((256,), "int64"), "ts_lstm_train": ((128, 128), "float32")}
+MODULE_DIR = None  # the folder of the saved modules, set by the caller
+
+
+def save_module(name, torch, path):
+    """Scripts and saves module `name` (seeded, on the CPU): what both the
+    Python runs and `extrapolate --torchscript` load."""
+    nn = torch.nn
+    torch.manual_seed(0)
+    if name == "ts_encoder_train":
+        class Block(nn.Module):
+            def __init__(self, d: int, heads: int):
+                super().__init__()
+                self.heads = heads
+                self.ln1 = nn.LayerNorm(d)
+                self.qkv = nn.Linear(d, 3 * d)
+                self.proj = nn.Linear(d, d)
+                self.ln2 = nn.LayerNorm(d)
+                self.up = nn.Linear(d, 4 * d)
+                self.down = nn.Linear(4 * d, d)
+
+            def forward(self, x):
+                b = x.size(0)
+                t = x.size(1)
+                d = x.size(2)
+                parts = self.qkv(self.ln1(x)).chunk(3, -1)
+                q = parts[0].reshape(b, t, self.heads, d // self.heads).transpose(1, 2)
+                k = parts[1].reshape(b, t, self.heads, d // self.heads).transpose(1, 2)
+                v = parts[2].reshape(b, t, self.heads, d // self.heads).transpose(1, 2)
+                a = torch.nn.functional.scaled_dot_product_attention(q, k, v)
+                x = x + self.proj(a.transpose(1, 2).reshape(b, t, d))
+                return x + self.down(torch.nn.functional.gelu(self.up(self.ln2(x))))
+
+        class TokenEncoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(8000, 256)
+                self.blocks = nn.ModuleList([Block(256, 4), Block(256, 4)])
+                self.out = nn.Linear(256, 256)
+
+            def forward(self, tokens):
+                x = self.emb(tokens)
+                for block in self.blocks:
+                    x = block(x)
+                return self.out(x)
+        module = TokenEncoder()
+    elif name == "ts_lstm_train":
+        class Recurrent(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = nn.LSTM(128, 512, num_layers=2, batch_first=True)
+                self.head = nn.Linear(512, 128)
+
+            def forward(self, x):
+                out, _ = self.lstm(x)
+                return self.head(out)
+        module = Recurrent()
+    else:
+        raise SystemExit("unknown module " + name)
+    torch.jit.save(torch.jit.script(module), path)
+
+
+def scripted_training(name, torch, n):
+    """`mesure_memoire measure --torchscript FILE --input Bx...:DTYPE --train`
+    in Python: the module loaded onto the GPU, one input from a generator
+    seeded with 1 (floating: normal; integer: uniform in [0, 2)), then its
+    four passes (cold, one warm-up, two repeats), each: gradients set to
+    none, forward, backward of the output's sum."""
+    import os
+    dev = "cuda"
+    module = torch.jit.load(os.path.join(MODULE_DIR, name + ".pt"), map_location=dev)
+    module.train()
+    shape, dtype = TORCHSCRIPT[name]
+    generator = torch.Generator(device=dev)
+    generator.manual_seed(1)
+    if dtype == "int64":
+        x = torch.randint(0, 2, (n, *shape), generator=generator, device=dev, dtype=torch.int64)
+    else:
+        x = torch.randn((n, *shape), generator=generator, device=dev, dtype=torch.float32)
+
+    def step(i):
+        for p in module.parameters():
+            p.grad = None
+        module(x).sum().backward()
+    return step, 4
+
+
 def build(name, torch, n):
     nn = torch.nn
     torch.manual_seed(0)
@@ -152,4 +242,18 @@ def build(name, torch, n):
                 model(torch.randn(batches[i], 1024, device=dev)).sum().item()
             torch.cuda.empty_cache()
         return step, len(batches)
+    if name == "embed_train":  # token embedding whose backward changes kernel past 3072 indices (B*T), AdamW
+        vocab, d, ctx = 32000, 256, 256
+        model = nn.Sequential(nn.Embedding(vocab, d), nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.GELU(),
+                              nn.Linear(4 * d, d)).to(dev)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+
+        def step(i):
+            t = torch.randint(0, vocab, (n, ctx), device=dev)
+            model(t).pow(2).mean().backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        return step, 2
+    if name in TORCHSCRIPT:  # a saved TorchScript module run as `mesure_memoire measure --torchscript --train` runs it
+        return scripted_training(name, torch, n)
     raise SystemExit("unknown program " + name)
