@@ -30,11 +30,14 @@ import sys
 import time
 
 SIZES = [1, 2, 3, 4]
+H100_TOTAL = 85017493504  # the recording card of the committed truth
 
 
 def extrapolate(program, folder, name, extra):
     files = [os.path.join(folder, f"{name}.b{n}.pickle") for n in SIZES]
     args = [program, "extrapolate", *files, "--sizes", ",".join(map(str, SIZES)), "--json", *extra]
+    if os.environ.get("CHECK_SIZES_VERBOSE"):
+        print(" ".join(args))
     t = time.monotonic()
     p = subprocess.run(args, capture_output=True, text=True)
     took = time.monotonic() - t
@@ -50,7 +53,10 @@ def verdict(ok, known, key):
 
 
 def main(argv):
+    global SIZES
     program, folder = argv[1], argv[2]
+    if "--sizes" in argv:
+        SIZES = [int(x) for x in argv[argv.index("--sizes") + 1].split(",")]
     table = "--table" in argv
     known = {}
     if "--known" in argv:
@@ -67,10 +73,13 @@ def main(argv):
         ladder = [r for r in t["ladder"] if "peak_reserved_bytes" in r and not r.get("oom") and r["alloc_retries"] == 0]
         to = ",".join(str(r["size"]) for r in ladder)
         caps = sorted(int(c) for c in t["largest"])
+        total = next((r["total_memory"] for r in t["runs"] if "total_memory" in r), H100_TOTAL)
+        # the limit PyTorch sets for a fraction capacity / total, computed in double
+        allowed = {c: int(c / total * float(total)) for c in caps}
         out, took = extrapolate(program, folder, name, ["--to", to])
         extra = ["--largest"]
         for c in caps:
-            extra += ["--capacity-bytes", str(c)]
+            extra += ["--capacity-bytes", str(allowed[c])]
         largest, took_largest = extrapolate(program, folder, name, extra)
         took += took_largest
         unexplained = out["requests"]["unexplained"]
@@ -91,7 +100,7 @@ def main(argv):
                       f" measured {r['peak_allocated_bytes']}/{r['peak_reserved_bytes']}")
         for c in caps:
             found = t["largest"][str(c)]
-            pred = [x for x in largest["largest"] if x["capacity_bytes"] == c][0]
+            pred = [x for x in largest["largest"] if x["capacity_bytes"] == allowed[c]][0]
             compared += 1
             ok = found.get("size") is not None and pred["size"] == found["size"] \
                 and found.get("neighbours") == [True, False]

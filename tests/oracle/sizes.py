@@ -64,6 +64,10 @@ def child(name, n, capacity, snapshot):
         torch.cuda.synchronize()
     except torch.OutOfMemoryError:
         oom = True
+    except RuntimeError as e:  # a TorchScript module raises PyTorch's out-of-memory error as its own
+        if "out of memory" not in str(e):
+            raise
+        oom = True
     stats = torch.cuda.memory_stats()
     if snapshot:
         torch.cuda.memory._dump_snapshot(snapshot)
