@@ -26,33 +26,50 @@
 /// not requests (the simulation makes its own).
 ///
 /// Alignment. The trace at the largest size is the reference: the trace at
-/// N follows its order of allocations and frees. Each other trace is
-/// matched to it by the longest common subsequence of their steps compared
-/// blind to sizes (an allocation by its stream; a free by how many requests
-/// still in use were allocated after the one it frees): the common
-/// beginning and end first, then the middle where its table holds 2^24
-/// cells or fewer (past that the middle is left unmatched). The requests
-/// of either trace left out are unmatched, reported with the trace, the
-/// first request and the event where each run starts. Where steps alike in
-/// shape are ambiguous, the pairing is checked by the fit: a request paired
-/// with the wrong one follows no function and is unexplained.
+/// N follows its order of allocations and frees. The other traces are
+/// matched to it one by one, from the largest size down, by the heaviest
+/// common subsequence of their steps: an allocation pairs with one on the
+/// same stream, with weight 4 when its size is what the reference's request
+/// already matched at larger sizes predicts (the same bytes, bytes in
+/// proportion to n, or the line through the two nearest sizes), else 1; a
+/// free pairs with a free of the request allocated as many allocations ago
+/// among those in use, weight 1. The common beginning and end are taken
+/// first, then the middle where its table holds 2^24 cells or fewer (past
+/// that the middle is left unmatched). Requests of either trace left out are
+/// unmatched, reported with the trace, the first request and the event
+/// where each run starts.
 ///
-/// Fit. A request matched in every trace is fitted exactly, in integers:
-/// a constant; else `a + b·n` through the two smallest sizes; else, with
-/// three sizes or more, `a + b·n + c·n²` through the three smallest; each
-/// candidate checked against every input size, and kept only when its
-/// coefficients are integers and it gives every recorded size to the byte.
-/// A request no such function gives (a workspace chosen per shape), or one
-/// some trace lacks, is unexplained.
+/// Code paths. A program may make other requests at small sizes (another
+/// kernel below a threshold). The traces whose requests pair one to one with
+/// the reference's, from the largest size down, share its code path: the
+/// model holds from the least of them (`path_first`) upward. Below, the
+/// traces of each other path make a model of their own (`below`, built the
+/// same way from the traces up to that path's largest), so that every size
+/// is predicted with the requests its own path makes; a size between two
+/// paths is predicted as the range that both give.
 ///
-/// Ranges. An unexplained request of the reference, observed at sizes s_i
-/// for n_i, is given at N as a range: the lower trace takes the smallest
-/// s_i; the upper trace takes the largest of s_i and ceil(s_i·N/n_i) over
-/// every observation (the request grown in proportion to N from each, never
-/// below what was seen). A request growing faster than in proportion to N
-/// passes the upper bound: the range is the one stated, not a guarantee.
-/// A prediction is exact when there is no unexplained request and no
-/// unmatched one; then both traces are the same.
+/// Fit. A request's sizes seen at the input sizes are split, from the
+/// largest size down, into pieces that one exact integer function gives
+/// (`a + b·n`, a constant when b is 0; `a + b·n + c·n²` for a run of four
+/// sizes or more that no line gives). The top piece holds past the largest
+/// size and must be confirmed: by three sizes or more (four for a
+/// quadratic) where the request was seen at three or more; or a constant
+/// reached by a confirmed line that grows into it (a buffer that stops
+/// growing, such as one part per multiprocessor of the device: `saturating`,
+/// which depends on the device). Between two pieces the size is the least
+/// of both lines where the lower grows into the upper, the most where the
+/// upper grows past the lower, else the range between them. Sizes below the
+/// top piece are said (`from`): usually size 1, where PyTorch takes other
+/// paths. A request no confirmed fit gives is unexplained, never an error.
+///
+/// Ranges. An unexplained request, seen at n_i with s_i, is given at N past
+/// the largest size seen as a range from the least size seen at the two
+/// largest sizes to the most of the largest size seen, the line through the
+/// two largest sizes, and that size grown in proportion to N; between two
+/// sizes seen, as the range between them; at a size seen, as seen. A size
+/// between two code paths takes both paths' ends. A prediction is exact
+/// when every request of the model that N uses is explained and N is not
+/// between two paths: then both traces are the same.
 namespace iteragpu::memory {
 
 /// One step of a program: the allocation of a request, or its free.
@@ -124,18 +141,33 @@ struct unmatched_run {
 /// How a request's size follows n.
 enum class fit_kind {
   constant,     ///< the same at every size
-  affine,       ///< a + b·n
-  quadratic,    ///< a + b·n + c·n²
-  unexplained,  ///< no such function, or some trace lacks it
+  affine,       ///< a + b·n at every size
+  quadratic,    ///< a + b·n + c·n² at every size
+  saturating,   ///< grows along a line, then stays at a constant: a cap that depends on the device
+  piecewise,    ///< other pieces below a confirmed top piece (another function at small sizes)
+  unexplained,  ///< no confirmed function, or seen at the largest size only
+};
+
+/// A piece of a fit below its top piece: `a + b·n` from `first` to `last`
+/// (input sizes seen on it; one size where no line holds it with a neighbour).
+struct fit_piece {
+  std::uint64_t first{0};  ///< the least input size on the piece
+  std::uint64_t last{0};   ///< the largest input size on the piece
+  std::int64_t a{0};       ///< bytes at n = 0
+  std::int64_t b{0};       ///< bytes per unit of n
+  /// Equal when every member is equal.
+  friend bool operator==(const fit_piece&, const fit_piece&) = default;
 };
 
 /// One request of the reference and its size as a function of n.
 struct request_fit {
   std::uint64_t event{0};                ///< its alloc event in the reference trace
   fit_kind kind{fit_kind::unexplained};  ///< the function found
-  std::int64_t a{0};                     ///< bytes at n = 0
-  std::int64_t b{0};                     ///< bytes per unit of n
-  std::int64_t c{0};                     ///< bytes per unit of n²
+  std::int64_t a{0};                     ///< the top piece: bytes at n = 0
+  std::int64_t b{0};                     ///< the top piece: bytes per unit of n
+  std::int64_t c{0};                     ///< the top piece: bytes per unit of n²
+  std::uint64_t from{0};                 ///< the least input size the top piece holds (0: unexplained)
+  std::vector<fit_piece> below{};        ///< the pieces under the top one, by size
   /// Per input trace (input order): its size there; none where unmatched.
   std::vector<std::optional<std::uint64_t>> observed;
   /// Equal when every member is equal.
@@ -153,6 +185,17 @@ struct extrapolation {
   /// The reference's peak of bytes asked in use at once (no rounding): what
   /// an unexplained request's share is a share of.
   std::uint64_t reference_peak_requested{0};
+  /// The least input size whose trace, and every larger one's, pairs its
+  /// requests one to one with the reference's: the model's code path holds
+  /// from there up.
+  std::uint64_t path_first{0};
+  /// The models of the other code paths, from the largest sizes down, each
+  /// built from the traces up to its own largest (their own `below` and
+  /// `recorded` empty).
+  std::vector<extrapolation> below{};
+  /// The input traces, in input order: a size recorded is predicted by the
+  /// replay of its own trace, segment events and all.
+  std::vector<device_trace> recorded{};
   /// Equal when every member is equal.
   friend bool operator==(const extrapolation&, const extrapolation&) = default;
 };
@@ -171,11 +214,14 @@ struct alignment {
   friend bool operator==(const alignment&, const alignment&) = default;
 };
 
-/// Matches every program to `programs[reference]` (see the file's description).
-[[nodiscard]] alignment align(std::span<const request_program> programs, std::size_t reference);
+/// Matches every program, recorded at `sizes`, to `programs[reference]`
+/// (see the file's description).
+[[nodiscard]] alignment align(std::span<const request_program> programs, std::span<const std::uint64_t> sizes,
+                              std::size_t reference);
 
-/// The exact integer function through the points (n_i, s_i) (see the
-/// file's description); kind unexplained when none gives every point.
+/// The exact integer pieces through the points (n_i, s_i) where s_i is seen
+/// (see the file's description); kind unexplained when no confirmed top
+/// piece holds.
 [[nodiscard]] request_fit fit_sizes(std::span<const std::uint64_t> sizes,
                                     std::span<const std::optional<std::uint64_t>> observed);
 
@@ -189,30 +235,45 @@ struct alignment {
 /// The reference's requests that are unexplained, by index.
 [[nodiscard]] std::vector<std::size_t> unexplained_requests(const extrapolation& e);
 
-/// Whether a trace built from `e` is one trace, not a range.
+/// Whether every request of the model `e` (not of `below`) is explained.
 [[nodiscard]] bool is_exact(const extrapolation& e) noexcept;
+
+/// The models whose code path size `n` takes: `e` or one of `below`; two,
+/// the upper first, where `n` lies between two paths' input sizes.
+[[nodiscard]] std::vector<const extrapolation*> models_at(const extrapolation& e, std::uint64_t n);
+
+/// Whether the prediction at `n` is one trace, not a range: one model, with
+/// every request explained at `n`.
+[[nodiscard]] bool is_exact_at(const extrapolation& e, std::uint64_t n);
 
 /// Which end of a range a built trace takes.
 enum class range_end { lower, upper };
 
-/// A request's size at n: its fit, or for an unexplained one the end asked.
+/// A request of the model `e` at n: its fit, or where the fit gives a range
+/// (an unexplained request, a size between two pieces that jump) the end
+/// asked. size_overflow past 2^63 bytes.
 [[nodiscard]] result<std::uint64_t, extrapolation_error> size_at(const extrapolation& e, std::size_t request,
                                                                  std::uint64_t n, range_end end);
 
-/// The trace at size `n`: the reference's allocations and frees, in order,
-/// on their streams, each at its size at n; one address per request.
+/// The trace at size `n` of the model `e` (not of `below`: see models_at()):
+/// the reference's allocations and frees, in order, on their streams, each
+/// at its size at n; one address per request.
 [[nodiscard]] result<device_trace, extrapolation_error> synthesize(const extrapolation& e, std::uint64_t n,
                                                                    range_end end = range_end::lower);
 
 /// The replays of the trace at one size.
 struct size_prediction {
-  replay_outcome lower;                   ///< the lower trace (the only one when exact)
-  std::optional<replay_outcome> upper{};  ///< the upper trace, when not exact
+  replay_outcome lower;                   ///< the lower end (the only one when exact)
+  std::optional<replay_outcome> upper{};  ///< the upper end, when not exact
   /// Equal when every member is equal.
   friend bool operator==(const size_prediction&, const size_prediction&) = default;
 };
 
-/// Builds the trace at `n` and replays it under `options`.
+/// Builds the traces at `n` (of each model models_at() names, each end
+/// where not exact) and replays them under `options`: the lower end is the
+/// replay of least peak reserved, the upper the one of most (a replay that
+/// runs out of memory is the upper end). At a size recorded, its own trace
+/// is replayed: the requests and the segments' places as they happened.
 [[nodiscard]] result<size_prediction, extrapolation_error> predict(const extrapolation& e, std::uint64_t n,
                                                                    const replay_options& options);
 
@@ -234,9 +295,10 @@ struct largest_size {
 /// and N+1 does not: replayed, or its bytes asked in use at once alone pass
 /// the capacity (every block holds at least the bytes asked, so its replay
 /// would run out of memory). Completing is not assumed monotone beyond that
-/// pair: a larger size may complete again. Not exact traces are judged by
-/// their upper end, so that a size said to complete is not one that the
-/// stated range lets run out of memory.
+/// pair: a larger size may complete again. A size whose prediction is a
+/// range completes when every end completes, so that a size said to
+/// complete is not one that the stated range lets run out of memory; a size
+/// whose fitted bytes pass 2^63 does not complete.
 [[nodiscard]] result<largest_size, extrapolation_error> find_largest_size(const extrapolation& e,
                                                                           const replay_options& options,
                                                                           std::uint64_t limit = 1'000'000);

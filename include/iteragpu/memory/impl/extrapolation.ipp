@@ -2,7 +2,10 @@
 #define ITERAGPU_MEMORY_IMPL_EXTRAPOLATION_IPP
 
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <limits>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -19,28 +22,51 @@ namespace detail::extrapolating {
 
 using i64 = std::int64_t;
 
-[[nodiscard]] inline std::optional<i64> mul(i64 x, i64 y) noexcept {
-  i64 r = 0;
-  return __builtin_mul_overflow(x, y, &r) ? std::nullopt : std::optional<i64>(r);
+// Checked signed arithmetic, portable: nothing past 64 bits.
+[[nodiscard]] constexpr std::optional<i64> add(i64 x, i64 y) noexcept {
+  constexpr i64 top = std::numeric_limits<i64>::max();
+  constexpr i64 bottom = std::numeric_limits<i64>::min();
+  if ((y > 0 && x > top - y) || (y < 0 && x < bottom - y)) {
+    return std::nullopt;
+  }
+  return x + y;
 }
 
-[[nodiscard]] inline std::optional<i64> add(i64 x, i64 y) noexcept {
-  i64 r = 0;
-  return __builtin_add_overflow(x, y, &r) ? std::nullopt : std::optional<i64>(r);
+[[nodiscard]] constexpr std::optional<i64> sub(i64 x, i64 y) noexcept {
+  constexpr i64 top = std::numeric_limits<i64>::max();
+  constexpr i64 bottom = std::numeric_limits<i64>::min();
+  if ((y < 0 && x > top + y) || (y > 0 && x < bottom + y)) {
+    return std::nullopt;
+  }
+  return x - y;
 }
 
-[[nodiscard]] inline std::optional<i64> sub(i64 x, i64 y) noexcept {
-  i64 r = 0;
-  return __builtin_sub_overflow(x, y, &r) ? std::nullopt : std::optional<i64>(r);
+[[nodiscard]] constexpr std::optional<i64> mul(i64 x, i64 y) noexcept {
+  constexpr i64 top = std::numeric_limits<i64>::max();
+  constexpr i64 bottom = std::numeric_limits<i64>::min();
+  if (x == 0 || y == 0) {
+    return i64{0};
+  }
+  const bool past = x > 0 ? (y > 0 ? x > top / y : y < bottom / x) : (y > 0 ? x < bottom / y : y < top / x);
+  if (past) {
+    return std::nullopt;
+  }
+  return x * y;
 }
 
 // a + b·n + c·n², or nothing past 64 bits.
 [[nodiscard]] inline std::optional<i64> value(i64 a, i64 b, i64 c, i64 n) noexcept {
   const auto n2 = mul(n, n);
-  const auto cn2 = n2 ? mul(c, *n2) : std::nullopt;
   const auto bn = mul(b, n);
-  const auto ab = bn ? add(a, *bn) : std::nullopt;
-  return ab && cn2 ? add(*ab, *cn2) : std::nullopt;
+  if (!n2 || !bn) {
+    return std::nullopt;
+  }
+  const auto cn2 = mul(c, *n2);
+  const auto ab = add(a, *bn);
+  if (!cn2 || !ab) {
+    return std::nullopt;
+  }
+  return add(*ab, *cn2);
 }
 
 struct point {
@@ -48,39 +74,46 @@ struct point {
   i64 s{0};
 };
 
-[[nodiscard]] inline bool gives_every(const request_fit& f, std::span<const point> points) noexcept {
-  return std::ranges::all_of(points, [&](const point& p) { return value(f.a, f.b, f.c, p.n) == p.s; });
-}
-
 // The integer line through two points (after c·n² is taken off), or nothing.
 [[nodiscard]] inline std::optional<std::pair<i64, i64>> line(point p0, point p1, i64 c) noexcept {
-  const auto n0 = mul(p0.n, p0.n);
-  const auto n1 = mul(p1.n, p1.n);
-  const auto c0 = n0 ? mul(c, *n0) : std::nullopt;
-  const auto c1 = n1 ? mul(c, *n1) : std::nullopt;
-  const auto t0 = c0 ? sub(p0.s, *c0) : std::nullopt;
-  const auto t1 = c1 ? sub(p1.s, *c1) : std::nullopt;
-  const auto ds = t0 && t1 ? sub(*t1, *t0) : std::nullopt;
+  const auto t0 = value(p0.s, 0, -c, p0.n);  // s0 - c·n0²
+  const auto t1 = value(p1.s, 0, -c, p1.n);
+  if (!t0 || !t1 || c == std::numeric_limits<i64>::min()) {
+    return std::nullopt;
+  }
+  const auto ds = sub(*t1, *t0);
   const i64 dn = p1.n - p0.n;
   if (!ds || *ds % dn != 0) {
     return std::nullopt;
   }
   const i64 b = *ds / dn;
   const auto bn = mul(b, p0.n);
-  const auto a = bn ? sub(*t0, *bn) : std::nullopt;
-  return a ? std::optional<std::pair<i64, i64>>({*a, b}) : std::nullopt;
+  if (!bn) {
+    return std::nullopt;
+  }
+  const auto a = sub(*t0, *bn);
+  if (!a) {
+    return std::nullopt;
+  }
+  return std::pair<i64, i64>{*a, b};
 }
 
 // The integer c of the parabola through three points, or nothing.
 [[nodiscard]] inline std::optional<i64> curvature(point p0, point p1, point p2) noexcept {
   const auto d21 = sub(p2.s, p1.s);
   const auto d10 = sub(p1.s, p0.s);
-  const auto x = d21 ? mul(*d21, p1.n - p0.n) : std::nullopt;
-  const auto y = d10 ? mul(*d10, p2.n - p1.n) : std::nullopt;
-  const auto num = x && y ? sub(*x, *y) : std::nullopt;
+  if (!d21 || !d10) {
+    return std::nullopt;
+  }
+  const auto x = mul(*d21, p1.n - p0.n);
+  const auto y = mul(*d10, p2.n - p1.n);
   const auto gaps = mul(p2.n - p1.n, p1.n - p0.n);
-  const auto den = gaps ? mul(*gaps, p2.n - p0.n) : std::nullopt;
-  if (!num || !den || *num % *den != 0) {
+  if (!x || !y || !gaps) {
+    return std::nullopt;
+  }
+  const auto num = sub(*x, *y);
+  const auto den = mul(*gaps, p2.n - p0.n);
+  if (!num || !den || *den == 0 || *num % *den != 0) {
     return std::nullopt;
   }
   return *num / *den;
@@ -91,10 +124,10 @@ struct point {
   return extrapolation_error{code, trace, event, size, {}};
 }
 
-// A step as the alignment compares it, blind to sizes: an allocation on its
-// stream, or the free of the request allocated `depth` allocations ago
-// among those still in use (0: the newest). A request taken and freed
-// inside another's lifetime leaves the other's free unchanged.
+// A step as the alignment compares its shape: an allocation on its stream,
+// or the free of the request allocated `depth` allocations ago among those
+// still in use (0: the newest). A request taken and freed inside another's
+// lifetime leaves the other's free unchanged.
 struct shape {
   bool free{false};
   std::uint64_t value{0};  // the stream of an allocation, the depth of a free
@@ -139,28 +172,84 @@ struct shape {
 // past it, the middle is left unmatched.
 inline constexpr std::size_t largest_alignment_table = std::size_t{1} << 24U;
 
-// Pairs the steps of `r` and `t` that a longest common subsequence of their
-// shapes pairs: the common beginning and end, then the middle by dynamic
-// programming where it is small enough. Returns, per request of `t`, its
-// request in `r`.
+// The sizes a reference request is expected to have at another size, from
+// what it was seen at so far (the sizes seen descend): the bytes at the
+// nearest size, those bytes in proportion to n, and the line through the
+// two nearest sizes.
+struct expected_sizes {
+  std::array<std::uint64_t, 3> bytes{};
+  std::size_t count{0};
+  [[nodiscard]] bool holds(std::uint64_t s) const noexcept {
+    return std::find(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(count), s) !=
+           bytes.begin() + static_cast<std::ptrdiff_t>(count);
+  }
+  void add(std::uint64_t s) noexcept {
+    if (count < bytes.size() && !holds(s)) {
+      bytes[count++] = s;
+    }
+  }
+};
+
+// seen: (n, s) from the largest n down.
+[[nodiscard]] inline expected_sizes expect(std::span<const point> seen, i64 n) {
+  expected_sizes e;
+  if (seen.empty()) {
+    return e;
+  }
+  const point near = seen.back();
+  e.add(static_cast<std::uint64_t>(near.s));
+  const auto scaled = mul(near.s, n);
+  if (scaled && *scaled % near.n == 0) {
+    e.add(static_cast<std::uint64_t>(*scaled / near.n));
+  }
+  if (seen.size() >= 2) {
+    const auto l = line(seen[seen.size() - 1], seen[seen.size() - 2], 0);
+    const auto v = l ? value(l->first, l->second, 0, n) : std::nullopt;
+    if (v && *v >= 0) {
+      e.add(static_cast<std::uint64_t>(*v));
+    }
+  }
+  return e;
+}
+
+// Pairs the steps of `t` with those of the reference `r` along the heaviest
+// common subsequence (see the file's description); `expected[i]`: what the
+// reference's request i is expected to ask at t's size. Returns, per
+// request of `t`, its request in `r`.
 [[nodiscard]] inline std::vector<std::optional<std::size_t>> pair_requests(const request_program& r,
+                                                                           std::span<const expected_sizes> expected,
                                                                            const request_program& t) {
   const auto a = shapes_of(r);
   const auto b = shapes_of(t);
+  const auto weight = [&](std::size_t i, std::size_t j) -> std::uint32_t {
+    if (!(a[i] == b[j])) {
+      return 0;
+    }
+    if (a[i].free) {
+      return 1;
+    }
+    return expected[r.steps[i].request].holds(t.sizes[t.steps[j].request]) ? 4 : 1;
+  };
   std::vector<std::optional<std::size_t>> map(t.sizes.size());
   const auto pair = [&](std::size_t i, std::size_t j) {
-    if (!a[i].free && !b[j].free) {
+    if (!a[i].free) {
       map[t.steps[j].request] = r.steps[i].request;
     }
   };
+  // The common beginning and end, where the steps agree in shape and size.
   std::size_t begin = 0;
-  while (begin < a.size() && begin < b.size() && a[begin] == b[begin]) {
+  while (begin < a.size() && begin < b.size() && weight(begin, begin) >= (a[begin].free ? 1U : 4U)) {
     pair(begin, begin);
     ++begin;
   }
   std::size_t end = 0;
-  while (begin + end < a.size() && begin + end < b.size() && a[a.size() - 1 - end] == b[b.size() - 1 - end]) {
-    pair(a.size() - 1 - end, b.size() - 1 - end);
+  while (begin + end < a.size() && begin + end < b.size()) {
+    const std::size_t i = a.size() - 1 - end;
+    const std::size_t j = b.size() - 1 - end;
+    if (weight(i, j) < (a[i].free ? 1U : 4U)) {
+      break;
+    }
+    pair(i, j);
     ++end;
   }
   const std::size_t rows = a.size() - begin - end;
@@ -168,18 +257,24 @@ inline constexpr std::size_t largest_alignment_table = std::size_t{1} << 24U;
   if (rows == 0 || columns == 0 || rows > largest_alignment_table / columns) {
     return map;
   }
-  // lengths[i][j]: the longest common subsequence of a[begin + i..] and b[begin + j..].
-  std::vector<std::uint32_t> lengths((rows + 1) * (columns + 1), 0);
-  const auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return lengths[i * (columns + 1) + j]; };
+  // heaviest[i][j]: the heaviest common subsequence of a[begin + i..] and b[begin + j..].
+  std::vector<std::uint32_t> heaviest((rows + 1) * (columns + 1), 0);
+  const auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return heaviest[i * (columns + 1) + j]; };
   for (std::size_t i = rows; i-- > 0;) {
     for (std::size_t j = columns; j-- > 0;) {
-      at(i, j) = a[begin + i] == b[begin + j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+      const std::uint32_t w = weight(begin + i, begin + j);
+      std::uint32_t best = std::max(at(i + 1, j), at(i, j + 1));
+      if (w != 0) {
+        best = std::max(best, at(i + 1, j + 1) + w);
+      }
+      at(i, j) = best;
     }
   }
   std::size_t i = 0;
   std::size_t j = 0;
   while (i < rows && j < columns) {
-    if (a[begin + i] == b[begin + j] && at(i, j) == at(i + 1, j + 1) + 1) {
+    const std::uint32_t w = weight(begin + i, begin + j);
+    if (w != 0 && at(i, j) == at(i + 1, j + 1) + w) {
       pair(begin + i++, begin + j++);
     } else if (at(i + 1, j) >= at(i, j + 1)) {
       ++i;
@@ -234,20 +329,260 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
     if (ev.action == trace_action::alloc) {
       in_use = checked_add<std::uint64_t>(in_use, ev.size).value_or(std::numeric_limits<std::uint64_t>::max());
       peak = std::max(peak, in_use);
-    } else if (in_use != std::numeric_limits<std::uint64_t>::max()) {
-      in_use -= ev.size;
+    } else if (ev.action == trace_action::free_completed && in_use != std::numeric_limits<std::uint64_t>::max()) {
+      in_use -= std::min(in_use, ev.size);
     }
   }
   return peak;
 }
 
-// ceil(s·n/m), or nothing past 64 bits.
-[[nodiscard]] inline std::optional<std::uint64_t> scaled_up(std::uint64_t s, std::uint64_t n, std::uint64_t m) {
-  const auto product = checked_mul<std::uint64_t>(s, n);
-  if (!product) {
+// A piece of a fit as split from the points: the points [first, last) of
+// the sorted points, and its function.
+struct span_piece {
+  std::size_t first{0};
+  std::size_t last{0};  // one past
+  i64 a{0};
+  i64 b{0};
+  i64 c{0};
+  [[nodiscard]] std::size_t count() const noexcept { return last - first; }
+};
+
+// How far down from `top` (one past the last point) the points lie on one
+// function: the start of the run, with the function (a line through the
+// two highest points, or where `quadratic`, the parabola through three).
+[[nodiscard]] inline span_piece run_down(std::span<const point> points, std::size_t top, bool quadratic) {
+  span_piece piece{top - 1, top, points[top - 1].s, 0, 0};
+  if (top < (quadratic ? 3U : 2U)) {
+    return piece;
+  }
+  i64 c = 0;
+  if (quadratic) {
+    const auto found = curvature(points[top - 3], points[top - 2], points[top - 1]);
+    if (!found || *found == 0) {
+      return piece;
+    }
+    c = *found;
+  }
+  const auto l = line(points[top - 2], points[top - 1], c);
+  if (!l) {
+    return piece;
+  }
+  piece.a = l->first;
+  piece.b = l->second;
+  piece.c = c;
+  piece.first = top - 1;
+  while (piece.first > 0 && value(piece.a, piece.b, c, points[piece.first - 1].n) == points[piece.first - 1].s) {
+    --piece.first;
+  }
+  return piece;
+}
+
+// The pieces of the points (sorted by n), from the top down.
+[[nodiscard]] inline std::vector<span_piece> pieces_of(std::span<const point> points) {
+  std::vector<span_piece> pieces;
+  std::size_t top = points.size();
+  while (top > 0) {
+    auto piece = run_down(points, top, false);
+    if (pieces.empty()) {
+      const auto curved = run_down(points, top, true);
+      if (curved.count() >= 4 && curved.count() > piece.count()) {
+        piece = curved;
+      }
+    }
+    top = piece.first;
+    pieces.push_back(piece);
+  }
+  return pieces;
+}
+
+// f at n, or nothing past 64 bits.
+[[nodiscard]] inline std::optional<i64> top_at(const request_fit& f, i64 n) noexcept { return value(f.a, f.b, f.c, n); }
+
+// The points a fit was seen at, sorted by n.
+[[nodiscard]] inline std::vector<point> seen_points(std::span<const std::uint64_t> sizes,
+                                                    std::span<const std::optional<std::uint64_t>> observed) {
+  std::vector<point> points;
+  for (std::size_t i = 0; i < sizes.size() && i < observed.size(); ++i) {
+    const auto n = narrow<i64>(sizes[i]);
+    const auto s = observed[i] ? narrow<i64>(*observed[i]) : std::nullopt;
+    if (n && s) {
+      points.push_back({*n, *s});
+    }
+  }
+  std::ranges::sort(points, {}, &point::n);
+  return points;
+}
+
+// The bytes of a request at n as a range [low, high].
+struct byte_range {
+  std::uint64_t low{0};
+  std::uint64_t high{0};
+};
+
+[[nodiscard]] inline std::uint64_t at_least_zero(i64 v) noexcept { return v < 0 ? 0U : static_cast<std::uint64_t>(v); }
+
+// The range of an unexplained request at n (see the file's description);
+// nothing past 2^63 bytes.
+[[nodiscard]] inline std::optional<byte_range> unexplained_at(std::span<const point> seen, i64 n) {
+  if (seen.empty()) {
+    return byte_range{};
+  }
+  for (const auto& p : seen) {
+    if (p.n == n) {
+      return byte_range{at_least_zero(p.s), at_least_zero(p.s)};
+    }
+  }
+  const point last = seen.back();
+  if (n > last.n) {
+    i64 low = last.s;
+    i64 high = last.s;
+    const auto grown = mul(last.s, n);
+    if (!grown) {
+      return std::nullopt;
+    }
+    high = std::max(high, *grown / last.n + (*grown % last.n != 0 ? 1 : 0));
+    if (seen.size() >= 2) {
+      const point before = seen[seen.size() - 2];
+      low = std::min(low, before.s);
+      // the line through the two largest sizes at n, rounded up
+      const auto rise = sub(last.s, before.s);
+      const auto across = rise ? mul(*rise, n - last.n) : std::nullopt;
+      if (!across) {
+        return std::nullopt;
+      }
+      const i64 step = last.n - before.n;
+      const auto on_line = add(last.s, *across / step + (*across % step > 0 ? 1 : 0));
+      if (!on_line) {
+        return std::nullopt;
+      }
+      high = std::max(high, *on_line);
+    }
+    return byte_range{at_least_zero(low), at_least_zero(high)};
+  }
+  const point first = seen.front();
+  if (n < first.n) {
+    const i64 high = seen.size() >= 2 ? std::max(first.s, seen[1].s) : first.s;
+    return byte_range{at_least_zero(first.s / first.n * n), at_least_zero(high)};
+  }
+  const auto above = std::ranges::find_if(seen, [&](const point& p) { return p.n > n; });
+  const point hi = *above;
+  const point lo = *(above - 1);
+  return byte_range{at_least_zero(std::min(lo.s, hi.s)), at_least_zero(std::max(lo.s, hi.s))};
+}
+
+// The range of an explained request at n below its top piece.
+[[nodiscard]] inline std::optional<byte_range> below_top_at(const request_fit& f, std::span<const point> seen, i64 n) {
+  // The pieces, the top one last, as [first, last] with their functions.
+  struct piece {
+    i64 first;
+    i64 last;
+    i64 a;
+    i64 b;
+    i64 c;
+  };
+  std::vector<piece> pieces;
+  for (const auto& p : f.below) {
+    pieces.push_back({static_cast<i64>(p.first), static_cast<i64>(p.last), p.a, p.b, 0});
+  }
+  pieces.push_back({static_cast<i64>(f.from), seen.empty() ? static_cast<i64>(f.from) : seen.back().n, f.a, f.b, f.c});
+  for (const auto& p : seen) {
+    if (p.n == n) {
+      return byte_range{at_least_zero(p.s), at_least_zero(p.s)};
+    }
+  }
+  const auto on = [&](const piece& p) { return value(p.a, p.b, p.c, n); };
+  const auto upper = std::ranges::find_if(pieces, [&](const piece& p) { return p.last >= n; });
+  if (upper == pieces.end()) {
+    return std::nullopt;  // n is at or past the top piece: not asked here
+  }
+  const auto v_high = on(*upper);
+  if (!v_high) {
     return std::nullopt;
   }
-  return *product / m + (*product % m != 0U ? 1U : 0U);
+  if (upper->first <= n) {  // on a piece
+    return byte_range{at_least_zero(*v_high), at_least_zero(*v_high)};
+  }
+  if (upper == pieces.begin()) {  // below every size seen: the lowest piece carried down
+    if (upper->first < upper->last && *v_high >= 0) {
+      return byte_range{at_least_zero(*v_high), at_least_zero(*v_high)};
+    }
+    return byte_range{0, at_least_zero(value(upper->a, upper->b, upper->c, upper->first).value_or(0))};
+  }
+  const piece& l = *(upper - 1);
+  const piece& h = *upper;
+  const auto v_low = on(l);
+  if (!v_low) {
+    return std::nullopt;
+  }
+  if (l.first < l.last && h.first < h.last) {
+    // which function is below at each end of the gap: a line growing into
+    // a cap is their least, a line growing past a floor their most
+    const auto d_low = sub(value(l.a, l.b, l.c, l.last).value_or(0), value(h.a, h.b, h.c, l.last).value_or(0));
+    const auto d_high = sub(value(l.a, l.b, l.c, h.first).value_or(0), value(h.a, h.b, h.c, h.first).value_or(0));
+    if (d_low && d_high && *d_low < 0 && *d_high > 0) {
+      const i64 v = std::min(*v_low, *v_high);
+      return byte_range{at_least_zero(v), at_least_zero(v)};
+    }
+    if (d_low && d_high && *d_low > 0 && *d_high < 0) {
+      const i64 v = std::max(*v_low, *v_high);
+      return byte_range{at_least_zero(v), at_least_zero(v)};
+    }
+  }
+  return byte_range{at_least_zero(std::min(*v_low, *v_high)), at_least_zero(std::max(*v_low, *v_high))};
+}
+
+// The range of request `request` of the model `e` at n.
+[[nodiscard]] inline result<byte_range, extrapolation_error> range_at(const extrapolation& e, std::size_t request,
+                                                                      std::uint64_t n) {
+  const auto& f = e.fits[request];
+  const auto overflow = [&] { return unexpected{error(extrapolation_errc::size_overflow, e.reference, f.event, n)}; };
+  const auto signed_n = narrow<i64>(n);
+  if (!signed_n) {
+    return overflow();
+  }
+  const auto seen = seen_points(e.sizes, f.observed);
+  if (f.kind == fit_kind::unexplained) {
+    const auto r = unexplained_at(seen, *signed_n);
+    return r ? result<byte_range, extrapolation_error>(*r) : overflow();
+  }
+  if (n >= f.from) {
+    const auto v = top_at(f, *signed_n);
+    if (!v) {
+      return overflow();
+    }
+    if (*v < 0) {  // a fit that falls below 0 bytes there: between 0 and the most seen
+      std::uint64_t most = 0;
+      for (const auto& p : seen) {
+        most = std::max(most, at_least_zero(p.s));
+      }
+      return byte_range{0, most};
+    }
+    return byte_range{at_least_zero(*v), at_least_zero(*v)};
+  }
+  const auto r = below_top_at(f, seen, *signed_n);
+  return r ? result<byte_range, extrapolation_error>(*r) : overflow();
+}
+
+// Which kind the pieces make, and whether the top one is confirmed.
+[[nodiscard]] inline std::optional<fit_kind> kind_of(std::span<const span_piece> pieces, std::size_t points) {
+  const span_piece& top = pieces.front();
+  const bool curved = top.c != 0;
+  const std::size_t needed = points <= 2 ? points : curved ? 4U : 3U;
+  if (pieces.size() == 1) {
+    if (top.count() < needed) {
+      return std::nullopt;
+    }
+    return curved ? fit_kind::quadratic : top.b == 0 ? fit_kind::constant : fit_kind::affine;
+  }
+  const span_piece& next = pieces[1];
+  const bool capped = !curved && top.b == 0 && top.count() >= 2 && next.b > 0 && next.c == 0 && next.count() >= 3;
+  if (capped) {
+    return fit_kind::saturating;
+  }
+  if (top.count() < needed) {
+    return std::nullopt;
+  }
+  return fit_kind::piecewise;
 }
 
 }  // namespace detail::extrapolating
@@ -278,24 +613,145 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
   return p;
 }
 
-[[nodiscard]] ITERAGPU_INLINE alignment align(std::span<const request_program> programs, std::size_t reference) {
+namespace detail::extrapolating {
+
+// Matches `programs[order[k]]` to the reference, one by one, each with what
+// the larger sizes already matched predict (`order`: the traces to match,
+// by size descending); fills `seen` (per reference request, (n, s) from the
+// largest n down) and returns the map of each trace.
+[[nodiscard]] inline std::vector<std::vector<std::optional<std::size_t>>> match_down(
+    std::span<const request_program> programs, std::span<const std::uint64_t> sizes, std::size_t reference,
+    std::span<const std::size_t> order, std::vector<std::vector<point>>& seen) {
+  const auto& r = programs[reference];
+  seen.assign(r.sizes.size(), {});
+  for (std::size_t i = 0; i < r.sizes.size(); ++i) {
+    seen[i].push_back({static_cast<i64>(sizes[reference]), static_cast<i64>(r.sizes[i])});
+  }
+  std::vector<std::vector<std::optional<std::size_t>>> maps(programs.size());
+  for (const auto t : order) {
+    const auto n = static_cast<i64>(sizes[t]);
+    std::vector<expected_sizes> expected;
+    expected.reserve(seen.size());
+    for (const auto& s : seen) {
+      expected.push_back(expect(s, n));
+    }
+    maps[t] = pair_requests(r, expected, programs[t]);
+    for (std::size_t i = 0; i < maps[t].size(); ++i) {
+      if (const auto to = maps[t][i]) {
+        seen[*to].push_back({n, static_cast<i64>(programs[t].sizes[i])});
+      }
+    }
+  }
+  return maps;
+}
+
+// The traces of `subset` by size, largest first.
+[[nodiscard]] inline std::vector<std::size_t> by_size_down(std::span<const std::uint64_t> sizes,
+                                                           std::vector<std::size_t> subset) {
+  std::ranges::sort(subset, [&](std::size_t x, std::size_t y) { return sizes[x] > sizes[y]; });
+  return subset;
+}
+
+// The model of the traces of `subset` (see extrapolation): the largest is
+// the reference; the other code paths below are modelled in turn.
+[[nodiscard]] inline extrapolation model_of(std::span<const request_program> programs,
+                                            std::span<const std::uint64_t> sizes, std::vector<std::size_t> subset) {
+  const auto order = by_size_down(sizes, std::move(subset));
+  extrapolation e;
+  e.sizes.assign(sizes.begin(), sizes.end());
+  e.reference = order.front();
+  const auto& r = programs[e.reference];
+  std::vector<std::vector<point>> seen;
+  const auto maps = match_down(programs, sizes, e.reference, std::span(order).subspan(1), seen);
+  e.path_first = sizes[e.reference];
+  bool same_path = true;
+  std::optional<std::size_t> other_path;
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const auto t = order[k];
+    std::vector<bool> in_t(programs[t].sizes.size(), false);
+    std::vector<bool> in_r(r.sizes.size(), false);
+    for (std::size_t i = 0; i < in_t.size(); ++i) {
+      if (const auto to = maps[t][i]) {
+        in_t[i] = true;
+        in_r[*to] = true;
+      }
+    }
+    add_runs(e.unmatched, e.reference, r, in_r);
+    add_runs(e.unmatched, t, programs[t], in_t);
+    const bool one_to_one = std::ranges::all_of(in_t, std::identity{}) && std::ranges::all_of(in_r, std::identity{});
+    if (same_path && one_to_one) {
+      e.path_first = sizes[t];
+    } else if (same_path) {
+      same_path = false;
+      other_path = k;
+    }
+  }
+  std::ranges::sort(e.unmatched, [](const unmatched_run& x, const unmatched_run& y) {
+    return std::pair(x.trace, x.first_request) < std::pair(y.trace, y.first_request);
+  });
+  std::vector<std::vector<std::optional<std::uint64_t>>> observed(
+      r.sizes.size(), std::vector<std::optional<std::uint64_t>>(sizes.size()));
+  for (std::size_t i = 0; i < r.sizes.size(); ++i) {
+    observed[i][e.reference] = r.sizes[i];
+  }
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const auto t = order[k];
+    for (std::size_t i = 0; i < maps[t].size(); ++i) {
+      if (const auto to = maps[t][i]) {
+        observed[*to][t] = programs[t].sizes[i];
+      }
+    }
+  }
+  e.fits.reserve(r.sizes.size());
+  for (std::size_t i = 0; i < r.sizes.size(); ++i) {
+    auto f = fit_sizes(sizes, observed[i]);
+    f.event = r.events[i];
+    e.fits.push_back(std::move(f));
+  }
+  e.steps = r.steps;
+  e.streams = r.streams;
+  e.reference_peak_requested = peak_requested(r);
+  if (other_path) {
+    auto lower =
+        model_of(programs, sizes,
+                 std::vector<std::size_t>(order.begin() + static_cast<std::ptrdiff_t>(*other_path), order.end()));
+    auto rest = std::move(lower.below);
+    lower.below.clear();
+    e.below.push_back(std::move(lower));
+    for (auto& m : rest) {
+      e.below.push_back(std::move(m));
+    }
+  }
+  return e;
+}
+
+}  // namespace detail::extrapolating
+
+[[nodiscard]] ITERAGPU_INLINE alignment align(std::span<const request_program> programs,
+                                              std::span<const std::uint64_t> sizes, std::size_t reference) {
   namespace d = detail::extrapolating;
   alignment a;
   const auto& r = programs[reference];
+  std::vector<std::size_t> others;
   for (std::size_t t = 0; t < programs.size(); ++t) {
-    const auto& p = programs[t];
-    if (t == reference) {
-      auto& self = a.to_reference.emplace_back(p.sizes.size());
-      for (std::size_t i = 0; i < self.size(); ++i) {
-        self[i] = i;
-      }
-      continue;
+    if (t != reference) {
+      others.push_back(t);
     }
-    a.to_reference.push_back(d::pair_requests(r, p));
+  }
+  const auto order = d::by_size_down(sizes, std::move(others));
+  std::vector<std::vector<d::point>> seen;
+  a.to_reference = d::match_down(programs, sizes, reference, order, seen);
+  auto& self = a.to_reference[reference];
+  self.resize(r.sizes.size());
+  for (std::size_t i = 0; i < self.size(); ++i) {
+    self[i] = i;
+  }
+  for (const auto t : order) {
+    const auto& p = programs[t];
     std::vector<bool> in_t(p.sizes.size(), false);
     std::vector<bool> in_r(r.sizes.size(), false);
     for (std::size_t i = 0; i < p.sizes.size(); ++i) {
-      if (const auto to = a.to_reference.back()[i]) {
+      if (const auto to = a.to_reference[t][i]) {
         in_t[i] = true;
         in_r[*to] = true;
       }
@@ -314,47 +770,25 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
   namespace d = detail::extrapolating;
   request_fit f;
   f.observed.assign(observed.begin(), observed.end());
-  std::vector<d::point> points;
-  for (std::size_t i = 0; i < sizes.size() && i < observed.size(); ++i) {
-    const auto n = narrow<d::i64>(sizes[i]);
-    const auto s = observed[i] ? narrow<d::i64>(*observed[i]) : std::nullopt;
-    if (!n || !s) {
-      return f;
-    }
-    points.push_back({*n, *s});
-  }
-  if (points.size() < 2 || points.size() != sizes.size()) {
+  const auto points = d::seen_points(sizes, observed);
+  if (points.empty()) {
     return f;
   }
-  std::ranges::sort(points, {}, &d::point::n);
-  if (std::ranges::all_of(points, [&](const d::point& p) { return p.s == points[0].s; })) {
-    f.kind = fit_kind::constant;
-    f.a = points[0].s;
+  const auto pieces = d::pieces_of(points);
+  const auto kind = d::kind_of(pieces, points.size());
+  if (!kind || points.size() < 2) {
     return f;
   }
-  if (const auto l = d::line(points[0], points[1], 0)) {
-    request_fit candidate = f;
-    candidate.kind = fit_kind::affine;
-    candidate.a = l->first;
-    candidate.b = l->second;
-    if (d::gives_every(candidate, points)) {
-      return candidate;
-    }
-  }
-  if (points.size() < 3) {
-    return f;
-  }
-  const auto c = d::curvature(points[0], points[1], points[2]);
-  const auto l = c ? d::line(points[0], points[1], *c) : std::nullopt;
-  if (l) {
-    request_fit candidate = f;
-    candidate.kind = fit_kind::quadratic;
-    candidate.a = l->first;
-    candidate.b = l->second;
-    candidate.c = *c;
-    if (d::gives_every(candidate, points)) {
-      return candidate;
-    }
+  const auto& top = pieces.front();
+  f.kind = *kind;
+  f.a = top.a;
+  f.b = top.b;
+  f.c = top.c;
+  f.from = static_cast<std::uint64_t>(points[top.first].n);
+  for (std::size_t k = pieces.size(); k-- > 1;) {
+    const auto& p = pieces[k];
+    f.below.push_back({static_cast<std::uint64_t>(points[p.first].n), static_cast<std::uint64_t>(points[p.last - 1].n),
+                       p.count() == 1 ? points[p.first].s : p.a, p.count() == 1 ? 0 : p.b});
   }
   return f;
 }
@@ -390,31 +824,12 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
     }
     programs.push_back(std::move(*p));
   }
-  extrapolation e;
-  e.sizes.assign(sizes.begin(), sizes.end());
-  e.reference = static_cast<std::size_t>(std::ranges::max_element(sizes) - sizes.begin());
-  auto matched = align(programs, e.reference);
-  const auto& r = programs[e.reference];
-  // from_reference[t][request of the reference] -> the request of trace t
-  std::vector<std::vector<std::optional<std::uint64_t>>> observed(
-      r.sizes.size(), std::vector<std::optional<std::uint64_t>>(sizes.size()));
-  for (std::size_t t = 0; t < programs.size(); ++t) {
-    for (std::size_t i = 0; i < programs[t].sizes.size(); ++i) {
-      if (const auto to = matched.to_reference[t][i]) {
-        observed[*to][t] = programs[t].sizes[i];
-      }
-    }
+  std::vector<std::size_t> all(traces.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    all[i] = i;
   }
-  e.fits.reserve(r.sizes.size());
-  for (std::size_t i = 0; i < r.sizes.size(); ++i) {
-    auto f = fit_sizes(sizes, observed[i]);
-    f.event = r.events[i];
-    e.fits.push_back(std::move(f));
-  }
-  e.steps = r.steps;
-  e.streams = r.streams;
-  e.unmatched = std::move(matched.unmatched);
-  e.reference_peak_requested = d::peak_requested(r);
+  auto e = d::model_of(programs, sizes, std::move(all));
+  e.recorded.assign(traces.begin(), traces.end());
   return e;
 }
 
@@ -429,45 +844,52 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
 }
 
 [[nodiscard]] ITERAGPU_INLINE bool is_exact(const extrapolation& e) noexcept {
-  return e.unmatched.empty() &&
-         std::ranges::none_of(e.fits, [](const request_fit& f) { return f.kind == fit_kind::unexplained; });
+  return std::ranges::none_of(e.fits, [](const request_fit& f) { return f.kind == fit_kind::unexplained; });
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::vector<const extrapolation*> models_at(const extrapolation& e, std::uint64_t n) {
+  std::vector<const extrapolation*> paths{&e};
+  for (const auto& m : e.below) {
+    paths.push_back(&m);
+  }
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    if (n >= paths[k]->path_first || k + 1 == paths.size()) {
+      return {paths[k]};
+    }
+    const auto* next = paths[k + 1];
+    if (n > next->sizes[next->reference]) {
+      return {paths[k], next};
+    }
+  }
+  return {&e};
+}
+
+[[nodiscard]] ITERAGPU_INLINE bool is_exact_at(const extrapolation& e, std::uint64_t n) {
+  if (std::ranges::find(e.sizes, n) != e.sizes.end() && !e.recorded.empty()) {
+    return true;
+  }
+  const auto models = models_at(e, n);
+  if (models.size() != 1) {
+    return false;
+  }
+  const auto& m = *models.front();
+  for (std::size_t i = 0; i < m.fits.size(); ++i) {
+    const auto r = detail::extrapolating::range_at(m, i, n);
+    if (!r || r->low != r->high) {
+      return false;
+    }
+  }
+  return true;
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<std::uint64_t, extrapolation_error> size_at(const extrapolation& e,
                                                                                  std::size_t request, std::uint64_t n,
                                                                                  range_end end) {
-  namespace d = detail::extrapolating;
-  const auto& f = e.fits[request];
-  if (f.kind != fit_kind::unexplained) {
-    const auto signed_n = narrow<d::i64>(n);
-    const auto v = signed_n ? d::value(f.a, f.b, f.c, *signed_n) : std::nullopt;
-    if (!v) {
-      return unexpected{d::error(extrapolation_errc::size_overflow, e.reference, f.event, n)};
-    }
-    if (*v < 0) {
-      return unexpected{d::error(extrapolation_errc::negative_size, e.reference, f.event, n)};
-    }
-    return static_cast<std::uint64_t>(*v);
+  const auto r = detail::extrapolating::range_at(e, request, n);
+  if (!r) {
+    return unexpected{r.error()};
   }
-  std::optional<std::uint64_t> chosen;
-  for (std::size_t t = 0; t < f.observed.size(); ++t) {
-    if (!f.observed[t]) {
-      continue;
-    }
-    const std::uint64_t s = *f.observed[t];
-    std::uint64_t candidate = s;
-    if (end == range_end::upper) {
-      const auto scaled = d::scaled_up(s, n, e.sizes[t]);
-      if (!scaled) {
-        return unexpected{d::error(extrapolation_errc::size_overflow, e.reference, f.event, n)};
-      }
-      candidate = std::max(s, *scaled);
-    }
-    chosen = !chosen                   ? candidate
-             : end == range_end::lower ? std::min(*chosen, candidate)
-                                       : std::max(*chosen, candidate);
-  }
-  return chosen.value_or(0);
+  return end == range_end::lower ? r->low : r->high;
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<device_trace, extrapolation_error> synthesize(const extrapolation& e,
@@ -491,51 +913,110 @@ inline void add_runs(std::vector<unmatched_run>& runs, std::size_t trace, const 
   return t;
 }
 
+namespace detail::extrapolating {
+
+// The traces at n that a prediction replays: the trace recorded at n; else
+// per model of n, its lower trace, and its upper one where the model gives
+// a range at n.
+[[nodiscard]] inline result<std::vector<device_trace>, extrapolation_error> traces_at(const extrapolation& e,
+                                                                                      std::uint64_t n) {
+  std::vector<device_trace> traces;
+  for (std::size_t t = 0; t < e.sizes.size() && t < e.recorded.size(); ++t) {
+    if (e.sizes[t] == n) {
+      traces.push_back(e.recorded[t]);
+      return traces;
+    }
+  }
+  for (const auto* m : models_at(e, n)) {
+    bool ranged = false;
+    for (std::size_t i = 0; i < m->fits.size() && !ranged; ++i) {
+      const auto r = range_at(*m, i, n);
+      if (!r) {
+        return unexpected{r.error()};
+      }
+      ranged = r->low != r->high;
+    }
+    for (const auto end : {range_end::lower, range_end::upper}) {
+      if (end == range_end::upper && !ranged) {
+        break;
+      }
+      auto t = synthesize(*m, n, end);
+      if (!t) {
+        return unexpected{t.error()};
+      }
+      traces.push_back(std::move(*t));
+    }
+  }
+  return traces;
+}
+
+// Orders replays from the least demanding to the most: completing before
+// running out of memory, then by peak reserved, then peak allocated.
+[[nodiscard]] inline bool less_demanding(const replay_outcome& x, const replay_outcome& y) noexcept {
+  return std::tuple(x.oom.has_value(), x.peak_reserved.value, x.peak_allocated.value) <
+         std::tuple(y.oom.has_value(), y.peak_reserved.value, y.peak_allocated.value);
+}
+
+}  // namespace detail::extrapolating
+
 [[nodiscard]] ITERAGPU_INLINE result<size_prediction, extrapolation_error> predict(const extrapolation& e,
                                                                                    std::uint64_t n,
                                                                                    const replay_options& options) {
-  size_prediction p;
-  for (const auto end : {range_end::lower, range_end::upper}) {
-    if (end == range_end::upper && is_exact(e)) {
-      break;
-    }
-    const auto trace = synthesize(e, n, end);
-    if (!trace) {
-      return unexpected{trace.error()};
-    }
-    auto outcome = replay(*trace, options);
+  namespace d = detail::extrapolating;
+  const auto traces = d::traces_at(e, n);
+  if (!traces) {
+    return unexpected{traces.error()};
+  }
+  std::vector<replay_outcome> outcomes;
+  for (const auto& trace : *traces) {
+    auto outcome = replay(trace, options);
     if (!outcome) {
       return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n,
                                             outcome.error()}};
     }
-    (end == range_end::lower ? p.lower : p.upper.emplace()) = std::move(*outcome);
+    outcomes.push_back(std::move(*outcome));
+  }
+  const auto [least, most] = std::ranges::minmax_element(outcomes, d::less_demanding);
+  size_prediction p{*least, std::nullopt};
+  if (outcomes.size() > 1) {
+    p.upper = *most;
   }
   return p;
 }
 
 namespace detail::extrapolating {
 
-/// Whether the trace of `e` built at `n` (its `judged` end) completes under
-/// `options`.
+/// Whether every trace the prediction at `n` replays completes under
+/// `options`; a size whose bytes pass 2^63 does not.
 [[nodiscard]] ITERAGPU_INLINE result<bool, extrapolation_error> completes_at(const extrapolation& e,
                                                                              const replay_options& options,
-                                                                             range_end judged, std::uint64_t n) {
-  const auto trace = synthesize(e, n, judged);
-  if (!trace) {
-    return unexpected{trace.error()};
+                                                                             std::uint64_t n) {
+  const auto traces = traces_at(e, n);
+  if (!traces) {
+    if (traces.error().code == extrapolation_errc::size_overflow) {
+      return false;
+    }
+    return unexpected{traces.error()};
   }
-  // Every block holds at least the bytes asked and the segments hold the
-  // blocks: a trace whose bytes asked in use at once pass the capacity
-  // runs out of memory, which needs no replay to know.
-  if (options.capacity && peak_asked(trace->events) > options.capacity->value) {
-    return false;
+  for (const auto& trace : *traces) {
+    // Every block holds at least the bytes asked and the segments hold the
+    // blocks: a trace whose bytes asked in use at once pass the capacity
+    // runs out of memory, which needs no replay to know.
+    if (options.capacity && peak_asked(trace.events) > options.capacity->value) {
+      return false;
+    }
   }
-  const auto outcome = replay(*trace, options);
-  if (!outcome) {
-    return unexpected{
-        extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n, outcome.error()}};
+  for (const auto& trace : *traces) {
+    const auto outcome = replay(trace, options);
+    if (!outcome) {
+      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n,
+                                            outcome.error()}};
+    }
+    if (outcome->oom) {
+      return false;
+    }
   }
-  return !outcome->oom.has_value();
+  return true;
 }
 
 }  // namespace detail::extrapolating
@@ -543,8 +1024,7 @@ namespace detail::extrapolating {
 [[nodiscard]] ITERAGPU_INLINE result<largest_size, extrapolation_error> find_largest_size(const extrapolation& e,
                                                                                           const replay_options& options,
                                                                                           std::uint64_t limit) {
-  const range_end judged = is_exact(e) ? range_end::lower : range_end::upper;
-  const auto completes = [&](std::uint64_t n) { return detail::extrapolating::completes_at(e, options, judged, n); };
+  const auto completes = [&](std::uint64_t n) { return detail::extrapolating::completes_at(e, options, n); };
   if (limit == 0) {
     return largest_size{};
   }
