@@ -102,6 +102,7 @@ enum class extrapolation_errc {
   negative_size,        ///< a request's fit gives a negative size at the size asked
   size_overflow,        ///< a request's fit passes 2^63 bytes at the size asked
   replay_failed,        ///< the built trace could not be replayed
+  no_requests,          ///< a trace makes no allocation: nothing to match or fit
 };
 
 /// segment_unexplained: the segment of the snapshot that no event reserved.
@@ -276,6 +277,13 @@ struct size_prediction {
 /// is replayed: the requests and the segments' places as they happened.
 [[nodiscard]] result<size_prediction, extrapolation_error> predict(const extrapolation& e, std::uint64_t n,
                                                                    const replay_options& options);
+
+/// Whether size `n` fits under `options` (its capacity): every trace the
+/// prediction at `n` replays completes (both ends of a range, both paths
+/// between two); a size whose fitted bytes pass 2^63 does not. The one
+/// judgement of "fits" that find_largest_size() and the programs use.
+[[nodiscard]] result<bool, extrapolation_error> completes_at(const extrapolation& e, const replay_options& options,
+                                                             std::uint64_t n);
 
 /// The search for the largest size that completes.
 struct largest_size {

@@ -39,7 +39,7 @@ enum class trace_action {
   segment_unmap,   ///< pages unmapped from an expandable segment
   oom,             ///< an allocation that failed (the program may have caught it)
   snapshot,        ///< a snapshot taken
-  other,           ///< an action this reader does not act on (`annotate`, ...)
+  other,           ///< an action this reader does not act on (`user_defined`: an annotation)
 };
 
 /// One event of a device's trace.

@@ -817,6 +817,9 @@ namespace detail::extrapolating {
     if (!p) {
       return unexpected{p.error()};
     }
+    if (p->sizes.empty()) {
+      return unexpected{d::error(extrapolation_errc::no_requests, i, 0, sizes[i])};
+    }
     if (const auto segment = unexplained_segment(traces[i])) {
       auto late = d::error(extrapolation_errc::segment_unexplained, i, 0);
       late.what = unexplained_segment_at{*segment};
@@ -984,14 +987,11 @@ namespace detail::extrapolating {
   return p;
 }
 
-namespace detail::extrapolating {
-
-/// Whether every trace the prediction at `n` replays completes under
-/// `options`; a size whose bytes pass 2^63 does not.
 [[nodiscard]] ITERAGPU_INLINE result<bool, extrapolation_error> completes_at(const extrapolation& e,
                                                                              const replay_options& options,
                                                                              std::uint64_t n) {
-  const auto traces = traces_at(e, n);
+  namespace d = detail::extrapolating;
+  const auto traces = d::traces_at(e, n);
   if (!traces) {
     if (traces.error().code == extrapolation_errc::size_overflow) {
       return false;
@@ -1002,12 +1002,15 @@ namespace detail::extrapolating {
     // Every block holds at least the bytes asked and the segments hold the
     // blocks: a trace whose bytes asked in use at once pass the capacity
     // runs out of memory, which needs no replay to know.
-    if (options.capacity && peak_asked(trace.events) > options.capacity->value) {
+    if (options.capacity && d::peak_asked(trace.events) > options.capacity->value) {
       return false;
     }
   }
   for (const auto& trace : *traces) {
     const auto outcome = replay(trace, options);
+    if (!outcome && outcome.error().code == replay_errc::request_too_large) {
+      return false;  // PyTorch refuses a request of 2^60 bytes or more as out of memory
+    }
     if (!outcome) {
       return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n,
                                             outcome.error()}};
@@ -1019,12 +1022,10 @@ namespace detail::extrapolating {
   return true;
 }
 
-}  // namespace detail::extrapolating
-
 [[nodiscard]] ITERAGPU_INLINE result<largest_size, extrapolation_error> find_largest_size(const extrapolation& e,
                                                                                           const replay_options& options,
                                                                                           std::uint64_t limit) {
-  const auto completes = [&](std::uint64_t n) { return detail::extrapolating::completes_at(e, options, n); };
+  const auto completes = [&](std::uint64_t n) { return completes_at(e, options, n); };
   if (limit == 0) {
     return largest_size{};
   }

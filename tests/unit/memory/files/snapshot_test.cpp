@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_CASE(a_snapshot_dict_becomes_typed_events_segments_and_settings)
     "device_traces": [[{"action": "segment_alloc", "addr": 139637976727552, "size": 2097152, "stream": 0},
                        {"action": "alloc", "addr": 139637976727552, "size": 1000, "stream": 0, "frames": []},
                        {"action": "oom", "device_free": 12345, "size": 1000000, "stream": 0},
-                       {"action": "annotate", "stream": 0}]],
+                       {"action": "user_defined", "stream": 0}]],
     "allocator_settings": {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True", "max_split_size": -1,
                            "garbage_collection_threshold": 0.0, "expandable_segments": true,
                            "roundup_power2_divisions": {"1": 0, "2": 4}}
@@ -68,6 +68,12 @@ BOOST_AUTO_TEST_CASE(a_malformed_snapshot_is_refused_with_the_path_of_the_fault)
   BOOST_TEST((refused("{}") == snapshot_error{snapshot_errc::missing_field, "device_traces"}));
   BOOST_TEST((refused(R"({"device_traces": [[{"action": "alloc", "addr": 1, "size": -5}]]})") ==
               snapshot_error{snapshot_errc::out_of_range, "device_traces[0][0].size"}));
+  // An action PyTorch does not write is refused where it stands, never skipped.
+  BOOST_TEST((refused(R"({"device_traces": [[{"action": "alloc", "addr": 1, "size": 5, "stream": 0},
+                                              {"action": "allocate", "addr": 2, "size": 5, "stream": 0}]]})") ==
+              snapshot_error{snapshot_errc::unknown_value, "device_traces[0][1].action"}));
+  BOOST_TEST((refused(R"({"device_traces": [[{"action": "alloc", "addr": 2, "size": 5, "stream": 0}]]})") ==
+              snapshot_error{snapshot_errc::unknown_value, "device_traces[0][0].action"}));
   BOOST_TEST((refused(R"({"device_traces": [[{"action": "alloc", "addr": "x", "size": 5}]]})") ==
               snapshot_error{snapshot_errc::wrong_type, "device_traces[0][0].addr"}));
   BOOST_TEST((refused(R"({"device_traces": [[{"addr": 1}]]})") ==

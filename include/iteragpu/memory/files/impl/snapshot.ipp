@@ -61,7 +61,7 @@ namespace iteragpu::memory::detail::snapshot_fields {
     std::string_view name;
     trace_action action;
   };
-  constexpr std::array<entry, 9> names{{
+  constexpr std::array<entry, 10> names{{
       {"alloc", trace_action::alloc},
       {"free_requested", trace_action::free_requested},
       {"free_completed", trace_action::free_completed},
@@ -71,6 +71,7 @@ namespace iteragpu::memory::detail::snapshot_fields {
       {"segment_unmap", trace_action::segment_unmap},
       {"oom", trace_action::oom},
       {"snapshot", trace_action::snapshot},
+      {"user_defined", trace_action::other},
   }};
   for (const auto& e : names) {
     if (e.name == name) {
@@ -96,8 +97,12 @@ namespace iteragpu::memory::detail::snapshot_fields {
   trace_event e;
   const auto& name = action->get_string();
   const auto known = action_named(std::string_view{name.data(), name.size()});
-  // An action a later PyTorch adds (`annotate`, ...) changes no memory.
-  e.action = known.value_or(trace_action::other);
+  // An action PyTorch does not write (a misspelt `allocate`, a word holding
+  // control bytes) is refused: skipped, it would drop requests unseen.
+  if (!known) {
+    return fail(snapshot_errc::unknown_value, at(path, "action"));
+  }
+  e.action = *known;
   if (e.action == trace_action::other || e.action == trace_action::snapshot) {
     return e;
   }
