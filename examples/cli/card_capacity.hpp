@@ -48,10 +48,16 @@ struct card_capacity {
   return std::move(*parsed);
 }
 
-/// `memory` less `outside`, floored at 0, with `what` naming the memory in the words.
+/// `memory` less `outside`, with `what` naming the memory in the words; a
+/// usage_error when the memory outside the allocator leaves nothing.
 [[nodiscard]] inline card_capacity capacity_left(byte_count memory, byte_count outside, std::optional<std::string> gpu,
                                                  const std::string& what) {
-  const std::uint64_t bytes = memory.value > outside.value ? memory.value - outside.value : 0;
+  if (outside.value >= memory.value) {
+    throw usage_error("--outside-bytes: " + to_decimal_string(outside.value) +
+                      " bytes outside the allocator leave nothing of " + (gpu ? *gpu + ", " : std::string()) + what +
+                      ", " + to_decimal_string(memory.value) + " bytes; expected less than the card's memory");
+  }
+  const std::uint64_t bytes = memory.value - outside.value;
   return card_capacity{byte_count{bytes}, std::move(gpu), memory,
                        what + ", " + to_decimal_string(memory.value) +
                            " bytes, less the memory outside the allocator, " + to_decimal_string(outside.value) +

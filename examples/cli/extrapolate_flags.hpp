@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_CLI_EXTRAPOLATE_FLAGS_HPP
 #define ITERAGPU_CLI_EXTRAPOLATE_FLAGS_HPP
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "cli/common.hpp"
 #include "cli/extrapolate_recording.hpp"
 #include "cli/flags.hpp"
+#include "cli/snapshot_input.hpp"
 #include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
@@ -31,14 +33,21 @@ inline constexpr std::uint64_t largest_extrapolated_size = 1'000'000;
 /// What --sizes and --to accept, as messages say it.
 inline constexpr std::string_view accepted_size_list = "comma-separated positive integers up to 1000000, e.g. 1,2,4";
 
+/// The sizes `extrapolate --torchscript` records without --sizes: 2, 3 and
+/// 4, where a program's small-size paths show, then doubling up to 512, so
+/// that the requests that stop growing (one part per multiprocessor) and
+/// the kernels that switch past a size are seen; the recording stops at the
+/// first size that runs out of memory on the card (docs/extrapolate.md).
+inline constexpr std::array<std::uint64_t, 10> default_recorded_sizes{2, 3, 4, 8, 16, 32, 64, 128, 256, 512};
+
 /// The flags of `mesure_memoire extrapolate`, with its help.
 [[nodiscard]] inline po::options_description extrapolate_description() {
   po::options_description d(
       "mesure_memoire extrapolate SNAPSHOT... --sizes N1,N2,...: snapshots of one program recorded at several "
       "values of one dimension (the batch size, a sequence length), matched request by request; each request's "
-      "size fitted exactly as a + b*n (or + c*n^2 with three sizes or more), the trace built at any size and "
-      "replayed as `replay` does; no GPU. Requests that follow no such function make every figure a range "
-      "(docs/extrapolate.md)");
+      "size fitted exactly (constant, a + b*n, a + b*n + c*n^2, a cap reached along a line), the trace built at "
+      "any size and replayed as `replay` does; no GPU. Requests that follow no confirmed function make a figure a "
+      "range (docs/extrapolate.md)");
   d.add_options()                                                                                                   //
       ("sizes", text_value("LIST"), "the size each snapshot was recorded at, in the snapshots' order, e.g. 1,2,4")  //
       ("to", text_list("LIST"), "a size to predict, or a comma-separated list; may repeat")                         //
@@ -46,24 +55,31 @@ inline constexpr std::string_view accepted_size_list = "comma-separated positive
       ("alloc-conf", text_value("CONF"),
        "a setting as PYTORCH_CUDA_ALLOC_CONF reads it; may repeat; \"\" is the recorded settings (the default)")  //
       ("capacity-bytes", text_list("N"), "the bytes the allocator may reserve, a positive integer; may repeat")   //
+      ("capacity-gib", text_list("X"), "the same in GiB, a decimal (rounded down to a whole byte); may repeat")   //
+      ("memory-fraction", text_list("F"),
+       "a capacity as torch.cuda.set_per_process_memory_fraction(F) sets it on the device of "
+       "--device-memory-bytes: (size_t)(F x total) in double; may repeat")  //
+      ("card-gib", text_list("X"),
+       "a card whose runtime reports this many GiB of total memory, less --outside-bytes; may repeat")  //
       ("largest", po::bool_switch(),
-       "find the largest size up to 1000000 that completes under each --capacity-bytes, or on --gpu ID, or on "
-       "every GPU of the catalog")  //
-      ("gpu", text_value("ID"),
-       "with --largest: a catalog GPU id; its capacity is its memory under the memory rule "
-       "less --outside-bytes")                                                                         //
-      ("catalog", text_value("PATH"), "the catalog of GPUs for --largest (default: the shipped one)")  //
+       "find the largest size up to 1000000 that completes under each capacity, each --gpu, or every GPU of the "
+       "catalog")  //
+      ("gpu", text_list("ID"),
+       "a catalog GPU id; may repeat: its capacity is its memory under the memory rule less --outside-bytes "
+       "(default: every GPU of the catalog)")                                            //
+      ("catalog", text_value("PATH"), "the catalog of GPUs (default: the shipped one)")  //
       ("device-memory-bytes", text_value("N"),
-       "the device's total memory in bytes (its totalGlobalMem, 150109880320 on the H200), which sizes an "
-       "expandable segment's address space: needed under expandable segments for --to and --capacity-bytes "
-       "(a catalog GPU gives its own)")  //
+       "the device's total memory in bytes (its totalGlobalMem, 85017493504 on an H100 80GB HBM3), which sizes an "
+       "expandable segment's address space and --memory-fraction (a catalog GPU or --card-gib gives its own)")  //
       ("outside-bytes", text_value("N"),
-       "the memory outside the allocator taken off a GPU's memory, in bytes (default 718077952, measured on the "
-       "H200)")                                                             //
-      ("json", po::bool_switch(), "print one JSON object instead of text")  //
+       "the memory outside the allocator taken off a card's memory, in bytes (default 718077952: the CUDA context "
+       "and library handles of PyTorch 2.11, measured on an H200)")                                         //
+      ("json", po::bool_switch(), "print one JSON object instead of text")                                  //
+      ("verbose", po::bool_switch(), "with the text: list every request that is unexplained or unmatched")  //
       ("torchscript", text_value("FILE"),
        "instead of SNAPSHOT files: record them on this machine's GPU, this TorchScript file measured as `measure "
-       "--torchscript` does, once per size of --sizes, each in a fresh process; with --input and --traces")  //
+       "--torchscript` does, once per size, each in a fresh process; with --input and --traces; without --sizes "
+       "the sizes 2,3,4,8,...,512, up to the first that runs out of memory")  //
       ("input", text_list("SPEC"),
        "with --torchscript: one input of forward as `measure` reads it, B standing for the size (e.g. "
        "Bx128:int64); repeat the flag for each input")                                                             //
@@ -82,16 +98,19 @@ inline constexpr std::string_view accepted_size_list = "comma-separated positive
 struct extrapolate_command_options {
   std::vector<std::string> files;             ///< the snapshots, in order
   std::vector<std::uint64_t> sizes;           ///< --sizes, one per snapshot
+  bool sizes_given{true};                     ///< --sizes given (else the default recorded sizes)
   std::vector<std::uint64_t> to;              ///< --to, in order
   std::size_t device{0};                      ///< --device-index
   std::vector<std::string> alloc_confs;       ///< --alloc-conf, in order (empty: the recorded settings)
-  std::vector<byte_count> capacities;         ///< --capacity-bytes, in order
+  std::vector<capacity_flag> capacities;      ///< --capacity-bytes, --capacity-gib, --memory-fraction, --card-gib
   std::optional<byte_count> device_memory{};  ///< --device-memory-bytes
   bool largest{false};                        ///< --largest
-  std::optional<std::string> gpu{};           ///< --gpu
+  std::vector<std::string> gpus{};            ///< --gpu, in order (none: every GPU of the catalog)
   std::optional<std::string> catalog{};       ///< --catalog
   byte_count outside{memory::prediction::h200_pytorch_2_11_outside_allocator};  ///< --outside-bytes
+  bool outside_given{false};                                                    ///< --outside-bytes given
   bool json{false};                                                             ///< --json
+  bool verbose{false};                                                          ///< --verbose
   std::optional<extrapolate_recording> recording{};  ///< --torchscript and its flags: files recorded, not given
 };
 
@@ -110,29 +129,6 @@ namespace detail::extrapolate_flags {
     }
     start = comma + 1;
   }
-}
-
-// --alloc-conf may be "" or look like anything: its values are taken out
-// first; the other words are returned.
-[[nodiscard]] inline std::vector<std::string> take_alloc_confs(std::span<const std::string> args,
-                                                               std::vector<std::string>& confs) {
-  std::vector<std::string> rest;
-  constexpr std::string_view inline_form = "--alloc-conf=";
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& word = args[i];
-    if (word.starts_with(inline_form)) {
-      confs.push_back(word.substr(inline_form.size()));
-    } else if (word != "--alloc-conf") {
-      rest.push_back(word);
-    } else if (i + 1 == args.size()) {
-      throw usage_error("--alloc-conf needs a value; expected a setting such as expandable_segments:True");
-    } else if (const auto next = flag_named_by(extrapolate_description(), args[i + 1])) {
-      throw usage_error("--alloc-conf needs a value; got the flag " + *next);
-    } else {
-      confs.push_back(args[++i]);
-    }
-  }
-  return rest;
 }
 
 // The snapshots are the words that are neither flags nor flags' values;
@@ -186,7 +182,7 @@ namespace detail::extrapolate_flags {
                       "; --torchscript records the snapshots, expected no SNAPSHOT file beside it");
   }
   if (sizes.size() < 2) {
-    throw usage_error("--sizes: --torchscript needs two sizes or more to record; expected e.g. 1,2,4");
+    throw usage_error("--sizes: --torchscript needs two sizes or more to record; expected e.g. 2,3,4,16");
   }
   extrapolate_recording r;
   r.model = required_text(values, "torchscript", "a TorchScript file (torch.jit.save)");
@@ -203,24 +199,15 @@ namespace detail::extrapolate_flags {
   return r;
 }
 
-// --gpu and --catalog (with --largest), and --device-memory-bytes, which a
-// GPU of the catalog gives itself; read after --capacity-bytes and --largest.
+// --gpu (may repeat) and --catalog, and --device-memory-bytes, which a
+// GPU of the catalog or --card-gib gives itself.
 inline void device_flags(const po::variables_map& values, extrapolate_command_options& o) {
-  if (given(values, "gpu")) {
-    o.gpu = required_text(values, "gpu", "a catalog GPU id");
-  }
+  o.gpus = words_of(values, "gpu");
   if (given(values, "catalog")) {
     o.catalog = required_text(values, "catalog", "a catalog CSV file");
   }
-  if ((o.gpu || o.catalog) && !o.largest) {
-    throw usage_error(std::string(o.gpu ? "--gpu" : "--catalog") + " goes with --largest; expected --largest too");
-  }
-  if (o.gpu && !o.capacities.empty()) {
-    throw usage_error("--gpu and --capacity-bytes do not go together with --largest (expected one: a GPU's "
-                      "capacity or capacities in bytes)");
-  }
   if (given(values, "device-memory-bytes")) {
-    if (o.gpu) {
+    if (!o.gpus.empty()) {
       throw usage_error("--gpu and --device-memory-bytes do not go together (the GPU gives the device's memory)");
     }
     o.device_memory = byte_count{positive_flag(values, "device-memory-bytes")};
@@ -233,9 +220,14 @@ inline void device_flags(const po::variables_map& values, extrapolate_command_op
 [[nodiscard]] inline extrapolate_command_options parse_extrapolate_options(std::span<const std::string> args) {
   namespace d = detail::extrapolate_flags;
   extrapolate_command_options o;
-  const auto rest = d::take_alloc_confs(args, o.alloc_confs);
+  const auto rest = take_alloc_confs(args, extrapolate_description(), o.alloc_confs);
   const auto values = parse_arguments(extrapolate_description(), d::take_files(rest, o.files));
-  o.sizes = d::size_list("sizes", required_text(values, "sizes", accepted_size_list));
+  o.sizes_given = given(values, "sizes") || !given(values, "torchscript");
+  if (o.sizes_given) {
+    o.sizes = d::size_list("sizes", required_text(values, "sizes", accepted_size_list));
+  } else {
+    o.sizes.assign(default_recorded_sizes.begin(), default_recorded_sizes.end());
+  }
   o.recording = d::recording_flags(values, o.files, o.sizes);
   if (!o.recording && o.sizes.size() != o.files.size()) {
     throw usage_error("--sizes: " + to_decimal_string(o.sizes.size()) + " size(s) for " +
@@ -259,18 +251,22 @@ inline void device_flags(const po::variables_map& values, extrapolate_command_op
                                                      required_text(values, "device-index", accepted_non_negative), 0,
                                                      "a device index, 0 to 1023", 1023));
   }
-  for (const auto& text : d::words_of(values, "capacity-bytes")) {
-    o.capacities.push_back(byte_count{integer_flag("capacity-bytes", text, 1, accepted_positive)});
-  }
+  o.capacities = capacity_flags(values);
   o.largest = values["largest"].as<bool>();
   d::device_flags(values, o);
   if (given(values, "outside-bytes")) {
     o.outside = byte_count{non_negative_flag(values, "outside-bytes")};
+    o.outside_given = true;
+  }
+  // Each capacity is checked now, before any file is read or recorded.
+  for (const auto& c : o.capacities) {
+    static_cast<void>(resolve_capacity(c, o.device_memory, o.outside));
   }
   if (o.to.empty() && !o.largest) {
     throw usage_error("nothing asked; expected --to N (sizes to predict) or --largest");
   }
   o.json = values["json"].as<bool>();
+  o.verbose = values["verbose"].as<bool>();
   return o;
 }
 

@@ -11,6 +11,8 @@
 #include <system_error>
 #include <vector>
 
+#include <unistd.h>
+
 #include "cli/outcome.hpp"
 #include "iteragpu/memory/input_spec.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
@@ -130,10 +132,19 @@ struct recording_error {
 /// `sizes`; progress goes to `err`. A process that does not exit 0 ends
 /// the recording: its exit code becomes the command's (2 for bad input or
 /// no GPU, 3 for a failure while measuring) and its first line of errors is
-/// quoted; the folder is removed when nothing was recorded in it.
+/// quoted; the folder is removed when nothing was recorded in it. With
+/// `up_to_failure` (the default sizes), a size whose `measure` fails while
+/// measuring (3: it runs out of memory on this card) ends the recording
+/// there instead, with the sizes before it when there are two or more.
+/// A --record-program that is not an executable file is refused first (2).
 [[nodiscard]] inline result<std::vector<std::string>, recording_error> record_sizes(
-    const extrapolate_recording& r, std::size_t device, const std::vector<std::uint64_t>& sizes,
+    const extrapolate_recording& r, std::size_t device, const std::vector<std::uint64_t>& sizes, bool up_to_failure,
     std::string_view command, std::ostream& err) {
+  if (r.program && ::access(r.program->c_str(), X_OK) != 0) {
+    return unexpected{recording_error{exit_usage, "--record-program: " + quoted(*r.program) +
+                                                      " is not an executable file; expected a program with a "
+                                                      "`measure` subcommand"}};
+  }
   if (auto made = sweep::create_new_folder(r.folder); !made) {
     return unexpected{recording_error{exit_usage, "--traces: " + report::words_of(made.error())}};
   }
@@ -152,6 +163,13 @@ struct recording_error {
       failure = recording_error{
           ended->exit_code.value_or(exit_internal_error),
           "size " + to_decimal_string(n) + ": `measure` " + how + (line ? ": " + escaped(*line) : std::string())};
+    }
+    if (failure && up_to_failure && failure->code == exit_measurement && files.size() >= 2) {
+      err << command << ": " << failure->message << "; the sizes recorded before it are used\n";
+      std::error_code ignored;
+      std::filesystem::remove(recorded_snapshot(r.folder, n), ignored);
+      std::filesystem::remove(recorded_measurement(r.folder, n), ignored);
+      return files;
     }
     if (failure) {
       std::error_code ignored;

@@ -1,8 +1,10 @@
 #ifndef ITERAGPU_CLI_EXTRAPOLATE_RUN_HPP
 #define ITERAGPU_CLI_EXTRAPOLATE_RUN_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -16,6 +18,7 @@
 #include "cli/common.hpp"
 #include "cli/extrapolate_flags.hpp"
 #include "cli/replay_command.hpp"
+#include "cli/snapshot_input.hpp"
 #include "iteragpu/memory/extrapolation.hpp"
 #include "iteragpu/memory/replay_study.hpp"
 #include "iteragpu/pricing/catalog.hpp"
@@ -31,30 +34,52 @@
 /// (extrapolate_files); extrapolate_output.hpp prints it.
 namespace iteragpu::cli {
 
-/// One capacity of --largest: its bytes, and the catalog GPU it stands for
-/// (none for --capacity-bytes).
-using extrapolate_capacity = card_capacity;
+/// One setting replayed: its --alloc-conf text ("" for the recorded settings) and the settings.
+struct extrapolate_setting {
+  std::string alloc_conf;                           ///< "" for the recorded settings
+  memory::prediction::allocator_settings settings;  ///< what is replayed
+};
 
-/// One prediction: a size under one setting and one capacity.
+/// One prediction of --to: a size under one setting and one capacity.
 struct extrapolate_prediction {
-  std::uint64_t size{0};               ///< N
-  std::string alloc_conf;              ///< "" for the recorded settings
-  std::optional<byte_count> capacity;  ///< none: unlimited
-  memory::size_prediction replays;     ///< the lower trace, and the upper one when not exact
+  std::uint64_t size{0};                  ///< N
+  std::string alloc_conf;                 ///< "" for the recorded settings
+  std::optional<card_capacity> capacity;  ///< none: unlimited
+  memory::size_prediction replays;        ///< the lower end, and the upper one when not exact
+  bool fits{false};                       ///< every end completes (completes_at())
 };
 
 /// One answer of --largest.
 struct extrapolate_largest {
-  extrapolate_capacity capacity;  ///< the capacity searched
-  std::string alloc_conf;         ///< "" for the recorded settings
-  memory::largest_size found;     ///< the size found
+  card_capacity capacity;                          ///< the capacity searched (a card or a flag's)
+  std::string alloc_conf;                          ///< "" for the recorded settings
+  memory::largest_size found;                      ///< the size found
+  std::optional<memory::size_prediction> at_size;  ///< the prediction at the size found, under the capacity
+  bool exact{false};                               ///< the prediction at the size found is one trace
+};
+
+/// The verdict of one card at one size and setting: what `calcul_forfaits
+/// --fits FILE --size N` reads.
+struct card_verdict {
+  std::uint64_t size{0};                           ///< N
+  std::string alloc_conf;                          ///< "" for the recorded settings
+  bool fits{false};                                ///< every end completes under the card's capacity
+  std::optional<memory::size_prediction> replays;  ///< the replays under it (none: a size past what a request can be)
+};
+
+/// One card of the catalog and its verdicts.
+struct extrapolate_card {
+  card_capacity capacity;              ///< its capacity, with the GPU's id
+  std::vector<card_verdict> verdicts;  ///< per size and setting
 };
 
 /// Everything the command prints.
 struct extrapolate_run {
   memory::extrapolation model;                      ///< the traces matched and fitted
+  std::vector<extrapolate_setting> settings;        ///< the settings replayed, in order
   std::vector<extrapolate_prediction> predictions;  ///< per --to, setting, capacity
   std::vector<extrapolate_largest> largest;         ///< per capacity and setting, with --largest
+  std::vector<extrapolate_card> cards;              ///< the cards judged at every size asked or found
 };
 
 namespace detail::extrapolating {
@@ -98,6 +123,9 @@ namespace detail::extrapolating {
     case memory::extrapolation_errc::size_overflow:
       return "size " + size + ": the request of event " + event + " of " + file +
              " passes 2^63 bytes there; expected a smaller size";
+    case memory::extrapolation_errc::no_requests:
+      return file + ": its trace makes no allocation (segment events only, or none); expected a trace recorded "
+                    "with torch.cuda.memory._record_memory_history() while the program ran";
     case memory::extrapolation_errc::replay_failed: {
       const auto* replay = e.what.get_if<memory::replay_error>();
       return "size " + size + ": the trace built from " + file +
@@ -121,18 +149,48 @@ template <class T>
   return std::move(*r);
 }
 
-// The capacities of --largest: those given, the GPU asked, or every GPU of the catalog.
-[[nodiscard]] inline std::vector<extrapolate_capacity> capacities_of(
-    const extrapolate_command_options& o, std::span<const std::filesystem::path> default_catalogs) {
-  if (!o.capacities.empty()) {
-    std::vector<extrapolate_capacity> found;
-    for (const auto c : o.capacities) {
-      found.push_back({c, std::nullopt, o.device_memory, "--capacity-bytes"});
-    }
-    return found;
+// The cards judged: each --gpu, or every GPU of the catalog.
+[[nodiscard]] inline std::vector<card_capacity> cards_of(const extrapolate_command_options& o,
+                                                         std::span<const std::filesystem::path> default_catalogs) {
+  const auto catalog = card_catalog(o.catalog, default_catalogs);
+  if (o.gpus.empty()) {
+    return catalog_capacities(catalog, std::nullopt, o.outside);
   }
-  return catalog_capacities(card_catalog(o.catalog, default_catalogs), o.gpu, o.outside);
+  std::vector<card_capacity> found;
+  for (const auto& id : o.gpus) {
+    if (std::ranges::any_of(found, [&](const card_capacity& c) { return c.gpu == id; })) {
+      throw usage_error("--gpu: " + quoted_excerpt(id) + " is given twice; expected each GPU once");
+    }
+    for (auto& c : catalog_capacities(catalog, id, o.outside)) {
+      found.push_back(std::move(c));
+    }
+  }
+  return found;
 }
+
+// The judges of one setting: one per device memory where the setting uses
+// it (expandable segments), else one for every capacity.
+class judges {
+ public:
+  judges(const memory::extrapolation& model, const extrapolate_setting& setting) : model_(&model), setting_(&setting) {}
+  memory::size_judge& for_device(std::optional<byte_count> device_memory) {
+    const auto key = setting_->settings.expandable_segments ? device_memory : std::nullopt;
+    for (auto& [k, judge] : judges_) {
+      if (k == key) {
+        return judge;
+      }
+    }
+    memory::replay_options options;
+    options.settings = setting_->settings;
+    options.device_memory = key;
+    return judges_.emplace_back(key, memory::size_judge(*model_, options)).second;
+  }
+
+ private:
+  const memory::extrapolation* model_;
+  const extrapolate_setting* setting_;
+  std::deque<std::pair<std::optional<byte_count>, memory::size_judge>> judges_{};
+};
 
 }  // namespace detail::extrapolating
 
@@ -145,60 +203,96 @@ template <class T>
   for (const auto& text : o.alloc_confs) {
     asked.push_back(settings_of_flag(text));
   }
-  std::vector<extrapolate_capacity> capacities;
-  if (o.largest) {
-    capacities = d::capacities_of(o, default_catalogs);
+  std::vector<card_capacity> capacities;
+  for (const auto& c : o.capacities) {
+    capacities.push_back(resolve_capacity(c, o.device_memory, o.outside));
   }
+  const auto cards = d::cards_of(o, default_catalogs);
   std::vector<memory::device_trace> traces;
   std::vector<memory::snapshot> snapshots;
   for (const auto& file : o.files) {
     snapshots.push_back(read_snapshot_file(file));
     traces.push_back(d::trace_in(snapshots.back(), file, o.device));
   }
-  extrapolate_run run{d::checked(memory::extrapolate(traces, o.sizes), o), {}, {}};
+  extrapolate_run run{d::checked(memory::extrapolate(traces, o.sizes), o), {}, {}, {}, {}};
   const auto recorded = memory::settings_of(snapshots[run.model.reference].settings);
-  std::vector<std::pair<std::string, memory::prediction::allocator_settings>> settings;
   if (asked.empty()) {
-    settings.emplace_back("", recorded);
+    run.settings.push_back({"", recorded});
   }
   for (std::size_t i = 0; i < asked.size(); ++i) {
-    settings.emplace_back(o.alloc_confs[i], asked[i].value_or(recorded));
+    run.settings.push_back({o.alloc_confs[i], asked[i].value_or(recorded)});
   }
-  // The predictions of --to run on the device of --device-memory-bytes, or on --gpu's.
-  const std::optional<byte_count> device_memory =
-      o.gpu && !capacities.empty() ? capacities.front().device_memory : o.device_memory;
-  for (const auto& [text, s] : settings) {
+  for (const auto& s : run.settings) {
     if (!o.to.empty()) {
-      require_device_memory(text, s, device_memory.has_value(), "--device-memory-bytes N");
+      require_device_memory(s.alloc_conf, s.settings, o.device_memory.has_value(), "--device-memory-bytes N");
     }
-    for (const auto& capacity : capacities) {
-      require_device_memory(text, s, capacity.device_memory.has_value(), "--device-memory-bytes N");
+    for (const auto& c : capacities) {
+      require_device_memory(s.alloc_conf, s.settings, c.device_memory.has_value(), "--device-memory-bytes N");
     }
   }
-  std::vector<std::optional<byte_count>> limits(o.capacities.begin(), o.capacities.end());
+  std::deque<d::judges> judges;
+  for (const auto& s : run.settings) {
+    judges.emplace_back(run.model, s);
+  }
+  std::vector<std::optional<card_capacity>> limits(capacities.begin(), capacities.end());
   if (limits.empty()) {
     limits.emplace_back();
   }
   for (const auto n : o.to) {
-    for (const auto& [text, s] : settings) {
+    for (std::size_t k = 0; k < run.settings.size(); ++k) {
       for (const auto& limit : limits) {
-        memory::replay_options options;
-        options.settings = s;
-        options.capacity = limit;
-        options.device_memory = device_memory;
-        run.predictions.push_back({n, text, limit, d::checked(memory::predict(run.model, n, options), o)});
+        auto& judge = judges[k].for_device(limit ? limit->device_memory : o.device_memory);
+        const auto bytes = limit ? std::optional<byte_count>(limit->bytes) : std::nullopt;
+        auto replays = d::checked(judge.predict(n, bytes), o);
+        const bool fits = d::checked(judge.completes(n, bytes), o);
+        run.predictions.push_back({n, run.settings[k].alloc_conf, limit, std::move(replays), fits});
       }
     }
   }
-  for (const auto& capacity : capacities) {
-    for (const auto& [text, s] : settings) {
-      memory::replay_options options;
-      options.settings = s;
-      options.capacity = capacity.bytes;
-      options.device_memory = capacity.device_memory;
-      run.largest.push_back(
-          {capacity, text, d::checked(memory::find_largest_size(run.model, options, largest_extrapolated_size), o)});
+  if (o.largest) {
+    std::vector<card_capacity> searched = capacities;
+    if (capacities.empty() || !o.gpus.empty()) {
+      searched.insert(searched.end(), cards.begin(), cards.end());
     }
+    for (const auto& capacity : searched) {
+      for (std::size_t k = 0; k < run.settings.size(); ++k) {
+        auto& judge = judges[k].for_device(capacity.device_memory);
+        const auto found = d::checked(judge.largest(capacity.bytes, largest_extrapolated_size), o);
+        std::optional<memory::size_prediction> at_size;
+        bool exact = false;
+        if (found.size) {
+          at_size = d::checked(judge.predict(*found.size, capacity.bytes), o);
+          exact = memory::is_exact_at(run.model, *found.size);
+        }
+        run.largest.push_back({capacity, run.settings[k].alloc_conf, found, std::move(at_size), exact});
+      }
+    }
+  }
+  // Every card judged at each size asked or found (and the one after a size
+  // found), so that calcul_forfaits prices what this run answered.
+  std::vector<std::uint64_t> judged(o.to.begin(), o.to.end());
+  for (const auto& l : run.largest) {
+    if (l.found.size) {
+      judged.push_back(*l.found.size);
+      if (!l.found.at_limit) {
+        judged.push_back(*l.found.size + 1);
+      }
+    }
+  }
+  std::ranges::sort(judged);
+  judged.erase(std::unique(judged.begin(), judged.end()), judged.end());
+  for (const auto& card : cards) {
+    extrapolate_card c{card, {}};
+    for (const auto n : judged) {
+      for (std::size_t k = 0; k < run.settings.size(); ++k) {
+        auto& judge = judges[k].for_device(card.device_memory);
+        const bool fits = d::checked(judge.completes(n, card.bytes), o);
+        auto replays = judge.predict(n, card.bytes);
+        c.verdicts.push_back({n, run.settings[k].alloc_conf, fits,
+                              replays ? std::optional<memory::size_prediction>(std::move(*replays)) : std::nullopt});
+      }
+    }
+    run.cards.push_back(std::move(c));
   }
   return run;
 }

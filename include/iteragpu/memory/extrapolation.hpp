@@ -311,6 +311,42 @@ struct largest_size {
                                                                           const replay_options& options,
                                                                           std::uint64_t limit = 1'000'000);
 
+/// Judges sizes of one model under one setting and any capacities: each
+/// size's traces are replayed once without a capacity, and again under a
+/// capacity only where that replay cannot decide (a trace whose peak
+/// reserved without a limit stays within the capacity reserves the same
+/// under it and completes, one whose bytes asked at once pass it cannot;
+/// under garbage_collection_threshold, which acts on the capacity, every
+/// capacity is replayed). completes_at() and find_largest_size() use one;
+/// the programs judge every card of a catalog with one judge.
+class size_judge {
+ public:
+  /// Judges `e` under `options` (its capacity is not used: each call names one).
+  size_judge(const extrapolation& e, replay_options options);
+  /// Whether every trace of the prediction at `n` completes under `capacity`
+  /// (none: unlimited); a size whose bytes pass 2^63, or with a request
+  /// PyTorch refuses (2^60 bytes or more), does not.
+  [[nodiscard]] result<bool, extrapolation_error> completes(std::uint64_t n, std::optional<byte_count> capacity);
+  /// The prediction at `n` under `capacity` (see predict()), reusing each
+  /// replay without a capacity where the capacity would change nothing.
+  [[nodiscard]] result<size_prediction, extrapolation_error> predict(std::uint64_t n,
+                                                                     std::optional<byte_count> capacity);
+  /// The largest size from 1 to `limit` that completes under `capacity` (see find_largest_size()).
+  [[nodiscard]] result<largest_size, extrapolation_error> largest(std::optional<byte_count> capacity,
+                                                                  std::uint64_t limit = 1'000'000);
+
+ private:
+  struct unlimited {
+    bool possible{true};                     // no request past 2^63 bytes or refused by PyTorch
+    std::vector<device_trace> traces{};      // the traces of the prediction
+    std::vector<replay_outcome> outcomes{};  // each replayed without a capacity
+  };
+  [[nodiscard]] result<const unlimited*, extrapolation_error> at(std::uint64_t n);
+  const extrapolation* model_;
+  replay_options options_;
+  std::vector<std::pair<std::uint64_t, unlimited>> seen_{};
+};
+
 }  // namespace iteragpu::memory
 
 #if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)

@@ -987,33 +987,80 @@ namespace detail::extrapolating {
   return p;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<bool, extrapolation_error> completes_at(const extrapolation& e,
-                                                                             const replay_options& options,
-                                                                             std::uint64_t n) {
+ITERAGPU_INLINE size_judge::size_judge(const extrapolation& e, replay_options options)
+    : model_(&e), options_(std::move(options)) {
+  options_.capacity.reset();
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<const size_judge::unlimited*, extrapolation_error> size_judge::at(
+    std::uint64_t n) {
   namespace d = detail::extrapolating;
-  const auto traces = d::traces_at(e, n);
-  if (!traces) {
-    if (traces.error().code == extrapolation_errc::size_overflow) {
-      return false;
+  for (const auto& [size, found] : seen_) {
+    if (size == n) {
+      return &found;
     }
+  }
+  unlimited u;
+  auto traces = d::traces_at(*model_, n);
+  if (!traces && traces.error().code != extrapolation_errc::size_overflow) {
     return unexpected{traces.error()};
   }
-  for (const auto& trace : *traces) {
-    // Every block holds at least the bytes asked and the segments hold the
-    // blocks: a trace whose bytes asked in use at once pass the capacity
-    // runs out of memory, which needs no replay to know.
-    if (options.capacity && d::peak_asked(trace.events) > options.capacity->value) {
-      return false;
+  if (!traces) {
+    u.possible = false;
+  } else {
+    u.traces = std::move(*traces);
+    for (const auto& trace : u.traces) {
+      auto outcome = replay(trace, options_);
+      if (!outcome && outcome.error().code == replay_errc::request_too_large) {
+        u.possible = false;  // PyTorch refuses a request of 2^60 bytes or more as out of memory
+        break;
+      }
+      if (!outcome) {
+        return unexpected{extrapolation_error{extrapolation_errc::replay_failed, model_->reference,
+                                              outcome.error().event, n, outcome.error()}};
+      }
+      u.outcomes.push_back(std::move(*outcome));
     }
   }
-  for (const auto& trace : *traces) {
-    const auto outcome = replay(trace, options);
-    if (!outcome && outcome.error().code == replay_errc::request_too_large) {
-      return false;  // PyTorch refuses a request of 2^60 bytes or more as out of memory
+  // A search asks about fifty sizes: a list is searched faster than a map is built.
+  seen_.emplace_back(n, std::move(u));
+  return &seen_.back().second;
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<bool, extrapolation_error> size_judge::completes(
+    std::uint64_t n, std::optional<byte_count> capacity) {
+  const auto found = at(n);
+  if (!found) {
+    return unexpected{found.error()};
+  }
+  const unlimited& u = **found;
+  if (!u.possible) {
+    return false;
+  }
+  // The limit changes nothing until it is reached, but for the garbage
+  // collection, whose threshold is a share of it.
+  const bool decides = options_.settings.garbage_collection_threshold <= 0.0;
+  for (std::size_t i = 0; i < u.traces.size(); ++i) {
+    const replay_outcome& free_run = u.outcomes[i];
+    if (free_run.oom) {
+      return false;
     }
+    if (!capacity) {
+      continue;
+    }
+    // Every block holds at least the bytes asked: past the capacity, no replay can fit.
+    if (detail::extrapolating::peak_asked(u.traces[i].events) > capacity->value) {
+      return false;
+    }
+    if (decides && free_run.peak_reserved.value <= capacity->value) {
+      continue;
+    }
+    replay_options limited = options_;
+    limited.capacity = capacity;
+    const auto outcome = replay(u.traces[i], limited);
     if (!outcome) {
-      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, e.reference, outcome.error().event, n,
-                                            outcome.error()}};
+      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, model_->reference, outcome.error().event,
+                                            n, outcome.error()}};
     }
     if (outcome->oom) {
       return false;
@@ -1022,14 +1069,51 @@ namespace detail::extrapolating {
   return true;
 }
 
-[[nodiscard]] ITERAGPU_INLINE result<largest_size, extrapolation_error> find_largest_size(const extrapolation& e,
-                                                                                          const replay_options& options,
-                                                                                          std::uint64_t limit) {
-  const auto completes = [&](std::uint64_t n) { return completes_at(e, options, n); };
+[[nodiscard]] ITERAGPU_INLINE result<size_prediction, extrapolation_error> size_judge::predict(
+    std::uint64_t n, std::optional<byte_count> capacity) {
+  const auto found = at(n);
+  if (!found) {
+    return unexpected{found.error()};
+  }
+  const unlimited& u = **found;
+  if (!u.possible) {
+    // The same refusal predict() gives: the bytes asked pass what a request can be.
+    replay_options limited = options_;
+    limited.capacity = capacity;
+    return memory::predict(*model_, n, limited);
+  }
+  const bool decides = options_.settings.garbage_collection_threshold <= 0.0;
+  std::vector<replay_outcome> outcomes;
+  for (std::size_t i = 0; i < u.traces.size(); ++i) {
+    const replay_outcome& free_run = u.outcomes[i];
+    if (!capacity || (decides && !free_run.oom && free_run.peak_reserved.value <= capacity->value)) {
+      outcomes.push_back(free_run);
+      continue;
+    }
+    replay_options limited = options_;
+    limited.capacity = capacity;
+    auto outcome = replay(u.traces[i], limited);
+    if (!outcome) {
+      return unexpected{extrapolation_error{extrapolation_errc::replay_failed, model_->reference, outcome.error().event,
+                                            n, outcome.error()}};
+    }
+    outcomes.push_back(std::move(*outcome));
+  }
+  const auto [least, most] = std::ranges::minmax_element(outcomes, detail::extrapolating::less_demanding);
+  size_prediction p{*least, std::nullopt};
+  if (outcomes.size() > 1) {
+    p.upper = *most;
+  }
+  return p;
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<largest_size, extrapolation_error> size_judge::largest(
+    std::optional<byte_count> capacity, std::uint64_t limit) {
+  const auto completes_n = [&](std::uint64_t n) { return completes(n, capacity); };
   if (limit == 0) {
     return largest_size{};
   }
-  const auto first = completes(1);
+  const auto first = completes_n(1);
   if (!first || !*first) {
     return first ? result<largest_size, extrapolation_error>(largest_size{})
                  : result<largest_size, extrapolation_error>(unexpected{first.error()});
@@ -1039,7 +1123,7 @@ namespace detail::extrapolating {
   std::optional<std::uint64_t> high;
   while (!high && low < limit) {
     const std::uint64_t probe = low > limit / 2 ? limit : low * 2;
-    const auto ok = completes(probe);
+    const auto ok = completes_n(probe);
     if (!ok) {
       return unexpected{ok.error()};
     }
@@ -1050,13 +1134,27 @@ namespace detail::extrapolating {
   }
   while (*high - low > 1) {
     const std::uint64_t middle = low + (*high - low) / 2;
-    const auto ok = completes(middle);
+    const auto ok = completes_n(middle);
     if (!ok) {
       return unexpected{ok.error()};
     }
     (*ok ? low : *high) = middle;
   }
   return largest_size{low, false};
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<bool, extrapolation_error> completes_at(const extrapolation& e,
+                                                                             const replay_options& options,
+                                                                             std::uint64_t n) {
+  size_judge judge(e, options);
+  return judge.completes(n, options.capacity);
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<largest_size, extrapolation_error> find_largest_size(const extrapolation& e,
+                                                                                          const replay_options& options,
+                                                                                          std::uint64_t limit) {
+  size_judge judge(e, options);
+  return judge.largest(options.capacity, limit);
 }
 
 }  // namespace iteragpu::memory

@@ -78,7 +78,7 @@ namespace iteragpu::pricing::detail {
   m.total_price = *total;
   if (memory && search.need) {
     m.memory = *memory;
-    m.fit = assess_fit(search.need->bytes, memory->band);
+    m.fit = assess_fit(need_on(*search.need, offer.id, memory->band.low).value_or(search.need->bytes), memory->band);
   }
   m.provided = gpu_hours{*provided};
   // provided >= 72: a lot holds a GPU at least, a package lasts 3 days at least.
@@ -137,7 +137,8 @@ namespace iteragpu::pricing {
       if (!memory) {
         return unexpected{search_error{search_errc::memory_band_overflow, offer, std::nullopt, std::nullopt}};
       }
-      if (assess_fit(search.need->bytes, memory->band).verdict == fit_verdict::does_not_fit) {
+      const auto need = need_on(*search.need, offer.id, memory->band.low);
+      if (!need || assess_fit(*need, memory->band).verdict == fit_verdict::does_not_fit) {
         continue;
       }
     }

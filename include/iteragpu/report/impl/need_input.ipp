@@ -194,51 +194,146 @@ namespace iteragpu::report::detail {
   return read;
 }
 
+/// What a key of an extrapolation's verdict must hold, for the messages.
+struct verdict_field {
+  const boost::json::object* row;
+  std::string where;
+};
+
+[[nodiscard]] ITERAGPU_INLINE result<std::uint64_t, need_input_error> integer_at(const verdict_field& f,
+                                                                                 const char* key) {
+  const auto* v = f.row->if_contains(key);
+  const auto n = non_negative_integer(v);
+  if (!n) {
+    return not_a_need("extrapolate --json whose " + f.where + (v == nullptr ? " has no " : " has a ") + key +
+                      (v == nullptr ? "" : " that is not a non-negative integer") + " (expected bytes as an integer)");
+  }
+  return *n;
+}
+
+[[nodiscard]] ITERAGPU_INLINE result<bool, need_input_error> bool_at(const verdict_field& f, const char* key) {
+  const auto* v = f.row->if_contains(key);
+  if (v == nullptr || !v->is_bool()) {
+    return not_a_need("extrapolate --json whose " + f.where + (v == nullptr ? " has no " : " has a ") + key +
+                      (v == nullptr ? "" : " that is not true or false") + " (expected true or false)");
+  }
+  return v->get_bool();
+}
+
+// One card's verdict at `size` under the recorded settings: its need (the
+// most peak reserved of its ends plus `outside`), none when it does not
+// fit, or a refusal naming the key at fault.
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<byte_count>, need_input_error> card_need(
+    const boost::json::object& row, const std::string& where, std::uint64_t outside) {
+  const verdict_field f{&row, where};
+  const auto fits = bool_at(f, "fits");
+  const auto oom = bool_at(f, "oom");
+  const auto exact = bool_at(f, "exact");
+  const auto lower = integer_at(f, "peak_reserved_bytes");
+  if (!fits || !oom || !exact || !lower) {
+    return unexpected{!fits ? fits.error() : !oom ? oom.error() : !exact ? exact.error() : lower.error()};
+  }
+  std::uint64_t most = *lower;
+  if (!*exact) {
+    const auto* upper = row.if_contains("upper");
+    if (upper == nullptr || !upper->is_object()) {
+      return not_a_need("extrapolate --json whose " + where +
+                        " is a range (exact false) with no upper object (expected its upper end's figures)");
+    }
+    const verdict_field u{&upper->get_object(), where + " (its upper end)"};
+    const auto high = integer_at(u, "peak_reserved_bytes");
+    const auto high_oom = bool_at(u, "oom");
+    if (!high || !high_oom) {
+      return unexpected{!high ? high.error() : high_oom.error()};
+    }
+    if (*high < *lower && !*high_oom) {
+      return not_a_need("extrapolate --json whose " + where + " has an upper end of " + to_decimal_string(*high) +
+                        " bytes below its lower end of " + to_decimal_string(*lower) +
+                        " (expected the upper end at least the lower)");
+    }
+    if (*high_oom && !*oom) {
+      return not_a_need("extrapolate --json whose " + where +
+                        " says oom false while its upper end runs out of memory (expected oom true)");
+    }
+    most = std::max(most, *high);
+  }
+  if (*fits == *oom) {
+    return not_a_need("extrapolate --json whose " + where + " says fits " + (*fits ? "true" : "false") + " and oom " +
+                      (*oom ? "true" : "false") + " (expected one true, the other false)");
+  }
+  if (!*fits) {
+    return std::optional<byte_count>{};
+  }
+  const auto need = checked_add<std::uint64_t>(most, outside);
+  if (!need) {
+    return not_a_need("extrapolate --json whose peak plus the memory outside the allocator passes 64 bits of bytes");
+  }
+  return std::optional<byte_count>{byte_count{*need}};
+}
+
 [[nodiscard]] ITERAGPU_INLINE need_read need_of_extrapolation(const boost::json::object& o,
                                                               std::optional<std::uint64_t> size) {
   if (!size) {
     return not_a_need("extrapolate --json, which gives a need only at one size (expected --size N)");
   }
-  const auto* predictions = o.if_contains("predictions");
-  if (predictions == nullptr || !predictions->is_array()) {
-    return not_a_need("extrapolate --json without a predictions array");
+  const auto* assumptions = o.if_contains("assumptions");
+  const auto* cards = o.if_contains("cards");
+  if (assumptions == nullptr || !assumptions->is_object() || cards == nullptr || !cards->is_array()) {
+    return not_a_need(
+        "extrapolate --json without its assumptions object and cards array (expected the JSON of this version's "
+        "extrapolate, which judges every card at each size it answers)");
   }
-  std::optional<std::uint64_t> peak;
-  bool out_of_memory = false;
-  for (const auto& p : predictions->get_array()) {
-    const auto* row = recorded_row_at(p, *size);
-    if (row == nullptr) {
-      continue;
+  const auto outside = integer_at({&assumptions->get_object(), "assumptions"}, "outside_allocator_bytes");
+  if (!outside) {
+    return unexpected{outside.error()};
+  }
+  memory_need need{byte_count{0}, ""};
+  need.outside = byte_count{*outside};
+  std::optional<std::uint64_t> least;
+  for (std::size_t k = 0; k < cards->get_array().size(); ++k) {
+    const auto& card = cards->get_array()[k];
+    const std::string where = "cards[" + to_decimal_string(k) + "]";
+    if (!card.is_object()) {
+      return not_a_need("extrapolate --json whose " + where + " is not an object");
     }
-    const auto* oom = row->if_contains("oom");
-    if (oom != nullptr && oom->is_bool() && oom->get_bool()) {
-      out_of_memory = true;
-      continue;
+    const auto& c = card.get_object();
+    const auto* gpu = c.if_contains("gpu");
+    const auto* rows = c.if_contains("sizes");
+    if (gpu == nullptr || !gpu->is_string() || rows == nullptr || !rows->is_array()) {
+      return not_a_need("extrapolate --json whose " + where + " has no gpu text or no sizes array");
     }
-    const auto* upper = row->if_contains("peak_reserved_bytes_upper");
-    const auto bytes = non_negative_integer(upper != nullptr ? upper : row->if_contains("peak_reserved_bytes"));
-    if (!bytes) {
-      return not_a_need("extrapolate --json whose prediction at size " + to_decimal_string(*size) +
-                        " has no peak_reserved_bytes as an integer number of bytes");
+    const auto capacity = integer_at({&c, where}, "capacity_bytes");
+    if (!capacity) {
+      return unexpected{capacity.error()};
     }
-    peak = std::max(peak.value_or(0), *bytes);
+    for (const auto& r : rows->get_array()) {
+      const auto* row = recorded_row_at(r, *size);
+      if (row == nullptr) {
+        continue;
+      }
+      const auto one = card_need(*row, where + " at size " + to_decimal_string(*size), *outside);
+      if (!one) {
+        return unexpected{one.error()};
+      }
+      need.per_gpu.push_back({std::string(gpu->get_string()), byte_count{*capacity}, *one});
+      if (*one) {
+        least = std::min(least.value_or((*one)->value), (*one)->value);
+      }
+    }
   }
-  if (!peak) {
-    return not_a_need("extrapolate --json with no prediction at size " + to_decimal_string(*size) +
-                      " under the recorded settings" + (out_of_memory ? " that does not run out of memory" : "") +
-                      " (run it with --to " + to_decimal_string(*size) + ")");
+  if (need.per_gpu.empty()) {
+    return not_a_need("extrapolate --json with no card judged at size " + to_decimal_string(*size) +
+                      " under the recorded settings (run it with --to " + to_decimal_string(*size) + ")");
   }
-  const auto need = checked_add<std::uint64_t>(*peak, memory::prediction::h200_pytorch_2_11_outside_allocator.value);
-  if (!need) {
-    return not_a_need("extrapolate --json whose peak plus the memory outside the allocator passes 64 bits of bytes");
-  }
-  return memory_need{byte_count{*need},
-                     "extrapolate --json at size " + to_decimal_string(*size) +
-                         ": the predicted peak reserved (the "
-                         "upper end of a range), " +
-                         to_decimal_string(*peak) +
-                         " bytes, plus the memory outside the allocator measured on the H200, " +
-                         to_decimal_string(memory::prediction::h200_pytorch_2_11_outside_allocator.value) + " bytes"};
+  need.bytes = byte_count{least.value_or(0)};
+  need.source = "extrapolate --json at size " + to_decimal_string(*size) +
+                ", judged GPU by GPU: the trace at that size replayed under each GPU's capacity (its memory's low end "
+                "less the " +
+                to_decimal_string(*outside) +
+                " bytes outside the allocator it assumed); a GPU fits when every end of the prediction completes, "
+                "and its need is that replay's peak reserved plus those bytes. Shown: the least need of the GPUs "
+                "that hold it";
+  return need;
 }
 
 }  // namespace iteragpu::report::detail
