@@ -72,15 +72,17 @@ inline constexpr std::array<memory::fit_kind, 6> every_kind{memory::fit_kind::co
   return static_cast<std::size_t>(std::ranges::count_if(e.fits, [&](const auto& f) { return f.kind == k; }));
 }
 
-// The explained requests whose top piece starts above the least input size
-// the request was seen at: per input size below, how many requests it
-// leaves out of their fits (another path at that size).
+// Per input size, the explained requests whose size there lies on no
+// piece of their fit shared with another size: left out of the fit (the
+// request takes another path at that size, typically size 1).
 [[nodiscard]] inline std::vector<std::pair<std::uint64_t, std::size_t>> left_out(const memory::extrapolation& e) {
   std::vector<std::pair<std::uint64_t, std::size_t>> counts;
   for (std::size_t t = 0; t < e.sizes.size(); ++t) {
     std::size_t count = 0;
     for (const auto& f : e.fits) {
-      count += f.kind != memory::fit_kind::unexplained && f.observed[t] && e.sizes[t] < f.from ? 1U : 0U;
+      const bool alone = std::ranges::any_of(
+          f.below, [&](const memory::fit_piece& p) { return p.first == e.sizes[t] && p.last == e.sizes[t]; });
+      count += f.kind != memory::fit_kind::unexplained && f.observed[t] && alone ? 1U : 0U;
     }
     if (count > 0) {
       counts.emplace_back(e.sizes[t], count);
@@ -262,8 +264,7 @@ namespace detail::extrapolating {
 /// What the model holds and what it could not explain, in a few lines
 /// (every request with --verbose).
 inline void write_model_text(std::ostream& out, const memory::extrapolation& e, const extrapolate_command_options& o) {
-  out << "Model: " << e.fits.size() << " requests of " << quoted(o.files[e.reference]) << " (size "
-      << e.sizes[e.reference] << "):";
+  out << "Model: " << e.fits.size() << " requests of the reference (size " << e.sizes[e.reference] << "):";
   bool first = true;
   for (const auto k : every_kind) {
     if (const auto count = count_of(e, k); count > 0) {
@@ -281,7 +282,7 @@ inline void write_model_text(std::ostream& out, const memory::extrapolation& e, 
         << " request(s) stop growing at a size that depends on the device (one part per multiprocessor): the "
            "answer holds on cards like the recording one\n";
   }
-  const auto dropped = left_out(e);
+  const auto dropped = left_out(e);  // sizes where a request takes another path
   if (!dropped.empty()) {
     out << "  left out of their fits (another path there):";
     for (std::size_t k = 0; k < dropped.size(); ++k) {
@@ -394,7 +395,8 @@ inline void write_extrapolation_text(std::ostream& out, const extrapolate_run& r
   for (std::size_t i = 0; i < e.sizes.size(); ++i) {
     out << (i == 0 ? " " : ", ") << e.sizes[i];
   }
-  out << " (a prediction)\n";
+  out << "; the requests of " << quoted(o.files[e.reference]) << " (size " << e.sizes[e.reference]
+      << ") are followed (a prediction)\n";
   d::write_largest_text(out, run);
   for (const auto& p : run.predictions) {
     const auto& r = p.replays.lower;

@@ -2,43 +2,72 @@
 # matched, fitted and built at other sizes, with no GPU; and calcul_forfaits
 # --fits FILE --size N reading its JSON. The snapshots under
 # tests/data/extrapolate/ are written by make_fixtures.py there: a program
-# whose requests are constant, affine and quadratic in the size; the same
-# with a workspace that follows no function of it; the program at 2 with a
-# scratch buffer more.
+# whose requests are constant, affine and quadratic in the size (at 1, 2, 3
+# and 4: a fourth size confirms a quadratic); the same with a workspace that
+# follows no function of it; the program at 2 with a scratch buffer more.
 set(_ex "${PROJECT_SOURCE_DIR}/tests/data/extrapolate")
-set(_ex_affine "${_ex}/affine.b1.json" "${_ex}/affine.b2.json" "${_ex}/affine.b4.json")
-set(_ex_workspace "${_ex}/workspace.b1.json" "${_ex}/workspace.b2.json" "${_ex}/workspace.b4.json")
+set(_ex_affine "${_ex}/affine.b1.json" "${_ex}/affine.b2.json" "${_ex}/affine.b3.json" "${_ex}/affine.b4.json")
+set(_ex_workspace "${_ex}/workspace.b1.json" "${_ex}/workspace.b2.json" "${_ex}/workspace.b3.json"
+    "${_ex}/workspace.b4.json")
 
-iteragpu_cli_case(extrapolate_help PROGRAM mesure_memoire EXIT 0 STDOUT "--capacity-bytes.*--largest"
+iteragpu_cli_case(extrapolate_help PROGRAM mesure_memoire EXIT 0
+  STDOUT "--capacity-bytes.*--capacity-gib.*--memory-fraction.*--card-gib.*--largest.*--gpu ID.*may repeat.*--verbose"
   ARGS extrapolate --help)
-# Every request explained: one figure per size, exact; at 4, the recorded trace's own requests.
+# Every request explained: one figure per size, exact; at 4, the recorded
+# trace itself; each size's line says which cards hold it.
 iteragpu_cli_case(extrapolate_affine_text PROGRAM mesure_memoire EXIT 0
-  STDOUT "Requests: 7 matched in every snapshot, 0 unexplained, 0 unmatched run\\(s\\)\nsize 4, recorded settings, capacity unlimited: peak allocated 58720256 bytes \\(56\\.00 MiB\\), peak reserved 71303168 bytes \\(68\\.00 MiB\\), 0 allocation retries\nsize 16, recorded settings, capacity unlimited: peak allocated 612368384 bytes \\(584\\.00 MiB\\), peak reserved 643825664 bytes \\(614\\.00 MiB\\), 0 allocation retries\n$"
-  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --to 4 --to 16)
+  STDOUT "^Extrapolation of 4 snapshots at sizes 1, 2, 3, 4; the requests of '[^']*affine\\.b4\\.json' \\(size 4\\) are followed \\(a prediction\\)\nsize 4, recorded settings, capacity unlimited: peak allocated 58720256 bytes \\(56\\.00 MiB\\), peak reserved 71303168 bytes \\(68\\.00 MiB\\), 0 allocation retries; fits every card judged\nsize 16, recorded settings, capacity unlimited: peak allocated 612368384 bytes \\(584\\.00 MiB\\), peak reserved 643825664 bytes \\(614\\.00 MiB\\), 0 allocation retries; fits every card judged\nAssumed: 718077952 bytes outside the allocator on every card \\(the CUDA context and library handles of PyTorch 2\\.11 measured on an H200; another card, driver or PyTorch differs: --outside-bytes to change it\\); settings replayed: recorded settings\nMemory rule.*\nModel: 7 requests of the reference \\(size 4\\): 1 constant, 4 affine, 2 quadratic; its path holds from size 1\n$"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,3,4 --to 4 --to 16)
+# The same through three sizes only: a parabola through three points is not
+# confirmed, so the quadratic requests are ranges, never an error.
+iteragpu_cli_case(extrapolate_three_point_quadratic_is_a_range PROGRAM mesure_memoire EXIT 0
+  STDOUT "size 16, recorded settings, capacity unlimited: peak allocated 92275200 bytes \\(88\\.00 MiB\\), peak reserved 106954752 bytes \\(102\\.00 MiB\\) to 291504128 bytes \\(278\\.00 MiB\\) \\(a range\\).*1 constant, 4 affine, 2 unexplained"
+  ARGS extrapolate "${_ex}/affine.b1.json" "${_ex}/affine.b2.json" "${_ex}/affine.b4.json" --sizes 1,2,4 --to 16)
 iteragpu_cli_case(extrapolate_affine_json PROGRAM mesure_memoire EXIT 0
-  STDOUT "^\\{\"kind\":\"extrapolation\",\"sizes\":\\[1,2,4\\],\"requests\":\\{\"matched\":7,\"unexplained\":\\[\\],\"unmatched\":\\[\\]\\},\"predictions\":\\[\\{\"size\":4,\"alloc_conf\":\"\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":71303168,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\},\\{\"size\":4,\"alloc_conf\":\"expandable_segments:True\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":62914560,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\}\\]\\}\n$"
-  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf= --alloc-conf expandable_segments:True
+  STDOUT "\"predictions\":\\[\\{\"size\":4,\"alloc_conf\":\"\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":71303168,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\},\\{\"size\":4,\"alloc_conf\":\"expandable_segments:True\",\"capacity_bytes\":100000000,\"peak_allocated_bytes\":58720256,\"peak_reserved_bytes\":62914560,\"alloc_retries\":0,\"oom\":false,\"exact\":true\\}\\]"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,3,4 --to 4 --alloc-conf= --alloc-conf expandable_segments:True
        --capacity-bytes 100000000 --device-memory-bytes 150109880320 --json)
-# The largest size under 1 GiB: 21 completes, 22 runs out of memory.
+# The largest size under 1 GiB: 21 completes, 22 does not; its margin.
 iteragpu_cli_case(extrapolate_largest_capacity PROGRAM mesure_memoire EXIT 0
-  STDOUT "largest size under 1073741824 bytes \\(1\\.00 GiB\\), recorded settings: 21 \\(22 runs out of memory\\)\n$"
-  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --largest --capacity-bytes 1073741824)
+  STDOUT "Largest size, recorded settings:\n  --capacity-bytes 1073741824, capacity 1073741824 bytes \\(1\\.00 GiB\\): 21, margin 16777216 bytes \\(16\\.00 MiB\\); 22 does not fit\n"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,3,4 --largest --capacity-bytes 1073741824)
+# The same capacity in GiB, and as PyTorch's fraction of a card's memory:
+# 0.25 of an H100's 85017493504 bytes is 21254373376.
+iteragpu_cli_case(extrapolate_largest_capacity_gib PROGRAM mesure_memoire EXIT 0
+  STDOUT "--capacity-gib 1, 1073741824 bytes \\(rounded down\\), capacity 1073741824 bytes \\(1\\.00 GiB\\): 21,"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,3,4 --largest --capacity-gib 1)
+iteragpu_cli_case(extrapolate_largest_memory_fraction PROGRAM mesure_memoire EXIT 0
+  STDOUT "--memory-fraction 0\\.25 of 85017493504 bytes, 21254373376 bytes as set_per_process_memory_fraction computes it"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,3,4 --largest --memory-fraction 0.25 --device-memory-bytes 85017493504)
+# --gpu repeats: one answer per card, and the JSON carries each card's verdicts.
 iteragpu_cli_case(extrapolate_largest_gpu PROGRAM mesure_memoire EXIT 0
-  STDOUT "\"largest\":\\[\\{\"capacity_bytes\":83452354887,\"alloc_conf\":\"\",\"gpu\":\"h100-sxm\",\"size\":198\\}\\]\\}"
-  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --largest --gpu h100-sxm --json)
+  STDOUT "\"largest\":\\[\\{\"capacity_bytes\":83452354887,\"alloc_conf\":\"\",\"gpu\":\"h100-sxm\",\"size\":198,\"at_limit\":false,\"exact\":true,\"margin_bytes\":174448967\\},\\{\"capacity_bytes\":[0-9]+,\"alloc_conf\":\"\",\"gpu\":\"l4\",\"size\":[0-9]+"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,3,4 --largest --gpu h100-sxm --gpu l4 --json)
 iteragpu_cli_case(extrapolate_largest_every_gpu PROGRAM mesure_memoire EXIT 0
-  STDOUT "Memory rule \\(data/README\\.md\\).*largest size under 147803439104 bytes \\(137\\.65 GiB\\) \\(h200: the low end of its memory under the memory rule, 148521517056 bytes, less the memory outside the allocator, 718077952 bytes\\), recorded settings: 264 \\(265 runs out of memory\\)"
-  ARGS extrapolate ${_ex_affine} --sizes 1,2,4 --largest)
-# A workspace that follows no function: a range, its request listed with its share.
+  STDOUT "  h200, capacity 147803439104 bytes \\(137\\.65 GiB\\): 264, margin 233144320 bytes \\(222\\.34 MiB\\); 265 does not fit\n.*  l4, capacity"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,3,4 --largest)
+# A workspace that follows no function: a range, summarised; --verbose lists it.
 iteragpu_cli_case(extrapolate_unexplained_range PROGRAM mesure_memoire EXIT 0
-  STDOUT "2 unexplained.*unexplained: event 3, sizes 3145728 at 1, 17825792 at 2, 10485760 at 4; 17\\.85 % of the reference's peak of requested bytes.*Not exact.*size 8, recorded settings, capacity unlimited: peak allocated 176160768 bytes \\(168\\.00 MiB\\), peak reserved 188743680 bytes \\(180\\.00 MiB\\) to 260046848 bytes \\(248\\.00 MiB\\)"
-  ARGS extrapolate ${_ex_workspace} --sizes 1,2,4 --to 8)
+  STDOUT "size 8, recorded settings, capacity unlimited: peak allocated 176160768 bytes \\(168\\.00 MiB\\), peak reserved 209715200 bytes \\(200\\.00 MiB\\) to 220200960 bytes \\(210\\.00 MiB\\) \\(a range\\).*  2 unexplained \\(no confirmed function: each a range, from the largest sizes seen\\), 35\\.71 % of the reference's peak of bytes asked at once at most; the largest: event 3 \\(3145728 at 1, 17825792 at 2, 5242880 at 3, 10485760 at 4\\).*--verbose lists"
+  STDOUT_NOT "unexplained: event"
+  ARGS extrapolate ${_ex_workspace} --sizes 1,2,3,4 --to 8)
+iteragpu_cli_case(extrapolate_unexplained_verbose PROGRAM mesure_memoire EXIT 0
+  STDOUT "  unexplained: event 3, sizes 3145728 at 1, 17825792 at 2, 5242880 at 3, 10485760 at 4; 17\\.85 % of the reference's peak of requested bytes\n"
+  ARGS extrapolate ${_ex_workspace} --sizes 1,2,3,4 --to 8 --verbose)
 iteragpu_cli_case(extrapolate_unexplained_json PROGRAM mesure_memoire EXIT 0
-  STDOUT "\"unexplained\":\\[\\{\"event\":3,\"observed_bytes\":\\[3145728,17825792,10485760\\],\"reference_bytes\":10485760,\"reference_peak_requested_bytes\":58720256\\}.*\"exact\":false,\"peak_reserved_bytes_upper\":260046848\\}"
-  ARGS extrapolate ${_ex_workspace} --sizes 1,2,4 --to 8 --json)
+  STDOUT "\"unexplained\":\\[\\{\"event\":3,\"observed_bytes\":\\[3145728,17825792,5242880,10485760\\],\"reference_bytes\":10485760,\"reference_peak_requested_bytes\":58720256\\}.*\"exact\":false,\"peak_reserved_bytes_upper\":220200960,\"upper\":\\{\"peak_allocated_bytes\":176160768,\"peak_reserved_bytes\":220200960,\"alloc_retries\":0,\"oom\":false\\}"
+  ARGS extrapolate ${_ex_workspace} --sizes 1,2,3,4 --to 8 --json)
+# Under a capacity the range's lower end holds and its upper end does not:
+# the prediction runs out of memory (oom true), and the text says which end.
+iteragpu_cli_case(extrapolate_range_hides_no_oom PROGRAM mesure_memoire EXIT 0
+  STDOUT "\"peak_reserved_bytes\":209715200,\"alloc_retries\":0,\"oom\":true,\"exact\":false,\"peak_reserved_bytes_upper\":[0-9]+,\"upper\":\\{[^}]*\"oom\":true\\}"
+  ARGS extrapolate ${_ex_workspace} --sizes 1,2,3,4 --to 8 --capacity-bytes 215000000 --json)
+iteragpu_cli_case(extrapolate_range_oom_text PROGRAM mesure_memoire EXIT 0
+  STDOUT "peak reserved 209715200 bytes \\(200\\.00 MiB\\); the upper end of the range runs out of memory,"
+  ARGS extrapolate ${_ex_workspace} --sizes 1,2,3,4 --to 8 --capacity-bytes 215000000)
 iteragpu_cli_case(extrapolate_unmatched PROGRAM mesure_memoire EXIT 0
   STDOUT "unmatched: 1 request\\(s\\) of '[^']*extra\\.b2\\.json' \\(size 2\\) from request 3 \\(event 3\\)"
-  ARGS extrapolate "${_ex}/affine.b1.json" "${_ex}/extra.b2.json" "${_ex}/affine.b4.json" --sizes 1,2,4 --to 8)
+  ARGS extrapolate "${_ex}/affine.b1.json" "${_ex}/extra.b2.json" "${_ex}/affine.b4.json" --sizes 1,2,4 --to 8 --verbose)
 
 # Bad input: one line naming it, exit 2, nothing on stdout.
 function(_ex_refused name message)
@@ -50,11 +79,11 @@ endfunction()
 # which gives its own, takes no other.
 _ex_refused(expandable_without_device_memory
   "^mesure_memoire extrapolate: --alloc-conf 'expandable_segments:True': expandable segments reserve an address space of 9/8 of the device's memory, which no flag gives; expected --device-memory-bytes N\n$"
-  ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf expandable_segments:True)
+  ${_ex_affine} --sizes 1,2,3,4 --to 4 --alloc-conf expandable_segments:True)
 _ex_refused(device_memory_with_gpu "--gpu and --device-memory-bytes do not go together"
-  ${_ex_affine} --sizes 1,2,4 --largest --gpu h100-sxm --device-memory-bytes 150109880320)
+  ${_ex_affine} --sizes 1,2,3,4 --largest --gpu h100-sxm --device-memory-bytes 150109880320)
 _ex_refused(device_memory_zero "--device-memory-bytes"
-  ${_ex_affine} --sizes 1,2,4 --to 4 --device-memory-bytes 0)
+  ${_ex_affine} --sizes 1,2,3,4 --to 4 --device-memory-bytes 0)
 _ex_refused(one_snapshot "expected two snapshot files or more \\(one per size of --sizes\\), got 1"
   "${_ex}/affine.b1.json" --sizes 1 --to 2)
 _ex_refused(missing_file "'missing\\.json' does not exist; expected a snapshot file"
@@ -63,30 +92,26 @@ _ex_refused(not_a_snapshot "LICENSE\\.txt': byte 0 is 0x4d: neither a pickle"
   "${_ex}/affine.b1.json" "${PROJECT_SOURCE_DIR}/LICENSE.txt" --sizes 1,2 --to 4)
 _ex_refused(sizes_missing "--sizes is required; expected comma-separated positive integers up to 1000000"
   ${_ex_affine} --to 4)
-_ex_refused(sizes_count "--sizes: 2 size\\(s\\) for 3 snapshots; expected one size per snapshot, in order"
+_ex_refused(sizes_count "--sizes: 2 size\\(s\\) for 4 snapshots; expected one size per snapshot, in order"
   ${_ex_affine} --sizes 1,2 --to 4)
 _ex_refused(sizes_repeated "--sizes: 2 is given twice; expected one snapshot per size, each size once"
-  ${_ex_affine} --sizes 1,2,2 --to 4)
+  ${_ex_affine} --sizes 1,2,2,4 --to 4)
 _ex_refused(size_zero "--sizes: '0' is too small; expected comma-separated positive integers up to 1000000"
-  ${_ex_affine} --sizes 0,2,4 --to 4)
+  ${_ex_affine} --sizes 0,2,3,4 --to 4)
 _ex_refused(to_past_limit "--to: '1000001' is too large; expected comma-separated positive integers up to 1000000"
-  ${_ex_affine} --sizes 1,2,4 --to 1000001)
+  ${_ex_affine} --sizes 1,2,3,4 --to 1000001)
 _ex_refused(nothing_asked "nothing asked; expected --to N \\(sizes to predict\\) or --largest"
-  ${_ex_affine} --sizes 1,2,4)
-_ex_refused(gpu_without_largest "--gpu goes with --largest; expected --largest too"
-  ${_ex_affine} --sizes 1,2,4 --to 4 --gpu h200)
-_ex_refused(gpu_and_capacity "--gpu and --capacity-bytes do not go together with --largest"
-  ${_ex_affine} --sizes 1,2,4 --largest --gpu h200 --capacity-bytes 5)
+  ${_ex_affine} --sizes 1,2,3,4)
 _ex_refused(unknown_gpu "--gpu: 'nope' is not in the catalog; expected one of: b300, b200, h200"
-  ${_ex_affine} --sizes 1,2,4 --largest --gpu nope)
+  ${_ex_affine} --sizes 1,2,3,4 --largest --gpu nope)
 _ex_refused(unknown_setting "--alloc-conf 'max_split:64': PYTORCH_CUDA_ALLOC_CONF: unknown key 'max_split'"
-  ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf max_split:64)
+  ${_ex_affine} --sizes 1,2,3,4 --to 4 --alloc-conf max_split:64)
 _ex_refused(setting_without_value "--alloc-conf needs a value; got the flag --json"
-  ${_ex_affine} --sizes 1,2,4 --to 4 --alloc-conf --json)
+  ${_ex_affine} --sizes 1,2,3,4 --to 4 --alloc-conf --json)
 _ex_refused(capacity_zero "--capacity-bytes: '0' is too small; expected a positive integer"
-  ${_ex_affine} --sizes 1,2,4 --to 4 --capacity-bytes 0)
+  ${_ex_affine} --sizes 1,2,3,4 --to 4 --capacity-bytes 0)
 _ex_refused(no_such_device "--device-index 2: '[^']*affine\\.b1\\.json' has no trace events for that device"
-  ${_ex_affine} --sizes 1,2,4 --to 4 --device-index 2)
+  ${_ex_affine} --sizes 1,2,3,4 --to 4 --device-index 2)
 # A trace whose first event frees a block no event allocated.
 file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-late.json"
   "{\"segments\": [], \"device_traces\": [[{\"action\": \"free_completed\", \"addr\": 4096, \"size\": 512, \"stream\": 0}]]}")
@@ -97,30 +122,69 @@ file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-held.json"
   "{\"segments\": [{\"device\": 0, \"address\": 28672, \"total_size\": 2097152, \"stream\": 0, \"segment_type\": \"small\", \"blocks\": []}], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 512, \"stream\": 0}]]}")
 _ex_refused(segment_unexplained "'[^']*extrapolate-held\\.json': the snapshot holds the segment at address 28672 that no event of its trace reserved \\(the trace starts late\\)"
   "${_ex}/affine.b1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-held.json" --sizes 1,2 --to 4)
-# 90 bytes at 1, 80 at 2: 100 - 10·n is below 0 past 10.
+# 90 bytes at 1, 80 at 2: 100 - 10·n is below 0 past 10. Never an error:
+# from 11 the request is a range from 0 to the most seen.
 file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-1.json"
   "{\"segments\": [], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 90, \"stream\": 0}]]}")
 file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-2.json"
   "{\"segments\": [], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 80, \"stream\": 0}]]}")
-_ex_refused(negative_size "size 11: the request of event 0 of '[^']*extrapolate-falling-2\\.json' falls below 0 bytes there"
-  "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-2.json"
-  --sizes 1,2 --to 10,11)
+iteragpu_cli_case(extrapolate_falling_fit_is_a_range PROGRAM mesure_memoire EXIT 0
+  STDOUT "size 11, recorded settings, capacity unlimited: peak allocated 0 bytes, peak reserved 0 bytes to 2097152 bytes \\(2\\.00 MiB\\) \\(a range\\)"
+  ARGS extrapolate "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-1.json"
+       "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-falling-2.json" --sizes 1,2 --to 10,11)
+# An action PyTorch does not write is refused where it stands, not skipped;
+# a trace that allocates nothing is refused as a reference.
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-unknown-action.json"
+  "{\"segments\": [], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 90, \"stream\": 0}, {\"action\": \"allocate\", \"addr\": 8192, \"size\": 90, \"stream\": 0}]]}")
+_ex_refused(unknown_action "extrapolate-unknown-action\\.json': .*device_traces\\[0\\]\\[1\\]\\.action"
+  "${_ex}/affine.b1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-unknown-action.json" --sizes 1,2 --to 4)
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-segments-only.json"
+  "{\"segments\": [], \"device_traces\": [[{\"action\": \"segment_alloc\", \"addr\": 4096, \"size\": 2097152, \"stream\": 0}, {\"action\": \"segment_free\", \"addr\": 4096, \"size\": 2097152, \"stream\": 0}]]}")
+_ex_refused(no_allocation "extrapolate-segments-only\\.json': its trace makes no allocation"
+  "${_ex}/affine.b1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-segments-only.json" --sizes 1,2 --to 4)
+# The capacities: each refused with its flag, before any file is read.
+_ex_refused(outside_larger_than_card
+  "^mesure_memoire extrapolate: --outside-bytes: 30000000000 bytes outside the allocator leave nothing of l4, the low end of its memory under the memory rule, [0-9]+ bytes; expected less than the card's memory\n$"
+  ${_ex_affine} --sizes 1,2,3,4 --largest --gpu l4 --outside-bytes 30000000000)
+_ex_refused(fraction_without_device_memory "--memory-fraction '0\\.25': a fraction of the device's memory, which no flag gives; expected --device-memory-bytes N too"
+  ${_ex_affine} --sizes 1,2,3,4 --largest --memory-fraction 0.25)
+_ex_refused(fraction_out_of_range "--memory-fraction: '1\\.5' is outside \\(0, 1\\]; expected a decimal above 0 and at most 1"
+  ${_ex_affine} --sizes 1,2,3,4 --largest --memory-fraction 1.5 --device-memory-bytes 85017493504)
+_ex_refused(capacity_gib_zero "--capacity-gib: '0' is below one byte"
+  ${_ex_affine} --sizes 1,2,3,4 --largest --capacity-gib 0)
+_ex_refused(gpu_twice "--gpu: 'h200' is given twice; expected each GPU once"
+  ${_ex_affine} --sizes 1,2,3,4 --largest --gpu h200 --gpu h200)
+# --to with --gpu: the size's line says which of the cards hold it.
+iteragpu_cli_case(extrapolate_to_on_cards PROGRAM mesure_memoire EXIT 0
+  STDOUT "size 200, recorded settings, capacity unlimited: [^\n]*; fits h200; not rtx-4090\n"
+  ARGS extrapolate ${_ex_affine} --sizes 1,2,3,4 --to 200 --gpu h200 --gpu rtx-4090)
 
 # calcul_forfaits --fits FILE --size N: tests/data/fits/extrapolation.json is
-# `extrapolate` of the workspace snapshots --to 8,64 --json.
+# `extrapolate` of the workspace snapshots --to 8,64 --json, which judges
+# every card of the catalog at those sizes; calcul_forfaits lists the cards
+# judged to hold the size, each with the need of its own replay.
 set(_ex_fits "${PROJECT_SOURCE_DIR}/tests/data/fits/extrapolation.json")
 iteragpu_cli_case(calcul_forfaits_fits_extrapolation PROGRAM calcul_forfaits EXIT 0
-  STDOUT "holds 10237050880 bytes \\(9\\.53 GiB\\).*need +extrapolate --json at size 64: the predicted peak reserved \\(the upper end of a range\\), 9518972928 bytes, plus the memory outside the allocator measured on the H200, 718077952 bytes"
+  STDOUT "holds 9991684096 bytes \\(9\\.31 GiB\\).*need +extrapolate --json at size 64, judged GPU by GPU: the trace at that size replayed under each GPU's capacity \\(its memory's low end less the 718077952 bytes outside the allocator it assumed\\)"
   ARGS --fits "${_ex_fits}" --size 64)
 function(_ex_cf_refused name message)
   iteragpu_cli_case(calcul_forfaits_${name} PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
     STDERR "${message}" ARGS ${ARGN})
 endfunction()
+# Every key read is checked for presence and type; a range's upper end below its lower end is refused.
+_ex_cf_refused(extrapolation_oom_missing "extrapolation-oom-missing\\.json': extrapolate --json whose cards\\[2\\] at size 64 has no oom \\(expected true or false\\)"
+  --fits "${PROJECT_SOURCE_DIR}/tests/data/fits/extrapolation-oom-missing.json" --size 64)
+_ex_cf_refused(extrapolation_oom_text "extrapolation-oom-text\\.json': extrapolate --json whose cards\\[2\\] at size 64 has a oom that is not true or false"
+  --fits "${PROJECT_SOURCE_DIR}/tests/data/fits/extrapolation-oom-text.json" --size 64)
+_ex_cf_refused(extrapolation_range_without_upper "extrapolation-range-without-upper\\.json': extrapolate --json whose cards\\[2\\] at size 64 is a range \\(exact false\\) with no upper object"
+  --fits "${PROJECT_SOURCE_DIR}/tests/data/fits/extrapolation-range-without-upper.json" --size 64)
+_ex_cf_refused(extrapolation_upper_below_lower "extrapolation-upper-below-lower\\.json': extrapolate --json whose cards\\[2\\] at size 64 has an upper end of 8948547583 bytes below its lower end of 8948547584"
+  --fits "${PROJECT_SOURCE_DIR}/tests/data/fits/extrapolation-upper-below-lower.json" --size 64)
 _ex_cf_refused(extrapolation_without_size
   "extrapolation\\.json': extrapolate --json, which gives a need only at one size \\(expected --size N\\)"
   --fits "${_ex_fits}")
 _ex_cf_refused(extrapolation_other_size
-  "extrapolate --json with no prediction at size 9 under the recorded settings \\(run it with --to 9\\)"
+  "extrapolate --json with no card judged at size 9 under the recorded settings \\(run it with --to 9\\)"
   --fits "${_ex_fits}" --size 9)
 _ex_cf_refused(size_with_plan "plan\\.json': a document that is not extrapolate --json, which --size does not go with"
   --fits "${PROJECT_SOURCE_DIR}/tests/data/fits/plan.json" --size 8)
@@ -145,11 +209,11 @@ _ex_refused(torchscript_no_size_letter "--input: no input has a dimension B; exp
   --torchscript model.pt --input 8x128:int64 --sizes 1,2 --traces t --to 4)
 _ex_refused(torchscript_bad_input "--input: 'Bx:int64' .*; expected .*, B standing for the size"
   --torchscript model.pt --input Bx:int64 --sizes 1,2 --traces t --to 4)
-_ex_refused(torchscript_one_size "--sizes: --torchscript needs two sizes or more to record"
+_ex_refused(torchscript_one_size "--sizes: --torchscript needs two sizes or more to record; expected e.g. 2,3,4,16"
   --torchscript model.pt --input Bx8:int64 --sizes 1 --traces t --to 4)
 _ex_refused(torchscript_and_files "unexpected word '[^']*affine\\.b1\\.json'; --torchscript records the snapshots"
   "${_ex}/affine.b1.json" --torchscript model.pt --input Bx8:int64 --sizes 1,2 --traces t --to 4)
 _ex_refused(torchscript_no_traces "--traces is required; expected a new folder for the recorded snapshots"
   --torchscript model.pt --input Bx8:int64 --sizes 1,2 --to 4)
 _ex_refused(input_without_torchscript "--input goes with --torchscript; expected --torchscript FILE too"
-  ${_ex_affine} --sizes 1,2,4 --input Bx8:int64 --to 4)
+  ${_ex_affine} --sizes 1,2,3,4 --input Bx8:int64 --to 4)

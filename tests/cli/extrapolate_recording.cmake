@@ -28,7 +28,7 @@ endforeach()
 if(NOT recorded_rest STREQUAL given_rest OR recorded_rest STREQUAL "")
   message(FATAL_ERROR "recorded:\n${recorded}\ngiven:\n${given}")
 endif()
-if(NOT recorded MATCHES "^Extrapolation of 3 snapshots at sizes 1, 2, 4; the order of '[^']*/traces/size-4\\.pickle' \\(size 4\\)")
+if(NOT recorded MATCHES "^Extrapolation of 3 snapshots at sizes 1, 2, 4; the requests of '[^']*/traces/size-4\\.pickle' \\(size 4\\) are followed")
   message(FATAL_ERROR "first line: ${recorded}")
 endif()
 foreach(n 1 2 4)
@@ -46,4 +46,34 @@ execute_process(COMMAND "${PROGRAM}" extrapolate --torchscript model.pt --input 
 if(NOT rc EQUAL 2 OR NOT out STREQUAL "" OR NOT err MATCHES "^mesure_memoire extrapolate: --traces: [^\n]*exists[^\n]*\n$")
   message(FATAL_ERROR "an existing --traces folder: exit ${rc}, stdout '${out}', stderr '${err}'")
 endif()
-message(STATUS "extrapolate --torchscript: 3 sizes recorded, the answer of the snapshots themselves")
+# Without --sizes: 2, 3, 4, 8, ... up to the first size that runs out of
+# memory (the stand-in has no snapshot past 4), the sizes before it used.
+execute_process(COMMAND "${PROGRAM}" extrapolate --torchscript model.pt --input Bx128:int64 --traces "${WORK}/default"
+                        --to 16 --record-program "${SOURCE}/tests/cli/fake_recorder.sh"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "^Extrapolation of 3 snapshots at sizes 2, 3, 4;"
+   OR NOT err MATCHES "size 8: `measure` exited 3: fake_recorder: CUDA out of memory at size '8'[^\n]*; the sizes recorded before it are used\n"
+   OR EXISTS "${WORK}/default/size-8.pickle")
+  message(FATAL_ERROR "default sizes: exit ${rc}, stdout '${out}', stderr '${err}'")
+endif()
+# A --record-program that is not there: refused (2), no folder made.
+execute_process(COMMAND "${PROGRAM}" extrapolate --torchscript model.pt --input Bx128:int64 --traces "${WORK}/missing"
+                        --to 16 --record-program "${WORK}/no-such-program"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--record-program: '[^']*no-such-program' is not an executable file"
+   OR EXISTS "${WORK}/missing")
+  message(FATAL_ERROR "missing --record-program: exit ${rc}, stderr '${err}'")
+endif()
+# SIGTERM while a size records: 143, as documented, with one line.
+find_program(timeout_program timeout)
+if(timeout_program)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E env FAKE_RECORDER_SLEEP=5
+                          "${timeout_program}" --preserve-status -s TERM 1
+                          "${PROGRAM}" extrapolate --torchscript model.pt --input Bx128:int64 --sizes 1,2
+                          --traces "${WORK}/stopped" --to 16 --record-program "${SOURCE}/tests/cli/fake_recorder.sh"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 143 OR NOT out STREQUAL "" OR NOT err MATCHES "stopped by a signal")
+    message(FATAL_ERROR "SIGTERM: exit ${rc}, stdout '${out}', stderr '${err}'")
+  endif()
+endif()
+message(STATUS "extrapolate --torchscript: 3 sizes recorded, the answer of the snapshots themselves; the default sizes up to the first out of memory; a missing recorder refused; SIGTERM 143")

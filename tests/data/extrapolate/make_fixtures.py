@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Writes the snapshots of tests/data/extrapolate/ (the JSON form of
 torch.cuda.memory._snapshot(), events only): one small training-like program
-at batch sizes 1, 2 and 4, the same with a workspace whose size follows no
-function of the batch, and the program at 2 with one request more (a scratch buffer on another
-stream).
+at batch sizes 1, 2, 3 and 4 (a quadratic request is confirmed by a fourth
+size), the same with a workspace whose size follows no function of the
+batch, and the program at 2 with one request more (a scratch buffer on
+another stream).
 Run from anywhere; the files are committed."""
 import json
 import os
@@ -50,9 +51,10 @@ def write(name, document):
         out.write("\n")
 
 
-for n in (1, 2, 4):
+for n in (1, 2, 3, 4):
     write(f"affine.b{n}.json", program(n))
 write("workspace.b1.json", program(1, workspace=3 * MIB))
 write("workspace.b2.json", program(2, workspace=17 * MIB))
+write("workspace.b3.json", program(3, workspace=5 * MIB))
 write("workspace.b4.json", program(4, workspace=10 * MIB))
 write("extra.b2.json", program(2, extra=True))
