@@ -72,6 +72,8 @@ static_assert(band("a100-40gb", 40) == memory_band{byte_count{41'862'027'018}, b
 static_assert(band("mi300x", 192) == memory_band{byte_count{203'767'314'539}, byte_count{206'141'652'992}});
 // rtx-pro-6000: one record, 97250 MiB = 101974016000; 1 % = 1019740160 exactly
 static_assert(band("rtx-pro-6000", 96) == memory_band{byte_count{100'954'275'840}, byte_count{101'974'016'000}});
+// l4: lowest 22.03 GiB = 23654532382; 1 % = 236545324 (rounded up); high the same record
+static_assert(band("l4", 24) == memory_band{byte_count{23'417'987'058}, byte_count{23'654'532'382}});
 // l40s: lowest 44.39 GiB = 47663399567; 1 % = 476633996 (rounded up); high 47803596800 bytes
 static_assert(band("l40s", 48) == memory_band{byte_count{47'186'765'571}, byte_count{47'803'596'800}});
 // a6000: lowest 47834660864 bytes (ECC on); 1 % = 478346609 (rounded up); high 48676 MiB = 51040485376 (ECC off)

@@ -77,7 +77,7 @@ template <std::uint64_t Count>
 
 /// The runtime totals on record, one row per GPU of the shipped catalog that
 /// has any (all but l40). Sources and drivers: data/README.md.
-inline constexpr std::array<memory_records, 14> memory_on_record{{
+inline constexpr std::array<memory_records, 15> memory_on_record{{
     {"b300", memory_gb{288}, gib_hundredths<26769>(), gib_hundredths<26769>()},
     {"b200", memory_gb{180}, gib_hundredths<17835>(), mebibytes<182642>()},
     {"h200", memory_gb{141}, byte_count{150'021'734'400}, mebibytes<143156>()},
@@ -92,6 +92,7 @@ inline constexpr std::array<memory_records, 14> memory_on_record{{
     {"a6000", memory_gb{48}, byte_count{47'834'660'864}, mebibytes<48676>()},
     {"rtx-5090", memory_gb{32}, byte_count{33'677'180'928}, byte_count{33'680'457'728}},
     {"rtx-4090", memory_gb{24}, byte_count{25'386'352'640}, mebibytes<24563>()},
+    {"l4", memory_gb{24}, gib_hundredths<2203>(), gib_hundredths<2203>()},
 }};
 
 /// A model with records: from 1 % below the least total on record (rounded
