@@ -217,3 +217,17 @@ _ex_refused(torchscript_no_traces "--traces is required; expected a new folder f
   --torchscript model.pt --input Bx8:int64 --sizes 1,2 --to 4)
 _ex_refused(input_without_torchscript "--input goes with --torchscript; expected --torchscript FILE too"
   ${_ex_affine} --sizes 1,2,3,4 --input Bx8:int64 --to 4)
+
+# One answer from a trace to a package, on every card of the shipped catalog
+# (extrapolate_agreement.py): --largest, --to N --gpu C, calcul_forfaits
+# --fits --size N and replay --gpu C agree on the committed transformer
+# encoder traces, and the text answer of --largest fits in 25 lines.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME cli.extrapolate_agrees_with_calcul_forfaits
+    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/extrapolate_agreement.py"
+            "$<TARGET_FILE:mesure_memoire>" "$<TARGET_FILE:calcul_forfaits>" "${PROJECT_SOURCE_DIR}/tests/data/sizes"
+            "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-agreement")
+  set_tests_properties(cli.extrapolate_agrees_with_calcul_forfaits PROPERTIES LABELS cli
+    PASS_REGULAR_EXPRESSION "16 cards: --largest, --to --gpu, calcul_forfaits --fits --size and replay --gpu agree")
+endif()
