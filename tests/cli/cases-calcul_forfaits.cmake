@@ -16,7 +16,7 @@ iteragpu_cli_case(calcul_forfaits_tie_rounds_to_even PROGRAM calcul_forfaits EXI
   STDOUT "\"unit_cost_cents\":\"3548\\.5714\""
   ARGS --gpu h200 --days 3 --lots 1 --accepted-results 7 --json)
 iteragpu_cli_case(calcul_forfaits_list PROGRAM calcul_forfaits EXIT 0
-  STDOUT "45 packages\n.*not a real offer.*b200 +NVIDIA B200 +180 +2 +7 +1680\\.00\n.*rtx-4090 +NVIDIA GeForce RTX 4090 +24 +1 +30 +208\\.80\n"
+  STDOUT "48 packages\n.*not a real offer.*b200 +NVIDIA B200 +180 +2 +7 +1680\\.00\n.*rtx-4090 +NVIDIA GeForce RTX 4090 +24 +1 +30 +208\\.80\nl4 +NVIDIA L4 +24 +1 +3 +36\\.00\n"
   ARGS --list)
 iteragpu_cli_case(calcul_forfaits_crlf_catalog PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"provider\":\"acme\",.*\"illustrative\":false,.*\"name\":\"Example X1, \\\\\"80 GB\\\\\"\",.*\"total_price_cents\":600000,"
@@ -104,7 +104,7 @@ iteragpu_cli_case(calcul_forfaits_pagemap_refused PROGRAM calcul_forfaits EXIT 2
   LIMIT_AS ${_cf_cap} STDERR "--catalog: '/proc/self/pagemap' is larger than 16 MiB"
   ARGS --catalog /proc/self/pagemap --list)
 iteragpu_cli_case(calcul_forfaits_16MiB_of_empty_lines_read PROGRAM calcul_forfaits EXIT 0
-  LIMIT_AS ${_cf_cap} STDOUT "45 packages\n.*rtx-4090 +NVIDIA GeForce RTX 4090 +24 +1 +30 +208\\.80\n"
+  LIMIT_AS ${_cf_cap} STDOUT "48 packages\n.*rtx-4090 +NVIDIA GeForce RTX 4090 +24 +1 +30 +208\\.80\n"
   ARGS --catalog "${_cf_padded}" --list)
 iteragpu_cli_case(calcul_forfaits_past_16MiB_refused PROGRAM calcul_forfaits EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   LIMIT_AS ${_cf_cap} STDERR "is larger than 16 MiB" ARGS --catalog "${_cf_overfull}" --list)

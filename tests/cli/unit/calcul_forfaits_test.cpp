@@ -169,8 +169,8 @@ BOOST_AUTO_TEST_CASE(list_prints_every_package) {
   for (const char c : r.out) {
     lines += c == '\n' ? 1U : 0U;
   }
-  BOOST_TEST(lines == 45U + 4U);  // title, warning, column heads, 45 packages, reminder
-  BOOST_TEST(contains(r.out, "provider illustrative, currency USD, snapshot 2026-09-24, 45 packages"));
+  BOOST_TEST(lines == 48U + 4U);  // title, warning, column heads, 48 packages, reminder
+  BOOST_TEST(contains(r.out, "provider illustrative, currency USD, snapshot 2026-09-24, 48 packages"));
   BOOST_TEST(contains(r.out, "not a real offer"));
   BOOST_TEST(contains(r.out, "b200          NVIDIA B200                 180         2     7          1680.00\n"),
              r.out);

@@ -72,8 +72,8 @@ BOOST_AUTO_TEST_CASE(shipped_catalog_has_15_gpus_by_3_durations) {
   const auto parsed = parse_catalog(read_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"), "tarifs-forfaits.csv");
   BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::report::describe(parsed.error())));
   const auto& c = *parsed;
-  BOOST_TEST(c.package_count() == 45U);
-  BOOST_TEST(c.offers().size() == 15U);
+  BOOST_TEST(c.package_count() == 48U);
+  BOOST_TEST(c.offers().size() == 16U);
   BOOST_TEST(c.snapshot().provider == "illustrative");
   BOOST_TEST(c.illustrative());
   BOOST_TEST(c.snapshot().currency == "USD");
@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(shipped_prices_follow_the_written_rule) {
       {"b300", {600, 288}},    {"b200", {500, 180}},        {"h200", {345, 141}},     {"h100-sxm", {258, 80}},
       {"h100-nvl", {259, 94}}, {"h100-pcie", {199, 80}},    {"a100-80gb", {139, 80}}, {"a100-40gb", {100, 40}},
       {"mi300x", {259, 192}},  {"rtx-pro-6000", {145, 96}}, {"l40s", {94, 48}},       {"l40", {100, 48}},
-      {"a6000", {50, 48}},     {"rtx-5090", {76, 32}},      {"rtx-4090", {29, 24}},
+      {"a6000", {50, 48}},     {"rtx-5090", {76, 32}},      {"rtx-4090", {29, 24}},   {"l4", {50, 24}},
   };
   const auto c = parse_catalog(read_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"), "t.csv").value();
   for (const auto& offer : c.offers()) {

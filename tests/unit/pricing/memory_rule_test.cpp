@@ -46,7 +46,7 @@ BOOST_AUTO_TEST_SUITE(memory_rule)
 
 BOOST_AUTO_TEST_CASE(every_gpu_of_the_shipped_catalog_gets_a_band_from_records_except_l40) {
   const auto gpus = gpus_of(shipped_catalog());
-  BOOST_REQUIRE_EQUAL(gpus.size(), 15U);
+  BOOST_REQUIRE_EQUAL(gpus.size(), 16U);
   for (const auto& [id, gb] : gpus) {
     const auto memory = runtime_memory_of(id, memory_gb{gb});
     BOOST_REQUIRE_MESSAGE(memory.has_value(), "no band for " + id);

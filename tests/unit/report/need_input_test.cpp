@@ -161,24 +161,48 @@ BOOST_AUTO_TEST_CASE(the_memory_outside_the_allocator_is_the_largest_difference_
   BOOST_TEST(need_of(measurement_v2({{UINT64_MAX - 1, 0, 1}})).bytes.value == UINT64_MAX);
 }
 
-BOOST_AUTO_TEST_CASE(an_extrapolation_gives_the_upper_peak_at_the_size_asked_plus_the_outside_memory) {
-  // extrapolation.json at 64: lower 8948547584, upper 9518972928 bytes.
+BOOST_AUTO_TEST_CASE(an_extrapolation_gives_each_card_its_own_need_at_the_size_asked) {
+  // extrapolation.json at 64: every card judged, each fitting with the upper
+  // end's peak reserved, 9273606144 bytes, plus the 718077952 outside.
   const auto text = fixture("extrapolation.json");
   const auto need = need_from_json(text, 64);
   BOOST_REQUIRE(need.has_value());
-  BOOST_TEST(need->bytes.value == 9'518'972'928U + 718'077'952U);
-  // One that ran out of memory at that size is no need; another size none either.
-  const std::string oom = R"({"kind": "extrapolation", "predictions": [{"size": 8, "alloc_conf": "", "oom": true,)"
-                          R"( "peak_reserved_bytes": 5}]})";
-  BOOST_TEST(need_from_json(oom, 8).error().found ==
-             "extrapolate --json with no prediction at size 8 under the recorded settings that does not run out of "
-             "memory (run it with --to 8)");
+  BOOST_TEST(need->bytes.value == 9'273'606'144U + 718'077'952U);
+  BOOST_TEST(need->outside.value == 718'077'952U);
+  BOOST_REQUIRE(need->per_gpu.size() == 16U);
+  BOOST_TEST(need->per_gpu[2].gpu == "h200");
+  BOOST_TEST(need->per_gpu[2].capacity.value == 147'803'439'104U);
+  BOOST_TEST(need->per_gpu[2].need.value().value == 9'273'606'144U + 718'077'952U);
+  // The band a catalog gives that card: judged there only where it is the
+  // band the verdict was made under (its low end less the memory outside).
+  const iteragpu::byte_count h200_low{147'803'439'104U + 718'077'952U};
+  BOOST_TEST(iteragpu::need_on(*need, "h200", h200_low).value().value == 9'991'684'096U);
+  BOOST_TEST(!iteragpu::need_on(*need, "h200", iteragpu::byte_count{h200_low.value + 1}).has_value());
+  BOOST_TEST(!iteragpu::need_on(*need, "no-such-gpu", h200_low).has_value());
+  // A card that does not fit has no need; it is judged, not listed.
+  const std::string one = R"({"kind": "extrapolation", "assumptions": {"outside_allocator_bytes": 10},)"
+                          R"( "cards": [{"gpu": "x", "capacity_bytes": 100, "sizes": [{"size": 8, "alloc_conf": "",)"
+                          R"( "fits": false, "peak_reserved_bytes": 90, "oom": true, "exact": true}]}]})";
+  const auto judged = need_from_json(one, 8);
+  BOOST_REQUIRE(judged.has_value());
+  BOOST_REQUIRE(judged->per_gpu.size() == 1U);
+  BOOST_TEST(!judged->per_gpu[0].need.has_value());
+  BOOST_TEST(!iteragpu::need_on(*judged, "x", iteragpu::byte_count{110}).has_value());
+  // fits and oom must say the same thing twice.
+  std::string contrary = one;
+  contrary.replace(contrary.find("\"fits\": false"), 13, "\"fits\": true");
+  BOOST_TEST(need_from_json(contrary, 8).error().found ==
+             "extrapolate --json whose cards[0] at size 8 says fits true and oom true (expected one true, the other "
+             "false)");
   BOOST_TEST(need_from_json(text, 9).error().found ==
-             "extrapolate --json with no prediction at size 9 under the recorded settings (run it with --to 9)");
+             "extrapolate --json with no card judged at size 9 under the recorded settings (run it with --to 9)");
   BOOST_TEST(need_from_json(text).error().found ==
              "extrapolate --json, which gives a need only at one size (expected --size N)");
   BOOST_TEST(need_from_json(fixture("plan.json"), 8).error().found ==
              "a document that is not extrapolate --json, which --size does not go with");
+  // The JSON of an earlier version, without cards, is refused with what to do.
+  const std::string older = R"({"kind": "extrapolation", "predictions": []})";
+  BOOST_TEST(contains(need_from_json(older, 8).error().found, "without its assumptions object and cards array"));
 }
 
 BOOST_AUTO_TEST_CASE(documents_of_another_kind_are_refused_with_what_they_are) {
