@@ -57,6 +57,17 @@ def save_module(name, torch, path):
                     x = block(x)
                 return self.out(x)
         module = TokenEncoder()
+    elif name == "scripted_infer":  # the module scripted_infer runs, for `extrapolate --torchscript` (inference)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 64, 3, padding=1)
+                self.fc = nn.Linear(64, 10)
+
+            def forward(self, x):
+                y = torch.relu(self.conv(x))
+                return self.fc(y.mean(dim=(2, 3)))
+        module = Net()
     elif name == "ts_lstm_train":
         class Recurrent(nn.Module):
             def __init__(self):
