@@ -31,7 +31,7 @@ namespace iteragpu::cli {
 /// says so on standard error and ends with 128 + the signal (130, 143).
 extern "C" inline void iteragpu_extrapolate_on_signal(int signal) {
   constexpr char text[] = "mesure_memoire extrapolate: stopped by a signal; nothing written\n";
-  static_cast<void>(::write(2, text, sizeof text - 1));
+  [[maybe_unused]] const auto written = ::write(2, text, sizeof text - 1);
   ::_exit(128 + signal);
 }
 
