@@ -97,12 +97,15 @@ static_assert(basis("", 141) == band_basis::nominal);
 
 // The table's own invariants: lowest <= highest, one row per id, and every
 // record inside the generic band of its nominal figure (the generic rule
-// covers every model that has records).
+// covers every model that has records) but the L4's, whose 22.03 GiB lie
+// below 99 % of its 24 x 10^9 bytes (data/README.md): the one model the
+// generic rule would overstate, which is why it has a row.
 constexpr bool records_are_consistent() {
   for (std::size_t i = 0; i < memory_on_record.size(); ++i) {
     const auto& row = memory_on_record[i];
     const auto generic = nominal_band(row.nominal).value();
-    if (row.lowest > row.highest || row.lowest < generic.low || row.highest > generic.high) {
+    const bool below_generic = row.lowest < generic.low && row.gpu != "l4";
+    if (row.lowest > row.highest || below_generic || row.highest > generic.high) {
       return false;
     }
     for (std::size_t j = i + 1; j < memory_on_record.size(); ++j) {
@@ -114,6 +117,7 @@ constexpr bool records_are_consistent() {
   return true;
 }
 static_assert(records_are_consistent());
+static_assert(band("l4", 24).high < nominal_band(memory_gb{24}).value().low);
 
 // The two figures. H200 "141 GB": CUDA reports 150109880320 bytes
 // (139.8 GiB, measured for data/README.md); it lies inside the band, so a
