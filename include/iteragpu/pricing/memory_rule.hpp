@@ -106,8 +106,8 @@ inline constexpr std::array<memory_records, 15> memory_on_record{{
 
 /// A model without records: from 99 % of the nominal figure read as decimal
 /// GB (10^9 bytes) to the nominal figure read as GiB (2^30 bytes). Every
-/// record of data/README.md lies inside it. Nothing when the high end passes
-/// 64 bits.
+/// record of data/README.md lies inside it but the L4's, below it (hence its
+/// row). Nothing when the high end passes 64 bits.
 [[nodiscard]] constexpr std::optional<memory_band> nominal_band(memory_gb nominal) noexcept {
   const auto high = checked_mul<std::uint64_t>(nominal.value, bytes_per_gib);
   if (!high) {
