@@ -231,3 +231,9 @@ if(Python3_Interpreter_FOUND)
   set_tests_properties(cli.extrapolate_agrees_with_calcul_forfaits PROPERTIES LABELS cli
     PASS_REGULAR_EXPRESSION "16 cards: --largest, --to --gpu, calcul_forfaits --fits --size and replay --gpu agree")
 endif()
+
+# `replay` reads snapshots with the same reader: an action PyTorch does not
+# write is refused where it stands (exit 2), never skipped into peaks of 0.
+iteragpu_cli_case(replay_unknown_action PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "extrapolate-unknown-action\\.json' is not a memory snapshot: device_traces\\[0\\]\\[1\\]\\.action holds a word this reader does not know"
+  ARGS replay "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-unknown-action.json")
