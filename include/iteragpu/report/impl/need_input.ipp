@@ -222,16 +222,23 @@ struct verdict_field {
 
 // One card's verdict at `size` under the recorded settings: its need (the
 // most peak reserved of its ends plus `outside`), none when it does not
-// fit, or a refusal naming the key at fault.
+// fit (a size past what a request can be carries no figures), or a refusal
+// naming the key at fault.
 [[nodiscard]] ITERAGPU_INLINE result<std::optional<byte_count>, need_input_error> card_need(
     const boost::json::object& row, const std::string& where, std::uint64_t outside) {
   const verdict_field f{&row, where};
   const auto fits = bool_at(f, "fits");
+  if (!fits) {
+    return unexpected{fits.error()};
+  }
+  if (!*fits && !row.contains("peak_reserved_bytes")) {
+    return std::optional<byte_count>{};
+  }
   const auto oom = bool_at(f, "oom");
   const auto exact = bool_at(f, "exact");
   const auto lower = integer_at(f, "peak_reserved_bytes");
-  if (!fits || !oom || !exact || !lower) {
-    return unexpected{!fits ? fits.error() : !oom ? oom.error() : !exact ? exact.error() : lower.error()};
+  if (!oom || !exact || !lower) {
+    return unexpected{!oom ? oom.error() : !exact ? exact.error() : lower.error()};
   }
   std::uint64_t most = *lower;
   if (!*exact) {
