@@ -49,19 +49,18 @@ struct card_capacity {
 }
 
 /// `memory` less `outside`, with `what` naming the memory in the words; a
-/// usage_error when the memory outside the allocator leaves nothing.
+/// usage_error, naming the card's flag, when the memory outside the
+/// allocator leaves nothing.
 [[nodiscard]] inline card_capacity capacity_left(byte_count memory, byte_count outside, std::optional<std::string> gpu,
                                                  const std::string& what) {
+  std::string basis = what + ", " + to_decimal_string(memory.value) +
+                      " bytes, less the memory outside the allocator, " + to_decimal_string(outside.value) + " bytes";
   if (outside.value >= memory.value) {
-    throw usage_error("--outside-bytes: " + to_decimal_string(outside.value) +
-                      " bytes outside the allocator leave nothing of " + (gpu ? *gpu + ", " : std::string()) + what +
-                      ", " + to_decimal_string(memory.value) + " bytes; expected less than the card's memory");
+    throw usage_error((gpu ? "--gpu " + *gpu : std::string("--card-gib")) + ": " + basis +
+                      " leaves no byte to the allocator; expected a card with more memory, or a smaller "
+                      "--outside-bytes");
   }
-  const std::uint64_t bytes = memory.value - outside.value;
-  return card_capacity{byte_count{bytes}, std::move(gpu), memory,
-                       what + ", " + to_decimal_string(memory.value) +
-                           " bytes, less the memory outside the allocator, " + to_decimal_string(outside.value) +
-                           " bytes"};
+  return card_capacity{byte_count{memory.value - outside.value}, std::move(gpu), memory, std::move(basis)};
 }
 
 /// Every GPU of `catalog` (or the one `gpu` names: a usage_error when the

@@ -124,7 +124,7 @@ iteragpu_cli_case(calcul_forfaits_fits_write_estimate PROGRAM mesure_memoire EXI
   ARGS estimate --parameters 7000000000 --bits 16 --reserve-gib 4 --json)
 set_tests_properties(cli.calcul_forfaits_fits_write_estimate PROPERTIES FIXTURES_SETUP fits_estimate)
 set(_cf_seven_days "")
-foreach(_row IN ITEMS "rtx-4090|1|48.72" "a6000|1|84.00" "rtx-5090|1|127.68" "l40s|1|157.92" "a100-40gb|1|168.00"
+foreach(_row IN ITEMS "rtx-4090|1|48.72" "a6000|1|84.00" "l4|1|84.00" "rtx-5090|1|127.68" "l40s|1|157.92" "a100-40gb|1|168.00"
     "l40|1|168.00" "a100-80gb|1|233.52" "rtx-pro-6000|1|243.60" "h100-pcie|1|334.32" "h100-sxm|1|433.44"
     "h100-nvl|1|435.12" "mi300x|1|435.12" "h200|1|579.60" "b300|1|1008.00" "b200|2|1680.00")
   string(REPLACE "|" ";" _parts "${_row}")
@@ -137,9 +137,9 @@ endforeach()
 # A need read from a file is shown in bytes, its size beside for reading;
 # GiB given with --fits-gib are shown as typed.
 set(_cf_seven_days_list
-  "^ILLUSTRATIVE catalog[^\n]*\nPackages of at least 1 GPU that holds 17\\.03851604461669921875 GiB \\(18294967296 bytes\\), 7 days: 15 packages\n.*USD/GPU-hour${_cf_seven_days}\nMemory rule \\(data/README\\.md\\): ")
+  "^ILLUSTRATIVE catalog[^\n]*\nPackages of at least 1 GPU that holds 17\\.03851604461669921875 GiB \\(18294967296 bytes\\), 7 days: 16 packages\n.*USD/GPU-hour${_cf_seven_days}\nMemory rule \\(data/README\\.md\\): ")
 set(_cf_seven_days_list_from_a_file
-  "^ILLUSTRATIVE catalog[^\n]*\nPackages of at least 1 GPU that holds 18294967296 bytes \\(17\\.04 GiB\\), 7 days: 15 packages\n.*USD/GPU-hour${_cf_seven_days}\nMemory rule \\(data/README\\.md\\): ")
+  "^ILLUSTRATIVE catalog[^\n]*\nPackages of at least 1 GPU that holds 18294967296 bytes \\(17\\.04 GiB\\), 7 days: 16 packages\n.*USD/GPU-hour${_cf_seven_days}\nMemory rule \\(data/README\\.md\\): ")
 iteragpu_cli_case(calcul_forfaits_fits_estimate_file PROGRAM calcul_forfaits EXIT 0 STDOUT "${_cf_seven_days_list_from_a_file}"
   ARGS --fits "${_cf_estimate}" --days 7)
 set_tests_properties(cli.calcul_forfaits_fits_estimate_file PROPERTIES FIXTURES_REQUIRED fits_estimate)

@@ -59,12 +59,24 @@ iteragpu_cli_case(extrapolate_unexplained_json PROGRAM mesure_memoire EXIT 0
   ARGS extrapolate ${_ex_workspace} --sizes 1,2,3,4 --to 8 --json)
 # Under a capacity the range's lower end holds and its upper end does not:
 # the prediction runs out of memory (oom true), and the text says which end.
+# Weights of 100 MiB and a workspace of 10, 30 and 20 MiB at 1, 2 and 3
+# (no function): at 6, from 20 to 40 MiB beside the weights; 130 MiB hold
+# the lower end only.
+set(_ex_ws "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-ws")
+foreach(_pair "1:10485760" "2:31457280" "3:20971520")
+  string(REPLACE ":" ";" _pair "${_pair}")
+  list(GET _pair 0 _n)
+  list(GET _pair 1 _w)
+  file(WRITE "${_ex_ws}${_n}.json"
+    "{\"segments\": [], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 104857600, \"stream\": 0}, {\"action\": \"alloc\", \"addr\": 8192, \"size\": ${_w}, \"stream\": 0}, {\"action\": \"free_completed\", \"addr\": 8192, \"size\": ${_w}, \"stream\": 0}, {\"action\": \"free_completed\", \"addr\": 4096, \"size\": 104857600, \"stream\": 0}]]}")
+endforeach()
 iteragpu_cli_case(extrapolate_range_hides_no_oom PROGRAM mesure_memoire EXIT 0
-  STDOUT "\"peak_reserved_bytes\":209715200,\"alloc_retries\":0,\"oom\":true,\"exact\":false,\"peak_reserved_bytes_upper\":[0-9]+,\"upper\":\\{[^}]*\"oom\":true\\}"
-  ARGS extrapolate ${_ex_workspace} --sizes 1,2,3,4 --to 8 --capacity-bytes 215000000 --json)
+  STDOUT "\"peak_reserved_bytes\":125829120,\"alloc_retries\":0,\"oom\":true,\"exact\":false,\"peak_reserved_bytes_upper\":104857600,\"upper\":\\{\"peak_allocated_bytes\":104857600,\"peak_reserved_bytes\":104857600,\"alloc_retries\":1,\"oom\":true\\}"
+  ARGS extrapolate "${_ex_ws}1.json" "${_ex_ws}2.json" "${_ex_ws}3.json" --sizes 1,2,3 --to 6 --capacity-bytes 136314880 --json)
 iteragpu_cli_case(extrapolate_range_oom_text PROGRAM mesure_memoire EXIT 0
-  STDOUT "peak reserved 209715200 bytes \\(200\\.00 MiB\\); the upper end of the range runs out of memory,"
-  ARGS extrapolate ${_ex_workspace} --sizes 1,2,3,4 --to 8 --capacity-bytes 215000000)
+  STDOUT "size 6, recorded settings, capacity 136314880 bytes \\(130\\.00 MiB\\): peak allocated 125829120 bytes \\(120\\.00 MiB\\), peak reserved 125829120 bytes \\(120\\.00 MiB\\); the upper end of the range runs out of memory, 0 allocation retries\n"
+  STDOUT_NOT " to 104857600"
+  ARGS extrapolate "${_ex_ws}1.json" "${_ex_ws}2.json" "${_ex_ws}3.json" --sizes 1,2,3 --to 6 --capacity-bytes 136314880)
 iteragpu_cli_case(extrapolate_unmatched PROGRAM mesure_memoire EXIT 0
   STDOUT "unmatched: 1 request\\(s\\) of '[^']*extra\\.b2\\.json' \\(size 2\\) from request 3 \\(event 3\\)"
   ARGS extrapolate "${_ex}/affine.b1.json" "${_ex}/extra.b2.json" "${_ex}/affine.b4.json" --sizes 1,2,4 --to 8 --verbose)
@@ -136,7 +148,7 @@ iteragpu_cli_case(extrapolate_falling_fit_is_a_range PROGRAM mesure_memoire EXIT
 # a trace that allocates nothing is refused as a reference.
 file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-unknown-action.json"
   "{\"segments\": [], \"device_traces\": [[{\"action\": \"alloc\", \"addr\": 4096, \"size\": 90, \"stream\": 0}, {\"action\": \"allocate\", \"addr\": 8192, \"size\": 90, \"stream\": 0}]]}")
-_ex_refused(unknown_action "extrapolate-unknown-action\\.json': .*device_traces\\[0\\]\\[1\\]\\.action"
+_ex_refused(unknown_action "extrapolate-unknown-action\\.json' is not a memory snapshot: device_traces\\[0\\]\\[1\\]\\.action holds a word this reader does not know"
   "${_ex}/affine.b1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-unknown-action.json" --sizes 1,2 --to 4)
 file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-segments-only.json"
   "{\"segments\": [], \"device_traces\": [[{\"action\": \"segment_alloc\", \"addr\": 4096, \"size\": 2097152, \"stream\": 0}, {\"action\": \"segment_free\", \"addr\": 4096, \"size\": 2097152, \"stream\": 0}]]}")
@@ -144,7 +156,7 @@ _ex_refused(no_allocation "extrapolate-segments-only\\.json': its trace makes no
   "${_ex}/affine.b1.json" "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-segments-only.json" --sizes 1,2 --to 4)
 # The capacities: each refused with its flag, before any file is read.
 _ex_refused(outside_larger_than_card
-  "^mesure_memoire extrapolate: --outside-bytes: 30000000000 bytes outside the allocator leave nothing of l4, the low end of its memory under the memory rule, [0-9]+ bytes; expected less than the card's memory\n$"
+  "^mesure_memoire extrapolate: --gpu l4: the low end of its memory under the memory rule, 23417987058 bytes, less the memory outside the allocator, 30000000000 bytes leaves no byte to the allocator; expected a card with more memory, or a smaller --outside-bytes\n$"
   ${_ex_affine} --sizes 1,2,3,4 --largest --gpu l4 --outside-bytes 30000000000)
 _ex_refused(fraction_without_device_memory "--memory-fraction '0\\.25': a fraction of the device's memory, which no flag gives; expected --device-memory-bytes N too"
   ${_ex_affine} --sizes 1,2,3,4 --largest --memory-fraction 0.25)
