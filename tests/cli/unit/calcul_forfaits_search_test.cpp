@@ -71,16 +71,16 @@ BOOST_AUTO_TEST_SUITE(calcul_forfaits_search)
 
 // The example: 7e9 parameters at 16 bits and a 4 GiB reserve,
 // 17.03851604461669921875 GiB = 18294967296 bytes. The smallest band low
-// end of the shipped catalog is the RTX 4090's, 25132489113 bytes, so
-// every GPU holds it; the list is the 7-day lot prices sorted, the two ties
-// (168.00 for a100-40gb and l40, 435.12 for h100-nvl and mi300x) in the
-// order of the catalog's rows. b200 sells 2 GPUs a lot.
+// end of the shipped catalog is the L4's, 23417987058 bytes, so every GPU
+// holds it; the list is the 7-day lot prices sorted, the three ties (84.00
+// for a6000 and l4, 168.00 for a100-40gb and l40, 435.12 for h100-nvl and
+// mi300x) in the order of the catalog's rows. b200 sells 2 GPUs a lot.
 BOOST_AUTO_TEST_CASE(the_estimate_and_its_gib_list_the_same_shipped_packages_cheapest_first) {
   const std::vector<std::string> expected{
-      "rtx-4090 7 1 4872 fits",   "a6000 7 1 8400 fits",     "rtx-5090 7 1 12768 fits",  "l40s 7 1 15792 fits",
-      "a100-40gb 7 1 16800 fits", "l40 7 1 16800 fits",      "a100-80gb 7 1 23352 fits", "rtx-pro-6000 7 1 24360 fits",
-      "h100-pcie 7 1 33432 fits", "h100-sxm 7 1 43344 fits", "h100-nvl 7 1 43512 fits",  "mi300x 7 1 43512 fits",
-      "h200 7 1 57960 fits",      "b300 7 1 100800 fits",    "b200 7 1 168000 fits"};
+      "rtx-4090 7 1 4872 fits",      "a6000 7 1 8400 fits",      "l4 7 1 8400 fits",        "rtx-5090 7 1 12768 fits",
+      "l40s 7 1 15792 fits",         "a100-40gb 7 1 16800 fits", "l40 7 1 16800 fits",      "a100-80gb 7 1 23352 fits",
+      "rtx-pro-6000 7 1 24360 fits", "h100-pcie 7 1 33432 fits", "h100-sxm 7 1 43344 fits", "h100-nvl 7 1 43512 fits",
+      "mi300x 7 1 43512 fits",       "h200 7 1 57960 fits",      "b300 7 1 100800 fits",    "b200 7 1 168000 fits"};
   const auto from_file = json_of({"--fits", fits + "estimate-7b.json", "--days", "7", "--json"});
   const auto from_gib = json_of({"--fits-gib", "17.03851604461669921875", "--days", "7", "--json"});
   BOOST_TEST(lines_of(from_file) == expected, boost::test_tools::per_element());
@@ -107,7 +107,7 @@ BOOST_AUTO_TEST_CASE(the_text_table_carries_the_label_the_units_and_the_rule) {
   BOOST_TEST(r.out.starts_with(std::string(iteragpu::report::illustrative_note) + "\n"));
   for (
       const char* part :
-      {"Packages of at least 1 GPU that holds 18294967296 bytes (17.04 GiB), 7 days: 15 packages\n",
+      {"Packages of at least 1 GPU that holds 18294967296 bytes (17.04 GiB), 7 days: 16 packages\n",
        "  need      estimate --json: its memory_need.bytes",
        "gpu           name                     GB/GPU  fit   headroom (GiB)  days  lots  GPUs  price (USD)  GPU-hours  "
        "USD/GPU-hour\n",

@@ -218,7 +218,7 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_with_one_line_and_nothing_on_stdout) {
   const std::vector<bad_case> cases{
       // unknown GPU: the known ids are listed
       {{"--gpu", "b201", "--days", "7", "--lots", "1"},
-       {"--gpu: 'b201' is not in the catalog; expected one of: b300, b200, h200,", "rtx-4090 (see --list)"}},
+       {"--gpu: 'b201' is not in the catalog; expected one of: b300, b200, h200,", "rtx-4090, l4 (see --list)"}},
       {{"--gpu", "B200", "--days", "7", "--lots", "1"}, {"--gpu: 'B200' is not in the catalog"}},
       {{"--gpu=", "--days", "7", "--lots", "1"}, {"--gpu"}},
       {{"--gpu", "", "--days", "7", "--lots", "1"}, {"--gpu: an empty value"}},

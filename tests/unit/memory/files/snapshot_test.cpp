@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(a_malformed_snapshot_is_refused_with_the_path_of_the_fault)
   BOOST_TEST((refused(R"({"device_traces": [[{"action": "alloc", "addr": 1, "size": 5, "stream": 0},
                                               {"action": "allocate", "addr": 2, "size": 5, "stream": 0}]]})") ==
               snapshot_error{snapshot_errc::unknown_value, "device_traces[0][1].action"}));
-  BOOST_TEST((refused(R"({"device_traces": [[{"action": "alloc", "addr": 2, "size": 5, "stream": 0}]]})") ==
+  BOOST_TEST((refused(R"({"device_traces": [[{"action": "al\u001bloc", "addr": 2, "size": 5, "stream": 0}]]})") ==
               snapshot_error{snapshot_errc::unknown_value, "device_traces[0][0].action"}));
   BOOST_TEST((refused(R"({"device_traces": [[{"action": "alloc", "addr": "x", "size": 5}]]})") ==
               snapshot_error{snapshot_errc::wrong_type, "device_traces[0][0].addr"}));
