@@ -28,6 +28,8 @@ using iteragpu::result;
 using iteragpu::unexpected;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+constexpr std::int64_t i64_max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t i64_min = std::numeric_limits<std::int64_t>::min();
 constexpr exact_decimal decimal(std::string_view text) { return exact_decimal::parse(text).value(); }
 
 // ---- text.hpp ----
@@ -166,6 +168,18 @@ static_assert(!iteragpu::checked_add<std::uint64_t>(u64_max, 1).has_value());
 static_assert(iteragpu::checked_mul<std::uint64_t>(u64_max / 2, 2) == u64_max - 1);
 static_assert(!iteragpu::checked_mul<std::uint64_t>(u64_max / 2 + 1, 2).has_value());
 static_assert(iteragpu::checked_mul<std::uint64_t>(0, u64_max) == 0U);
+static_assert(iteragpu::checked_sub<std::uint64_t>(u64_max, u64_max) == 0U);
+static_assert(!iteragpu::checked_sub<std::uint64_t>(0, 1).has_value());
+// Signed: each limit reached exactly, and one step past it refused.
+static_assert(iteragpu::checked_add<std::int64_t>(i64_max - 1, 1) == i64_max);
+static_assert(!iteragpu::checked_add<std::int64_t>(i64_max, 1).has_value());
+static_assert(!iteragpu::checked_add<std::int64_t>(i64_min, -1).has_value());
+static_assert(iteragpu::checked_sub<std::int64_t>(-1, i64_max) == i64_min);
+static_assert(!iteragpu::checked_sub<std::int64_t>(0, i64_min).has_value());
+static_assert(iteragpu::checked_mul<std::int64_t>(i64_min / 2, 2) == i64_min);
+static_assert(!iteragpu::checked_mul<std::int64_t>(i64_min, -1).has_value());
+static_assert(iteragpu::checked_mul<std::int64_t>(-3, -4) == 12);
+static_assert(iteragpu::checked_mul<std::int64_t>(-3, 4) == -12);
 static_assert(iteragpu::narrow<std::int8_t>(127) == 127);
 static_assert(iteragpu::narrow<std::uint64_t>(std::int64_t{5}) == 5U);
 static_assert(!iteragpu::narrow<std::int8_t>(128).has_value());
