@@ -60,19 +60,18 @@ struct memory_records {
 /// source by eye; the count is a template argument, so that a value past
 /// 64 bits does not compile.
 template <std::uint64_t Count>
-  requires(Count <= (std::numeric_limits<std::uint64_t>::max() >> 20U))
+  requires(Count <= std::numeric_limits<std::uint64_t>::max() / mebibyte)
 [[nodiscard]] consteval byte_count mebibytes() noexcept {
-  const std::uint64_t count = Count;
-  return byte_count{count << 20U};
+  return byte_count{Count * mebibyte};
 }
 
 /// `Count` hundredths of a GiB as bytes, rounded down to the byte: a total
 /// as PyTorch's out-of-memory message prints it. A count whose bytes pass
 /// 64 bits does not compile.
 template <std::uint64_t Count>
-  requires(Count <= std::numeric_limits<std::uint64_t>::max() / bytes_per_gib)
+  requires(Count <= std::numeric_limits<std::uint64_t>::max() / gibibyte)
 [[nodiscard]] consteval byte_count gib_hundredths() noexcept {
-  return byte_count{Count * bytes_per_gib / 100U};
+  return byte_count{Count * gibibyte / 100U};
 }
 
 /// The runtime totals on record, one row per GPU of the shipped catalog that
@@ -109,7 +108,7 @@ inline constexpr std::array<memory_records, 15> memory_on_record{{
 /// record of data/README.md lies inside it but the L4's, below it (hence its
 /// row). Nothing when the high end passes 64 bits.
 [[nodiscard]] constexpr std::optional<memory_band> nominal_band(memory_gb nominal) noexcept {
-  const auto high = checked_mul<std::uint64_t>(nominal.value, bytes_per_gib);
+  const auto high = checked_mul<std::uint64_t>(nominal.value, gibibyte);
   if (!high) {
     return std::nullopt;
   }

@@ -21,6 +21,7 @@
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/one_of.hpp"
 #include "iteragpu/result.hpp"
+#include "iteragpu/units.hpp"
 
 /// \file
 /// The one reader of a measurement file (data/schema/measurement.schema.json,
@@ -34,7 +35,7 @@
 namespace iteragpu::memory {
 
 /// The largest measurement file read_measurement() reads.
-inline constexpr std::size_t measurement_file_limit = std::size_t{16} << 20U;
+inline constexpr std::size_t measurement_file_limit = std::size_t{16 * mebibyte};
 
 /// The other outputs of the two programs, recognised when one is given
 /// where a measurement is expected.
