@@ -46,19 +46,16 @@ template <std::integral T>
 template <std::integral T>
 [[nodiscard]] constexpr std::optional<T> checked_mul(T a, T b) noexcept {
   constexpr T highest = std::numeric_limits<T>::max();
-  if (a == 0 || b == 0) {
-    return T{0};
-  }
   if constexpr (std::is_signed_v<T>) {
     // The bound is a limit divided by a non-zero operand, which cannot
     // overflow; the signs say which limit the product runs toward, and
     // truncation toward zero keeps each comparison exact.
     constexpr T lowest = std::numeric_limits<T>::min();
-    const bool out = a > 0 ? (b > 0 ? a > highest / b : b < lowest / a) : (b > 0 ? a < lowest / b : a < highest / b);
-    if (out) {
+    if (a != 0 && b != 0 &&
+        (a > 0 ? (b > 0 ? a > highest / b : b < lowest / a) : (b > 0 ? a < lowest / b : a < highest / b))) {
       return std::nullopt;
     }
-  } else if (a > highest / b) {
+  } else if (a != 0 && b > highest / a) {
     return std::nullopt;
   }
   return static_cast<T>(a * b);
