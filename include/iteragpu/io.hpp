@@ -132,8 +132,9 @@ namespace detail {
 }  // namespace detail
 
 /// Checks, before any work is done, that the name and folder of `file` are
-/// fit for a new file now (what reserve() checks before it creates anything).
-[[nodiscard]] std::optional<new_file_error> check_new_file(const std::filesystem::path& file);
+/// fit for a new file now (what reserve() checks before it creates anything):
+/// a success, or why not.
+[[nodiscard]] result<void, new_file_error> check_new_file(const std::filesystem::path& file);
 
 /// A new file being written: reserved first, committed with its content at
 /// the end. Destroyed without commit(), it leaves nothing behind. Movable,

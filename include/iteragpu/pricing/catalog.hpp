@@ -306,11 +306,11 @@ namespace detail {
 [[nodiscard]] catalog_error file_error(const std::string& file, text_position at, catalog_errc what);
 
 // Builds a catalog from its records, one rule family per step; each step
-// gives the first fault it finds, or nothing. Every look-up is a map search,
+// gives the first fault it finds, or a success. Every look-up is a map search,
 // so a catalog of n rows is validated in O(n log n).
 class catalog_builder {
  public:
-  using fault = std::optional<catalog_error>;
+  using fault = result<void, catalog_error>;
 
   catalog_builder(std::string_view file_name, const csv_record& first_row)
       : first_line_(first_row.position.line), file_(file_name) {
@@ -381,7 +381,7 @@ class catalog_builder {
 };
 
 // The header, exactly: the first field that differs, or a wrong count.
-[[nodiscard]] std::optional<catalog_error> check_header(const std::string& file, const csv_record& header);
+[[nodiscard]] result<void, catalog_error> check_header(const std::string& file, const csv_record& header);
 
 // The records of a catalog in file order: the header, then the rows given to
 // the builder. Empty lines are ignored at the end only: the first of a run
@@ -390,12 +390,12 @@ class catalog_records {
  public:
   explicit catalog_records(std::string file) : file_(std::move(file)) {}
 
-  [[nodiscard]] std::optional<catalog_error> take(csv_record record);
+  [[nodiscard]] result<void, catalog_error> take(csv_record record);
 
   [[nodiscard]] result<catalog, catalog_error> finish() &&;
 
  private:
-  [[nodiscard]] std::optional<catalog_error> place(const csv_record& record);
+  [[nodiscard]] result<void, catalog_error> place(const csv_record& record);
 
   std::string file_;
   bool header_seen_{false};

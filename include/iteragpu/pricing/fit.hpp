@@ -128,8 +128,8 @@ namespace detail {
                                                                 const std::optional<runtime_memory>& memory);
 
 // What a search cannot ask for: zero GPUs, hours or results, a duration no
-// catalog has.
-[[nodiscard]] std::optional<search_errc> search_fault(const package_search& search) noexcept;
+// catalog has; a success when it asks for none of these.
+[[nodiscard]] result<void, search_errc> check_search(const package_search& search) noexcept;
 
 // package_order_rule. Stable: equal keys keep the order in which they were
 // found, the catalog's order of GPUs and, within a GPU, the shorter

@@ -26,6 +26,7 @@
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/result.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
 #include "iteragpu/torch/torchscript_workload.hpp"
 
@@ -39,8 +40,8 @@ namespace iteragpu::torch_adapter {
 /// the current device, inputs are made as for a TorchScript module, and
 /// each pass runs the compiled model under inference mode. A refusal (a
 /// file the loader cannot read, a first pass that fails on the inputs for
-/// another reason than memory) ends the phase with an exception and is kept
-/// in refusal().
+/// another reason than memory) ends the phase with an exception and is kept:
+/// accepted() says why.
 class aoti_workload {
  public:
   /// A workload on `device` over the package of `path`; nothing is loaded before load_model().
@@ -81,8 +82,14 @@ class aoti_workload {
     }
   }
 
-  /// Why the package refused, once a phase has failed on the user's input.
-  [[nodiscard]] const std::optional<memory::torchscript_run_errc>& refusal() const noexcept { return refusal_; }
+  /// A success while the package has refused nothing; once a phase has failed
+  /// on the user's input, why.
+  [[nodiscard]] result<void, memory::torchscript_run_errc> accepted() const noexcept {
+    if (refusal_) {
+      return unexpected{*refusal_};
+    }
+    return {};
+  }
 
  private:
   [[noreturn]] void refuse(memory::torchscript_run_errc why, const std::string& message) {

@@ -19,6 +19,7 @@
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/result.hpp"
 #include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
 
@@ -125,8 +126,8 @@ inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch
 /// A user's TorchScript module as a workload of iteragpu::memory::measure(). A
 /// refusal (a file LibTorch cannot load, inputs forward's schema does not
 /// take, a first pass that fails on the inputs for another reason than
-/// memory) ends the phase with an exception and is kept in refusal(), so
-/// that the caller tells the user's mistake from a failure of the GPU.
+/// memory) ends the phase with an exception and is kept: accepted() says
+/// why, so that the caller tells the user's mistake from a failure of the GPU.
 class torchscript_workload {
  public:
   /// A workload on `device` over the module of `path`; nothing is loaded before load_model().
@@ -192,8 +193,14 @@ class torchscript_workload {
     }
   }
 
-  /// Why the module refused, once a phase has failed on the user's input.
-  [[nodiscard]] const std::optional<memory::torchscript_run_errc>& refusal() const noexcept { return refusal_; }
+  /// A success while the module has refused nothing; once a phase has failed
+  /// on the user's input, why.
+  [[nodiscard]] result<void, memory::torchscript_run_errc> accepted() const noexcept {
+    if (refusal_) {
+      return unexpected{*refusal_};
+    }
+    return {};
+  }
   /// The module, once load_model() has run.
   [[nodiscard]] const std::optional<torch::jit::Module>& module() const noexcept { return module_; }
   /// The inputs, once make_inputs() has run.
@@ -253,8 +260,9 @@ template <measuring_backend B, memory_counter C, workload W>
     if (e.code == measure_errc::host_out_of_memory) {
       throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
     }
-    return unexpected{memory::torchscript_run_error{work.refusal().value_or(memory::torchscript_run_errc::phase_failed),
-                                                    e.phase, std::move(e.message)}};
+    const auto accepted = work.accepted();
+    return unexpected{memory::torchscript_run_error{
+        accepted ? memory::torchscript_run_errc::phase_failed : accepted.error(), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
 }
