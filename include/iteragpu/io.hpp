@@ -85,7 +85,6 @@ struct new_file_error {
   new_file_errc code{new_file_errc::system_error};  ///< what is wrong
   std::filesystem::path file{};                     ///< the new file, as given
   new_file_data what{};                             ///< the data the code names
-  /// Equal when every member is equal.
   friend bool operator==(const new_file_error&, const new_file_error&) = default;
 };
 

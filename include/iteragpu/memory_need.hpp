@@ -42,7 +42,6 @@ struct memory_need {
   std::vector<gpu_need> per_gpu{};
   /// The memory outside the allocator the per-GPU needs count.
   byte_count outside{};
-  /// Equal when every member is equal.
   friend bool operator==(const memory_need&, const memory_need&) = default;
 };
 

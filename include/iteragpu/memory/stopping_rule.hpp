@@ -53,7 +53,6 @@ struct stopping_parameters {
   /// median, both ends: median_interval_reach(summary) <= max_noise.
   double max_noise{0.01};
   std::chrono::duration<double> max_seconds{15.0};  ///< the time budget of the repeats
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const stopping_parameters&, const stopping_parameters&) = default;
 };
 

@@ -85,7 +85,6 @@ struct catalog_snapshot {
   std::string date;      ///< ISO 8601, YYYY-MM-DD
   /// Whether the prices are derived from public list prices (see illustrative_provider).
   [[nodiscard]] bool illustrative() const noexcept { return provider == illustrative_provider; }
-  /// Equal when every member is equal.
   friend bool operator==(const catalog_snapshot&, const catalog_snapshot&) = default;
 };
 
@@ -177,7 +176,6 @@ struct other_text {
   std::string gpu;      ///< other_name: the row's GPU id; empty for the provider and the date (the catalog's)
   std::size_t line{0};  ///< the earlier row's line
   std::string agreed;   ///< the text the earlier row gave
-  /// Equal when every member is equal.
   friend bool operator==(const other_text&, const other_text&) = default;
 };
 
@@ -187,7 +185,6 @@ struct other_figure {
   std::string gpu;          ///< the row's GPU id
   std::size_t line{0};      ///< the GPU's first row's line
   std::uint64_t agreed{0};  ///< the figure that row gave
-  /// Equal when every member is equal.
   friend bool operator==(const other_figure&, const other_figure&) = default;
 };
 
@@ -196,7 +193,6 @@ struct second_row {
   catalog_field field;  ///< the days field of this row
   std::string gpu;      ///< the row's GPU id
   std::size_t line{0};  ///< the line of the first row for that duration
-  /// Equal when every member is equal.
   friend bool operator==(const second_row&, const second_row&) = default;
 };
 
@@ -229,7 +225,6 @@ struct catalog_error {
   catalog_errc code{catalog_errc::empty_file};  ///< what is wrong there
   catalog_error_data what{};                    ///< the data the code names
 
-  /// Equal when every member is equal.
   friend bool operator==(const catalog_error&, const catalog_error&) = default;
 };
 

@@ -28,7 +28,6 @@ namespace iteragpu::pricing {
 struct memory_band {
   byte_count low;   ///< what a program can count on
   byte_count high;  ///< the most that was seen
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_band&, const memory_band&) = default;
 };
 
@@ -42,7 +41,6 @@ enum class band_basis {
 struct runtime_memory {
   memory_band band;                       ///< the band
   band_basis basis{band_basis::nominal};  ///< records or the nominal rule
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const runtime_memory&, const runtime_memory&) = default;
 };
 
@@ -161,7 +159,6 @@ struct memory_fit {
   fit_verdict verdict{fit_verdict::does_not_fit};  ///< fits, tight or does not fit
   byte_count headroom;                             ///< low - need, when the need is at most low
   byte_count shortfall;                            ///< need - low, when the need is above low
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_fit&, const memory_fit&) = default;
 };
 

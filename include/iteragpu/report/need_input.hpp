@@ -32,7 +32,6 @@ namespace iteragpu::report {
 /// document escaped).
 struct need_input_error {
   std::string found;  ///< what the document holds instead of a need
-  /// Equal when every member is equal.
   friend bool operator==(const need_input_error&, const need_input_error&) = default;
 };
 

@@ -79,7 +79,6 @@ struct misplaced_row {
   std::string repeat;                                 ///< the row's repeat, as JSON text
   phase_kind expected_phase{phase_kind::model_load};  ///< the phase expected at that index
   std::optional<std::uint64_t> expected_repeat{};     ///< the repeat expected at that index
-  /// Equal when every member is equal.
   friend bool operator==(const misplaced_row&, const misplaced_row&) = default;
 };
 
@@ -112,7 +111,6 @@ struct measurement_field_error {
   measurement_field_errc code{measurement_field_errc::missing};  ///< what is wrong
   std::string path{};             ///< where: "phases[2]", "configuration.batch"; empty for the top level
   measurement_field_data what{};  ///< the data the code names
-  /// Equal when every member is equal.
   friend bool operator==(const measurement_field_error&, const measurement_field_error&) = default;
 };
 
@@ -147,7 +145,6 @@ struct parse_stop {
   std::error_code reason{};  ///< Boost.JSON's
   std::size_t offset{0};     ///< the bytes read when parsing stopped
   std::size_t size{0};       ///< the text's bytes
-  /// Equal when every member is equal.
   friend bool operator==(const parse_stop&, const parse_stop&) = default;
 };
 
@@ -182,7 +179,6 @@ struct measurement_read_error {
   measurement_read_stage stage{measurement_read_stage::document};  ///< the call that refused it
   std::string file{};                                              ///< stage file: the path as given; empty otherwise
   measurement_read_data what{};                                    ///< the data the code names
-  /// Equal when every member is equal.
   friend bool operator==(const measurement_read_error&, const measurement_read_error&) = default;
 };
 

@@ -261,7 +261,6 @@ struct pickle_error {
   /// copies pass the limit.
   std::uint64_t offset{0};
   std::uint8_t opcode{0};  ///< the byte at that offset (0 for empty, too_large of the input, no_stop)
-  /// Equal when every member is equal.
   friend bool operator==(const pickle_error&, const pickle_error&) = default;
 };
 
@@ -283,7 +282,6 @@ struct pickle_limits {
   /// so that a few hundred bytes sharing one list 2^40 times are refused at
   /// once (default 4 GiB).
   std::uint64_t max_result_bytes{4 * gibibyte};
-  /// Equal when every member is equal.
   friend bool operator==(const pickle_limits&, const pickle_limits&) = default;
 };
 

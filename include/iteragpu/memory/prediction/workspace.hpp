@@ -45,7 +45,6 @@ namespace iteragpu::memory::prediction {
 struct blas_workspaces {
   byte_count cublas;    ///< cuBLAS's workspace
   byte_count cublaslt;  ///< cuBLASLt's workspace
-  /// Equal when every member is equal.
   friend constexpr bool operator==(blas_workspaces, blas_workspaces) = default;
 };
 
