@@ -42,7 +42,7 @@ namespace iteragpu::torch_adapter {
 /// file the loader cannot read, a first pass that fails on the inputs for
 /// another reason than memory) ends the phase with an exception and is kept:
 /// accepted() says why.
-class aoti_workload {
+class aoti_workload : public user_refusal {
  public:
   /// A workload on `device` over the package of `path`; nothing is loaded before load_model().
   aoti_workload(torch::Device device, std::string path, std::vector<memory::input_spec> inputs,
@@ -54,10 +54,7 @@ class aoti_workload {
     try {
       loader_ = std::make_unique<torch::inductor::AOTIModelPackageLoader>(path_);
     } catch (const std::exception& e) {
-      if (is_out_of_memory(e)) {
-        throw;
-      }
-      refuse(memory::torchscript_run_errc::not_loadable, first_line(e.what()));
+      refuse_to_load(e);
     }
   }
 
@@ -75,28 +72,11 @@ class aoti_workload {
       const c10::InferenceMode inference;
       return loader_->run(inputs_);
     } catch (const std::exception& e) {
-      if (first && !refusal_ && !is_out_of_memory(e)) {
-        refuse(memory::torchscript_run_errc::inputs_refused, first_line(e.what()));
-      }
-      throw;
+      end_pass(first, e);
     }
-  }
-
-  /// A success while the package has refused nothing; once a phase has failed
-  /// on the user's input, why.
-  [[nodiscard]] result<void, memory::torchscript_run_errc> accepted() const noexcept {
-    if (refusal_) {
-      return unexpected{*refusal_};
-    }
-    return {};
   }
 
  private:
-  [[noreturn]] void refuse(memory::torchscript_run_errc why, const std::string& message) {
-    refusal_ = why;
-    throw std::invalid_argument(message);
-  }
-
   torch::Device device_;
   std::string path_;
   std::vector<memory::input_spec> specs_;
@@ -104,7 +84,6 @@ class aoti_workload {
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader_;
   std::vector<torch::Tensor> inputs_;
   bool ran_{false};
-  std::optional<memory::torchscript_run_errc> refusal_{};
 };
 
 static_assert(memory::workload<aoti_workload>);
