@@ -9,7 +9,7 @@
 #include <string>
 
 #include <iteragpu/pricing/catalog.hpp>
-#include <iteragpu/report/catalog_errors.hpp>
+#include <iteragpu/pricing/catalog_errors.hpp>
 #include <iteragpu/text.hpp>
 
 #include "fuzz_input.hpp"
@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text = fuzz::as_text(data, size);
   const auto parsed = iteragpu::pricing::parse_catalog(text, "fuzz.csv");
   if (!parsed) {
-    const std::string message = iteragpu::report::describe(parsed.error());
+    const std::string message = iteragpu::pricing::describe(parsed.error());
     fuzz::require(message.starts_with("fuzz.csv:"), "the message starts with the file name");
     fuzz::require(iteragpu::check_display_text(message).has_value(),
                   "the message is one line of displayable UTF-8 (no control, no bidirectional control)");
