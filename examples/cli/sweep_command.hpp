@@ -258,14 +258,7 @@ struct sweep_work {
   return guarded(detail::sweep_command, out, err, kept, [&]() -> int {
     const auto description = sweep_description();
     if (help_requested(args)) {
-      out << "usage: mesure_memoire sweep (--device cuda:N | --devices LIST | --predict-only) --output-dir NEW_DIR "
-             "[--batch LIST] [--context LIST] [--width LIST] [--dtype LIST] [FLAGS]\n"
-             "       mesure_memoire sweep --plan-only --output-dir NEW_DIR [LISTS]   writes points.tsv only\n"
-             "       mesure_memoire sweep --run-point N --output-dir DIR (--device cuda:N | --predict-only)   one point "
-             "(a job array's task)\n"
-             "       mesure_memoire sweep --resume DIR (--device cuda:N | --devices LIST | --predict-only)   the points "
-             "without a result\n"
-          << description << '\n';
+      out << sweep_usage << description << '\n';
       return exit_success;
     }
     const sweep_options o = parse_sweep_options(parse_arguments(description, args));
