@@ -40,7 +40,8 @@ BOOST_AUTO_TEST_CASE(signed_sums_differences_and_products_agree_with_exact_arith
   constexpr int lowest = std::numeric_limits<std::int8_t>::min();
   constexpr int highest = std::numeric_limits<std::int8_t>::max();
   const auto agrees = [](std::optional<std::int8_t> checked, int exact) {
-    return exact < lowest || exact > highest ? !checked.has_value() : checked == exact;
+    return exact < lowest || exact > highest ? !checked.has_value()
+                                             : checked.has_value() && static_cast<int>(*checked) == exact;
   };
   int disagreements = 0;
   int refused = 0;
