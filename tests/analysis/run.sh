@@ -59,27 +59,18 @@ mapfile -t files < "$work/files"
 find "$root/include/iteragpu" \( -name '*.hpp' -o -name '*.ipp' \) ! -path '*/iteragpu/torch/*' \
   ! -path "$root/include/iteragpu/src.hpp" ! -path "$root/include/iteragpu/src_core.hpp" \
   ! -path "$root/include/iteragpu/src_json.hpp" | sort > "$work/headers.expected"
-python3 - "$db" "$cxx" "$jobs" "${files[@]}" > "$work/headers.reached" <<'PY' || exit 1
-import concurrent.futures, json, os, shlex, subprocess, sys
-db, cxx, jobs, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), set(sys.argv[4:])
+python3 - "$root/tests/analysis" "$db" "$cxx" "$jobs" "${files[@]}" > "$work/headers.reached" <<'PY' || exit 1
+import concurrent.futures, json, os, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from compile_db import bare_command
+db, cxx, jobs, files = sys.argv[2], sys.argv[3], int(sys.argv[4]), set(sys.argv[5:])
 commands = {}
 for e in json.load(open(db)):
     path = os.path.normpath(os.path.join(e["directory"], e["file"]))
     if path in files and path not in commands:
         commands[path] = e
 def deps(e):
-    args = shlex.split(e["command"]) if "command" in e else e["arguments"]
-    out, skip = [cxx], False
-    for a in args[1:]:
-        if skip:
-            skip = False
-            continue
-        if a in ("-o", "-MF", "-MT", "-MQ"):
-            skip = True
-            continue
-        if a in ("-c", "-MD", "-MMD"):
-            continue
-        out.append(a)
+    out = [cxx] + bare_command(e)[1:]
     r = subprocess.run(out + ["-MM", "-MF", "-"], cwd=e["directory"], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("analysis: cannot list the includes of " + e["file"] + "\n" + r.stderr)

@@ -23,6 +23,9 @@ import shlex
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compile_db import bare_command  # noqa: E402
+
 db_path, root, work, jobs, cxx, tidy = sys.argv[1:7]
 jobs = int(jobs)
 files = set(sys.argv[7:])
@@ -34,29 +37,13 @@ MAIN_FILE_ONLY = ("misc-unused-using-decls", "misc-unused-alias-decls")
 LARGEST = 16
 
 
-def command_without_file(entry, path):
-    args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
-    out, skip = [], False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        if a in ("-o", "-MF", "-MT", "-MQ"):
-            skip = True
-            continue
-        if a == "-c" or os.path.normpath(os.path.join(entry["directory"], a)) == path:
-            continue
-        out.append(a)
-    return out
-
-
 groups = {}
 for entry in json.load(open(db_path)):
     path = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
     rel = os.path.relpath(path, root)
     if path not in files or not re.match(r"tests/(cli/)?unit/.*_test\.cpp$", rel):
         continue
-    key = (entry["directory"], tuple(command_without_file(entry, path)))
+    key = (entry["directory"], tuple(bare_command(entry, path)))
     groups.setdefault(key, set()).add(path)
 
 os.makedirs(work, exist_ok=True)
