@@ -20,7 +20,6 @@
 #include "cli/sweep_process_state.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/device.hpp"
-#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
 #include "iteragpu/sweep/files/report_files.hpp"
@@ -126,7 +125,7 @@ inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
     throw usage_error("--output-dir: " + report::words_of(made.error()));
   }
   if (auto written = write_new_file(o.folder / sweep::points_file, sweep::points_tsv(*plan)); !written.has_value()) {
-    err << sweep_command << ": " << report::describe(written.error()) << "\n";
+    err << sweep_command << ": " << describe(written.error()) << "\n";
     return exit_internal_error;
   }
   out << "planned " << plan->size() << (plan->size() == 1 ? " point in " : " points in ")
@@ -231,7 +230,7 @@ struct sweep_work {
   }
   auto written = sweep::write_report({*reloaded}, folder, "mesure_memoire");
   if (!written.has_value()) {
-    err << sweep_command << ": " << report::describe(written.error()) << '\n';
+    err << sweep_command << ": " << describe(written.error()) << '\n';
     return exit_internal_error;
   }
   for (const auto& path : *written) {

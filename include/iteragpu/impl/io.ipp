@@ -239,6 +239,34 @@ ITERAGPU_INLINE void new_file::discard() noexcept {
   }
 }
 
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const new_file_error& e) {
+  const std::string file = quoted(e.file.string());
+  switch (e.code) {
+    case new_file_errc::folder_missing:
+      return "folder " + quoted(folder_of(e.file).string()) + " does not exist; expected an existing folder";
+    case new_file_errc::not_a_folder:
+      return quoted(folder_of(e.file).string()) + " is not a folder";
+    case new_file_errc::already_exists:
+      return file + " already exists; expected a new file name (nothing is overwritten)";
+    case new_file_errc::is_empty_name:
+      return file + " names no file; expected a path to a new file";
+    case new_file_errc::name_too_long: {
+      const auto name = data_of<name_length>(e.what);
+      return "the file name of " + file + " has " + to_decimal_string(name.bytes) + " bytes; expected at most " +
+             to_decimal_string(name.longest) + " on that file system";
+    }
+    case new_file_errc::system_error: {
+      const auto refused = data_of<refused_step>(e.what);
+      return "cannot write " + file + ": " + std::string(name_of(refused.step)) + ": " +
+             std::generic_category().message(refused.error);
+    }
+    case new_file_errc::name_taken:
+      return file + " was taken by another process while this one worked; the result is kept as " +
+             quoted(data_of<kept_file>(e.what).path.string());
+  }
+  return "cannot write " + file;
+}
+
 [[nodiscard]] ITERAGPU_INLINE result<void, new_file_error> write_new_file(const std::filesystem::path& file,
                                                                           std::string_view content) {
   auto reserved = new_file::reserve(file);

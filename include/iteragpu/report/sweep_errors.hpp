@@ -9,7 +9,6 @@
 #include "iteragpu/io.hpp"
 #include "iteragpu/json_keys.hpp"
 #include "iteragpu/report/compare.hpp"
-#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/sweep/files/folder_error.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/lists.hpp"
