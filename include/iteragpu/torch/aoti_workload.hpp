@@ -42,7 +42,7 @@ namespace iteragpu::torch_adapter {
 /// file the loader cannot read, a first pass that fails on the inputs for
 /// another reason than memory) ends the phase with an exception and is kept:
 /// accepted() says why.
-class aoti_workload : public user_refusal {
+class aoti_workload : public refusal_keeper {
  public:
   /// A workload on `device` over the package of `path`; nothing is loaded before load_model().
   aoti_workload(torch::Device device, std::string path, std::vector<memory::input_spec> inputs,

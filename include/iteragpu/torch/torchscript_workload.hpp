@@ -107,7 +107,7 @@ inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch
 /// (torchscript_workload, aoti_workload): the refusal ends its phase with an
 /// exception, and accepted() says why, so that the caller tells the user's
 /// mistake from a failure of the GPU.
-class user_refusal {
+class refusal_keeper {
  public:
   /// A success while the model has refused nothing; once a phase has failed
   /// on the user's input, why.
@@ -170,7 +170,7 @@ class user_refusal {
 /// take, a first pass that fails on the inputs for another reason than
 /// memory) ends the phase with an exception and is kept: accepted() says
 /// why, so that the caller tells the user's mistake from a failure of the GPU.
-class torchscript_workload : public user_refusal {
+class torchscript_workload : public refusal_keeper {
  public:
   /// A workload on `device` over the module of `path`; nothing is loaded before load_model().
   torchscript_workload(torch::Device device, std::string path, std::vector<memory::input_spec> inputs,
