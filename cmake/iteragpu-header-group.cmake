@@ -4,9 +4,6 @@
 function(iteragpu_header_group header out)
   if(header MATCHES "^iteragpu/torch/")
     set(${out} torch PARENT_SCOPE)
-  elseif(header MATCHES "^iteragpu/report/(impl/)?catalog_errors\\.(hpp|ipp)$")
-    # The catalog's words need no Boost, as the catalog itself.
-    set(${out} core PARENT_SCOPE)
   elseif(header MATCHES "^iteragpu/report/" OR header MATCHES "^iteragpu/memory/files/"
          OR header MATCHES "^iteragpu/sweep/files/"
          OR header MATCHES "^iteragpu/(impl/)?json_keys\\.(hpp|ipp)$"

@@ -17,7 +17,6 @@
 
 #include <iteragpu/io.hpp>
 #include <iteragpu/memory/device.hpp>
-#include <iteragpu/report/new_file.hpp>
 #include <iteragpu/report/sweep_errors.hpp>
 #include <iteragpu/sweep/files/folder.hpp>
 #include <iteragpu/sweep/files/report_files.hpp>
@@ -66,7 +65,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (auto written = iteragpu::write_new_file(folder / sw::points_file, sw::points_tsv(*plan)); !written.has_value()) {
-    std::cerr << "sweep_predict: " << iteragpu::report::describe(written.error()) << '\n';
+    std::cerr << "sweep_predict: " << iteragpu::describe(written.error()) << '\n';
     return 1;
   }
 
@@ -103,7 +102,7 @@ int main(int argc, char** argv) {
   }
   auto report = sw::write_report({*loaded}, folder, "sweep_predict");
   if (!report.has_value()) {
-    std::cerr << "sweep_predict: " << iteragpu::report::describe(report.error()) << '\n';
+    std::cerr << "sweep_predict: " << iteragpu::describe(report.error()) << '\n';
     return 1;
   }
   for (const auto& path : *report) {

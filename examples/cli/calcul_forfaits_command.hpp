@@ -17,10 +17,10 @@
 #include "cli/common.hpp"
 #include "iteragpu/memory_need.hpp"
 #include "iteragpu/pricing/catalog.hpp"
+#include "iteragpu/pricing/catalog_errors.hpp"
 #include "iteragpu/pricing/fit.hpp"
 #include "iteragpu/pricing/package.hpp"
 #include "iteragpu/report/catalog.hpp"
-#include "iteragpu/report/catalog_errors.hpp"
 #include "iteragpu/report/fit.hpp"
 #include "iteragpu/report/quote.hpp"
 
@@ -75,7 +75,7 @@ void write_result(std::ostream& out, const Result& r, bool json, std::string_vie
     const auto choice = choose_catalog(options, default_catalogs);
     const auto parsed = pricing::parse_catalog(read_catalog_text(choice.path), choice.label());
     if (!parsed) {
-      throw usage_error("invalid catalog: " + report::describe(parsed.error()));
+      throw usage_error("invalid catalog: " + pricing::describe(parsed.error()));
     }
     const pricing::catalog& prices = *parsed;
     const std::string source = choice.source(prices.illustrative());

@@ -30,11 +30,11 @@ namespace iteragpu::cli {
 inline constexpr std::string_view shipped_catalog_name = "tarifs-forfaits.csv";
 /// A catalog of a few thousand packages is a few hundred kB; anything far
 /// larger is the wrong file, refused before it is read into memory.
-inline constexpr std::size_t largest_catalog_bytes = std::size_t{16} << 20U;
+inline constexpr std::size_t largest_catalog_bytes = std::size_t{16 * mebibyte};
 
 /// A need file is JSON of a few kB to a few MB; anything far larger is the
 /// wrong file, refused before it is read into memory.
-inline constexpr std::size_t largest_need_file_bytes = std::size_t{16} << 20U;
+inline constexpr std::size_t largest_need_file_bytes = std::size_t{16 * mebibyte};
 
 /// The program's own path, to find the shipped catalog of an install.
 [[nodiscard]] inline std::optional<std::filesystem::path> running_executable() {

@@ -16,7 +16,6 @@
 
 #include "cli/common.hpp"
 #include "iteragpu/io.hpp"
-#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
 #include "iteragpu/sweep/files/report_files.hpp"
@@ -148,7 +147,7 @@ inline void make_new_folder(const std::filesystem::path& output) {
     }
     auto written = sweep::write_report(loaded, output, "mesure_memoire");
     if (!written.has_value()) {
-      err << command << ": " << report::describe(written.error()) << '\n';
+      err << command << ": " << describe(written.error()) << '\n';
       return exit_internal_error;
     }
     for (const auto& path : *written) {

@@ -17,6 +17,13 @@ inline constexpr report::document_names program_documents{
     .estimate = "the weight estimate mesure_memoire estimate --json prints",
     .quote = "the package quote calcul_forfaits --json prints",
     .environment = "the report mesure_memoire environment prints",
+    .plan_output = "plan --json",
+    .estimate_output = "estimate --json",
+    .replay_output = "replay --json",
+    .extrapolation_output = "extrapolate --json",
+    .size = "--size N",
+    .replay_for_a_need = "run `replay SNAPSHOT --smallest-capacity --json` for the least capacity each setting needs, "
+                         "and give --fits that file",
 };
 
 /// What a TorchScript module's record says in place of a prediction.

@@ -43,7 +43,9 @@ namespace iteragpu::cli {
 /// Says on `err` why the synthetic network was not measured; its exit code.
 [[nodiscard]] inline int report_failure(std::string_view command, const memory::synthetic_error& failure,
                                         std::ostream& err) {
-  err << command << ": " << report::describe(failure) << '\n';
+  const std::string_view flag =
+      failure.code == memory::synthetic_errc::shape_too_large ? "--batch/--context/--width: " : "";
+  err << command << ": " << flag << report::describe(failure) << '\n';
   return exit_code_of(failure.code);
 }
 
@@ -106,10 +108,31 @@ template <memory::environment_runtime Runtime>
   return exit_internal_error;
 }
 
+/// The flag that carried what the module of `run` refused, as a message
+/// starts with it (`--input: `); nothing for a failure of the GPU.
+[[nodiscard]] constexpr std::string_view flag_of(const memory::torchscript_error& failure,
+                                                 const memory::torchscript_run& run) noexcept {
+  if (failure.code != memory::torchscript_errc::refused && failure.code != memory::torchscript_errc::phase_failed) {
+    return "";
+  }
+  switch (failure.error ? failure.error->code : memory::torchscript_run_errc::phase_failed) {
+    case memory::torchscript_run_errc::not_loadable:
+      return run.format == memory::model_format::torchscript ? "--torchscript: " : "--aoti: ";
+    case memory::torchscript_run_errc::wrong_inputs:
+    case memory::torchscript_run_errc::inputs_refused:
+      return "--input: ";
+    case memory::torchscript_run_errc::nothing_to_train:
+      return "--train: ";
+    case memory::torchscript_run_errc::phase_failed:
+      break;
+  }
+  return "";
+}
+
 /// Says on `err` why the module of `run` was not measured; its exit code.
 [[nodiscard]] inline int report_failure(std::string_view command, const memory::torchscript_run& run,
                                         const memory::torchscript_error& failure, std::ostream& err) {
-  err << command << ": " << report::describe(failure, run) << '\n';
+  err << command << ": " << flag_of(failure, run) << report::describe(failure, run) << '\n';
   return exit_code_of(failure.code);
 }
 

@@ -9,7 +9,6 @@
 
 #include "cli/common.hpp"
 #include "iteragpu/io.hpp"
-#include "iteragpu/report/new_file.hpp"
 
 /// \file
 /// A command's output file: reserved under its flag before any work (a
@@ -21,7 +20,7 @@ namespace iteragpu::cli {
 [[nodiscard]] inline new_file reserve_output(std::string_view flag, const std::string& text) {
   auto reserved = new_file::reserve(std::filesystem::path(text));
   if (!reserved) {
-    throw usage_error("--" + std::string(flag) + ": " + report::describe(reserved.error()));
+    throw usage_error("--" + std::string(flag) + ": " + describe(reserved.error()));
   }
   return std::move(*reserved);
 }
@@ -33,10 +32,10 @@ namespace iteragpu::cli {
                                        std::ostream& err) {
   if (auto written = std::move(file).commit(text); !written) {
     if (written.error().code == new_file_errc::name_taken) {
-      err << command << ": --output: " << report::describe(written.error()) << '\n';
+      err << command << ": --output: " << describe(written.error()) << '\n';
       return exit_output_name_taken;
     }
-    err << command << ": --output: " << report::describe(written.error()) << "; nothing was written\n";
+    err << command << ": --output: " << describe(written.error()) << "; nothing was written\n";
     return exit_internal_error;
   }
   return exit_success;

@@ -20,7 +20,6 @@
 #include "cli/sweep_process_state.hpp"
 #include "iteragpu/io.hpp"
 #include "iteragpu/memory/device.hpp"
-#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/report/sweep_errors.hpp"
 #include "iteragpu/sweep/files/folder.hpp"
 #include "iteragpu/sweep/files/report_files.hpp"
@@ -126,7 +125,7 @@ inline constexpr std::string_view sweep_command = "mesure_memoire sweep";
     throw usage_error("--output-dir: " + report::words_of(made.error()));
   }
   if (auto written = write_new_file(o.folder / sweep::points_file, sweep::points_tsv(*plan)); !written.has_value()) {
-    err << sweep_command << ": " << report::describe(written.error()) << "\n";
+    err << sweep_command << ": " << describe(written.error()) << "\n";
     return exit_internal_error;
   }
   out << "planned " << plan->size() << (plan->size() == 1 ? " point in " : " points in ")
@@ -231,7 +230,7 @@ struct sweep_work {
   }
   auto written = sweep::write_report({*reloaded}, folder, "mesure_memoire");
   if (!written.has_value()) {
-    err << sweep_command << ": " << report::describe(written.error()) << '\n';
+    err << sweep_command << ": " << describe(written.error()) << '\n';
     return exit_internal_error;
   }
   for (const auto& path : *written) {
@@ -258,14 +257,7 @@ struct sweep_work {
   return guarded(detail::sweep_command, out, err, kept, [&]() -> int {
     const auto description = sweep_description();
     if (help_requested(args)) {
-      out << "usage: mesure_memoire sweep (--device cuda:N | --devices LIST | --predict-only) --output-dir NEW_DIR "
-             "[--batch LIST] [--context LIST] [--width LIST] [--dtype LIST] [FLAGS]\n"
-             "       mesure_memoire sweep --plan-only --output-dir NEW_DIR [LISTS]   writes points.tsv only\n"
-             "       mesure_memoire sweep --run-point N --output-dir DIR (--device cuda:N | --predict-only)   one point "
-             "(a job array's task)\n"
-             "       mesure_memoire sweep --resume DIR (--device cuda:N | --devices LIST | --predict-only)   the points "
-             "without a result\n"
-          << description << '\n';
+      out << sweep_usage << description << '\n';
       return exit_success;
     }
     const sweep_options o = parse_sweep_options(parse_arguments(description, args));

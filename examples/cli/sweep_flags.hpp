@@ -30,8 +30,18 @@
 /// of its four forms (a new sweep, --plan-only, --run-point, --resume).
 namespace iteragpu::cli {
 
+/// The usage lines of `mesure_memoire sweep`, before its flags in --help.
+inline constexpr std::string_view sweep_usage =
+    "usage: mesure_memoire sweep (--device cuda:N | --devices LIST | --predict-only) --output-dir NEW_DIR "
+    "[--batch LIST] [--context LIST] [--width LIST] [--dtype LIST] [FLAGS]\n"
+    "       mesure_memoire sweep --plan-only --output-dir NEW_DIR [LISTS]   writes points.tsv only\n"
+    "       mesure_memoire sweep --run-point N --output-dir DIR (--device cuda:N | --predict-only)   one point "
+    "(a job array's task)\n"
+    "       mesure_memoire sweep --resume DIR (--device cuda:N | --devices LIST | --predict-only)   the points "
+    "without a result\n";
+
 /// The flags of `mesure_memoire sweep`, with its help and its exit codes
-/// (run_sweep's usage lines give its four forms).
+/// (sweep_usage gives its four forms).
 [[nodiscard]] inline po::options_description sweep_description() {
   po::options_description d(
       "mesure_memoire sweep: the synthetic network measured over lists of shapes, one fresh `measure` process per "

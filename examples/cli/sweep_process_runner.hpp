@@ -25,6 +25,7 @@
 #include "iteragpu/sweep/scheduler.hpp"
 #include "iteragpu/sweep/stop.hpp"
 #include "iteragpu/text.hpp"
+#include "iteragpu/units.hpp"
 
 /// \file
 /// The point runner of `mesure_memoire sweep`: a policy object that runs
@@ -112,7 +113,7 @@ class process_runner {
                                                               : sweep::end_without_exit_text(ended->signal)) +
                                             (line ? ": " + escaped(*line) : std::string())}};
     }
-    return detail::device_in_output(child->output(std::size_t{1} << 20U), d);
+    return detail::device_in_output(child->output(std::size_t{mebibyte}), d);
   }
 
   /// Starts `PROGRAM measure --device D` with the point's flags and

@@ -4,6 +4,7 @@
 #include <concepts>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 /// \file
@@ -12,20 +13,49 @@
 /// way these can fail, so there is no reason to carry).
 namespace iteragpu {
 
-/// Checked arithmetic on unsigned integers: an empty optional instead of a
-/// wrapped value.
-template <std::unsigned_integral T>
+/// Checked arithmetic on integers, signed or unsigned: a + b, or an empty
+/// optional where the sum leaves `T`. Portable C++: each bound is a limit
+/// minus an operand that cannot overflow, no compiler builtin.
+template <std::integral T>
 [[nodiscard]] constexpr std::optional<T> checked_add(T a, T b) noexcept {
-  if (a > std::numeric_limits<T>::max() - b) {
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0 ? a < std::numeric_limits<T>::min() - b : a > std::numeric_limits<T>::max() - b) {
+      return std::nullopt;
+    }
+  } else if (a > std::numeric_limits<T>::max() - b) {
     return std::nullopt;
   }
   return static_cast<T>(a + b);
 }
 
-/// a x b, or an empty optional when the product wraps.
-template <std::unsigned_integral T>
+/// a - b, or an empty optional where the difference leaves `T` (unsigned:
+/// where b > a).
+template <std::integral T>
+[[nodiscard]] constexpr std::optional<T> checked_sub(T a, T b) noexcept {
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0 ? a > std::numeric_limits<T>::max() + b : a < std::numeric_limits<T>::min() + b) {
+      return std::nullopt;
+    }
+  } else if (b > a) {
+    return std::nullopt;
+  }
+  return static_cast<T>(a - b);
+}
+
+/// a x b, or an empty optional where the product leaves `T`.
+template <std::integral T>
 [[nodiscard]] constexpr std::optional<T> checked_mul(T a, T b) noexcept {
-  if (a != 0 && b > std::numeric_limits<T>::max() / a) {
+  constexpr T highest = std::numeric_limits<T>::max();
+  if constexpr (std::is_signed_v<T>) {
+    // The bound is a limit divided by a non-zero operand, which cannot
+    // overflow; the signs say which limit the product runs toward, and
+    // truncation toward zero keeps each comparison exact.
+    constexpr T lowest = std::numeric_limits<T>::min();
+    if (a != 0 && b != 0 &&
+        (a > 0 ? (b > 0 ? a > highest / b : b < lowest / a) : (b > 0 ? a < lowest / b : a < highest / b))) {
+      return std::nullopt;
+    }
+  } else if (a != 0 && b > highest / a) {
     return std::nullopt;
   }
   return static_cast<T>(a * b);

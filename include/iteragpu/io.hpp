@@ -80,14 +80,36 @@ struct kept_file {
 using new_file_data = one_of<std::monostate, refused_step, name_length, kept_file>;
 
 /// Why a new file cannot be written: what is wrong, the file, and in `what`
-/// the figures the code names (report::describe() puts it in words).
+/// the figures the code names (describe() puts it in words).
 struct new_file_error {
   new_file_errc code{new_file_errc::system_error};  ///< what is wrong
   std::filesystem::path file{};                     ///< the new file, as given
   new_file_data what{};                             ///< the data the code names
-  /// Equal when every member is equal.
   friend bool operator==(const new_file_error&, const new_file_error&) = default;
 };
+
+/// The step the system refused, as a message says it.
+[[nodiscard]] constexpr std::string_view name_of(new_file_step step) noexcept {
+  switch (step) {
+    case new_file_step::creating:
+      return "creating a file in its folder";
+    case new_file_step::linking_test:
+      return "making a hard link in its folder";
+    case new_file_step::writing:
+      return "writing";
+    case new_file_step::flushing:
+      return "flushing to disk";
+    case new_file_step::closing:
+      return "closing";
+    case new_file_step::linking_into_place:
+      return "linking into place";
+  }
+  return "an unknown step";
+}
+
+/// Why a new file cannot be written, in one line that names the file
+/// (quoted and escaped), what is wrong and what is expected.
+[[nodiscard]] std::string describe(const new_file_error& e);
 
 /// Why a file could not be read.
 enum class read_errc {
@@ -132,8 +154,9 @@ namespace detail {
 }  // namespace detail
 
 /// Checks, before any work is done, that the name and folder of `file` are
-/// fit for a new file now (what reserve() checks before it creates anything).
-[[nodiscard]] std::optional<new_file_error> check_new_file(const std::filesystem::path& file);
+/// fit for a new file now (what reserve() checks before it creates anything):
+/// a success, or why not.
+[[nodiscard]] result<void, new_file_error> check_new_file(const std::filesystem::path& file);
 
 /// A new file being written: reserved first, committed with its content at
 /// the end. Destroyed without commit(), it leaves nothing behind. Movable,

@@ -18,6 +18,7 @@
 #include "iteragpu/memory/files/pickle.hpp"            // IWYU pragma: export
 #include "iteragpu/memory/files/snapshot.hpp"          // IWYU pragma: export
 #include "iteragpu/memory/files/snapshot_file.hpp"     // IWYU pragma: export
+#include "iteragpu/nvml.hpp"                           // IWYU pragma: export
 #include "iteragpu/parse.hpp"                          // IWYU pragma: export
 #include "iteragpu/prediction.hpp"                     // IWYU pragma: export
 #include "iteragpu/pricing.hpp"                        // IWYU pragma: export

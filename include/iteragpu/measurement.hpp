@@ -11,6 +11,7 @@
 #include "iteragpu/memory/compare.hpp"                  // IWYU pragma: export
 #include "iteragpu/memory/synthetic_measurement.hpp"    // IWYU pragma: export
 #include "iteragpu/memory/torchscript_measurement.hpp"  // IWYU pragma: export
+#include "iteragpu/nvml.hpp"                            // IWYU pragma: export
 #include "iteragpu/prediction.hpp"                      // IWYU pragma: export
 #include "iteragpu/sweep.hpp"                           // IWYU pragma: export
 

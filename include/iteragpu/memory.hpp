@@ -6,8 +6,8 @@
 /// the weight estimate; measurement as a library call,
 /// iteragpu::memory::measure() over an integrator's policy objects
 /// (memory/protocol.hpp, memory/policies/); the statistics of the repeats
-/// and the stopping rule; the GPU's state through NVML loaded at run time
-/// (nvml/); the trace of a recorded allocator snapshot (memory/trace.hpp);
+/// and the stopping rule; the GPU's state as a policy reads it (NVML, which
+/// reads it on NVIDIA GPUs, has its umbrella: nvml.hpp); the trace of a recorded allocator snapshot (memory/trace.hpp);
 /// the figures derived from a measurement (memory/measured_need.hpp). The
 /// rest of the domain has umbrellas of its own, so that a file that needs
 /// this ground does not compile them: prediction.hpp (the simulated caching
@@ -36,6 +36,5 @@
 #include "iteragpu/memory/torchscript_archive.hpp"      // IWYU pragma: export
 #include "iteragpu/memory/trace.hpp"                    // IWYU pragma: export
 #include "iteragpu/memory_need.hpp"                     // IWYU pragma: export
-#include "iteragpu/nvml/session.hpp"                    // IWYU pragma: export
 
 #endif  // ITERAGPU_MEMORY_HPP

@@ -21,7 +21,6 @@ struct gpu_need {
   std::string gpu;                   ///< the catalog id
   byte_count capacity;               ///< the capacity it was judged under: its memory's low end less `outside`
   std::optional<byte_count> need{};  ///< the most peak reserved of the replay plus `outside`; none: it does not fit
-  /// Equal when every member is equal.
   friend bool operator==(const gpu_need&, const gpu_need&) = default;
 };
 
@@ -42,7 +41,6 @@ struct memory_need {
   std::vector<gpu_need> per_gpu{};
   /// The memory outside the allocator the per-GPU needs count.
   byte_count outside{};
-  /// Equal when every member is equal.
   friend bool operator==(const memory_need&, const memory_need&) = default;
 };
 

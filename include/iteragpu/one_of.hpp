@@ -137,6 +137,16 @@ class one_of {
   detail::one_of_slots<std::index_sequence_for<Ts...>, Ts...> slots_{};
 };
 
+/// The alternative `Data` of `what`, or a `Data{}` where `what` holds
+/// another: how the words of a reason read its data, so that they never
+/// read a side that is not there (a reason built by hand with another
+/// pairing reads as an empty one).
+template <class Data, class... Alternatives>
+[[nodiscard]] constexpr Data data_of(const one_of<Alternatives...>& what) {
+  const auto* data = what.template get_if<Data>();
+  return data != nullptr ? *data : Data{};
+}
+
 }  // namespace iteragpu
 
 #endif  // ITERAGPU_ONE_OF_HPP

@@ -8,7 +8,8 @@
 #include "iteragpu/result.hpp"
 
 /// \file
-/// The one strict reading of an unsigned integer that every input takes.
+/// The one strict reading of an unsigned integer, and of an unsigned decimal,
+/// that every input takes.
 namespace iteragpu {
 
 /// Why a text is not an unsigned integer.
@@ -48,6 +49,39 @@ enum class number_errc {
     value = *next;
   }
   return value;
+}
+
+/// A decimal number as written: its whole part and the digits after its
+/// point, kept as text for the caller to bound (money takes two, an exact
+/// decimal forty).
+struct decimal_digits {
+  std::uint64_t whole{0};     ///< the whole part, as parse_unsigned() reads it
+  std::string_view fraction;  ///< the digits after the point, none when there is no point
+};
+
+/// `digits` or `digits.digits`, as parse_unsigned() reads an integer: no
+/// sign, exponent, spaces or bare point (`not_a_number`); the one reading
+/// of a decimal that money and exact decimals share.
+[[nodiscard]] constexpr result<decimal_digits, number_errc> parse_decimal_digits(std::string_view text) noexcept {
+  if (text.empty()) {
+    return unexpected{number_errc::empty};
+  }
+  const auto point = text.find('.');
+  const std::string_view whole_text = text.substr(0, point);
+  const std::string_view fraction = point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
+  if (whole_text.empty() || (point != std::string_view::npos && fraction.empty())) {
+    return unexpected{number_errc::not_a_number};
+  }
+  for (const char c : fraction) {
+    if (!is_digit(c)) {
+      return unexpected{number_errc::not_a_number};
+    }
+  }
+  const auto whole = parse_unsigned(whole_text);
+  if (!whole) {
+    return unexpected{whole.error() == number_errc::too_large ? number_errc::too_large : number_errc::not_a_number};
+  }
+  return decimal_digits{*whole, fraction};
 }
 
 }  // namespace iteragpu

@@ -16,7 +16,6 @@
 #include "iteragpu/report/measurement.hpp"        // IWYU pragma: export
 #include "iteragpu/report/memory_need.hpp"        // IWYU pragma: export
 #include "iteragpu/report/need_input.hpp"         // IWYU pragma: export
-#include "iteragpu/report/new_file.hpp"           // IWYU pragma: export
 #include "iteragpu/report/plan.hpp"               // IWYU pragma: export
 #include "iteragpu/report/quote.hpp"              // IWYU pragma: export
 #include "iteragpu/report/replay.hpp"             // IWYU pragma: export

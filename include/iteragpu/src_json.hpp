@@ -31,7 +31,6 @@
 #include "iteragpu/report/measurement.hpp"
 #include "iteragpu/report/memory_need.hpp"
 #include "iteragpu/report/need_input.hpp"
-#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/report/plan.hpp"
 #include "iteragpu/report/quote.hpp"
 #include "iteragpu/report/replay.hpp"

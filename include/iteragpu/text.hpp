@@ -6,9 +6,10 @@
 #include <cstdint>
 #include <iosfwd>
 #include <limits>
-#include <optional>
 #include <string>
 #include <string_view>
+
+#include "iteragpu/result.hpp"
 
 /// \file
 /// Text the library produces and text it shows back to people.
@@ -22,7 +23,7 @@
 /// - escaped / quoted: the one way a user-supplied value appears in a
 ///   message, whatever bytes it holds, so that every message stays one line
 ///   and shows what was typed or read without acting on the terminal.
-/// - first_display_fault: the rule for text the library keeps and prints
+/// - check_display_text: the rule for text the library keeps and prints
 ///   again (a catalog's names): valid UTF-8 that displays as it reads.
 namespace iteragpu {
 
@@ -266,23 +267,24 @@ struct display_text_error {
   return "an unacceptable character";
 }
 
-/// The first character of `text` that is not valid UTF-8, a control
-/// character (C0, DEL, C1) or a bidirectional control, if any.
-[[nodiscard]] constexpr std::optional<display_text_error> first_display_fault(std::string_view text) noexcept {
+/// A success when `text` is display text, else its first character that is
+/// not valid UTF-8, a control character (C0, DEL, C1) or a bidirectional
+/// control.
+[[nodiscard]] constexpr result<void, display_text_error> check_display_text(std::string_view text) noexcept {
   for (std::size_t at = 0; at < text.size();) {
     const auto step = detail::decode_utf8(text, at);
     if (step.length == 0) {
-      return display_text_error{at, display_text_errc::invalid_utf8};
+      return unexpected{display_text_error{at, display_text_errc::invalid_utf8}};
     }
     if (detail::is_control(step.code_point)) {
-      return display_text_error{at, display_text_errc::control};
+      return unexpected{display_text_error{at, display_text_errc::control}};
     }
     if (detail::is_bidi_control(step.code_point)) {
-      return display_text_error{at, display_text_errc::bidi_control};
+      return unexpected{display_text_error{at, display_text_errc::bidi_control}};
     }
     at += step.length;
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace iteragpu

@@ -28,8 +28,12 @@ struct byte_count {
   friend constexpr auto operator<=>(byte_count, byte_count) = default;  // NOLINT(modernize-use-nullptr)
 };
 
+/// Bytes in a KiB: 2^10.
+inline constexpr std::uint64_t kibibyte = std::uint64_t{1} << 10U;
+/// Bytes in a MiB: 2^20.
+inline constexpr std::uint64_t mebibyte = std::uint64_t{1} << 20U;
 /// Bytes in a GiB: 2^30.
-inline constexpr std::uint64_t bytes_per_gib = std::uint64_t{1} << 30U;
+inline constexpr std::uint64_t gibibyte = std::uint64_t{1} << 30U;
 /// Bytes in a GB: 10^9.
 inline constexpr std::uint64_t bytes_per_gb = 1'000'000'000U;
 
@@ -104,31 +108,23 @@ class exact_decimal {
 
   /// `digits` or `digits.digits`: no sign, exponent, spaces or bare point.
   [[nodiscard]] static constexpr result<exact_decimal, decimal_errc> parse(std::string_view text) noexcept {
-    if (text.empty()) {
-      return unexpected{decimal_errc::empty};
-    }
-    const auto point = text.find('.');
-    const std::string_view whole_text = text.substr(0, point);
-    const std::string_view fraction_text =
-        point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
-    if (whole_text.empty() || (point != std::string_view::npos && fraction_text.empty())) {
-      return unexpected{decimal_errc::malformed};
-    }
-    for (const char c : fraction_text) {
-      if (!is_digit(c)) {
-        return unexpected{decimal_errc::malformed};
+    const auto digits = parse_decimal_digits(text);
+    if (!digits) {
+      switch (digits.error()) {
+        case number_errc::empty:
+          return unexpected{decimal_errc::empty};
+        case number_errc::not_a_number:
+          return unexpected{decimal_errc::malformed};
+        case number_errc::too_large:
+          return unexpected{decimal_errc::too_large};
       }
     }
-    const auto whole_part = parse_unsigned(whole_text);
-    if (!whole_part) {
-      return unexpected{whole_part.error() == number_errc::too_large ? decimal_errc::too_large
-                                                                     : decimal_errc::malformed};
-    }
+    const std::string_view fraction_text = digits->fraction;
     if (fraction_text.size() > max_fraction_digits) {
       return unexpected{decimal_errc::too_many_fraction_digits};
     }
     exact_decimal d;
-    d.whole_ = *whole_part;
+    d.whole_ = digits->whole;
     for (const char c : fraction_text) {
       d.digits_[d.length_++] = static_cast<std::uint8_t>(c - '0');
     }

@@ -59,27 +59,18 @@ mapfile -t files < "$work/files"
 find "$root/include/iteragpu" \( -name '*.hpp' -o -name '*.ipp' \) ! -path '*/iteragpu/torch/*' \
   ! -path "$root/include/iteragpu/src.hpp" ! -path "$root/include/iteragpu/src_core.hpp" \
   ! -path "$root/include/iteragpu/src_json.hpp" | sort > "$work/headers.expected"
-python3 - "$db" "$cxx" "$jobs" "${files[@]}" > "$work/headers.reached" <<'PY' || exit 1
-import concurrent.futures, json, os, shlex, subprocess, sys
-db, cxx, jobs, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), set(sys.argv[4:])
+python3 - "$root/tests/analysis" "$db" "$cxx" "$jobs" "${files[@]}" > "$work/headers.reached" <<'PY' || exit 1
+import concurrent.futures, json, os, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from compile_db import bare_command
+db, cxx, jobs, files = sys.argv[2], sys.argv[3], int(sys.argv[4]), set(sys.argv[5:])
 commands = {}
 for e in json.load(open(db)):
     path = os.path.normpath(os.path.join(e["directory"], e["file"]))
     if path in files and path not in commands:
         commands[path] = e
 def deps(e):
-    args = shlex.split(e["command"]) if "command" in e else e["arguments"]
-    out, skip = [cxx], False
-    for a in args[1:]:
-        if skip:
-            skip = False
-            continue
-        if a in ("-o", "-MF", "-MT", "-MQ"):
-            skip = True
-            continue
-        if a in ("-c", "-MD", "-MMD"):
-            continue
-        out.append(a)
+    out = [cxx] + bare_command(e)[1:]
     r = subprocess.run(out + ["-MM", "-MF", "-"], cwd=e["directory"], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("analysis: cannot list the includes of " + e["file"] + "\n" + r.stderr)
@@ -100,23 +91,33 @@ fi
 n_headers=$(wc -l < "$work/headers.expected")
 n_sources=${#files[@]}
 
-# clang-tidy on one TU; generated TUs under the build tree get the root
-# configuration, the others the .clang-tidy nearest to them.
+# clang-tidy on one job of $work/tidy.jobs: `file TU`, a TU of the
+# compile database; `together TU CONFIG FILTER`, per-header tests analysed
+# together (tests/analysis/together.py), with the configuration and header
+# filter of the tests themselves; `main_file TU CHECKS`, one of those tests
+# alone, under the checks that report in the main file only. Generated TUs
+# under the build tree get the root configuration, the others the
+# .clang-tidy nearest to them.
 tidy_one() {
-  local file=$1 extra=()
+  local kind file extra=() p="$build" started=$SECONDS rc=0
+  read -r kind file rest <<< "$1"
   # The static analyzer skips functions defined in headers unless asked:
   # all_headers.cpp is nothing but headers. Every other TU is analysed with
   # the library's bodies compiled once (declarations only, as the asan
   # preset builds them): the bodies are analysed once, through
   # all_headers.cpp, and each program's or test's own code costs its own
   # time only (about half of it before).
-  case $file in
-    "$build"/*) extra=(--config-file="$root/.clang-tidy" --extra-arg=-Xclang --extra-arg=-analyzer-opt-analyze-headers) ;;
+  case $kind:$file in
+    together:*)
+      read -r config filter <<< "$rest"
+      p="$work/together"
+      extra=(--config-file="$config" --header-filter="$filter" --extra-arg=-DITERAGPU_SEPARATE_COMPILATION) ;;
+    main_file:*) extra=(--checks="-*,$rest" --extra-arg=-DITERAGPU_SEPARATE_COMPILATION) ;;
+    file:"$build"/*) extra=(--config-file="$root/.clang-tidy" --extra-arg=-Xclang --extra-arg=-analyzer-opt-analyze-headers) ;;
     *) extra=(--extra-arg=-DITERAGPU_SEPARATE_COMPILATION) ;;
   esac
-  local started=$SECONDS rc=0
-  "$tidy" -p "$build" --quiet "${extra[@]}" "$file" 2>/dev/null || rc=$?
-  echo "$((SECONDS - started)) s  ${file#"$root"/}" >> "$work/tidy.times"
+  "$tidy" -p "$p" --quiet "${extra[@]}" "$file" 2>/dev/null || rc=$?
+  echo "$((SECONDS - started)) s  $kind ${file#"$root"/}" >> "$work/tidy.times"
   return $rc
 }
 export -f tidy_one
@@ -169,7 +170,24 @@ checks_root=$(cd "$root" && "$tidy" --list-checks | grep -c '^    ')
 checks_tests=$(cd "$root/tests" && "$tidy" --list-checks | grep -c '^    ')
 checks_examples=$(cd "$root/examples" && "$tidy" --list-checks | grep -c '^    ')
 tidy_start=$SECONDS
-printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I{} bash -c 'tidy_one "$1" > "$2/$(echo "$1" | md5sum | cut -c1-16).tidy" || echo "$1" >> "$2/tidy.failed"' _ {} "$work"
+# The per-header tests that share one compile command are analysed
+# together, a few generated TUs instead of one each; each also runs alone
+# under the checks that report in the main file only.
+python3 "$root/tests/analysis/together.py" "$db" "$root" "$work/together" "$jobs" "$cxx" "$tidy" "${files[@]}" \
+  > "$work/together.jobs" || exit 1
+n_together=$(grep -c '^together ' "$work/together.jobs")
+n_grouped=$(grep -c '^main_file ' "$work/together.jobs")
+# The longest jobs first (a generated TU, then a TU of its own, then a
+# test under the main-file checks), so that the last ones to finish are short.
+grouped=$(sed -n 's/^main_file \([^ ]*\) .*/\1/p' "$work/together.jobs")
+{
+  grep '^together ' "$work/together.jobs"
+  for file in "${files[@]}"; do
+    grep -qxF "$file" <<< "$grouped" || echo "file $file"
+  done
+  grep '^main_file ' "$work/together.jobs"
+} > "$work/tidy.jobs"
+tr '\n' '\0' < "$work/tidy.jobs" | xargs -0 -P "$jobs" -I{} bash -c 'tidy_one "$1" > "$2/$(echo "$1" | md5sum | cut -c1-16).tidy" || echo "$1" >> "$2/tidy.failed"' _ {} "$work"
 grep -h -E '^[^ ].*: (warning|error): .*\[[a-z0-9.,-]+\]$' "$work"/*.tidy 2>/dev/null | sort -u > "$work/tidy.findings"
 n_tidy=$(wc -l < "$work/tidy.findings")
 if [ -s "$work/tidy.failed" ]; then
@@ -181,7 +199,8 @@ if [ -s "$work/tidy.failed" ]; then
 fi
 echo "clang-tidy: slowest TUs:"
 sort -rn "$work/tidy.times" | head -5 | sed 's/^/  /'
-echo "clang-tidy $("$tidy" --version | grep -o 'version [0-9.]*'): ${n_headers} headers (through all_headers.cpp) and ${n_sources} TUs analysed," \
+echo "clang-tidy $("$tidy" --version | grep -o 'version [0-9.]*'): ${n_headers} headers (through all_headers.cpp) and ${n_sources} TUs analysed" \
+     "(${n_grouped} per-header tests in ${n_together} generated TUs, each test also alone under the main-file checks)," \
      "${checks_root} checks enabled (${checks_tests} in tests/, ${checks_examples} in examples/), ${n_tidy} findings, $((SECONDS - tidy_start)) s"
 
 # cppcheck on the same TUs.

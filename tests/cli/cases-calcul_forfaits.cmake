@@ -10,7 +10,7 @@ iteragpu_cli_case(calcul_forfaits_seed_unit_cost PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"total_price_cents\":336000,.*\"accepted_results\":3,\"unit_cost_cents\":\"112000\\.0000\","
   ARGS ${_cf_b200} --accepted-results 3 --json)
 iteragpu_cli_case(calcul_forfaits_seed_text PROGRAM calcul_forfaits EXIT 0
-  STDOUT "ILLUSTRATIVE catalog: not a real offer.*2 x 2 GPUs per lot = 4 GPUs.*lot price     1680\\.00 USD.*total price   3360\\.00 USD.*not computed \\(no --accepted-results\\).*provider illustrative, snapshot 2026-09-24.*neither availability nor a reservation"
+  STDOUT "ILLUSTRATIVE catalog: not a real offer.*2 x 2 GPUs per lot = 4 GPUs.*lot price     1680\\.00 USD.*total price   3360\\.00 USD.*not computed \\(no count of accepted results\\).*provider illustrative, snapshot 2026-09-24.*neither availability nor a reservation"
   ARGS ${_cf_b200})
 iteragpu_cli_case(calcul_forfaits_tie_rounds_to_even PROGRAM calcul_forfaits EXIT 0
   STDOUT "\"unit_cost_cents\":\"3548\\.5714\""

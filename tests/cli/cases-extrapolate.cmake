@@ -198,7 +198,7 @@ _ex_cf_refused(extrapolation_without_size
 _ex_cf_refused(extrapolation_other_size
   "extrapolate --json with no card judged at size 9 under the recorded settings \\(run it with --to 9\\)"
   --fits "${_ex_fits}" --size 9)
-_ex_cf_refused(size_with_plan "plan\\.json': a document that is not extrapolate --json, which --size does not go with"
+_ex_cf_refused(size_with_plan "plan\\.json': a document that is not extrapolate --json, which --size N does not go with"
   --fits "${PROJECT_SOURCE_DIR}/tests/data/fits/plan.json" --size 8)
 _ex_cf_refused(size_without_fits "--size goes with --fits FILE" --fits-gib 3 --size 8)
 _ex_cf_refused(size_with_quote "--size goes with --fits FILE" --gpu h200 --days 3 --lots 1 --size 2)

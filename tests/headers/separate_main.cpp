@@ -36,11 +36,11 @@ int main() {
   using iteragpu::new_file_errc;
   using iteragpu::new_file_error;
   using iteragpu::new_file_step;
-  expect(iteragpu::report::describe(new_file_error{.code = new_file_errc::system_error,
-                                                   .file = "r.json",
-                                                   .what = iteragpu::refused_step{new_file_step::flushing, ENOSPC}}) ==
+  expect(iteragpu::describe(new_file_error{.code = new_file_errc::system_error,
+                                           .file = "r.json",
+                                           .what = iteragpu::refused_step{new_file_step::flushing, ENOSPC}}) ==
              "cannot write 'r.json': flushing to disk: No space left on device",
-         "report::describe(new_file_error)");
+         "describe(new_file_error)");
 
   // PROTO 2, BININT1 5, STOP: the integer 5.
   const std::array<unsigned char, 5> pickle{0x80, 0x02, 0x4b, 0x05, 0x2e};

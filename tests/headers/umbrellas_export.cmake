@@ -4,7 +4,7 @@
 #
 #   cmake -DINCLUDE_DIR=<include> -P umbrellas_export.cmake
 cmake_minimum_required(VERSION 3.25)
-set(_umbrellas core iteragpu measurement memory prediction pricing report sweep traces)
+set(_umbrellas core iteragpu measurement memory nvml prediction pricing report sweep traces)
 set(_problems "")
 foreach(_u IN LISTS _umbrellas)
   file(STRINGS "${INCLUDE_DIR}/iteragpu/${_u}.hpp" _lines REGEX "^#include \"iteragpu/")

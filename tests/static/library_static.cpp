@@ -28,6 +28,8 @@ using iteragpu::result;
 using iteragpu::unexpected;
 
 constexpr std::uint64_t u64_max = std::numeric_limits<std::uint64_t>::max();
+constexpr std::int64_t i64_max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t i64_min = std::numeric_limits<std::int64_t>::min();
 constexpr exact_decimal decimal(std::string_view text) { return exact_decimal::parse(text).value(); }
 
 // ---- text.hpp ----
@@ -59,29 +61,31 @@ constexpr iteragpu::fixed_text<4> abc() {
 }
 static_assert(abc() == "abc" && abc().size() == 3 && abc().view() == std::string_view("abc"));
 // Display text: valid UTF-8 with no control and no bidirectional control.
-static_assert(!iteragpu::first_display_fault("NVIDIA H200").has_value());
-static_assert(!iteragpu::first_display_fault("Überprüfung, 東京, 🙂").has_value());
-static_assert(iteragpu::first_display_fault("a\nb")->offset == 1);
-static_assert(iteragpu::first_display_fault("a\nb")->code == iteragpu::display_text_errc::control);
-static_assert(iteragpu::first_display_fault("ab\x7F")->code == iteragpu::display_text_errc::control);
+static_assert(iteragpu::check_display_text("NVIDIA H200").has_value());
+static_assert(iteragpu::check_display_text("Überprüfung, 東京, 🙂").has_value());
+static_assert(iteragpu::check_display_text("a\nb").error().offset == 1);
+static_assert(iteragpu::check_display_text("a\nb").error().code == iteragpu::display_text_errc::control);
+static_assert(iteragpu::check_display_text("ab\x7F").error().code == iteragpu::display_text_errc::control);
 // A literal split in two ends a \x escape; kept on one line with its NOLINT.
 // clang-format off
 // U+009B (C2 9B), a C1 control that terminals take for ESC [.
-static_assert(iteragpu::first_display_fault("x\xC2\x9B" "2J")->code == iteragpu::display_text_errc::control);
+static_assert(iteragpu::check_display_text("x\xC2\x9B" "2J").error().code == iteragpu::display_text_errc::control);
 // U+202E (E2 80 AE), RIGHT-TO-LEFT OVERRIDE, and U+2066 (E2 81 A6), LEFT-TO-RIGHT ISOLATE.
 // The literals hold the controls on purpose (NOLINT: this is what is tested).
-static_assert(iteragpu::first_display_fault("12\xE2\x80\xAE" "34")->code ==  // NOLINT(misc-misleading-bidirectional)
+static_assert(iteragpu::check_display_text("12\xE2\x80\xAE" "34").error().code ==  // NOLINT(misc-misleading-bidirectional)
               iteragpu::display_text_errc::bidi_control);
 // clang-format on
-static_assert(iteragpu::first_display_fault("12\xE2\x81\xA6")->offset == 2);  // NOLINT(misc-misleading-bidirectional)
+static_assert(iteragpu::check_display_text("12\xE2\x81\xA6").error().offset ==
+              2);  // NOLINT(misc-misleading-bidirectional)
 // Invalid UTF-8: a lone continuation byte, 0xFF, an overlong '/', a
 // surrogate (U+D800), past U+10FFFF, and a sequence cut short.
-static_assert(iteragpu::first_display_fault("\x80")->code == iteragpu::display_text_errc::invalid_utf8);
-static_assert(iteragpu::first_display_fault("name \xFF")->offset == 5);
-static_assert(iteragpu::first_display_fault("\xC0\xAF")->code == iteragpu::display_text_errc::invalid_utf8);
-static_assert(iteragpu::first_display_fault("\xED\xA0\x80")->code == iteragpu::display_text_errc::invalid_utf8);
-static_assert(iteragpu::first_display_fault("\xF4\x90\x80\x80")->code == iteragpu::display_text_errc::invalid_utf8);
-static_assert(iteragpu::first_display_fault("ab\xE2\x80")->offset == 2);
+static_assert(iteragpu::check_display_text("\x80").error().code == iteragpu::display_text_errc::invalid_utf8);
+static_assert(iteragpu::check_display_text("name \xFF").error().offset == 5);
+static_assert(iteragpu::check_display_text("\xC0\xAF").error().code == iteragpu::display_text_errc::invalid_utf8);
+static_assert(iteragpu::check_display_text("\xED\xA0\x80").error().code == iteragpu::display_text_errc::invalid_utf8);
+static_assert(iteragpu::check_display_text("\xF4\x90\x80\x80").error().code ==
+              iteragpu::display_text_errc::invalid_utf8);
+static_assert(iteragpu::check_display_text("ab\xE2\x80").error().offset == 2);
 static_assert(iteragpu::describe(iteragpu::display_text_errc::bidi_control) ==
               std::string_view("a bidirectional control character"));
 
@@ -166,6 +170,18 @@ static_assert(!iteragpu::checked_add<std::uint64_t>(u64_max, 1).has_value());
 static_assert(iteragpu::checked_mul<std::uint64_t>(u64_max / 2, 2) == u64_max - 1);
 static_assert(!iteragpu::checked_mul<std::uint64_t>(u64_max / 2 + 1, 2).has_value());
 static_assert(iteragpu::checked_mul<std::uint64_t>(0, u64_max) == 0U);
+static_assert(iteragpu::checked_sub<std::uint64_t>(u64_max, u64_max) == 0U);
+static_assert(!iteragpu::checked_sub<std::uint64_t>(0, 1).has_value());
+// Signed: each limit reached exactly, and one step past it refused.
+static_assert(iteragpu::checked_add<std::int64_t>(i64_max - 1, 1) == i64_max);
+static_assert(!iteragpu::checked_add<std::int64_t>(i64_max, 1).has_value());
+static_assert(!iteragpu::checked_add<std::int64_t>(i64_min, -1).has_value());
+static_assert(iteragpu::checked_sub<std::int64_t>(-1, i64_max) == i64_min);
+static_assert(!iteragpu::checked_sub<std::int64_t>(0, i64_min).has_value());
+static_assert(iteragpu::checked_mul<std::int64_t>(i64_min / 2, 2) == i64_min);
+static_assert(!iteragpu::checked_mul<std::int64_t>(i64_min, -1).has_value());
+static_assert(iteragpu::checked_mul<std::int64_t>(-3, -4) == 12);
+static_assert(iteragpu::checked_mul<std::int64_t>(-3, 4) == -12);
 static_assert(iteragpu::narrow<std::int8_t>(127) == 127);
 static_assert(iteragpu::narrow<std::uint64_t>(std::int64_t{5}) == 5U);
 static_assert(!iteragpu::narrow<std::int8_t>(128).has_value());

@@ -27,4 +27,14 @@ static_assert(parse_unsigned("99999999999999999999x").error() == number_errc::no
 static_assert(exact_decimal::parse("184466666666666666666x").error() == decimal_errc::malformed);
 static_assert(exact_decimal::parse("184466666666666666666.5x").error() == decimal_errc::malformed);
 
+// One decimal reading for money and exact decimals: the whole part and the
+// digits after the point, as written.
+static_assert(iteragpu::parse_decimal_digits("1728.50").value().whole == 1728);
+static_assert(iteragpu::parse_decimal_digits("1728.50").value().fraction == "50");
+static_assert(iteragpu::parse_decimal_digits("1728.").error() == number_errc::not_a_number);
+static_assert(iteragpu::parse_decimal_digits(".5").error() == number_errc::not_a_number);
+
+// Bytes in a KiB, MiB and GiB.
+static_assert(iteragpu::kibibyte == 1'024U && iteragpu::mebibyte == 1'048'576U && iteragpu::gibibyte == 1'073'741'824U);
+
 }  // namespace

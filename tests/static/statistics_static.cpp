@@ -92,24 +92,26 @@ static_assert(!convergence_tested_at((std::uint64_t{1} << 63U) + 1U));
 
 // The parameters of the stopping rule are refused with the first rule they
 // break, when compiled as at run time; a NaN or an infinity is no bound.
-using iteragpu::memory::refusal_of;
+using iteragpu::memory::check_stopping_parameters;
 using iteragpu::memory::stopping_errc;
 using iteragpu::memory::stopping_parameters;
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr double inf = std::numeric_limits<double>::infinity();
-static_assert(!refusal_of(stopping_parameters{}).has_value());
-static_assert(refusal_of({.min_repeats = 0}) == stopping_errc::zero_min_repeats);
-static_assert(refusal_of({.min_repeats = 0, .max_repeats = 0, .max_noise = nan}) == stopping_errc::zero_min_repeats);
-static_assert(refusal_of({.min_repeats = 8, .max_repeats = 7}) == stopping_errc::max_repeats_below_min);
-static_assert(!refusal_of({.min_repeats = 7, .max_repeats = 7}).has_value());
-static_assert(refusal_of({.max_noise = 0.0}) == stopping_errc::max_noise_not_positive);
-static_assert(refusal_of({.max_noise = nan}) == stopping_errc::max_noise_not_positive);
-static_assert(refusal_of({.max_noise = inf}) == stopping_errc::max_noise_not_positive);
-static_assert(refusal_of({.max_seconds = std::chrono::duration<double>(-1.0)}) ==
+static_assert(check_stopping_parameters(stopping_parameters{}).has_value());
+static_assert(check_stopping_parameters({.min_repeats = 0}).error() == stopping_errc::zero_min_repeats);
+static_assert(check_stopping_parameters({.min_repeats = 0, .max_repeats = 0, .max_noise = nan}).error() ==
+              stopping_errc::zero_min_repeats);
+static_assert(check_stopping_parameters({.min_repeats = 8, .max_repeats = 7}).error() ==
+              stopping_errc::max_repeats_below_min);
+static_assert(check_stopping_parameters({.min_repeats = 7, .max_repeats = 7}).has_value());
+static_assert(check_stopping_parameters({.max_noise = 0.0}).error() == stopping_errc::max_noise_not_positive);
+static_assert(check_stopping_parameters({.max_noise = nan}).error() == stopping_errc::max_noise_not_positive);
+static_assert(check_stopping_parameters({.max_noise = inf}).error() == stopping_errc::max_noise_not_positive);
+static_assert(check_stopping_parameters({.max_seconds = std::chrono::duration<double>(-1.0)}).error() ==
               stopping_errc::max_seconds_not_positive);
-static_assert(refusal_of({.max_seconds = std::chrono::duration<double>(nan)}) ==
+static_assert(check_stopping_parameters({.max_seconds = std::chrono::duration<double>(nan)}).error() ==
               stopping_errc::max_seconds_not_positive);
-static_assert(refusal_of({.max_seconds = std::chrono::duration<double>(inf)}) ==
+static_assert(check_stopping_parameters({.max_seconds = std::chrono::duration<double>(inf)}).error() ==
               stopping_errc::max_seconds_not_positive);
 
 }  // namespace

@@ -18,8 +18,6 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <iteragpu/report/new_file.hpp>
-
 #include "scratch_folder.hpp"
 
 namespace fs = std::filesystem;
@@ -34,12 +32,12 @@ BOOST_AUTO_TEST_CASE(writes_the_whole_content_and_leaves_no_temporary) {
   BOOST_TEST(dir.entries() == 1U);
 }
 
-// A problem carries its figures; the report layer words it, naming the file.
+// A problem carries its figures; its words, beside it, name the file.
 BOOST_AUTO_TEST_CASE(new_file_problems_are_worded_from_their_figures) {
   using iteragpu::new_file_errc;
   using iteragpu::new_file_error;
   using iteragpu::new_file_step;
-  using iteragpu::report::describe;
+  using iteragpu::describe;
   BOOST_TEST(describe(new_file_error{.code = new_file_errc::folder_missing, .file = "/no/such/r.json"}) ==
              "folder '/no/such' does not exist; expected an existing folder");
   BOOST_TEST(describe(new_file_error{.code = new_file_errc::not_a_folder, .file = "plain/r.json"}) ==
@@ -69,7 +67,7 @@ BOOST_AUTO_TEST_CASE(never_replaces_an_existing_file) {
   BOOST_REQUIRE(!written.has_value());
   BOOST_TEST((written.error().code == iteragpu::new_file_errc::already_exists));
   BOOST_TEST((written.error().file == file));
-  BOOST_TEST(iteragpu::report::describe(written.error()) ==
+  BOOST_TEST(iteragpu::describe(written.error()) ==
              "'" + file.string() + "' already exists; expected a new file name (nothing is overwritten)");
   BOOST_TEST(read_file(file) == "precious");
   BOOST_TEST(dir.entries() == 1U);
@@ -165,9 +163,20 @@ BOOST_AUTO_TEST_CASE(a_name_taken_while_working_keeps_the_result_under_a_new_nam
   BOOST_TEST(kept_as->path.filename().string().starts_with("result.kept-"));
   BOOST_TEST(kept_as->path.extension() == ".json");
   BOOST_TEST(read_file(kept_as->path) == "the finished result");
-  const std::string words = iteragpu::report::describe(problem);
+  const std::string words = iteragpu::describe(problem);
   BOOST_TEST(words.find("is kept as '" + kept_as->path.string() + "'") != std::string::npos, words);
   BOOST_TEST(dir.entries() == 2U);
+}
+
+BOOST_AUTO_TEST_CASE(steps_by_name_and_a_system_error_with_its_step) {
+  BOOST_TEST(iteragpu::name_of(iteragpu::new_file_step::flushing) == "flushing to disk");
+  BOOST_TEST(iteragpu::name_of(iteragpu::new_file_step::linking_into_place) == "linking into place");
+  // ENOSPC is strerror's "No space left on device".
+  BOOST_TEST(iteragpu::describe(
+                 iteragpu::new_file_error{.code = iteragpu::new_file_errc::system_error,
+                                          .file = "r.json",
+                                          .what = iteragpu::refused_step{iteragpu::new_file_step::flushing, ENOSPC}}) ==
+             "cannot write 'r.json': flushing to disk: No space left on device");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -110,4 +110,11 @@ BOOST_AUTO_TEST_CASE(copied_and_moved_with_its_alternative) {
   BOOST_TEST(target.get_if<place>() == nullptr);
 }
 
+BOOST_AUTO_TEST_CASE(data_of_reads_the_alternative_held_or_an_empty_one) {
+  const where at = place{4, 7};
+  BOOST_TEST(iteragpu::data_of<place>(at).column == 7U);
+  // Another alternative is held: the words read an empty one, never a side that is not there.
+  BOOST_TEST(iteragpu::data_of<file_name>(at).text.empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -115,35 +115,36 @@ namespace iteragpu::detail {
 
 namespace iteragpu {
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<new_file_error> check_new_file(const std::filesystem::path& file) {
+[[nodiscard]] ITERAGPU_INLINE result<void, new_file_error> check_new_file(const std::filesystem::path& file) {
   if (file.empty() || file.filename().empty() || file.filename() == "." || file.filename() == "..") {
-    return new_file_error{.code = new_file_errc::is_empty_name, .file = file};
+    return unexpected{new_file_error{.code = new_file_errc::is_empty_name, .file = file}};
   }
   std::error_code ec;
   const auto folder = folder_of(file);
   const auto folder_status = std::filesystem::status(folder, ec);
   if (!std::filesystem::exists(folder_status)) {
-    return new_file_error{.code = new_file_errc::folder_missing, .file = file};
+    return unexpected{new_file_error{.code = new_file_errc::folder_missing, .file = file}};
   }
   if (!std::filesystem::is_directory(folder_status)) {
-    return new_file_error{.code = new_file_errc::not_a_folder, .file = file};
+    return unexpected{new_file_error{.code = new_file_errc::not_a_folder, .file = file}};
   }
   if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
-    return detail::already_exists(file);
+    return unexpected{detail::already_exists(file)};
   }
   errno = 0;
   const long longest = ::pathconf(folder.c_str(), _PC_NAME_MAX);
   if (longest > 0 && file.filename().string().size() > static_cast<std::size_t>(longest)) {
-    return new_file_error{.code = new_file_errc::name_too_long,
-                          .file = file,
-                          .what = name_length{file.filename().string().size(), static_cast<std::uint64_t>(longest)}};
+    return unexpected{
+        new_file_error{.code = new_file_errc::name_too_long,
+                       .file = file,
+                       .what = name_length{file.filename().string().size(), static_cast<std::uint64_t>(longest)}}};
   }
-  return std::nullopt;
+  return {};
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<new_file, new_file_error> new_file::reserve(const std::filesystem::path& file) {
-  if (auto problem = check_new_file(file)) {
-    return unexpected{std::move(*problem)};
+  if (auto fit = check_new_file(file); !fit) {
+    return unexpected{std::move(fit).error()};
   }
   const auto folder = folder_of(file);
   new_file f;
@@ -236,6 +237,34 @@ ITERAGPU_INLINE void new_file::discard() noexcept {
     ::unlink(temporary_.c_str());
     temporary_.clear();
   }
+}
+
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const new_file_error& e) {
+  const std::string file = quoted(e.file.string());
+  switch (e.code) {
+    case new_file_errc::folder_missing:
+      return "folder " + quoted(folder_of(e.file).string()) + " does not exist; expected an existing folder";
+    case new_file_errc::not_a_folder:
+      return quoted(folder_of(e.file).string()) + " is not a folder";
+    case new_file_errc::already_exists:
+      return file + " already exists; expected a new file name (nothing is overwritten)";
+    case new_file_errc::is_empty_name:
+      return file + " names no file; expected a path to a new file";
+    case new_file_errc::name_too_long: {
+      const auto name = data_of<name_length>(e.what);
+      return "the file name of " + file + " has " + to_decimal_string(name.bytes) + " bytes; expected at most " +
+             to_decimal_string(name.longest) + " on that file system";
+    }
+    case new_file_errc::system_error: {
+      const auto refused = data_of<refused_step>(e.what);
+      return "cannot write " + file + ": " + std::string(name_of(refused.step)) + ": " +
+             std::generic_category().message(refused.error);
+    }
+    case new_file_errc::name_taken:
+      return file + " was taken by another process while this one worked; the result is kept as " +
+             quoted(data_of<kept_file>(e.what).path.string());
+  }
+  return "cannot write " + file;
 }
 
 [[nodiscard]] ITERAGPU_INLINE result<void, new_file_error> write_new_file(const std::filesystem::path& file,

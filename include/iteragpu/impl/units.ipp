@@ -10,7 +10,7 @@
 namespace iteragpu {
 
 [[nodiscard]] ITERAGPU_INLINE std::string gib_two_places(byte_count bytes, bool round_up) {
-  constexpr std::uint64_t mask = bytes_per_gib - 1U;
+  constexpr std::uint64_t mask = gibibyte - 1U;
   constexpr std::uint64_t hundred = 100;
   std::uint64_t whole = bytes.value >> 30U;
   const std::uint64_t scaled = (bytes.value & mask) * hundred;

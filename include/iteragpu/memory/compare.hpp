@@ -34,13 +34,11 @@ struct median_estimate {
   struct interval {
     double lower{0};  ///< lower bound
     double upper{0};  ///< upper bound
-    /// Equal when every member is equal.
     friend bool operator==(const interval&, const interval&) = default;
   };
   std::size_t count{0};          ///< values in the series
   double median{0};              ///< their median
   std::optional<interval> ci{};  ///< its 95 % interval; nothing with 5 repeats or fewer
-  /// Equal when every member is equal.
   friend bool operator==(const median_estimate&, const median_estimate&) = default;
 };
 

@@ -77,7 +77,6 @@ struct weight_estimate {
   [[nodiscard]] constexpr exact_decimal weight_gib() const noexcept { return to_gib(weight_bytes); }
   /// The weights in GB (10^9 bytes), exactly.
   [[nodiscard]] constexpr exact_decimal weight_gb() const noexcept { return to_gb(weight_bytes); }
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const weight_estimate&, const weight_estimate&) = default;
 };
 
@@ -105,7 +104,6 @@ struct memory_estimate {
   weight_estimate weights;    ///< the weights
   exact_decimal reserve_gib;  ///< the reserve, as asked
   exact_decimal total_gib;    ///< weights + reserve, exactly
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_estimate&, const memory_estimate&) = default;
 };
 

@@ -54,7 +54,6 @@ enum class memory_history_step {
 struct memory_history_error {
   memory_history_step step{memory_history_step::start};  ///< the step that failed
   std::string libtorch_message;                          ///< the first line of LibTorch's message
-  /// Equal when every member is equal.
   friend bool operator==(const memory_history_error&, const memory_history_error&) = default;
 };
 

@@ -38,7 +38,6 @@ struct device_sample {
   [[nodiscard]] constexpr std::uint64_t outside_allocator_bytes() const noexcept {
     return device_used_bytes > reserved_bytes ? device_used_bytes - reserved_bytes : 0U;
   }
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const device_sample&, const device_sample&) = default;
 };
 
@@ -76,7 +75,6 @@ struct measured_need {
   [[nodiscard]] constexpr std::uint64_t outside_allocator_bytes() const noexcept {
     return outside_sample ? outside_sample->outside_allocator_bytes() : 0U;
   }
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const measured_need&, const measured_need&) = default;
 };
 

@@ -80,7 +80,6 @@ struct median_ranks {
   std::size_t lower{0};  ///< l, 1-based
   std::size_t upper{0};  ///< u = n + 1 - l
   double coverage{0};    ///< 1 - 2 P(B <= l - 1), >= median_confidence_level
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const median_ranks&, const median_ranks&) = default;
 };
 
@@ -162,7 +161,6 @@ struct median_interval {
   median_ranks ranks;  ///< l, u and the coverage
   double lower{0};     ///< X_(l)
   double upper{0};     ///< X_(u)
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const median_interval&, const median_interval&) = default;
 };
 
@@ -184,7 +182,6 @@ struct sample_summary {
   std::optional<double> iqr_over_median{};
   std::optional<noise_verdict> noise{};        ///< of iqr_over_median
   std::optional<median_interval> median_ci{};  ///< nothing when count <= 5
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const sample_summary&, const sample_summary&) = default;
 };
 
@@ -199,7 +196,6 @@ enum class sample_errc {
 struct sample_error {
   sample_errc code{sample_errc::empty};  ///< what is wrong
   std::size_t index{0};                  ///< of the first offending value (0-based); 0 when empty
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const sample_error&, const sample_error&) = default;
 };
 

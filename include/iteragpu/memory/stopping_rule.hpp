@@ -53,7 +53,6 @@ struct stopping_parameters {
   /// median, both ends: median_interval_reach(summary) <= max_noise.
   double max_noise{0.01};
   std::chrono::duration<double> max_seconds{15.0};  ///< the time budget of the repeats
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const stopping_parameters&, const stopping_parameters&) = default;
 };
 
@@ -93,29 +92,29 @@ enum class stopping_errc {
   return count % step == 0U;
 }
 
-/// The first rule the parameters break, or nothing: at least one repeat,
+/// A success, or the first rule the parameters break: at least one repeat,
 /// max_repeats >= min_repeats, max_noise and max_seconds finite and above 0.
-[[nodiscard]] constexpr std::optional<stopping_errc> refusal_of(const stopping_parameters& p) noexcept {
+[[nodiscard]] constexpr result<void, stopping_errc> check_stopping_parameters(const stopping_parameters& p) noexcept {
   constexpr double infinity = std::numeric_limits<double>::infinity();
   if (p.min_repeats == 0U) {
-    return stopping_errc::zero_min_repeats;
+    return unexpected{stopping_errc::zero_min_repeats};
   }
   if (p.max_repeats < p.min_repeats) {
-    return stopping_errc::max_repeats_below_min;
+    return unexpected{stopping_errc::max_repeats_below_min};
   }
   // Also false for a NaN.
   if (!(p.max_noise > 0.0 && p.max_noise < infinity)) {
-    return stopping_errc::max_noise_not_positive;
+    return unexpected{stopping_errc::max_noise_not_positive};
   }
   if (!(p.max_seconds.count() > 0.0 && p.max_seconds.count() < infinity)) {
-    return stopping_errc::max_seconds_not_positive;
+    return unexpected{stopping_errc::max_seconds_not_positive};
   }
-  return std::nullopt;
+  return {};
 }
 
 class stopping_rule;
 
-/// A rule over parameters that refusal_of() accepts, or the first rule they
+/// A rule over parameters that check_stopping_parameters() accepts, or the first rule they
 /// break. Defined in memory/statistics.hpp, with the convergence test it
 /// gives the rule: a file that makes a rule includes that header.
 [[nodiscard]] result<stopping_rule, stopping_errc> make_stopping_rule(const stopping_parameters& p) noexcept;

@@ -32,7 +32,6 @@ namespace iteragpu::memory {
 struct allocator_setting {
   std::string name;   ///< "expandable_segments", "max_split_size_bytes", "cublas_workspace_bytes", ...
   std::string value;  ///< as the runtime reports it
-  /// Equal when every member is equal.
   friend bool operator==(const allocator_setting&, const allocator_setting&) = default;
 };
 

@@ -21,7 +21,6 @@ struct synthetic_shape {
   std::uint64_t batch{1};    ///< inputs in a pass
   std::uint64_t context{1};  ///< positions per input
   std::uint64_t width{1};    ///< features per position; the hidden layer has hidden_multiplier times more
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const synthetic_shape&, const synthetic_shape&) = default;
 };
 

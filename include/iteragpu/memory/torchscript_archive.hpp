@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "iteragpu/result.hpp"
+#include "iteragpu/units.hpp"
 
 /// \file
 /// Whether a file has the layout of a TorchScript archive, read cheaply and
@@ -48,7 +49,7 @@ inline constexpr std::uint64_t zip_tail_bytes = 22 + 65'535 + 20 + 56;
 
 /// The largest central directory read: 64 MiB, the entries of about a
 /// million records (a module's tensors are one record each).
-inline constexpr std::uint64_t largest_central_directory = std::uint64_t{64} << 20U;
+inline constexpr std::uint64_t largest_central_directory = 64 * mebibyte;
 
 /// Where the central directory is, in bytes from the file's start.
 struct central_directory_location {

@@ -48,7 +48,6 @@ struct trace_event {
   std::uint64_t address{0};                  ///< the block's or range's address (device free bytes for oom)
   std::uint64_t size{0};                     ///< bytes: asked for (alloc, frees), reserved or mapped (segments)
   std::uint64_t stream{0};                   ///< the stream it belongs to
-  /// Equal when every member is equal.
   friend bool operator==(const trace_event&, const trace_event&) = default;
 };
 
@@ -65,7 +64,6 @@ struct recorded_block {
   std::uint64_t size{0};                     ///< its size (rounded)
   std::uint64_t requested_size{0};           ///< the size asked for (0 for a free block)
   block_state state{block_state::inactive};  ///< in use or not
-  /// Equal when every member is equal.
   friend bool operator==(const recorded_block&, const recorded_block&) = default;
 };
 
@@ -77,7 +75,6 @@ struct recorded_segment {
   bool small_pool{false};              ///< `segment_type` "small"
   bool expandable{false};              ///< `is_expandable`
   std::vector<recorded_block> blocks;  ///< in address order
-  /// Equal when every member is equal.
   friend bool operator==(const recorded_segment&, const recorded_segment&) = default;
 };
 
@@ -85,7 +82,6 @@ struct recorded_segment {
 struct device_trace {
   std::vector<trace_event> events;         ///< in the order they happened
   std::vector<recorded_segment> segments;  ///< held when the snapshot was taken
-  /// Equal when every member is equal.
   friend bool operator==(const device_trace&, const device_trace&) = default;
 };
 
@@ -98,7 +94,6 @@ struct recorded_settings {
   /// roundup_power2_divisions per power-of-two size (the key, in MiB as the
   /// snapshot writes it, and its divisions), in the file's order.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> roundup_power2_divisions;
-  /// Equal when every member is equal.
   friend bool operator==(const recorded_settings&, const recorded_settings&) = default;
 };
 
@@ -106,7 +101,6 @@ struct recorded_settings {
 struct snapshot {
   std::vector<device_trace> devices;            ///< by device index
   std::optional<recorded_settings> settings{};  ///< absent before PyTorch 2.3
-  /// Equal when every member is equal.
   friend bool operator==(const snapshot&, const snapshot&) = default;
 };
 

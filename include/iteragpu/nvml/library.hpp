@@ -25,7 +25,6 @@ enum class load_errc {
 struct load_error {
   load_errc code{load_errc::not_loaded};  ///< what went wrong
   std::string loader_message{};           ///< dlerror()'s text, for not_loaded
-  /// Equal when every member is equal.
   friend bool operator==(const load_error&, const load_error&) = default;
 };
 

@@ -12,6 +12,7 @@
 #include "iteragpu/memory/policies/gpu_state.hpp"
 #include "iteragpu/nvml/api.hpp"
 #include "iteragpu/nvml/library.hpp"
+#include "iteragpu/result.hpp"
 
 /// \file
 /// A session with NVML, the NVIDIA management library, opened at run time:
@@ -60,9 +61,9 @@ class session {
   session& operator=(session&& other) noexcept;
   ~session() { close(); }
 
-  /// Nothing when NVML is ready, else why not: the library is absent, is
+  /// A success when NVML is ready, else why not: the library is absent, is
   /// not NVML, or did not start, or the session was moved from.
-  [[nodiscard]] std::optional<memory::reading_error> unavailable_reason() const;
+  [[nodiscard]] result<void, memory::reading_error> ready() const;
 
   /// "580.95.05", as nvidia-smi prints it.
   [[nodiscard]] memory::gpu_reading<std::string> driver_version() const {

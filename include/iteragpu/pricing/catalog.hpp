@@ -85,7 +85,6 @@ struct catalog_snapshot {
   std::string date;      ///< ISO 8601, YYYY-MM-DD
   /// Whether the prices are derived from public list prices (see illustrative_provider).
   [[nodiscard]] bool illustrative() const noexcept { return provider == illustrative_provider; }
-  /// Equal when every member is equal.
   friend bool operator==(const catalog_snapshot&, const catalog_snapshot&) = default;
 };
 
@@ -177,7 +176,6 @@ struct other_text {
   std::string gpu;      ///< other_name: the row's GPU id; empty for the provider and the date (the catalog's)
   std::size_t line{0};  ///< the earlier row's line
   std::string agreed;   ///< the text the earlier row gave
-  /// Equal when every member is equal.
   friend bool operator==(const other_text&, const other_text&) = default;
 };
 
@@ -187,7 +185,6 @@ struct other_figure {
   std::string gpu;          ///< the row's GPU id
   std::size_t line{0};      ///< the GPU's first row's line
   std::uint64_t agreed{0};  ///< the figure that row gave
-  /// Equal when every member is equal.
   friend bool operator==(const other_figure&, const other_figure&) = default;
 };
 
@@ -196,7 +193,6 @@ struct second_row {
   catalog_field field;  ///< the days field of this row
   std::string gpu;      ///< the row's GPU id
   std::size_t line{0};  ///< the line of the first row for that duration
-  /// Equal when every member is equal.
   friend bool operator==(const second_row&, const second_row&) = default;
 };
 
@@ -229,7 +225,6 @@ struct catalog_error {
   catalog_errc code{catalog_errc::empty_file};  ///< what is wrong there
   catalog_error_data what{};                    ///< the data the code names
 
-  /// Equal when every member is equal.
   friend bool operator==(const catalog_error&, const catalog_error&) = default;
 };
 
@@ -306,11 +301,11 @@ namespace detail {
 [[nodiscard]] catalog_error file_error(const std::string& file, text_position at, catalog_errc what);
 
 // Builds a catalog from its records, one rule family per step; each step
-// gives the first fault it finds, or nothing. Every look-up is a map search,
+// gives the first fault it finds, or a success. Every look-up is a map search,
 // so a catalog of n rows is validated in O(n log n).
 class catalog_builder {
  public:
-  using fault = std::optional<catalog_error>;
+  using fault = result<void, catalog_error>;
 
   catalog_builder(std::string_view file_name, const csv_record& first_row)
       : first_line_(first_row.position.line), file_(file_name) {
@@ -381,7 +376,7 @@ class catalog_builder {
 };
 
 // The header, exactly: the first field that differs, or a wrong count.
-[[nodiscard]] std::optional<catalog_error> check_header(const std::string& file, const csv_record& header);
+[[nodiscard]] result<void, catalog_error> check_header(const std::string& file, const csv_record& header);
 
 // The records of a catalog in file order: the header, then the rows given to
 // the builder. Empty lines are ignored at the end only: the first of a run
@@ -390,12 +385,12 @@ class catalog_records {
  public:
   explicit catalog_records(std::string file) : file_(std::move(file)) {}
 
-  [[nodiscard]] std::optional<catalog_error> take(csv_record record);
+  [[nodiscard]] result<void, catalog_error> take(csv_record record);
 
   [[nodiscard]] result<catalog, catalog_error> finish() &&;
 
  private:
-  [[nodiscard]] std::optional<catalog_error> place(const csv_record& record);
+  [[nodiscard]] result<void, catalog_error> place(const csv_record& record);
 
   std::string file_;
   bool header_seen_{false};

@@ -47,7 +47,6 @@ struct package_search {
   std::optional<package_days> days;          ///< keep this duration only
   std::optional<gpu_hours> hours;            ///< at least this many GPU-hours
   std::optional<accepted_results> accepted;  ///< no default: absent means no unit cost
-  /// Equal when every member is equal.
   friend bool operator==(const package_search&, const package_search&) = default;
 };
 
@@ -66,7 +65,6 @@ struct package_match {
   fractional_cents price_per_gpu_hour;        ///< total_price / provided
   std::optional<gpu_hours> unused;            ///< provided - the hours asked, when hours were asked
   std::optional<fractional_cents> unit_cost;  ///< total_price / accepted results
-  /// Equal when every member is equal.
   friend bool operator==(const package_match&, const package_match&) = default;
 };
 
@@ -76,7 +74,6 @@ struct package_list {
   catalog_snapshot snapshot;           ///< who priced the catalog searched, in which currency, on which day
   package_search search;               ///< the search, as asked
   std::vector<package_match> matches;  ///< the packages that meet it, in order
-  /// Equal when every member is equal.
   friend bool operator==(const package_list&, const package_list&) = default;
 };
 
@@ -110,7 +107,6 @@ struct search_error {
   std::optional<gpu_offer> offer;              ///< the GPU at fault, from memory_band_overflow on
   std::optional<package_days> days;            ///< its duration, where one is involved
   std::optional<lot_count> lots;               ///< its lots, once they are known
-  /// Equal when every member is equal.
   friend bool operator==(const search_error&, const search_error&) = default;
 };
 
@@ -128,8 +124,8 @@ namespace detail {
                                                                 const std::optional<runtime_memory>& memory);
 
 // What a search cannot ask for: zero GPUs, hours or results, a duration no
-// catalog has.
-[[nodiscard]] std::optional<search_errc> search_fault(const package_search& search) noexcept;
+// catalog has; a success when it asks for none of these.
+[[nodiscard]] result<void, search_errc> check_search(const package_search& search) noexcept;
 
 // package_order_rule. Stable: equal keys keep the order in which they were
 // found, the catalog's order of GPUs and, within a GPU, the shorter
@@ -155,7 +151,6 @@ struct duration_saving {
   /// which is a percentage to 2 places (16.67 %). It is the same long
   /// division as a sum of cents over a count, hence the type.
   fractional_cents ratio;
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const duration_saving&, const duration_saving&) = default;
 };
 
@@ -167,7 +162,6 @@ struct duration_price {
   fractional_cents price_per_gpu_day;         ///< lot price / gpu_days
   duration_saving saving;                     ///< against the shortest duration
   std::optional<fractional_cents> unit_cost;  ///< lot price / accepted results
-  /// Equal when every member is equal.
   friend bool operator==(const duration_price&, const duration_price&) = default;
 };
 
@@ -178,7 +172,6 @@ struct durations_comparison {
   gpu_offer offer;                           ///< the GPU compared, as the catalog lists it
   std::optional<accepted_results> accepted;  ///< results accepted per lot, for a unit cost; no default
   std::array<duration_price, package_durations.size()> rows{};  ///< one per duration, in the order of package_durations
-  /// Equal when every member is equal.
   friend bool operator==(const durations_comparison&, const durations_comparison&) = default;
 };
 

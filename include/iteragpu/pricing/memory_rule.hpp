@@ -28,7 +28,6 @@ namespace iteragpu::pricing {
 struct memory_band {
   byte_count low;   ///< what a program can count on
   byte_count high;  ///< the most that was seen
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_band&, const memory_band&) = default;
 };
 
@@ -42,7 +41,6 @@ enum class band_basis {
 struct runtime_memory {
   memory_band band;                       ///< the band
   band_basis basis{band_basis::nominal};  ///< records or the nominal rule
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const runtime_memory&, const runtime_memory&) = default;
 };
 
@@ -60,19 +58,18 @@ struct memory_records {
 /// source by eye; the count is a template argument, so that a value past
 /// 64 bits does not compile.
 template <std::uint64_t Count>
-  requires(Count <= (std::numeric_limits<std::uint64_t>::max() >> 20U))
+  requires(Count <= std::numeric_limits<std::uint64_t>::max() / mebibyte)
 [[nodiscard]] consteval byte_count mebibytes() noexcept {
-  const std::uint64_t count = Count;
-  return byte_count{count << 20U};
+  return byte_count{Count * mebibyte};
 }
 
 /// `Count` hundredths of a GiB as bytes, rounded down to the byte: a total
 /// as PyTorch's out-of-memory message prints it. A count whose bytes pass
 /// 64 bits does not compile.
 template <std::uint64_t Count>
-  requires(Count <= std::numeric_limits<std::uint64_t>::max() / bytes_per_gib)
+  requires(Count <= std::numeric_limits<std::uint64_t>::max() / gibibyte)
 [[nodiscard]] consteval byte_count gib_hundredths() noexcept {
-  return byte_count{Count * bytes_per_gib / 100U};
+  return byte_count{Count * gibibyte / 100U};
 }
 
 /// The runtime totals on record, one row per GPU of the shipped catalog that
@@ -109,7 +106,7 @@ inline constexpr std::array<memory_records, 15> memory_on_record{{
 /// record of data/README.md lies inside it but the L4's, below it (hence its
 /// row). Nothing when the high end passes 64 bits.
 [[nodiscard]] constexpr std::optional<memory_band> nominal_band(memory_gb nominal) noexcept {
-  const auto high = checked_mul<std::uint64_t>(nominal.value, bytes_per_gib);
+  const auto high = checked_mul<std::uint64_t>(nominal.value, gibibyte);
   if (!high) {
     return std::nullopt;
   }
@@ -162,7 +159,6 @@ struct memory_fit {
   fit_verdict verdict{fit_verdict::does_not_fit};  ///< fits, tight or does not fit
   byte_count headroom;                             ///< low - need, when the need is at most low
   byte_count shortfall;                            ///< need - low, when the need is above low
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const memory_fit&, const memory_fit&) = default;
 };
 

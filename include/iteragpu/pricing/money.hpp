@@ -136,14 +136,7 @@ class money {
   [[nodiscard]] static constexpr result<money, money_errc> parse_cents(std::string_view text) noexcept {
     const auto digits = parse_unsigned(text);
     if (!digits) {
-      switch (digits.error()) {
-        case number_errc::empty:
-          return unexpected{money_errc::empty};
-        case number_errc::not_a_number:
-          return unexpected{money_errc::malformed};
-        case number_errc::too_large:
-          return unexpected{money_errc::too_large};
-      }
+      return unexpected{money_errc_of(digits.error())};
     }
     return money(*digits);
   }
@@ -151,25 +144,11 @@ class money {
   /// Dollars as people write them: `1728`, `1728.5` or `1728.00`; no sign,
   /// no thousands separator, no currency symbol, no exponent.
   [[nodiscard]] static constexpr result<money, money_errc> parse_dollars(std::string_view text) noexcept {
-    if (text.empty()) {
-      return unexpected{money_errc::empty};
+    const auto digits = parse_decimal_digits(text);
+    if (!digits) {
+      return unexpected{money_errc_of(digits.error())};
     }
-    const auto point = text.find('.');
-    const std::string_view whole_text = text.substr(0, point);
-    const std::string_view fraction_text =
-        point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
-    if (whole_text.empty() || (point != std::string_view::npos && fraction_text.empty())) {
-      return unexpected{money_errc::malformed};
-    }
-    for (const char c : fraction_text) {
-      if (!is_digit(c)) {
-        return unexpected{money_errc::malformed};
-      }
-    }
-    const auto dollars = parse_unsigned(whole_text);
-    if (!dollars) {
-      return unexpected{dollars.error() == number_errc::too_large ? money_errc::too_large : money_errc::malformed};
-    }
+    const std::string_view fraction_text = digits->fraction;
     if (fraction_text.size() > 2) {
       return unexpected{money_errc::fraction_of_a_cent};
     }
@@ -177,7 +156,7 @@ class money {
     for (std::size_t i = 0; i < 2; ++i) {
       fraction = fraction * 10U + (i < fraction_text.size() ? static_cast<std::uint64_t>(fraction_text[i] - '0') : 0U);
     }
-    const auto whole_cents = checked_mul<std::uint64_t>(*dollars, 100);
+    const auto whole_cents = checked_mul<std::uint64_t>(digits->whole, 100);
     if (!whole_cents) {
       return unexpected{money_errc::too_large};
     }
@@ -257,6 +236,19 @@ class money {
 
  private:
   constexpr explicit money(std::uint64_t cents) noexcept : cents_(cents) {}
+
+  // A number that parse_unsigned() or parse_decimal_digits() refused, as an amount.
+  [[nodiscard]] static constexpr money_errc money_errc_of(number_errc e) noexcept {
+    switch (e) {
+      case number_errc::empty:
+        return money_errc::empty;
+      case number_errc::not_a_number:
+        return money_errc::malformed;
+      case number_errc::too_large:
+        break;
+    }
+    return money_errc::too_large;
+  }
 
   std::uint64_t cents_{0};
 };

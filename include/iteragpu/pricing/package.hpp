@@ -55,7 +55,6 @@ struct package_quote {
   money total_price;                            ///< lots x lot price
   std::optional<accepted_results> accepted{};   ///< as asked
   std::optional<fractional_cents> unit_cost{};  ///< total_price / accepted, half to even, 4 places of a cent
-  /// Equal when every member is equal.
   friend bool operator==(const package_quote&, const package_quote&) = default;
 };
 
@@ -75,7 +74,6 @@ enum class package_errc {
 struct package_error {
   package_errc code{package_errc::unknown_gpu};  ///< what is wrong
   std::optional<gpu_offer> offer{};              ///< set from unknown_duration on
-  /// Equal when every member is equal.
   friend bool operator==(const package_error&, const package_error&) = default;
 };
 

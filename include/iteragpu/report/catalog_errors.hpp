@@ -1,31 +1,17 @@
 #ifndef ITERAGPU_REPORT_CATALOG_ERRORS_HPP
 #define ITERAGPU_REPORT_CATALOG_ERRORS_HPP
 
-#include <string>
-
-#include "iteragpu/pricing/catalog.hpp"
+#include "iteragpu/pricing/catalog_errors.hpp"
 
 /// \file
-/// Words for a refused catalog: one line naming the file, the line and
-/// column, what was found there and what is accepted. Needs no Boost: part of
-/// the dependency-free target, with the catalog it words.
+/// The words of a refused catalog under their earlier name: they live
+/// beside the catalog, in iteragpu/pricing/catalog_errors.hpp; include that.
 namespace iteragpu::report {
 
-/// What was found at the error's position, in words (`days '14'`).
-[[nodiscard]] std::string found_words(const pricing::catalog_error& e);
-
-/// What is accepted there, in words (`3, 7 or 30 (days of a package)`).
-[[nodiscard]] std::string expected_words(const pricing::catalog_error& e);
-
-/// `FILE:LINE:COLUMN: what was found; expected what is accepted`, one line
-/// of displayable text whatever the file held (found text is quoted and cut
-/// by quoted_excerpt()).
-[[nodiscard]] std::string describe(const pricing::catalog_error& e);
+using pricing::describe;        ///< The catalog's words, pricing::describe().
+using pricing::expected_words;  ///< pricing::expected_words().
+using pricing::found_words;     ///< pricing::found_words().
 
 }  // namespace iteragpu::report
-
-#if !defined(ITERAGPU_SEPARATE_COMPILATION) || defined(ITERAGPU_SOURCE_CORE)
-#include "iteragpu/report/impl/catalog_errors.ipp"
-#endif
 
 #endif  // ITERAGPU_REPORT_CATALOG_ERRORS_HPP

@@ -30,6 +30,13 @@ struct document_names {
   std::string_view estimate{"a weight estimate"};                              ///< an estimate's JSON
   std::string_view quote{"a package quote"};                                   ///< a quote's JSON
   std::string_view environment{"an environment report"};                       ///< an environment's JSON
+  std::string_view plan_output{"a plan"};                                      ///< a plan's JSON, as a need's source
+  std::string_view estimate_output{"an estimate"};            ///< an estimate's JSON, as a need's source
+  std::string_view replay_output{"a replay"};                 ///< a replay's JSON ("kind": "replay")
+  std::string_view extrapolation_output{"an extrapolation"};  ///< an extrapolation's JSON ("kind": "extrapolation")
+  std::string_view size{"a size"};                            ///< the size at which an extrapolation's need is read
+  /// How a replay that gives no need gives one.
+  std::string_view replay_for_a_need{"a replay for the smallest capacity gives the least capacity each setting needs"};
 };
 
 /// What a file given to compare must be, as messages say it: "expected "

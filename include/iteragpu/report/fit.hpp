@@ -33,7 +33,7 @@ inline constexpr std::string_view gpu_hour_rounding_note =
 /// How the table rounds headroom and shortfall, as the text notes it.
 inline constexpr std::string_view headroom_rounding_note =
     "the table's headroom is in GiB (2^30 bytes) rounded down to 0.01; a tight package shows its shortfall against "
-    "the memory one can count on, rounded up, with a minus sign; --json has the exact bytes";
+    "the memory one can count on, rounded up, with a minus sign; the JSON output has the exact bytes";
 /// How a price per GPU-day is computed and rounded, as the outputs note it.
 inline constexpr std::string_view gpu_day_rounding_note =
     "price_per_gpu_day_cents = lot_price_cents / (GPUs per lot x days), rounded half to even to 4 decimal places "

@@ -12,15 +12,16 @@
 
 /// \file
 /// A measurement that did not happen or did not finish, in one line: the
-/// flag or the phase at fault, what went wrong, and that no file was
-/// written (the command line puts its name in front).
+/// input or the phase at fault, what went wrong, and that no file was
+/// written (the command line puts its name in front, and the flag that
+/// carried the input at fault).
 namespace iteragpu::report {
 
 /// Why the synthetic network was not measured, in one line.
 [[nodiscard]] std::string describe(const memory::synthetic_error& failure);
 
 /// Why the TorchScript module of `run` was not measured, in one line: the
-/// module's refusals name the flag at fault (--torchscript, --input, --train).
+/// module's refusals name the file, the inputs or the training at fault.
 [[nodiscard]] std::string describe(const memory::torchscript_error& failure, const memory::torchscript_run& run);
 
 }  // namespace iteragpu::report

@@ -90,7 +90,7 @@ void write_measured(std::ostream& out, const std::vector<phase_row>& phases,
 /// allocator and the prediction in one line.
 void write_text(std::ostream& out, const memory::measurement_record& m);
 
-/// Why --memory-snapshot failed, as the programs print it: LibTorch's own
+/// Why recording the allocator's history failed, as the programs print it: LibTorch's own
 /// message (its first line), whichever step failed.
 [[nodiscard]] inline std::string describe(const memory::memory_history_error& e) { return e.libtorch_message; }
 

@@ -32,7 +32,6 @@ namespace iteragpu::report {
 /// document escaped).
 struct need_input_error {
   std::string found;  ///< what the document holds instead of a need
-  /// Equal when every member is equal.
   friend bool operator==(const need_input_error&, const need_input_error&) = default;
 };
 
@@ -67,7 +66,7 @@ using need_read = result<memory_need, need_input_error>;
 
 // The need of a replay (its JSON, "kind": "replay"): its least need, with
 // the setting it was reached under and how to run with it.
-[[nodiscard]] need_read need_of_replay(const boost::json::object& o);
+[[nodiscard]] need_read need_of_replay(const boost::json::object& o, const document_names& names);
 
 // The need of an extrapolation (its JSON, "kind": "extrapolation") at
 // `size` (see need_from_json()).
@@ -84,8 +83,9 @@ using need_read = result<memory_need, need_input_error>;
 /// of its predictions at that size under the recorded settings that do not
 /// run out of memory, plus the memory outside the allocator
 /// (prediction::h200_pytorch_2_11_outside_allocator); `size` with any other
-/// document is an error. A measurement refused names the documents in
-/// `names`' words.
+/// document is an error. Messages and sources name the plan, the estimate,
+/// the replay, the measurement and the size in `names`' words (a program
+/// gives its commands and flags there; the library's own words name none).
 [[nodiscard]] result<memory_need, need_input_error> need_from_json(std::string_view text,
                                                                    std::optional<std::uint64_t> size = std::nullopt,
                                                                    const document_names& names = {});

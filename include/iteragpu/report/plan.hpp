@@ -31,9 +31,9 @@ inline constexpr std::string_view prediction_note =
 struct plan_outcome {
   memory::prediction::plan_request request;                    ///< what was asked
   std::vector<phase_row> rows;                                 ///< the predicted rows
-  std::optional<memory::prediction::fit_check> fit{};          ///< with --memory-gib: whether the run fits
-  std::optional<memory::prediction::largest_value> largest{};  ///< with --largest: the largest value that fits
-  /// --memory-gib as typed, shown in the text in place of the GiB of its
+  std::optional<memory::prediction::fit_check> fit{};          ///< when a memory was given: whether the run fits
+  std::optional<memory::prediction::largest_value> largest{};  ///< when asked: the largest value that fits
+  /// The memory in GiB as the caller typed it, shown in the text in place of the GiB of its
   /// whole bytes (139.8, not 139.799999999813735485076904296875).
   std::optional<exact_decimal> memory_gib{};
 };

@@ -28,7 +28,7 @@ inline constexpr std::string_view billing_note =
 inline constexpr std::string_view rounding_note =
     "unit_cost_cents = total_price_cents / accepted_results, rounded half to even to 4 decimal places of a cent";
 /// Why there is no unit cost, as the outputs note it.
-inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (no --accepted-results)";
+inline constexpr std::string_view no_unit_cost_note = "unit cost not computed (no count of accepted results)";
 
 /// What every reader of a quote must be told, in the order it matters.
 [[nodiscard]] std::vector<std::string_view> quote_notes(const pricing::package_quote& q);

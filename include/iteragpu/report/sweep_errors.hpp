@@ -9,7 +9,6 @@
 #include "iteragpu/io.hpp"
 #include "iteragpu/json_keys.hpp"
 #include "iteragpu/report/compare.hpp"
-#include "iteragpu/report/new_file.hpp"
 #include "iteragpu/sweep/files/folder_error.hpp"
 #include "iteragpu/sweep/files/record.hpp"
 #include "iteragpu/sweep/lists.hpp"
@@ -49,7 +48,8 @@ namespace iteragpu::report {
 /// Why a new sweep folder cannot be made, in words: the folder F already
 /// exists (nothing is overwritten), the parent folder P does not exist, or F
 /// cannot be created (with the system's reason). `hint` is added inside the
-/// parentheses of the first (such as "; --resume continues a sweep").
+/// parentheses of the first: the caller's advice, such as how its program
+/// continues a sweep.
 [[nodiscard]] std::string words_of(const sweep::new_folder_error& p, std::string_view hint = {});
 
 /// A JSON file of the sweep that cannot be read, naming it: `'F' is not

@@ -55,7 +55,6 @@ struct list_error {
   std::string range;                      ///< the range A..B the fault is in; empty outside a range
   std::uint64_t first{0};                 ///< not_doubling: the range's start
   std::uint64_t last{0};                  ///< not_doubling: the range's end
-  /// Equal when every member is equal.
   friend bool operator==(const list_error&, const list_error&) = default;
 };
 

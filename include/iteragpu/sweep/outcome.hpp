@@ -101,7 +101,6 @@ struct host_need {
   std::uint64_t float32_build{0};   ///< the float32 model on the CPU, in bytes: parameters x 4
   std::uint64_t converted_copy{0};  ///< the [4w, w] matrix in the point's dtype, in bytes; 0 for float32
   std::uint64_t total{0};           ///< float32_build + converted_copy
-  /// Equal when every member is equal.
   friend bool operator==(const host_need&, const host_need&) = default;
 };
 
@@ -125,7 +124,6 @@ struct point_prediction {
 /// failure it gave).
 struct point_prediction_error {
   std::optional<memory::prediction::prediction_error> failure;  ///< nothing: the host's figures are too large
-  /// Equal when every member is equal.
   friend bool operator==(const point_prediction_error&, const point_prediction_error&) = default;
 };
 
@@ -151,7 +149,6 @@ struct timing_summary {
   double median{0};             ///< the median, in seconds
   std::optional<double> lower;  ///< the interval's lower end; nothing without an interval
   std::optional<double> upper;  ///< the interval's upper end; nothing without an interval
-  /// Equal when every member is equal.
   friend bool operator==(const timing_summary&, const timing_summary&) = default;
 };
 
@@ -170,7 +167,6 @@ struct measured_figures {
   double phase_seconds{0};                          ///< the sum of every row's seconds
   std::optional<std::string> gpu_name;              ///< the GPU's name, as the result's environment gives it
   std::optional<std::uint64_t> device_total_bytes;  ///< the GPU's memory, as the result's environment gives it
-  /// Equal when every member is equal.
   friend bool operator==(const measured_figures&, const measured_figures&) = default;
 };
 
@@ -185,7 +181,6 @@ struct process_figures {
   std::optional<int> signal;               ///< the signal that ended it; nothing when it exited
   std::optional<std::string> stderr_line;  ///< its first line on stderr, when it wrote one
   double wall_seconds{0};                  ///< from the spawn to the end of the wait
-  /// Equal when every member is equal.
   friend bool operator==(const process_figures&, const process_figures&) = default;
 };
 

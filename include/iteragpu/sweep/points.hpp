@@ -32,7 +32,6 @@ struct sweep_point {
   memory::element_type dtype{memory::element_type::float32};  ///< the element type
   std::uint64_t warmup{1};                                    ///< warm-up passes, 0 or more
   repeat_setting repeats{2};                                  ///< measured passes, a count or auto
-  /// Equal when every member is equal.
   friend bool operator==(const sweep_point&, const sweep_point&) = default;
 };
 
@@ -82,7 +81,6 @@ struct points_file_error {
   std::size_t count{0};  ///< field_count: the fields; bad_index: the index expected; too_many_points: the points
   std::string text;      ///< bad_index, bad_result_name: the field as found
   std::string expected;  ///< bad_result_name: the name points_tsv() gives
-  /// Equal when every member is equal.
   friend bool operator==(const points_file_error&, const points_file_error&) = default;
 };
 

@@ -59,7 +59,6 @@ struct spawn_error {
   spawn_errc code{spawn_errc::cannot_start};  ///< why
   std::string program;                        ///< the program asked for
   int error_number{0};                        ///< errno of the call that failed
-  /// Equal when every member is equal.
   friend bool operator==(const spawn_error&, const spawn_error&) = default;
 };
 

@@ -26,6 +26,7 @@
 #include "iteragpu/memory/policies/workload.hpp"
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/result.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
 #include "iteragpu/torch/torchscript_workload.hpp"
 
@@ -39,9 +40,9 @@ namespace iteragpu::torch_adapter {
 /// the current device, inputs are made as for a TorchScript module, and
 /// each pass runs the compiled model under inference mode. A refusal (a
 /// file the loader cannot read, a first pass that fails on the inputs for
-/// another reason than memory) ends the phase with an exception and is kept
-/// in refusal().
-class aoti_workload {
+/// another reason than memory) ends the phase with an exception and is kept:
+/// accepted() says why.
+class aoti_workload : public refusal_keeper {
  public:
   /// A workload on `device` over the package of `path`; nothing is loaded before load_model().
   aoti_workload(torch::Device device, std::string path, std::vector<memory::input_spec> inputs,
@@ -53,10 +54,7 @@ class aoti_workload {
     try {
       loader_ = std::make_unique<torch::inductor::AOTIModelPackageLoader>(path_);
     } catch (const std::exception& e) {
-      if (is_out_of_memory(e)) {
-        throw;
-      }
-      refuse(memory::torchscript_run_errc::not_loadable, first_line(e.what()));
+      refuse_to_load(e);
     }
   }
 
@@ -74,22 +72,11 @@ class aoti_workload {
       const c10::InferenceMode inference;
       return loader_->run(inputs_);
     } catch (const std::exception& e) {
-      if (first && !refusal_ && !is_out_of_memory(e)) {
-        refuse(memory::torchscript_run_errc::inputs_refused, first_line(e.what()));
-      }
-      throw;
+      end_pass(first, e);
     }
   }
 
-  /// Why the package refused, once a phase has failed on the user's input.
-  [[nodiscard]] const std::optional<memory::torchscript_run_errc>& refusal() const noexcept { return refusal_; }
-
  private:
-  [[noreturn]] void refuse(memory::torchscript_run_errc why, const std::string& message) {
-    refusal_ = why;
-    throw std::invalid_argument(message);
-  }
-
   torch::Device device_;
   std::string path_;
   std::vector<memory::input_spec> specs_;
@@ -97,7 +84,6 @@ class aoti_workload {
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader_;
   std::vector<torch::Tensor> inputs_;
   bool ran_{false};
-  std::optional<memory::torchscript_run_errc> refusal_{};
 };
 
 static_assert(memory::workload<aoti_workload>);

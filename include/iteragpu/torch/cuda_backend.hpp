@@ -9,10 +9,6 @@
 /// declares nothing.
 #if defined(ITERAGPU_TORCH_CUDA)
 
-#include "iteragpu/memory/environment.hpp"
-#include "iteragpu/memory/policies/backend.hpp"
-#include "iteragpu/memory/policies/memory_counter.hpp"
-#include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/nvml/session.hpp"
 #include "iteragpu/torch/cuda_traits.hpp"
 #include "iteragpu/torch/gpu_backend.hpp"
@@ -27,10 +23,7 @@ using cuda_backend = gpu_backend<cuda_traits>;
 /// The CUDA caching allocator's aggregate counters for one device.
 using cuda_allocator_counter = gpu_allocator_counter<cuda_traits>;
 
-static_assert(memory::measuring_backend<cuda_backend> && memory::device_memory_reporting<cuda_backend> &&
-              memory::device_inventory<cuda_backend> && memory::gpu_state_reporting<cuda_backend> &&
-              memory::management_reporting<cuda_backend>);
-static_assert(memory::memory_counter<cuda_allocator_counter>);
+static_assert(complete_gpu_runtime<cuda_traits>);
 
 }  // namespace iteragpu::torch_adapter
 

@@ -320,6 +320,17 @@ struct gpu_allocator_counter {
   static void reset_peaks(device_index d) { Traits::reset_peak_stats(d); }
 };
 
+/// Whether gpu_backend and gpu_allocator_counter over `Traits` are all that
+/// iteragpu::memory::measure() can use: a backend that measures, reports the
+/// device's memory, its inventory, the GPU's state and the management
+/// library's facts, and a memory counter. Each runtime's header
+/// (cuda_backend.hpp, hip_backend.hpp) asserts it of its traits.
+template <class Traits>
+inline constexpr bool complete_gpu_runtime =
+    memory::measuring_backend<gpu_backend<Traits>> && memory::device_memory_reporting<gpu_backend<Traits>> &&
+    memory::device_inventory<gpu_backend<Traits>> && memory::gpu_state_reporting<gpu_backend<Traits>> &&
+    memory::management_reporting<gpu_backend<Traits>> && memory::memory_counter<gpu_allocator_counter<Traits>>;
+
 }  // namespace iteragpu::torch_adapter
 
 #endif  // ITERAGPU_TORCH_GPU_BACKEND_HPP

@@ -12,10 +12,6 @@
 /// are reported as not available.
 #if defined(ITERAGPU_TORCH_HIP)
 
-#include "iteragpu/memory/environment.hpp"
-#include "iteragpu/memory/policies/backend.hpp"
-#include "iteragpu/memory/policies/memory_counter.hpp"
-#include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/torch/gpu_backend.hpp"
 #include "iteragpu/torch/hip_traits.hpp"
 
@@ -27,10 +23,7 @@ using hip_backend = gpu_backend<hip_traits>;
 /// The HIP caching allocator's aggregate counters for one device.
 using hip_allocator_counter = gpu_allocator_counter<hip_traits>;
 
-static_assert(memory::measuring_backend<hip_backend> && memory::device_memory_reporting<hip_backend> &&
-              memory::device_inventory<hip_backend> && memory::gpu_state_reporting<hip_backend> &&
-              memory::management_reporting<hip_backend>);
-static_assert(memory::memory_counter<hip_allocator_counter>);
+static_assert(complete_gpu_runtime<hip_traits>);
 
 }  // namespace iteragpu::torch_adapter
 

@@ -19,6 +19,7 @@
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/memory/synthetic_model.hpp"
 #include "iteragpu/memory/torchscript_measurement.hpp"
+#include "iteragpu/result.hpp"
 #include "iteragpu/torch/narrow.hpp"
 #include "iteragpu/torch/synthetic_workload.hpp"
 
@@ -102,6 +103,48 @@ inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch
          std::string_view(e.what()).find("out of memory") != std::string_view::npos;
 }
 
+/// The first refusal of a user's model, kept by the workloads over it
+/// (torchscript_workload, aoti_workload): the refusal ends its phase with an
+/// exception, and accepted() says why, so that the caller tells the user's
+/// mistake from a failure of the GPU.
+class refusal_keeper {
+ public:
+  /// A success while the model has refused nothing; once a phase has failed
+  /// on the user's input, why.
+  [[nodiscard]] result<void, memory::torchscript_run_errc> accepted() const noexcept {
+    if (refusal_) {
+      return unexpected{*refusal_};
+    }
+    return {};
+  }
+
+ protected:
+  /// Keeps `why` and ends the phase with `message`.
+  [[noreturn]] void refuse(memory::torchscript_run_errc why, const std::string& message) {
+    refusal_ = why;
+    throw std::invalid_argument(message);
+  }
+  /// In a handler of `e`, thrown while loading: the model is not loadable,
+  /// unless the device ran out of memory (then `e` goes on).
+  [[noreturn]] void refuse_to_load(const std::exception& e) {
+    if (is_out_of_memory(e)) {
+      throw;
+    }
+    refuse(memory::torchscript_run_errc::not_loadable, first_line(e.what()));
+  }
+  /// In a handler of `e`, thrown by a pass: the first pass that fails for
+  /// another reason than memory refuses the inputs; any other goes on.
+  [[noreturn]] void end_pass(bool first, const std::exception& e) {
+    if (first && !refusal_ && !is_out_of_memory(e)) {
+      refuse(memory::torchscript_run_errc::inputs_refused, first_line(e.what()));
+    }
+    throw;
+  }
+
+ private:
+  std::optional<memory::torchscript_run_errc> refusal_{};
+};
+
 /// The inputs of a user's model on `device`, from one generator seeded with
 /// input_seed, in the order given: floating inputs from the standard normal
 /// distribution, integer inputs uniform in [0, input_high).
@@ -125,9 +168,9 @@ inline void collect_floating_tensors(const c10::IValue& value, std::vector<torch
 /// A user's TorchScript module as a workload of iteragpu::memory::measure(). A
 /// refusal (a file LibTorch cannot load, inputs forward's schema does not
 /// take, a first pass that fails on the inputs for another reason than
-/// memory) ends the phase with an exception and is kept in refusal(), so
-/// that the caller tells the user's mistake from a failure of the GPU.
-class torchscript_workload {
+/// memory) ends the phase with an exception and is kept: accepted() says
+/// why, so that the caller tells the user's mistake from a failure of the GPU.
+class torchscript_workload : public refusal_keeper {
  public:
   /// A workload on `device` over the module of `path`; nothing is loaded before load_model().
   torchscript_workload(torch::Device device, std::string path, std::vector<memory::input_spec> inputs,
@@ -141,10 +184,7 @@ class torchscript_workload {
     try {
       module_ = torch::jit::load(path_, device_);
     } catch (const std::exception& e) {
-      if (is_out_of_memory(e)) {
-        throw;
-      }
-      refuse(memory::torchscript_run_errc::not_loadable, first_line(e.what()));
+      refuse_to_load(e);
     }
     module_->train(train_);
     check_arguments();
@@ -185,26 +225,16 @@ class torchscript_workload {
       loss.backward();
       return output;
     } catch (const std::exception& e) {
-      if (first && !refusal_ && !is_out_of_memory(e)) {
-        refuse(memory::torchscript_run_errc::inputs_refused, first_line(e.what()));
-      }
-      throw;
+      end_pass(first, e);
     }
   }
 
-  /// Why the module refused, once a phase has failed on the user's input.
-  [[nodiscard]] const std::optional<memory::torchscript_run_errc>& refusal() const noexcept { return refusal_; }
   /// The module, once load_model() has run.
   [[nodiscard]] const std::optional<torch::jit::Module>& module() const noexcept { return module_; }
   /// The inputs, once make_inputs() has run.
   [[nodiscard]] const std::vector<torch::Tensor>& inputs() const noexcept { return inputs_; }
 
  private:
-  [[noreturn]] void refuse(memory::torchscript_run_errc why, const std::string& message) {
-    refusal_ = why;
-    throw std::invalid_argument(message);
-  }
-
   // forward takes the inputs given when each is a Tensor where the schema
   // accepts one, and their number lies between the required and all the
   // arguments after self.
@@ -235,7 +265,6 @@ class torchscript_workload {
   std::optional<torch::jit::Module> module_{};
   std::vector<torch::Tensor> inputs_;
   bool ran_{false};
-  std::optional<memory::torchscript_run_errc> refusal_{};
 };
 
 static_assert(workload<torchscript_workload>);
@@ -253,8 +282,9 @@ template <measuring_backend B, memory_counter C, workload W>
     if (e.code == measure_errc::host_out_of_memory) {
       throw std::bad_alloc();  // the host's failure, as LibTorch's own allocations report it
     }
-    return unexpected{memory::torchscript_run_error{work.refusal().value_or(memory::torchscript_run_errc::phase_failed),
-                                                    e.phase, std::move(e.message)}};
+    const auto accepted = work.accepted();
+    return unexpected{memory::torchscript_run_error{
+        accepted ? memory::torchscript_run_errc::phase_failed : accepted.error(), e.phase, std::move(e.message)}};
   }
   return std::move(*measured);
 }

@@ -238,7 +238,7 @@ BOOST_AUTO_TEST_CASE(durations_compared_side_by_side) {
         "10.00\n",
         "  30           576.00        60     9.600000                        2.400000                 "
         "20.00\n",
-        "unit cost not computed (no --accepted-results)"}) {
+        "unit cost not computed (no count of accepted results)"}) {
     BOOST_TEST(contains(text.out, part), part << "\n" << text.out);
   }
   const auto shipped = run({"--gpu", "h200", "--compare-days"});

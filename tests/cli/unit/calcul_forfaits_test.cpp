@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(two_b200_lots_give_four_gpus_at_twice_the_lot_price) {
   BOOST_REQUIRE_EQUAL(notes.size(), 4U);
   BOOST_TEST(contains(std::string(notes.at(0).as_string()), "not a real offer"));
   BOOST_TEST(contains(std::string(notes.at(1).as_string()), "neither availability nor a reservation"));
-  BOOST_TEST(notes.at(3).as_string() == "unit cost not computed (no --accepted-results)");
+  BOOST_TEST(notes.at(3).as_string() == "unit cost not computed (no count of accepted results)");
 }
 
 BOOST_AUTO_TEST_CASE(accepted_results_divide_the_whole_price) {
@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(text_output_names_every_figure_and_the_warnings) {
   BOOST_TEST(r.err.empty());
   for (const char* part : {"ILLUSTRATIVE catalog: not a real offer", "b200 (NVIDIA B200, 180 GB per GPU), 7 days",
                            "2 x 2 GPUs per lot = 4 GPUs", "lot price     1680.00 USD", "total price   3360.00 USD",
-                           "not computed (no --accepted-results)", "provider illustrative, snapshot 2026-09-24",
+                           "not computed (no count of accepted results)", "provider illustrative, snapshot 2026-09-24",
                            "neither availability nor a reservation"}) {
     BOOST_TEST(contains(r.out, part), part);
   }

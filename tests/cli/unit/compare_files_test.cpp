@@ -250,7 +250,7 @@ BOOST_AUTO_TEST_CASE(the_text_lists_ten_differing_rows_and_counts_the_others) {
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(r.out.find("\n  warm_forward 5: ") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("\n  warm_forward 6: ") == std::string::npos, r.out);
-  BOOST_TEST(r.out.find("\n  ... and 4 more rows (see --json)\n") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("\n  ... and 4 more rows (see the JSON output)\n") != std::string::npos, r.out);
   const auto c = compare_json("fake-small-float32-repeats20.json", "fake-rate-float16.json");
   BOOST_TEST(c.at("memory").at("differences").as_array().size() == 14U);
 }

@@ -9,7 +9,7 @@
 #include <string>
 
 #include <iteragpu/pricing/catalog.hpp>
-#include <iteragpu/report/catalog_errors.hpp>
+#include <iteragpu/pricing/catalog_errors.hpp>
 #include <iteragpu/text.hpp>
 
 #include "fuzz_input.hpp"
@@ -18,9 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text = fuzz::as_text(data, size);
   const auto parsed = iteragpu::pricing::parse_catalog(text, "fuzz.csv");
   if (!parsed) {
-    const std::string message = iteragpu::report::describe(parsed.error());
+    const std::string message = iteragpu::pricing::describe(parsed.error());
     fuzz::require(message.starts_with("fuzz.csv:"), "the message starts with the file name");
-    fuzz::require(!iteragpu::first_display_fault(message).has_value(),
+    fuzz::require(iteragpu::check_display_text(message).has_value(),
                   "the message is one line of displayable UTF-8 (no control, no bidirectional control)");
     fuzz::require(parsed.error().position.line >= 1 && parsed.error().position.column >= 1,
                   "the error has a line and a column");
@@ -28,11 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const auto& prices = *parsed;
   fuzz::require(!prices.offers().empty(), "an accepted catalog has GPUs");
-  fuzz::require(!iteragpu::first_display_fault(prices.snapshot().provider).has_value(),
+  fuzz::require(iteragpu::check_display_text(prices.snapshot().provider).has_value(),
                 "the provider follows the display rule");
   for (const auto& offer : prices.offers()) {
     fuzz::require(prices.find(offer.id) == &offer, "every GPU is found by its id");
-    fuzz::require(!iteragpu::first_display_fault(offer.name).has_value(), "every name follows the display rule");
+    fuzz::require(iteragpu::check_display_text(offer.name).has_value(), "every name follows the display rule");
     for (const auto days : iteragpu::pricing::package_durations) {
       fuzz::require(offer.lot_price(days).has_value() && offer.lot_price(days)->cents() > 0,
                     "every GPU has a positive price for every duration");

@@ -28,7 +28,7 @@ inline std::optional<boost::json::object> check_command_outcome(int code, const 
     require(printed.empty(), "bad input prints nothing on stdout");
     require(is_one_line(complaint), "bad input gives one line on stderr");
     require(complaint.starts_with(prefix), "the line names the command");
-    require(!iteragpu::first_display_fault(complaint.substr(0, complaint.size() - 1)).has_value(),
+    require(iteragpu::check_display_text(complaint.substr(0, complaint.size() - 1)).has_value(),
             "the line is displayable text: every value of the user's went through the one escaper");
     return std::nullopt;
   }

@@ -28,8 +28,8 @@ using iteragpu::nvml::session;
 using iteragpu::nvml::shared_library;
 
 // The session's reason, in the reports' words.
-std::optional<std::string> words(const std::optional<iteragpu::memory::reading_error>& e) {
-  return e ? std::optional<std::string>(describe(*e)) : std::nullopt;
+std::optional<std::string> words(const iteragpu::result<void, iteragpu::memory::reading_error>& ready) {
+  return ready ? std::nullopt : std::optional<std::string>(describe(ready.error()));
 }
 
 // The fake opened by the test, to configure it and read its call counts;
@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(a_complete_library_gives_versions_settings_and_state) {
   f.configure(one_gpu());
   {
     const session s = f.open_session();
-    BOOST_TEST(!words(s.unavailable_reason()).has_value());
+    BOOST_TEST(!words(s.ready()).has_value());
     BOOST_TEST(s.driver_version().value() == "580.95.05");
     BOOST_TEST(s.nvml_version().value() == "13.580.95.05");
 
@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE(a_bus_id_that_is_not_one_is_refused_before_nvml_is_asked) {
 
 BOOST_AUTO_TEST_CASE(an_absent_library_leaves_every_field_empty_with_the_reason) {
   const session s = session::open("/nonexistent/libnvidia-ml.so.1");
-  const auto reason = words(s.unavailable_reason());
+  const auto reason = words(s.ready());
   BOOST_TEST_REQUIRE(reason.has_value());
   BOOST_TEST(reason->starts_with("/nonexistent/libnvidia-ml.so.1 could not be loaded: "));
   BOOST_TEST(reason->find("No such file or directory") != std::string::npos);
@@ -241,17 +241,15 @@ BOOST_AUTO_TEST_CASE(the_default_library_missing_means_no_nvidia_driver) {
   const bool driver_here = shared_library::open(iteragpu::nvml::default_library).has_value();
   const session s = session::open();
   if (!driver_here) {
-    BOOST_TEST_REQUIRE(words(s.unavailable_reason()).has_value());
-    BOOST_TEST(
-        words(s.unavailable_reason())->starts_with("libnvidia-ml.so.1 not found (no NVIDIA driver on this machine): "));
+    BOOST_TEST_REQUIRE(words(s.ready()).has_value());
+    BOOST_TEST(words(s.ready())->starts_with("libnvidia-ml.so.1 not found (no NVIDIA driver on this machine): "));
   } else {
-    BOOST_TEST((!words(s.unavailable_reason()).has_value() ||
-                words(s.unavailable_reason())->starts_with("NVML did not start")));
+    BOOST_TEST((!words(s.ready()).has_value() || words(s.ready())->starts_with("NVML did not start")));
   }
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_library_path_is_refused) {
-  BOOST_TEST(words(session::open("").unavailable_reason()).value() == "no NVML library path was given");
+  BOOST_TEST(words(session::open("").ready()).value() == "no NVML library path was given");
 }
 
 BOOST_AUTO_TEST_CASE(a_library_without_nvml_init_is_not_nvml) {
@@ -259,7 +257,7 @@ BOOST_AUTO_TEST_CASE(a_library_without_nvml_init_is_not_nvml) {
   f.configure(one_gpu());
   const session s = f.open_session();
   const std::string reason = f.path() + " has no nvmlInit_v2: it is not NVML, or an NVML too old for this library";
-  BOOST_TEST(words(s.unavailable_reason()).value() == reason);
+  BOOST_TEST(words(s.ready()).value() == reason);
   BOOST_TEST(describe(s.sample(bus_1b).temperature.error()) == reason);
 }
 
@@ -271,7 +269,7 @@ BOOST_AUTO_TEST_CASE(a_failed_initialization_is_reported_with_nvml_s_words_and_n
   {
     const session s = f.open_session();
     const std::string reason = "NVML did not start: nvmlInit_v2 returned Driver Not Loaded (NVML error 9)";
-    BOOST_TEST(words(s.unavailable_reason()).value() == reason);
+    BOOST_TEST(words(s.ready()).value() == reason);
     BOOST_TEST(describe(s.driver_version().error()) == reason);
     BOOST_TEST(describe(s.facts(bus_1b).power_limit.error()) == reason);
   }
@@ -362,10 +360,10 @@ BOOST_AUTO_TEST_CASE(nvml_is_shut_down_once_per_session_and_a_moved_from_session
     session a = f.open_session();
     session b = std::move(a);
     // NOLINTNEXTLINE(bugprone-use-after-move): what a moved-from session says is the point
-    BOOST_TEST(words(a.unavailable_reason()).value() == "this NVML session was moved from");
+    BOOST_TEST(words(a.ready()).value() == "this NVML session was moved from");
     BOOST_TEST(b.sample(bus_1b).sm_clock.value().value == 1755U);
     session c = f.open_session();
-    BOOST_TEST(!words(c.unavailable_reason()).has_value());
+    BOOST_TEST(!words(c.ready()).has_value());
     BOOST_TEST(f.calls().init == 2U);
     c = std::move(b);  // c's own NVML session ends here
     BOOST_TEST(f.calls().shutdown == 1U);

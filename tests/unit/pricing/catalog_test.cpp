@@ -13,7 +13,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <iteragpu/io.hpp>
-#include <iteragpu/report/catalog_errors.hpp>
+#include <iteragpu/pricing/catalog_errors.hpp>
 
 namespace {
 
@@ -61,7 +61,7 @@ void check(const refusal& r) {
   const auto e = refused(r.text);
   BOOST_TEST(e.file == "c.csv");
   BOOST_TEST((e.position == iteragpu::pricing::text_position{r.line, r.column}), r.message);
-  BOOST_TEST(iteragpu::report::describe(e) == r.message);
+  BOOST_TEST(iteragpu::pricing::describe(e) == r.message);
 }
 
 }  // namespace
@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_SUITE(catalog_reading)
 
 BOOST_AUTO_TEST_CASE(shipped_catalog_has_15_gpus_by_3_durations) {
   const auto parsed = parse_catalog(read_file(ITERAGPU_TEST_DATA_DIR "/tarifs-forfaits.csv"), "tarifs-forfaits.csv");
-  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::report::describe(parsed.error())));
+  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::pricing::describe(parsed.error())));
   const auto& c = *parsed;
   BOOST_TEST(c.package_count() == 48U);
   BOOST_TEST(c.offers().size() == 16U);
@@ -300,11 +300,11 @@ BOOST_AUTO_TEST_CASE(messages_show_odd_bytes_escaped_and_long_values_shortened) 
   BOOST_TEST((e.code == iteragpu::pricing::catalog_errc::price));
   BOOST_TEST((e.what == iteragpu::pricing::catalog_error_data{
                             iteragpu::pricing::catalog_field{8, std::string("7\x01\xFF") + std::string(80, '9')}}));
-  const std::string found = iteragpu::report::found_words(e);
+  const std::string found = iteragpu::pricing::found_words(e);
   BOOST_TEST(found.find("'7\\x01\\xFF9") != std::string::npos, found);
   BOOST_TEST(found.find("...'") != std::string::npos, found);
-  BOOST_TEST(iteragpu::report::describe(e).find('\n') == std::string::npos);
-  BOOST_TEST(iteragpu::report::describe(e).size() < 300U);
+  BOOST_TEST(iteragpu::pricing::describe(e).find('\n') == std::string::npos);
+  BOOST_TEST(iteragpu::pricing::describe(e).size() < 300U);
 }
 
 // Text a catalog keeps and prints again is valid UTF-8 without control or
@@ -353,7 +353,7 @@ BOOST_AUTO_TEST_CASE(names_in_any_script_are_kept_as_they_are) {
 
 BOOST_AUTO_TEST_CASE(a_gpu_has_one_name) {
   const auto e = refused(edited("NVIDIA B200,180,2,7", "NVIDIA B200 SXM,180,2,7"));
-  BOOST_TEST(iteragpu::report::describe(e) ==
+  BOOST_TEST(iteragpu::pricing::describe(e) ==
              "c.csv:3:26: name 'NVIDIA B200 SXM' for b200; expected 'NVIDIA B200' as on line 2 (the same "
              "on a GPU's three rows)");
   // The error carries the figures its words are made of.
@@ -402,7 +402,7 @@ BOOST_AUTO_TEST_CASE(any_number_of_trailing_empty_lines_is_ignored_and_an_inner_
   BOOST_TEST(parse_catalog(one_gpu + std::string(1'000'000, '\n'), "c.csv").value().package_count() == 3U);
   const auto e = refused(
       edited("acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,", "\n\nacme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,"));
-  BOOST_TEST(iteragpu::report::describe(e) == "c.csv:3:1: an empty line; expected a row of 9 fields (" + header + ")");
+  BOOST_TEST(iteragpu::pricing::describe(e) == "c.csv:3:1: an empty line; expected a row of 9 fields (" + header + ")");
 }
 
 BOOST_AUTO_TEST_CASE(several_gpus_are_listed_in_file_order) {
@@ -424,7 +424,7 @@ BOOST_AUTO_TEST_CASE(several_gpus_are_listed_in_file_order) {
                               "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,7,168000\n"
                               "acme,USD,2026-09-24,b200,NVIDIA B200,180,2,30,720000\n";
   const auto e = refused(mixed);
-  BOOST_TEST(iteragpu::report::describe(e) ==
+  BOOST_TEST(iteragpu::pricing::describe(e) ==
              "c.csv:2:21: l4 with rows for 3 and 7 days only; expected one row each for 3, 7 and 30 days per GPU");
 }
 
@@ -462,7 +462,7 @@ BOOST_AUTO_TEST_CASE(a_catalog_of_100002_rows_is_read_and_every_gpu_found) {
   const std::string text = large_catalog(33'334);
   BOOST_TEST(text.size() < std::size_t{16} << 20U);
   const auto parsed = iteragpu::pricing::parse_catalog(text, "large.csv");
-  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::report::describe(parsed.error())));
+  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::pricing::describe(parsed.error())));
   BOOST_TEST(parsed->package_count() == 100'002U);
   BOOST_TEST(parsed->offers().size() == 33'334U);
   const auto* last = parsed->find("g33333");
@@ -477,7 +477,7 @@ BOOST_AUTO_TEST_CASE(a_duplicate_near_the_end_of_a_large_catalog_is_found) {
   text += "acme,USD,2026-09-24,g5,GPU number 5,80,1,7,2000\n";
   const auto parsed = iteragpu::pricing::parse_catalog(text, "large.csv");
   BOOST_REQUIRE(!parsed.has_value());
-  BOOST_TEST(iteragpu::report::describe(parsed.error()) ==
+  BOOST_TEST(iteragpu::pricing::describe(parsed.error()) ==
              "large.csv:100004:42: a second g5 row for 7 days; expected one row per GPU and duration (the first is "
              "on line 19)");
 }

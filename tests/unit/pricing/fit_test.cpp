@@ -11,7 +11,7 @@
 
 #include <iteragpu/io.hpp>
 #include <iteragpu/pricing/catalog.hpp>
-#include <iteragpu/report/catalog_errors.hpp>
+#include <iteragpu/pricing/catalog_errors.hpp>
 
 namespace {
 
@@ -29,7 +29,7 @@ const std::string fixtures = ITERAGPU_TEST_SOURCE_DIR "/data/fits/";
 
 iteragpu::pricing::catalog catalog_from_text(std::string_view text) {
   auto parsed = iteragpu::pricing::parse_catalog(text, "inline.csv");
-  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::report::describe(parsed.error())));
+  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::pricing::describe(parsed.error())));
   return std::move(parsed).value();
 }
 

@@ -10,7 +10,7 @@
 
 #include <iteragpu/io.hpp>
 #include <iteragpu/pricing/catalog.hpp>
-#include <iteragpu/report/catalog_errors.hpp>
+#include <iteragpu/pricing/catalog_errors.hpp>
 
 namespace {
 
@@ -27,7 +27,7 @@ iteragpu::pricing::catalog shipped_catalog() {
   auto text = iteragpu::read_whole_file(path);
   BOOST_REQUIRE_MESSAGE(text.has_value(), "cannot read " + path);
   auto parsed = iteragpu::pricing::parse_catalog(*text, "tarifs-forfaits.csv");
-  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::report::describe(parsed.error())));
+  BOOST_REQUIRE_MESSAGE(parsed.has_value(), (parsed ? std::string() : iteragpu::pricing::describe(parsed.error())));
   return std::move(parsed).value();
 }
 

@@ -83,8 +83,7 @@ BOOST_AUTO_TEST_CASE(an_estimate_gives_its_memory_need_bytes) {
   // 7e9 parameters of 2 bytes + 4 GiB: 14000000000 + 4294967296 bytes.
   const auto need = need_of(fixture("estimate-7b.json"));
   BOOST_TEST(need.bytes.value == 18'294'967'296U);
-  BOOST_TEST(
-      need.source.starts_with("estimate --json: its memory_need.bytes, the estimate's total (weights + reserve)"));
+  BOOST_TEST(need.source.starts_with("an estimate: its memory_need.bytes, the estimate's total (weights + reserve)"));
   BOOST_TEST(contains(need.source, "the file says 'estimate: weights + reserve"));
 }
 
@@ -93,7 +92,7 @@ BOOST_AUTO_TEST_CASE(a_plan_gives_its_memory_need_bytes) {
   const auto need = need_of(fixture("plan.json"));
   BOOST_TEST(need.bytes.value == 1'986'854'912U);
   BOOST_TEST(need.source.starts_with(
-      "plan --json: its memory_need.bytes, the predicted peak reserved plus the memory outside the allocator"));
+      "a plan: its memory_need.bytes, the predicted peak reserved plus the memory outside the allocator"));
 }
 
 BOOST_AUTO_TEST_CASE(a_schema_1_measurement_gives_its_largest_peak_and_says_what_is_missing) {
@@ -199,7 +198,7 @@ BOOST_AUTO_TEST_CASE(an_extrapolation_gives_each_card_its_own_need_at_the_size_a
   BOOST_TEST(need_from_json(text).error().found ==
              "extrapolate --json, which gives a need only at one size (expected --size N)");
   BOOST_TEST(need_from_json(fixture("plan.json"), 8).error().found ==
-             "a document that is not extrapolate --json, which --size does not go with");
+             "a document that is not an extrapolation, which a size does not go with");
   // The JSON of an earlier version, without cards, is refused with what to do.
   const std::string older = R"({"kind": "extrapolation", "predictions": []})";
   BOOST_TEST(contains(need_from_json(older, 8).error().found, "without its assumptions object and cards array"));
@@ -226,7 +225,7 @@ BOOST_AUTO_TEST_CASE(malformed_json_is_refused) {
 
 BOOST_AUTO_TEST_CASE(needs_that_are_not_byte_counts_are_refused) {
   BOOST_TEST(refusal(fixture("estimate-need-null.json")) ==
-             "estimate --json whose memory_need is null (the need passes 64 bits of bytes)");
+             "an estimate whose memory_need is null (the need passes 64 bits of bytes)");
   BOOST_TEST(refusal(fixture("negative-peak.json")) ==
              "a measurement that cannot be read: phases[1].peak_reserved_bytes is the number -1; expected a byte "
              "count, an integer of 0 or more");
@@ -234,13 +233,13 @@ BOOST_AUTO_TEST_CASE(needs_that_are_not_byte_counts_are_refused) {
   BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":1e3}})"), "memory_need.bytes '1E3'"));
   BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":"12"}})"), "memory_need.bytes '\"12\"'"));
   BOOST_TEST(contains(refusal(R"({"kind":"plan","memory_need":{"bytes":18446744073709551616}})"), "memory_need.bytes"));
-  BOOST_TEST(refusal(R"({"kind":"plan","memory_need":{}})") == "plan --json with memory_need.bytes missing");
-  BOOST_TEST(refusal(R"({"kind":"plan"})") == "plan --json without memory_need");
+  BOOST_TEST(refusal(R"({"kind":"plan","memory_need":{}})") == "a plan with memory_need.bytes missing");
+  BOOST_TEST(refusal(R"({"kind":"plan"})") == "a plan without memory_need");
   // A replay has no need when every setting ran out of memory: the search says what each needs.
   BOOST_TEST(refusal(R"({"kind":"replay","memory_need":null})") ==
-             "replay --json whose memory_need is null (every setting replayed ran out of memory, or fits no "
-             "capacity; replay with --smallest-capacity for the least capacity each setting needs)");
-  BOOST_TEST(refusal(R"({"kind":"plan","memory_need":[1]})") == "plan --json whose memory_need is not an object");
+             "a replay whose memory_need is null (every setting replayed ran out of memory, or fits no "
+             "capacity; a replay for the smallest capacity gives the least capacity each setting needs)");
+  BOOST_TEST(refusal(R"({"kind":"plan","memory_need":[1]})") == "a plan whose memory_need is not an object");
   BOOST_TEST(need_of(R"({"kind":"plan","memory_need":{"bytes":18446744073709551615}})").bytes.value == UINT64_MAX);
   BOOST_TEST(need_of(R"({"kind":"plan","memory_need":{"bytes":0}})").bytes.value == 0U);
 }

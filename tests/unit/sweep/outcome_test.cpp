@@ -206,7 +206,7 @@ BOOST_AUTO_TEST_CASE(a_record_that_cannot_be_kept_names_its_file) {
   BOOST_TEST(iteragpu::report::words_of(other.error()) ==
              "'" + prediction.string() + "' exists with other content; nothing is overwritten");
 
-  // A record whose name is taken: the new-file problem, worded by report::describe().
+  // A record whose name is taken: the new-file problem, worded by its describe().
   fs::remove(prediction);
   const fs::path record = dir / sw::record_name(0, 1);
   {

@@ -14,8 +14,8 @@ BOOST_AUTO_TEST_SUITE(torch_aoti_workload)
 BOOST_AUTO_TEST_CASE(a_package_that_cannot_be_read_is_not_loadable) {
   iteragpu::torch_adapter::aoti_workload work(torch::Device(torch::kCPU), "/nonexistent-iteragpu-folder/model.pt2", {});
   BOOST_CHECK_THROW(work.load_model(), std::invalid_argument);
-  BOOST_TEST_REQUIRE(work.refusal().has_value());
-  BOOST_TEST((*work.refusal() == iteragpu::memory::torchscript_run_errc::not_loadable));
+  BOOST_TEST_REQUIRE(!work.accepted().has_value());
+  BOOST_TEST((work.accepted().error() == iteragpu::memory::torchscript_run_errc::not_loadable));
 }
 #else
 BOOST_AUTO_TEST_CASE(only_a_libtorch_before_2_6_lacks_the_loader) {

@@ -44,6 +44,8 @@ static_assert(iteragpu::memory::measuring_backend<backend> && iteragpu::memory::
               iteragpu::memory::device_inventory<backend> && iteragpu::memory::gpu_state_reporting<backend> &&
               iteragpu::memory::management_reporting<backend>);
 static_assert(iteragpu::memory::memory_counter<counter>);
+// What cuda_backend.hpp and hip_backend.hpp assert of their traits.
+static_assert(iteragpu::torch_adapter::complete_gpu_runtime<fake_traits>);
 // The state reader is the caller's to open: there is no default backend.
 static_assert(!std::is_default_constructible_v<backend>);
 static_assert(!std::is_convertible_v<fake_reader, backend>);

@@ -78,8 +78,10 @@ iteragpu::result<iteragpu::memory::measurement, iteragpu::memory::torchscript_ru
   auto measured = iteragpu::memory::measure(backend, counter, work, run.device, run.plan);
   if (!measured) {
     auto e = std::move(measured).error();
+    const auto accepted = work.accepted();
     return iteragpu::unexpected{iteragpu::memory::torchscript_run_error{
-        work.refusal().value_or(iteragpu::memory::torchscript_run_errc::phase_failed), e.phase, std::move(e.message)}};
+        accepted ? iteragpu::memory::torchscript_run_errc::phase_failed : accepted.error(), e.phase,
+        std::move(e.message)}};
   }
   return std::move(*measured);
 }

@@ -21,6 +21,7 @@
 #include "iteragpu/memory/protocol.hpp"
 #include "iteragpu/one_of.hpp"
 #include "iteragpu/result.hpp"
+#include "iteragpu/units.hpp"
 
 /// \file
 /// The one reader of a measurement file (data/schema/measurement.schema.json,
@@ -34,7 +35,7 @@
 namespace iteragpu::memory {
 
 /// The largest measurement file read_measurement() reads.
-inline constexpr std::size_t measurement_file_limit = std::size_t{16} << 20U;
+inline constexpr std::size_t measurement_file_limit = std::size_t{16 * mebibyte};
 
 /// The other outputs of the two programs, recognised when one is given
 /// where a measurement is expected.
@@ -78,7 +79,6 @@ struct misplaced_row {
   std::string repeat;                                 ///< the row's repeat, as JSON text
   phase_kind expected_phase{phase_kind::model_load};  ///< the phase expected at that index
   std::optional<std::uint64_t> expected_repeat{};     ///< the repeat expected at that index
-  /// Equal when every member is equal.
   friend bool operator==(const misplaced_row&, const misplaced_row&) = default;
 };
 
@@ -111,7 +111,6 @@ struct measurement_field_error {
   measurement_field_errc code{measurement_field_errc::missing};  ///< what is wrong
   std::string path{};             ///< where: "phases[2]", "configuration.batch"; empty for the top level
   measurement_field_data what{};  ///< the data the code names
-  /// Equal when every member is equal.
   friend bool operator==(const measurement_field_error&, const measurement_field_error&) = default;
 };
 
@@ -146,7 +145,6 @@ struct parse_stop {
   std::error_code reason{};  ///< Boost.JSON's
   std::size_t offset{0};     ///< the bytes read when parsing stopped
   std::size_t size{0};       ///< the text's bytes
-  /// Equal when every member is equal.
   friend bool operator==(const parse_stop&, const parse_stop&) = default;
 };
 
@@ -181,7 +179,6 @@ struct measurement_read_error {
   measurement_read_stage stage{measurement_read_stage::document};  ///< the call that refused it
   std::string file{};                                              ///< stage file: the path as given; empty otherwise
   measurement_read_data what{};                                    ///< the data the code names
-  /// Equal when every member is equal.
   friend bool operator==(const measurement_read_error&, const measurement_read_error&) = default;
 };
 

@@ -21,7 +21,6 @@ namespace iteragpu::memory {
 struct memory_need_record {
   std::uint64_t bytes{0};             ///< memory_need.bytes
   std::optional<std::string> source;  ///< memory_need.source, where it is a string
-  /// Equal when every member is equal.
   friend bool operator==(const memory_need_record&, const memory_need_record&) = default;
 };
 
@@ -38,7 +37,6 @@ enum class memory_need_errc : std::uint8_t {
 struct memory_need_error {
   memory_need_errc code{memory_need_errc::missing};  ///< what is wrong
   std::string value{};                               ///< bytes_not_bytes: the value found, as JSON text
-  /// Equal when every member is equal.
   friend bool operator==(const memory_need_error&, const memory_need_error&) = default;
 };
 

@@ -13,6 +13,7 @@
 #include <boost/json/fwd.hpp>
 
 #include "iteragpu/result.hpp"
+#include "iteragpu/units.hpp"
 
 /// \file
 /// A reader of pickles that hold plain data, such as the files
@@ -260,7 +261,6 @@ struct pickle_error {
   /// copies pass the limit.
   std::uint64_t offset{0};
   std::uint8_t opcode{0};  ///< the byte at that offset (0 for empty, too_large of the input, no_stop)
-  /// Equal when every member is equal.
   friend bool operator==(const pickle_error&, const pickle_error&) = default;
 };
 
@@ -269,8 +269,8 @@ struct pickle_error {
 /// values and nests six deep) and keep a hostile file to a few GiB of
 /// memory.
 struct pickle_limits {
-  std::uint64_t max_bytes{std::uint64_t{2} << 30U};  ///< the largest input, in bytes (default 2 GiB)
-  std::uint32_t max_depth{512};                      ///< the deepest nesting of lists, tuples and dicts (default 512)
+  std::uint64_t max_bytes{2 * gibibyte};  ///< the largest input, in bytes (default 2 GiB)
+  std::uint32_t max_depth{512};           ///< the deepest nesting of lists, tuples and dicts (default 512)
   /// The most values pushed, marks and memo entries made while reading,
   /// and, separately, the most values in the result, copies of memo entries
   /// included (default 100 million). Capped by what a Boost.JSON array
@@ -281,8 +281,7 @@ struct pickle_limits {
   /// and key, counted before any is made, copies of memo entries included,
   /// so that a few hundred bytes sharing one list 2^40 times are refused at
   /// once (default 4 GiB).
-  std::uint64_t max_result_bytes{std::uint64_t{4} << 30U};
-  /// Equal when every member is equal.
+  std::uint64_t max_result_bytes{4 * gibibyte};
   friend bool operator==(const pickle_limits&, const pickle_limits&) = default;
 };
 

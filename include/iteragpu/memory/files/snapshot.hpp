@@ -70,7 +70,6 @@ enum class snapshot_errc {
 struct snapshot_error {
   snapshot_errc code{snapshot_errc::not_an_object};  ///< what is wrong
   std::string path;                                  ///< where in the document
-  /// Equal when every member is equal.
   friend bool operator==(const snapshot_error&, const snapshot_error&) = default;
 };
 

@@ -151,8 +151,8 @@ namespace iteragpu::memory::detail {
 namespace iteragpu::memory {
 
 ITERAGPU_INLINE result<stopping_rule, stopping_errc> make_stopping_rule(const stopping_parameters& p) noexcept {
-  if (const auto refused = refusal_of(p)) {
-    return unexpected{*refused};
+  if (const auto checked = check_stopping_parameters(p); !checked) {
+    return unexpected{checked.error()};
   }
   return stopping_rule(p, &detail::median_within);
 }

@@ -35,7 +35,6 @@ struct gpu_description {
   std::string name;                     ///< "NVIDIA H200"
   std::string capability;               ///< "9.0" on an H200; the gfx name on ROCm
   std::uint64_t total_memory_bytes{0};  ///< the device's memory, as the runtime reports it
-  /// Equal when every member is equal.
   friend bool operator==(const gpu_description&, const gpu_description&) = default;
 };
 
@@ -44,7 +43,6 @@ struct gpu_description {
 struct device_memory {
   std::uint64_t free_bytes{0};   ///< free on the whole device
   std::uint64_t total_bytes{0};  ///< the device's total
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const device_memory&, const device_memory&) = default;
 };
 
@@ -56,7 +54,6 @@ enum class gpu_platform { cuda, hip };
 struct runtime_build {
   gpu_platform platform{gpu_platform::cuda};  ///< CUDA or HIP
   std::string version;                        ///< "13.0" for CUDA 13.0
-  /// Equal when every member is equal.
   friend bool operator==(const runtime_build&, const runtime_build&) = default;
 };
 

@@ -67,7 +67,6 @@ enum class reading_errc {
 struct library_code {
   int value{0};      ///< the code (NVML's nvmlReturn_t)
   std::string name;  ///< "Not Supported", or empty where the library cannot name it
-  /// Equal when every member is equal.
   friend bool operator==(const library_code&, const library_code&) = default;
 };
 
@@ -81,7 +80,6 @@ struct reading_error {
   library_code returned{};                                 ///< the function's return code (did_not_start, call_failed)
   long long value{0};                                      ///< the unknown state, or the longest bus id accepted
   std::optional<std::vector<std::string>> devices_seen{};  ///< the PCI bus ids the library sees (no_device)
-  /// Equal when every member is equal.
   friend bool operator==(const reading_error&, const reading_error&) = default;
 };
 
@@ -116,7 +114,6 @@ struct clock_event_reasons {
   /// timed repeat as taken under throttling.
   [[nodiscard]] bool any_besides_idle() const noexcept { return (mask & ~std::uint64_t{1}) != 0U; }
 
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const clock_event_reasons&, const clock_event_reasons&) = default;
 };
 
@@ -137,7 +134,6 @@ struct gpu_facts {
   gpu_reading<milliwatts> power_limit;       ///< the power management limit
   gpu_reading<megahertz> max_sm_clock;       ///< the streaming multiprocessors' maximum clock
   gpu_reading<megahertz> max_memory_clock;   ///< the memory's maximum clock
-  /// Equal when every member is equal.
   friend bool operator==(const gpu_facts&, const gpu_facts&) = default;
 };
 
@@ -148,7 +144,6 @@ struct gpu_state {
   gpu_reading<milliwatts> power_draw;             ///< the board's power draw
   gpu_reading<degrees_celsius> temperature;       ///< the GPU's temperature
   gpu_reading<clock_event_reasons> clock_events;  ///< the active clock event ("throttle") reasons
-  /// Equal when every member is equal.
   friend bool operator==(const gpu_state&, const gpu_state&) = default;
 };
 

@@ -21,7 +21,6 @@ struct allocator_reading {
   std::uint64_t reserved_bytes{0};        ///< bytes the allocator holds from the device (blocks in use and cached)
   std::uint64_t peak_allocated_bytes{0};  ///< the largest allocated_bytes since the last reset
   std::uint64_t peak_reserved_bytes{0};   ///< the largest reserved_bytes since the last reset
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const allocator_reading&, const allocator_reading&) = default;
 };
 

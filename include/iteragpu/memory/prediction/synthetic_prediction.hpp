@@ -121,7 +121,6 @@ struct synthetic_tensor_bytes {
   byte_count hidden;         ///< the first linear's and GELU's outputs, [batch, context, 4w]
   byte_count output;         ///< [batch, context, w]
   bool cublaslt{false};      ///< the products take at::addmm's cuBLASLt path
-  /// Equal when every member is equal.
   friend constexpr bool operator==(const synthetic_tensor_bytes&, const synthetic_tensor_bytes&) = default;
 };
 
@@ -206,7 +205,6 @@ class simulated_synthetic_workload {
 struct prediction_error {
   std::optional<phase_kind> phase{};  ///< the phase that would run out of memory; nothing when the shape is refused
   std::string message;                ///< what happened, in a sentence
-  /// Equal when every member is equal.
   friend bool operator==(const prediction_error&, const prediction_error&) = default;
 };
 

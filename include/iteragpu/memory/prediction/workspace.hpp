@@ -45,7 +45,6 @@ namespace iteragpu::memory::prediction {
 struct blas_workspaces {
   byte_count cublas;    ///< cuBLAS's workspace
   byte_count cublaslt;  ///< cuBLASLt's workspace
-  /// Equal when every member is equal.
   friend constexpr bool operator==(blas_workspaces, blas_workspaces) = default;
 };
 
@@ -58,7 +57,7 @@ struct known_workspace {
 };
 
 /// The workspaces of an H200 (compute capability 9.0) with PyTorch 2.11: 32 MiB and 1 MiB.
-inline constexpr blas_workspaces h200_pytorch_2_11{byte_count{32 * mebibyte}, byte_count{mebibyte}};
+inline constexpr blas_workspaces h200_pytorch_2_11{byte_count{32 * iteragpu::mebibyte}, byte_count{iteragpu::mebibyte}};
 
 /// The workspaces known, per LibTorch release and compute capability.
 inline constexpr std::array<known_workspace, 2> known_workspace_sizes{{
@@ -67,7 +66,7 @@ inline constexpr std::array<known_workspace, 2> known_workspace_sizes{{
      "measured on an H200 with 2.11.0+cu130 (34,603,008 bytes after the first pass)"},
     {"2.11",
      "any other CUDA capability",
-     {byte_count{8'519'680}, byte_count{mebibyte}},
+     {byte_count{8'519'680}, byte_count{iteragpu::mebibyte}},
      "aten/src/ATen/cuda/CublasHandlePool.cpp at 26a39059ec580351411f180816c47e2ef5134ae1 (not measured)"},
 }};
 
@@ -78,14 +77,14 @@ inline constexpr std::array<known_workspace, 2> known_workspace_sizes{{
 /// into its own two sizes, and T = 0 allocates nothing.
 [[nodiscard]] constexpr blas_workspaces split_workspace_total(byte_count total) noexcept {
   const std::uint64_t half = total.value / 2;
-  const std::uint64_t cublaslt = half < mebibyte ? half : mebibyte;
+  const std::uint64_t cublaslt = half < iteragpu::mebibyte ? half : iteragpu::mebibyte;
   return {byte_count{total.value - cublaslt}, byte_count{cublaslt}};
 }
 
 /// The largest total (--workspace-bytes) whose two workspaces the caching
 /// allocator can allocate: from one byte more, the cuBLAS part is a request
 /// of 2^60 bytes or more, which NativeCachingAllocator::allocate refuses.
-inline constexpr byte_count largest_workspace_total{first_refused_request.value + mebibyte - 1};
+inline constexpr byte_count largest_workspace_total{first_refused_request.value + iteragpu::mebibyte - 1};
 static_assert(split_workspace_total(largest_workspace_total).cublas.value < first_refused_request.value);
 static_assert(split_workspace_total(byte_count{largest_workspace_total.value + 1}).cublas == first_refused_request);
 

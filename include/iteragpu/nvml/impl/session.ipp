@@ -63,11 +63,11 @@ ITERAGPU_INLINE session& session::operator=(session&& other) noexcept {
   return *this;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<memory::reading_error> session::unavailable_reason() const {
+[[nodiscard]] ITERAGPU_INLINE result<void, memory::reading_error> session::ready() const {
   if (library_.has_value()) {
-    return std::nullopt;
+    return {};
   }
-  return reason_;
+  return unexpected{reason_};
 }
 
 [[nodiscard]] ITERAGPU_INLINE gpu_facts session::facts(std::string_view pci_bus_id) const {
@@ -145,7 +145,7 @@ ITERAGPU_INLINE void session::close() noexcept {
 [[nodiscard]] ITERAGPU_INLINE memory::gpu_reading<std::string> session::system_string(
     detail::system_string_fn* function, const char* name) const {
   if (!library_.has_value()) {
-    return unexpected{*unavailable_reason()};
+    return unexpected{reason_};
   }
   if (function == nullptr) {
     return unexpected{missing(name)};
@@ -161,7 +161,7 @@ ITERAGPU_INLINE void session::close() noexcept {
 [[nodiscard]] ITERAGPU_INLINE result<detail::device_handle, memory::reading_error> session::find(
     std::string_view pci_bus_id) const {
   if (!library_.has_value()) {
-    return unexpected{*unavailable_reason()};
+    return unexpected{reason_};
   }
   if (pci_bus_id.empty() || pci_bus_id.size() >= detail::bus_id_buffer_size ||
       pci_bus_id.find('\0') != std::string_view::npos) {

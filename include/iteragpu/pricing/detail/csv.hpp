@@ -67,7 +67,7 @@ class csv_reader {
 
  private:
   enum class state { field_start, unquoted, quoted, quote_in_quoted };
-  using fault = std::optional<csv_error>;
+  using fault = result<void, csv_error>;
 
   // Reads text_[i_]; ended_line_ tells whether it ended the record.
   [[nodiscard]] fault step();

@@ -41,19 +41,19 @@ namespace iteragpu::pricing::detail {
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::add(const csv_record& record) {
   const auto& f = record.fields;
   if (is_empty_line(record)) {
-    return fail(record.position, catalog_errc::empty_line);
+    return unexpected{fail(record.position, catalog_errc::empty_line)};
   }
   if (f.size() != catalog_columns.size()) {
     catalog_error e = fail(f.size() > catalog_columns.size() ? f[catalog_columns.size()].position : record.end,
                            catalog_errc::row_field_count);
     e.what = field_count{f.size()};
-    return e;
+    return unexpected{std::move(e)};
   }
-  if (auto e = check_snapshot_fields(f)) {
+  if (auto e = check_snapshot_fields(f); !e) {
     return e;
   }
   row_values row;
-  if (auto e = read_values(f, row)) {
+  if (auto e = read_values(f, row); !e) {
     return e;
   }
   return place(f, record.position.line, row);
@@ -70,10 +70,10 @@ namespace iteragpu::pricing::detail {
     if (days.size() != package_durations.size()) {
       catalog_error e = fail(first_gpu_field_[i], catalog_errc::missing_durations);
       e.what = missing_rows{offers_[i].id, std::move(days)};
-      return e;
+      return unexpected{std::move(e)};
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 [[nodiscard]] ITERAGPU_INLINE catalog catalog_builder::take() && {
@@ -93,19 +93,20 @@ namespace iteragpu::pricing::detail {
   const auto& field = f[column];
   const auto& text = field.text;
   if (text.empty() || text.front() == ' ' || text.back() == ' ') {
-    return fail_field(f, column, catalog_errc::display_text);
+    return unexpected{fail_field(f, column, catalog_errc::display_text)};
   }
-  const auto bad = first_display_fault(text);
-  if (!bad) {
-    return std::nullopt;
+  const auto checked = iteragpu::check_display_text(text);
+  if (checked) {
+    return {};
   }
+  const display_text_error* bad = &checked.error();
   const auto byte = static_cast<unsigned char>(text[bad->offset]);
   if (bad->code == display_text_errc::control && (byte < 0x20U || byte == 0x7FU)) {
-    return fail_field(f, column, catalog_errc::display_text);
+    return unexpected{fail_field(f, column, catalog_errc::display_text)};
   }
   catalog_error e = fail(column_of(field, bad->offset), catalog_errc::display_character);
   e.what = bad_character{field_at(f, column), bad->code};
-  return e;
+  return unexpected{std::move(e)};
 }
 
 [[nodiscard]] ITERAGPU_INLINE text_position catalog_builder::column_of(const csv_field& field, std::size_t offset) {
@@ -125,22 +126,22 @@ namespace iteragpu::pricing::detail {
     e.what = other_text{field_at(f, column), std::string(), first_line_, agreed};
     return e;
   };
-  if (auto e = check_display_text(f, 0)) {
+  if (auto e = check_display_text(f, 0); !e) {
     return e;
   }
   if (f[0].text != snapshot_.provider) {
-    return differs(0, catalog_errc::other_provider, snapshot_.provider);
+    return unexpected{differs(0, catalog_errc::other_provider, snapshot_.provider)};
   }
   if (f[1].text != catalog_currency) {
-    return fail_field(f, 1, catalog_errc::currency);
+    return unexpected{fail_field(f, 1, catalog_errc::currency)};
   }
   if (!is_iso_date(f[2].text)) {
-    return fail_field(f, 2, catalog_errc::date_format);
+    return unexpected{fail_field(f, 2, catalog_errc::date_format)};
   }
   if (f[2].text != snapshot_.date) {
-    return differs(2, catalog_errc::other_date, snapshot_.date);
+    return unexpected{differs(2, catalog_errc::other_date, snapshot_.date)};
   }
-  return std::nullopt;
+  return {};
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> catalog_builder::positive(const csv_field& field) noexcept {
@@ -154,36 +155,36 @@ namespace iteragpu::pricing::detail {
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::read_values(const std::vector<csv_field>& f,
                                                                                   row_values& row) const {
   if (!is_gpu_id(f[3].text)) {
-    return fail_field(f, 3, catalog_errc::gpu_id);
+    return unexpected{fail_field(f, 3, catalog_errc::gpu_id)};
   }
-  if (auto e = check_display_text(f, 4)) {
+  if (auto e = check_display_text(f, 4); !e) {
     return e;
   }
   const auto memory = positive(f[5]);
   if (!memory) {
-    return fail_field(f, 5, catalog_errc::memory_per_gpu);
+    return unexpected{fail_field(f, 5, catalog_errc::memory_per_gpu)};
   }
   row.memory = memory_gb{*memory};
   const auto per_lot = positive(f[6]);
   if (!per_lot) {
-    return fail_field(f, 6, catalog_errc::gpus_per_lot);
+    return unexpected{fail_field(f, 6, catalog_errc::gpus_per_lot)};
   }
   row.per_lot = gpu_count{*per_lot};
   const auto duration = duration_named(f[7].text);
   if (!duration) {
-    return fail_field(f, 7, catalog_errc::days);
+    return unexpected{fail_field(f, 7, catalog_errc::days)};
   }
   row.days = *duration;
   const auto price = money::parse_cents(f[8].text);
   if (!price) {
-    return fail_field(f, 8,
-                      price.error() == money_errc::too_large ? catalog_errc::price_too_large : catalog_errc::price);
+    return unexpected{
+        fail_field(f, 8, price.error() == money_errc::too_large ? catalog_errc::price_too_large : catalog_errc::price)};
   }
   if (price->cents() == 0) {
-    return fail_field(f, 8, catalog_errc::price);
+    return unexpected{fail_field(f, 8, catalog_errc::price)};
   }
   row.price = *price;
-  return std::nullopt;
+  return {};
 }
 
 [[nodiscard]] ITERAGPU_INLINE catalog_builder::fault catalog_builder::place(const std::vector<csv_field>& f,
@@ -203,7 +204,7 @@ namespace iteragpu::pricing::detail {
     offers_.push_back(std::move(offer));
     first_gpu_field_.push_back(f[3].position);
     first_line_of_.push_back(line);
-    return std::nullopt;
+    return {};
   }
   const std::size_t i = known->second;
   gpu_offer& offer = offers_[i];
@@ -217,22 +218,22 @@ namespace iteragpu::pricing::detail {
     return e;
   };
   if (offer.lines[d] != 0) {
-    return differs(7, catalog_errc::second_duration_row, second_row{{}, {}, offer.lines[d]});
+    return unexpected{differs(7, catalog_errc::second_duration_row, second_row{{}, {}, offer.lines[d]})};
   }
   if (offer.gpus_per_lot != row.per_lot) {
-    return differs(6, catalog_errc::other_gpus_per_lot,
-                   other_figure{{}, {}, first_line_of_[i], offer.gpus_per_lot.value});
+    return unexpected{differs(6, catalog_errc::other_gpus_per_lot,
+                              other_figure{{}, {}, first_line_of_[i], offer.gpus_per_lot.value})};
   }
   if (offer.memory_per_gpu != row.memory) {
-    return differs(5, catalog_errc::other_memory_per_gpu,
-                   other_figure{{}, {}, first_line_of_[i], offer.memory_per_gpu.value});
+    return unexpected{differs(5, catalog_errc::other_memory_per_gpu,
+                              other_figure{{}, {}, first_line_of_[i], offer.memory_per_gpu.value})};
   }
   if (offer.name != f[4].text) {
-    return differs(4, catalog_errc::other_name, other_text{{}, {}, first_line_of_[i], offer.name});
+    return unexpected{differs(4, catalog_errc::other_name, other_text{{}, {}, first_line_of_[i], offer.name})};
   }
   offer.lot_prices[d] = row.price;
   offer.lines[d] = line;
-  return std::nullopt;
+  return {};
 }
 
 [[nodiscard]] ITERAGPU_INLINE catalog_error file_error(const std::string& file, text_position at, catalog_errc what) {
@@ -243,13 +244,13 @@ namespace iteragpu::pricing::detail {
   return e;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<catalog_error> check_header(const std::string& file,
-                                                                        const csv_record& header) {
+[[nodiscard]] ITERAGPU_INLINE result<void, catalog_error> check_header(const std::string& file,
+                                                                       const csv_record& header) {
   for (std::size_t i = 0; i < header.fields.size() && i < catalog_columns.size(); ++i) {
     if (header.fields[i].text != catalog_columns[i]) {
       catalog_error e = file_error(file, header.fields[i].position, catalog_errc::header_field);
       e.what = catalog_field{i, header.fields[i].text};
-      return e;
+      return unexpected{std::move(e)};
     }
   }
   if (header.fields.size() != catalog_columns.size()) {
@@ -258,20 +259,20 @@ namespace iteragpu::pricing::detail {
         header.fields.size() > catalog_columns.size() ? header.fields[catalog_columns.size()].position : header.end,
         catalog_errc::header_field_count);
     e.what = field_count{header.fields.size()};
-    return e;
+    return unexpected{std::move(e)};
   }
-  return std::nullopt;
+  return {};
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<catalog_error> catalog_records::take(csv_record record) {
+[[nodiscard]] ITERAGPU_INLINE result<void, catalog_error> catalog_records::take(csv_record record) {
   if (is_empty_line(record)) {
     if (!pending_empty_) {
       pending_empty_ = std::move(record);
     }
-    return std::nullopt;
+    return {};
   }
   if (pending_empty_) {
-    if (auto e = place(*pending_empty_)) {
+    if (auto e = place(*pending_empty_); !e) {
       return e;
     }
   }
@@ -285,13 +286,13 @@ namespace iteragpu::pricing::detail {
   if (!builder_) {
     return unexpected{file_error(file_, {2, 1}, catalog_errc::no_price_rows)};
   }
-  if (auto e = builder_->check_complete()) {
-    return unexpected{std::move(*e)};
+  if (auto e = builder_->check_complete(); !e) {
+    return unexpected{std::move(e).error()};
   }
   return std::move(*builder_).take();
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<catalog_error> catalog_records::place(const csv_record& record) {
+[[nodiscard]] ITERAGPU_INLINE result<void, catalog_error> catalog_records::place(const csv_record& record) {
   if (!header_seen_) {
     header_seen_ = true;
     return check_header(file_, record);
@@ -330,8 +331,8 @@ namespace iteragpu::pricing {
     if (!next->has_value()) {
       break;
     }
-    if (auto e = records.take(std::move(**next))) {
-      return unexpected{std::move(*e)};
+    if (auto e = records.take(std::move(**next)); !e) {
+      return unexpected{std::move(e).error()};
     }
   }
   return std::move(records).finish();

@@ -92,20 +92,20 @@ namespace iteragpu::pricing::detail {
   return m;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<search_errc> search_fault(const package_search& search) noexcept {
+[[nodiscard]] ITERAGPU_INLINE result<void, search_errc> check_search(const package_search& search) noexcept {
   if (search.gpus.value == 0) {
-    return search_errc::zero_gpus;
+    return unexpected{search_errc::zero_gpus};
   }
   if (search.hours && search.hours->value == 0) {
-    return search_errc::zero_gpu_hours;
+    return unexpected{search_errc::zero_gpu_hours};
   }
   if (search.accepted && search.accepted->value == 0) {
-    return search_errc::zero_accepted_results;
+    return unexpected{search_errc::zero_accepted_results};
   }
   if (search.days && !duration_index(*search.days)) {
-    return search_errc::unknown_duration;
+    return unexpected{search_errc::unknown_duration};
   }
-  return std::nullopt;
+  return {};
 }
 
 ITERAGPU_INLINE void sort_cheapest_first(std::vector<package_match>& matches) {
@@ -124,8 +124,8 @@ namespace iteragpu::pricing {
 
 [[nodiscard]] ITERAGPU_INLINE result<package_list, search_error> find_packages(const catalog& prices,
                                                                                const package_search& search) {
-  if (const auto fault = detail::search_fault(search)) {
-    return unexpected{search_error{*fault, std::nullopt, std::nullopt, std::nullopt}};
+  if (const auto asked = detail::check_search(search); !asked) {
+    return unexpected{search_error{asked.error(), std::nullopt, std::nullopt, std::nullopt}};
   }
   package_list list;
   list.snapshot = prices.snapshot();

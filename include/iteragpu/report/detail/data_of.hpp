@@ -4,17 +4,11 @@
 #include "iteragpu/one_of.hpp"
 
 /// \file
-/// How the words of a reason read its data: a reason's `what` holds the
-/// alternative its code names; one built by hand with another pairing reads
-/// as an empty one, so that the words never read a side that is not there.
+/// iteragpu::data_of() (one_of.hpp), under the name the report's words
+/// first read it by.
 namespace iteragpu::report::detail {
 
-/// The alternative `Data` of `what`, or a `Data{}` where `what` holds another.
-template <class Data, class... Alternatives>
-[[nodiscard]] Data data_of(const one_of<Alternatives...>& what) {
-  const auto* data = what.template get_if<Data>();
-  return data != nullptr ? *data : Data{};
-}
+using iteragpu::data_of;
 
 }  // namespace iteragpu::report::detail
 

@@ -343,7 +343,7 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const memory::comparison& c, 
     out << '\n';
   }
   if (c.memory.different_rows.size() > shown_rows) {
-    out << "  ... and " << c.memory.different_rows.size() - shown_rows << " more rows (see --json)\n";
+    out << "  ... and " << c.memory.different_rows.size() - shown_rows << " more rows (see the JSON output)\n";
   }
   out << "time of warm_forward, B against A (tolerance " << memory::signed_percent(c.gpu_seconds.tolerance).substr(1)
       << "):\n  rule: " << memory::time_rule << '\n';

@@ -50,7 +50,7 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const memory_estimate& estima
   } else {
     out << estimate.total_gib.to_string() << " GiB: weights + reserve, past 64 bits of bytes\n";
   }
-  out << "Sizes in GiB are rounded to two decimals for reading; --json gives them exactly.\n"
+  out << "Sizes in GiB are rounded to two decimals for reading; the JSON output gives them exactly.\n"
       << "Not included:";
   const char* separator = " ";
   for (const auto item : memory::not_included_in_estimate) {

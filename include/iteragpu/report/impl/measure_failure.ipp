@@ -12,7 +12,7 @@ namespace iteragpu::report {
 [[nodiscard]] ITERAGPU_INLINE std::string describe(const memory::synthetic_error& failure) {
   switch (failure.code) {
     case memory::synthetic_errc::shape_too_large:
-      return "--batch/--context/--width: " + failure.message + "; expected smaller positive integers";
+      return failure.message + "; expected smaller positive integers";
     case memory::synthetic_errc::device_unavailable:
       return failure.message + "; nothing was measured and no file was written";
     case memory::synthetic_errc::cannot_measure:
@@ -40,21 +40,22 @@ namespace iteragpu::report {
     case memory::torchscript_errc::phase_failed:
       switch (e.code) {
         case memory::torchscript_run_errc::not_loadable:
-          line = run.format == memory::model_format::torchscript
-                     ? "--torchscript: " + file + " could not be loaded as a TorchScript module: " + escaped(e.message)
-                     : "--aoti: " + file + " could not be loaded as an AOTInductor package: " + escaped(e.message);
+          line =
+              file +
+              (run.format == memory::model_format::torchscript ? " could not be loaded as a TorchScript module: "
+                                                               : " could not be loaded as an AOTInductor package: ") +
+              escaped(e.message);
           break;
         case memory::torchscript_run_errc::wrong_inputs:
-          line = "--input: forward of " + file + " expects " + escaped(e.message) + "; given " +
+          line = "forward of " + file + " expects " + escaped(e.message) + "; given " +
                  to_decimal_string(run.inputs.size()) + (run.inputs.size() == 1 ? " input (" : " inputs (") +
                  inputs_text(run.inputs) + ")";
           break;
         case memory::torchscript_run_errc::inputs_refused:
-          line = "--input: forward of " + file + " refused the inputs " + inputs_text(run.inputs) + ": " +
-                 escaped(e.message);
+          line = "forward of " + file + " refused the inputs " + inputs_text(run.inputs) + ": " + escaped(e.message);
           break;
         case memory::torchscript_run_errc::nothing_to_train:
-          line = "--train: " + escaped(e.message) + "; expected a module with trainable parameters";
+          line = escaped(e.message) + "; expected a module with trainable parameters";
           break;
         case memory::torchscript_run_errc::phase_failed:
           line = "failed during phase " + std::string(name_of(e.phase)) + ": " + escaped(e.message);

@@ -176,18 +176,19 @@ namespace iteragpu::report::detail {
   });
 }
 
-[[nodiscard]] ITERAGPU_INLINE need_read need_of_replay(const boost::json::object& o) {
+[[nodiscard]] ITERAGPU_INLINE need_read need_of_replay(const boost::json::object& o, const document_names& names) {
   const auto* need = o.if_contains("memory_need");
   if (need != nullptr && need->is_null() && every_replay_setting_ran_out(o)) {
-    return not_a_need("replay --json in which every setting replayed ran out of memory under the capacity asked, "
-                      "so it gives no need; run `replay SNAPSHOT --smallest-capacity --json` for the "
-                      "least capacity each setting needs, and give --fits that file");
+    return not_a_need(std::string(names.replay_output) +
+                      " in which every setting replayed ran out of memory under the capacity asked, so it gives no "
+                      "need; " +
+                      std::string(names.replay_for_a_need));
   }
-  auto read = need_of_document(o, "replay --json",
-                               "the least need of the settings replayed: a capacity under which the trace runs, plus "
-                               "the memory outside the allocator",
-                               "every setting replayed ran out of memory, or fits no capacity; replay with "
-                               "--smallest-capacity for the least capacity each setting needs");
+  auto read = need_of_document(
+      o, names.replay_output,
+      "the least need of the settings replayed: a capacity under which the trace runs, plus "
+      "the memory outside the allocator",
+      "every setting replayed ran out of memory, or fits no capacity; " + std::string(names.replay_for_a_need));
   if (read) {
     read->setting = replay_setting_of(o, read->bytes.value);
   }
@@ -372,15 +373,16 @@ namespace iteragpu::report {
     return detail::need_of_extrapolation(o, size);
   }
   if (size) {
-    return detail::not_a_need("a document that is not extrapolate --json, which --size does not go with");
+    return detail::not_a_need("a document that is not " + std::string(names.extrapolation_output) + ", which " +
+                              std::string(names.size) + " does not go with");
   }
   if (kind != nullptr) {
     if (kind->is_string() && kind->get_string() == "plan") {
-      return detail::need_of_document(o, "plan --json",
+      return detail::need_of_document(o, names.plan_output,
                                       "the predicted peak reserved plus the memory outside the allocator");
     }
     if (kind->is_string() && kind->get_string() == "replay") {
-      return detail::need_of_replay(o);
+      return detail::need_of_replay(o, names);
     }
     const std::string shown = kind->is_string() ? std::string(kind->get_string()) : boost::json::serialize(*kind);
     return detail::not_a_need("JSON of kind " + quoted_excerpt(shown));
@@ -389,7 +391,7 @@ namespace iteragpu::report {
     return detail::need_of_measurement(document, names);
   }
   if (o.contains("weight_bytes") && o.contains("total_gib") && o.contains("memory_need")) {
-    return detail::need_of_document(o, "estimate --json", "the estimate's total (weights + reserve)");
+    return detail::need_of_document(o, names.estimate_output, "the estimate's total (weights + reserve)");
   }
   return detail::not_a_need("a JSON object that is neither an estimate, a plan nor a measurement");
 }

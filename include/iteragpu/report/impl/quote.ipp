@@ -77,7 +77,7 @@ ITERAGPU_INLINE void write_text(std::ostream& out, const pricing::package_quote&
         << q.total_price.to_string() << ' ' << snapshot.currency << " / " << q.accepted->value
         << ", rounded half to even to 4 decimal places of a cent)\n";
   } else {
-    out << "not computed (no --accepted-results)\n";
+    out << "not computed (no count of accepted results)\n";
   }
   out << "  catalog       provider " << snapshot.provider << ", snapshot " << snapshot.date << " (" << source << ")\n"
       << "Notes:\n";

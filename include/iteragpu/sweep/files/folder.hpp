@@ -67,7 +67,6 @@ struct recorded_environment {
   std::string library_name;        ///< environment.library.name
   std::string library_version;     ///< environment.library.version
   std::string compiler;            ///< environment.compiler
-  /// Equal when every member is equal.
   friend bool operator==(const recorded_environment&, const recorded_environment&) = default;
 };
 

@@ -64,7 +64,7 @@ namespace json = boost::json;
 [[nodiscard]] json::value optional_value(const std::optional<int>& v);
 
 /// The largest JSON file the sweep reads, in bytes (64 MiB).
-inline constexpr std::size_t json_file_limit = std::size_t{64} << 20U;
+inline constexpr std::size_t json_file_limit = std::size_t{64 * mebibyte};
 
 /// Why a JSON file of the sweep cannot be read (see json_file_error).
 enum class json_file_errc {

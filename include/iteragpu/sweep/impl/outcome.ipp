@@ -5,6 +5,7 @@
 
 #include "iteragpu/config.hpp"
 #include "iteragpu/sweep/outcome.hpp"
+#include "iteragpu/units.hpp"
 
 // The bodies of the functions that <iteragpu/sweep/outcome.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
@@ -155,7 +156,7 @@ namespace iteragpu::sweep {
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> read_mem_available(const std::filesystem::path& meminfo) {
-  const auto text = read_file_within(meminfo, std::size_t{1} << 20U);
+  const auto text = read_file_within(meminfo, std::size_t{mebibyte});
   return text.has_value() ? parse_mem_available(*text) : std::nullopt;
 }
 

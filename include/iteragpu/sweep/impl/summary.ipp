@@ -6,6 +6,7 @@
 
 #include "iteragpu/config.hpp"
 #include "iteragpu/sweep/summary.hpp"
+#include "iteragpu/units.hpp"
 
 // The bodies of the functions that <iteragpu/sweep/summary.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
@@ -34,7 +35,7 @@ namespace iteragpu::sweep {
 
 [[nodiscard]] ITERAGPU_INLINE std::string gib_text(std::uint64_t bytes) {
   std::uint64_t whole = bytes >> 30U;
-  const std::uint64_t rest = bytes & ((std::uint64_t{1} << 30U) - 1U);
+  const std::uint64_t rest = bytes & (gibibyte - 1U);
   std::uint64_t tenth = (rest * 10U + (std::uint64_t{1} << 29U)) >> 30U;  // rest * 10 < 2^34
   if (tenth == 10) {
     ++whole;

@@ -57,7 +57,15 @@ inline constexpr std::array<phase_kind, 4> leading_phases{phase_kind::model_load
 // without checks at every step and the caller looks once at the end.
 class field_reader {
  public:
-  [[nodiscard]] const std::optional<measurement_field_error>& problem() const noexcept { return problem_; }
+  // Whether a problem was kept: every call after it returns a neutral value.
+  [[nodiscard]] bool failed() const noexcept { return problem_.has_value(); }
+  // A success, or the first problem.
+  [[nodiscard]] result<void, measurement_field_error> outcome() const {
+    if (problem_) {
+      return unexpected{*problem_};
+    }
+    return {};
+  }
 
   void fail(measurement_field_error problem) {
     if (!problem_) {
@@ -321,7 +329,7 @@ ITERAGPU_INLINE void read_configuration(field_reader& r, const boost::json::obje
   }
   const std::string phase = r.text_at(o, "phase", where);
   const auto* repeat = r.member(o, "repeat", where, row.repeat ? "the repeat's number" : "null");
-  if (r.problem()) {
+  if (r.failed()) {
     return row;
   }
   if (phase != name_of(row.phase) || !repeat_is(*repeat, row.repeat)) {
@@ -372,7 +380,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
     return;
   }
   rows.reserve(array.size());
-  for (std::size_t i = 0; i < array.size() && !r.problem(); ++i) {
+  for (std::size_t i = 0; i < array.size() && !r.failed(); ++i) {
     rows.push_back(read_row(r, array[i], i, schema));
   }
 }
@@ -383,7 +391,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
   const auto& o = r.object(r.member(warm, key, "statistics.warm_forward", "an object"), where);
   median_estimate e;
   e.count = r.count_at(o, "count", where, 1, "a positive integer");
-  if (!r.problem() && e.count != warm_rows) {
+  if (!r.failed() && e.count != warm_rows) {
     r.fail(measurement_field_error{measurement_field_errc::count_mismatch, where, count_and_rows{e.count, warm_rows}});
   }
   e.median = r.seconds_at(o, "median", where);
@@ -393,7 +401,7 @@ ITERAGPU_INLINE void read_phases(field_reader& r, const boost::json::object& top
     const auto& interval = r.object(ci, ci_where);
     e.ci =
         median_estimate::interval{r.seconds_at(interval, "lower", ci_where), r.seconds_at(interval, "upper", ci_where)};
-    if (!r.problem() && !(e.ci->lower <= e.median && e.median <= e.ci->upper)) {
+    if (!r.failed() && !(e.ci->lower <= e.median && e.median <= e.ci->upper)) {
       r.fail(measurement_field_error{measurement_field_errc::interval_without_median, ci_where, {}});
     }
   }
@@ -410,7 +418,7 @@ ITERAGPU_INLINE void read_statistics(field_reader& r, const boost::json::object&
       r.count_at(statistics, "repeats_with_gpu_state", "statistics", 0, "an integer, 0 or more");
   const std::uint64_t throttled =
       r.count_at(statistics, "repeats_under_throttling", "statistics", 0, "an integer, at most repeats_with_gpu_state");
-  if (!r.problem() && throttled > with_state) {
+  if (!r.failed() && throttled > with_state) {
     r.fail(measurement_field_error{measurement_field_errc::throttled_above_state, "statistics", {}});
   }
   run.repeats_with_gpu_state = with_state;
@@ -446,7 +454,7 @@ namespace iteragpu::memory {
   detail::measurement_fields::read_configuration(r, top, run.schema_version, run.synthetic, run.configuration);
   const auto& environment = r.object_at(top, "environment", "");
   detail::measurement_fields::read_phases(r, top, run.schema_version, run.phases);
-  if (!r.problem()) {
+  if (!r.failed()) {
     if (run.schema_version >= 2) {
       detail::measurement_fields::read_statistics(r, top, run);
     } else {
@@ -457,8 +465,8 @@ namespace iteragpu::memory {
       run.gpu_seconds = median_estimate_of(computed.gpu_seconds.value_or(sample_summary{}));
     }
   }
-  if (const auto& problem = r.problem()) {
-    return unexpected{detail::measurement_fields::refusal(measurement_read_errc::bad_field, *problem)};
+  if (const auto read = r.outcome(); !read) {
+    return unexpected{detail::measurement_fields::refusal(measurement_read_errc::bad_field, read.error())};
   }
   const auto name = detail::measurement_fields::string_in(environment, {"library", "name"});
   const auto version_text = detail::measurement_fields::string_in(environment, {"library", "version"});

@@ -18,8 +18,8 @@ namespace iteragpu::pricing::detail {
   }
   record_.position = here_;
   for (; i_ < text_.size(); ++i_) {
-    if (auto error = step()) {
-      return unexpected{std::move(*error)};
+    if (auto error = step(); !error) {
+      return unexpected{std::move(error).error()};
     }
     if (ended_line_) {
       ++i_;
@@ -74,25 +74,25 @@ namespace iteragpu::pricing::detail {
   } else if (c == ',' || line_end_) {
     end_field(c);
   } else if (c == '\r') {
-    return lone_cr();
+    return unexpected{lone_cr()};
   } else {
     field_.text.push_back(c);
     state_ = state::unquoted;
   }
-  return std::nullopt;
+  return {};
 }
 
 [[nodiscard]] ITERAGPU_INLINE csv_reader::fault csv_reader::in_unquoted(char c) {
   if (c == ',' || line_end_) {
     end_field(c);
   } else if (c == '"') {
-    return csv_error{here_, catalog_errc::quote_in_unquoted, {}};
+    return unexpected{csv_error{here_, catalog_errc::quote_in_unquoted, {}}};
   } else if (c == '\r') {
-    return lone_cr();
+    return unexpected{lone_cr()};
   } else {
     field_.text.push_back(c);
   }
-  return std::nullopt;
+  return {};
 }
 
 ITERAGPU_INLINE void csv_reader::in_quoted(char c) {
@@ -110,9 +110,9 @@ ITERAGPU_INLINE void csv_reader::in_quoted(char c) {
   } else if (c == ',' || line_end_) {
     end_field(c);
   } else {
-    return csv_error{here_, catalog_errc::after_closing_quote, std::string(text_.substr(i_, 1))};
+    return unexpected{csv_error{here_, catalog_errc::after_closing_quote, std::string(text_.substr(i_, 1))}};
   }
-  return std::nullopt;
+  return {};
 }
 
 ITERAGPU_INLINE void csv_reader::end_field(char c) {

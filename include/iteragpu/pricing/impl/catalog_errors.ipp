@@ -1,52 +1,51 @@
-#ifndef ITERAGPU_REPORT_IMPL_CATALOG_ERRORS_IPP
-#define ITERAGPU_REPORT_IMPL_CATALOG_ERRORS_IPP
+#ifndef ITERAGPU_PRICING_IMPL_CATALOG_ERRORS_IPP
+#define ITERAGPU_PRICING_IMPL_CATALOG_ERRORS_IPP
 
 #include <string_view>
 #include <variant>
 
 #include "iteragpu/config.hpp"
-#include "iteragpu/report/catalog_errors.hpp"
-#include "iteragpu/report/detail/data_of.hpp"
+#include "iteragpu/one_of.hpp"
+#include "iteragpu/pricing/catalog_errors.hpp"
 #include "iteragpu/text.hpp"
 
-// The bodies of the functions that <iteragpu/report/catalog_errors.hpp> declares: included by it
+// The bodies of the functions that <iteragpu/pricing/catalog_errors.hpp> declares: included by it
 // (header-only use), or compiled once through <iteragpu/src.hpp>.
 
-namespace iteragpu::report::detail {
+namespace iteragpu::pricing::detail {
 
 inline constexpr std::string_view positive_integer_text =
     "a positive whole number in digits (no sign, point or space, 1 to 18446744073709551615)";
 
 // The field the error points at; an empty first field for a code that names none.
-[[nodiscard]] ITERAGPU_INLINE pricing::catalog_field field_or_empty(const pricing::catalog_error& e) {
-  const auto* field = pricing::field_of(e);
-  return field != nullptr ? *field : pricing::catalog_field{};
+[[nodiscard]] ITERAGPU_INLINE catalog_field field_or_empty(const catalog_error& e) {
+  const auto* field = field_of(e);
+  return field != nullptr ? *field : catalog_field{};
 }
 
 // The column's name and the field's text, quoted: `days '14'`.
-[[nodiscard]] ITERAGPU_INLINE std::string field_words(const pricing::catalog_error& e) {
+[[nodiscard]] ITERAGPU_INLINE std::string field_words(const catalog_error& e) {
   const auto field = field_or_empty(e);
-  return std::string(pricing::catalog_columns[field.column]) + " " + quoted_excerpt(field.found);
+  return std::string(catalog_columns[field.column]) + " " + quoted_excerpt(field.found);
 }
 
 // Which display text a column holds: the provider's name or the GPU's.
-[[nodiscard]] ITERAGPU_INLINE std::string display_text_name(const pricing::catalog_error& e) {
+[[nodiscard]] ITERAGPU_INLINE std::string display_text_name(const catalog_error& e) {
   return field_or_empty(e).column == 0 ? "a provider name" : "a name";
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string header_hint() { return "the header " + std::string(pricing::catalog_header); }
+[[nodiscard]] ITERAGPU_INLINE std::string header_hint() { return "the header " + std::string(catalog_header); }
 
 [[nodiscard]] ITERAGPU_INLINE std::string as_on_earlier_line(std::size_t line, const std::string& value,
                                                              std::string_view why) {
   return value + " as on line " + to_decimal_string(line) + " (" + std::string(why) + ")";
 }
 
-}  // namespace iteragpu::report::detail
+}  // namespace iteragpu::pricing::detail
 
-namespace iteragpu::report {
+namespace iteragpu::pricing {
 
-[[nodiscard]] ITERAGPU_INLINE std::string found_words(const pricing::catalog_error& e) {
-  using pricing::catalog_errc;
+[[nodiscard]] ITERAGPU_INLINE std::string found_words(const catalog_error& e) {
   switch (e.code) {
     case catalog_errc::empty_file:
       return "an empty file";
@@ -61,33 +60,32 @@ namespace iteragpu::report {
     case catalog_errc::quote_in_unquoted:
       return "a quote inside an unquoted field";
     case catalog_errc::after_closing_quote:
-      return quoted_excerpt(detail::data_of<pricing::stray_character>(e.what).found) + " after a closing quote";
+      return quoted_excerpt(data_of<stray_character>(e.what).found) + " after a closing quote";
     case catalog_errc::lone_carriage_return:
       return "a carriage return (CR) not followed by a line feed";
     case catalog_errc::header_field:
       return "header field " + to_decimal_string(detail::field_or_empty(e).column + 1) + " " +
              quoted_excerpt(detail::field_or_empty(e).found);
     case catalog_errc::header_field_count:
-      return "a header of " + to_decimal_string(detail::data_of<pricing::field_count>(e.what).fields) + " fields";
+      return "a header of " + to_decimal_string(data_of<field_count>(e.what).fields) + " fields";
     case catalog_errc::empty_line:
       return "an empty line";
     case catalog_errc::row_field_count:
-      return "a row of " + to_decimal_string(detail::data_of<pricing::field_count>(e.what).fields) + " fields";
+      return "a row of " + to_decimal_string(data_of<field_count>(e.what).fields) + " fields";
     case catalog_errc::display_character:
-      return std::string(describe(detail::data_of<pricing::bad_character>(e.what).character)) + " in " +
-             detail::field_words(e);
+      return std::string(describe(data_of<bad_character>(e.what).character)) + " in " + detail::field_words(e);
     case catalog_errc::second_duration_row: {
-      const auto row = detail::data_of<pricing::second_row>(e.what);
+      const auto row = data_of<second_row>(e.what);
       return "a second " + row.gpu + " row for " + row.field.found + " days";
     }
     case catalog_errc::other_gpus_per_lot:
     case catalog_errc::other_memory_per_gpu:
-      return detail::field_words(e) + " for " + detail::data_of<pricing::other_figure>(e.what).gpu;
+      return detail::field_words(e) + " for " + data_of<other_figure>(e.what).gpu;
     case catalog_errc::other_name:
-      return detail::field_words(e) + " for " + detail::data_of<pricing::other_text>(e.what).gpu;
+      return detail::field_words(e) + " for " + data_of<other_text>(e.what).gpu;
     case catalog_errc::missing_durations: {
-      const auto rows = detail::data_of<pricing::missing_rows>(e.what);
-      return rows.gpu + " with rows for " + pricing::join_days(rows.days, "and") + " days only";
+      const auto rows = data_of<missing_rows>(e.what);
+      return rows.gpu + " with rows for " + join_days(rows.days, "and") + " days only";
     }
     case catalog_errc::display_text:
     case catalog_errc::other_provider:
@@ -105,8 +103,7 @@ namespace iteragpu::report {
   return detail::field_words(e);
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string expected_words(const pricing::catalog_error& e) {
-  using pricing::catalog_errc;
+[[nodiscard]] ITERAGPU_INLINE std::string expected_words(const catalog_error& e) {
   switch (e.code) {
     case catalog_errc::empty_file:
     case catalog_errc::only_empty_lines:
@@ -124,28 +121,27 @@ namespace iteragpu::report {
     case catalog_errc::lone_carriage_return:
       return "LF or CRLF line ends";
     case catalog_errc::header_field:
-      return quoted_excerpt(pricing::catalog_columns[detail::field_or_empty(e).column]) + " (" + detail::header_hint() +
-             ")";
+      return quoted_excerpt(catalog_columns[detail::field_or_empty(e).column]) + " (" + detail::header_hint() + ")";
     case catalog_errc::header_field_count:
       return "9 fields: " + detail::header_hint();
     case catalog_errc::empty_line:
-      return "a row of 9 fields (" + std::string(pricing::catalog_header) + ")";
+      return "a row of 9 fields (" + std::string(catalog_header) + ")";
     case catalog_errc::row_field_count:
-      return "9 fields (" + std::string(pricing::catalog_header) + ")";
+      return "9 fields (" + std::string(catalog_header) + ")";
     case catalog_errc::display_text:
       return detail::display_text_name(e) + ": printable, non-empty, no space at either end";
     case catalog_errc::display_character:
       return detail::display_text_name(e) + " of valid UTF-8 without control or bidirectional control characters";
     case catalog_errc::other_provider: {
-      const auto other = detail::data_of<pricing::other_text>(e.what);
+      const auto other = data_of<other_text>(e.what);
       return detail::as_on_earlier_line(other.line, quoted_excerpt(other.agreed), "one provider per catalog");
     }
     case catalog_errc::currency:
-      return std::string(pricing::catalog_currency) + " (prices are US cents; there is no currency conversion)";
+      return std::string(catalog_currency) + " (prices are US cents; there is no currency conversion)";
     case catalog_errc::date_format:
       return "an ISO 8601 calendar date YYYY-MM-DD";
     case catalog_errc::other_date: {
-      const auto other = detail::data_of<pricing::other_text>(e.what);
+      const auto other = data_of<other_text>(e.what);
       return detail::as_on_earlier_line(other.line, quoted_excerpt(other.agreed), "one snapshot per catalog");
     }
     case catalog_errc::gpu_id:
@@ -162,14 +158,14 @@ namespace iteragpu::report {
       return std::string(detail::positive_integer_text) + " of US cents";
     case catalog_errc::second_duration_row:
       return "one row per GPU and duration (the first is on line " +
-             to_decimal_string(detail::data_of<pricing::second_row>(e.what).line) + ")";
+             to_decimal_string(data_of<second_row>(e.what).line) + ")";
     case catalog_errc::other_gpus_per_lot:
     case catalog_errc::other_memory_per_gpu: {
-      const auto other = detail::data_of<pricing::other_figure>(e.what);
+      const auto other = data_of<other_figure>(e.what);
       return detail::as_on_earlier_line(other.line, to_decimal_string(other.agreed), "the same on a GPU's three rows");
     }
     case catalog_errc::other_name: {
-      const auto other = detail::data_of<pricing::other_text>(e.what);
+      const auto other = data_of<other_text>(e.what);
       return detail::as_on_earlier_line(other.line, quoted_excerpt(other.agreed), "the same on a GPU's three rows");
     }
     case catalog_errc::missing_durations:
@@ -178,11 +174,11 @@ namespace iteragpu::report {
   return "a catalog as parse_catalog() describes it";
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::string describe(const pricing::catalog_error& e) {
+[[nodiscard]] ITERAGPU_INLINE std::string describe(const catalog_error& e) {
   return e.file + ":" + to_decimal_string(e.position.line) + ":" + to_decimal_string(e.position.column) + ": " +
          found_words(e) + "; expected " + expected_words(e);
 }
 
-}  // namespace iteragpu::report
+}  // namespace iteragpu::pricing
 
-#endif  // ITERAGPU_REPORT_IMPL_CATALOG_ERRORS_IPP
+#endif  // ITERAGPU_PRICING_IMPL_CATALOG_ERRORS_IPP
