@@ -76,7 +76,6 @@ namespace iteragpu::memory {
 struct request_step {
   bool free{false};        ///< a completed free; else the allocation
   std::size_t request{0};  ///< the request, by index
-  /// Equal when every member is equal.
   friend bool operator==(const request_step&, const request_step&) = default;
 };
 
@@ -86,7 +85,6 @@ struct request_program {
   std::vector<std::uint64_t> streams;  ///< per request: its stream
   std::vector<std::uint64_t> events;   ///< per request: the index of its alloc event
   std::vector<request_step> steps;     ///< allocations and frees in order
-  /// Equal when every member is equal.
   friend bool operator==(const request_program&, const request_program&) = default;
 };
 
@@ -125,7 +123,6 @@ struct extrapolation_error {
   std::uint64_t event{0};                                       ///< its event at fault (the reference's for a fit)
   std::uint64_t size{0};                                        ///< the size n at fault
   extrapolation_data what{};                                    ///< the data the code names
-  /// Equal when every member is equal.
   friend bool operator==(const extrapolation_error&, const extrapolation_error&) = default;
 };
 
@@ -135,7 +132,6 @@ struct unmatched_run {
   std::size_t first_request{0};  ///< its first unmatched request
   std::size_t count{0};          ///< how many follow, unmatched
   std::uint64_t event{0};        ///< the event of the first
-  /// Equal when every member is equal.
   friend bool operator==(const unmatched_run&, const unmatched_run&) = default;
 };
 
@@ -156,7 +152,6 @@ struct fit_piece {
   std::uint64_t last{0};   ///< the largest input size on the piece
   std::int64_t a{0};       ///< bytes at n = 0
   std::int64_t b{0};       ///< bytes per unit of n
-  /// Equal when every member is equal.
   friend bool operator==(const fit_piece&, const fit_piece&) = default;
 };
 
@@ -171,7 +166,6 @@ struct request_fit {
   std::vector<fit_piece> below{};        ///< the pieces under the top one, by size
   /// Per input trace (input order): its size there; none where unmatched.
   std::vector<std::optional<std::uint64_t>> observed;
-  /// Equal when every member is equal.
   friend bool operator==(const request_fit&, const request_fit&) = default;
 };
 
@@ -197,7 +191,6 @@ struct extrapolation {
   /// The input traces, in input order: a size recorded is predicted by the
   /// replay of its own trace, segment events and all.
   std::vector<device_trace> recorded{};
-  /// Equal when every member is equal.
   friend bool operator==(const extrapolation&, const extrapolation&) = default;
 };
 
@@ -211,7 +204,6 @@ struct extrapolation {
 struct alignment {
   std::vector<std::vector<std::optional<std::size_t>>> to_reference;  ///< [trace][request] -> reference request
   std::vector<unmatched_run> unmatched;                               ///< by trace, then request
-  /// Equal when every member is equal.
   friend bool operator==(const alignment&, const alignment&) = default;
 };
 
@@ -266,7 +258,6 @@ enum class range_end { lower, upper };
 struct size_prediction {
   replay_outcome lower;                   ///< the lower end (the only one when exact)
   std::optional<replay_outcome> upper{};  ///< the upper end, when not exact
-  /// Equal when every member is equal.
   friend bool operator==(const size_prediction&, const size_prediction&) = default;
 };
 
@@ -292,7 +283,6 @@ struct largest_size {
   /// none when size 1 runs out of memory.
   std::optional<std::uint64_t> size{};
   bool at_limit{false};  ///< the trace at the limit completes: the answer is at least the limit
-  /// Equal when every member is equal.
   friend bool operator==(const largest_size&, const largest_size&) = default;
 };
 

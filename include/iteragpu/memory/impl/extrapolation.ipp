@@ -22,37 +22,10 @@ namespace detail::extrapolating {
 
 using i64 = std::int64_t;
 
-// Checked signed arithmetic, portable: nothing past 64 bits.
-[[nodiscard]] constexpr std::optional<i64> add(i64 x, i64 y) noexcept {
-  constexpr i64 top = std::numeric_limits<i64>::max();
-  constexpr i64 bottom = std::numeric_limits<i64>::min();
-  if ((y > 0 && x > top - y) || (y < 0 && x < bottom - y)) {
-    return std::nullopt;
-  }
-  return x + y;
-}
-
-[[nodiscard]] constexpr std::optional<i64> sub(i64 x, i64 y) noexcept {
-  constexpr i64 top = std::numeric_limits<i64>::max();
-  constexpr i64 bottom = std::numeric_limits<i64>::min();
-  if ((y < 0 && x > top + y) || (y > 0 && x < bottom + y)) {
-    return std::nullopt;
-  }
-  return x - y;
-}
-
-[[nodiscard]] constexpr std::optional<i64> mul(i64 x, i64 y) noexcept {
-  constexpr i64 top = std::numeric_limits<i64>::max();
-  constexpr i64 bottom = std::numeric_limits<i64>::min();
-  if (x == 0 || y == 0) {
-    return i64{0};
-  }
-  const bool past = x > 0 ? (y > 0 ? x > top / y : y < bottom / x) : (y > 0 ? x < bottom / y : y < top / x);
-  if (past) {
-    return std::nullopt;
-  }
-  return x * y;
-}
+// Checked signed arithmetic (checked.hpp): nothing past 64 bits.
+[[nodiscard]] constexpr std::optional<i64> add(i64 x, i64 y) noexcept { return checked_add<i64>(x, y); }
+[[nodiscard]] constexpr std::optional<i64> sub(i64 x, i64 y) noexcept { return checked_sub<i64>(x, y); }
+[[nodiscard]] constexpr std::optional<i64> mul(i64 x, i64 y) noexcept { return checked_mul<i64>(x, y); }
 
 // a + b·n + c·n², or nothing past 64 bits.
 [[nodiscard]] inline std::optional<i64> value(i64 a, i64 b, i64 c, i64 n) noexcept {
