@@ -94,7 +94,7 @@ inline void check_torchscript_file(memory::torchscript_run& run) {
 inline void hash_model_file(memory::torchscript_run& run) {
   std::ifstream file(std::filesystem::path(run.path), std::ios::binary);
   memory::sha256_hasher hasher;
-  constexpr std::size_t block = std::size_t{mebibyte};
+  constexpr auto block = std::size_t{mebibyte};
   std::vector<std::uint8_t> bytes(block);
   while (file) {
     file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(block));  // NOLINT
