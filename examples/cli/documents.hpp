@@ -22,6 +22,7 @@ inline constexpr report::document_names program_documents{
     .replay_output = "replay --json",
     .extrapolation_output = "extrapolate --json",
     .size = "--size N",
+    .extrapolation_at = "run mesure_memoire extrapolate with --to",
     .replay_for_a_need = "run `replay SNAPSHOT --smallest-capacity --json` for the least capacity each setting needs, "
                          "and give --fits that file",
 };

@@ -30,8 +30,8 @@ namespace iteragpu::cli {
 /// search holds nothing to undo and writes its answer at the end, so it
 /// says so on standard error and ends with 128 + the signal (130, 143).
 extern "C" inline void iteragpu_extrapolate_on_signal(int signal) {
-  constexpr char text[] = "mesure_memoire extrapolate: stopped by a signal; nothing written\n";
-  [[maybe_unused]] const auto written = ::write(2, text, sizeof text - 1);
+  constexpr std::string_view text = "mesure_memoire extrapolate: stopped by a signal; nothing written\n";
+  [[maybe_unused]] const auto written = ::write(2, text.data(), text.size());
   ::_exit(128 + signal);
 }
 

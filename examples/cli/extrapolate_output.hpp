@@ -142,6 +142,86 @@ inline void add_prediction(boost::json::object& row, const memory::size_predicti
                              {"left_out", std::move(dropped)}};
 }
 
+[[nodiscard]] inline boost::json::object requests_json(const memory::extrapolation& e,
+                                                       const extrapolate_command_options& o) {
+  boost::json::array unexplained;
+  for (const auto i : memory::unexplained_requests(e)) {
+    boost::json::array observed;
+    for (const auto& s : e.fits[i].observed) {
+      observed.push_back(s ? boost::json::value(*s) : boost::json::value(nullptr));
+    }
+    unexplained.push_back(boost::json::object{{"event", e.fits[i].event},
+                                              {"observed_bytes", std::move(observed)},
+                                              {"reference_bytes", reference_bytes(e, i)},
+                                              {"reference_peak_requested_bytes", e.reference_peak_requested}});
+  }
+  boost::json::array unmatched;
+  for (const auto& u : e.unmatched) {
+    unmatched.push_back(boost::json::object{{"snapshot", o.files[u.trace]},
+                                            {"size", e.sizes[u.trace]},
+                                            {"first_request", u.first_request},
+                                            {"count", u.count},
+                                            {"event", u.event}});
+  }
+  return boost::json::object{
+      {"matched", matched_count(e)}, {"unexplained", std::move(unexplained)}, {"unmatched", std::move(unmatched)}};
+}
+
+[[nodiscard]] inline boost::json::array predictions_json(const extrapolate_run& run) {
+  boost::json::array predictions;
+  for (const auto& p : run.predictions) {
+    boost::json::object row{
+        {"size", p.size},
+        {"alloc_conf", p.alloc_conf},
+        {"capacity_bytes", p.capacity ? boost::json::value(p.capacity->bytes.value) : boost::json::value(nullptr)}};
+    add_prediction(row, p.replays);
+    predictions.push_back(std::move(row));
+  }
+  return predictions;
+}
+
+// The capacity less the most peak reserved at the size found.
+[[nodiscard]] inline std::uint64_t margin_of(const extrapolate_largest& l) {
+  const auto& most = l.at_size->upper ? *l.at_size->upper : l.at_size->lower;
+  return l.capacity.bytes.value - std::min(l.capacity.bytes.value, most.peak_reserved.value);
+}
+
+[[nodiscard]] inline boost::json::array largest_json(const extrapolate_run& run) {
+  boost::json::array largest;
+  for (const auto& l : run.largest) {
+    boost::json::object row{{"capacity_bytes", l.capacity.bytes.value},
+                            {"alloc_conf", l.alloc_conf},
+                            {"gpu", l.capacity.gpu ? boost::json::value(*l.capacity.gpu) : boost::json::value(nullptr)},
+                            {"size", l.found.size ? boost::json::value(*l.found.size) : boost::json::value(nullptr)},
+                            {"at_limit", l.found.at_limit},
+                            {"exact", l.exact}};
+    if (l.at_size) {
+      row["margin_bytes"] = margin_of(l);
+    }
+    largest.push_back(std::move(row));
+  }
+  return largest;
+}
+
+[[nodiscard]] inline boost::json::array cards_json(const extrapolate_run& run) {
+  boost::json::array cards;
+  for (const auto& c : run.cards) {
+    boost::json::array verdicts;
+    for (const auto& v : c.verdicts) {
+      boost::json::object row{{"size", v.size}, {"alloc_conf", v.alloc_conf}, {"fits", v.fits}};
+      if (v.replays) {
+        add_prediction(row, *v.replays);
+      }
+      verdicts.push_back(std::move(row));
+    }
+    cards.push_back(boost::json::object{{"gpu", c.capacity.gpu.value_or("")},
+                                        {"capacity_bytes", c.capacity.bytes.value},
+                                        {"device_memory_bytes", optional_bytes(c.capacity.device_memory)},
+                                        {"sizes", std::move(verdicts)}});
+  }
+  return cards;
+}
+
 }  // namespace detail::extrapolating
 
 /// The JSON of `mesure_memoire extrapolate --json` (data/schema/extrapolation.schema.json).
@@ -165,71 +245,12 @@ inline void add_prediction(boost::json::object& row, const memory::size_predicti
                                            {"device_memory_bytes", d::optional_bytes(o.device_memory)},
                                            {"alloc_confs", std::move(settings)}};
   out["model"] = d::model_json(e);
-  boost::json::array unexplained;
-  for (const auto i : memory::unexplained_requests(e)) {
-    boost::json::array observed;
-    for (const auto& s : e.fits[i].observed) {
-      observed.push_back(s ? boost::json::value(*s) : boost::json::value(nullptr));
-    }
-    unexplained.push_back(boost::json::object{{"event", e.fits[i].event},
-                                              {"observed_bytes", std::move(observed)},
-                                              {"reference_bytes", d::reference_bytes(e, i)},
-                                              {"reference_peak_requested_bytes", e.reference_peak_requested}});
-  }
-  boost::json::array unmatched;
-  for (const auto& u : e.unmatched) {
-    unmatched.push_back(boost::json::object{{"snapshot", o.files[u.trace]},
-                                            {"size", e.sizes[u.trace]},
-                                            {"first_request", u.first_request},
-                                            {"count", u.count},
-                                            {"event", u.event}});
-  }
-  out["requests"] = boost::json::object{
-      {"matched", d::matched_count(e)}, {"unexplained", std::move(unexplained)}, {"unmatched", std::move(unmatched)}};
-  boost::json::array predictions;
-  for (const auto& p : run.predictions) {
-    boost::json::object row{
-        {"size", p.size},
-        {"alloc_conf", p.alloc_conf},
-        {"capacity_bytes", p.capacity ? boost::json::value(p.capacity->bytes.value) : boost::json::value(nullptr)}};
-    d::add_prediction(row, p.replays);
-    predictions.push_back(std::move(row));
-  }
-  out["predictions"] = std::move(predictions);
+  out["requests"] = d::requests_json(e, o);
+  out["predictions"] = d::predictions_json(run);
   if (o.largest) {
-    boost::json::array largest;
-    for (const auto& l : run.largest) {
-      boost::json::object row{
-          {"capacity_bytes", l.capacity.bytes.value},
-          {"alloc_conf", l.alloc_conf},
-          {"gpu", l.capacity.gpu ? boost::json::value(*l.capacity.gpu) : boost::json::value(nullptr)},
-          {"size", l.found.size ? boost::json::value(*l.found.size) : boost::json::value(nullptr)},
-          {"at_limit", l.found.at_limit},
-          {"exact", l.exact}};
-      if (l.at_size) {
-        const auto& most = l.at_size->upper ? *l.at_size->upper : l.at_size->lower;
-        row["margin_bytes"] = l.capacity.bytes.value - std::min(l.capacity.bytes.value, most.peak_reserved.value);
-      }
-      largest.push_back(std::move(row));
-    }
-    out["largest"] = std::move(largest);
+    out["largest"] = d::largest_json(run);
   }
-  boost::json::array cards;
-  for (const auto& c : run.cards) {
-    boost::json::array verdicts;
-    for (const auto& v : c.verdicts) {
-      boost::json::object row{{"size", v.size}, {"alloc_conf", v.alloc_conf}, {"fits", v.fits}};
-      if (v.replays) {
-        d::add_prediction(row, *v.replays);
-      }
-      verdicts.push_back(std::move(row));
-    }
-    cards.push_back(boost::json::object{{"gpu", c.capacity.gpu.value_or("")},
-                                        {"capacity_bytes", c.capacity.bytes.value},
-                                        {"device_memory_bytes", d::optional_bytes(c.capacity.device_memory)},
-                                        {"sizes", std::move(verdicts)}});
-  }
-  out["cards"] = std::move(cards);
+  out["cards"] = d::cards_json(run);
   return out;
 }
 
@@ -261,9 +282,8 @@ namespace detail::extrapolating {
   return text;
 }
 
-/// What the model holds and what it could not explain, in a few lines
-/// (every request with --verbose).
-inline void write_model_text(std::ostream& out, const memory::extrapolation& e, const extrapolate_command_options& o) {
+// The first line of the model: the requests per function and the paths.
+inline void write_kinds_text(std::ostream& out, const memory::extrapolation& e) {
   out << "Model: " << e.fits.size() << " requests of the reference (size " << e.sizes[e.reference] << "):";
   bool first = true;
   for (const auto k : every_kind) {
@@ -277,6 +297,46 @@ inline void write_model_text(std::ostream& out, const memory::extrapolation& e, 
     out << "; another from " << m.path_first << " to " << m.sizes[m.reference];
   }
   out << '\n';
+}
+
+// The unexplained requests in one line: count, share, the three largest.
+inline void write_unexplained_text(std::ostream& out, const memory::extrapolation& e,
+                                   std::vector<std::size_t> unexplained) {
+  std::ranges::stable_sort(unexplained,
+                           [&](std::size_t x, std::size_t y) { return reference_bytes(e, x) > reference_bytes(e, y); });
+  std::uint64_t bytes = 0;
+  for (const auto i : unexplained) {
+    bytes += reference_bytes(e, i);
+  }
+  out << "  " << unexplained.size()
+      << " unexplained (no confirmed function: each a range, from the largest sizes seen), "
+      << percent(std::min(bytes, e.reference_peak_requested), e.reference_peak_requested)
+      << " of the reference's peak of bytes asked at once at most; the largest:";
+  for (std::size_t k = 0; k < unexplained.size() && k < 3; ++k) {
+    out << (k == 0 ? " " : "; ") << "event " << e.fits[unexplained[k]].event << " (" << seen_text(e, unexplained[k])
+        << ")";
+  }
+  out << '\n';
+}
+
+// With --verbose, every unexplained request and every unmatched run.
+inline void write_every_request_text(std::ostream& out, const memory::extrapolation& e,
+                                     const extrapolate_command_options& o) {
+  for (const auto i : memory::unexplained_requests(e)) {
+    out << "  unexplained: event " << e.fits[i].event << ", sizes " << seen_text(e, i) << "; "
+        << percent(reference_bytes(e, i), e.reference_peak_requested)
+        << " of the reference's peak of requested bytes\n";
+  }
+  for (const auto& u : e.unmatched) {
+    out << "  unmatched: " << u.count << " request(s) of " << quoted(o.files[u.trace]) << " (size " << e.sizes[u.trace]
+        << ") from request " << u.first_request << " (event " << u.event << ")\n";
+  }
+}
+
+/// What the model holds and what it could not explain, in a few lines
+/// (every request with --verbose).
+inline void write_model_text(std::ostream& out, const memory::extrapolation& e, const extrapolate_command_options& o) {
+  write_kinds_text(out, e);
   if (const auto saturating = count_of(e, memory::fit_kind::saturating); saturating > 0) {
     out << "  " << saturating
         << " request(s) stop growing at a size that depends on the device (one part per multiprocessor): the "
@@ -290,34 +350,12 @@ inline void write_model_text(std::ostream& out, const memory::extrapolation& e, 
     }
     out << '\n';
   }
-  auto unexplained = memory::unexplained_requests(e);
+  const auto unexplained = memory::unexplained_requests(e);
   if (!unexplained.empty()) {
-    std::ranges::stable_sort(
-        unexplained, [&](std::size_t x, std::size_t y) { return reference_bytes(e, x) > reference_bytes(e, y); });
-    std::uint64_t bytes = 0;
-    for (const auto i : unexplained) {
-      bytes += reference_bytes(e, i);
-    }
-    out << "  " << unexplained.size()
-        << " unexplained (no confirmed function: each a range, from the largest sizes seen), "
-        << percent(std::min(bytes, e.reference_peak_requested), e.reference_peak_requested)
-        << " of the reference's peak of bytes asked at once at most; the largest:";
-    for (std::size_t k = 0; k < unexplained.size() && k < 3; ++k) {
-      out << (k == 0 ? " " : "; ") << "event " << e.fits[unexplained[k]].event << " (" << seen_text(e, unexplained[k])
-          << ")";
-    }
-    out << '\n';
+    write_unexplained_text(out, e, unexplained);
   }
   if (o.verbose) {
-    for (const auto i : unexplained) {
-      out << "  unexplained: event " << e.fits[i].event << ", sizes " << seen_text(e, i) << "; "
-          << percent(reference_bytes(e, i), e.reference_peak_requested)
-          << " of the reference's peak of requested bytes\n";
-    }
-    for (const auto& u : e.unmatched) {
-      out << "  unmatched: " << u.count << " request(s) of " << quoted(o.files[u.trace]) << " (size "
-          << e.sizes[u.trace] << ") from request " << u.first_request << " (event " << u.event << ")\n";
-    }
+    write_every_request_text(out, e, o);
   } else if (!unexplained.empty() || !e.unmatched.empty()) {
     out << "  (--verbose lists every unexplained request and every run of requests another path makes)\n";
   }
@@ -333,9 +371,7 @@ inline void write_model_text(std::ostream& out, const memory::extrapolation& e, 
   }
   std::string text = to_decimal_string(*l.found.size);
   if (l.at_size) {
-    const auto& most = l.at_size->upper ? *l.at_size->upper : l.at_size->lower;
-    const std::uint64_t margin = l.capacity.bytes.value - std::min(l.capacity.bytes.value, most.peak_reserved.value);
-    text += ", margin " + bytes_and_size_text(margin);
+    text += ", margin " + bytes_and_size_text(margin_of(l));
   }
   text += l.exact ? "; " + to_decimal_string(*l.found.size + 1) + " does not fit"
                   : "; " + to_decimal_string(*l.found.size + 1) +

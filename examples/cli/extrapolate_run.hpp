@@ -192,6 +192,102 @@ class judges {
   std::deque<std::pair<std::optional<byte_count>, memory::size_judge>> judges_{};
 };
 
+// The settings replayed: the recorded ones, or each --alloc-conf ("" for
+// the recorded ones); each checked for the device memory it needs.
+[[nodiscard]] inline std::vector<extrapolate_setting> settings_of_run(
+    const extrapolate_command_options& o,
+    const std::vector<std::optional<memory::prediction::allocator_settings>>& asked,
+    const memory::prediction::allocator_settings& recorded, std::span<const card_capacity> capacities) {
+  std::vector<extrapolate_setting> settings;
+  if (asked.empty()) {
+    settings.push_back({"", recorded});
+  }
+  for (std::size_t i = 0; i < asked.size(); ++i) {
+    settings.push_back({o.alloc_confs[i], asked[i].value_or(recorded)});
+  }
+  for (const auto& s : settings) {
+    if (!o.to.empty()) {
+      require_device_memory(s.alloc_conf, s.settings, o.device_memory.has_value(), "--device-memory-bytes N");
+    }
+    for (const auto& c : capacities) {
+      require_device_memory(s.alloc_conf, s.settings, c.device_memory.has_value(), "--device-memory-bytes N");
+    }
+  }
+  return settings;
+}
+
+// The predictions of --to: each size, setting and capacity (none: unlimited).
+inline void predict_asked(extrapolate_run& run, std::deque<judges>& by_setting, const extrapolate_command_options& o,
+                          std::span<const card_capacity> capacities) {
+  std::vector<std::optional<card_capacity>> limits(capacities.begin(), capacities.end());
+  if (limits.empty()) {
+    limits.emplace_back();
+  }
+  for (const auto n : o.to) {
+    for (std::size_t k = 0; k < run.settings.size(); ++k) {
+      for (const auto& limit : limits) {
+        auto& judge = by_setting[k].for_device(limit ? limit->device_memory : o.device_memory);
+        const auto bytes = limit ? std::optional<byte_count>(limit->bytes) : std::nullopt;
+        auto replays = checked(judge.predict(n, bytes), o);
+        const bool fits = checked(judge.completes(n, bytes), o);
+        run.predictions.push_back({n, run.settings[k].alloc_conf, limit, std::move(replays), fits});
+      }
+    }
+  }
+}
+
+// --largest: under each capacity given and each --gpu, or every card of the
+// catalog when neither is given.
+inline void search_largest(extrapolate_run& run, std::deque<judges>& by_setting, const extrapolate_command_options& o,
+                           std::span<const card_capacity> capacities, std::span<const card_capacity> cards) {
+  std::vector<card_capacity> searched(capacities.begin(), capacities.end());
+  if (capacities.empty() || !o.gpus.empty()) {
+    searched.insert(searched.end(), cards.begin(), cards.end());
+  }
+  for (const auto& capacity : searched) {
+    for (std::size_t k = 0; k < run.settings.size(); ++k) {
+      auto& judge = by_setting[k].for_device(capacity.device_memory);
+      const auto found = checked(judge.largest(capacity.bytes, largest_extrapolated_size), o);
+      std::optional<memory::size_prediction> at_size;
+      if (found.size) {
+        at_size = checked(judge.predict(*found.size, capacity.bytes), o);
+      }
+      const bool exact = found.size && memory::is_exact_at(run.model, *found.size);
+      run.largest.push_back({capacity, run.settings[k].alloc_conf, found, std::move(at_size), exact});
+    }
+  }
+}
+
+// Every card judged at each size asked or found (and the one after a size
+// found), so that calcul_forfaits prices what this run answered.
+inline void judge_cards(extrapolate_run& run, std::deque<judges>& by_setting, const extrapolate_command_options& o,
+                        std::span<const card_capacity> cards) {
+  std::vector<std::uint64_t> judged(o.to.begin(), o.to.end());
+  for (const auto& l : run.largest) {
+    if (l.found.size) {
+      judged.push_back(*l.found.size);
+      if (!l.found.at_limit) {
+        judged.push_back(*l.found.size + 1);
+      }
+    }
+  }
+  std::ranges::sort(judged);
+  judged.erase(std::unique(judged.begin(), judged.end()), judged.end());
+  for (const auto& card : cards) {
+    extrapolate_card c{card, {}};
+    for (const auto n : judged) {
+      for (std::size_t k = 0; k < run.settings.size(); ++k) {
+        auto& judge = by_setting[k].for_device(card.device_memory);
+        const bool fits = checked(judge.completes(n, card.bytes), o);
+        auto replays = judge.predict(n, card.bytes);
+        c.verdicts.push_back({n, run.settings[k].alloc_conf, fits,
+                              replays ? std::optional<memory::size_prediction>(std::move(*replays)) : std::nullopt});
+      }
+    }
+    run.cards.push_back(std::move(c));
+  }
+}
+
 }  // namespace detail::extrapolating
 
 /// Reads the snapshots and answers what `o` asks; a usage_error names what is refused.
@@ -215,85 +311,16 @@ class judges {
     traces.push_back(d::trace_in(snapshots.back(), file, o.device));
   }
   extrapolate_run run{d::checked(memory::extrapolate(traces, o.sizes), o), {}, {}, {}, {}};
-  const auto recorded = memory::settings_of(snapshots[run.model.reference].settings);
-  if (asked.empty()) {
-    run.settings.push_back({"", recorded});
-  }
-  for (std::size_t i = 0; i < asked.size(); ++i) {
-    run.settings.push_back({o.alloc_confs[i], asked[i].value_or(recorded)});
-  }
+  run.settings = d::settings_of_run(o, asked, memory::settings_of(snapshots[run.model.reference].settings), capacities);
+  std::deque<d::judges> by_setting;
   for (const auto& s : run.settings) {
-    if (!o.to.empty()) {
-      require_device_memory(s.alloc_conf, s.settings, o.device_memory.has_value(), "--device-memory-bytes N");
-    }
-    for (const auto& c : capacities) {
-      require_device_memory(s.alloc_conf, s.settings, c.device_memory.has_value(), "--device-memory-bytes N");
-    }
+    by_setting.emplace_back(run.model, s);
   }
-  std::deque<d::judges> judges;
-  for (const auto& s : run.settings) {
-    judges.emplace_back(run.model, s);
-  }
-  std::vector<std::optional<card_capacity>> limits(capacities.begin(), capacities.end());
-  if (limits.empty()) {
-    limits.emplace_back();
-  }
-  for (const auto n : o.to) {
-    for (std::size_t k = 0; k < run.settings.size(); ++k) {
-      for (const auto& limit : limits) {
-        auto& judge = judges[k].for_device(limit ? limit->device_memory : o.device_memory);
-        const auto bytes = limit ? std::optional<byte_count>(limit->bytes) : std::nullopt;
-        auto replays = d::checked(judge.predict(n, bytes), o);
-        const bool fits = d::checked(judge.completes(n, bytes), o);
-        run.predictions.push_back({n, run.settings[k].alloc_conf, limit, std::move(replays), fits});
-      }
-    }
-  }
+  d::predict_asked(run, by_setting, o, capacities);
   if (o.largest) {
-    std::vector<card_capacity> searched = capacities;
-    if (capacities.empty() || !o.gpus.empty()) {
-      searched.insert(searched.end(), cards.begin(), cards.end());
-    }
-    for (const auto& capacity : searched) {
-      for (std::size_t k = 0; k < run.settings.size(); ++k) {
-        auto& judge = judges[k].for_device(capacity.device_memory);
-        const auto found = d::checked(judge.largest(capacity.bytes, largest_extrapolated_size), o);
-        std::optional<memory::size_prediction> at_size;
-        bool exact = false;
-        if (found.size) {
-          at_size = d::checked(judge.predict(*found.size, capacity.bytes), o);
-          exact = memory::is_exact_at(run.model, *found.size);
-        }
-        run.largest.push_back({capacity, run.settings[k].alloc_conf, found, std::move(at_size), exact});
-      }
-    }
+    d::search_largest(run, by_setting, o, capacities, cards);
   }
-  // Every card judged at each size asked or found (and the one after a size
-  // found), so that calcul_forfaits prices what this run answered.
-  std::vector<std::uint64_t> judged(o.to.begin(), o.to.end());
-  for (const auto& l : run.largest) {
-    if (l.found.size) {
-      judged.push_back(*l.found.size);
-      if (!l.found.at_limit) {
-        judged.push_back(*l.found.size + 1);
-      }
-    }
-  }
-  std::ranges::sort(judged);
-  judged.erase(std::unique(judged.begin(), judged.end()), judged.end());
-  for (const auto& card : cards) {
-    extrapolate_card c{card, {}};
-    for (const auto n : judged) {
-      for (std::size_t k = 0; k < run.settings.size(); ++k) {
-        auto& judge = judges[k].for_device(card.device_memory);
-        const bool fits = d::checked(judge.completes(n, card.bytes), o);
-        auto replays = judge.predict(n, card.bytes);
-        c.verdicts.push_back({n, run.settings[k].alloc_conf, fits,
-                              replays ? std::optional<memory::size_prediction>(std::move(*replays)) : std::nullopt});
-      }
-    }
-    run.cards.push_back(std::move(c));
-  }
+  d::judge_cards(run, by_setting, o, cards);
   return run;
 }
 

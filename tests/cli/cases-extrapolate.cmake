@@ -196,7 +196,7 @@ _ex_cf_refused(extrapolation_without_size
   "extrapolation\\.json': extrapolate --json, which gives a need only at one size \\(expected --size N\\)"
   --fits "${_ex_fits}")
 _ex_cf_refused(extrapolation_other_size
-  "extrapolate --json with no card judged at size 9 under the recorded settings \\(run it with --to 9\\)"
+  "extrapolate --json with no card judged at size 9 under the recorded settings \\(run mesure_memoire extrapolate with --to 9\\)"
   --fits "${_ex_fits}" --size 9)
 _ex_cf_refused(size_with_plan "plan\\.json': a document that is not extrapolate --json, which --size N does not go with"
   --fits "${PROJECT_SOURCE_DIR}/tests/data/fits/plan.json" --size 8)

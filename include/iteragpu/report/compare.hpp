@@ -35,6 +35,8 @@ struct document_names {
   std::string_view replay_output{"a replay"};                 ///< a replay's JSON ("kind": "replay")
   std::string_view extrapolation_output{"an extrapolation"};  ///< an extrapolation's JSON ("kind": "extrapolation")
   std::string_view size{"a size"};                            ///< the size at which an extrapolation's need is read
+  /// How an extrapolation judges the cards at a size it did not answer (the size follows).
+  std::string_view extrapolation_at{"an extrapolation that judges the cards at size"};
   /// How a replay that gives no need gives one.
   std::string_view replay_for_a_need{"a replay for the smallest capacity gives the least capacity each setting needs"};
 };

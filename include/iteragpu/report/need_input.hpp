@@ -70,7 +70,8 @@ using need_read = result<memory_need, need_input_error>;
 
 // The need of an extrapolation (its JSON, "kind": "extrapolation") at
 // `size` (see need_from_json()).
-[[nodiscard]] need_read need_of_extrapolation(const boost::json::object& o, std::optional<std::uint64_t> size);
+[[nodiscard]] need_read need_of_extrapolation(const boost::json::object& o, std::optional<std::uint64_t> size,
+                                              const document_names& names);
 
 }  // namespace detail
 
@@ -78,12 +79,12 @@ using need_read = result<memory_need, need_input_error>;
 /// weight_bytes, total_gib and memory_need and no kind; a plan has "kind":
 /// "plan"; a measurement has schema_version 1 or 2. Anything else, and
 /// malformed JSON, is an error that says what was found.
-/// An extrapolation ("kind": "extrapolation") needs `size`: its need is the
-/// largest peak reserved (the upper end where the prediction is a range)
-/// of its predictions at that size under the recorded settings that do not
-/// run out of memory, plus the memory outside the allocator
-/// (prediction::h200_pytorch_2_11_outside_allocator); `size` with any other
-/// document is an error. Messages and sources name the plan, the estimate,
+/// An extrapolation ("kind": "extrapolation") needs `size`: its need is
+/// judged GPU by GPU (memory_need::per_gpu), from the verdicts of its
+/// `cards` at that size under the recorded settings: a card that holds it
+/// needs its replay's most peak reserved plus the memory outside the
+/// allocator the extrapolation assumed; `size` with any other document is
+/// an error. Messages and sources name the plan, the estimate,
 /// the replay, the measurement and the size in `names`' words (a program
 /// gives its commands and flags there; the library's own words name none).
 [[nodiscard]] result<memory_need, need_input_error> need_from_json(std::string_view text,

@@ -321,6 +321,7 @@ BOOST_AUTO_TEST_CASE(a_buffer_that_stops_growing_is_capped_where_the_line_meets_
   // seen at 8 to 256.
   const std::vector<std::uint64_t> sizes{8, 16, 32, 64, 128, 256};
   std::vector<std::optional<std::uint64_t>> seen;
+  seen.reserve(sizes.size());
   for (const auto n : sizes) {
     seen.emplace_back(std::min<std::uint64_t>(2 * mib * n, 132 * mib));
   }
@@ -348,6 +349,7 @@ BOOST_AUTO_TEST_CASE(a_late_growth_past_a_floor_takes_the_most_of_both) {
   // 139264000 bytes up to 64, then 2048000·n (more from 68 on).
   const std::vector<std::uint64_t> sizes{16, 32, 64, 96, 128, 256};
   std::vector<device_trace> traces;
+  traces.reserve(sizes.size());
   for (const auto n : sizes) {
     traces.push_back(trace_of({alloc(std::max<std::uint64_t>(139264000, 2048000 * n)), release(0)}));
   }
@@ -400,6 +402,7 @@ BOOST_AUTO_TEST_CASE(a_request_that_appears_past_a_threshold_makes_a_path_of_its
   };
   const std::vector<std::uint64_t> sizes{2, 3, 4, 16, 32, 64};
   std::vector<device_trace> traces;
+  traces.reserve(sizes.size());
   for (const auto n : sizes) {
     traces.push_back(program(n));
   }

@@ -191,12 +191,13 @@ BOOST_AUTO_TEST_CASE(an_extrapolation_gives_each_card_its_own_need_at_the_size_a
   std::string contrary = one;
   contrary.replace(contrary.find("\"fits\": false"), 13, "\"fits\": true");
   BOOST_TEST(need_from_json(contrary, 8).error().found ==
-             "extrapolate --json whose cards[0] at size 8 says fits true and oom true (expected one true, the other "
+             "an extrapolation whose cards[0] at size 8 says fits true and oom true (expected one true, the other "
              "false)");
   BOOST_TEST(need_from_json(text, 9).error().found ==
-             "extrapolate --json with no card judged at size 9 under the recorded settings (run it with --to 9)");
+             "an extrapolation with no card judged at size 9 under the recorded settings (an extrapolation that "
+             "judges the cards at size 9)");
   BOOST_TEST(need_from_json(text).error().found ==
-             "extrapolate --json, which gives a need only at one size (expected --size N)");
+             "an extrapolation, which gives a need only at one size (expected a size)");
   BOOST_TEST(need_from_json(fixture("plan.json"), 8).error().found ==
              "a document that is not an extrapolation, which a size does not go with");
   // The JSON of an earlier version, without cards, is refused with what to do.

@@ -185,75 +185,94 @@ struct expected_sizes {
   return e;
 }
 
-// Pairs the steps of `t` with those of the reference `r` along the heaviest
-// common subsequence (see the file's description); `expected[i]`: what the
-// reference's request i is expected to ask at t's size. Returns, per
-// request of `t`, its request in `r`.
-[[nodiscard]] inline std::vector<std::optional<std::size_t>> pair_requests(const request_program& r,
-                                                                           std::span<const expected_sizes> expected,
-                                                                           const request_program& t) {
-  const auto a = shapes_of(r);
-  const auto b = shapes_of(t);
-  const auto weight = [&](std::size_t i, std::size_t j) -> std::uint32_t {
+// The weight of pairing step i of the reference with step j of another
+// trace (0: they cannot pair); see pair_requests().
+struct step_weights {
+  const request_program* r;
+  const request_program* t;
+  std::vector<shape> a;
+  std::vector<shape> b;
+  std::span<const expected_sizes> expected;
+  [[nodiscard]] std::uint32_t operator()(std::size_t i, std::size_t j) const {
     if (!(a[i] == b[j])) {
       return 0;
     }
     if (a[i].free) {
       return 1;
     }
-    return expected[r.steps[i].request].holds(t.sizes[t.steps[j].request]) ? 4 : 1;
-  };
-  std::vector<std::optional<std::size_t>> map(t.sizes.size());
-  const auto pair = [&](std::size_t i, std::size_t j) {
-    if (!a[i].free) {
-      map[t.steps[j].request] = r.steps[i].request;
-    }
-  };
-  // The common beginning and end, where the steps agree in shape and size.
-  std::size_t begin = 0;
-  while (begin < a.size() && begin < b.size() && weight(begin, begin) >= (a[begin].free ? 1U : 4U)) {
-    pair(begin, begin);
-    ++begin;
+    return expected[r->steps[i].request].holds(t->sizes[t->steps[j].request]) ? 4 : 1;
   }
-  std::size_t end = 0;
-  while (begin + end < a.size() && begin + end < b.size()) {
-    const std::size_t i = a.size() - 1 - end;
-    const std::size_t j = b.size() - 1 - end;
-    if (weight(i, j) < (a[i].free ? 1U : 4U)) {
-      break;
-    }
-    pair(i, j);
-    ++end;
-  }
-  const std::size_t rows = a.size() - begin - end;
-  const std::size_t columns = b.size() - begin - end;
-  if (rows == 0 || columns == 0 || rows > largest_alignment_table / columns) {
-    return map;
-  }
+  // Whether the steps agree in shape and, for allocations, in size.
+  [[nodiscard]] bool agree(std::size_t i, std::size_t j) const { return (*this)(i, j) >= (a[i].free ? 1U : 4U); }
+};
+
+// The heaviest common subsequence of a[begin, begin + rows) and
+// b[begin, begin + columns): the pairs (i, j) it takes, in order.
+[[nodiscard]] inline std::vector<std::pair<std::size_t, std::size_t>> heaviest_pairs(const step_weights& weight,
+                                                                                     std::size_t begin,
+                                                                                     std::size_t rows,
+                                                                                     std::size_t columns) {
   // heaviest[i][j]: the heaviest common subsequence of a[begin + i..] and b[begin + j..].
   std::vector<std::uint32_t> heaviest((rows + 1) * (columns + 1), 0);
   const auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return heaviest[i * (columns + 1) + j]; };
   for (std::size_t i = rows; i-- > 0;) {
     for (std::size_t j = columns; j-- > 0;) {
       const std::uint32_t w = weight(begin + i, begin + j);
-      std::uint32_t best = std::max(at(i + 1, j), at(i, j + 1));
-      if (w != 0) {
-        best = std::max(best, at(i + 1, j + 1) + w);
-      }
-      at(i, j) = best;
+      const std::uint32_t skip = std::max(at(i + 1, j), at(i, j + 1));
+      at(i, j) = w != 0 ? std::max(skip, at(i + 1, j + 1) + w) : skip;
     }
   }
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
   std::size_t i = 0;
   std::size_t j = 0;
   while (i < rows && j < columns) {
     const std::uint32_t w = weight(begin + i, begin + j);
     if (w != 0 && at(i, j) == at(i + 1, j + 1) + w) {
-      pair(begin + i++, begin + j++);
+      pairs.emplace_back(begin + i++, begin + j++);
     } else if (at(i + 1, j) >= at(i, j + 1)) {
       ++i;
     } else {
       ++j;
     }
+  }
+  return pairs;
+}
+
+// Pairs the steps of `t` with those of the reference `r` along the heaviest
+// common subsequence (see the file's description); `expected[i]`: what the
+// reference's request i is expected to ask at t's size. The common
+// beginning and end are taken first, then the middle where its table holds
+// largest_alignment_table cells or fewer. Returns, per request of `t`, its
+// request in `r`.
+[[nodiscard]] inline std::vector<std::optional<std::size_t>> pair_requests(const request_program& r,
+                                                                           std::span<const expected_sizes> expected,
+                                                                           const request_program& t) {
+  const step_weights weight{&r, &t, shapes_of(r), shapes_of(t), expected};
+  const std::size_t n = weight.a.size();
+  const std::size_t m = weight.b.size();
+  std::vector<std::optional<std::size_t>> map(t.sizes.size());
+  const auto pair = [&](std::size_t i, std::size_t j) {
+    if (!weight.a[i].free) {
+      map[t.steps[j].request] = r.steps[i].request;
+    }
+  };
+  std::size_t begin = 0;
+  while (begin < n && begin < m && weight.agree(begin, begin)) {
+    pair(begin, begin);
+    ++begin;
+  }
+  std::size_t end = 0;
+  while (begin + end < n && begin + end < m && weight.agree(n - 1 - end, m - 1 - end)) {
+    pair(n - 1 - end, m - 1 - end);
+    ++end;
+  }
+  const std::size_t rows = n - begin - end;
+  const std::size_t columns = m - begin - end;
+  if (rows == 0 || columns == 0 || rows > largest_alignment_table / columns) {
+    return map;
+  }
+  for (const auto& [i, j] : heaviest_pairs(weight, begin, rows, columns)) {
+    pair(i, j);
   }
   return map;
 }
@@ -394,6 +413,36 @@ struct byte_range {
 
 [[nodiscard]] inline std::uint64_t at_least_zero(i64 v) noexcept { return v < 0 ? 0U : static_cast<std::uint64_t>(v); }
 
+// The range of an unexplained request at n past the largest size seen:
+// from the least of its two largest sizes seen to the most of the largest,
+// that size grown in proportion to n, and the line through the two
+// largest (rounded up); nothing past 2^63 bytes.
+[[nodiscard]] inline std::optional<byte_range> unexplained_past(std::span<const point> seen, i64 n) {
+  const point last = seen.back();
+  const auto grown = mul(last.s, n);
+  if (!grown) {
+    return std::nullopt;
+  }
+  i64 low = last.s;
+  i64 high = std::max(last.s, *grown / last.n + (*grown % last.n != 0 ? 1 : 0));
+  if (seen.size() >= 2) {
+    const point before = seen[seen.size() - 2];
+    low = std::min(low, before.s);
+    const auto rise = sub(last.s, before.s);
+    const auto across = rise ? mul(*rise, n - last.n) : std::nullopt;
+    if (!across) {
+      return std::nullopt;
+    }
+    const i64 step = last.n - before.n;
+    const auto on_line = add(last.s, *across / step + (*across % step > 0 ? 1 : 0));
+    if (!on_line) {
+      return std::nullopt;
+    }
+    high = std::max(high, *on_line);
+  }
+  return byte_range{at_least_zero(low), at_least_zero(high)};
+}
+
 // The range of an unexplained request at n (see the file's description);
 // nothing past 2^63 bytes.
 [[nodiscard]] inline std::optional<byte_range> unexplained_at(std::span<const point> seen, i64 n) {
@@ -405,32 +454,8 @@ struct byte_range {
       return byte_range{at_least_zero(p.s), at_least_zero(p.s)};
     }
   }
-  const point last = seen.back();
-  if (n > last.n) {
-    i64 low = last.s;
-    i64 high = last.s;
-    const auto grown = mul(last.s, n);
-    if (!grown) {
-      return std::nullopt;
-    }
-    high = std::max(high, *grown / last.n + (*grown % last.n != 0 ? 1 : 0));
-    if (seen.size() >= 2) {
-      const point before = seen[seen.size() - 2];
-      low = std::min(low, before.s);
-      // the line through the two largest sizes at n, rounded up
-      const auto rise = sub(last.s, before.s);
-      const auto across = rise ? mul(*rise, n - last.n) : std::nullopt;
-      if (!across) {
-        return std::nullopt;
-      }
-      const i64 step = last.n - before.n;
-      const auto on_line = add(last.s, *across / step + (*across % step > 0 ? 1 : 0));
-      if (!on_line) {
-        return std::nullopt;
-      }
-      high = std::max(high, *on_line);
-    }
-    return byte_range{at_least_zero(low), at_least_zero(high)};
+  if (n > seen.back().n) {
+    return unexplained_past(seen, n);
   }
   const point first = seen.front();
   if (n < first.n) {
@@ -625,56 +650,71 @@ namespace detail::extrapolating {
   return subset;
 }
 
-// The model of the traces of `subset` (see extrapolation): the largest is
-// the reference; the other code paths below are modelled in turn.
-[[nodiscard]] inline extrapolation model_of(std::span<const request_program> programs,
-                                            std::span<const std::uint64_t> sizes, std::vector<std::size_t> subset) {
-  const auto order = by_size_down(sizes, std::move(subset));
-  extrapolation e;
-  e.sizes.assign(sizes.begin(), sizes.end());
-  e.reference = order.front();
-  const auto& r = programs[e.reference];
-  std::vector<std::vector<point>> seen;
-  const auto maps = match_down(programs, sizes, e.reference, std::span(order).subspan(1), seen);
-  e.path_first = sizes[e.reference];
-  bool same_path = true;
-  std::optional<std::size_t> other_path;
-  for (std::size_t k = 1; k < order.size(); ++k) {
-    const auto t = order[k];
-    std::vector<bool> in_t(programs[t].sizes.size(), false);
-    std::vector<bool> in_r(r.sizes.size(), false);
-    for (std::size_t i = 0; i < in_t.size(); ++i) {
-      if (const auto to = maps[t][i]) {
-        in_t[i] = true;
-        in_r[*to] = true;
-      }
-    }
-    add_runs(e.unmatched, e.reference, r, in_r);
-    add_runs(e.unmatched, t, programs[t], in_t);
-    const bool one_to_one = std::ranges::all_of(in_t, std::identity{}) && std::ranges::all_of(in_r, std::identity{});
-    if (same_path && one_to_one) {
-      e.path_first = sizes[t];
-    } else if (same_path) {
-      same_path = false;
-      other_path = k;
-    }
-  }
-  std::ranges::sort(e.unmatched, [](const unmatched_run& x, const unmatched_run& y) {
-    return std::pair(x.trace, x.first_request) < std::pair(y.trace, y.first_request);
-  });
+// Per reference request, its size in each trace (input order) the maps pair it with.
+[[nodiscard]] inline std::vector<std::vector<std::optional<std::uint64_t>>> observed_sizes(
+    std::span<const request_program> programs, std::size_t reference, std::span<const std::size_t> others,
+    const std::vector<std::vector<std::optional<std::size_t>>>& maps) {
+  const auto& r = programs[reference];
   std::vector<std::vector<std::optional<std::uint64_t>>> observed(
-      r.sizes.size(), std::vector<std::optional<std::uint64_t>>(sizes.size()));
+      r.sizes.size(), std::vector<std::optional<std::uint64_t>>(programs.size()));
   for (std::size_t i = 0; i < r.sizes.size(); ++i) {
-    observed[i][e.reference] = r.sizes[i];
+    observed[i][reference] = r.sizes[i];
   }
-  for (std::size_t k = 1; k < order.size(); ++k) {
-    const auto t = order[k];
+  for (const auto t : others) {
     for (std::size_t i = 0; i < maps[t].size(); ++i) {
       if (const auto to = maps[t][i]) {
         observed[*to][t] = programs[t].sizes[i];
       }
     }
   }
+  return observed;
+}
+
+// Whether trace t's requests pair one to one with the reference's; its
+// unmatched runs and the reference's are added to `runs`.
+inline bool note_unmatched(std::vector<unmatched_run>& runs, std::span<const request_program> programs,
+                           std::size_t reference, std::size_t t, const std::vector<std::optional<std::size_t>>& map) {
+  const auto& r = programs[reference];
+  std::vector<bool> in_t(programs[t].sizes.size(), false);
+  std::vector<bool> in_r(r.sizes.size(), false);
+  for (std::size_t i = 0; i < in_t.size(); ++i) {
+    if (const auto to = map[i]) {
+      in_t[i] = true;
+      in_r[*to] = true;
+    }
+  }
+  add_runs(runs, reference, r, in_r);
+  add_runs(runs, t, programs[t], in_t);
+  return std::ranges::all_of(in_t, std::identity{}) && std::ranges::all_of(in_r, std::identity{});
+}
+
+// The model of one code path: the traces of `order` (by size, largest
+// first), the first the reference; `rest` receives the traces of the paths
+// below (from the first trace whose requests do not pair one to one).
+[[nodiscard]] inline extrapolation path_model(std::span<const request_program> programs,
+                                              std::span<const std::uint64_t> sizes,
+                                              const std::vector<std::size_t>& order, std::vector<std::size_t>& rest) {
+  extrapolation e;
+  e.sizes.assign(sizes.begin(), sizes.end());
+  e.reference = order.front();
+  const auto& r = programs[e.reference];
+  const auto others = std::span(order).subspan(1);
+  std::vector<std::vector<point>> seen;
+  const auto maps = match_down(programs, sizes, e.reference, others, seen);
+  e.path_first = sizes[e.reference];
+  rest.clear();
+  for (std::size_t k = 0; k < others.size(); ++k) {
+    const bool one_to_one = note_unmatched(e.unmatched, programs, e.reference, others[k], maps[others[k]]);
+    if (rest.empty() && one_to_one) {
+      e.path_first = sizes[others[k]];
+    } else if (rest.empty()) {
+      rest.assign(others.begin() + static_cast<std::ptrdiff_t>(k), others.end());
+    }
+  }
+  std::ranges::sort(e.unmatched, [](const unmatched_run& x, const unmatched_run& y) {
+    return std::pair(x.trace, x.first_request) < std::pair(y.trace, y.first_request);
+  });
+  const auto observed = observed_sizes(programs, e.reference, others, maps);
   e.fits.reserve(r.sizes.size());
   for (std::size_t i = 0; i < r.sizes.size(); ++i) {
     auto f = fit_sizes(sizes, observed[i]);
@@ -684,18 +724,22 @@ namespace detail::extrapolating {
   e.steps = r.steps;
   e.streams = r.streams;
   e.reference_peak_requested = peak_requested(r);
-  if (other_path) {
-    auto lower =
-        model_of(programs, sizes,
-                 std::vector<std::size_t>(order.begin() + static_cast<std::ptrdiff_t>(*other_path), order.end()));
-    auto rest = std::move(lower.below);
-    lower.below.clear();
-    e.below.push_back(std::move(lower));
-    for (auto& m : rest) {
-      e.below.push_back(std::move(m));
-    }
-  }
   return e;
+}
+
+// The model of every trace (see extrapolation): the path of the largest
+// size, then each path below it in turn, built from the traces up to its
+// own largest.
+[[nodiscard]] inline extrapolation model_of(std::span<const request_program> programs,
+                                            std::span<const std::uint64_t> sizes, std::vector<std::size_t> all) {
+  std::vector<std::size_t> order = by_size_down(sizes, std::move(all));
+  std::vector<std::size_t> rest;
+  extrapolation top = path_model(programs, sizes, order, rest);
+  while (!rest.empty()) {
+    order = rest;
+    top.below.push_back(path_model(programs, sizes, order, rest));
+  }
+  return top;
 }
 
 }  // namespace detail::extrapolating
@@ -960,8 +1004,7 @@ namespace detail::extrapolating {
   return p;
 }
 
-ITERAGPU_INLINE size_judge::size_judge(const extrapolation& e, replay_options options)
-    : model_(&e), options_(std::move(options)) {
+ITERAGPU_INLINE size_judge::size_judge(const extrapolation& e, replay_options options) : model_(&e), options_(options) {
   options_.capacity.reset();
 }
 

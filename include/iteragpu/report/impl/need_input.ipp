@@ -195,10 +195,10 @@ namespace iteragpu::report::detail {
   return read;
 }
 
-/// What a key of an extrapolation's verdict must hold, for the messages.
+/// A verdict of an extrapolation's card, where messages place it.
 struct verdict_field {
   const boost::json::object* row;
-  std::string where;
+  std::string where;  // the extrapolation's name and the card's place
 };
 
 [[nodiscard]] ITERAGPU_INLINE result<std::uint64_t, need_input_error> integer_at(const verdict_field& f,
@@ -206,7 +206,7 @@ struct verdict_field {
   const auto* v = f.row->if_contains(key);
   const auto n = non_negative_integer(v);
   if (!n) {
-    return not_a_need("extrapolate --json whose " + f.where + (v == nullptr ? " has no " : " has a ") + key +
+    return not_a_need(f.where + (v == nullptr ? " has no " : " has a ") + key +
                       (v == nullptr ? "" : " that is not a non-negative integer") + " (expected bytes as an integer)");
   }
   return *n;
@@ -215,24 +215,47 @@ struct verdict_field {
 [[nodiscard]] ITERAGPU_INLINE result<bool, need_input_error> bool_at(const verdict_field& f, const char* key) {
   const auto* v = f.row->if_contains(key);
   if (v == nullptr || !v->is_bool()) {
-    return not_a_need("extrapolate --json whose " + f.where + (v == nullptr ? " has no " : " has a ") + key +
+    return not_a_need(f.where + (v == nullptr ? " has no " : " has a ") + key +
                       (v == nullptr ? "" : " that is not true or false") + " (expected true or false)");
   }
   return v->get_bool();
 }
 
-// One card's verdict at `size` under the recorded settings: its need (the
+// The most peak reserved of a range's ends, its upper end read and checked
+// against the lower (`lower` bytes, `oom` for the whole prediction).
+[[nodiscard]] ITERAGPU_INLINE result<std::uint64_t, need_input_error> most_of_range(const verdict_field& f,
+                                                                                    std::uint64_t lower, bool oom) {
+  const auto* upper = f.row->if_contains("upper");
+  if (upper == nullptr || !upper->is_object()) {
+    return not_a_need(f.where + " is a range (exact false) with no upper object (expected its upper end's figures)");
+  }
+  const verdict_field u{&upper->get_object(), f.where + " (its upper end)"};
+  const auto high = integer_at(u, "peak_reserved_bytes");
+  const auto high_oom = bool_at(u, "oom");
+  if (!high || !high_oom) {
+    return unexpected{!high ? high.error() : high_oom.error()};
+  }
+  if (*high < lower && !*high_oom) {
+    return not_a_need(f.where + " has an upper end of " + to_decimal_string(*high) + " bytes below its lower end of " +
+                      to_decimal_string(lower) + " (expected the upper end at least the lower)");
+  }
+  if (*high_oom && !oom) {
+    return not_a_need(f.where + " says oom false while its upper end runs out of memory (expected oom true)");
+  }
+  return std::max(lower, *high);
+}
+
+// One card's verdict at a size under the recorded settings: its need (the
 // most peak reserved of its ends plus `outside`), none when it does not
 // fit (a size past what a request can be carries no figures), or a refusal
 // naming the key at fault.
-[[nodiscard]] ITERAGPU_INLINE result<std::optional<byte_count>, need_input_error> card_need(
-    const boost::json::object& row, const std::string& where, std::uint64_t outside) {
-  const verdict_field f{&row, where};
+[[nodiscard]] ITERAGPU_INLINE result<std::optional<byte_count>, need_input_error> card_need(const verdict_field& f,
+                                                                                            std::uint64_t outside) {
   const auto fits = bool_at(f, "fits");
   if (!fits) {
     return unexpected{fits.error()};
   }
-  if (!*fits && !row.contains("peak_reserved_bytes")) {
+  if (!*fits && !f.row->contains("peak_reserved_bytes")) {
     return std::optional<byte_count>{};
   }
   const auto oom = bool_at(f, "oom");
@@ -241,100 +264,92 @@ struct verdict_field {
   if (!oom || !exact || !lower) {
     return unexpected{!oom ? oom.error() : !exact ? exact.error() : lower.error()};
   }
-  std::uint64_t most = *lower;
-  if (!*exact) {
-    const auto* upper = row.if_contains("upper");
-    if (upper == nullptr || !upper->is_object()) {
-      return not_a_need("extrapolate --json whose " + where +
-                        " is a range (exact false) with no upper object (expected its upper end's figures)");
-    }
-    const verdict_field u{&upper->get_object(), where + " (its upper end)"};
-    const auto high = integer_at(u, "peak_reserved_bytes");
-    const auto high_oom = bool_at(u, "oom");
-    if (!high || !high_oom) {
-      return unexpected{!high ? high.error() : high_oom.error()};
-    }
-    if (*high < *lower && !*high_oom) {
-      return not_a_need("extrapolate --json whose " + where + " has an upper end of " + to_decimal_string(*high) +
-                        " bytes below its lower end of " + to_decimal_string(*lower) +
-                        " (expected the upper end at least the lower)");
-    }
-    if (*high_oom && !*oom) {
-      return not_a_need("extrapolate --json whose " + where +
-                        " says oom false while its upper end runs out of memory (expected oom true)");
-    }
-    most = std::max(most, *high);
+  const auto most = *exact ? result<std::uint64_t, need_input_error>(*lower) : most_of_range(f, *lower, *oom);
+  if (!most) {
+    return unexpected{most.error()};
   }
   if (*fits == *oom) {
-    return not_a_need("extrapolate --json whose " + where + " says fits " + (*fits ? "true" : "false") + " and oom " +
-                      (*oom ? "true" : "false") + " (expected one true, the other false)");
+    return not_a_need(f.where + " says fits " + (*fits ? "true" : "false") + " and oom " + (*oom ? "true" : "false") +
+                      " (expected one true, the other false)");
   }
   if (!*fits) {
     return std::optional<byte_count>{};
   }
-  const auto need = checked_add<std::uint64_t>(most, outside);
+  const auto need = checked_add<std::uint64_t>(*most, outside);
   if (!need) {
-    return not_a_need("extrapolate --json whose peak plus the memory outside the allocator passes 64 bits of bytes");
+    return not_a_need(f.where + ": its peak plus the memory outside the allocator passes 64 bits of bytes");
   }
   return std::optional<byte_count>{byte_count{*need}};
 }
 
+// The verdicts of one card (`c`, the k-th) at `size`, added to `need`.
+[[nodiscard]] ITERAGPU_INLINE result<void, need_input_error> add_card(memory_need& need, const boost::json::value& c,
+                                                                      std::size_t k, std::uint64_t size,
+                                                                      const std::string& name) {
+  const std::string where = name + " whose cards[" + to_decimal_string(k) + "]";
+  if (!c.is_object()) {
+    return not_a_need(where + " is not an object");
+  }
+  const auto& card = c.get_object();
+  const auto* gpu = card.if_contains("gpu");
+  const auto* rows = card.if_contains("sizes");
+  if (gpu == nullptr || !gpu->is_string() || rows == nullptr || !rows->is_array()) {
+    return not_a_need(where + " has no gpu text or no sizes array");
+  }
+  const auto capacity = integer_at({&card, where}, "capacity_bytes");
+  if (!capacity) {
+    return unexpected{capacity.error()};
+  }
+  for (const auto& r : rows->get_array()) {
+    if (const auto* row = recorded_row_at(r, size)) {
+      const auto one = card_need({row, where + " at size " + to_decimal_string(size)}, need.outside.value);
+      if (!one) {
+        return unexpected{one.error()};
+      }
+      need.per_gpu.push_back({std::string(gpu->get_string()), byte_count{*capacity}, *one});
+    }
+  }
+  return {};
+}
+
 [[nodiscard]] ITERAGPU_INLINE need_read need_of_extrapolation(const boost::json::object& o,
-                                                              std::optional<std::uint64_t> size) {
+                                                              std::optional<std::uint64_t> size,
+                                                              const document_names& names) {
+  const std::string name(names.extrapolation_output);
   if (!size) {
-    return not_a_need("extrapolate --json, which gives a need only at one size (expected --size N)");
+    return not_a_need(name + ", which gives a need only at one size (expected " + std::string(names.size) + ")");
   }
   const auto* assumptions = o.if_contains("assumptions");
   const auto* cards = o.if_contains("cards");
   if (assumptions == nullptr || !assumptions->is_object() || cards == nullptr || !cards->is_array()) {
-    return not_a_need(
-        "extrapolate --json without its assumptions object and cards array (expected the JSON of this version's "
-        "extrapolate, which judges every card at each size it answers)");
+    return not_a_need(name +
+                      " without its assumptions object and cards array (expected one of this version, which judges "
+                      "every card at each size it answers)");
   }
-  const auto outside = integer_at({&assumptions->get_object(), "assumptions"}, "outside_allocator_bytes");
+  const auto outside = integer_at({&assumptions->get_object(), name + " whose assumptions"}, "outside_allocator_bytes");
   if (!outside) {
     return unexpected{outside.error()};
   }
   memory_need need{byte_count{0}, ""};
   need.outside = byte_count{*outside};
-  std::optional<std::uint64_t> least;
   for (std::size_t k = 0; k < cards->get_array().size(); ++k) {
-    const auto& card = cards->get_array()[k];
-    const std::string where = "cards[" + to_decimal_string(k) + "]";
-    if (!card.is_object()) {
-      return not_a_need("extrapolate --json whose " + where + " is not an object");
-    }
-    const auto& c = card.get_object();
-    const auto* gpu = c.if_contains("gpu");
-    const auto* rows = c.if_contains("sizes");
-    if (gpu == nullptr || !gpu->is_string() || rows == nullptr || !rows->is_array()) {
-      return not_a_need("extrapolate --json whose " + where + " has no gpu text or no sizes array");
-    }
-    const auto capacity = integer_at({&c, where}, "capacity_bytes");
-    if (!capacity) {
-      return unexpected{capacity.error()};
-    }
-    for (const auto& r : rows->get_array()) {
-      const auto* row = recorded_row_at(r, *size);
-      if (row == nullptr) {
-        continue;
-      }
-      const auto one = card_need(*row, where + " at size " + to_decimal_string(*size), *outside);
-      if (!one) {
-        return unexpected{one.error()};
-      }
-      need.per_gpu.push_back({std::string(gpu->get_string()), byte_count{*capacity}, *one});
-      if (*one) {
-        least = std::min(least.value_or((*one)->value), (*one)->value);
-      }
+    if (auto added = add_card(need, cards->get_array()[k], k, *size, name); !added) {
+      return unexpected{added.error()};
     }
   }
   if (need.per_gpu.empty()) {
-    return not_a_need("extrapolate --json with no card judged at size " + to_decimal_string(*size) +
-                      " under the recorded settings (run it with --to " + to_decimal_string(*size) + ")");
+    return not_a_need(name + " with no card judged at size " + to_decimal_string(*size) +
+                      " under the recorded settings (" + std::string(names.extrapolation_at) + " " +
+                      to_decimal_string(*size) + ")");
+  }
+  std::optional<std::uint64_t> least;
+  for (const auto& g : need.per_gpu) {
+    if (g.need) {
+      least = std::min(least.value_or(g.need->value), g.need->value);
+    }
   }
   need.bytes = byte_count{least.value_or(0)};
-  need.source = "extrapolate --json at size " + to_decimal_string(*size) +
+  need.source = name + " at size " + to_decimal_string(*size) +
                 ", judged GPU by GPU: the trace at that size replayed under each GPU's capacity (its memory's low end "
                 "less the " +
                 to_decimal_string(*outside) +
@@ -370,7 +385,7 @@ namespace iteragpu::report {
   const auto* kind = o.if_contains("kind");
   const bool extrapolation = kind != nullptr && kind->is_string() && kind->get_string() == "extrapolation";
   if (extrapolation) {
-    return detail::need_of_extrapolation(o, size);
+    return detail::need_of_extrapolation(o, size, names);
   }
   if (size) {
     return detail::not_a_need("a document that is not " + std::string(names.extrapolation_output) + ", which " +
