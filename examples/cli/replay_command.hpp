@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_CLI_REPLAY_COMMAND_HPP
 #define ITERAGPU_CLI_REPLAY_COMMAND_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -125,35 +126,39 @@ struct replay_run {
   std::optional<card_capacity> card{};  ///< --gpu or --card-gib: the card the capacity stands for
 };
 
-/// The capacity of --gpu or --card-gib, or nothing; a usage_error for an
-/// unknown GPU or a card whose memory does not pass the memory outside the
-/// allocator.
-[[nodiscard]] inline std::optional<card_capacity> card_capacity_of(
+/// The cards of --gpu (one per id, in order) or --card-gib, or none; a
+/// usage_error for an unknown GPU, one given twice, or a card whose memory
+/// does not pass the memory outside the allocator.
+[[nodiscard]] inline std::vector<card_capacity> card_capacities_of(
     const replay_command_options& options, std::span<const std::filesystem::path> default_catalogs) {
-  std::optional<card_capacity> card;
-  if (options.gpu) {
-    const auto found =
-        catalog_capacities(card_catalog(options.catalog, default_catalogs), options.gpu, options.outside);
+  std::vector<card_capacity> cards;
+  if (options.card_bytes) {
+    cards.push_back(card_gib_capacity(*options.card_gib, *options.card_bytes, options.outside));
+    return cards;
+  }
+  if (options.gpus.empty()) {
+    return cards;
+  }
+  const auto catalog = card_catalog(options.catalog, default_catalogs);
+  for (const auto& id : options.gpus) {
+    if (std::ranges::any_of(cards, [&](const card_capacity& c) { return c.gpu == id; })) {
+      throw usage_error("--gpu: " + quoted_excerpt(id) + " is given twice; expected each GPU once");
+    }
+    const auto found = catalog_capacities(catalog, id, options.outside);
     if (found.empty()) {
-      throw usage_error("--gpu: " + quoted_excerpt(*options.gpu) +
+      throw usage_error("--gpu: " + quoted_excerpt(id) +
                         " has no memory the memory rule can state; expected a GPU with a memory figure");
     }
-    card = found.front();
-  } else if (options.card_bytes) {
-    card = card_gib_capacity(*options.card_gib, *options.card_bytes, options.outside);
+    cards.push_back(found.front());
   }
-  if (card && card->bytes.value == 0) {
-    throw usage_error(std::string(options.gpu ? "--gpu" : "--card-gib") + ": " + card->basis +
-                      " leaves no byte to the allocator; expected a card with more memory");
-  }
-  return card;
+  return cards;
 }
 
-/// Reads the snapshot and replays it as `options` ask; a usage_error names
-/// what is refused. Every --alloc-conf is checked before the file is read.
+/// Reads the snapshot and replays it as `options` ask, on `card` where one
+/// is given (its capacity and memory); a usage_error names what is refused.
+/// Every --alloc-conf is checked before the file is read.
 [[nodiscard]] inline replay_run replay_file(const replay_command_options& given,
-                                            std::span<const std::filesystem::path> default_catalogs = {}) {
-  auto card = card_capacity_of(given, default_catalogs);
+                                            std::optional<card_capacity> card = std::nullopt) {
   replay_command_options options = given;
   if (card) {
     options.capacity = card->bytes;
@@ -193,6 +198,21 @@ struct replay_run {
                     std::move(card)};
 }
 
+/// The replays `options` ask for: one per --gpu, or one (under --card-gib,
+/// the capacity given, or none). Every card is checked before a file is read.
+[[nodiscard]] inline std::vector<replay_run> replay_runs(const replay_command_options& options,
+                                                         std::span<const std::filesystem::path> default_catalogs = {}) {
+  const auto cards = card_capacities_of(options, default_catalogs);
+  std::vector<replay_run> runs;
+  if (cards.empty()) {
+    runs.push_back(replay_file(options));
+  }
+  for (const auto& card : cards) {
+    runs.push_back(replay_file(options, card));
+  }
+  return runs;
+}
+
 /// Exit code of a replay whose self-check failed: the figures are printed,
 /// but the simulation did not reproduce the recorded segment events.
 inline constexpr int exit_self_check = 4;
@@ -205,29 +225,39 @@ inline constexpr int exit_self_check = 4;
   return guarded(command, out, err, [&] {
     if (help_requested(args)) {
       out << "usage: mesure_memoire replay SNAPSHOT [--device-index N] [--alloc-conf CONF]... "
-             "[--capacity-bytes N | --capacity-gib X | --gpu ID [--catalog PATH] | --card-gib X] "
+             "[--capacity-bytes N | --capacity-gib X | --gpu ID... [--catalog PATH] | --card-gib X] "
              "[--device-memory-bytes N] [--smallest-capacity] [--outside-bytes N] [--json]\n"
           << replay_description() << '\n';
       return exit_success;
     }
     const auto options = parse_replay_options(args);
-    const auto [study, context, card] = replay_file(options, default_catalogs);
-    if (options.json) {
-      auto document = report::to_json(study, context);
-      if (card) {
-        auto& object = document.as_object();
-        object["capacity_gpu"] = card->gpu ? boost::json::value(*card->gpu) : boost::json::value(nullptr);
-        object["capacity_basis"] = card->basis;
+    // One replay per --gpu: each card's text after the other's, or with
+    // --json one object per card, one per line.
+    const auto runs = replay_runs(options, default_catalogs);
+    for (const auto& [study, context, card] : runs) {
+      if (options.json) {
+        auto document = report::to_json(study, context);
+        if (card) {
+          auto& object = document.as_object();
+          object["capacity_gpu"] = card->gpu ? boost::json::value(*card->gpu) : boost::json::value(nullptr);
+          object["capacity_basis"] = card->basis;
+        }
+        out << boost::json::serialize(document) << '\n';
+        continue;
       }
-      out << boost::json::serialize(document) << '\n';
-    } else {
+      if (&runs.front().study != &study) {
+        out << '\n';
+      }
       if (card) {
         out << "Capacity: " << bytes_and_size_text(card->bytes.value)
             << (card->gpu ? " on " + *card->gpu : std::string()) << ": " << card->basis << '\n';
       }
       report::write_text(out, study, context);
     }
-    if (!report::self_check_passed(study)) {
+    const auto failed =
+        std::ranges::find_if(runs, [](const replay_run& r) { return !report::self_check_passed(r.study); });
+    if (failed != runs.end()) {
+      const auto& study = failed->study;
       err << command
           << ": the self-check failed: the replay under the recorded settings does not make the "
              "recorded segment events at event "

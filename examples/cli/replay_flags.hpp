@@ -13,6 +13,8 @@
 
 #include "cli/card_capacity.hpp"
 #include "cli/common.hpp"
+#include "cli/flags.hpp"
+#include "cli/snapshot_input.hpp"
 #include "iteragpu/memory/prediction/outside_allocator.hpp"
 #include "iteragpu/text.hpp"
 #include "iteragpu/units.hpp"
@@ -38,9 +40,10 @@ namespace iteragpu::cli {
        "repeat; \"\" is the recorded settings (the default)")                                         //
       ("capacity-bytes", text_value("N"), "the bytes the allocator may reserve, a positive integer")  //
       ("capacity-gib", text_value("X"), "the same in GiB, a decimal (rounded down to a whole byte)")  //
-      ("gpu", text_value("ID"),
-       "the capacity of this catalog GPU: the low end of its memory under the memory rule less --outside-bytes")  //
-      ("catalog", text_value("PATH"), "the catalog of GPUs for --gpu (default: the shipped one)")                 //
+      ("gpu", text_list("ID"),
+       "the capacity of this catalog GPU: the low end of its memory under the memory rule less --outside-bytes; "
+       "may repeat: one replay per GPU")                                                           //
+      ("catalog", text_value("PATH"), "the catalog of GPUs for --gpu (default: the shipped one)")  //
       ("card-gib", text_value("X"),
        "the capacity of a card whose runtime reports this many GiB of total memory, less --outside-bytes")  //
       ("device-memory-bytes", text_value("N"),
@@ -62,7 +65,7 @@ struct replay_command_options {
   std::size_t device{0};                      ///< --device-index
   std::vector<std::string> alloc_confs;       ///< --alloc-conf, in order (empty: the recorded settings)
   std::optional<byte_count> capacity{};       ///< --capacity-bytes or --capacity-gib
-  std::optional<std::string> gpu{};           ///< --gpu: the capacity of a catalog GPU
+  std::vector<std::string> gpus{};            ///< --gpu, in order: the capacity of each catalog GPU
   std::optional<std::string> catalog{};       ///< --catalog
   std::optional<std::string> card_gib{};      ///< --card-gib, as typed
   std::optional<byte_count> card_bytes{};     ///< --card-gib in bytes
@@ -76,33 +79,6 @@ struct replay_command_options {
 inline constexpr std::uint64_t max_device_index = 1023;
 
 namespace detail::replay_flags {
-
-// --alloc-conf may repeat, which the common parser refuses for every other
-// flag: its values are taken out first; the other words are returned.
-[[nodiscard]] inline std::vector<std::string> take_alloc_confs(std::span<const std::string> args,
-                                                               std::vector<std::string>& confs) {
-  std::vector<std::string> rest;
-  constexpr std::string_view inline_form = "--alloc-conf=";
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& word = args[i];
-    if (word.starts_with(inline_form)) {
-      confs.push_back(word.substr(inline_form.size()));
-      continue;
-    }
-    if (word != "--alloc-conf") {
-      rest.push_back(word);
-      continue;
-    }
-    if (i + 1 == args.size()) {
-      throw usage_error("--alloc-conf needs a value; expected a setting such as expandable_segments:True");
-    }
-    if (const auto next = flag_named_by(replay_description(), args[i + 1])) {
-      throw usage_error("--alloc-conf needs a value; got the flag " + *next);
-    }
-    confs.push_back(args[++i]);
-  }
-  return rest;
-}
 
 // The snapshot is the first word that is neither a flag nor a flag's value;
 // the flags and their values are returned. A word that names no flag is
@@ -181,7 +157,7 @@ inline void card_of(const po::variables_map& values, replay_command_options& o) 
                       " and --capacity-bytes or --capacity-gib do not go together (expected one capacity)");
   }
   if (gpu) {
-    o.gpu = required_text(values, "gpu", "a catalog GPU id");
+    o.gpus = values["gpu"].as<std::vector<std::string>>();
     if (given(values, "catalog")) {
       o.catalog = required_text(values, "catalog", "a catalog CSV file");
     }
@@ -203,7 +179,7 @@ inline void card_of(const po::variables_map& values, replay_command_options& o) 
 [[nodiscard]] inline replay_command_options parse_replay_options(std::span<const std::string> args) {
   namespace d = detail::replay_flags;
   replay_command_options o;
-  const auto rest = d::take_alloc_confs(args, o.alloc_confs);
+  const auto rest = take_alloc_confs(args, replay_description(), o.alloc_confs);
   const auto values = parse_arguments(replay_description(), d::take_file(rest, o.file));
   if (given(values, "device-index")) {
     const auto device = integer_flag("device-index", required_text(values, "device-index", accepted_non_negative), 0,
@@ -217,8 +193,8 @@ inline void card_of(const po::variables_map& values, replay_command_options& o) 
   o.capacity = d::capacity_of(values);
   d::card_of(values, o);
   if (given(values, "device-memory-bytes")) {
-    if (o.gpu || o.card_bytes) {
-      throw usage_error(std::string(o.gpu ? "--gpu" : "--card-gib") +
+    if (!o.gpus.empty() || o.card_bytes) {
+      throw usage_error(std::string(!o.gpus.empty() ? "--gpu" : "--card-gib") +
                         " and --device-memory-bytes do not go together (the card gives the device's memory)");
     }
     o.device_memory = byte_count{positive_flag(values, "device-memory-bytes")};

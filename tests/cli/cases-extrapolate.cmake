@@ -249,3 +249,7 @@ endif()
 iteragpu_cli_case(replay_unknown_action PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
   STDERR "extrapolate-unknown-action\\.json' is not a memory snapshot: device_traces\\[0\\]\\[1\\]\\.action holds a word this reader does not know"
   ARGS replay "${CMAKE_CURRENT_BINARY_DIR}/extrapolate-unknown-action.json")
+# --gpu repeats on replay too: one replay per card, each with its capacity line.
+iteragpu_cli_case(replay_gpu_repeated PROGRAM mesure_memoire EXIT 0
+  STDOUT "^Capacity: 22699909106 bytes \\(21\\.14 GiB\\) on l4: [^\n]*\n.*\n\nCapacity: 24414411161 bytes \\(22\\.74 GiB\\) on rtx-4090: "
+  ARGS replay "${PROJECT_SOURCE_DIR}/tests/data/sizes/encoder_train.b64.pickle" --gpu l4 --gpu rtx-4090)
