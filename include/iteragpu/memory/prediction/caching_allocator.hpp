@@ -15,6 +15,7 @@
 
 #include "iteragpu/checked.hpp"
 #include "iteragpu/memory/prediction/allocator_settings.hpp"
+#include "iteragpu/memory/prediction/detail/device_addresses.hpp"
 #include "iteragpu/result.hpp"
 #include "iteragpu/units.hpp"
 
@@ -128,13 +129,13 @@
 /// memory apart from the capacity (without one, cudaMalloc never fails),
 /// large_segment_size_mb, per_process_memory_fraction given in the text,
 /// PYTORCH_NO_CUDA_MEMORY_CACHING and the cudaMallocAsync backend. Device
-/// addresses are simulated as the CUDA driver hands them out, downward: a new
-/// segment lies just below the lowest segment held (unless
-/// place_next_segment_at names a free address), so a tie between two free
-/// blocks of the same size goes to the newer segment, as on the GPU. The
-/// driver's reuse of a freed range is not modelled: after a release, a new
-/// segment may land elsewhere than on the GPU, which matters only where two
-/// free blocks of one size tie.
+/// addresses are simulated as the CUDA driver hands them out
+/// (detail/device_addresses.hpp: chunks of whole 32 MiB handed out downward,
+/// a segment in the unused part of a chunk where it fits, a range given back
+/// taken again), unless place_next_segment_at names a free address, so that
+/// a tie between two free blocks of the same size is decided as on the GPU.
+/// The ranges the CUDA context used before the first segment are not known:
+/// a segment the driver put there lands elsewhere in the simulation.
 namespace iteragpu::memory::prediction {
 
 /// 2^20 bytes.
@@ -521,8 +522,9 @@ class caching_allocator {
   [[nodiscard]] std::optional<std::uint64_t> alloc_block(block_size size, std::uint64_t stream, bool retry);
 
   // Where a new segment of `bytes` starts: the hint when it overlaps no
-  // segment, else just below the lowest segment held (above the highest when
-  // no room is left below); nothing when the address space is full.
+  // segment, else where the driver would put it (addresses_), else just below
+  // the lowest segment held (above the highest when no room is left below);
+  // nothing when the address space is full.
   [[nodiscard]] std::optional<std::uint64_t> place(std::uint64_t bytes);
 
   [[nodiscard]] bool free_range(std::uint64_t address, std::uint64_t bytes) const;
@@ -580,6 +582,7 @@ class caching_allocator {
   std::optional<byte_count> device_memory_{};
   block_map blocks_;  // every block, by address
   std::map<std::uint64_t, segment> segments_;
+  detail::device_address_space addresses_;  // where the driver puts the next segment
   std::array<std::set<free_key>, pool_count> free_{};
   std::array<std::set<unmapped_key>, pool_count> unmapped_{};
   std::array<std::uint64_t, pool_count> gc_calls_{};  // get_free_blocks_call_count of each pool

@@ -75,6 +75,7 @@ namespace iteragpu::memory::prediction {
     cursor = *block_end;
   }
   segments_.emplace(address, segment{size.value, pool});
+  addresses_.take(address, size.value);
   const auto add_block = [&](std::uint64_t at, std::uint64_t bytes, bool allocated) {
     blocks_.emplace(at, block{bytes, address, stream, 0, pool, allocated, true, false});
     if (allocated) {
@@ -301,6 +302,7 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
     return std::nullopt;
   }
   segments_.emplace(*address, segment{bytes, size.pool()});
+  addresses_.take(*address, bytes);
   blocks_.emplace(*address, block{bytes, *address, stream, 0, size.pool(), false, true, false});
   grow_reserved(bytes);
   events_.push_back({segment_action::segment_alloc, *address, byte_count{bytes}, stream});
@@ -312,10 +314,12 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
   if (hint && *hint != 0 && free_range(*hint, bytes)) {
     return hint;
   }
-  // The driver hands out virtual addresses downward: a new segment lies just
-  // below the lowest segment held, so among cached blocks of one size the
-  // newest segment's has the lowest address and is chosen first, as on the
-  // GPU. Above the highest one only when no room is left below.
+  // Where the driver would put it (detail/device_addresses.hpp), where that
+  // overlaps no segment; else just below the lowest segment held, and above
+  // the highest one when no room is left below.
+  if (const auto driver = addresses_.place(bytes); driver && *driver != 0 && free_range(*driver, bytes)) {
+    return driver;
+  }
   const std::uint64_t lowest = segments_.empty() ? top_segment_address : segments_.begin()->first;
   if (lowest >= first_segment_address && lowest - first_segment_address >= bytes) {
     return lowest - bytes;
@@ -400,11 +404,18 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
   if (!bytes) {
     return std::nullopt;
   }
-  const auto address = place(*bytes);
+  // cuMemAddressReserve: just below the lowest segment held (the hint of a
+  // recorded trace aside).
+  const auto hint = std::exchange(placement_hint_, std::nullopt);
+  auto address = hint && *hint != 0 && free_range(*hint, *bytes) ? hint : addresses_.place_reservation(*bytes);
+  if (address && !free_range(*address, *bytes)) {
+    address = place(*bytes);
+  }
   if (!address) {
     return std::nullopt;
   }
   segments_.emplace(*address, segment{*bytes, pool});
+  addresses_.take(*address, *bytes, false);
   blocks_.emplace(*address, block{*bytes, *address, stream, 0, pool, false, false, true});
   unmapped_.at(index(pool)).insert({stream, *address});
   return address;
@@ -476,6 +487,7 @@ ITERAGPU_INLINE void caching_allocator::release_block(std::uint64_t address) {
   erase_free(address, b);
   blocks_.erase(it);
   segments_.erase(address);
+  addresses_.give_back(address);
   reserved_ -= b.size;
   events_.push_back({segment_action::segment_free, address, byte_count{b.size}, b.stream});
 }
@@ -504,6 +516,7 @@ ITERAGPU_INLINE void caching_allocator::release_cached_blocks() {
       if (!is_split(it)) {
         unmapped_.at(index(pool)).erase({it->second.stream, it->first});
         segments_.erase(it->first);
+        addresses_.give_back(it->first);
         blocks_.erase(it);
       }
     }
