@@ -110,8 +110,9 @@
 ///                         pool with an address space of 9/8 of the device's
 ///                         memory, grown at the lowest free range by pages of
 ///                         2 MiB (small) or 20 MiB (large); reserved counts
-///                         the mapped bytes; a page that would pass the
-///                         capacity is not mapped (cuMemCreate out of memory)
+///                         the mapped bytes; the capacity bounds the
+///                         reservation alloc_block asks (get_allocation_size),
+///                         not the pages mapped, which may pass it
 ///   unmap_block, release_expandable_segment
 ///                         on release, the whole free pages are unmapped and
 ///                         a segment left with none mapped is dropped
@@ -542,8 +543,7 @@ class caching_allocator {
                                                                    std::uint64_t wanted);
 
   // map_block: the first `bytes` of an unmapped range, rounded up to whole
-  // pages, become a free block merged with its free neighbours; fails when
-  // the pages would pass the capacity (cuMemCreate out of memory).
+  // pages, become a free block merged with its free neighbours.
   [[nodiscard]] std::optional<std::uint64_t> map_block(std::uint64_t address, std::uint64_t bytes);
 
   // unmap_block: the whole pages inside a free block of an expandable

@@ -579,6 +579,23 @@ BOOST_AUTO_TEST_CASE(empty_cache_unmaps_the_free_pages_of_an_expandable_segment)
 
 // ---- The capacity ----------------------------------------------------------
 
+// set_per_process_memory_fraction's allowance bounds what alloc_block asks
+// (get_allocation_size: 22 MiB for 21 MiB), not the pages mapped: under a
+// capacity of 30 MiB a 21 MiB request maps two 20 MiB pages (40 MiB
+// reserved, past the capacity), as PyTorch does; a 9 MiB request is served
+// from the mapped rest [21, 40); a 12 MiB one needs 12 more MiB: 40 + 12 >
+// 30, the free pages are unmapped (none is whole), the retry fails too.
+BOOST_AUTO_TEST_CASE(under_a_capacity_expandable_segments_map_past_it) {
+  caching_allocator a(settings("expandable_segments:True"), byte_count{30 * MiB}, h200_device_memory);
+  take(a, 21 * MiB);
+  BOOST_TEST(reserved(a) == 40 * MiB);
+  take(a, 9 * MiB);
+  const auto failed = a.allocate(byte_count{12 * MiB});
+  BOOST_REQUIRE(!failed.has_value());
+  BOOST_TEST((failed.error().code == allocation_errc::out_of_memory));
+  BOOST_TEST((a.counters() == allocator_counters{1, 1}));
+}
+
 // 20 MiB cached, 22 MiB asked: 20 + 22 = 42 MiB. A capacity of 42 MiB holds
 // both; one byte less releases the cached segment (release_cached_blocks) and
 // reserves again: one retry.

@@ -426,9 +426,10 @@ ITERAGPU_INLINE void caching_allocator::alloc_found_block(std::uint64_t address,
   block& b = blocks_.at(address);
   const std::uint64_t page = page_size(b.pool);
   const std::uint64_t mapped = (bytes / page + (bytes % page == 0 ? 0 : 1)) * page;
-  if (capacity_ && reserved_ + mapped > capacity_->value) {
-    return std::nullopt;
-  }
+  // ExpandableSegment::map: cuMemCreate fails only when the card itself
+  // runs out (not modelled); set_per_process_memory_fraction's allowance was
+  // checked by alloc_block against get_allocation_size, not against the
+  // pages mapped here, which may pass it.
   unmapped_.at(index(b.pool)).erase({b.stream, address});
   b.mapped = true;
   const std::uint64_t stream = b.stream;
