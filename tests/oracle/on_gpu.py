@@ -3,13 +3,16 @@
 oracle ran, PyTorch's own allocator on this machine's GPU beside the
 simulation; any difference fails.
 
-    python3 on_gpu.py MESURE_MEMOIRE FOLDER [--jobs J] [--deadline SECONDS]
+    python3 on_gpu.py MESURE_MEMOIRE FOLDER [--jobs J] [--memory-gib G] [--deadline SECONDS]
                       [--known FILE] [--results OUT.json] [--only NAMES]
 
 FOLDER holds traces/*.pickle and oracle.json (corpus.py's layout): the
 conditions are oracle.json's ("CONF" or "CONF@cap=BYTES", the capacity the
 oracle's allocator computed). Each condition is one `replay TRACE --on-gpu
---json` (a process of PyTorch's own per setting), J at a time. Without a
+--json` (a process of PyTorch's own per setting), J at a time (4 by
+default), and no more at once than the peaks the oracle reserved (plus
+1 GiB each) fit in G GiB (20 by default): a run that shares the card must
+not find it full. Without a
 GPU, or in a build whose LibTorch has no CUDA, the first one exits 2 and
 this prints "ITERAGPU-SKIP:" and exits 0 (CTest reports the test skipped).
 --deadline stops starting comparisons after that many seconds (those not
@@ -21,8 +24,11 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+GiB = 1 << 30
 
 
 def flag(name, default=None):
@@ -41,14 +47,15 @@ def command(program, trace, condition):
 
 def main():
     words = [w for w in sys.argv[1:] if not w.startswith("--")]
-    values = {flag(n) for n in ("--jobs", "--deadline", "--known", "--results", "--only") if flag(n)}
+    values = {flag(n) for n in ("--jobs", "--memory-gib", "--deadline", "--known", "--results", "--only") if flag(n)}
     words = [w for w in words if w not in values]
     if len(words) != 2:
         print(__doc__, file=sys.stderr)
         return 2
     program, folder = words
     started = time.time()
-    jobs = int(flag("--jobs", "8"))
+    jobs = int(flag("--jobs", "4"))
+    budget = float(flag("--memory-gib", "20")) * GiB
     deadline = started + float(flag("--deadline", "1e9"))
     known = {}
     if flag("--known"):
@@ -67,7 +74,8 @@ def main():
                 continue
             capacity = r.get("capacity_bytes")
             key = condition if capacity is None else condition.partition("@cap=")[0] + f"@cap={capacity}"
-            tasks.append((trace, condition, command(program, path, key)))
+            need = min(r.get("peak_reserved_bytes") or GiB, capacity or 1 << 62) + GiB
+            tasks.append((trace, condition, command(program, path, key), need))
     if not tasks:
         print("on_gpu: no trace with a pickle in " + folder)
         return 1
@@ -76,11 +84,23 @@ def main():
         print("ITERAGPU-SKIP: replay --on-gpu cannot reach a GPU here: " + first.stderr.strip()[:300])
         return 0
 
+    held = [0]
+    room = threading.Condition()
+
     def run(task):
-        trace, condition, args = task
-        if time.time() > deadline:
-            return trace, condition, None, "not run: the deadline had passed"
-        p = first if task is tasks[0] else subprocess.run(args, capture_output=True, text=True)
+        trace, condition, args, need = task
+        need = min(need, budget)
+        with room:
+            room.wait_for(lambda: held[0] + need <= budget or time.time() > deadline, timeout=deadline - time.time())
+            if time.time() > deadline:
+                return trace, condition, None, "not run: the deadline had passed"
+            held[0] += need
+        try:
+            p = first if task is tasks[0] else subprocess.run(args, capture_output=True, text=True)
+        finally:
+            with room:
+                held[0] -= need
+                room.notify_all()
         if p.returncode not in (0, 6):
             return trace, condition, None, f"exit {p.returncode}: {p.stderr.strip()[:300]}"
         return trace, condition, json.loads(p.stdout), None
