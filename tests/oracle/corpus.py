@@ -386,6 +386,11 @@ def main():
             done = sum(len(v) for v in results.values())
             print(f"corpus: {time.time() - started:.0f} s: {done} runs done, {len(pending)} waiting, "
                   f"{len(runner.running)} running, {len(runner.programs)} programs recording", flush=True)
+            # What is done so far, should this process be stopped from outside.
+            with open(os.path.join(out, "oracle.json"), "w") as f:
+                json.dump(results, f, indent=1, sort_keys=True)
+            with open(os.path.join(out, "programs.json"), "w") as f:
+                json.dump(recorded, f, indent=1, sort_keys=True)
     with open(os.path.join(out, "programs.json"), "w") as f:
         json.dump(recorded, f, indent=1, sort_keys=True)
     with open(os.path.join(out, "oracle.json"), "w") as f:
