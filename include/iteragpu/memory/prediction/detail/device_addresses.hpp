@@ -50,14 +50,18 @@ class device_address_space {
     std::uint64_t end{0};
     std::uint64_t made{0};                          // the order in which chunks were reserved
     std::map<std::uint64_t, std::uint64_t> held{};  // segment address -> its bytes
+    std::uint64_t largest_gap{0};                   // its largest unused part
   };
 
   // The smallest gap of `c` (starting at `start`) that holds `bytes`.
   [[nodiscard]] static std::optional<std::uint64_t> gap_in(std::uint64_t start, const chunk& c, std::uint64_t bytes);
+  // Keeps the largest gap of `c` (starting at `start`) in it, after a change.
+  static void measure(std::uint64_t start, chunk& c);
   [[nodiscard]] std::map<std::uint64_t, chunk>::iterator chunk_holding(std::uint64_t address);
   void reserve(std::uint64_t start, std::uint64_t end);
 
   std::map<std::uint64_t, chunk> chunks_;
+  std::map<std::uint64_t, std::uint64_t> by_age_;      // made -> start: the newest chunk last
   std::map<std::uint64_t, std::uint64_t> given_back_;  // start -> end of ranges whose chunks were given back
   std::uint64_t made_{0};
 };

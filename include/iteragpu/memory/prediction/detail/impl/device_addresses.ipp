@@ -13,19 +13,11 @@ namespace iteragpu::memory::prediction::detail {
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> device_address_space::place(std::uint64_t bytes) const {
   // The newest chunk with room first; in it, the smallest gap that fits.
-  std::optional<std::uint64_t> newest;
-  std::optional<std::uint64_t> where;
-  for (const auto& [start, c] : chunks_) {
-    if (newest && c.made < *newest) {
-      continue;
+  for (auto age = by_age_.rbegin(); age != by_age_.rend(); ++age) {
+    const chunk& c = chunks_.at(age->second);
+    if (c.largest_gap >= bytes) {
+      return gap_in(age->second, c, bytes);
     }
-    if (const auto gap = gap_in(start, c, bytes)) {
-      newest = c.made;
-      where = gap;
-    }
-  }
-  if (where) {
-    return where;
   }
   const auto whole = checked_add(bytes, chunk_granularity - 1);
   if (!whole) {
@@ -69,6 +61,7 @@ ITERAGPU_INLINE void device_address_space::take(std::uint64_t address, std::uint
       it->second.end = *end;
       reserve(address, *end);
     }
+    measure(it->first, it->second);
     return;
   }
   // A new chunk, cut short where the next one starts.
@@ -82,7 +75,10 @@ ITERAGPU_INLINE void device_address_space::take(std::uint64_t address, std::uint
   if (const auto next = chunks_.upper_bound(address); next != chunks_.end() && next->first < chunk_end) {
     chunk_end = next->first < *end ? *end : next->first;
   }
-  chunks_.insert_or_assign(address, chunk{.end = chunk_end, .made = ++made_, .held = {{address, bytes}}});
+  chunk& made = chunks_[address];
+  made = chunk{.end = chunk_end, .made = ++made_, .held = {{address, bytes}}};
+  measure(address, made);
+  by_age_.emplace(made.made, address);
   reserve(address, chunk_end);
 }
 
@@ -93,10 +89,12 @@ ITERAGPU_INLINE void device_address_space::give_back(std::uint64_t address) {
   }
   it->second.held.erase(address);
   if (!it->second.held.empty()) {
+    measure(it->first, it->second);
     return;
   }
   std::uint64_t start = it->first;
   std::uint64_t end = it->second.end;
+  by_age_.erase(it->second.made);
   chunks_.erase(it);
   // Merged with the ranges given back beside it.
   if (const auto after = given_back_.find(end); after != given_back_.end()) {
@@ -131,6 +129,17 @@ ITERAGPU_INLINE void device_address_space::give_back(std::uint64_t address) {
   }
   consider(cursor, c.end);
   return best;
+}
+
+ITERAGPU_INLINE void device_address_space::measure(std::uint64_t start, chunk& c) {
+  std::uint64_t largest = 0;
+  std::uint64_t cursor = start;
+  for (const auto& [address, size] : c.held) {
+    largest = address > cursor && address - cursor > largest ? address - cursor : largest;
+    const std::uint64_t after = address + size;
+    cursor = after > cursor ? after : cursor;
+  }
+  c.largest_gap = c.end > cursor && c.end - cursor > largest ? c.end - cursor : largest;
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::map<std::uint64_t, device_address_space::chunk>::iterator
