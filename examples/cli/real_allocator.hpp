@@ -134,11 +134,12 @@ inline real_allocator_figures run_in_child(std::span<const real_allocator_reques
     return figures;
   };
   // Before LibTorch is loaded: its allocator reads these when it starts.
-  ::unsetenv("PYTORCH_ALLOC_CONF");
+  // This process is the fork of one thread: nothing else reads the environment.
+  ::unsetenv("PYTORCH_ALLOC_CONF");  // NOLINT(concurrency-mt-unsafe)
   if (alloc_conf.empty()) {
-    ::unsetenv("PYTORCH_CUDA_ALLOC_CONF");
+    ::unsetenv("PYTORCH_CUDA_ALLOC_CONF");  // NOLINT(concurrency-mt-unsafe)
   } else {
-    ::setenv("PYTORCH_CUDA_ALLOC_CONF", alloc_conf.c_str(), 1);
+    ::setenv("PYTORCH_CUDA_ALLOC_CONF", alloc_conf.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
   }
   std::error_code error;
   for (const auto& candidate : access.modules) {
@@ -147,7 +148,7 @@ inline real_allocator_figures run_in_child(std::span<const real_allocator_reques
     }
     void* handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
-      const char* why = ::dlerror();
+      const char* why = ::dlerror();  // NOLINT(concurrency-mt-unsafe)
       return say(real_allocator_figures::unavailable,
                  std::string("LibTorch could not be loaded (") + (why != nullptr ? why : "dlopen failed") + ")");
     }
@@ -188,6 +189,7 @@ inline real_allocator_figures run_in_child(std::span<const real_allocator_reques
   if (child == 0) {
     ::close(ends[0]);
     // LibTorch's warnings (a missing driver, say) would not be one line.
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg,hicpp-vararg)
     if (const int quiet = ::open("/dev/null", O_WRONLY); quiet >= 0) {
       ::dup2(quiet, STDOUT_FILENO);
       ::dup2(quiet, STDERR_FILENO);

@@ -202,6 +202,19 @@ inline constexpr int exit_self_check = 4;
 /// none: the program cannot reach PyTorch's allocator.
 using replay_on_gpu_runner = std::function<int(const replay_command_options&, std::ostream&)>;
 
+namespace detail::replay_command {
+
+// --on-gpu: what the program gives, or a usage_error where it gives nothing.
+[[nodiscard]] inline int on_gpu_or_refuse(const replay_command_options& options, std::ostream& out,
+                                          const replay_on_gpu_runner& on_gpu) {
+  if (!on_gpu) {
+    throw usage_error("--on-gpu: this program cannot reach PyTorch's allocator; expected mesure_memoire");
+  }
+  return on_gpu(options, out);
+}
+
+}  // namespace detail::replay_command
+
 /// `mesure_memoire replay`: reads the snapshot, replays it and prints the study as text or JSON;
 /// exit 0, 2 for bad input, 4 when the self-check failed; with --on-gpu, what `on_gpu` returns.
 [[nodiscard]] inline int run_replay(std::span<const std::string> args, std::ostream& out, std::ostream& err,
@@ -218,10 +231,7 @@ using replay_on_gpu_runner = std::function<int(const replay_command_options&, st
     }
     const auto options = parse_replay_options(args);
     if (options.on_gpu) {
-      if (!on_gpu) {
-        throw usage_error("--on-gpu: this program cannot reach PyTorch's allocator; expected mesure_memoire");
-      }
-      return on_gpu(options, out);
+      return detail::replay_command::on_gpu_or_refuse(options, out, on_gpu);
     }
     const auto [study, context, card] = replay_file(options, default_catalogs);
     if (options.json) {

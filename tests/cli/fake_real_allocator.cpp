@@ -53,7 +53,7 @@ extern "C" __attribute__((visibility("default"))) void iteragpu_real_allocator_r
   figures.capacity = capacity;
   figures.total_memory = std::uint64_t{80} << 30U;
   figures.status = real_allocator_figures::done;
-  const char* conf = std::getenv("PYTORCH_CUDA_ALLOC_CONF");
+  const char* conf = std::getenv("PYTORCH_CUDA_ALLOC_CONF");  // NOLINT(concurrency-mt-unsafe)
   const std::string message = "stand-in, PYTORCH_CUDA_ALLOC_CONF=" + std::string(conf != nullptr ? conf : "(unset)");
   std::string_view(message)
       .substr(0, figures.message.size() - 1)

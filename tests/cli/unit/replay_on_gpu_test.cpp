@@ -76,7 +76,7 @@ BOOST_AUTO_TEST_CASE(the_first_difference_is_named_in_the_order_of_the_fields) {
 // The requests run in a process of their own, whose PYTORCH_CUDA_ALLOC_CONF
 // is the setting's when the module is loaded; this process's is left alone.
 BOOST_AUTO_TEST_CASE(the_requests_run_in_a_process_of_their_own_under_the_setting) {
-  ::unsetenv("PYTORCH_CUDA_ALLOC_CONF");
+  ::unsetenv("PYTORCH_CUDA_ALLOC_CONF");  // NOLINT(concurrency-mt-unsafe)
   const std::vector<real_allocator_request> requests{
       {.kind = real_allocator_request::alloc, .size = 3 * MiB, .block = 0, .event = 4},
       {.kind = real_allocator_request::free, .block = 0},
@@ -85,7 +85,7 @@ BOOST_AUTO_TEST_CASE(the_requests_run_in_a_process_of_their_own_under_the_settin
   BOOST_TEST(figures.status == real_allocator_figures::done);
   BOOST_TEST(iteragpu::cli::message_of(figures) == "stand-in, PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
   BOOST_TEST(figures.peak_allocated == 4 * MiB);
-  BOOST_TEST(std::getenv("PYTORCH_CUDA_ALLOC_CONF") == nullptr);
+  BOOST_TEST(std::getenv("PYTORCH_CUDA_ALLOC_CONF") == nullptr);  // NOLINT(concurrency-mt-unsafe)
   const auto defaults = iteragpu::cli::run_real_allocator(requests, "", 0, stand_in());
   BOOST_TEST(iteragpu::cli::message_of(defaults) == "stand-in, PYTORCH_CUDA_ALLOC_CONF=(unset)");
   // Under a capacity of 5 MiB the second allocation (the second request, event 9) is refused.

@@ -49,6 +49,7 @@ struct free_key {
   std::uint64_t stream{0};
   std::uint64_t size{0};
   std::uint64_t address{0};
+  // NOLINTNEXTLINE(modernize-use-nullptr)
   friend constexpr auto operator<=>(const free_key&, const free_key&) = default;
 };
 
@@ -57,6 +58,7 @@ struct free_key {
 struct unmapped_key {
   std::uint64_t stream{0};
   std::uint64_t address{0};
+  // NOLINTNEXTLINE(modernize-use-nullptr)
   friend constexpr auto operator<=>(const unmapped_key&, const unmapped_key&) = default;
 };
 

@@ -1,6 +1,7 @@
 #ifndef ITERAGPU_MEMORY_PREDICTION_DETAIL_IMPL_DEVICE_ADDRESSES_IPP
 #define ITERAGPU_MEMORY_PREDICTION_DETAIL_IMPL_DEVICE_ADDRESSES_IPP
 
+#include <algorithm>
 #include <iterator>
 
 #include "iteragpu/checked.hpp"
@@ -13,11 +14,10 @@ namespace iteragpu::memory::prediction::detail {
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> device_address_space::place(std::uint64_t bytes) const {
   // The newest chunk with room first; in it, the smallest gap that fits.
-  for (auto age = by_age_.rbegin(); age != by_age_.rend(); ++age) {
-    const chunk& c = chunks_.at(age->second);
-    if (c.largest_gap >= bytes) {
-      return gap_in(age->second, c, bytes);
-    }
+  const auto newest = std::find_if(by_age_.rbegin(), by_age_.rend(),
+                                   [&](const auto& age) { return chunks_.at(age.second).largest_gap >= bytes; });
+  if (newest != by_age_.rend()) {
+    return gap_in(newest->second, chunks_.at(newest->second), bytes);
   }
   const auto whole = checked_add(bytes, chunk_granularity - 1);
   if (!whole) {
@@ -26,10 +26,10 @@ namespace iteragpu::memory::prediction::detail {
   const std::uint64_t rounded = *whole / chunk_granularity * chunk_granularity;
   // A range given back is taken again, at its top, by a chunk smaller than
   // it (a chunk of exactly its size went below the lowest chunk instead).
-  for (auto range = given_back_.rbegin(); range != given_back_.rend(); ++range) {
-    if (range->second - range->first > rounded) {
-      return range->second - rounded;
-    }
+  const auto range = std::find_if(given_back_.rbegin(), given_back_.rend(),
+                                  [rounded](const auto& r) { return r.second - r.first > rounded; });
+  if (range != given_back_.rend()) {
+    return range->second - rounded;
   }
   return place_reservation(rounded);
 }
