@@ -118,7 +118,7 @@ if [ "$built" -eq 0 ] && [ -x "$program" ]; then
   [ "$left" -lt 40 ] && left=40
   stamp "replay --on-gpu over the new corpus; the gpu test; check_oracle (${left} s left)"
   "$program" --version
-  timeout -k 5 "$left" python3 tests/oracle/on_gpu.py "$program" "$work/corpus" --jobs 4 --memory-gib 36 \
+  timeout -k 5 "$left" python3 tests/oracle/on_gpu.py "$program" "$work/corpus" --jobs 6 --memory-gib 36 \
     --deadline $((left - 30)) --results "$work/results/on_gpu.json" >"$work/results/on_gpu.log" 2>&1 &
   on_gpu=$!
   timeout -k 5 "$left" ctest --test-dir build/gpu -R 'gpu\.replay_on_gpu' --output-on-failure \
