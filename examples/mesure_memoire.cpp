@@ -25,6 +25,7 @@
 #include <cli/plan_command.hpp>
 #include <cli/programs.hpp>
 #include <cli/replay_command.hpp>
+#include <cli/replay_on_gpu.hpp>
 #include <cli/sweep_command.hpp>
 #include <iteragpu/memory/gpu_runtime.hpp>
 
@@ -108,10 +109,27 @@ int extrapolate(std::span<const std::string> args, std::ostream& out, std::ostre
   return cli::run_extrapolate(args, out, err, defaults);
 }
 
+// Where `replay --on-gpu` finds the LibTorch module: beside the program,
+// else in the install's library folder; nowhere in a build without LibTorch.
+cli::real_allocator_access real_allocator_access() {
+  cli::real_allocator_access access;
+  access.build_runtime = build.gpu_runtime;
+#if defined(ITERAGPU_TORCH_MODULE)
+  std::error_code error;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  for (const char* relative : {ITERAGPU_TORCH_MODULE, ITERAGPU_TORCH_MODULE_FROM_BIN}) {
+    access.modules.push_back((exe.parent_path() / relative).lexically_normal());
+  }
+#endif
+  return access;
+}
+
 // `replay --gpu` reads the same catalog.
 int replay(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   const auto defaults = cli::default_catalog_candidates(ITERAGPU_DATA_DIR_FROM_BIN, ITERAGPU_SOURCE_CATALOG);
-  return cli::run_replay(args, out, err, defaults);
+  return cli::run_replay(args, out, err, defaults, [&](const cli::replay_command_options& options, std::ostream& o) {
+    return cli::run_replay_on_gpu(options, o, defaults, real_allocator_access());
+  });
 }
 
 }  // namespace

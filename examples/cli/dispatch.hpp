@@ -35,6 +35,7 @@ inline void write_program_help(std::ostream& out, std::string_view program, std:
       << "exit codes: 0 success, 1 internal error, 2 bad input or no LibTorch/GPU, 3 failure while measuring,\n"
          "  4 replay: the self-check found the replay differs from the recorded segment events,\n"
          "  5 measure, environment: another process took the --output name (the result is kept under a new name),\n"
+         "  6 replay --on-gpu: PyTorch's own allocator and the simulation differ,\n"
          "  130, 143 sweep: stopped by SIGINT or SIGTERM (docs/conventions.md)\n";
 }
 

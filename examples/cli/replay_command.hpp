@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -217,20 +218,41 @@ struct replay_run {
 /// but the simulation did not reproduce the recorded segment events.
 inline constexpr int exit_self_check = 4;
 
+/// What `replay --on-gpu` runs (replay_on_gpu.hpp), given by the program;
+/// none: the program cannot reach PyTorch's allocator.
+using replay_on_gpu_runner = std::function<int(const replay_command_options&, std::ostream&)>;
+
+namespace detail::replay_command {
+
+// --on-gpu: what the program gives, or a usage_error where it gives nothing.
+[[nodiscard]] inline int on_gpu_or_refuse(const replay_command_options& options, std::ostream& out,
+                                          const replay_on_gpu_runner& on_gpu) {
+  if (!on_gpu) {
+    throw usage_error("--on-gpu: this program cannot reach PyTorch's allocator; expected mesure_memoire");
+  }
+  return on_gpu(options, out);
+}
+
+}  // namespace detail::replay_command
+
 /// `mesure_memoire replay`: reads the snapshot, replays it and prints the study as text or JSON;
-/// exit 0, 2 for bad input, 4 when the self-check failed.
+/// exit 0, 2 for bad input, 4 when the self-check failed; with --on-gpu, what `on_gpu` returns.
 [[nodiscard]] inline int run_replay(std::span<const std::string> args, std::ostream& out, std::ostream& err,
-                                    std::span<const std::filesystem::path> default_catalogs = {}) {
+                                    std::span<const std::filesystem::path> default_catalogs = {},
+                                    const replay_on_gpu_runner& on_gpu = {}) {
   constexpr std::string_view command = "mesure_memoire replay";
   return guarded(command, out, err, [&] {
     if (help_requested(args)) {
       out << "usage: mesure_memoire replay SNAPSHOT [--device-index N] [--alloc-conf CONF]... "
              "[--capacity-bytes N | --capacity-gib X | --gpu ID... [--catalog PATH] | --card-gib X] "
-             "[--device-memory-bytes N] [--smallest-capacity] [--outside-bytes N] [--json]\n"
+             "[--device-memory-bytes N] [--smallest-capacity | --on-gpu] [--outside-bytes N] [--json]\n"
           << replay_description() << '\n';
       return exit_success;
     }
     const auto options = parse_replay_options(args);
+    if (options.on_gpu) {
+      return detail::replay_command::on_gpu_or_refuse(options, out, on_gpu);
+    }
     // One replay per --gpu: each card's text after the other's, or with
     // --json one object per card, one per line.
     const auto runs = replay_runs(options, default_catalogs);

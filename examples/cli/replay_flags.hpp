@@ -51,6 +51,10 @@ namespace iteragpu::cli {
        "expandable segment's address space: needed under expandable segments unless --gpu or --card-gib names "
        "the card")                                                                                              //
       ("smallest-capacity", po::bool_switch(), "find, per setting, the smallest capacity that runs the trace")  //
+      ("on-gpu", po::bool_switch(),
+       "make the trace's requests to PyTorch's own caching allocator on this machine's GPU too (a process per "
+       "setting; needs a build against a LibTorch with CUDA) and print both, with the first difference: exit 6 "
+       "when they differ")  //
       ("outside-bytes", text_value("N"),
        "the memory outside the allocator counted in a memory need, in bytes (default 718077952, measured on the "
        "H200)")                                                             //
@@ -71,6 +75,7 @@ struct replay_command_options {
   std::optional<byte_count> card_bytes{};     ///< --card-gib in bytes
   std::optional<byte_count> device_memory{};  ///< --device-memory-bytes
   bool smallest_capacity{false};              ///< --smallest-capacity
+  bool on_gpu{false};                         ///< --on-gpu
   byte_count outside{memory::prediction::h200_pytorch_2_11_outside_allocator};  ///< --outside-bytes
   bool json{false};                                                             ///< --json
 };
@@ -203,6 +208,10 @@ inline void card_of(const po::variables_map& values, replay_command_options& o) 
     o.outside = byte_count{non_negative_flag(values, "outside-bytes")};
   }
   o.smallest_capacity = values["smallest-capacity"].as<bool>();
+  o.on_gpu = values["on-gpu"].as<bool>();
+  if (o.on_gpu && o.smallest_capacity) {
+    throw usage_error("--on-gpu and --smallest-capacity do not go together (expected one of them)");
+  }
   o.json = values["json"].as<bool>();
   return o;
 }

@@ -9,6 +9,7 @@
 /// network predicted to the byte with no GPU (synthetic_prediction.hpp,
 /// plan.hpp, check.hpp).
 #include "iteragpu/memory/prediction/allocator_settings.hpp"    // IWYU pragma: export
+#include "iteragpu/memory/prediction/allocator_values.hpp"      // IWYU pragma: export
 #include "iteragpu/memory/prediction/caching_allocator.hpp"     // IWYU pragma: export
 #include "iteragpu/memory/prediction/check.hpp"                 // IWYU pragma: export
 #include "iteragpu/memory/prediction/outside_allocator.hpp"     // IWYU pragma: export

@@ -25,6 +25,8 @@
 #include "iteragpu/memory/prediction/allocator_settings.hpp"
 #include "iteragpu/memory/prediction/caching_allocator.hpp"
 #include "iteragpu/memory/prediction/check.hpp"
+#include "iteragpu/memory/prediction/detail/device_addresses.hpp"
+#include "iteragpu/memory/prediction/detail/device_allocator.hpp"
 #include "iteragpu/memory/prediction/plan.hpp"
 #include "iteragpu/memory/prediction/synthetic_prediction.hpp"
 #include "iteragpu/memory/replay.hpp"

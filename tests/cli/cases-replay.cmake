@@ -161,3 +161,16 @@ _replay_card_refused(unknown_gpu "--gpu: 'h999' is not in the catalog; expected 
 _replay_card_refused(too_small "--card-gib: a card of 0\\.5 GiB as its runtime reports it, 536870912 bytes, less the memory outside the allocator, 718077952 bytes leaves no byte to the allocator"
   --card-gib 0.5)
 _replay_card_refused(not_a_number "--card-gib: '24GB' .*expected the GiB a card's runtime reports" --card-gib 24GB)
+
+# --on-gpu: PyTorch's own allocator beside the simulation. Where the build
+# has no LibTorch with CUDA it cannot be reached: exit 2, one line, after the
+# input is checked (the GPU side is checked by gpu.replay_on_gpu_*).
+if(NOT ITERAGPU_HAS_TORCH_CUDA)
+  iteragpu_cli_case(replay_on_gpu_without_cuda PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+    STDERR "--on-gpu: .*; expected a build against a LibTorch with CUDA and a GPU it can reach"
+    ARGS replay "${_traces}/conv_train.recorded.pickle" --on-gpu --alloc-conf expandable_segments:True)
+endif()
+iteragpu_cli_case(replay_on_gpu_checks_the_file_first PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "'missing\\.pickle' does not exist; expected a snapshot file" ARGS replay missing.pickle --on-gpu)
+iteragpu_cli_case(replay_on_gpu_not_with_smallest_capacity PROGRAM mesure_memoire EXIT 2 STDOUT_EMPTY ONE_LINE_STDERR
+  STDERR "--on-gpu and --smallest-capacity do not go together" ARGS replay missing.pickle --on-gpu --smallest-capacity)

@@ -78,6 +78,59 @@ def replay_ops(ops_program, ops_file, conf, capacity, as_recorded):
             (refused["request"], refused["size"]) if refused else None), None
 
 
+def comparisons(program, folder, ops_program=None, known=None):
+    """Every comparison of FOLDER: a list of dicts with the trace, the
+    condition, the status (OK, DIFF, KNOWN, FAIL or SKIP), a note, and the
+    figures of both sides (oracle, replay) where both ran."""
+    known = known or {}
+    scratch = tempfile.mkdtemp(prefix="check-oracle-")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from oracle import generate
+    with open(os.path.join(folder, "oracle.json")) as f:
+        oracle = json.load(f)
+    rows = []
+    for trace, conditions in sorted(oracle.items()):
+        snapshot = os.path.join(folder, "traces", trace + ".pickle")
+        ops_file = None
+        if not os.path.exists(snapshot):
+            if not ops_program or not trace.startswith("random-"):
+                continue
+            ops_file = os.path.join(scratch, trace + ".json")
+            with open(ops_file, "w") as f:
+                json.dump(generate(int(trace[len("random-"):])), f)
+        for condition, r in sorted(conditions.items()):
+            if condition == "recorded":
+                continue
+            row = {"trace": trace, "condition": condition, "results": conditions}
+            key = f"{trace}|{condition}"
+            if "error" in r:
+                rows.append(dict(row, status="SKIP",
+                                 note="the oracle could not run: " + r["error"].splitlines()[-1][:120]))
+                continue
+            conf, _, cap = condition.partition("@cap=")
+            capacity = r.get("capacity_bytes") if cap else None
+            if ops_file:
+                # The oracle read the requests back from its own trace of
+                # them under the defaults, except for the run that recorded it.
+                got, error = replay_ops(ops_program, ops_file, conf, capacity, True)
+            else:
+                out, error = replay(program, snapshot, conf, capacity, r["total_memory"])
+                got = figures_of_replay(out) if out else None
+            if error:
+                rows.append(dict(row, status="FAIL", note=error))
+                continue
+            want = figures_of_oracle(r, ops_file is not None)
+            same = want == got
+            if key in known:
+                status = "FAIL" if same else "KNOWN"
+                note = "listed as known but now identical" if same else known[key]
+            else:
+                status = "OK" if same else "DIFF"
+                note = "" if same else "oracle " + str(want) + " replay " + str(got)
+            rows.append(dict(row, status=status, note=note, oracle=want, replay=got))
+    return rows
+
+
 def main():
     words = [w for w in sys.argv[1:] if not w.startswith("--")]
     table = "--table" in sys.argv
@@ -93,63 +146,18 @@ def main():
         ops_program = sys.argv[sys.argv.index("--ops") + 1]
         words = [w for w in words if w != ops_program]
     program, folder = words[0], words[1]
-    scratch = tempfile.mkdtemp(prefix="check-oracle-")
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from oracle import generate
-    with open(os.path.join(folder, "oracle.json")) as f:
-        oracle = json.load(f)
-    rows = []
-    failures = 0
-    for trace, conditions in sorted(oracle.items()):
-        snapshot = os.path.join(folder, "traces", trace + ".pickle")
-        ops_file = None
-        if not os.path.exists(snapshot):
-            if not ops_program or not trace.startswith("random-"):
-                continue
-            ops_file = os.path.join(scratch, trace + ".json")
-            with open(ops_file, "w") as f:
-                json.dump(generate(int(trace[len("random-"):])), f)
-        for condition, r in sorted(conditions.items()):
-            if condition == "recorded":
-                continue
-            key = f"{trace}|{condition}"
-            if "error" in r:
-                rows.append(("SKIP", trace, condition, "the oracle could not run: " + r["error"].splitlines()[-1][:120]))
-                continue
-            conf, _, cap = condition.partition("@cap=")
-            capacity = r.get("capacity_bytes") if cap else None
-            if ops_file:
-                # The oracle read the requests back from its own trace of
-                # them under the defaults, except for the run that recorded it.
-                got, error = replay_ops(ops_program, ops_file, conf, capacity, True)
-            else:
-                out, error = replay(program, snapshot, conf, capacity, r["total_memory"])
-                got = figures_of_replay(out) if out else None
-            if error:
-                failures += 1
-                rows.append(("FAIL", trace, condition, error))
-                continue
-            want = figures_of_oracle(r, ops_file is not None)
-            same = want == got
-            if key in known:
-                status = "FAIL" if same else "KNOWN"
-                failures += same
-                note = ("listed as known but now identical" if same else known[key])
-            else:
-                status = "OK" if same else "DIFF"
-                failures += not same
-                note = "" if same else "oracle " + str(want) + " replay " + str(got)
-            rows.append((status, trace, condition, note))
+    rows = comparisons(program, folder, ops_program, known)
+    failures = sum(1 for r in rows if r["status"] in ("FAIL", "DIFF"))
     if table:
         print("| trace | condition | result |")
         print("| --- | --- | --- |")
-        for status, trace, condition, note in rows:
-            print(f"| {trace} | {condition or 'defaults'} | {status} {note} |")
+        for r in rows:
+            print(f"| {r['trace']} | {r['condition'] or 'defaults'} | {r['status']} {r['note']} |")
     else:
-        for status, trace, condition, note in rows:
-            print(f"{status:5} {trace} [{condition or 'defaults'}] {note}")
-    compared = sum(1 for r in rows if r[0] != "SKIP")
-    identical = sum(1 for r in rows if r[0] == "OK")
+        for r in rows:
+            print(f"{r['status']:5} {r['trace']} [{r['condition'] or 'defaults'}] {r['note']}")
+    compared = sum(1 for r in rows if r["status"] != "SKIP")
+    identical = sum(1 for r in rows if r["status"] == "OK")
     print(f"{compared} comparisons, {identical} identical, {failures} failed")
     return 1 if failures else 0
 

@@ -1,4 +1,4 @@
-// ops_replay OPS.json [--alloc-conf CONF] [--capacity-bytes N] [--as-recorded]
+// ops_replay OPS.json [--alloc-conf CONF] [--capacity-bytes N] [--device-memory-bytes N] [--as-recorded]
 //
 // The simulated side of the differential oracle for generated request
 // sequences (tests/oracle/oracle.py generate): the same requests, in the
@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   }
   std::string conf;
   std::optional<iteragpu::byte_count> capacity;
+  iteragpu::byte_count device_memory = prediction::h200_device_memory;
   bool as_recorded = false;
   for (std::size_t i = 1; i < words.size(); i += 2) {
     if (words[i] == "--as-recorded") {
@@ -74,6 +75,12 @@ int main(int argc, char** argv) {
         return refuse("--capacity-bytes: expected a whole number of bytes");
       }
       capacity = iteragpu::byte_count{*n};
+    } else if (words[i] == "--device-memory-bytes") {
+      const auto n = iteragpu::parse_unsigned(words[i + 1]);
+      if (!n) {
+        return refuse("--device-memory-bytes: expected a whole number of bytes");
+      }
+      device_memory = iteragpu::byte_count{*n};
     } else {
       return refuse("unknown flag " + words[i]);
     }
@@ -114,7 +121,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  prediction::caching_allocator allocator(*settings, capacity, prediction::h200_device_memory);
+  prediction::caching_allocator allocator(*settings, capacity, device_memory);
   std::map<std::uint64_t, prediction::block_handle> live;
   std::uint64_t requests = 0;
   json::value refused = nullptr;

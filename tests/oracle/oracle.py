@@ -4,7 +4,7 @@ PyTorch's own CUDA caching allocator.
 
     python3 oracle.py run OPS.json|SNAPSHOT.pickle [--capacity-bytes N]
                           [--record OUT.pickle] [--result OUT.json]
-    python3 oracle.py generate SEED OUT.json
+    python3 oracle.py generate SEED OUT.json [--boundaries]
 
 `run` reads the requests (an ops file written by `generate`, or the
 `device_traces[0]` of a PyTorch memory snapshot: each `alloc` with its
@@ -27,7 +27,19 @@ history is dumped: a real trace of these requests under these settings.
 
 `generate` writes a randomised request sequence (sizes from 1 byte to GiBs
 around the allocator's boundaries: 512 bytes, 1 MiB, 10 MiB, 2 MiB steps;
-frees in random order; emptyCache at random; one or two streams).
+frees in random order; emptyCache at random; one or two streams). With
+--boundaries it writes the second kind (generate_boundaries): sizes within
+a few bytes of every rounding boundary (512 bytes, 1, 2, 10 and 20 MiB, and
+the max_split_size values 64 and 256 MiB the corpus runs), frees in random,
+last-in-first-out or first-in-first-out order, one to four streams. Both are
+deterministic by seed: the first kind's sequences are those of the H200
+corpus (tests/data/oracle/oracle.json) and must stay as they are.
+
+`run_here` is `run` for a process forked from one that imported torch but
+never touched CUDA (corpus.py's runner): it sets PYTORCH_CUDA_ALLOC_CONF
+before the first CUDA call, both in the environment and through PyTorch's
+own setter, since the allocator's configuration may have been read when
+torch was imported.
 
 The snapshot is read with a restricted unpickler: plain data only, no
 global is ever looked up.
@@ -116,7 +128,94 @@ def generate(seed):
     return {"seed": seed, "ops": ops}
 
 
-def run(ops, capacity, record, result_path):
+def generate_boundaries(seed):
+    """The second kind of sequence: sizes at the rounding boundaries, frees in
+    one of several orders, up to four streams (see the module's text)."""
+    rng = random.Random(1_000_003 * seed + 49)
+    boundaries = [512, 1 << 20, 2 << 20, 10 << 20, 20 << 20, 64 << 20, 256 << 20]
+    offsets = [-512, -1, 0, 1, 511, 512]
+
+    def size():
+        r = rng.random()
+        if r < 0.55:
+            b = rng.choice(boundaries)
+            o = rng.choice(offsets) if rng.random() < 0.7 else rng.randint(-4096, 4096)
+            return max(1, b + o)
+        if r < 0.7:
+            return rng.randint(1, 1 << 20)
+        if r < 0.93:
+            return rng.randint(1 << 20, 64 << 20)
+        return rng.randint(64 << 20, 600 << 20)
+
+    streams = rng.choice([1, 1, 2, 2, 3, 4])
+    order = rng.choice(["random", "lifo", "fifo", "mixed"])
+    count = rng.randint(300, 1200)
+    budget = rng.choice([512 << 20, 2 << 30, 4 << 30])
+    ops = []
+    live = []
+    sizes = {}
+    live_bytes = 0
+    next_id = 0
+    for _ in range(count):
+        r = rng.random()
+        if r < 0.015:
+            ops.append(["e"])
+        elif live and (r < 0.45 or live_bytes > budget):
+            how = order if order != "mixed" else rng.choice(["random", "random", "lifo", "fifo"])
+            at = {"random": rng.randrange(len(live)), "lifo": len(live) - 1, "fifo": 0}[how]
+            block = live.pop(at)
+            live_bytes -= sizes.pop(block)
+            ops.append(["f", block])
+        else:
+            s = size()
+            ops.append(["a", next_id, s, rng.randrange(streams), None])
+            live.append(next_id)
+            sizes[next_id] = s
+            live_bytes += s
+            next_id += 1
+    return {"seed": seed, "kind": "boundaries", "streams": streams, "free_order": order, "ops": ops}
+
+
+def most_live_bytes(ops):
+    """The most bytes the requests hold at once, each rounded up to 512."""
+    live = {}
+    now = most = 0
+    for op in ops:
+        if op[0] == "a":
+            live[op[1]] = (op[2] + 511) // 512 * 512
+            now += live[op[1]]
+            most = max(most, now)
+        elif op[0] == "f":
+            now -= live.pop(op[1], 0)
+    return most
+
+
+def apply_settings(torch, conf):
+    """PYTORCH_CUDA_ALLOC_CONF = conf for this process, before its first CUDA call."""
+    import os
+    os.environ.pop("PYTORCH_ALLOC_CONF", None)
+    if conf:
+        os.environ["PYTORCH_CUDA_ALLOC_CONF"] = conf
+    else:
+        os.environ.pop("PYTORCH_CUDA_ALLOC_CONF", None)
+    if not conf:
+        return
+    setter = getattr(torch._C, "_accelerator_setAllocatorSettings", None)
+    if setter is None:
+        setter = torch.cuda.memory._set_allocator_settings
+    setter(conf)
+
+
+def run_here(ops, conf, capacity, record, result_path):
+    """`run` in a forked process that has not touched CUDA (see the module's text)."""
+    import torch
+    if torch.cuda.is_initialized():
+        raise RuntimeError("CUDA was initialised before the fork: the allocator's settings cannot be set")
+    apply_settings(torch, conf)
+    run(ops, capacity, record, result_path, conf)
+
+
+def run(ops, capacity, record, result_path, conf=None):
     import torch
 
     total = torch.cuda.get_device_properties(0).total_memory
@@ -158,6 +257,11 @@ def run(ops, capacity, record, result_path):
         requests += 1
     torch.cuda.synchronize()
     stats = torch.cuda.memory_stats()
+    maps = None
+    if record:
+        snapshot = torch.cuda.memory._snapshot()
+        traces = snapshot.get("device_traces") or [[]]
+        maps = sum(1 for e in traces[0] if e.get("action") == "segment_map")
     out = {
         "peak_allocated_bytes": torch.cuda.max_memory_allocated(),
         "peak_reserved_bytes": torch.cuda.max_memory_reserved(),
@@ -169,7 +273,13 @@ def run(ops, capacity, record, result_path):
         "capacity_bytes": allowed,
         "total_memory": total,
         "torch": torch.__version__,
+        # What the allocator was built with: shows that the settings took.
+        "max_split_size": stats.get("max_split_size"),
     }
+    if maps is not None:
+        out["segment_maps"] = maps
+    if conf is not None:
+        out["conf"] = conf
     if record:
         torch.cuda.memory._dump_snapshot(record)
     text = json.dumps(out, sort_keys=True)
@@ -180,9 +290,10 @@ def run(ops, capacity, record, result_path):
 
 
 def main(argv):
-    if len(argv) >= 3 and argv[1] == "generate":
+    if len(argv) >= 4 and argv[1] == "generate":
+        maker = generate_boundaries if "--boundaries" in argv[4:] else generate
         with open(argv[3], "x") as f:
-            json.dump(generate(int(argv[2])), f)
+            json.dump(maker(int(argv[2])), f)
         return 0
     if len(argv) >= 3 and argv[1] == "run":
         source = argv[2]

@@ -267,4 +267,57 @@ def build(name, torch, n):
         return step, 2
     if name in TORCHSCRIPT:  # a saved TorchScript module run as `mesure_memoire measure --torchscript --train` runs it
         return scripted_training(name, torch, n)
+    if name == "compiled_train":  # a model under torch.compile (inductor's own buffers), AdamW
+        model = nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.LayerNorm(2048), nn.Linear(2048, 512)).to(dev)
+        compiled = torch.compile(model, backend="inductor")
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+
+        def step(i):
+            compiled(torch.randn(n, 256, 512, device=dev)).pow(2).mean().backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        return step, 3
+    if name == "checkpoint_train":  # activation checkpointing (torch.utils.checkpoint, use_reentrant=False)
+        import torch.utils.checkpoint as checkpoint
+        blocks = nn.ModuleList(nn.Sequential(nn.Linear(1024, 4096), nn.GELU(), nn.Linear(4096, 1024))
+                               for _ in range(4)).to(dev)
+        opt = torch.optim.SGD(blocks.parameters(), lr=1e-3, momentum=0.9)
+
+        def step(i):
+            x = torch.randn(n, 128, 1024, device=dev, requires_grad=True)
+            for b in blocks:
+                x = checkpoint.checkpoint(b, x, use_reentrant=False)
+            x.pow(2).mean().backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+        return step, 2
+    if name == "copy_compute_streams":  # a host-to-device copy on a side stream overlapping compute
+        model = nn.Sequential(nn.Linear(1024, 4096), nn.ReLU(), nn.Linear(4096, 1024)).to(dev)
+        copy = torch.cuda.Stream()
+        host = [torch.randn(n * 256, 1024).pin_memory() for _ in range(2)]
+        nxt = host[0].to(dev, non_blocking=True)
+
+        def step(i):
+            nonlocal nxt
+            torch.cuda.current_stream().wait_stream(copy)  # this step's batch has arrived
+            current = nxt
+            current.record_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(copy):  # the next batch is copied while this one is computed
+                nxt = host[(i + 1) % 2].to(dev, non_blocking=True)
+            with torch.no_grad():
+                model(current).sum().item()
+            del current
+        return step, 4
+    if name == "empty_cache_loop":  # a long training loop with torch.cuda.empty_cache() inside
+        model = nn.Sequential(nn.Linear(256, 1024), nn.GELU(), nn.Linear(1024, 256)).to(dev)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        batches = [n, 3 * n, 2 * n, 5 * n]
+
+        def step(i):
+            model(torch.randn(batches[i % len(batches)], 64, 256, device=dev)).pow(2).mean().backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+            if i % 3 == 2:
+                torch.cuda.empty_cache()
+        return step, 40
     raise SystemExit("unknown program " + name)

@@ -364,7 +364,7 @@ namespace iteragpu::memory::detail::replaying {
 [[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::adopt(std::span<const held_segment> start) {
   for (const held_segment& s : start) {
     const auto pool = s.small_pool ? prediction::pool_kind::small : prediction::pool_kind::large;
-    if (!allocator_.adopt_segment(s.address, byte_count{s.size}, s.stream, pool, s.in_use)) {
+    if (!allocator_.adopt_segment(s.address, byte_count{s.size}, s.stream, pool, s.in_use).has_value()) {
       return replay_error{replay_errc::cannot_rebuild, 0, s.address};
     }
     for (const auto& b : s.in_use) {

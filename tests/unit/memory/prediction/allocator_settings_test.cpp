@@ -49,8 +49,9 @@ using iteragpu::memory::prediction::segment_action;
 using iteragpu::memory::prediction::segment_event;
 
 constexpr std::uint64_t MiB = std::uint64_t{1} << 20U;
-// The simulation places segments as the CUDA driver does, downward: the
-// first one ends at 2^47, each new one ends where the lowest one held starts.
+// The simulation places segments as the CUDA driver does, downward, in
+// chunks of whole 32 MiB: the first chunk ends at 2^47, each new one ends
+// where the lowest one held starts (detail/device_addresses.hpp).
 constexpr std::uint64_t top = std::uint64_t{1} << 47U;
 
 settings_type settings(std::string_view text) {
@@ -373,9 +374,10 @@ BOOST_AUTO_TEST_CASE(short_of_memory_an_oversize_block_is_released_before_everyt
   take(a, 5 * MiB);
   BOOST_TEST(reserved(a) == 20 * MiB);
   BOOST_TEST((a.counters() == allocator_counters{0, 0}));
-  const std::vector<segment_event> expected{event(segment_action::segment_alloc, top - 40 * MiB, 40 * MiB),
-                                            event(segment_action::segment_free, top - 40 * MiB, 40 * MiB),
-                                            event(segment_action::segment_alloc, top - 20 * MiB, 20 * MiB)};
+  // The 40 MiB segment's chunk is 64 MiB; given back, its top takes the 20 MiB one's chunk of 32.
+  const std::vector<segment_event> expected{event(segment_action::segment_alloc, top - 64 * MiB, 40 * MiB),
+                                            event(segment_action::segment_free, top - 64 * MiB, 40 * MiB),
+                                            event(segment_action::segment_alloc, top - 32 * MiB, 20 * MiB)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
 }
 
@@ -395,11 +397,12 @@ BOOST_AUTO_TEST_CASE(short_of_memory_the_largest_oversize_blocks_go_until_enough
   take(a, 50 * MiB);
   BOOST_TEST(reserved(a) == 60 * MiB);
   BOOST_TEST((a.counters() == allocator_counters{0, 0}));
-  // 10 MiB at top - 10, 30 below it, 24 below that; the 50 MiB segment goes
-  // below the 10 MiB one, the lowest held once the other two are released.
-  const std::vector<segment_event> expected{event(segment_action::segment_free, top - 40 * MiB, 30 * MiB),
-                                            event(segment_action::segment_free, top - 64 * MiB, 24 * MiB),
-                                            event(segment_action::segment_alloc, top - 60 * MiB, 50 * MiB)};
+  // Chunks of 32 MiB: 10 MiB at top - 32, 30 below it, 24 below that; the
+  // 50 MiB segment's chunk of 64 goes below the 10 MiB one, the lowest held
+  // once the other two are released (the 64 MiB they gave back is not larger).
+  const std::vector<segment_event> expected{event(segment_action::segment_free, top - 64 * MiB, 30 * MiB),
+                                            event(segment_action::segment_free, top - 96 * MiB, 24 * MiB),
+                                            event(segment_action::segment_alloc, top - 96 * MiB, 50 * MiB)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
 }
 
@@ -443,9 +446,10 @@ BOOST_AUTO_TEST_CASE(garbage_collection_releases_the_oldest_blocks_first) {
   a.clear_segment_events();
   take(a, 50 * MiB);
   BOOST_TEST(reserved(a) == 124 * MiB);
-  const std::vector<segment_event> expected{event(segment_action::segment_free, top - 30 * MiB, 30 * MiB),
-                                            event(segment_action::segment_free, top - 62 * MiB, 32 * MiB),
-                                            event(segment_action::segment_alloc, top - 186 * MiB, 50 * MiB)};
+  // Chunks: 30 [top - 32, top), 32 [top - 64, top - 32), 34 and 40 in 64 each below.
+  const std::vector<segment_event> expected{event(segment_action::segment_free, top - 32 * MiB, 30 * MiB),
+                                            event(segment_action::segment_free, top - 64 * MiB, 32 * MiB),
+                                            event(segment_action::segment_alloc, top - 256 * MiB, 50 * MiB)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
   const std::vector<std::uint64_t> left{50 * MiB, 40 * MiB, 34 * MiB};  // in address order
   BOOST_TEST(segment_sizes(a) == left, boost::test_tools::per_element());
@@ -575,6 +579,23 @@ BOOST_AUTO_TEST_CASE(empty_cache_unmaps_the_free_pages_of_an_expandable_segment)
 
 // ---- The capacity ----------------------------------------------------------
 
+// set_per_process_memory_fraction's allowance bounds what alloc_block asks
+// (get_allocation_size: 22 MiB for 21 MiB), not the pages mapped: under a
+// capacity of 30 MiB a 21 MiB request maps two 20 MiB pages (40 MiB
+// reserved, past the capacity), as PyTorch does; a 9 MiB request is served
+// from the mapped rest [21, 40); a 12 MiB one needs 12 more MiB: 40 + 12 >
+// 30, the free pages are unmapped (none is whole), the retry fails too.
+BOOST_AUTO_TEST_CASE(under_a_capacity_expandable_segments_map_past_it) {
+  caching_allocator a(settings("expandable_segments:True"), byte_count{30 * MiB}, h200_device_memory);
+  take(a, 21 * MiB);
+  BOOST_TEST(reserved(a) == 40 * MiB);
+  take(a, 9 * MiB);
+  const auto failed = a.allocate(byte_count{12 * MiB});
+  BOOST_REQUIRE(!failed.has_value());
+  BOOST_TEST((failed.error().code == allocation_errc::out_of_memory));
+  BOOST_TEST((a.counters() == allocator_counters{1, 1}));
+}
+
 // 20 MiB cached, 22 MiB asked: 20 + 22 = 42 MiB. A capacity of 42 MiB holds
 // both; one byte less releases the cached segment (release_cached_blocks) and
 // reserves again: one retry.
@@ -617,31 +638,106 @@ BOOST_AUTO_TEST_CASE(a_free_block_serves_only_its_own_stream) {
   BOOST_TEST(reserved(a) == 4 * MiB);
   take(a, 1000, 1);
   BOOST_TEST(reserved(a) == 4 * MiB);
-  const std::vector<segment_event> expected{event(segment_action::segment_alloc, top - 2 * MiB, 2 * MiB, 1),
-                                            event(segment_action::segment_alloc, top - 4 * MiB, 2 * MiB, 2)};
+  const std::vector<segment_event> expected{event(segment_action::segment_alloc, top - 32 * MiB, 2 * MiB, 1),
+                                            event(segment_action::segment_alloc, top - 30 * MiB, 2 * MiB, 2)};
   BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
 }
 
 // ---- Placement -------------------------------------------------------------
 
 // The hint places the next segment where a recorded trace shows it; an
-// overlapping hint is ignored (the segment goes below the lowest held); a
+// overlapping hint is ignored (the segment goes below the lowest chunk); a
 // hint lasts one allocate() call. With no room left below the lowest
-// segment, a new one goes above the highest.
+// chunk, nor in any, a new one goes above the highest.
 BOOST_AUTO_TEST_CASE(a_placement_hint_places_the_next_segment) {
   caching_allocator a;
   constexpr std::uint64_t there = std::uint64_t{1} << 30U;
   a.place_next_segment_at(there);
   BOOST_TEST(take(a, 3 * MiB).address == there);  // a 20 MiB segment at 1 GiB
   a.place_next_segment_at(there + 10 * MiB);      // inside it: ignored
-  BOOST_TEST(take(a, 30 * MiB).address == there - 30 * MiB);
+  BOOST_TEST(take(a, 30 * MiB).address == there - 32 * MiB);
   a.place_next_segment_at(2 * MiB);
   take(a, 1000);  // served by a new small segment at the hint, the lowest address a segment may have
   BOOST_TEST(a.segments().front().address == 2 * MiB);
   a.place_next_segment_at(8 * MiB);
   take(a, 2000);  // served from the small segment: the hint goes unused and lapses
+  take(a, 40 * MiB);
+  BOOST_TEST(a.segments().back().address == there + 32 * MiB);
+}
+
+// The driver reserves address space in chunks of whole 32 MiB, each new one
+// just below the lowest held, the segment at the chunk's start: a 20 MiB
+// segment lies at top - 32 MiB, a 40 MiB one at top - 96 MiB (its chunk is
+// 64 MiB). A later segment that fits in the unused part of a chunk goes
+// there, the newest chunk first: the 2 MiB small segment lands in the 40 MiB
+// segment's chunk, right after it (oracle traces, H100: 836 of 855
+// reservations land where this rule says).
+BOOST_AUTO_TEST_CASE(a_segment_goes_in_the_unused_part_of_the_newest_chunk_with_room) {
+  caching_allocator a;
+  take(a, 20 * MiB);
+  take(a, 40 * MiB);
+  take(a, 1000);
+  const std::vector<segment_event> expected{event(segment_action::segment_alloc, top - 32 * MiB, 20 * MiB),
+                                            event(segment_action::segment_alloc, top - 96 * MiB, 40 * MiB),
+                                            event(segment_action::segment_alloc, top - 56 * MiB, 2 * MiB)};
+  BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
+}
+
+// In a chunk, the smallest gap that holds the segment: the 100 MiB segment's
+// chunk [top - 128, top) holds it and two small segments; with the first one
+// freed and released, the gaps are [top - 28, top - 26) (2 MiB) and
+// [top - 24, top) (24 MiB): the next small segment takes the 2 MiB one.
+BOOST_AUTO_TEST_CASE(in_a_chunk_the_smallest_gap_that_fits_is_taken) {
+  caching_allocator a;
+  take(a, 100 * MiB);
+  const block_handle first = take(a, 1000);
+  take(a, 1000, 1);
+  give_back(a, first);
+  a.empty_cache();
+  a.clear_segment_events();
+  take(a, 1000, 2);
+  BOOST_TEST(events(a).at(0) == event(segment_action::segment_alloc, top - 28 * MiB, 2 * MiB, 2));
+}
+
+// A chunk whose segments are all released gives its range back; a later
+// chunk smaller than such a range goes at its top, one of exactly its size
+// below the lowest chunk: 100 MiB [top - 128, top) and 30 MiB [top - 160,
+// top - 128); the first released; 60 MiB (chunk 64) takes the top of the
+// range, 62 MiB (chunk 64, as large as what is left) goes below the 30 MiB.
+BOOST_AUTO_TEST_CASE(a_range_given_back_is_taken_again_at_its_top_by_a_smaller_chunk) {
+  caching_allocator a;
+  const block_handle big = take(a, 100 * MiB);
   take(a, 30 * MiB);
-  BOOST_TEST(a.segments().back().address == there + 20 * MiB);
+  give_back(a, big);
+  a.empty_cache();
+  take(a, 60 * MiB);
+  take(a, 62 * MiB);
+  const std::vector<segment_event> expected{event(segment_action::segment_alloc, top - 128 * MiB, 100 * MiB),
+                                            event(segment_action::segment_alloc, top - 160 * MiB, 30 * MiB),
+                                            event(segment_action::segment_free, top - 128 * MiB, 100 * MiB),
+                                            event(segment_action::segment_alloc, top - 64 * MiB, 60 * MiB),
+                                            event(segment_action::segment_alloc, top - 224 * MiB, 62 * MiB)};
+  BOOST_TEST(events(a) == expected, boost::test_tools::per_element());
+}
+
+// Where segments land decides a tie between free blocks of one size, taken
+// at the lower address (BlockComparatorSize): A 60 MiB [top - 64, top), B
+// 30 MiB below it; A released, its 64 MiB range given back; C 30 MiB (chunk
+// 32) goes at the top of that range, above B. B and C freed: a 20 MiB
+// request splits B, the lower one (placed below B, as before, C would have
+// been split).
+BOOST_AUTO_TEST_CASE(of_two_free_blocks_of_one_size_the_lower_one_is_split) {
+  caching_allocator a;
+  const block_handle first = take(a, 60 * MiB);
+  const block_handle second = take(a, 30 * MiB);
+  give_back(a, first);
+  a.empty_cache();
+  const block_handle third = take(a, 30 * MiB);
+  BOOST_TEST(third.address == top - 32 * MiB);
+  BOOST_TEST(second.address == top - 96 * MiB);
+  give_back(a, second);
+  give_back(a, third);
+  BOOST_TEST(take(a, 20 * MiB).address == second.address);
 }
 
 // With default settings the new constructor is the old one.

@@ -207,18 +207,19 @@ BOOST_AUTO_TEST_CASE(the_smallest_cached_block_that_fits_is_chosen) {
 }
 
 // Between two free blocks of the same size, the lower address: the newer
-// segment's, since segments are placed downward as the CUDA driver hands
-// out addresses (PyTorch 2.11 on an H100 chose so in every run of the
-// oracle corpus where it mattered).
+// segment's where its chunk of address space lies below the older one's,
+// as the CUDA driver hands out chunks downward (PyTorch 2.11 on an H100
+// chose so in every run of the oracle corpus where it mattered). Segments of
+// 30 MiB take a chunk of 32 each, one below the other.
 BOOST_AUTO_TEST_CASE(between_equal_free_blocks_the_newer_segment_lower_in_memory_is_chosen) {
   caching_allocator a;
-  const block_handle first = take(a, 12 * MiB);
-  const block_handle second = take(a, 12 * MiB);
-  BOOST_TEST(second.address + 12 * MiB == first.address);
+  const block_handle first = take(a, 30 * MiB);
+  const block_handle second = take(a, 30 * MiB);
+  BOOST_TEST(second.address + 32 * MiB == first.address);
   give_back(a, first);
   give_back(a, second);
-  BOOST_TEST(take(a, 12 * MiB).address == second.address);
-  BOOST_TEST(take(a, 12 * MiB).address == first.address);
+  BOOST_TEST(take(a, 30 * MiB).address == second.address);
+  BOOST_TEST(take(a, 30 * MiB).address == first.address);
 }
 
 // A small request never takes a large block, nor a large request a small
@@ -408,6 +409,48 @@ BOOST_AUTO_TEST_CASE(a_request_that_would_release_the_cache_is_told_without_chan
   caching_allocator unlimited;
   take(unlimited, 6 * MiB);
   BOOST_TEST(!unlimited.would_release_for(bytes(16 * MiB)));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(adopting_a_segment)
+
+using iteragpu::memory::prediction::adopt_errc;
+
+// A segment held where a trace begins: its blocks in use count in allocated,
+// the rest is cached and merged (a 2 MiB small segment with a 512-byte block
+// in use at 1 KiB: free [0, 1 KiB) and [1.5 KiB, 2 MiB)); reserved counts
+// the segment, and no segment event is made.
+BOOST_AUTO_TEST_CASE(a_segment_held_where_a_trace_begins_is_taken_over) {
+  caching_allocator a;
+  constexpr std::uint64_t at = std::uint64_t{1} << 40U;
+  const std::vector<block_view> in_use{{at + 1024, bytes(512), true}};
+  BOOST_TEST(a.adopt_segment(at, bytes(2 * MiB), 0, pool_kind::small, in_use).has_value());
+  BOOST_TEST(a.statistics() == stats(512, 2 * MiB, 512, 2 * MiB));
+  BOOST_TEST(block_sizes(a, 0) == (std::vector<std::uint64_t>{1024, 512, 2 * MiB - 1536}),
+             boost::test_tools::per_element());
+  BOOST_TEST(a.segment_events().empty());
+  BOOST_TEST(a.allocate(bytes(1000)).value().address == at);  // the lower free block of 1 KiB
+}
+
+// Refused, with nothing changed: an empty segment, one over a segment
+// held, a block outside it or before the end of the one before, an empty block.
+BOOST_AUTO_TEST_CASE(a_segment_that_cannot_be_held_is_refused_with_its_reason) {
+  caching_allocator a;
+  constexpr std::uint64_t at = std::uint64_t{1} << 40U;
+  const auto adopt = [&](std::uint64_t address, std::uint64_t size, std::vector<block_view> blocks) {
+    return a.adopt_segment(address, bytes(size), 0, pool_kind::large, blocks);
+  };
+  BOOST_TEST((adopt(0, 20 * MiB, {}).error() == adopt_errc::empty_segment));
+  BOOST_TEST((adopt(at, 0, {}).error() == adopt_errc::empty_segment));
+  BOOST_TEST((adopt(at, 20 * MiB, {{at + 19 * MiB, bytes(2 * MiB), true}}).error() == adopt_errc::block_outside));
+  BOOST_TEST((adopt(at, 20 * MiB, {{at + MiB, bytes(MiB), true}, {at + MiB, bytes(MiB), true}}).error() ==
+              adopt_errc::block_outside));
+  BOOST_TEST((adopt(at, 20 * MiB, {{at, bytes(0), true}}).error() == adopt_errc::empty_block));
+  BOOST_TEST(a.statistics() == stats(0, 0, 0, 0));
+  BOOST_TEST(adopt(at, 20 * MiB, {}).has_value());
+  BOOST_TEST((adopt(at + 10 * MiB, 20 * MiB, {}).error() == adopt_errc::overlaps));
+  BOOST_TEST(a.statistics() == stats(0, 20 * MiB, 0, 20 * MiB));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
