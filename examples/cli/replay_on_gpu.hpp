@@ -241,7 +241,11 @@ inline void write_on_gpu_text(std::ostream& out, std::string_view device, std::s
 [[nodiscard]] inline int run_replay_on_gpu(const replay_command_options& given, std::ostream& out,
                                            std::span<const std::filesystem::path> default_catalogs,
                                            const real_allocator_access& access) {
-  auto card = card_capacity_of(given, default_catalogs);
+  if (given.gpus.size() > 1) {
+    throw usage_error("--on-gpu compares one capacity at a time; expected one --gpu at most");
+  }
+  const auto cards = card_capacities_of(given, default_catalogs);
+  const auto card = cards.empty() ? std::nullopt : std::optional<card_capacity>(cards.front());
   replay_command_options options = given;
   if (card) {
     options.capacity = card->bytes;
