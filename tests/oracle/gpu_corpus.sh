@@ -44,9 +44,13 @@ stamp "start: $(git rev-parse --short HEAD 2>/dev/null || echo 'no git') in $roo
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
 python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "gpus", torch.cuda.device_count())'
 
-# 1. The corpus. Runs start until 240 s, and all end by 300 s.
+# 1. The corpus. Runs start until 240 s, and all end by 300 s
+# (ITERAGPU_GPU_CORPUS_DEADLINE: another start limit; the whole run keeps
+# ITERAGPU_GPU_CORPUS_SECONDS, default 520, for the steps below).
+deadline=${ITERAGPU_GPU_CORPUS_DEADLINE:-240}
+total=${ITERAGPU_GPU_CORPUS_SECONDS:-520}
 stamp "corpus: 14 programs, 60 generated sequences, every condition"
-timeout -k 10 300 python3 tests/oracle/corpus.py "$work/corpus" --random 60 --jobs 12 --deadline 240
+timeout -k 10 $((deadline + 60)) python3 tests/oracle/corpus.py "$work/corpus" --random 60 --jobs 12 --deadline "$deadline"
 stamp "corpus: exit $?"
 
 # The sequences of the H200 corpus that stayed unresolved, recorded again on
@@ -113,8 +117,8 @@ libdir=$(compgen -G "$root/build/boost-debs/usr/lib/*-linux-gnu" | head -n 1)
 # 3. replay --on-gpu over the new corpus, the gpu test over the committed
 # one, and the simulation against the new corpus, side by side.
 if [ "$built" -eq 0 ] && [ -x "$program" ]; then
-  # What is left of about 520 s, less the last tar.
-  left=$((520 - ($(date +%s) - start)))
+  # What is left of about $total s, less the last tar.
+  left=$((total - ($(date +%s) - start)))
   [ "$left" -lt 40 ] && left=40
   stamp "replay --on-gpu over the new corpus; the gpu test; check_oracle (${left} s left)"
   "$program" --version
