@@ -399,8 +399,13 @@ inline void write_largest_text(std::ostream& out, const extrapolate_run& run) {
   std::vector<std::string> not_fit;
   for (const auto& c : run.cards) {
     for (const auto& v : c.verdicts) {
-      if (v.size == n && v.alloc_conf == setting) {
-        (v.fits ? fit : not_fit).push_back(c.capacity.gpu.value_or("?"));
+      if (v.size != n || v.alloc_conf != setting) {
+        continue;
+      }
+      if (v.fits) {
+        fit.push_back(c.capacity.gpu.value_or("?"));
+      } else {
+        not_fit.push_back(c.capacity.gpu.value_or("?"));
       }
     }
   }

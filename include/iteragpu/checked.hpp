@@ -18,8 +18,14 @@ namespace iteragpu {
 /// minus an operand that cannot overflow, no compiler builtin.
 template <std::integral T>
 [[nodiscard]] constexpr std::optional<T> checked_add(T a, T b) noexcept {
+  // Two tests, not one condition a < min - b : a > max - b, which cppcheck
+  // 2.10 reads as a template's angle brackets (and crashes on).
   if constexpr (std::is_signed_v<T>) {
-    if (b < 0 ? a < std::numeric_limits<T>::min() - b : a > std::numeric_limits<T>::max() - b) {
+    if (b < 0) {
+      if (a < std::numeric_limits<T>::min() - b) {
+        return std::nullopt;
+      }
+    } else if (a > std::numeric_limits<T>::max() - b) {
       return std::nullopt;
     }
   } else if (a > std::numeric_limits<T>::max() - b) {

@@ -312,7 +312,7 @@ struct largest_size {
 class size_judge {
  public:
   /// Judges `e` under `options` (its capacity is not used: each call names one).
-  size_judge(const extrapolation& e, replay_options options);
+  size_judge(const extrapolation& e, const replay_options& options);
   /// Whether every trace of the prediction at `n` completes under `capacity`
   /// (none: unlimited); a size whose bytes pass 2^63, or with a request
   /// PyTorch refuses (2^60 bytes or more), does not.

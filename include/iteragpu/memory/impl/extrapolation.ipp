@@ -1004,7 +1004,8 @@ namespace detail::extrapolating {
   return p;
 }
 
-ITERAGPU_INLINE size_judge::size_judge(const extrapolation& e, replay_options options) : model_(&e), options_(options) {
+ITERAGPU_INLINE size_judge::size_judge(const extrapolation& e, const replay_options& options)
+    : model_(&e), options_(options) {
   options_.capacity.reset();
 }
 
