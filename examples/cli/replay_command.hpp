@@ -233,6 +233,30 @@ namespace detail::replay_command {
   return on_gpu(options, out);
 }
 
+/// One run's answer: its JSON object on one line, or its text (after a
+/// blank line unless it is the first, headed by the card's capacity).
+inline void write_run(std::ostream& out, const replay_run& run, bool json, bool first) {
+  const auto& [study, context, card] = run;
+  if (json) {
+    auto document = report::to_json(study, context);
+    if (card) {
+      auto& object = document.as_object();
+      object["capacity_gpu"] = card->gpu ? boost::json::value(*card->gpu) : boost::json::value(nullptr);
+      object["capacity_basis"] = card->basis;
+    }
+    out << boost::json::serialize(document) << '\n';
+    return;
+  }
+  if (!first) {
+    out << '\n';
+  }
+  if (card) {
+    out << "Capacity: " << bytes_and_size_text(card->bytes.value) << (card->gpu ? " on " + *card->gpu : std::string())
+        << ": " << card->basis << '\n';
+  }
+  report::write_text(out, study, context);
+}
+
 }  // namespace detail::replay_command
 
 /// `mesure_memoire replay`: reads the snapshot, replays it and prints the study as text or JSON;
@@ -256,25 +280,8 @@ namespace detail::replay_command {
     // One replay per --gpu: each card's text after the other's, or with
     // --json one object per card, one per line.
     const auto runs = replay_runs(options, default_catalogs);
-    for (const auto& [study, context, card] : runs) {
-      if (options.json) {
-        auto document = report::to_json(study, context);
-        if (card) {
-          auto& object = document.as_object();
-          object["capacity_gpu"] = card->gpu ? boost::json::value(*card->gpu) : boost::json::value(nullptr);
-          object["capacity_basis"] = card->basis;
-        }
-        out << boost::json::serialize(document) << '\n';
-        continue;
-      }
-      if (&runs.front().study != &study) {
-        out << '\n';
-      }
-      if (card) {
-        out << "Capacity: " << bytes_and_size_text(card->bytes.value)
-            << (card->gpu ? " on " + *card->gpu : std::string()) << ": " << card->basis << '\n';
-      }
-      report::write_text(out, study, context);
+    for (const auto& run : runs) {
+      detail::replay_command::write_run(out, run, options.json, &runs.front() == &run);
     }
     const auto failed =
         std::ranges::find_if(runs, [](const replay_run& r) { return !report::self_check_passed(r.study); });

@@ -74,9 +74,8 @@ static_assert(iteragpu::check_display_text("x\xC2\x9B" "2J").error().code == ite
 // The literals hold the controls on purpose (NOLINT: this is what is tested).
 static_assert(iteragpu::check_display_text("12\xE2\x80\xAE" "34").error().code ==  // NOLINT(misc-misleading-bidirectional)
               iteragpu::display_text_errc::bidi_control);
+static_assert(iteragpu::check_display_text("12\xE2\x81\xA6").error().offset == 2);  // NOLINT(misc-misleading-bidirectional)
 // clang-format on
-static_assert(iteragpu::check_display_text("12\xE2\x81\xA6").error().offset ==
-              2);  // NOLINT(misc-misleading-bidirectional)
 // Invalid UTF-8: a lone continuation byte, 0xFF, an overlong '/', a
 // surrogate (U+D800), past U+10FFFF, and a sequence cut short.
 static_assert(iteragpu::check_display_text("\x80").error().code == iteragpu::display_text_errc::invalid_utf8);
