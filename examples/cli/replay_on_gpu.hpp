@@ -148,7 +148,7 @@ struct on_gpu_comparison {
                                                                    const memory::device_trace& trace,
                                                                    const real_allocator_access& access,
                                                                    std::string& device) {
-  if (memory::missing_beginning(trace.events) || memory::unexplained_segment(trace)) {
+  if (!memory::check_beginning(trace.events) || memory::unexplained_segment(trace)) {
     throw usage_error("--on-gpu: " + iteragpu::quoted(options.file) +
                       " starts late (recording began after its first allocation, or the ring buffer wrapped); "
                       "expected a trace recorded from the process's first allocation");

@@ -160,10 +160,11 @@ struct recorded_peaks {
   friend bool operator==(const recorded_peaks&, const recorded_peaks&) = default;
 };
 
-/// Whether the trace starts at the process's first allocation: the first
-/// event that frees a block, or releases a segment, that no earlier event
-/// made; nothing when every one was made before it.
-[[nodiscard]] std::optional<replay_error> missing_beginning(std::span<const trace_event> events);
+/// Whether the trace starts at the process's first allocation: a success
+/// when every block or segment it frees or releases was made by an earlier
+/// event, or else the first event that frees one no earlier event made
+/// (replay_errc::starts_late).
+[[nodiscard]] result<void, replay_error> check_beginning(std::span<const trace_event> events);
 
 /// Whether a device's trace explains every segment the snapshot still held
 /// when it was taken: the first held segment no event reserved, or nothing.

@@ -23,7 +23,7 @@ namespace {
 using iteragpu::byte_count;
 using iteragpu::memory::block_state;
 using iteragpu::memory::device_trace;
-using iteragpu::memory::missing_beginning;
+using iteragpu::memory::check_beginning;
 using iteragpu::memory::peaks_in;
 using iteragpu::memory::recorded_segment;
 using iteragpu::memory::replay;
@@ -195,11 +195,11 @@ BOOST_AUTO_TEST_CASE(a_release_the_simulation_did_not_make_is_the_programs_empty
 BOOST_AUTO_TEST_CASE(a_trace_that_frees_what_it_never_allocated_starts_late) {
   device_trace t;
   t.events = {ev(trace_action::alloc, base, 512), ev(trace_action::free_completed, base + 4096, 512)};
-  const auto missing = missing_beginning(t.events);
-  BOOST_TEST_REQUIRE(missing.has_value());
-  BOOST_TEST((missing->code == replay_errc::starts_late));
-  BOOST_TEST(missing->event == 1U);
-  BOOST_TEST(missing->address == base + 4096);
+  const auto begins = check_beginning(t.events);
+  BOOST_TEST_REQUIRE(!begins.has_value());
+  BOOST_TEST((begins.error().code == replay_errc::starts_late));
+  BOOST_TEST(begins.error().event == 1U);
+  BOOST_TEST(begins.error().address == base + 4096);
   // With no segment in the snapshot, rewinding fails at the alloc whose
   // block the end state does not hold: the start cannot be rebuilt.
   const auto outcome = replay(t, replay_options{});

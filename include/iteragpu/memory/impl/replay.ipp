@@ -78,10 +78,10 @@ class replayer {
       std::span<const trace_event> events) noexcept;
 
   // The state where a late trace starts, taken over.
-  [[nodiscard]] std::optional<replay_error> adopt(std::span<const held_segment> start);
+  [[nodiscard]] result<void, replay_error> adopt(std::span<const held_segment> start);
 
   // One event; an error ends the replay, an out of memory too (done()).
-  [[nodiscard]] std::optional<replay_error> step(std::uint64_t index, const trace_event& e);
+  [[nodiscard]] result<void, replay_error> step(std::uint64_t index, const trace_event& e);
 
   [[nodiscard]] bool done() const noexcept { return outcome_.oom.has_value(); }
 
@@ -89,7 +89,7 @@ class replayer {
   [[nodiscard]] replay_outcome finish(std::uint64_t events);
 
  private:
-  [[nodiscard]] std::optional<replay_error> allocate(std::uint64_t index, const trace_event& e);
+  [[nodiscard]] result<void, replay_error> allocate(std::uint64_t index, const trace_event& e);
 
   // Whether the recorded program freed the block of event `index` before
   // its next allocation.
@@ -124,7 +124,7 @@ class replayer {
 
 }  // namespace detail::replaying
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> missing_beginning(std::span<const trace_event> events) {
+[[nodiscard]] ITERAGPU_INLINE result<void, replay_error> check_beginning(std::span<const trace_event> events) {
   std::unordered_set<std::uint64_t> blocks;
   std::unordered_set<std::uint64_t> segments;
   std::uint64_t mapped = 0;
@@ -136,12 +136,12 @@ class replayer {
         break;
       case trace_action::free_completed:
         if (blocks.erase(e.address) == 0) {
-          return replay_error{replay_errc::starts_late, i, e.address};
+          return unexpected{replay_error{replay_errc::starts_late, i, e.address}};
         }
         break;
       case trace_action::free_requested:
         if (!blocks.contains(e.address)) {
-          return replay_error{replay_errc::starts_late, i, e.address};
+          return unexpected{replay_error{replay_errc::starts_late, i, e.address}};
         }
         break;
       case trace_action::segment_alloc:
@@ -149,7 +149,7 @@ class replayer {
         break;
       case trace_action::segment_free:
         if (segments.erase(e.address) == 0) {
-          return replay_error{replay_errc::starts_late, i, e.address};
+          return unexpected{replay_error{replay_errc::starts_late, i, e.address}};
         }
         break;
       case trace_action::segment_map:
@@ -157,7 +157,7 @@ class replayer {
         break;
       case trace_action::segment_unmap:
         if (e.size > mapped) {
-          return replay_error{replay_errc::starts_late, i, e.address};
+          return unexpected{replay_error{replay_errc::starts_late, i, e.address}};
         }
         mapped -= e.size;
         break;
@@ -167,7 +167,7 @@ class replayer {
         break;
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> unexplained_segment(const device_trace& trace) {
@@ -361,18 +361,18 @@ namespace iteragpu::memory::detail::replaying {
                     [&key](const trace_event& a, const trace_event& b) { return key(a) == key(b); });
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::adopt(std::span<const held_segment> start) {
+[[nodiscard]] ITERAGPU_INLINE result<void, replay_error> replayer::adopt(std::span<const held_segment> start) {
   for (const held_segment& s : start) {
     const auto pool = s.small_pool ? prediction::pool_kind::small : prediction::pool_kind::large;
     if (!allocator_.adopt_segment(s.address, byte_count{s.size}, s.stream, pool, s.in_use).has_value()) {
-      return replay_error{replay_errc::cannot_rebuild, 0, s.address};
+      return unexpected{replay_error{replay_errc::cannot_rebuild, 0, s.address}};
     }
     for (const auto& b : s.in_use) {
       live_.emplace(b.address, prediction::block_handle{b.address});
     }
     ++outcome_.adopted_segments;
   }
-  return std::nullopt;
+  return {};
 }
 
 [[nodiscard]] ITERAGPU_INLINE std::optional<std::uint64_t> replayer::last_refusal_survived_by_nothing(
@@ -388,29 +388,29 @@ namespace iteragpu::memory::detail::replaying {
   return std::nullopt;
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::step(std::uint64_t index, const trace_event& e) {
+[[nodiscard]] ITERAGPU_INLINE result<void, replay_error> replayer::step(std::uint64_t index, const trace_event& e) {
   if (is_segment_event(e.action)) {
     pending_.push_back(e);
-    return std::nullopt;
+    return {};
   }
   if (e.action == trace_action::oom) {
     ++outcome_.recorded_ooms;
     if (!options_.follow_recorded_addresses) {
       refused_request(index, e);
     }
-    return std::nullopt;
+    return {};
   }
   if (e.action != trace_action::alloc && e.action != trace_action::free_completed) {
-    return std::nullopt;
+    return {};
   }
   release_if_recorded(e);
   ++outcome_.requests;
   if (e.action == trace_action::alloc) {
-    if (auto failed = allocate(index, e)) {
-      return failed;
+    if (auto allocated = allocate(index, e); !allocated) {
+      return allocated;
     }
     if (outcome_.oom) {
-      return std::nullopt;
+      return {};
     }
   } else if (const auto it = live_.find(e.address); it != live_.end()) {
     // A free of a block no event made was refused before the replay.
@@ -419,7 +419,7 @@ namespace iteragpu::memory::detail::replaying {
   }
   compare(index);
   note_peaks(index);
-  return std::nullopt;
+  return {};
 }
 
 ITERAGPU_INLINE void replayer::refused_request(std::uint64_t index, const trace_event& e) {
@@ -454,8 +454,7 @@ ITERAGPU_INLINE void replayer::refused_request(std::uint64_t index, const trace_
   return std::move(outcome_);
 }
 
-[[nodiscard]] ITERAGPU_INLINE std::optional<replay_error> replayer::allocate(std::uint64_t index,
-                                                                             const trace_event& e) {
+[[nodiscard]] ITERAGPU_INLINE result<void, replay_error> replayer::allocate(std::uint64_t index, const trace_event& e) {
   if (options_.follow_recorded_addresses || !diverged_) {
     const auto placed = std::find_if(pending_.begin(), pending_.end(), [](const trace_event& p) {
       return p.action == trace_action::segment_alloc || p.action == trace_action::segment_map;
@@ -468,20 +467,20 @@ ITERAGPU_INLINE void replayer::refused_request(std::uint64_t index, const trace_
   if (!block) {
     switch (block.error().code) {
       case prediction::allocation_errc::request_too_large:
-        return replay_error{replay_errc::request_too_large, index, e.address};
+        return unexpected{replay_error{replay_errc::request_too_large, index, e.address}};
       case prediction::allocation_errc::device_memory_unknown:  // replay refuses these settings first
-        return replay_error{replay_errc::device_memory_unknown, index, e.address};
+        return unexpected{replay_error{replay_errc::device_memory_unknown, index, e.address}};
       case prediction::allocation_errc::out_of_memory:
         break;
     }
     outcome_.oom = failed_request{index, byte_count{e.size}, e.stream, freed_before_next_alloc(index, e.address)};
     note_peaks(index);
-    return std::nullopt;
+    return {};
   }
   if (!live_.emplace(e.address, *block).second) {
-    return replay_error{replay_errc::address_reused, index, e.address};
+    return unexpected{replay_error{replay_errc::address_reused, index, e.address}};
   }
-  return std::nullopt;
+  return {};
 }
 
 [[nodiscard]] ITERAGPU_INLINE bool replayer::freed_before_next_alloc(std::uint64_t index, std::uint64_t address) const {
@@ -565,18 +564,18 @@ namespace iteragpu::memory {
     return unexpected{replay_error{replay_errc::device_memory_unknown, 0, 0}};
   }
   detail::replaying::replayer r(options, trace.events);
-  if (missing_beginning(trace.events) || unexplained_segment(trace)) {
+  if (!check_beginning(trace.events) || unexplained_segment(trace)) {
     auto start = state_at_start(trace, options.recorded_settings.value_or(options.settings));
     if (!start) {
       return unexpected{start.error()};
     }
-    if (auto failed = r.adopt(*start)) {
-      return unexpected{*failed};
+    if (auto adopted = r.adopt(*start); !adopted) {
+      return unexpected{adopted.error()};
     }
   }
   for (std::size_t i = 0; i < trace.events.size() && !r.done(); ++i) {
-    if (auto failed = r.step(i, trace.events[i])) {
-      return unexpected{*failed};
+    if (auto stepped = r.step(i, trace.events[i]); !stepped) {
+      return unexpected{stepped.error()};
     }
   }
   return r.finish(trace.events.size());

@@ -67,7 +67,7 @@ namespace detail::studying {
                                                                     const study_request& request) {
   study s;
   std::vector<held_segment> start;
-  if (missing_beginning(trace.events) || unexplained_segment(trace)) {
+  if (!check_beginning(trace.events) || unexplained_segment(trace)) {
     auto rebuilt = state_at_start(trace, recorded);
     if (!rebuilt) {
       return unexpected{rebuilt.error()};
