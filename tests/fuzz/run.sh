@@ -31,7 +31,8 @@ run_one() {
   name=${name#fuzz_}
   mkdir -p "$runs/$name/corpus"
   # -timeout: one input taking more than 10 s is a hang and fails the run.
-  "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  # timeout: a harness that outlives its time by two minutes is stuck.
+  timeout -k 10 $((seconds + 120)) "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$runs/$name/" "$runs/$name/corpus" "$root/tests/fuzz/corpus/$name" \
     > "$runs/$name/log" 2>&1
   echo $? > "$runs/$name/rc"
