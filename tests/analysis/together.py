@@ -13,8 +13,9 @@ and the header filter that also reports in the tests' own files), and
 prints one line a job for run.sh: `together TU CONFIG HEADER_FILTER`,
 `alone FILE` for a test analysed on its own, and `main_file FILE CHECKS`:
 the checks that look at the main file only (misc-unused-using-decls,
-misc-unused-alias-decls), run on each grouped test by itself, so that
-grouping weakens no check."""
+misc-unused-alias-decls) where the tests' configuration enables them, for
+each grouped test: run.sh applies them through unused_using.py, so that
+grouping leaves no test without them."""
 import concurrent.futures
 import json
 import os
