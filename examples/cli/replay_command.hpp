@@ -233,8 +233,8 @@ namespace detail::replay_command {
   return on_gpu(options, out);
 }
 
-/// One run's answer: its JSON object on one line, or its text (after a
-/// blank line unless it is the first, headed by the card's capacity).
+/// One run's answer, one run per --gpu: its JSON object on one line, or its
+/// text (after a blank line unless it is the first, headed by the card's capacity).
 inline void write_run(std::ostream& out, const replay_run& run, bool json, bool first) {
   const auto& [study, context, card] = run;
   if (json) {
@@ -277,8 +277,6 @@ inline void write_run(std::ostream& out, const replay_run& run, bool json, bool 
     if (options.on_gpu) {
       return detail::replay_command::on_gpu_or_refuse(options, out, on_gpu);
     }
-    // One replay per --gpu: each card's text after the other's, or with
-    // --json one object per card, one per line.
     const auto runs = replay_runs(options, default_catalogs);
     for (const auto& run : runs) {
       detail::replay_command::write_run(out, run, options.json, &runs.front() == &run);
